@@ -1,0 +1,276 @@
+/* sgfstream.h - an incremental (push) parser for SGF game records.
+ *
+ * You create a parser with a set of callbacks, then feed it the input in
+ * chunks of any size, split anywhere, and call sgf_parser_finish() at the end
+ * of input. The parser emits events as it recognises them and keeps no
+ * pointer into your buffers, so one read buffer can serve every chunk.
+ * Memory use is fixed at creation: it grows with neither the input size nor
+ * the nesting depth. No function here recurses over the input.
+ *
+ * Events, in the order SGF FF[4] gives them:
+ *   on_tree_begin     '(' opened a game tree (or a variation)
+ *   on_node           ';' began a node
+ *   on_property       a property identifier, whole, with its first '['
+ *                     (identifiers are short and bounded, never split)
+ *   on_value_begin    '[' opened a value
+ *   on_value_data     zero or more raw slices of the value (see below)
+ *   on_value_end      ']' closed the value
+ *   on_property_end   the property's last value was closed
+ *   on_tree_end       ')' closed the game tree
+ *   on_diagnostic     a warning, error or fatal error (see diag.h)
+ *
+ * THE SLICE CONTRACT. A value arrives as zero or more (at, len) slices
+ * between on_value_begin and on_value_end. A value may be split into any
+ * number of slices at any byte, also between a backslash and the byte it
+ * escapes, and the split points depend on how you chunked the input: never
+ * assume one slice per value. Slices are raw: escapes are left in place
+ * (\] and \\ and backslash-newline), so concatenating them gives the exact
+ * bytes between '[' and ']'. Use sgf_unescape() or sgf_unescaper to get
+ * the text. A slice points into the buffer you passed to sgf_parser_feed()
+ * and is valid only during the callback.
+ *
+ * THE RETURN CONTRACT. Every callback returns one of sgf_action:
+ *   SGF_CONTINUE  go on.
+ *   SGF_SKIP      pass over the rest of the innermost game tree (or
+ *                 variation) that is open after this event, emitting no
+ *                 further event until its on_tree_end (which is emitted).
+ *                 From on_tree_end this skips the rest of the enclosing tree.
+ *                 Diagnostics are not reported for skipped bytes.
+ *   SGF_PAUSE     sgf_parser_feed() returns SGF_PAUSED at once, with
+ *                 *consumed telling how many bytes were used. No callback
+ *                 fires until sgf_parser_resume(); then feed the bytes from
+ *                 buf + consumed on. Nothing is lost or repeated.
+ *   SGF_ABORT     stop; sgf_parser_feed() returns SGF_ABORTED, and so does
+ *                 every later call until sgf_parser_reset().
+ *
+ * POSITIONS. Offsets are 0-based byte counts (64-bit: inputs over 4 GiB are
+ * normal); lines and columns are 1-based; columns count bytes, not
+ * characters. A line ends at LF, CR, or CR LF.
+ *
+ * THREADS. A parser is used by one thread at a time; different parsers are
+ * independent. There is no global state.
+ */
+#ifndef SGFSTREAM_H
+#define SGFSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sgfstream/diag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(SGF_BUILDING_DLL)
+#define SGF_EXTERN __declspec(dllexport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define SGF_EXTERN __attribute__((visibility("default")))
+#else
+#define SGF_EXTERN
+#endif
+
+#define SGF_VERSION_MAJOR 0
+#define SGF_VERSION_MINOR 1
+#define SGF_VERSION_PATCH 0
+#define SGF_VERSION_STRING "0.1.0"
+
+/* The library's version string, for comparing with the header's. */
+SGF_EXTERN const char *sgf_version(void);
+
+/* ---------------------------------------------------------------------- */
+/* Positions and diagnostics                                               */
+
+typedef struct sgf_pos {
+  uint64_t offset; /* 0-based byte offset from the start of input */
+  uint64_t line;   /* 1-based */
+  uint64_t column; /* 1-based, in bytes */
+} sgf_pos;
+
+typedef enum sgf_severity {
+  SGF_SEV_WARNING = 1,
+  SGF_SEV_ERROR = 2,
+  SGF_SEV_FATAL = 3
+} sgf_severity;
+
+typedef struct sgf_diag {
+  sgf_diag_code code;
+  sgf_severity severity; /* as reported: in strict mode warnings are errors */
+  sgf_pos pos;           /* where the problem was found */
+  int has_mark;          /* 1 if mark is set */
+  sgf_pos mark;          /* where the enclosing construct opened */
+  uint64_t length;       /* bytes concerned at pos (junk run length...), 0 if
+                            not known */
+  void *reserved[4];     /* room to grow; zero */
+} sgf_diag;
+
+/* Name ("extra-paren"), message and catalogue severity of a code; NULL / 0
+ * for unknown codes. The strings are static. */
+SGF_EXTERN const char *sgf_diag_name(sgf_diag_code code);
+SGF_EXTERN const char *sgf_diag_message(sgf_diag_code code);
+SGF_EXTERN sgf_severity sgf_diag_severity(sgf_diag_code code);
+/* "warning", "error", "fatal". */
+SGF_EXTERN const char *sgf_severity_name(sgf_severity s);
+
+/* ---------------------------------------------------------------------- */
+/* Allocation, options, limits                                             */
+
+/* Allocator hooks. Sizes are passed on free and realloc. realloc may be
+ * NULL (then malloc + copy + free is used). ctx is passed through. */
+typedef struct sgf_allocator {
+  void *(*malloc)(void *ctx, size_t size);
+  void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+  void (*free)(void *ctx, void *ptr, size_t size);
+  void *ctx;
+} sgf_allocator;
+
+/* Option flags. */
+#define SGF_OPT_STRICT 0x1u /* stop at the first deviation from FF[4] */
+/* Mainline only: every secondary variation (each child game tree after
+ * the first) is passed over by the tokenizer with no events and no
+ * diagnostics, as if it were not there. The first child of each node is
+ * still delivered between its tree-begin and tree-end. */
+#define SGF_OPT_MAINLINE 0x2u
+
+#define SGF_DEFAULT_MAX_DEPTH 10000u      /* nested '(' */
+#define SGF_DEFAULT_MAX_IDENT_LEN 64u     /* bytes, as written */
+#define SGF_DEFAULT_MAX_VALUE_BYTES (1u << 20) /* convenience layer */
+
+typedef struct sgf_options {
+  unsigned flags;          /* SGF_OPT_* */
+  uint64_t max_depth;      /* 0 means SGF_DEFAULT_MAX_DEPTH */
+  size_t max_ident_len;    /* 0 means SGF_DEFAULT_MAX_IDENT_LEN */
+  size_t max_value_bytes;  /* convenience layer: bytes buffered for one
+                              property (all its values, raw); 0 means
+                              SGF_DEFAULT_MAX_VALUE_BYTES */
+  const sgf_allocator *allocator; /* NULL means malloc/realloc/free; the
+                                     struct is copied */
+  void *reserved[4];       /* zero */
+} sgf_options;
+
+/* Fill *opt with the defaults (all zero: lenient, default limits, libc). */
+SGF_EXTERN void sgf_options_init(sgf_options *opt);
+
+/* ---------------------------------------------------------------------- */
+/* The push parser                                                         */
+
+typedef struct sgf_parser sgf_parser;
+
+typedef enum sgf_action {
+  SGF_CONTINUE = 0,
+  SGF_SKIP = 1,
+  SGF_PAUSE = 2,
+  SGF_ABORT = 3
+} sgf_action;
+
+typedef int (*sgf_cb)(sgf_parser *p, void *user);
+typedef int (*sgf_data_cb)(sgf_parser *p, void *user, const char *at,
+                           size_t len);
+typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
+
+/* Any member may be NULL. on_property receives the identifier normalized
+ * to FF[4] (uppercase letters only: "CoPyright" gives "CP"); the spelling
+ * as written is sgf_parser_raw_ident(). on_diagnostic may return SGF_ABORT
+ * (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE. */
+typedef struct sgf_callbacks {
+  sgf_cb on_tree_begin;
+  sgf_cb on_tree_end;
+  sgf_cb on_node;
+  sgf_data_cb on_property;
+  sgf_cb on_value_begin;
+  sgf_data_cb on_value_data;
+  sgf_cb on_value_end;
+  sgf_cb on_property_end;
+  sgf_diag_cb on_diagnostic;
+} sgf_callbacks;
+
+typedef enum sgf_status {
+  SGF_OK = 0,      /* all bytes consumed (feed) / input complete (finish) */
+  SGF_PAUSED = 1,  /* a callback paused; see *consumed */
+  SGF_ABORTED = 2, /* a callback aborted; sticky until reset */
+  SGF_ERROR = 3,   /* a fatal error, or an error in strict mode; sticky
+                      until reset; see sgf_parser_error() */
+  SGF_BUSY = 4     /* called from inside a callback; nothing was done */
+} sgf_status;
+
+/* Create a parser. cb and opt may be NULL (no callbacks, defaults); both
+ * are copied. Returns NULL if memory runs out or an option is invalid. */
+SGF_EXTERN sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
+                                         const sgf_options *opt);
+
+/* Free the parser. NULL is allowed. Not from inside a callback. */
+SGF_EXTERN void sgf_parser_destroy(sgf_parser *p);
+
+/* Feed len bytes. *consumed (may be NULL) receives how many bytes were
+ * used: all of them unless the result is SGF_PAUSED (the rest must be fed
+ * again after sgf_parser_resume()) or SGF_ABORTED / SGF_ERROR. */
+SGF_EXTERN sgf_status sgf_parser_feed(sgf_parser *p, const char *buf,
+                                      size_t len, size_t *consumed);
+
+/* End of input: closes what is still open (with diagnostics) and emits the
+ * remaining events. May return SGF_PAUSED; call it again after resume. */
+SGF_EXTERN sgf_status sgf_parser_finish(sgf_parser *p);
+
+/* Leave the paused state. Does not feed anything by itself. */
+SGF_EXTERN void sgf_parser_resume(sgf_parser *p);
+
+/* Forget everything about the input so far (also a sticky error) and start
+ * again; callbacks, user pointer and options are kept. */
+SGF_EXTERN void sgf_parser_reset(sgf_parser *p);
+
+/* Inside a callback: where the current event's token starts ('(' ';' '['
+ * ']' ')', the identifier's first byte, or the slice's first byte).
+ * Outside: the position of the next byte to be fed. */
+SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
+
+/* Inside on_property: the identifier as written (e.g. "CoPyright"), not
+ * NUL-terminated. */
+SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
+                                            size_t *len);
+
+/* Number of game trees currently open (0 between game trees). */
+SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);
+
+/* The diagnostic that stopped the parser (status SGF_ERROR), else NULL. */
+SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
+
+/* For layers built on the callbacks (the reader, a tree builder): from
+ * inside a callback, report a diagnostic of their own through this parser.
+ * It goes to on_diagnostic like the parser's own (severity promoted in
+ * strict mode, code/position taken from *d as given). If it is fatal (or
+ * an error in strict mode) the parser stops: the feed or finish in
+ * progress returns SGF_ERROR and sgf_parser_error() returns a copy of it.
+ * Returns the action on_diagnostic asked for (SGF_CONTINUE or SGF_ABORT),
+ * or SGF_ABORT when the parser stops. */
+SGF_EXTERN int sgf_parser_report(sgf_parser *p, const sgf_diag *d);
+
+/* The user pointer given at creation, and a way to change it. */
+SGF_EXTERN void *sgf_parser_user(const sgf_parser *p);
+SGF_EXTERN void sgf_parser_set_user(sgf_parser *p, void *user);
+
+/* ---------------------------------------------------------------------- */
+/* Unescaping text (SGF FF[4] escapes only: "\x" gives "x", and a
+ * backslash followed by a line break removes both).                       */
+
+/* Whole value: writes at most len bytes to out (out may equal raw) and
+ * returns the number written. */
+SGF_EXTERN size_t sgf_unescape(const char *raw, size_t len, char *out);
+
+/* Streaming form for values that arrive in slices. Zero-initialize (or
+ * sgf_unescaper_init) before each value. */
+typedef struct sgf_unescaper {
+  int state; /* private */
+} sgf_unescaper;
+SGF_EXTERN void sgf_unescaper_init(sgf_unescaper *u);
+/* Unescape one slice into out (room for len bytes); returns bytes written.
+ */
+SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
+                                     size_t len, char *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "sgfstream/props.h"
+
+#endif /* SGFSTREAM_H */

@@ -1,0 +1,68 @@
+/* sgfstream/props.h - the property reader: whole properties, not slices.
+ *
+ * For handler writers who do not want value slices. The reader sits on a
+ * parser's public callbacks and hands you each property once it is
+ * complete: its identifier and all its values, each value whole and raw
+ * (escapes intact; sgf_unescape() gives the text). Values are assembled in
+ * one buffer bounded by sgf_options.max_value_bytes: a property whose raw
+ * values exceed it ends parsing with the fatal diagnostic
+ * SGF_DIAG_VALUE_LIMIT (positioned at the value, marked at the property),
+ * never with unbounded growth.
+ *
+ * Feed, finish, resume and reset through the parser that
+ * sgf_reader_parser() returns. The same return contract as the core
+ * applies to every callback here (continue, skip, pause, abort).
+ *
+ * This header is included by <sgfstream.h>.
+ */
+#ifndef SGFSTREAM_PROPS_H
+#define SGFSTREAM_PROPS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sgf_value {
+  const char *raw; /* bytes between '[' and ']', escapes intact */
+  size_t len;
+  sgf_pos pos; /* of the '[' */
+} sgf_value;
+
+typedef struct sgf_property {
+  const char *ident;     /* normalized (FF[4]), NUL-terminated */
+  size_t ident_len;
+  const char *raw_ident; /* as written, NUL-terminated */
+  size_t raw_ident_len;
+  sgf_pos pos;           /* of the identifier's first byte */
+  size_t nvalues;        /* at least 1 */
+  const sgf_value *values;
+} sgf_property;
+
+/* All pointers in *prop are valid during the callback only. */
+typedef int (*sgf_property_cb)(sgf_parser *p, void *user,
+                               const sgf_property *prop);
+
+typedef struct sgf_reader_callbacks {
+  sgf_cb on_tree_begin;
+  sgf_cb on_tree_end;
+  sgf_cb on_node;
+  sgf_property_cb on_property;
+  sgf_diag_cb on_diagnostic;
+} sgf_reader_callbacks;
+
+typedef struct sgf_reader sgf_reader;
+
+/* Create a reader and its parser; cb and opt may be NULL. user is passed
+ * to every callback. Returns NULL if memory runs out. */
+SGF_EXTERN sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb,
+                                         void *user, const sgf_options *opt);
+SGF_EXTERN void sgf_reader_destroy(sgf_reader *r);
+
+/* The parser to feed. Owned by the reader. */
+SGF_EXTERN sgf_parser *sgf_reader_parser(sgf_reader *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SGFSTREAM_PROPS_H */

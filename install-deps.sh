@@ -1,0 +1,14 @@
+#!/bin/sh
+# Install what building, testing and benchmarking sgfstream needs, from
+# Debian packages. Runs apt-get as root, or through sudo when not root.
+set -e
+PKGS="build-essential autoconf automake libtool pkg-config
+      libuv1-dev libarchive-dev libcmocka-dev xz-utils time"
+if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+if ! dpkg -s $PKGS >/dev/null 2>&1; then
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends $PKGS >/dev/null
+fi
+echo "install-deps: all build dependencies are installed"

@@ -1,0 +1,1215 @@
+/* parser.c - the incremental SGF tokenizer.
+ *
+ * DESIGN
+ *
+ * The parser is a byte-driven state machine whose whole state lives in
+ * struct sgf_parser (parser.h): a state number, a depth counter, a few
+ * saved positions and the identifier buffers (bounded by max_ident_len).
+ * Nothing grows with the input or with the nesting depth, and nothing
+ * recurses. A chunk may end anywhere: every state can be left at any byte
+ * and re-entered with the next chunk, and no consumed byte is ever looked
+ * at again.
+ *
+ * Events are emitted with one discipline everywhere: before calling back,
+ * the code stores the state to continue in and moves the cursor to the
+ * byte to continue at. A callback that returns SGF_PAUSE therefore leaves
+ * the parser exactly resumable, and a byte that produces two events (';'
+ * after a pending '(' gives tree-begin, then node) is simply looked at
+ * again in the next state.
+ *
+ * States (ST_*):
+ *   TOP           depth 0, between game trees (preamble, trailing text).
+ *   BOM           offset 1..2 of a possible byte-order mark.
+ *   TOP_OPEN      depth 0, a '(' or ';' was seen that may open a tree. A
+ *                 '(' opens one only if ';' follows (after whitespace), or
+ *                 letters and '[' (lenient: ';' missing). Prose such as
+ *                 "(MA property)" stays junk. A ';' followed by letters
+ *                 and '[' opens a tree with the '(' missing.
+ *   TOP_IDENT(_WS) the letters (and whitespace) after such a candidate.
+ *   CONFIRM_NODE  a candidate was confirmed: the node is emitted next.
+ *   OPEN          depth >= 1, a '(' is pending: "()" is dropped with a
+ *                 warning, anything else begins the variation.
+ *   SEQ_START     a tree has begun and has no node yet.
+ *   NODE          inside a node, between properties.
+ *   IDENT         inside an identifier (buffered, never split).
+ *   AFTER_IDENT   the identifier ended; '[' must follow. The property
+ *                 event fires at the '[' (an identifier with no value is
+ *                 dropped with a warning, never half-reported).
+ *   PROP          the property was emitted; the '[' is next.
+ *   VALUE(_ESC)   inside a value (after a backslash). The hot loop: it
+ *                 skips bytes the class table calls uninteresting and
+ *                 emits maximal slices.
+ *   AFTER_VALUE   after ']': another '[' continues the property; anything
+ *                 else ends it (property-end) and is looked at in NODE.
+ *   ORPHAN(_ESC)  a value with no identifier, skipped with a warning.
+ *   AFTER_CHILD   after a variation's ')': only '(' or ')' belong here. In
+ *                 lenient mode a node here opens an implicit variation
+ *                 (closed by the enclosing ')'), so nothing is lost and
+ *                 the event stream stays FF[4]-shaped.
+ *   SKIP, SKIP_VALUE, SKIP_ESC  a handler asked to skip: only brackets and
+ *                 parentheses are tracked until the skipped tree closes.
+ *   FIN_CLOSE     finish(): closing the trees left open.
+ *   DONE          finish() completed.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "parser.h"
+
+enum {
+  ST_TOP,
+  ST_BOM,
+  ST_TOP_OPEN,
+  ST_TOP_IDENT,
+  ST_TOP_IDENT_WS,
+  ST_CONFIRM_NODE,
+  ST_OPEN,
+  ST_SEQ_START,
+  ST_NODE,
+  ST_IDENT,
+  ST_AFTER_IDENT,
+  ST_PROP,
+  ST_VALUE,
+  ST_VALUE_ESC,
+  ST_AFTER_VALUE,
+  ST_ORPHAN,
+  ST_ORPHAN_ESC,
+  ST_LONG_IDENT,
+  ST_DROP_VALUES,
+  ST_AFTER_CHILD,
+  ST_SKIP,
+  ST_SKIP_VALUE,
+  ST_SKIP_ESC,
+  ST_FIN_CLOSE,
+  ST_DONE
+};
+
+/* Byte classes for the structural states. */
+enum {
+  C_OTHER = 0,
+  C_WS,     /* space, tab, VT, FF */
+  C_NL,     /* LF, CR */
+  C_NUL,
+  C_LPAREN,
+  C_RPAREN,
+  C_SEMI,
+  C_LBRACK,
+  C_RBRACK,
+  C_BSLASH,
+  C_UPPER,
+  C_LOWER
+};
+
+static unsigned char byte_class[256];
+/* Bytes that stop the scan inside a value: ']' '\\' LF CR NUL. */
+static unsigned char value_stop[256];
+/* Bytes that stop the scan while skipping outside values. */
+static unsigned char skip_stop[256];
+static int tables_ready;
+
+static void init_tables(void) {
+  int c;
+  if (tables_ready) return;
+  for (c = 'A'; c <= 'Z'; c++) byte_class[c] = C_UPPER;
+  for (c = 'a'; c <= 'z'; c++) byte_class[c] = C_LOWER;
+  byte_class[' '] = byte_class['\t'] = byte_class['\v'] = byte_class['\f'] =
+      C_WS;
+  byte_class['\n'] = byte_class['\r'] = C_NL;
+  byte_class[0] = C_NUL;
+  byte_class['('] = C_LPAREN;
+  byte_class[')'] = C_RPAREN;
+  byte_class[';'] = C_SEMI;
+  byte_class['['] = C_LBRACK;
+  byte_class[']'] = C_RBRACK;
+  byte_class['\\'] = C_BSLASH;
+  value_stop[']'] = value_stop['\\'] = value_stop['\n'] = value_stop['\r'] =
+      value_stop[0] = 1;
+  skip_stop['('] = skip_stop[')'] = skip_stop['['] = skip_stop['\n'] =
+      skip_stop['\r'] = 1;
+  tables_ready = 1; /* idempotent: racing initializers write equal bytes */
+}
+
+/* ------------------------------------------------------------------ */
+/* Creation and small accessors                                        */
+
+void sgf_options_init(sgf_options *opt) { memset(opt, 0, sizeof *opt); }
+
+static void parser_clear(sgf_parser *p) {
+  p->state = ST_TOP;
+  p->status = SGF_OK;
+  p->feeding = 0;
+  p->seen_tree = 0;
+  p->quiet = 0;
+  p->ws_seen = 0;
+  p->first_nul = 0;
+  p->cand = 0;
+  p->open_ret = ST_NODE;
+  p->orphan_ret = ST_NODE;
+  p->depth = 0;
+  p->skip_target = 0;
+  p->skip_silent = 0;
+  p->nimplicit = 0;
+  p->offset = 0;
+  p->line = 1;
+  p->line_start = 0;
+  p->cr_end = UINT64_MAX;
+  memset(&p->ev_saved, 0, sizeof p->ev_saved);
+  p->ev_saved.line = 1;
+  p->ev_off = 0;
+  p->tree_open = p->cand_pos = p->open_pos = p->ident_pos = p->value_pos =
+      p->ev_saved;
+  p->raw_ptr = p->raw;
+  p->ident_len = p->raw_len = 0;
+  p->ident[0] = p->raw[0] = '\0';
+  memset(&p->error, 0, sizeof p->error);
+  p->has_error = 0;
+}
+
+sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
+                              const sgf_options *opt) {
+  sgf_allocator a;
+  sgf_parser *p;
+  size_t idlen;
+  init_tables();
+  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
+  idlen = (opt && opt->max_ident_len) ? opt->max_ident_len
+                                      : SGF_DEFAULT_MAX_IDENT_LEN;
+  if (idlen > ((size_t)1 << 30)) return NULL;
+  p = sgf__malloc(&a, sizeof *p);
+  if (!p) return NULL;
+  memset(p, 0, sizeof *p);
+  p->alloc = a;
+  p->max_ident_len = idlen;
+  p->ident = sgf__malloc(&a, idlen + 1);
+  p->raw = p->ident ? sgf__malloc(&a, idlen + 1) : NULL;
+  if (!p->raw) {
+    sgf__free(&a, p->ident, idlen + 1);
+    sgf__free(&a, p, sizeof *p);
+    return NULL;
+  }
+  if (cb) p->cb = *cb;
+  p->user = user;
+  p->flags = opt ? opt->flags : 0;
+  p->max_depth =
+      (opt && opt->max_depth) ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
+  p->max_value_bytes = (opt && opt->max_value_bytes)
+                           ? opt->max_value_bytes
+                           : SGF_DEFAULT_MAX_VALUE_BYTES;
+  parser_clear(p);
+  return p;
+}
+
+void sgf_parser_destroy(sgf_parser *p) {
+  sgf_allocator a;
+  if (!p) return;
+  a = p->alloc;
+  sgf__free(&a, p->ident, p->max_ident_len + 1);
+  sgf__free(&a, p->raw, p->max_ident_len + 1);
+  sgf__free(&a, p, sizeof *p);
+}
+
+void sgf_parser_reset(sgf_parser *p) {
+  if (p->feeding) return;
+  parser_clear(p);
+}
+
+void sgf_parser_resume(sgf_parser *p) {
+  if (p->status == SGF_PAUSED) p->status = SGF_OK;
+}
+
+static sgf_pos mark_pos(const sgf__mark *m) {
+  sgf_pos r;
+  r.offset = m->off;
+  r.line = m->line;
+  r.column = m->off - m->line_start + 1;
+  return r;
+}
+
+sgf_pos sgf_parser_position(const sgf_parser *p) {
+  sgf__mark m;
+  if (p->feeding) {
+    if (p->ev_off < p->line_start) return mark_pos(&p->ev_saved);
+    m.off = p->ev_off;
+  } else {
+    m.off = p->offset;
+  }
+  m.line = p->line;
+  m.line_start = p->line_start;
+  return mark_pos(&m);
+}
+
+const char *sgf_parser_raw_ident(const sgf_parser *p, size_t *len) {
+  if (len) *len = p->raw_len;
+  return p->raw_ptr;
+}
+
+uint64_t sgf_parser_depth(const sgf_parser *p) { return p->depth; }
+
+const sgf_diag *sgf_parser_error(const sgf_parser *p) {
+  return p->has_error ? &p->error : NULL;
+}
+
+void *sgf_parser_user(const sgf_parser *p) { return p->user; }
+void sgf_parser_set_user(sgf_parser *p, void *user) { p->user = user; }
+
+/* ------------------------------------------------------------------ */
+/* Diagnostics                                                         */
+
+/* Deliver d; returns 0 to go on, 1 if the parser stopped (error set),
+ * 2 if the handler aborted. */
+static int deliver(sgf_parser *p, sgf_diag *d) {
+  int r = SGF_CONTINUE;
+  int stop;
+  if (d->severity == SGF_SEV_WARNING && (p->flags & SGF_OPT_STRICT))
+    d->severity = SGF_SEV_ERROR;
+  stop = d->severity == SGF_SEV_FATAL ||
+         (d->severity == SGF_SEV_ERROR && (p->flags & SGF_OPT_STRICT));
+  if (p->cb.on_diagnostic) r = p->cb.on_diagnostic(p, p->user, d);
+  if (stop) {
+    p->error = *d;
+    p->has_error = 1;
+    p->status = SGF_ERROR;
+    return 1;
+  }
+  return r == SGF_ABORT ? 2 : 0;
+}
+
+static int diag(sgf_parser *p, sgf_diag_code code, const sgf__mark *at,
+                const sgf__mark *mark) {
+  sgf_diag d;
+  memset(&d, 0, sizeof d);
+  d.code = code;
+  d.severity = sgf_diag_severity(code);
+  d.pos = mark_pos(at);
+  if (mark) {
+    d.has_mark = 1;
+    d.mark = mark_pos(mark);
+  }
+  return deliver(p, &d);
+}
+
+int sgf_parser_report(sgf_parser *p, const sgf_diag *d) {
+  sgf_diag copy = *d;
+  int r;
+  if (copy.severity == 0) copy.severity = sgf_diag_severity(copy.code);
+  r = deliver(p, &copy);
+  return r ? SGF_ABORT : SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The feed loop                                                       */
+
+static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
+
+/* The skip state matching a resume state. */
+static int skip_state(int st) {
+  if (st == ST_VALUE) return ST_SKIP_VALUE;
+  if (st == ST_VALUE_ESC) return ST_SKIP_ESC;
+  return ST_SKIP;
+}
+
+/* Account for the line break at offset o (byte c is LF or CR). */
+static inline void newline(sgf_parser *p, uint64_t o, unsigned char c) {
+  if (c == '\r') {
+    p->line++;
+    p->cr_end = o + 1;
+  } else if (p->cr_end != o) {
+    p->line++;
+  }
+  p->line_start = o + 1;
+}
+
+/* Finish the identifier: the normalized form keeps the uppercase letters
+ * (FF[3] allowed lowercase ones, which FF[4] ignores); an identifier
+ * written all in lowercase is upper-cased instead. */
+static void ident_finish(sgf_parser *p) {
+  if (p->ident_len == 0) {
+    size_t i;
+    for (i = 0; i < p->raw_len; i++) {
+      char c = p->raw[i];
+      p->ident[i] = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
+    }
+    p->ident_len = p->raw_len;
+  }
+  p->ident[p->ident_len] = '\0';
+  p->raw[p->raw_len] = '\0';
+}
+
+#define OFF(q) ((uint64_t)(uintptr_t)(q) + bias)
+/* The current event is at offset ev_off; when that is before the current
+ * line (a deferred event, a slice spanning lines) ev_saved has its mark. */
+#define SETEV(m) (p->ev_off = (m).off, p->ev_saved = (m))
+
+#define HERE(m)                \
+  do {                         \
+    (m).off = OFF(s);          \
+    (m).line = p->line;        \
+    (m).line_start = p->line_start; \
+  } while (0)
+
+/* Call back; on anything but continue, act on it. The state to resume in
+ * (st) and the byte to resume at (s) must be set before. */
+#define CALLBACK(call)                    \
+  do {                                    \
+    int r_ = (call);                      \
+    if (r_ != SGF_CONTINUE) {             \
+      if (r_ == SGF_SKIP) {               \
+        if (p->depth > 0) {               \
+          st = skip_state(st);            \
+          p->skip_target = p->depth;      \
+        }                                 \
+      } else if (r_ == SGF_PAUSE) {       \
+        goto paused;                      \
+      } else {                            \
+        goto aborted;                     \
+      }                                   \
+    }                                     \
+  } while (0)
+
+#define EMIT(name)                                     \
+  do {                                                 \
+    if (p->cb.name) CALLBACK(p->cb.name(p, p->user));  \
+  } while (0)
+#define EMIT_DATA(name, at, len)                                 \
+  do {                                                           \
+    if (p->cb.name) CALLBACK(p->cb.name(p, p->user, (at), (len))); \
+  } while (0)
+
+/* Node and tree events end a run of junk or NUL bytes (one warning a run). */
+#define EMIT_Q(name)  \
+  do {                \
+    p->quiet = 0;     \
+    EMIT(name);       \
+  } while (0)
+
+/* Report a diagnostic at a mark; stop on error or abort. */
+#define DIAG(code, at, mark)                 \
+  do {                                       \
+    int d_ = diag(p, (code), (at), (mark));  \
+    if (d_ == 1) goto failed;                \
+    if (d_ == 2) goto aborted;               \
+  } while (0)
+#define DIAG_HERE(code)   \
+  do {                    \
+    sgf__mark h_;         \
+    HERE(h_);             \
+    DIAG(code, &h_, NULL); \
+  } while (0)
+
+/* Junk: one warning per run of unexpected bytes (until the next event). */
+#define JUNK(code, at)                  \
+  do {                                  \
+    if (!(p->quiet & 1)) {              \
+      p->quiet |= 1;                    \
+      DIAG(code, at, NULL);             \
+    }                                   \
+  } while (0)
+
+sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
+                           size_t *consumed) {
+  const unsigned char *buf = (const unsigned char *)data;
+  const unsigned char *s = buf, *end = buf + len;
+  const uint64_t base = p->offset;
+  /* OFF(q) = base + (q - buf), in one addition (wraps around harmlessly) */
+  const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
+  int st = p->state;
+  int cls;
+
+  if (consumed) *consumed = 0;
+  if (p->feeding) return SGF_BUSY;
+  if (p->status != SGF_OK) return (sgf_status)p->status;
+  if (st == ST_DONE || st == ST_FIN_CLOSE) return SGF_BUSY;
+  p->feeding = 1;
+
+  while (s < end) {
+    switch (st) {
+      /* ---------------------------------------------- the hot states */
+      case ST_VALUE:
+      case ST_VALUE_ESC:
+      L_value: {
+        const unsigned char *start = s;
+        sgf__mark m;
+        HERE(m);
+        if (st == ST_VALUE_ESC) {
+          if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
+          s++;
+          st = ST_VALUE;
+        }
+        for (;;) {
+          while (s < end && !value_stop[*s]) s++;
+          if (s == end) break;
+          if (*s == ']') break;
+          if (*s == '\\') {
+            if (++s == end) {
+              st = ST_VALUE_ESC;
+              break;
+            }
+            if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
+            s++;
+          } else if (*s == 0) {
+            if (!(p->quiet & 2)) {
+              if (s > start) break; /* deliver the bytes before it first */
+              p->quiet |= 2;
+              DIAG_HERE(SGF_DIAG_NUL_BYTE);
+            }
+            s++;
+          } else {
+            newline(p, OFF(s), *s);
+            s++;
+          }
+        }
+        if (s > start) {
+          p->ev_off = m.off;
+          if (m.off < p->line_start) p->ev_saved = m;
+          EMIT_DATA(on_value_data, (const char *)start, (size_t)(s - start));
+          if (s == end || st != ST_VALUE || *s != ']') continue;
+        }
+        /* s is at ']' */
+        p->ev_off = OFF(s);
+        st = ST_AFTER_VALUE;
+        s++;
+        EMIT(on_value_end);
+        if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
+        continue;
+      }
+
+      case ST_AFTER_VALUE:
+      L_after_value:
+        cls = byte_class[*s];
+        if (cls == C_LBRACK) {
+          p->ev_off = OFF(s);
+          HERE(p->value_pos);
+          st = ST_VALUE;
+          s++;
+          EMIT(on_value_begin);
+          if (s < end && st == ST_VALUE) goto L_value;
+        } else if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          newline(p, OFF(s), *s);
+          s++;
+        } else {
+          p->ev_off = OFF(s);
+          st = ST_NODE;
+          EMIT(on_property_end);
+          if (st == ST_NODE) goto L_node;
+        }
+        continue;
+
+      case ST_NODE:
+      L_node:
+        if (*s == ';') { /* the common cases first, before the jump table */
+          p->ev_off = OFF(s);
+          s++;
+          EMIT_Q(on_node);
+          if (st != ST_NODE) continue;
+          /* Fast path for the node that fills game records: ";B[qd]", a
+           * one-letter identifier and a two-byte value, all in this chunk.
+           * Same events, positions and stopping points as the general
+           * path below; only the state dispatch between them is saved. */
+          if (end - s >= 5 && s[1] == '[' && s[4] == ']' &&
+              byte_class[s[0]] == C_UPPER && !value_stop[s[2]] &&
+              !value_stop[s[3]]) {
+            p->raw_ptr = (const char *)s;
+            p->raw_len = 1;
+            p->ev_off = OFF(s);
+            s++;
+            st = ST_PROP;
+            EMIT_DATA(on_property, (const char *)s - 1, 1);
+            if (st != ST_PROP) continue;
+            HERE(p->value_pos);
+            p->ev_off = p->value_pos.off;
+            s++;
+            st = ST_VALUE;
+            EMIT(on_value_begin);
+            if (st != ST_VALUE) continue;
+            p->ev_off = OFF(s);
+            s += 2;
+            EMIT_DATA(on_value_data, (const char *)s - 2, 2);
+            if (st != ST_VALUE) continue;
+            p->ev_off = OFF(s);
+            s++;
+            st = ST_AFTER_VALUE;
+            EMIT(on_value_end);
+            if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
+            continue;
+          }
+          if (s < end) goto L_node;
+          continue;
+        }
+        cls = byte_class[*s];
+        if (cls == C_UPPER) goto L_ident_fast;
+        switch (cls) {
+          case C_SEMI:
+            p->ev_off = OFF(s);
+            s++;
+            EMIT_Q(on_node);
+            if (s < end && st == ST_NODE) goto L_node;
+            continue;
+          case C_UPPER:
+          L_ident_fast: {
+            /* Fast path: an FF[4] identifier followed directly by '['. */
+            const unsigned char *q = s + 1;
+            size_t n;
+            while (q < end && byte_class[*q] == C_UPPER) q++;
+            n = (size_t)(q - s);
+            if (q < end && *q == '[' && n <= p->max_ident_len) {
+              /* handed over in place: valid during the callback */
+              p->raw_ptr = (const char *)s;
+              p->raw_len = n;
+              p->ev_off = OFF(s);
+              s = q;
+              st = ST_PROP;
+              EMIT_DATA(on_property, (const char *)s - n, n);
+              if (st == ST_PROP) goto L_prop;
+              continue;
+            }
+          }
+          /* fall through */
+          case C_LOWER:
+            HERE(p->ident_pos);
+            p->ident_len = p->raw_len = 0;
+            st = ST_IDENT;
+            continue;
+          case C_WS:
+            s++;
+            continue;
+          case C_NL:
+            newline(p, OFF(s), *s);
+            s++;
+            continue;
+          case C_LPAREN:
+            HERE(p->open_pos);
+            p->open_ret = ST_NODE;
+  p->orphan_ret = ST_NODE;
+            st = ST_OPEN;
+            s++;
+            continue;
+          case C_RPAREN:
+            goto close_tree;
+          case C_LBRACK:
+            DIAG_HERE(SGF_DIAG_ORPHAN_VALUE);
+            p->orphan_ret = ST_NODE;
+            st = ST_ORPHAN;
+            s++;
+            continue;
+          case C_NUL:
+            if (!(p->quiet & 2)) {
+              p->quiet |= 2;
+              DIAG_HERE(SGF_DIAG_NUL_BYTE);
+            }
+            s++;
+            continue;
+          default: {
+            sgf__mark h;
+            HERE(h);
+            JUNK(SGF_DIAG_JUNK, &h);
+            s++;
+            continue;
+          }
+        }
+
+      case ST_IDENT:
+        while (s < end) {
+          cls = byte_class[*s];
+          if (cls == C_UPPER) {
+            if (p->raw_len == p->max_ident_len) goto ident_limit;
+            p->raw[p->raw_len++] = (char)*s;
+            p->ident[p->ident_len++] = (char)*s;
+          } else if (cls == C_LOWER) {
+            if (p->raw_len == p->max_ident_len) goto ident_limit;
+            p->raw[p->raw_len++] = (char)*s;
+          } else {
+            st = ST_AFTER_IDENT;
+            p->ws_seen = 0;
+            break;
+          }
+          s++;
+        }
+        continue;
+
+      case ST_AFTER_IDENT:
+        cls = byte_class[*s];
+        if (cls == C_LBRACK) {
+          ident_finish(p);
+          p->raw_ptr = p->raw;
+          if (p->ident_len != p->raw_len ||
+              memcmp(p->ident, p->raw, p->raw_len) != 0)
+            DIAG(SGF_DIAG_LOWERCASE_IDENT, &p->ident_pos, NULL);
+          if (p->ws_seen)
+            DIAG(SGF_DIAG_SPACE_BEFORE_VALUE, &p->ident_pos, NULL);
+          SETEV(p->ident_pos);
+          st = ST_PROP;
+          EMIT_DATA(on_property, p->ident, p->ident_len);
+        } else if (cls == C_WS) {
+          p->ws_seen = 1;
+          s++;
+        } else if (cls == C_NL) {
+          p->ws_seen = 1;
+          newline(p, OFF(s), *s);
+          s++;
+        } else {
+          ident_finish(p);
+          DIAG(SGF_DIAG_NO_VALUE, &p->ident_pos, NULL);
+          st = ST_NODE;
+        }
+        continue;
+
+      case ST_PROP: /* *s is the first '[' */
+      L_prop:
+        p->ev_off = OFF(s);
+        HERE(p->value_pos);
+        st = ST_VALUE;
+        s++;
+        EMIT(on_value_begin);
+        if (s < end && st == ST_VALUE) goto L_value;
+        continue;
+
+      /* ---------------------------------------------- tree structure */
+      case ST_AFTER_CHILD:
+        cls = byte_class[*s];
+        switch (cls) {
+          case C_LPAREN:
+            if (p->flags & SGF_OPT_MAINLINE) {
+              /* A secondary variation: pass over it without any event. */
+              p->depth++;
+              p->skip_target = p->depth;
+              p->skip_silent = 1;
+              st = ST_SKIP;
+              s++;
+              continue;
+            }
+            HERE(p->open_pos);
+            p->open_ret = ST_AFTER_CHILD;
+            st = ST_OPEN;
+            s++;
+            continue;
+          case C_RPAREN:
+            goto close_tree;
+          case C_WS:
+            s++;
+            continue;
+          case C_NL:
+            newline(p, OFF(s), *s);
+            s++;
+            continue;
+          case C_SEMI:
+          case C_UPPER:
+          case C_LOWER:
+          case C_LBRACK:
+            /* A node after a variation: open an implicit variation that
+             * the enclosing ')' will close. */
+            DIAG_HERE(SGF_DIAG_NODE_AFTER_VARIATION);
+            if (p->depth >= p->max_depth ||
+                p->nimplicit == SGF__MAX_IMPLICIT)
+              goto depth_limit;
+            p->implicit[p->nimplicit++] = ++p->depth;
+            p->ev_off = OFF(s);
+            st = ST_SEQ_START;
+            EMIT_Q(on_tree_begin);
+            continue;
+          default: {
+            sgf__mark h;
+            HERE(h);
+            JUNK(SGF_DIAG_JUNK, &h);
+            s++;
+            continue;
+          }
+        }
+
+      case ST_OPEN:
+        cls = byte_class[*s];
+        if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          newline(p, OFF(s), *s);
+          s++;
+        } else if (cls == C_RPAREN) {
+          DIAG(SGF_DIAG_EMPTY_TREE, &p->open_pos, NULL);
+          st = p->open_ret;
+          s++;
+        } else {
+          if (p->depth >= p->max_depth) goto depth_limit;
+          p->depth++;
+          SETEV(p->open_pos);
+          st = ST_SEQ_START;
+          EMIT_Q(on_tree_begin);
+        }
+        continue;
+
+      case ST_SEQ_START:
+        cls = byte_class[*s];
+        switch (cls) {
+          case C_SEMI:
+            p->ev_off = OFF(s);
+            st = ST_NODE;
+            s++;
+            EMIT_Q(on_node);
+            continue;
+          case C_WS:
+            s++;
+            continue;
+          case C_NL:
+            newline(p, OFF(s), *s);
+            s++;
+            continue;
+          case C_UPPER:
+          case C_LOWER:
+          case C_LBRACK:
+            DIAG_HERE(SGF_DIAG_MISSING_SEMICOLON);
+            p->ev_off = OFF(s);
+            st = ST_NODE;
+            EMIT_Q(on_node);
+            continue;
+          case C_LPAREN:
+          case C_RPAREN:
+            DIAG_HERE(SGF_DIAG_TREE_WITHOUT_NODE);
+            p->ev_off = OFF(s);
+            st = ST_NODE;
+            EMIT_Q(on_node);
+            continue;
+          default: {
+            sgf__mark h;
+            HERE(h);
+            JUNK(SGF_DIAG_JUNK, &h);
+            s++;
+            continue;
+          }
+        }
+
+      /* ---------------------------------------------- between trees */
+      case ST_TOP:
+        cls = byte_class[*s];
+        if (p->first_nul && OFF(s) == 1 && cls != C_LPAREN) {
+          sgf__mark z = {0, 1, 0};
+          JUNK(SGF_DIAG_JUNK_BEFORE, &z);
+        }
+        if (cls == C_LPAREN || cls == C_SEMI) {
+          if (cls == C_LPAREN && OFF(s) == 1 && p->first_nul) {
+            DIAG_HERE(SGF_DIAG_UTF16);
+          }
+          HERE(p->cand_pos);
+          p->cand = *s;
+          st = ST_TOP_OPEN;
+          s++;
+        } else if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          newline(p, OFF(s), *s);
+          s++;
+        } else if (OFF(s) == 0 && (*s == 0xEF || *s == 0xFE || *s == 0xFF)) {
+          st = ST_BOM;
+          p->cand = *s;
+          s++;
+        } else if (OFF(s) == 0 && *s == 0) {
+          p->first_nul = 1; /* UTF-16BE if '(' follows; junk otherwise */
+          s++;
+        } else {
+          sgf__mark h;
+          HERE(h);
+          if (cls == C_RPAREN && p->seen_tree && !(p->quiet & 1)) {
+            DIAG(SGF_DIAG_EXTRA_PAREN, &h, NULL);
+          } else {
+            JUNK(p->seen_tree ? SGF_DIAG_JUNK_AFTER : SGF_DIAG_JUNK_BEFORE,
+                 &h);
+          }
+          s++;
+        }
+        continue;
+
+      case ST_BOM: {
+        /* p->cand holds the first byte; OFF(s) is 1 or 2. */
+        static const unsigned char utf8_bom[3] = {0xEF, 0xBB, 0xBF};
+        uint64_t o = OFF(s);
+        if (p->cand == 0xEF) {
+          if (*s == utf8_bom[o]) {
+            s++;
+            if (o == 2) {
+              sgf__mark z = {0, 1, 0};
+              st = ST_TOP;
+              DIAG(SGF_DIAG_BOM, &z, NULL);
+            }
+            continue;
+          }
+        } else if ((p->cand == 0xFE && *s == 0xFF) ||
+                   (p->cand == 0xFF && *s == 0xFE)) {
+          sgf__mark z = {0, 1, 0};
+          DIAG(SGF_DIAG_UTF16, &z, NULL);
+        }
+        {
+          sgf__mark z = {0, 1, 0};
+          st = ST_TOP;
+          JUNK(SGF_DIAG_JUNK_BEFORE, &z);
+        }
+        continue;
+      }
+
+      case ST_TOP_OPEN:
+        cls = byte_class[*s];
+        if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          newline(p, OFF(s), *s);
+          s++;
+        } else if (cls == C_NUL && p->cand_pos.off == 0 && OFF(s) == 1) {
+          DIAG_HERE(SGF_DIAG_UTF16);
+        } else if (p->cand == '(' && (cls == C_SEMI || cls == C_LPAREN)) {
+          goto begin_top_tree;
+        } else if (p->cand == '(' && cls == C_RPAREN) {
+          DIAG(SGF_DIAG_EMPTY_TREE, &p->cand_pos, NULL);
+          st = ST_TOP;
+          s++;
+        } else if (is_letter(cls)) {
+          HERE(p->ident_pos);
+          p->ident_len = p->raw_len = 0;
+          st = ST_TOP_IDENT;
+        } else {
+          goto not_a_tree;
+        }
+        continue;
+
+      case ST_TOP_IDENT:
+      case ST_TOP_IDENT_WS:
+        cls = byte_class[*s];
+        if (is_letter(cls) && st == ST_TOP_IDENT) {
+          if (p->raw_len == p->max_ident_len) goto not_a_tree;
+          p->raw[p->raw_len++] = (char)*s;
+          if (cls == C_UPPER) p->ident[p->ident_len++] = (char)*s;
+          s++;
+        } else if (cls == C_WS || cls == C_NL) {
+          if (cls == C_NL) newline(p, OFF(s), *s);
+          st = ST_TOP_IDENT_WS;
+          s++;
+        } else if (cls == C_LBRACK) {
+          p->ws_seen = (st == ST_TOP_IDENT_WS);
+          if (p->cand == '(') {
+            DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);
+          } else {
+            DIAG(SGF_DIAG_MISSING_PAREN, &p->cand_pos, NULL);
+          }
+          goto begin_top_tree;
+        } else {
+          goto not_a_tree;
+        }
+        continue;
+
+      case ST_CONFIRM_NODE:
+        SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);
+        st = ST_AFTER_IDENT;
+        EMIT_Q(on_node);
+        continue;
+
+      /* ---------------------------------------------- values without use */
+      case ST_LONG_IDENT: /* the rest of an identifier over the limit */
+        cls = byte_class[*s];
+        if (is_letter(cls))
+          s++;
+        else
+          st = ST_DROP_VALUES;
+        continue;
+
+      case ST_DROP_VALUES: /* the values of a dropped property */
+        cls = byte_class[*s];
+        if (cls == C_LBRACK) {
+          p->orphan_ret = ST_DROP_VALUES;
+          st = ST_ORPHAN;
+          s++;
+        } else if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          newline(p, OFF(s), *s);
+          s++;
+        } else {
+          st = ST_NODE;
+        }
+        continue;
+
+      case ST_ORPHAN:
+      case ST_ORPHAN_ESC:
+        if (st == ST_ORPHAN_ESC) {
+          if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
+          st = ST_ORPHAN;
+        } else if (*s == ']') {
+          st = p->orphan_ret;
+        } else if (*s == '\\') {
+          st = ST_ORPHAN_ESC;
+        } else if (*s == '\n' || *s == '\r') {
+          newline(p, OFF(s), *s);
+        }
+        s++;
+        continue;
+
+      /* ---------------------------------------------- skipping */
+      case ST_SKIP:
+        while (s < end && !skip_stop[*s]) s++;
+        if (s == end) continue;
+        if (*s == '[') {
+          st = ST_SKIP_VALUE;
+        } else if (*s == '(') {
+          p->depth++;
+        } else if (*s == ')') {
+          goto close_tree;
+        } else {
+          newline(p, OFF(s), *s);
+        }
+        s++;
+        continue;
+
+      case ST_SKIP_VALUE:
+      case ST_SKIP_ESC:
+        if (st == ST_SKIP_ESC) {
+          if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
+          st = ST_SKIP_VALUE;
+          s++;
+        }
+        while (s < end && !value_stop[*s]) s++;
+        if (s == end) continue;
+        if (*s == ']') {
+          st = ST_SKIP;
+        } else if (*s == '\\') {
+          st = ST_SKIP_ESC;
+        } else if (*s != 0) {
+          newline(p, OFF(s), *s);
+        }
+        s++;
+        continue;
+
+      default:
+        s = end; /* not reached */
+        continue;
+    }
+
+    /* Shared transitions, reached by goto from the states above. */
+  close_tree:
+    /* *s is a ')' inside a tree. */
+    p->ev_off = OFF(s);
+    if (p->nimplicit && p->implicit[p->nimplicit - 1] == p->depth) {
+      /* An implicit variation closes first; the ')' is looked at again
+       * for the tree that really owns it. */
+      p->nimplicit--;
+      p->depth--;
+      st = ST_AFTER_CHILD;
+    } else {
+      p->depth--;
+      st = p->depth ? ST_AFTER_CHILD : ST_TOP;
+      s++;
+    }
+    if (p->skip_target) {
+      if (p->depth >= p->skip_target) { /* closed a level inside the skip */
+        st = ST_SKIP;
+        continue;
+      }
+      p->skip_target = 0;
+      if (p->skip_silent) { /* a variation mainline mode passed over */
+        p->skip_silent = 0;
+        continue;
+      }
+    }
+    EMIT_Q(on_tree_end);
+    continue;
+
+  begin_top_tree:
+    /* A candidate at depth 0 proved to open a game tree; *s is ';' or '('
+     * after '(' (looked at again in SEQ_START), or the '[' after the
+     * first identifier of a tree whose '(' or ';' is missing. */
+    if (p->max_depth < 1) goto depth_limit;
+    p->depth = 1;
+    p->seen_tree = 1;
+    p->tree_open = p->cand_pos;
+    SETEV(p->cand_pos);
+    st = (*s == '[') ? ST_CONFIRM_NODE : ST_SEQ_START;
+    EMIT_Q(on_tree_begin);
+    continue;
+
+  not_a_tree:
+    JUNK(p->seen_tree ? SGF_DIAG_JUNK_AFTER : SGF_DIAG_JUNK_BEFORE,
+         &p->cand_pos);
+    st = ST_TOP;
+    continue;
+
+  ident_limit:
+    /* An error, not fatal: the rest of the identifier and the property's
+     * values are passed over (ORPHAN), nothing more is buffered. */
+    DIAG(SGF_DIAG_IDENT_LIMIT, &p->ident_pos, NULL);
+    st = ST_LONG_IDENT;
+    continue;
+
+  depth_limit:
+    DIAG_HERE(SGF_DIAG_DEPTH_LIMIT);
+    goto failed; /* fatal: not reached */
+  }
+
+  p->state = st;
+  p->feeding = 0;
+  p->offset = base + len;
+  if (consumed) *consumed = len;
+  return SGF_OK;
+
+paused:
+  p->feeding = 0;
+  p->state = st;
+  p->status = SGF_PAUSED;
+  p->offset = OFF(s);
+  if (consumed) *consumed = (size_t)(s - buf);
+  return SGF_PAUSED;
+
+aborted:
+  p->feeding = 0;
+  p->state = st;
+  if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
+  p->offset = OFF(s);
+  if (consumed) *consumed = (size_t)(s - buf);
+  return (sgf_status)p->status;
+
+failed:
+  p->feeding = 0;
+  p->state = st;
+  p->status = SGF_ERROR;
+  p->offset = OFF(s);
+  if (consumed) *consumed = (size_t)(s - buf);
+  return SGF_ERROR;
+}
+
+/* ------------------------------------------------------------------ */
+/* End of input                                                        */
+
+sgf_status sgf_parser_finish(sgf_parser *p) {
+  static const unsigned char nothing[1];
+  const unsigned char *buf = nothing, *s = nothing;
+  const uint64_t base = p->offset;
+  const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
+  int st = p->state;
+
+  if (p->feeding) return SGF_BUSY;
+  if (p->status != SGF_OK) return (sgf_status)p->status;
+  p->feeding = 1;
+
+  for (;;) {
+    switch (st) {
+      case ST_DONE:
+        p->state = st;
+        p->feeding = 0;
+        return SGF_OK;
+      case ST_TOP:
+        st = ST_DONE;
+        if (!p->seen_tree) DIAG_HERE(SGF_DIAG_NO_GAME_TREE);
+        continue;
+      case ST_BOM: {
+        sgf__mark z = {0, 1, 0};
+        st = ST_TOP;
+        JUNK(SGF_DIAG_JUNK_BEFORE, &z);
+        continue;
+      }
+      case ST_TOP_OPEN:
+      case ST_TOP_IDENT:
+      case ST_TOP_IDENT_WS:
+        st = ST_TOP;
+        JUNK(p->seen_tree ? SGF_DIAG_JUNK_AFTER : SGF_DIAG_JUNK_BEFORE,
+             &p->cand_pos);
+        continue;
+      case ST_CONFIRM_NODE:
+        SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);
+        st = ST_AFTER_IDENT;
+        EMIT_Q(on_node);
+        continue;
+      case ST_OPEN:
+        st = p->open_ret;
+        DIAG(SGF_DIAG_EMPTY_TREE, &p->open_pos, NULL);
+        continue;
+      case ST_SEQ_START:
+        DIAG_HERE(SGF_DIAG_TREE_WITHOUT_NODE);
+        p->ev_off = OFF(s);
+        st = ST_NODE;
+        EMIT_Q(on_node);
+        continue;
+      case ST_IDENT:
+      case ST_AFTER_IDENT:
+        ident_finish(p);
+        st = ST_NODE;
+        DIAG(SGF_DIAG_NO_VALUE, &p->ident_pos, NULL);
+        continue;
+      case ST_PROP: /* paused at the property and the '[' never fed again */
+        st = ST_AFTER_VALUE;
+        continue;
+      case ST_VALUE:
+      case ST_VALUE_ESC:
+        {
+          sgf__mark h;
+          HERE(h);
+          p->ev_off = h.off;
+          DIAG(SGF_DIAG_UNCLOSED_VALUE, &h, &p->value_pos);
+        }
+        st = ST_AFTER_VALUE;
+        EMIT(on_value_end);
+        continue;
+      case ST_AFTER_VALUE:
+        p->ev_off = OFF(s);
+        st = ST_NODE;
+        EMIT(on_property_end);
+        continue;
+      case ST_ORPHAN:
+      case ST_ORPHAN_ESC:
+      case ST_LONG_IDENT:
+      case ST_DROP_VALUES:
+        st = ST_NODE;
+        continue;
+      case ST_NODE:
+      case ST_AFTER_CHILD:
+      case ST_SKIP:
+      case ST_SKIP_VALUE:
+      case ST_SKIP_ESC:
+        if (p->depth == 0) {
+          st = ST_TOP;
+          continue;
+        }
+        st = ST_FIN_CLOSE;
+        {
+          sgf__mark h;
+          HERE(h);
+          DIAG(SGF_DIAG_UNCLOSED_TREE, &h, &p->tree_open);
+        }
+        continue;
+      case ST_FIN_CLOSE:
+        if (p->depth == 0) {
+          st = ST_DONE;
+          continue;
+        }
+        if (p->nimplicit && p->implicit[p->nimplicit - 1] == p->depth)
+          p->nimplicit--;
+        p->depth--;
+        if (p->skip_target) {
+          if (p->depth >= p->skip_target) continue;
+          p->skip_target = 0;
+          if (p->skip_silent) {
+            p->skip_silent = 0;
+            continue;
+          }
+        }
+        p->ev_off = OFF(s);
+        EMIT_Q(on_tree_end);
+        continue;
+      default:
+        st = ST_DONE;
+        continue;
+    }
+  }
+
+paused:
+  p->feeding = 0;
+  p->state = st;
+  p->status = SGF_PAUSED;
+  return SGF_PAUSED;
+
+aborted:
+  p->feeding = 0;
+  p->state = st;
+  if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
+  return (sgf_status)p->status;
+
+failed:
+  p->feeding = 0;
+  p->state = st;
+  p->status = SGF_ERROR;
+  return SGF_ERROR;
+}

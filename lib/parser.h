@@ -1,0 +1,69 @@
+/* parser.h - the parser's private state (see parser.c for the design). */
+#ifndef SGF_PARSER_H
+#define SGF_PARSER_H
+
+#include "sgfstream.h"
+
+/* Maximum number of implicit variations open at once (a node written after
+ * a variation in lenient mode opens one; see parser.c). */
+#define SGF__MAX_IMPLICIT 64
+
+/* A position as the parser keeps it: the column is derived on demand. */
+typedef struct sgf__mark {
+  uint64_t off;
+  uint64_t line;
+  uint64_t line_start; /* offset of the first byte of that line */
+} sgf__mark;
+
+struct sgf_parser {
+  sgf_callbacks cb;
+  void *user;
+  sgf_allocator alloc;
+  unsigned flags;
+  uint64_t max_depth;
+  size_t max_ident_len;
+  size_t max_value_bytes;
+
+  int state;      /* ST_* in parser.c */
+  int status;     /* sticky sgf_status: SGF_OK, SGF_PAUSED, ... */
+  int feeding;    /* inside feed or finish: callbacks may not re-enter */
+  int seen_tree;  /* a game tree has begun */
+  int quiet;      /* bit 0: junk reported; bit 1: NUL reported, since the
+                     last event */
+  int ws_seen;    /* whitespace between identifier and '[' */
+  int first_nul;  /* the byte at offset 0 was NUL (UTF-16BE sniffing) */
+  int cand;       /* '(' or ';' that may open a game tree at depth 0 */
+  int open_ret;   /* state to return to after an empty "()" */
+  int orphan_ret; /* state to return to after a value passed over */
+
+  uint64_t depth;       /* game trees open (implicit ones included) */
+  uint64_t skip_target; /* 0, or the depth whose tree is being skipped */
+  int skip_silent;      /* that tree gets no tree-end (mainline mode) */
+  uint64_t implicit[SGF__MAX_IMPLICIT]; /* depths of implicit variations */
+  unsigned nimplicit;
+
+  uint64_t offset;     /* bytes consumed so far */
+  uint64_t line;       /* current line */
+  uint64_t line_start; /* offset where it began */
+  uint64_t cr_end;     /* offset just after the last CR (CR LF is one) */
+
+  uint64_t ev_off;     /* offset of the event being delivered */
+  sgf__mark ev_saved;  /* its full mark when ev_off is before line_start */
+  sgf__mark tree_open; /* '(' of the current top-level tree */
+  sgf__mark cand_pos;  /* the candidate opener at depth 0 */
+  sgf__mark open_pos;  /* pending '(' inside a tree */
+  sgf__mark ident_pos; /* first byte of the current identifier */
+  sgf__mark value_pos; /* '[' of the current value */
+
+  char *ident;      /* normalized identifier, NUL-terminated */
+  size_t ident_len;
+  char *raw;        /* identifier as written, NUL-terminated */
+  size_t raw_len;
+  const char *raw_ptr; /* what sgf_parser_raw_ident returns: raw, or the
+                          identifier in the caller's buffer (fast path) */
+
+  sgf_diag error; /* the diagnostic that stopped the parser */
+  int has_error;
+};
+
+#endif

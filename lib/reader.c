@@ -1,0 +1,199 @@
+/* reader.c - the property reader (sgfstream/props.h).
+ *
+ * A client of the public callback API only: it collects the slices of a
+ * property's values into one buffer and calls on_property at the core's
+ * on_property_end. Values are recorded as offsets while the buffer may
+ * still move, and turned into pointers just before delivery. Everything
+ * buffered for one property (raw bytes plus one sgf_value per value) is
+ * bounded by max_value_bytes.
+ */
+#include <string.h>
+
+#include "alloc.h"
+#include "sgfstream.h"
+
+struct sgf_reader {
+  sgf_parser *parser;
+  sgf_reader_callbacks cb;
+  void *user;
+  sgf_allocator alloc;
+  size_t max_bytes;
+
+  char *buf; /* raw value bytes of the current property */
+  size_t len, cap;
+  sgf_value *vals; /* .raw holds an offset into buf until delivery */
+  size_t nvals, vcap;
+  int failed; /* the current property exceeded the limit */
+
+  sgf_property prop;
+  char *ident, *raw_ident; /* max_ident_len + 1 each */
+  size_t ident_cap;
+};
+
+static size_t charged(const sgf_reader *r, size_t extra_bytes,
+                      size_t extra_vals) {
+  return r->len + extra_bytes + (r->nvals + extra_vals) * sizeof(sgf_value);
+}
+
+static int over_limit(sgf_reader *r, sgf_parser *p) {
+  sgf_diag d;
+  memset(&d, 0, sizeof d);
+  d.code = SGF_DIAG_VALUE_LIMIT;
+  d.severity = sgf_diag_severity(d.code);
+  d.pos = r->nvals ? r->vals[r->nvals - 1].pos : r->prop.pos;
+  d.has_mark = 1;
+  d.mark = r->prop.pos;
+  r->failed = 1;
+  sgf_parser_report(p, &d); /* fatal: the parser stops */
+  return SGF_ABORT;
+}
+
+static int out_of_memory(sgf_reader *r, sgf_parser *p) {
+  sgf_diag d;
+  memset(&d, 0, sizeof d);
+  d.code = SGF_DIAG_NOMEM;
+  d.severity = SGF_SEV_FATAL;
+  d.pos = sgf_parser_position(p);
+  r->failed = 1;
+  sgf_parser_report(p, &d);
+  return SGF_ABORT;
+}
+
+static int on_tree_begin(sgf_parser *p, void *u) {
+  sgf_reader *r = u;
+  return r->cb.on_tree_begin ? r->cb.on_tree_begin(p, r->user) : 0;
+}
+
+static int on_tree_end(sgf_parser *p, void *u) {
+  sgf_reader *r = u;
+  return r->cb.on_tree_end ? r->cb.on_tree_end(p, r->user) : 0;
+}
+
+static int on_node(sgf_parser *p, void *u) {
+  sgf_reader *r = u;
+  return r->cb.on_node ? r->cb.on_node(p, r->user) : 0;
+}
+
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
+  sgf_reader *r = u;
+  return r->cb.on_diagnostic ? r->cb.on_diagnostic(p, r->user, d) : 0;
+}
+
+static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
+  sgf_reader *r = u;
+  size_t rn;
+  const char *raw = sgf_parser_raw_ident(p, &rn);
+  if (n > r->ident_cap || rn > r->ident_cap) return out_of_memory(r, p);
+  memcpy(r->ident, id, n);
+  r->ident[n] = '\0';
+  memcpy(r->raw_ident, raw, rn);
+  r->raw_ident[rn] = '\0';
+  r->prop.ident = r->ident;
+  r->prop.ident_len = n;
+  r->prop.raw_ident = r->raw_ident;
+  r->prop.raw_ident_len = rn;
+  r->prop.pos = sgf_parser_position(p);
+  r->len = 0;
+  r->nvals = 0;
+  r->failed = 0;
+  return SGF_CONTINUE;
+}
+
+static int on_value_begin(sgf_parser *p, void *u) {
+  sgf_reader *r = u;
+  sgf_value *v;
+  if (charged(r, 0, 1) > r->max_bytes) return over_limit(r, p);
+  if (r->nvals == r->vcap) {
+    size_t ncap = r->vcap ? r->vcap * 2 : 16;
+    void *q = sgf__realloc(&r->alloc, r->vals, r->vcap * sizeof *r->vals,
+                           ncap * sizeof *r->vals);
+    if (!q) return out_of_memory(r, p);
+    r->vals = q;
+    r->vcap = ncap;
+  }
+  v = &r->vals[r->nvals++];
+  v->raw = NULL;
+  v->len = r->len; /* start offset until value end */
+  v->pos = sgf_parser_position(p);
+  return SGF_CONTINUE;
+}
+
+static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_reader *r = u;
+  if (charged(r, n, 0) > r->max_bytes) return over_limit(r, p);
+  if (r->len + n > r->cap) {
+    size_t ncap = r->cap ? r->cap : 256;
+    void *q;
+    while (ncap < r->len + n) ncap *= 2;
+    q = sgf__realloc(&r->alloc, r->buf, r->cap, ncap);
+    if (!q) return out_of_memory(r, p);
+    r->buf = q;
+    r->cap = ncap;
+  }
+  memcpy(r->buf + r->len, at, n);
+  r->len += n;
+  return SGF_CONTINUE;
+}
+
+static int on_value_end(sgf_parser *p, void *u) {
+  sgf_reader *r = u;
+  sgf_value *v = &r->vals[r->nvals - 1];
+  (void)p;
+  v->len = r->len - v->len; /* was the start offset */
+  return SGF_CONTINUE;
+}
+
+static int on_property_end(sgf_parser *p, void *u) {
+  sgf_reader *r = u;
+  size_t i, off = 0;
+  if (r->failed || r->nvals == 0) return SGF_CONTINUE;
+  for (i = 0; i < r->nvals; i++) {
+    r->vals[i].raw = r->buf ? r->buf + off : "";
+    off += r->vals[i].len;
+  }
+  r->prop.nvalues = r->nvals;
+  r->prop.values = r->vals;
+  return r->cb.on_property ? r->cb.on_property(p, r->user, &r->prop) : 0;
+}
+
+sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb, void *user,
+                              const sgf_options *opt) {
+  static const sgf_callbacks core = {
+      on_tree_begin, on_tree_end,  on_node,         on_property,  on_value_begin,
+      on_value_data, on_value_end, on_property_end, on_diagnostic};
+  sgf_allocator a;
+  sgf_reader *r;
+  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
+  r = sgf__malloc(&a, sizeof *r);
+  if (!r) return NULL;
+  memset(r, 0, sizeof *r);
+  r->alloc = a;
+  if (cb) r->cb = *cb;
+  r->user = user;
+  r->max_bytes = (opt && opt->max_value_bytes) ? opt->max_value_bytes
+                                               : SGF_DEFAULT_MAX_VALUE_BYTES;
+  r->ident_cap = (opt && opt->max_ident_len) ? opt->max_ident_len
+                                             : SGF_DEFAULT_MAX_IDENT_LEN;
+  r->ident = sgf__malloc(&a, r->ident_cap + 1);
+  r->raw_ident = r->ident ? sgf__malloc(&a, r->ident_cap + 1) : NULL;
+  r->parser = r->raw_ident ? sgf_parser_create(&core, r, opt) : NULL;
+  if (!r->parser) {
+    sgf_reader_destroy(r);
+    return NULL;
+  }
+  return r;
+}
+
+void sgf_reader_destroy(sgf_reader *r) {
+  sgf_allocator a;
+  if (!r) return;
+  a = r->alloc;
+  sgf_parser_destroy(r->parser);
+  sgf__free(&a, r->buf, r->cap);
+  sgf__free(&a, r->vals, r->vcap * sizeof *r->vals);
+  sgf__free(&a, r->ident, r->ident_cap + 1);
+  sgf__free(&a, r->raw_ident, r->ident_cap + 1);
+  sgf__free(&a, r, sizeof *r);
+}
+
+sgf_parser *sgf_reader_parser(sgf_reader *r) { return r->parser; }

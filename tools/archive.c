@@ -1,0 +1,268 @@
+/* archive.c - SGF files inside archives, read with libarchive.
+ *
+ * libarchive never touches a file itself: its read callback hands it the
+ * reader's buffer, filled by the same uv_fs_read (or stream) reads as any
+ * other input, beginning with the bytes already read to recognise the
+ * archive. For a named regular file a seek callback (positional reads)
+ * lets libarchive read formats that need to jump around, such as 7z.
+ *
+ * Recognition is by magic bytes first, so that the many small plain SGF
+ * files of a large run never pay for setting up libarchive; an input that
+ * has the magic but whose first header cannot be read is a plain file
+ * after all.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "input_priv.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int has(const unsigned char *b, size_t n, size_t at, const char *magic,
+               size_t len)
+{
+  return n >= at + len && memcmp(b + at, magic, len) == 0;
+}
+
+int input__archive_magic(const unsigned char *b, size_t n)
+{
+  /* Binary signatures are certain; the all-text ones could begin a plain
+   * SGF file by chance, and then a failure to read the archive is taken
+   * to mean that it is one. */
+  static const struct {
+    const char *magic;
+    size_t len;
+    int kind;
+  } m[] = {
+      {"\x1f\x8b", 2, INPUT__MAGIC_SURE},           /* gzip */
+      {"\x1f\x9d", 2, INPUT__MAGIC_SURE},           /* compress */
+      {"\xfd" "7zXZ\0", 6, INPUT__MAGIC_SURE},      /* xz */
+      {"\x5d\0\0", 3, INPUT__MAGIC_SURE},           /* lzma */
+      {"\x28\xb5\x2f\xfd", 4, INPUT__MAGIC_SURE},   /* zstd */
+      {"\x04\x22\x4d\x18", 4, INPUT__MAGIC_SURE},   /* lz4 */
+      {"\x02\x21\x4c\x18", 4, INPUT__MAGIC_SURE},   /* lz4 legacy */
+      {"\x89LZO", 4, INPUT__MAGIC_SURE},            /* lzop */
+      {"PK\3\4", 4, INPUT__MAGIC_SURE},             /* zip */
+      {"PK\5\6", 4, INPUT__MAGIC_SURE},             /* empty zip */
+      {"PK\7\x08", 4, INPUT__MAGIC_SURE},           /* spanned zip */
+      {"7z\xbc\xaf\x27\x1c", 6, INPUT__MAGIC_SURE}, /* 7z */
+      {"Rar!\x1a\x07", 6, INPUT__MAGIC_SURE},       /* rar */
+      {"\x71\xc7", 2, INPUT__MAGIC_SURE},           /* cpio binary */
+      {"\xc7\x71", 2, INPUT__MAGIC_SURE},           /* cpio, swapped */
+      {"BZh", 3, INPUT__MAGIC_MAYBE},                /* bzip2 */
+      {"LZIP", 4, INPUT__MAGIC_MAYBE},               /* lzip */
+      {"MSCF", 4, INPUT__MAGIC_MAYBE},               /* cab */
+      {"xar!", 4, INPUT__MAGIC_MAYBE},               /* xar */
+      {"!<arch>\n", 8, INPUT__MAGIC_MAYBE},          /* ar */
+      {"070707", 6, INPUT__MAGIC_MAYBE},             /* cpio odc */
+      {"070701", 6, INPUT__MAGIC_MAYBE},             /* cpio newc */
+      {"070702", 6, INPUT__MAGIC_MAYBE},             /* cpio crc */
+  };
+  size_t i;
+  for (i = 0; i < sizeof m / sizeof m[0]; i++)
+    if (has(b, n, 0, m[i].magic, m[i].len))
+      return m[i].kind;
+  if (has(b, n, 257, "ustar", 5) || has(b, n, 32769, "CD001", 5))
+    return INPUT__MAGIC_MAYBE; /* tar, ISO 9660 */
+  return INPUT__MAGIC_NONE;
+}
+
+/* ---------------------------------------------------------- callbacks */
+
+static la_ssize_t ar_read(struct archive *a, void *ud, const void **out)
+{
+  source *s = ud;
+  ssize_t n;
+  *out = s->r->rbuf;
+  if (s->prefix > 0) {
+    n = (ssize_t)s->prefix;
+    s->prefix = 0;
+    return n;
+  }
+  n = input__src_read(s, s->r->rbuf, s->r->rcap);
+  if (n < 0) {
+    archive_set_error(a, EIO, "%s", input__errmsg((int)n));
+    return ARCHIVE_FATAL;
+  }
+  return n;
+}
+
+static la_int64_t ar_seek(struct archive *a, void *ud, la_int64_t off,
+                          int whence)
+{
+  source *s = ud;
+  int64_t to;
+  (void)a;
+  switch (whence) {
+  case SEEK_SET: to = off; break;
+  case SEEK_CUR: to = s->pos - (int64_t)s->prefix + off; break;
+  case SEEK_END: to = s->size + off; break;
+  default: return ARCHIVE_FATAL;
+  }
+  if (to < 0)
+    return ARCHIVE_FATAL;
+  s->pos = to;
+  s->prefix = 0;
+  return to;
+}
+
+/* ---------------------------------------------------------- entries */
+
+/* Is this entry an SGF file: "*.sgf" in any case, but not an AppleDouble
+ * "._*" companion file? */
+static int is_sgf_name(const char *name)
+{
+  const char *base = strrchr(name, '/');
+  size_t n = strlen(name);
+  base = base ? base + 1 : name;
+  if (base[0] == '.' && base[1] == '_')
+    return 0;
+  return n >= 4 && name[n - 4] == '.' &&
+         (name[n - 3] | 0x20) == 's' && (name[n - 2] | 0x20) == 'g' &&
+         (name[n - 1] | 0x20) == 'f';
+}
+
+/* r->name = "path:entry" */
+static int set_name(input_reader *r, const char *path, const char *entry)
+{
+  size_t pl = strlen(path), el = strlen(entry);
+  if (pl + el + 2 > r->name_cap) {
+    size_t cap = (pl + el + 2) * 2;
+    char *nb = realloc(r->name, cap);
+    if (nb == NULL)
+      return -1;
+    r->name = nb;
+    r->name_cap = cap;
+  }
+  memcpy(r->name, path, pl);
+  r->name[pl] = ':';
+  memcpy(r->name + pl + 1, entry, el + 1);
+  return 0;
+}
+
+static void keep_error(input_reader *r, struct archive *a)
+{
+  const char *e = archive_error_string(a);
+  snprintf(r->err, sizeof r->err, "%s", e ? e : "archive read error");
+}
+
+/* Feed one entry. Returns ARCHIVE_OK, or the failing archive_read_data
+ * result (r->err then says why). */
+static int read_entry(input_reader *r, struct archive *a, const char *name,
+                      const input_sink *sink, void *ctx)
+{
+  la_ssize_t n;
+  int rc = ARCHIVE_OK;
+  sink->begin(ctx, name);
+  for (;;) {
+    n = archive_read_data(a, r->dbuf, r->rcap);
+    if (n == 0)
+      break;
+    if (n < 0) {
+      rc = (int)n;
+      keep_error(r, a);
+      break;
+    }
+    if (sink->data(ctx, r->dbuf, (size_t)n))
+      break;
+  }
+  sink->end(ctx, name, rc == ARCHIVE_OK ? NULL : r->err);
+  return rc;
+}
+
+static struct archive *open_archive(source *s, size_t n)
+{
+  struct archive *a = archive_read_new();
+  if (a == NULL)
+    return NULL;
+  archive_read_support_filter_all(a);
+  archive_read_support_format_all(a);
+  archive_read_support_format_raw(a); /* game.sgf.gz: one plain stream */
+  s->prefix = n;
+  if (s->named) {
+    uv_fs_t req;
+    if (uv_fs_fstat(&s->r->loop, &req, s->fd, NULL) == 0 &&
+        S_ISREG(req.statbuf.st_mode)) {
+      s->seekable = 1;
+      s->size = (int64_t)req.statbuf.st_size;
+    }
+    uv_fs_req_cleanup(&req);
+  }
+  archive_read_set_read_callback(a, ar_read);
+  if (s->seekable)
+    archive_read_set_seek_callback(a, ar_seek);
+  archive_read_set_callback_data(a, s);
+  return a;
+}
+
+int input__read_archive(source *s, const char *path, size_t n, int magic,
+                        const input_sink *sink, void *ctx)
+{
+  input_reader *r = s->r;
+  struct archive *a;
+  struct archive_entry *e;
+  int rc, entries = 0, retries = 0, result = 0;
+
+  if (r->dbuf == NULL && (r->dbuf = malloc(r->rcap)) == NULL) {
+    sink->fail(ctx, path, strerror(ENOMEM));
+    return -1;
+  }
+  a = open_archive(s, n);
+  if (a == NULL) {
+    sink->fail(ctx, path, strerror(ENOMEM));
+    return -1;
+  }
+  rc = archive_read_open1(a);
+  for (;;) {
+    if (rc == ARCHIVE_OK || rc == ARCHIVE_WARN)
+      rc = archive_read_next_header(a, &e);
+    if (rc == ARCHIVE_EOF)
+      break;
+    if (rc == ARCHIVE_RETRY && ++retries < 100) {
+      rc = ARCHIVE_OK;
+      continue;
+    }
+    if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
+      if (entries == 0 && magic == INPUT__MAGIC_MAYBE &&
+          (s->seekable || s->reads <= 1)) {
+        result = INPUT__NOT_ARCHIVE; /* not an archive after all */
+      } else {
+        keep_error(r, a);
+        sink->fail(ctx, path, r->err);
+        result = -1;
+      }
+      break;
+    }
+    retries = 0;
+    entries++;
+    if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
+      rc = read_entry(r, a, path, sink, ctx);
+    } else {
+      const char *en = archive_entry_pathname(e);
+      if (en == NULL)
+        en = archive_entry_pathname_utf8(e);
+      if (en == NULL || archive_entry_filetype(e) != AE_IFREG ||
+          !is_sgf_name(en))
+        continue;
+      if (set_name(r, path, en) != 0) {
+        sink->fail(ctx, path, strerror(ENOMEM));
+        result = -1;
+        break;
+      }
+      rc = read_entry(r, a, r->name, sink, ctx);
+    }
+    if (rc != ARCHIVE_OK) {
+      result = -1;
+      if (rc == ARCHIVE_FATAL)
+        break;
+      rc = ARCHIVE_OK;
+    }
+  }
+  archive_read_free(a);
+  return result;
+}

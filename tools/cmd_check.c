@@ -1,0 +1,236 @@
+/* cmd_check.c - `sgf check`: diagnostics in the form editors parse,
+ * FILE:LINE:COL: SEVERITY: MESSAGE [NAME/CODE], and a summary. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "input.h"
+#include "sgf.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct check {
+  sgf_parser *p;
+  size_t chunk;
+  int quiet;
+  /* The input being checked. */
+  const char *name;
+  int stopped;           /* the parser stopped: skip the rest */
+  uint64_t warnings, errors;
+  sgf_diag last_error;   /* the last error or fatal error reported */
+  int have_last_error;
+  /* Totals. */
+  uint64_t files, clean, warned, failed;
+  uint64_t total_warnings, total_errors;
+} check;
+
+void help_check(FILE *f)
+{
+  fprintf(f,
+          "usage: sgf check [--strict] [-q] [--chunk=N] [FILE]...\n"
+          "\n"
+          "Parse each FILE (and each .sgf file inside an archive) and print\n"
+          "its diagnostics on standard output as\n"
+          "  FILE:LINE:COL: SEVERITY: MESSAGE [NAME/CODE] (opened at "
+          "LINE:COL)\n"
+          "then a summary on standard error. With no FILE, or when FILE is "
+          "-,\n"
+          "read standard input.\n"
+          "\n"
+          "  -s, --strict   stop at the first deviation from FF[4] (an "
+          "error)\n"
+          "  -q, --quiet    print only the summary (and unreadable files)\n"
+          "      --chunk=N  feed the parser N bytes at a time\n"
+          "  -h, --help     show this help\n"
+          "\n"
+          "Exit status: 0 all clean, 1 warnings only, 2 errors, fatal "
+          "errors\n"
+          "or unreadable input.\n");
+}
+
+static void print_diag(check *c, const sgf_diag *d)
+{
+  const char *name = sgf_diag_name(d->code);
+  const char *msg = sgf_diag_message(d->code);
+  const char *sev = sgf_severity_name(d->severity);
+  if (c->quiet)
+    return;
+  printf("%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s/%d]", c->name, d->pos.line,
+         d->pos.column, sev ? sev : "?", msg ? msg : "unknown diagnostic",
+         name ? name : "unknown", (int)d->code);
+  if (d->has_mark)
+    printf(" (opened at %" PRIu64 ":%" PRIu64 ")", d->mark.line,
+           d->mark.column);
+  putchar('\n');
+}
+
+static void count_diag(check *c, const sgf_diag *d)
+{
+  if (d->severity == SGF_SEV_WARNING)
+    c->warnings++;
+  else
+    c->errors++;
+}
+
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
+{
+  check *c = u;
+  (void)p;
+  print_diag(c, d);
+  count_diag(c, d);
+  if (d->severity != SGF_SEV_WARNING) {
+    c->last_error = *d;
+    c->have_last_error = 1;
+  }
+  return SGF_CONTINUE;
+}
+
+/* The parser stopped with status st. */
+static void stopped(check *c, sgf_status st)
+{
+  const sgf_diag *d = sgf_parser_error(c->p);
+  int seen = d != NULL && c->have_last_error &&
+             d->code == c->last_error.code &&
+             d->pos.offset == c->last_error.pos.offset;
+  c->stopped = 1;
+  if (d != NULL && !seen) {
+    print_diag(c, d);
+    count_diag(c, d);
+  } else if (d == NULL && st != SGF_OK && c->errors == 0) {
+    c->errors++; /* stopped without saying why: still not clean */
+  }
+}
+
+static void begin(void *ctx, const char *name)
+{
+  check *c = ctx;
+  sgf_parser_reset(c->p);
+  c->name = name;
+  c->stopped = 0;
+  c->have_last_error = 0;
+  c->warnings = c->errors = 0;
+}
+
+static int data(void *ctx, const char *buf, size_t len)
+{
+  check *c = ctx;
+  sgf_status st;
+  if (c->stopped)
+    return 1;
+  st = feed_chunked(c->p, buf, len, c->chunk);
+  if (st != SGF_OK) {
+    stopped(c, st);
+    return 1;
+  }
+  return 0;
+}
+
+static void tally(check *c)
+{
+  c->files++;
+  c->total_warnings += c->warnings;
+  c->total_errors += c->errors;
+  if (c->errors)
+    c->failed++;
+  else if (c->warnings)
+    c->warned++;
+  else
+    c->clean++;
+}
+
+static void end(void *ctx, const char *name, const char *error)
+{
+  check *c = ctx;
+  if (error != NULL) {
+    report_failure(name, error);
+    c->errors++;
+  } else if (!c->stopped) {
+    sgf_status st = finish_chunked(c->p);
+    if (st != SGF_OK)
+      stopped(c, st);
+  }
+  tally(c);
+}
+
+static void fail(void *ctx, const char *name, const char *error)
+{
+  check *c = ctx;
+  report_failure(name, error);
+  c->warnings = 0;
+  c->errors = 1;
+  tally(c);
+}
+
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+  return n == 1 ? one : many;
+}
+
+static void summary(const check *c)
+{
+  fflush(stdout);
+  fprintf(stderr,
+          "checked %" PRIu64 " %s: %" PRIu64 " clean, %" PRIu64
+          " with warnings only, %" PRIu64 " with errors (%" PRIu64
+          " %s, %" PRIu64 " %s)\n",
+          c->files, plural(c->files, "file", "files"), c->clean, c->warned,
+          c->failed, c->total_warnings,
+          plural(c->total_warnings, "warning", "warnings"), c->total_errors,
+          plural(c->total_errors, "error", "errors"));
+}
+
+int cmd_check(int argc, char **argv)
+{
+  enum { OPT_CHUNK = OPT_LONG_BASE };
+  static const struct option longopts[] = {
+      {"strict", no_argument, NULL, 's'},
+      {"quiet", no_argument, NULL, 'q'},
+      {"chunk", required_argument, NULL, OPT_CHUNK},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  static const input_sink sink = {begin, data, end, fail};
+  static char *stdin_only[] = {"-", NULL};
+  check c;
+  sgf_options opt;
+  sgf_callbacks cb;
+  input_reader *in;
+  char **files;
+  int nfiles, ch, i;
+
+  memset(&c, 0, sizeof c);
+  sgf_options_init(&opt);
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, ":sqh", longopts, NULL)) != -1) {
+    switch (ch) {
+    case 's': opt.flags |= SGF_OPT_STRICT; break;
+    case 'q': c.quiet = 1; break;
+    case OPT_CHUNK:
+      if (parse_chunk("check", optarg, &c.chunk) != 0)
+        return EXIT_TROUBLE;
+      break;
+    case 'h': help_check(stdout); return finish_output(EXIT_CLEAN);
+    default: return option_error("check", ch, argv);
+    }
+  }
+  files = optind < argc ? argv + optind : stdin_only;
+  nfiles = optind < argc ? argc - optind : 1;
+
+  memset(&cb, 0, sizeof cb);
+  cb.on_diagnostic = on_diagnostic;
+  c.p = sgf_parser_create(&cb, &c, &opt);
+  in = input_reader_create(0);
+  if (c.p == NULL || in == NULL) {
+    report_failure("check", "out of memory");
+    sgf_parser_destroy(c.p);
+    input_reader_destroy(in);
+    return EXIT_TROUBLE;
+  }
+  for (i = 0; i < nfiles; i++)
+    input_read(in, files[i], &sink, &c);
+  input_reader_destroy(in);
+  sgf_parser_destroy(c.p);
+  summary(&c);
+  return finish_output(c.total_errors ? EXIT_TROUBLE
+                       : c.total_warnings ? EXIT_WARNINGS
+                                          : EXIT_CLEAN);
+}

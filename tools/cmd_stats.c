@@ -1,0 +1,277 @@
+/* cmd_stats.c - `sgf stats`: counts per input and in total, as a table or
+ * JSON, printed as each input ends so memory stays the same for any
+ * number of inputs. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "input.h"
+#include "sgf.h"
+#include "stats.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+
+typedef struct run {
+  sgf_parser *p;
+  size_t chunk;
+  int json, total_only, no_time;
+  stats cur, total;
+  int stopped;           /* the parser stopped: count the rest of the bytes */
+  uint64_t start;        /* uv_hrtime() at the input's begin */
+  uint64_t files, unreadable;
+  int rows;              /* rows printed so far */
+} run;
+
+void help_stats(FILE *f)
+{
+  fprintf(f,
+          "usage: sgf stats [--json] [-t] [--no-time] [--chunk=N] "
+          "[FILE]...\n"
+          "\n"
+          "Count what each FILE (and each .sgf file inside an archive) "
+          "holds:\n"
+          "games (top-level game trees), variations (nested game trees), "
+          "nodes,\n"
+          "properties, values, moves (B and W properties), the deepest "
+          "nesting,\n"
+          "bytes, warnings and errors; and the time taken and MB/s (1 MB "
+          "= 10^6\n"
+          "bytes). One row per input, then the total. With no FILE, or "
+          "when FILE\n"
+          "is -, read standard input.\n"
+          "\n"
+          "  -j, --json      print one JSON object: {\"files\": [...], "
+          "\"total\": {...}}\n"
+          "  -t, --total     print only the total\n"
+          "      --no-time   leave out the time and speed\n"
+          "      --chunk=N   feed the parser N bytes at a time\n"
+          "  -h, --help      show this help\n"
+          "\n"
+          "Exit status: 0, or 2 if an input could not be read.\n");
+}
+
+/* ------------------------------------------------------------ output */
+
+static double seconds(uint64_t ns)
+{
+  return (double)ns / 1e9;
+}
+
+static double mb_per_s(uint64_t bytes, uint64_t ns)
+{
+  return ns ? (double)bytes / 1e6 / seconds(ns) : 0.0;
+}
+
+/* A JSON string: valid UTF-8 passes through, other bytes become U+FFFD. */
+static void json_string(const char *s)
+{
+  const unsigned char *u = (const unsigned char *)s;
+  putchar('"');
+  while (*u) {
+    unsigned char c = *u;
+    size_t n = 0, i;
+    if (c == '"' || c == '\\') {
+      printf("\\%c", c);
+      u++;
+      continue;
+    }
+    if (c < 0x20) {
+      printf("\\u%04x", c);
+      u++;
+      continue;
+    }
+    if (c < 0x80) {
+      putchar(c);
+      u++;
+      continue;
+    }
+    if (c >= 0xc2 && c <= 0xdf)
+      n = 1;
+    else if (c >= 0xe0 && c <= 0xef)
+      n = 2;
+    else if (c >= 0xf0 && c <= 0xf4)
+      n = 3;
+    for (i = 1; i <= n; i++)
+      if ((u[i] & 0xc0) != 0x80)
+        break;
+    /* Reject overlong forms, surrogates and code points past U+10FFFF. */
+    if (n == 0 || i <= n || (c == 0xe0 && u[1] < 0xa0) ||
+        (c == 0xed && u[1] >= 0xa0) || (c == 0xf0 && u[1] < 0x90) ||
+        (c == 0xf4 && u[1] >= 0x90)) {
+      fputs("\\ufffd", stdout);
+      u++;
+      continue;
+    }
+    fwrite(u, 1, n + 1, stdout);
+    u += n + 1;
+  }
+  putchar('"');
+}
+
+static void json_counts(const run *r, const stats *s, uint64_t ns)
+{
+  printf("\"games\":%" PRIu64 ",\"variations\":%" PRIu64
+         ",\"nodes\":%" PRIu64 ",\"properties\":%" PRIu64
+         ",\"values\":%" PRIu64 ",\"moves\":%" PRIu64
+         ",\"max_depth\":%" PRIu64 ",\"bytes\":%" PRIu64
+         ",\"warnings\":%" PRIu64 ",\"errors\":%" PRIu64,
+         s->games, s->variations, s->nodes, s->properties, s->values,
+         s->moves, s->max_depth, s->bytes, s->warnings, s->errors);
+  if (!r->no_time)
+    printf(",\"seconds\":%.6f,\"mb_per_s\":%.1f", seconds(ns),
+           mb_per_s(s->bytes, ns));
+}
+
+static void table_header(const run *r)
+{
+  printf("%8s %9s %10s %10s %9s %8s %5s %11s %6s %6s", "games", "vars",
+         "nodes", "props", "values", "moves", "depth", "bytes", "warn",
+         "error");
+  if (!r->no_time)
+    printf(" %9s %8s", "seconds", "MB/s");
+  printf("  %s\n", "file");
+}
+
+static void table_row(const run *r, const stats *s, uint64_t ns,
+                      const char *name)
+{
+  printf("%8" PRIu64 " %9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9" PRIu64
+         " %8" PRIu64 " %5" PRIu64 " %11" PRIu64 " %6" PRIu64 " %6" PRIu64,
+         s->games, s->variations, s->nodes, s->properties, s->values,
+         s->moves, s->max_depth, s->bytes, s->warnings, s->errors);
+  if (!r->no_time)
+    printf(" %9.3f %8.1f", seconds(ns), mb_per_s(s->bytes, ns));
+  printf("  %s\n", name);
+}
+
+static void print_row(run *r, const char *name, uint64_t ns)
+{
+  if (r->total_only)
+    return;
+  if (r->json) {
+    fputs(r->rows ? ",\n{\"name\":" : "\n{\"name\":", stdout);
+    json_string(name);
+    putchar(',');
+    json_counts(r, &r->cur, ns);
+    putchar('}');
+  } else {
+    if (r->rows == 0)
+      table_header(r);
+    table_row(r, &r->cur, ns, name);
+  }
+  r->rows++;
+}
+
+static void print_total(run *r, uint64_t ns)
+{
+  if (r->json) {
+    printf("%s\"total\":{\"files\":%" PRIu64 ",\"unreadable\":%" PRIu64 ",",
+           r->total_only ? "{" : "\n],\n", r->files, r->unreadable);
+    json_counts(r, &r->total, ns);
+    puts("}}");
+    return;
+  }
+  if (r->rows == 0)
+    table_header(r);
+  table_row(r, &r->total, ns, "total");
+}
+
+/* ------------------------------------------------------------ inputs */
+
+static void begin(void *ctx, const char *name)
+{
+  run *r = ctx;
+  (void)name;
+  sgf_parser_reset(r->p);
+  stats_reset(&r->cur);
+  r->stopped = 0;
+  r->start = uv_hrtime();
+}
+
+static int data(void *ctx, const char *buf, size_t len)
+{
+  run *r = ctx;
+  r->cur.bytes += len;
+  if (!r->stopped && feed_chunked(r->p, buf, len, r->chunk) != SGF_OK)
+    r->stopped = 1; /* read on: bytes still counts the whole input */
+  return 0;
+}
+
+static void end(void *ctx, const char *name, const char *error)
+{
+  run *r = ctx;
+  if (error != NULL) {
+    report_failure(name, error);
+    r->unreadable++;
+    return;
+  }
+  if (!r->stopped)
+    finish_chunked(r->p);
+  r->files++;
+  stats_add(&r->total, &r->cur);
+  print_row(r, name, uv_hrtime() - r->start);
+}
+
+static void fail(void *ctx, const char *name, const char *error)
+{
+  run *r = ctx;
+  report_failure(name, error);
+  r->unreadable++;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+  enum { OPT_CHUNK = OPT_LONG_BASE, OPT_NO_TIME };
+  static const struct option longopts[] = {
+      {"json", no_argument, NULL, 'j'},
+      {"total", no_argument, NULL, 't'},
+      {"no-time", no_argument, NULL, OPT_NO_TIME},
+      {"chunk", required_argument, NULL, OPT_CHUNK},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  static const input_sink sink = {begin, data, end, fail};
+  static char *stdin_only[] = {"-", NULL};
+  run r;
+  sgf_callbacks cb;
+  input_reader *in;
+  char **files;
+  int nfiles, ch, i;
+  uint64_t t0;
+
+  memset(&r, 0, sizeof r);
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, ":jth", longopts, NULL)) != -1) {
+    switch (ch) {
+    case 'j': r.json = 1; break;
+    case 't': r.total_only = 1; break;
+    case OPT_NO_TIME: r.no_time = 1; break;
+    case OPT_CHUNK:
+      if (parse_chunk("stats", optarg, &r.chunk) != 0)
+        return EXIT_TROUBLE;
+      break;
+    case 'h': help_stats(stdout); return finish_output(EXIT_CLEAN);
+    default: return option_error("stats", ch, argv);
+    }
+  }
+  files = optind < argc ? argv + optind : stdin_only;
+  nfiles = optind < argc ? argc - optind : 1;
+
+  stats_callbacks(&cb);
+  r.p = sgf_parser_create(&cb, &r.cur, NULL);
+  in = input_reader_create(0);
+  if (r.p == NULL || in == NULL) {
+    report_failure("stats", "out of memory");
+    sgf_parser_destroy(r.p);
+    input_reader_destroy(in);
+    return EXIT_TROUBLE;
+  }
+  t0 = uv_hrtime();
+  if (r.json && !r.total_only)
+    fputs("{\"files\":[", stdout);
+  for (i = 0; i < nfiles; i++)
+    input_read(in, files[i], &sink, &r);
+  print_total(&r, uv_hrtime() - t0);
+  input_reader_destroy(in);
+  sgf_parser_destroy(r.p);
+  return finish_output(r.unreadable ? EXIT_TROUBLE : EXIT_CLEAN);
+}

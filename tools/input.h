@@ -1,0 +1,56 @@
+/* input.h - the sgf tool's input: files, stdin and archives, in chunks,
+ * all I/O through libuv.
+ *
+ * One input_reader serves a whole run: it owns the libuv loop, one read
+ * buffer and (after the first archive) one buffer for decompressed data,
+ * so opening the next file allocates nothing. No input is ever held in
+ * memory whole.
+ *
+ * A FILE argument is one of
+ *   "-"           standard input: a pipe or terminal is read with
+ *                 uv_read_start, a regular file with uv_fs_read;
+ *   a file        read with uv_fs_read;
+ *   an archive    (tar, zip, 7z, cpio, ar, ..., possibly compressed, or a
+ *                 single compressed file such as game.sgf.gz), recognised
+ *                 by its first bytes and read with libarchive, which gets
+ *                 its bytes through the same uv_fs_read loop. Each regular
+ *                 entry whose name ends in ".sgf" (any case) is one input
+ *                 named "ARCHIVE:ENTRY"; a single compressed file is one
+ *                 input named like the file.
+ */
+#ifndef SGF_TOOLS_INPUT_H
+#define SGF_TOOLS_INPUT_H
+
+#include <stddef.h>
+
+#include <uv.h>
+
+/* What to do with the inputs found in one FILE argument. begin() and end()
+ * bracket each input; data() receives its bytes in order. */
+typedef struct input_sink {
+  /* An input starts. name stays valid until end(). */
+  void (*begin)(void *ctx, const char *name);
+  /* Some bytes of it; valid during the call only. Return nonzero to skip
+   * the rest of this input (end() is still called). */
+  int (*data)(void *ctx, const char *buf, size_t len);
+  /* The input is over: error is NULL if it was read to its end or data()
+   * asked to stop, else why reading failed part way. */
+  void (*end)(void *ctx, const char *name, const char *error);
+  /* A FILE (or archive) could not be read at all, or an archive broke
+   * between entries: name and reason. No begin()/end() for this. */
+  void (*fail)(void *ctx, const char *name, const char *error);
+} input_sink;
+
+typedef struct input_reader input_reader;
+
+/* bufsize: bytes per read (0 for the default, 256 KiB). NULL if memory or
+ * libuv fails. */
+input_reader *input_reader_create(size_t bufsize);
+void input_reader_destroy(input_reader *r);
+
+/* Read every input in path ("-" for standard input) into sink. Returns 0,
+ * or -1 if fail() or end() with an error was called. */
+int input_read(input_reader *r, const char *path, const input_sink *sink,
+               void *ctx);
+
+#endif /* SGF_TOOLS_INPUT_H */

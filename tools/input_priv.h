@@ -1,0 +1,68 @@
+/* input_priv.h - what input.c and archive.c share; not for commands. */
+#ifndef SGF_TOOLS_INPUT_PRIV_H
+#define SGF_TOOLS_INPUT_PRIV_H
+
+#include <stdint.h>
+
+#include "input.h"
+
+struct input_reader {
+  uv_loop_t loop;
+  char *rbuf; /* every read of a file or stream lands here */
+  size_t rcap;
+  char *dbuf; /* decompressed archive entries; allocated on first use */
+  char *name; /* "ARCHIVE:ENTRY" */
+  size_t name_cap;
+  char err[256]; /* the last error message, for sinks */
+  /* Standard input when it is a pipe or terminal. */
+  int in_kind;   /* IN_* */
+  uv_stream_t *in_stream;
+  uv_pipe_t in_pipe;
+  uv_tty_t in_tty;
+  int in_eof;
+  /* The stream read in progress. */
+  char *want;
+  size_t want_cap;
+  ssize_t got;
+  int done;
+};
+
+enum { IN_NONE = 0, IN_FILE, IN_PIPE, IN_TTY, IN_BAD };
+
+/* Where the bytes of one FILE argument come from. */
+typedef struct source {
+  input_reader *r;
+  uv_file fd;
+  int stream;     /* read standard input with uv_read_start */
+  int named;      /* a file opened by name (not standard input) */
+  int seekable;   /* read at pos with positional reads */
+  int64_t pos;    /* bytes read so far: the next read's offset */
+  int64_t size;   /* file size, when seekable */
+  size_t prefix;  /* bytes of rbuf read but not yet given to libarchive */
+  long reads;     /* successful reads so far */
+} source;
+
+/* Read at most cap bytes: > 0 bytes read, 0 at end, < 0 a libuv error. */
+ssize_t input__src_read(source *s, char *buf, size_t cap);
+
+/* A message for a libuv error code, like strerror(). */
+const char *input__errmsg(int err);
+
+/* Does the start of the data look like an archive or compressed file?
+ * INPUT__MAGIC_SURE: a binary signature; INPUT__MAGIC_MAYBE: a text one,
+ * which a plain SGF file could begin with. */
+enum { INPUT__MAGIC_NONE = 0, INPUT__MAGIC_MAYBE, INPUT__MAGIC_SURE };
+int input__archive_magic(const unsigned char *b, size_t n);
+
+/* Read the archive whose first n bytes are in r->rbuf; magic is what
+ * input__archive_magic() said. Returns 0 or -1 (failure reported to the
+ * sink), or INPUT__NOT_ARCHIVE when the magic was only MAYBE and
+ * libarchive could not read a first header: the input is a plain file.
+ * Then, unless s->seekable, the first n bytes are still in r->rbuf and
+ * nothing more was read (when more was, the failure is reported as for
+ * an archive instead). */
+#define INPUT__NOT_ARCHIVE 1
+int input__read_archive(source *s, const char *path, size_t n, int magic,
+                        const input_sink *sink, void *ctx);
+
+#endif /* SGF_TOOLS_INPUT_PRIV_H */

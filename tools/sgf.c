@@ -1,0 +1,157 @@
+/* sgf.c - the sgf command: global options and dispatch to subcommands. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sgf.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct command {
+  const char *name;
+  const char *summary;
+  int (*run)(int argc, char **argv);
+  void (*help)(FILE *f);
+} command;
+
+static const command commands[] = {
+    {"check", "report problems in SGF files", cmd_check, help_check},
+    {"stats", "count games, nodes, moves... and measure speed", cmd_stats,
+     help_stats},
+    {"events", "print the parser's event log", cmd_events, help_events},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const command *find_command(const char *name)
+{
+  size_t i;
+  for (i = 0; i < NCOMMANDS; i++)
+    if (strcmp(commands[i].name, name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+static void usage(FILE *f)
+{
+  size_t i;
+  fprintf(f, "usage: sgf COMMAND [OPTION]... [FILE]...\n"
+             "       sgf help [COMMAND]\n"
+             "       sgf --help | --version\n"
+             "\n"
+             "Streaming tools for SGF game records.\n"
+             "\n"
+             "Commands:\n");
+  for (i = 0; i < NCOMMANDS; i++)
+    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "  %-8s %s\n", "help", "show the help of a command");
+  fprintf(f, "\n"
+             "FILE is an SGF file, an archive of SGF files (tar, zip, 7z, "
+             "...,\n"
+             "compressed or not) or '-' for standard input (the default).\n"
+             "Run 'sgf help COMMAND' for a command's options; see also "
+             "sgf(1).\n");
+}
+
+int option_error(const char *cmd, int c, char **argv)
+{
+  const char *arg = optind > 0 ? argv[optind - 1] : NULL;
+  int is_long = arg != NULL && strncmp(arg, "--", 2) == 0 &&
+                (optopt == 0 || optopt >= OPT_LONG_BASE ||
+                 strchr(arg, '=') != NULL);
+  if (c == ':') {
+    if (is_long)
+      fprintf(stderr, "sgf: option '%s' needs a value\n", arg);
+    else
+      fprintf(stderr, "sgf: option '-%c' needs a value\n", optopt);
+  } else if (is_long || optopt == 0) {
+    fprintf(stderr, "sgf: unknown option '%s'\n", arg ? arg : "?");
+  } else {
+    fprintf(stderr, "sgf: unknown option '-%c'\n", optopt);
+  }
+  fprintf(stderr, "Try 'sgf %s --help'.\n", cmd);
+  return EXIT_TROUBLE;
+}
+
+int parse_chunk(const char *cmd, const char *arg, size_t *out)
+{
+  char *end;
+  unsigned long long v;
+  errno = 0;
+  v = strtoull(arg, &end, 10);
+  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 ||
+      v == 0 || v > (size_t)-1) {
+    fprintf(stderr,
+            "sgf: invalid chunk size '%s' (a positive number of bytes)\n"
+            "Try 'sgf %s --help'.\n",
+            arg, cmd);
+    return -1;
+  }
+  *out = (size_t)v;
+  return 0;
+}
+
+void report_failure(const char *name, const char *message)
+{
+  fflush(stdout); /* keep the order when both go to one terminal */
+  fprintf(stderr, "sgf: %s: %s\n", name, message);
+}
+
+int finish_output(int status)
+{
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "sgf: write error: %s\n", strerror(errno));
+    return EXIT_TROUBLE;
+  }
+  return status;
+}
+
+static int version(void)
+{
+  printf("sgf (sgfstream) %s, library %s\n", SGF_VERSION_STRING,
+         sgf_version());
+  return finish_output(EXIT_CLEAN);
+}
+
+static int help(int argc, char **argv)
+{
+  const command *c;
+  if (argc < 2) {
+    usage(stdout);
+    return finish_output(EXIT_CLEAN);
+  }
+  c = find_command(argv[1]);
+  if (c == NULL) {
+    fprintf(stderr, "sgf: unknown command '%s'\nTry 'sgf --help'.\n",
+            argv[1]);
+    return EXIT_TROUBLE;
+  }
+  c->help(stdout);
+  return finish_output(EXIT_CLEAN);
+}
+
+int main(int argc, char **argv)
+{
+  const command *c;
+  const char *a = argc > 1 ? argv[1] : NULL;
+  if (a == NULL) {
+    usage(stderr);
+    return EXIT_TROUBLE;
+  }
+  if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+    return help(1, argv);
+  if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0)
+    return version();
+  if (strcmp(a, "help") == 0)
+    return help(argc - 1, argv + 1);
+  if (a[0] == '-') {
+    fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf --help'.\n", a);
+    return EXIT_TROUBLE;
+  }
+  c = find_command(a);
+  if (c == NULL) {
+    fprintf(stderr, "sgf: unknown command '%s'\nTry 'sgf --help'.\n", a);
+    return EXIT_TROUBLE;
+  }
+  return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,50 @@
+/* sgf.h - what the sgf command's parts share. */
+#ifndef SGF_TOOLS_SGF_H
+#define SGF_TOOLS_SGF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <sgfstream.h>
+
+/* Exit status: the worst thing that happened. */
+#define EXIT_CLEAN 0    /* nothing to report */
+#define EXIT_WARNINGS 1 /* warnings only */
+#define EXIT_TROUBLE 2  /* errors, unreadable input, or a usage error */
+
+/* Long options without a short form use values from here up. */
+#define OPT_LONG_BASE 256
+
+/* Commands: each takes argv[0] = its own name and returns the exit status.
+ * help_* print the command's help text. */
+int cmd_check(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_events(int argc, char **argv);
+void help_check(FILE *f);
+void help_stats(FILE *f);
+void help_events(FILE *f);
+
+/* sgf.c: option handling shared by the commands. */
+
+/* Report the option getopt_long() just rejected (c is '?' or ':') and
+ * return EXIT_TROUBLE. */
+int option_error(const char *cmd, int c, char **argv);
+/* Parse the N of --chunk=N (a positive byte count). 0 or -1 (reported). */
+int parse_chunk(const char *cmd, const char *arg, size_t *out);
+/* "sgf: NAME: MESSAGE" on stderr. */
+void report_failure(const char *name, const char *message);
+/* Flush stdout; report a write error. Returns status, or EXIT_TROUBLE if
+ * output failed. */
+int finish_output(int status);
+
+/* feed.c: feeding the parser. */
+
+/* Feed len bytes in pieces of at most chunk bytes (0: all at once).
+ * Pauses are resumed at once and the rest fed; returns SGF_OK, or the
+ * status that stopped the parser (SGF_ABORTED or the error status). */
+sgf_status feed_chunked(sgf_parser *p, const char *buf, size_t len,
+                        size_t chunk);
+/* sgf_parser_finish(), resuming pauses. */
+sgf_status finish_chunked(sgf_parser *p);
+
+#endif /* SGF_TOOLS_SGF_H */

@@ -1,0 +1,37 @@
+/* stats.h - counting callbacks, for `sgf stats` and the tests.
+ *
+ * Give the parser a struct stats as its user pointer; stats_reset() it
+ * before each input. Nothing in it depends on how the input was chunked.
+ */
+#ifndef SGF_TOOLS_STATS_H
+#define SGF_TOOLS_STATS_H
+
+#include <stdint.h>
+
+#include <sgfstream.h>
+
+typedef struct stats {
+  uint64_t games;       /* top-level game trees */
+  uint64_t variations;  /* game trees inside another one */
+  uint64_t nodes;
+  uint64_t properties;
+  uint64_t values;
+  uint64_t moves;       /* B and W properties */
+  uint64_t max_depth;   /* deepest nesting of game trees (1: no variation) */
+  uint64_t bytes;       /* not counted by the callbacks: the feeder adds it */
+  uint64_t warnings;    /* diagnostics of severity warning */
+  uint64_t errors;      /* error and fatal */
+  uint64_t depth;       /* game trees open now (working state) */
+} stats;
+
+/* Fill all callbacks that count (on_value_data stays NULL: values are
+ * counted at on_value_end, so slices cost nothing). */
+void stats_callbacks(sgf_callbacks *cb);
+
+/* Zero every counter. */
+void stats_reset(stats *s);
+
+/* total += s; max_depth takes the larger. */
+void stats_add(stats *total, const stats *s);
+
+#endif /* SGF_TOOLS_STATS_H */
