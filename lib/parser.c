@@ -56,6 +56,7 @@
 
 #include "alloc.h"
 #include "parser.h"
+#include "scan.h"
 
 enum {
   ST_TOP,
@@ -104,8 +105,6 @@ enum {
 static unsigned char byte_class[256];
 /* Bytes that stop the scan inside a value: ']' '\\' LF CR NUL. */
 static unsigned char value_stop[256];
-/* Bytes that stop the scan while skipping outside values. */
-static unsigned char skip_stop[256];
 static int tables_ready;
 
 static void init_tables(void) {
@@ -125,8 +124,6 @@ static void init_tables(void) {
   byte_class['\\'] = C_BSLASH;
   value_stop[']'] = value_stop['\\'] = value_stop['\n'] = value_stop['\r'] =
       value_stop[0] = 1;
-  skip_stop['('] = skip_stop[')'] = skip_stop['['] = skip_stop['\n'] =
-      skip_stop['\r'] = 1;
   tables_ready = 1; /* idempotent: racing initializers write equal bytes */
 }
 
@@ -180,6 +177,7 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
   if (!p) return NULL;
   memset(p, 0, sizeof *p);
   p->alloc = a;
+  p->scan = sgf__scanners_get();
   p->max_ident_len = idlen;
   p->ident = sgf__malloc(&a, idlen + 1);
   p->raw = p->ident ? sgf__malloc(&a, idlen + 1) : NULL;
@@ -437,7 +435,10 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           st = ST_VALUE;
         }
         for (;;) {
-          while (s < end && !value_stop[*s]) s++;
+          /* Short values (moves, points) inline; long ones in bulk. */
+          const unsigned char *lim = (end - s > 16) ? s + 16 : end;
+          while (s < lim && !value_stop[*s]) s++;
+          if (s == lim && s < end) s = p->scan->value(s, end);
           if (s == end) break;
           if (*s == ']') break;
           if (*s == '\\') {
@@ -730,7 +731,10 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           st = p->open_ret;
           s++;
         } else {
-          if (p->depth >= p->max_depth) goto depth_limit;
+          if (p->depth >= p->max_depth) {
+            DIAG(SGF_DIAG_DEPTH_LIMIT, &p->open_pos, NULL);
+            goto failed; /* fatal: not reached */
+          }
           p->depth++;
           SETEV(p->open_pos);
           st = ST_SEQ_START;
@@ -942,7 +946,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
 
       /* ---------------------------------------------- skipping */
       case ST_SKIP:
-        while (s < end && !skip_stop[*s]) s++;
+        s = p->scan->skip(s, end);
         if (s == end) continue;
         if (*s == '[') {
           st = ST_SKIP_VALUE;
@@ -963,7 +967,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           st = ST_SKIP_VALUE;
           s++;
         }
-        while (s < end && !value_stop[*s]) s++;
+        s = p->scan->value(s, end);
         if (s == end) continue;
         if (*s == ']') {
           st = ST_SKIP;
@@ -1013,7 +1017,10 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
     /* A candidate at depth 0 proved to open a game tree; *s is ';' or '('
      * after '(' (looked at again in SEQ_START), or the '[' after the
      * first identifier of a tree whose '(' or ';' is missing. */
-    if (p->max_depth < 1) goto depth_limit;
+    if (p->max_depth < 1) {
+      DIAG(SGF_DIAG_DEPTH_LIMIT, &p->cand_pos, NULL);
+      goto failed; /* fatal: not reached */
+    }
     p->depth = 1;
     p->seen_tree = 1;
     p->tree_open = p->cand_pos;

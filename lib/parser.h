@@ -15,8 +15,11 @@ typedef struct sgf__mark {
   uint64_t line_start; /* offset of the first byte of that line */
 } sgf__mark;
 
+struct sgf__scanners;
+
 struct sgf_parser {
   sgf_callbacks cb;
+  const struct sgf__scanners *scan; /* bulk scanners (scan.h) */
   void *user;
   sgf_allocator alloc;
   unsigned flags;

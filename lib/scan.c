@@ -1,0 +1,215 @@
+/* scan.c - bulk scanners: portable, SSE2, AVX2, NEON (see scan.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "scan.h"
+
+#if !defined(SGF_DISABLE_SIMD) && (defined(__x86_64__) || defined(_M_X64))
+#define SGF_X86 1
+#include <immintrin.h>
+#elif !defined(SGF_DISABLE_SIMD) && defined(__aarch64__)
+#define SGF_NEON 1
+#include <arm_neon.h>
+#endif
+
+/* ------------------------------------------------------------ portable */
+
+static unsigned char value_stop[256];
+static unsigned char skip_stop[256];
+
+static const unsigned char *scan_value_portable(const unsigned char *s,
+                                                const unsigned char *end) {
+  while (end - s >= 4) {
+    if (value_stop[s[0]]) return s;
+    if (value_stop[s[1]]) return s + 1;
+    if (value_stop[s[2]]) return s + 2;
+    if (value_stop[s[3]]) return s + 3;
+    s += 4;
+  }
+  while (s < end && !value_stop[*s]) s++;
+  return s;
+}
+
+static const unsigned char *scan_skip_portable(const unsigned char *s,
+                                               const unsigned char *end) {
+  while (s < end && !skip_stop[*s]) s++;
+  return s;
+}
+
+/* ---------------------------------------------------------------- x86 */
+#ifdef SGF_X86
+static inline unsigned ctz32(unsigned x) { return (unsigned)__builtin_ctz(x); }
+
+static const unsigned char *scan_value_sse2(const unsigned char *s,
+                                            const unsigned char *end) {
+  const __m128i rb = _mm_set1_epi8(']'), bs = _mm_set1_epi8('\\'),
+                lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+                nul = _mm_setzero_si128();
+  while (end - s >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, rb), _mm_cmpeq_epi8(v, bs)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf),
+                                  _mm_cmpeq_epi8(v, cr)),
+                     _mm_cmpeq_epi8(v, nul)));
+    unsigned bits = (unsigned)_mm_movemask_epi8(m);
+    if (bits) return s + ctz32(bits);
+    s += 16;
+  }
+  return scan_value_portable(s, end);
+}
+
+static const unsigned char *scan_skip_sse2(const unsigned char *s,
+                                           const unsigned char *end) {
+  const __m128i lp = _mm_set1_epi8('('), rp = _mm_set1_epi8(')'),
+                lb = _mm_set1_epi8('['), lf = _mm_set1_epi8('\n'),
+                cr = _mm_set1_epi8('\r');
+  while (end - s >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, lp), _mm_cmpeq_epi8(v, rp)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lb),
+                                  _mm_cmpeq_epi8(v, lf)),
+                     _mm_cmpeq_epi8(v, cr)));
+    unsigned bits = (unsigned)_mm_movemask_epi8(m);
+    if (bits) return s + ctz32(bits);
+    s += 16;
+  }
+  return scan_skip_portable(s, end);
+}
+
+__attribute__((target("avx2"))) static const unsigned char *scan_value_avx2(
+    const unsigned char *s, const unsigned char *end) {
+  const __m256i rb = _mm256_set1_epi8(']'), bs = _mm256_set1_epi8('\\'),
+                lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r'),
+                nul = _mm256_setzero_si256();
+  while (end - s >= 32) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i m = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, rb), _mm256_cmpeq_epi8(v, bs)),
+        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, lf),
+                                        _mm256_cmpeq_epi8(v, cr)),
+                        _mm256_cmpeq_epi8(v, nul)));
+    unsigned bits = (unsigned)_mm256_movemask_epi8(m);
+    if (bits) return s + ctz32(bits);
+    s += 32;
+  }
+  return scan_value_sse2(s, end);
+}
+
+__attribute__((target("avx2"))) static const unsigned char *scan_skip_avx2(
+    const unsigned char *s, const unsigned char *end) {
+  const __m256i lp = _mm256_set1_epi8('('), rp = _mm256_set1_epi8(')'),
+                lb = _mm256_set1_epi8('['), lf = _mm256_set1_epi8('\n'),
+                cr = _mm256_set1_epi8('\r');
+  while (end - s >= 32) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i m = _mm256_or_si256(
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, lp), _mm256_cmpeq_epi8(v, rp)),
+        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, lb),
+                                        _mm256_cmpeq_epi8(v, lf)),
+                        _mm256_cmpeq_epi8(v, cr)));
+    unsigned bits = (unsigned)_mm256_movemask_epi8(m);
+    if (bits) return s + ctz32(bits);
+    s += 32;
+  }
+  return scan_skip_sse2(s, end);
+}
+#endif /* SGF_X86 */
+
+/* --------------------------------------------------------------- NEON */
+#ifdef SGF_NEON
+/* Index of the first set byte lane of a 0x00/0xFF mask, or 16. */
+static inline unsigned first_lane(uint8x16_t m) {
+  uint64_t lo = vgetq_lane_u64(vreinterpretq_u64_u8(m), 0);
+  uint64_t hi = vgetq_lane_u64(vreinterpretq_u64_u8(m), 1);
+  if (lo) return (unsigned)__builtin_ctzll(lo) / 8;
+  if (hi) return 8 + (unsigned)__builtin_ctzll(hi) / 8;
+  return 16;
+}
+
+static const unsigned char *scan_value_neon(const unsigned char *s,
+                                            const unsigned char *end) {
+  while (end - s >= 16) {
+    uint8x16_t v = vld1q_u8(s);
+    uint8x16_t m = vorrq_u8(
+        vorrq_u8(vceqq_u8(v, vdupq_n_u8(']')), vceqq_u8(v, vdupq_n_u8('\\'))),
+        vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('\n')),
+                          vceqq_u8(v, vdupq_n_u8('\r'))),
+                 vceqq_u8(v, vdupq_n_u8(0))));
+    unsigned i = first_lane(m);
+    if (i < 16) return s + i;
+    s += 16;
+  }
+  return scan_value_portable(s, end);
+}
+
+static const unsigned char *scan_skip_neon(const unsigned char *s,
+                                           const unsigned char *end) {
+  while (end - s >= 16) {
+    uint8x16_t v = vld1q_u8(s);
+    uint8x16_t m = vorrq_u8(
+        vorrq_u8(vceqq_u8(v, vdupq_n_u8('(')), vceqq_u8(v, vdupq_n_u8(')'))),
+        vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('[')),
+                          vceqq_u8(v, vdupq_n_u8('\n'))),
+                 vceqq_u8(v, vdupq_n_u8('\r'))));
+    unsigned i = first_lane(m);
+    if (i < 16) return s + i;
+    s += 16;
+  }
+  return scan_skip_portable(s, end);
+}
+#endif /* SGF_NEON */
+
+/* ----------------------------------------------------------- selection */
+
+static sgf__scanners chosen;
+
+const sgf__scanners *sgf__scanners_get(void) {
+  const char *force;
+  if (chosen.value) return &chosen;
+  value_stop[']'] = value_stop['\\'] = value_stop['\n'] = value_stop['\r'] =
+      value_stop[0] = 1;
+  skip_stop['('] = skip_stop[')'] = skip_stop['['] = skip_stop['\n'] =
+      skip_stop['\r'] = 1;
+  force = getenv("SGF_SIMD");
+  if (force && strcmp(force, "none") != 0 && strcmp(force, "portable") != 0 &&
+      strcmp(force, "sse2") != 0 && strcmp(force, "avx2") != 0 &&
+      strcmp(force, "neon") != 0)
+    force = NULL; /* unknown: automatic */
+  {
+    sgf__scanners c = {scan_value_portable, scan_skip_portable, "portable"};
+    int want_auto = force == NULL;
+    (void)want_auto;
+#ifdef SGF_X86
+    if (want_auto || strcmp(force, "sse2") == 0 || strcmp(force, "avx2") == 0) {
+      c.value = scan_value_sse2;
+      c.skip = scan_skip_sse2;
+      c.name = "sse2";
+      if ((want_auto || strcmp(force, "avx2") == 0)) {
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2")) {
+          c.value = scan_value_avx2;
+          c.skip = scan_skip_avx2;
+          c.name = "avx2";
+        }
+      }
+    }
+#endif
+#ifdef SGF_NEON
+    if (want_auto || strcmp(force, "neon") == 0) {
+      c.value = scan_value_neon;
+      c.skip = scan_skip_neon;
+      c.name = "neon";
+    }
+#endif
+    /* Written field by field before publishing .value last: a racing
+     * first call sees either nothing or the same complete choice. */
+    chosen.skip = c.skip;
+    chosen.name = c.name;
+    chosen.value = c.value;
+  }
+  return &chosen;
+}
