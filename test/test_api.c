@@ -1,0 +1,1532 @@
+/* test_api.c - unit tests of the public API beyond the golden logs: the
+ * skip/pause/abort contract, re-entrancy, positions, allocator hooks and
+ * allocation failure, limits, unescaping, the diagnostic catalogue,
+ * sgf_parser_report, and the property reader (sgfstream/props.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sgfstream.h>
+
+#include "eventlog.h"
+#include "stats.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------------ */
+/* A scripted log: evlog plus "return ACTION at the nth event of KIND". */
+
+typedef struct script {
+  evlog log; /* first: the user pointer is &log */
+  tbuf out;
+  sgf_callbacks inner;
+  char kind; /* b e n p v d V P ! ; 0 for none */
+  int nth;   /* 1-based */
+  int seen;
+  int action;
+  int fired;
+} script;
+
+static int act(script *s, char kind, int r) {
+  if (s->kind == kind && ++s->seen == s->nth) {
+    s->fired++;
+    return s->action;
+  }
+  return r;
+}
+
+static int s_tb(sgf_parser *p, void *u) {
+  script *s = u;
+  return act(s, 'b', s->inner.on_tree_begin(p, u));
+}
+static int s_te(sgf_parser *p, void *u) {
+  script *s = u;
+  return act(s, 'e', s->inner.on_tree_end(p, u));
+}
+static int s_n(sgf_parser *p, void *u) {
+  script *s = u;
+  return act(s, 'n', s->inner.on_node(p, u));
+}
+static int s_p(sgf_parser *p, void *u, const char *at, size_t n) {
+  script *s = u;
+  return act(s, 'p', s->inner.on_property(p, u, at, n));
+}
+static int s_vb(sgf_parser *p, void *u) {
+  script *s = u;
+  return act(s, 'v', s->inner.on_value_begin(p, u));
+}
+static int s_d(sgf_parser *p, void *u, const char *at, size_t n) {
+  script *s = u;
+  return act(s, 'd', s->inner.on_value_data(p, u, at, n));
+}
+static int s_ve(sgf_parser *p, void *u) {
+  script *s = u;
+  return act(s, 'V', s->inner.on_value_end(p, u));
+}
+static int s_pe(sgf_parser *p, void *u) {
+  script *s = u;
+  return act(s, 'P', s->inner.on_property_end(p, u));
+}
+static int s_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  script *s = u;
+  return act(s, '!', s->inner.on_diagnostic(p, u, d));
+}
+
+static const sgf_callbacks script_cb = {s_tb, s_te, s_n,  s_p,   s_vb,
+                                        s_d,  s_ve, s_pe, s_diag};
+
+static void script_init(script *s, char kind, int nth, int action) {
+  memset(s, 0, sizeof *s);
+  tbuf_init(&s->out);
+  evlog_callbacks(&s->inner);
+  evlog_init(&s->log, tu_evlog_sink, &s->out);
+  s->kind = kind;
+  s->nth = nth;
+  s->action = action;
+}
+
+static void script_free(script *s) {
+  evlog_free(&s->log);
+  tbuf_free(&s->out);
+}
+
+/* Parse in chunks of `chunk` bytes (0: whole), resuming after pauses;
+ * stops at ERROR/ABORTED. Returns the final status; *npause counts. */
+static sgf_status feed_all(sgf_parser *p, const char *in, size_t len,
+                           size_t chunk, int *npause) {
+  size_t off = 0;
+  int dummy;
+  if (!npause)
+    npause = &dummy;
+  *npause = 0;
+  while (off < len) {
+    size_t n = len - off;
+    if (chunk && n > chunk)
+      n = chunk;
+    size_t used = 0;
+    sgf_status st = sgf_parser_feed(p, in + off, n, &used);
+    off += used;
+    if (st == SGF_PAUSED) {
+      ++*npause;
+      sgf_parser_resume(p);
+      continue;
+    }
+    if (st != SGF_OK)
+      return st;
+  }
+  for (;;) {
+    sgf_status st = sgf_parser_finish(p);
+    if (st == SGF_PAUSED) {
+      ++*npause;
+      sgf_parser_resume(p);
+      continue;
+    }
+    return st;
+  }
+}
+
+/* Run a script over `in` whole and byte by byte; both logs must equal
+ * `want` and the status must be `want_st`. */
+static void expect_script(const char *in, const sgf_options *opt, char kind,
+                          int nth, int action, const char *want,
+                          sgf_status want_st) {
+  for (int pass = 0; pass < 2; pass++) {
+    script s;
+    script_init(&s, kind, nth, action);
+    sgf_parser *p = sgf_parser_create(&script_cb, &s.log, opt);
+    assert_non_null(p);
+    sgf_status st = feed_all(p, in, strlen(in), pass ? 1 : 0, NULL);
+    evlog_flush(&s.log);
+    const char *got = s.out.p ? s.out.p : "";
+    if (strcmp(got, want) != 0) {
+      char what[128];
+      snprintf(what, sizeof what, "%s, action %d at %c #%d",
+               pass ? "byte by byte" : "whole", action, kind, nth);
+      tu_print_diff(what, want, strlen(want), got, strlen(got));
+      fail_msg("log differs for input %s", in);
+    }
+    assert_int_equal(st, want_st);
+    if (kind)
+      assert_int_equal(s.fired, 1);
+    sgf_parser_destroy(p);
+    script_free(&s);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Basics                                                              */
+
+static void test_version(void **state) {
+  (void)state;
+  assert_non_null(sgf_version());
+  assert_string_equal(sgf_version(), SGF_VERSION_STRING);
+}
+
+static void test_options_init(void **state) {
+  (void)state;
+  sgf_options o;
+  memset(&o, 0xab, sizeof o);
+  sgf_options_init(&o);
+  assert_int_equal(o.flags, 0);
+  assert_true(o.max_depth == 0 || o.max_depth == SGF_DEFAULT_MAX_DEPTH);
+  assert_true(o.max_ident_len == 0 ||
+              o.max_ident_len == SGF_DEFAULT_MAX_IDENT_LEN);
+  assert_true(o.max_value_bytes == 0 ||
+              o.max_value_bytes == SGF_DEFAULT_MAX_VALUE_BYTES);
+  assert_null(o.allocator);
+  for (int i = 0; i < 4; i++)
+    assert_null(o.reserved[i]);
+}
+
+static void test_null_callbacks(void **state) {
+  (void)state;
+  /* No callbacks and default options: parses, no crash. */
+  sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
+  assert_non_null(p);
+  const char *in = "junk (;FF[4]C[x\\]y](;B[aa])(;W[bb])) )";
+  assert_int_equal(feed_all(p, in, strlen(in), 0, NULL), SGF_OK);
+  sgf_parser_reset(p);
+  assert_int_equal(feed_all(p, in, strlen(in), 1, NULL), SGF_OK);
+  sgf_parser_destroy(p);
+  sgf_parser_destroy(NULL);
+  sgf_reader_destroy(NULL);
+}
+
+static void test_user_pointer(void **state) {
+  (void)state;
+  int a, b;
+  sgf_parser *p = sgf_parser_create(NULL, &a, NULL);
+  assert_non_null(p);
+  assert_ptr_equal(sgf_parser_user(p), &a);
+  sgf_parser_set_user(p, &b);
+  assert_ptr_equal(sgf_parser_user(p), &b);
+  sgf_parser_reset(p);
+  assert_ptr_equal(sgf_parser_user(p), &b); /* reset keeps it */
+  sgf_parser_destroy(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Skip                                                                */
+
+/* Offsets: ( 0 ; 1 B[aa] 2-6 ( 7 ; 8 W[bb] 9-13 ; 14 B[cc] 15-19 ( 20 ;
+ * 21 W[dd] 22-26 ) 27 ) 28 ( 29 ; 30 W[ee] 31-35 ) 36 ) 37 */
+static const char var_in[] = "(;B[aa](;W[bb];B[cc](;W[dd]))(;W[ee]))";
+
+static void test_skip_variation_tree_begin(void **state) {
+  (void)state;
+  /* Skip from the tree-begin of the first variation: only its tree-end
+   * follows, then the second variation as usual. */
+  expect_script(var_in, NULL, 'b', 2, SGF_SKIP,
+                "0 1:1 tree-begin\n"
+                "1 1:2 node\n"
+                "2 1:3 property B\n"
+                "3 1:4 value-begin\n"
+                "4 1:5 value-data \"aa\"\n"
+                "6 1:7 value-end\n"
+                "7 1:8 property-end\n"
+                "7 1:8 tree-begin\n"
+                "28 1:29 tree-end\n"
+                "29 1:30 tree-begin\n"
+                "30 1:31 node\n"
+                "31 1:32 property W\n"
+                "32 1:33 value-begin\n"
+                "33 1:34 value-data \"ee\"\n"
+                "35 1:36 value-end\n"
+                "36 1:37 property-end\n"
+                "36 1:37 tree-end\n"
+                "37 1:38 tree-end\n",
+                SGF_OK);
+}
+
+static void test_skip_root(void **state) {
+  (void)state;
+  /* Skip from the root's tree-begin: the whole game is passed over, the
+   * next game tree is parsed normally. */
+  const char *in = "(;B[aa](;W[bb]))\n(;B[cc])";
+  expect_script(in, NULL, 'b', 1, SGF_SKIP,
+                "0 1:1 tree-begin\n"
+                "15 1:16 tree-end\n"
+                "17 2:1 tree-begin\n"
+                "18 2:2 node\n"
+                "19 2:3 property B\n"
+                "20 2:4 value-begin\n"
+                "21 2:5 value-data \"cc\"\n"
+                "23 2:7 value-end\n"
+                "24 2:8 property-end\n"
+                "24 2:8 tree-end\n",
+                SGF_OK);
+  /* From the root node: the same tree is skipped. */
+  expect_script(in, NULL, 'n', 1, SGF_SKIP,
+                "0 1:1 tree-begin\n"
+                "1 1:2 node\n"
+                "15 1:16 tree-end\n"
+                "17 2:1 tree-begin\n"
+                "18 2:2 node\n"
+                "19 2:3 property B\n"
+                "20 2:4 value-begin\n"
+                "21 2:5 value-data \"cc\"\n"
+                "23 2:7 value-end\n"
+                "24 2:8 property-end\n"
+                "24 2:8 tree-end\n",
+                SGF_OK);
+}
+
+static void test_skip_from_tree_end(void **state) {
+  (void)state;
+  /* From on_tree_end of the innermost variation (W[dd]): the rest of the
+   * enclosing tree (W[bb]...) is skipped; its tree-end is emitted. */
+  expect_script(var_in, NULL, 'e', 1, SGF_SKIP,
+                "0 1:1 tree-begin\n"
+                "1 1:2 node\n"
+                "2 1:3 property B\n"
+                "3 1:4 value-begin\n"
+                "4 1:5 value-data \"aa\"\n"
+                "6 1:7 value-end\n"
+                "7 1:8 property-end\n"
+                "7 1:8 tree-begin\n"
+                "8 1:9 node\n"
+                "9 1:10 property W\n"
+                "10 1:11 value-begin\n"
+                "11 1:12 value-data \"bb\"\n"
+                "13 1:14 value-end\n"
+                "14 1:15 property-end\n"
+                "14 1:15 node\n"
+                "15 1:16 property B\n"
+                "16 1:17 value-begin\n"
+                "17 1:18 value-data \"cc\"\n"
+                "19 1:20 value-end\n"
+                "20 1:21 property-end\n"
+                "20 1:21 tree-begin\n"
+                "21 1:22 node\n"
+                "22 1:23 property W\n"
+                "23 1:24 value-begin\n"
+                "24 1:25 value-data \"dd\"\n"
+                "26 1:27 value-end\n"
+                "27 1:28 property-end\n"
+                "27 1:28 tree-end\n"
+                "28 1:29 tree-end\n"
+                "29 1:30 tree-begin\n"
+                "30 1:31 node\n"
+                "31 1:32 property W\n"
+                "32 1:33 value-begin\n"
+                "33 1:34 value-data \"ee\"\n"
+                "35 1:36 value-end\n"
+                "36 1:37 property-end\n"
+                "36 1:37 tree-end\n"
+                "37 1:38 tree-end\n",
+                SGF_OK);
+}
+
+/* Skip from a value-data slice: the rest of the value (with an escaped
+ * bracket and parentheses in it) and of the tree is passed over. Byte by
+ * byte the first slice is one byte long; whole, it may be longer, so this
+ * test records its own events. */
+typedef struct rec {
+  tbuf ev;
+  int data_seen;
+  int action;
+} rec;
+static int r_tb(sgf_parser *p, void *u) {
+  tbuf_addf(&((rec *)u)->ev, "b%llu ",
+            (unsigned long long)sgf_parser_position(p).offset);
+  return 0;
+}
+static int r_te(sgf_parser *p, void *u) {
+  tbuf_addf(&((rec *)u)->ev, "e%llu ",
+            (unsigned long long)sgf_parser_position(p).offset);
+  return 0;
+}
+static int r_n(sgf_parser *p, void *u) {
+  tbuf_addf(&((rec *)u)->ev, "n%llu ",
+            (unsigned long long)sgf_parser_position(p).offset);
+  return 0;
+}
+static int r_p(sgf_parser *p, void *u, const char *at, size_t n) {
+  (void)p;
+  tbuf_addf(&((rec *)u)->ev, "p%.*s ", (int)n, at);
+  return 0;
+}
+static int r_d(sgf_parser *p, void *u, const char *at, size_t n) {
+  rec *r = u;
+  (void)p;
+  (void)at;
+  (void)n;
+  if (r->data_seen++ == 0) {
+    tbuf_adds(&r->ev, "d ");
+    return r->action;
+  }
+  return 0;
+}
+static int r_ve(sgf_parser *p, void *u) {
+  (void)p;
+  tbuf_adds(&((rec *)u)->ev, "V ");
+  return 0;
+}
+static int r_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  (void)p;
+  tbuf_addf(&((rec *)u)->ev, "!%s@%llu ", sgf_diag_name(d->code),
+            (unsigned long long)d->pos.offset);
+  return 0;
+}
+
+static void test_skip_from_value_data(void **state) {
+  (void)state;
+  /* ( 0 ; 1 C 2 [ 3 ... ] 18 ( 19 ;B[aa] ) 26 ) 27 ( 28 ; 29 W[bb] ) 35 */
+  const char *in = "(;C[a \\] ) ( [ b\\\\](;B[aa]))(;W[bb])";
+  assert_int_equal(in[18], ']');
+  assert_int_equal(in[27], ')');
+  for (size_t chunk = 0; chunk <= 3; chunk++) {
+    rec r;
+    memset(&r, 0, sizeof r);
+    tbuf_init(&r.ev);
+    r.action = SGF_SKIP;
+    sgf_callbacks cb = {r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag};
+    sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
+    assert_non_null(p);
+    assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);
+    assert_string_equal(r.ev.p, "b0 n1 pC d e27 b28 n29 pW V e35 ");
+    sgf_parser_destroy(p);
+    tbuf_free(&r.ev);
+  }
+}
+
+static void test_skip_hides_diagnostics(void **state) {
+  (void)state;
+  /* Bytes passed over by a skip give no diagnostics: the variation holds
+   * a lowercase identifier, a NUL byte, junk and an empty tree. */
+  static const char in[] = "(;B[aa](;wHite[bb]\0 ?? ())(;W[cc]))";
+  size_t len = sizeof in - 1;
+  for (size_t chunk = 0; chunk <= 1; chunk++) {
+    script s;
+    script_init(&s, 'b', 2, SGF_SKIP);
+    sgf_parser *p = sgf_parser_create(&script_cb, &s.log, NULL);
+    assert_non_null(p);
+    assert_int_equal(feed_all(p, in, len, chunk, NULL), SGF_OK);
+    evlog_flush(&s.log);
+    assert_string_equal(s.out.p, "0 1:1 tree-begin\n"
+                                 "1 1:2 node\n"
+                                 "2 1:3 property B\n"
+                                 "3 1:4 value-begin\n"
+                                 "4 1:5 value-data \"aa\"\n"
+                                 "6 1:7 value-end\n"
+                                 "7 1:8 property-end\n"
+                                 "7 1:8 tree-begin\n"
+                                 "25 1:26 tree-end\n"
+                                 "26 1:27 tree-begin\n"
+                                 "27 1:28 node\n"
+                                 "28 1:29 property W\n"
+                                 "29 1:30 value-begin\n"
+                                 "30 1:31 value-data \"cc\"\n"
+                                 "32 1:33 value-end\n"
+                                 "33 1:34 property-end\n"
+                                 "33 1:34 tree-end\n"
+                                 "34 1:35 tree-end\n");
+    sgf_parser_destroy(p);
+    script_free(&s);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Pause and abort                                                     */
+
+static void test_pause_blocks_until_resume(void **state) {
+  (void)state;
+  script s;
+  script_init(&s, 'n', 1, SGF_PAUSE);
+  sgf_parser *p = sgf_parser_create(&script_cb, &s.log, NULL);
+  assert_non_null(p);
+  const char *in = "(;B[aa];W[bb])";
+  size_t used = 99;
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_PAUSED);
+  assert_true(used >= 1 && used < strlen(in));
+  long count = s.log.count;
+  /* While paused nothing happens: no callback, nothing consumed. */
+  size_t used2 = 99;
+  sgf_status st = sgf_parser_feed(p, in + used, strlen(in) - used, &used2);
+  assert_int_equal(st, SGF_PAUSED);
+  assert_int_equal(used2, 0);
+  assert_int_equal(sgf_parser_finish(p), SGF_PAUSED);
+  assert_int_equal(s.log.count, count);
+  sgf_parser_resume(p);
+  assert_int_equal(sgf_parser_feed(p, in + used, strlen(in) - used, &used2),
+                   SGF_OK);
+  assert_int_equal(used + used2, strlen(in));
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  evlog_flush(&s.log);
+  assert_string_equal(s.out.p, "0 1:1 tree-begin\n"
+                               "1 1:2 node\n"
+                               "2 1:3 property B\n"
+                               "3 1:4 value-begin\n"
+                               "4 1:5 value-data \"aa\"\n"
+                               "6 1:7 value-end\n"
+                               "7 1:8 property-end\n"
+                               "7 1:8 node\n"
+                               "8 1:9 property W\n"
+                               "9 1:10 value-begin\n"
+                               "10 1:11 value-data \"bb\"\n"
+                               "12 1:13 value-end\n"
+                               "13 1:14 property-end\n"
+                               "13 1:14 tree-end\n");
+  sgf_parser_destroy(p);
+  script_free(&s);
+}
+
+static void test_abort_sticky(void **state) {
+  (void)state;
+  script s;
+  script_init(&s, 'p', 1, SGF_ABORT);
+  sgf_parser *p = sgf_parser_create(&script_cb, &s.log, NULL);
+  assert_non_null(p);
+  const char *in = "(;B[aa];W[bb])";
+  size_t used = 0;
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_ABORTED);
+  long count = s.log.count;
+  assert_int_equal(count, 3);
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_ABORTED);
+  assert_int_equal(sgf_parser_feed(p, in, 0, &used), SGF_ABORTED);
+  assert_int_equal(sgf_parser_finish(p), SGF_ABORTED);
+  sgf_parser_resume(p); /* resume does not clear an abort */
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_ABORTED);
+  assert_int_equal(s.log.count, count);
+  assert_null(sgf_parser_error(p));
+  /* Reset clears it; the action fired once, so the parse completes. */
+  sgf_parser_reset(p);
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_OK);
+  assert_int_equal(used, strlen(in));
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  sgf_parser_destroy(p);
+  script_free(&s);
+}
+
+static void test_abort_from_diagnostic(void **state) {
+  (void)state;
+  /* on_diagnostic may abort. */
+  expect_script("junk(;B[aa])", NULL, '!', 1, SGF_ABORT,
+                "0 1:1 warning junk-before (6): text before the first game "
+                "tree ignored\n",
+                SGF_ABORTED);
+  /* Other actions from on_diagnostic count as continue. */
+  const char *in = "(;B[aa]))";
+  const char *full = "0 1:1 tree-begin\n"
+                     "1 1:2 node\n"
+                     "2 1:3 property B\n"
+                     "3 1:4 value-begin\n"
+                     "4 1:5 value-data \"aa\"\n"
+                     "6 1:7 value-end\n"
+                     "7 1:8 property-end\n"
+                     "7 1:8 tree-end\n"
+                     "8 1:9 warning extra-paren (12): unmatched ')' "
+                     "ignored\n";
+  expect_script(in, NULL, '!', 1, SGF_PAUSE, full, SGF_OK);
+  expect_script(in, NULL, '!', 1, SGF_SKIP, full, SGF_OK);
+  expect_script(in, NULL, '!', 1, 77, full, SGF_OK);
+}
+
+static void test_reset(void **state) {
+  (void)state;
+  sgf_options o;
+  sgf_options_init(&o);
+  o.flags = SGF_OPT_STRICT;
+  script s;
+  script_init(&s, 0, 0, 0);
+  sgf_parser *p = sgf_parser_create(&script_cb, &s.log, &o);
+  assert_non_null(p);
+  /* A strict error is sticky... */
+  size_t used;
+  assert_int_equal(sgf_parser_feed(p, "xx(;)", 5, &used), SGF_ERROR);
+  assert_non_null(sgf_parser_error(p));
+  assert_int_equal(sgf_parser_error(p)->code, SGF_DIAG_JUNK_BEFORE);
+  assert_int_equal(sgf_parser_error(p)->severity, SGF_SEV_ERROR);
+  assert_int_equal(sgf_parser_finish(p), SGF_ERROR);
+  /* ...until reset, which also forgets positions and depth. */
+  sgf_parser_reset(p);
+  assert_null(sgf_parser_error(p));
+  sgf_pos pos = sgf_parser_position(p);
+  assert_int_equal(pos.offset, 0);
+  assert_int_equal(pos.line, 1);
+  assert_int_equal(pos.column, 1);
+  assert_int_equal(sgf_parser_depth(p), 0);
+  tbuf_clear(&s.out);
+  assert_int_equal(sgf_parser_feed(p, "(;(;", 4, &used), SGF_OK);
+  assert_int_equal(sgf_parser_depth(p), 2);
+  sgf_parser_reset(p);
+  assert_int_equal(sgf_parser_depth(p), 0);
+  /* Options survive a reset: still strict. */
+  assert_int_equal(sgf_parser_feed(p, "(;)x", 4, &used), SGF_ERROR);
+  assert_int_equal(sgf_parser_error(p)->code, SGF_DIAG_JUNK_AFTER);
+  sgf_parser_destroy(p);
+  script_free(&s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Re-entrancy                                                         */
+
+typedef struct reent {
+  const char *in;
+  int calls;
+  sgf_status feed_st, finish_st;
+  size_t used;
+} reent;
+
+static int re_node(sgf_parser *p, void *u) {
+  reent *r = u;
+  if (r->calls++ == 0) {
+    r->used = 1234;
+    r->feed_st = sgf_parser_feed(p, "(;B[cc])", 8, &r->used);
+    r->finish_st = sgf_parser_finish(p);
+  }
+  return SGF_CONTINUE;
+}
+
+static void test_feed_from_callback_busy(void **state) {
+  (void)state;
+  reent r;
+  memset(&r, 0, sizeof r);
+  sgf_callbacks cb;
+  memset(&cb, 0, sizeof cb);
+  cb.on_node = re_node;
+  sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
+  assert_non_null(p);
+  const char *in = "(;B[aa];W[bb])";
+  assert_int_equal(feed_all(p, in, strlen(in), 0, NULL), SGF_OK);
+  assert_int_equal(r.feed_st, SGF_BUSY);
+  assert_int_equal(r.finish_st, SGF_BUSY);
+  assert_true(r.used == 0 || r.used == 1234);
+  assert_int_equal(r.calls, 2); /* the outer parse went on unharmed */
+  sgf_parser_destroy(p);
+}
+
+/* ------------------------------------------------------------------ */
+/* Positions                                                           */
+
+typedef struct posrec {
+  tbuf ev;
+} posrec;
+
+static void note_pos(sgf_parser *p, void *u, const char *what) {
+  posrec *r = u;
+  sgf_pos pos = sgf_parser_position(p);
+  tbuf_addf(&r->ev, "%s@%llu,%llu:%llu,d%llu ", what,
+            (unsigned long long)pos.offset, (unsigned long long)pos.line,
+            (unsigned long long)pos.column,
+            (unsigned long long)sgf_parser_depth(p));
+}
+static int pq_node(sgf_parser *p, void *u) {
+  note_pos(p, u, "n");
+  return 0;
+}
+static int pq_prop(sgf_parser *p, void *u, const char *at, size_t n) {
+  size_t rl = 0;
+  const char *raw = sgf_parser_raw_ident(p, &rl);
+  char what[64];
+  snprintf(what, sizeof what, "p%.*s/%.*s", (int)n, at, (int)rl, raw);
+  note_pos(p, u, what);
+  return 0;
+}
+static int pq_ve(sgf_parser *p, void *u) {
+  note_pos(p, u, "]");
+  return 0;
+}
+
+static void test_positions(void **state) {
+  (void)state;
+  /* ( 0 ; 1 \r 2 \n 3 B 4 [ 5 a 6 ] 7 \r 8 ; 9 \n 10 ( 11 ; 12 CoPyright
+   * 13-21 [ 22 x 23 ] 24 \n 25 \r 26 ) 27 ) 28 */
+  const char *in = "(;\r\nB[a]\r;\n(;CoPyright[x]\n\r))";
+  size_t len = strlen(in);
+  const char *want =
+      "n@1,1:2,d1 pB/B@4,2:1,d1 ]@7,2:4,d1 n@9,3:1,d1 n@12,4:2,d2 "
+      "pCP/CoPyright@13,4:3,d2 ]@24,4:14,d2 ";
+  for (size_t chunk = 0; chunk <= 2; chunk++) {
+    posrec r;
+    tbuf_init(&r.ev);
+    sgf_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_node = pq_node;
+    cb.on_property = pq_prop;
+    cb.on_value_end = pq_ve;
+    sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
+    assert_non_null(p);
+    assert_int_equal(feed_all(p, in, len, chunk, NULL), SGF_OK);
+    assert_string_equal(r.ev.p, want);
+    sgf_parser_destroy(p);
+    tbuf_free(&r.ev);
+  }
+  /* Outside callbacks: the position of the next byte to be fed. */
+  sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
+  assert_non_null(p);
+  for (size_t i = 0; i < len; i++) {
+    size_t used = 0;
+    assert_int_equal(sgf_parser_feed(p, in + i, 1, &used), SGF_OK);
+    assert_int_equal(used, 1);
+    sgf_pos want_pos = tu_end_pos(in, i + 1);
+    sgf_pos got = sgf_parser_position(p);
+    assert_int_equal(got.offset, want_pos.offset);
+    assert_int_equal(got.line, want_pos.line);
+    assert_int_equal(got.column, want_pos.column);
+  }
+  assert_int_equal(sgf_parser_depth(p), 0);
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  assert_int_equal(sgf_parser_depth(p), 0);
+  sgf_parser_destroy(p);
+}
+
+static void test_large_offsets_type(void **state) {
+  (void)state;
+  /* Offsets are 64-bit: the type must hold values over 4 GiB. */
+  sgf_pos pos;
+  pos.offset = (uint64_t)5 << 30;
+  assert_true(pos.offset > UINT32_MAX);
+  assert_true(sizeof pos.offset >= 8 && sizeof pos.line >= 8);
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocator hooks                                                     */
+
+typedef struct counting {
+  long allocs, frees;
+  size_t live;     /* bytes currently allocated */
+  size_t peak;
+  long fail_at;    /* fail the allocation with this 0-based index; -1 none */
+  long n;          /* allocations (malloc + growing realloc) so far */
+  int bad_size;    /* a free/realloc gave the wrong size */
+  /* a tiny table of live blocks and their sizes */
+  void *ptr[256];
+  size_t size[256];
+} counting;
+
+static int slot_of(counting *c, void *p) {
+  for (int i = 0; i < 256; i++)
+    if (c->ptr[i] == p)
+      return i;
+  return -1;
+}
+
+static void *c_malloc(void *ctx, size_t size) {
+  counting *c = ctx;
+  if (c->n++ == c->fail_at)
+    return NULL;
+  int i = slot_of(c, NULL);
+  if (i < 0)
+    return NULL;
+  void *p = malloc(size ? size : 1);
+  if (!p)
+    return NULL;
+  c->ptr[i] = p;
+  c->size[i] = size;
+  c->allocs++;
+  c->live += size;
+  if (c->live > c->peak)
+    c->peak = c->live;
+  return p;
+}
+
+static void c_free(void *ctx, void *ptr, size_t size) {
+  counting *c = ctx;
+  int i = slot_of(c, ptr);
+  if (i < 0 || c->size[i] != size) {
+    c->bad_size = 1;
+    if (i < 0)
+      return;
+  }
+  c->live -= c->size[i];
+  c->ptr[i] = NULL;
+  c->frees++;
+  free(ptr);
+}
+
+static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
+  counting *c = ctx;
+  if (!ptr)
+    return c_malloc(ctx, size);
+  int i = slot_of(c, ptr);
+  if (i < 0 || c->size[i] != old) {
+    c->bad_size = 1;
+    return NULL;
+  }
+  if (c->n++ == c->fail_at)
+    return NULL;
+  void *q = realloc(ptr, size ? size : 1);
+  if (!q)
+    return NULL;
+  c->live = c->live - old + size;
+  if (c->live > c->peak)
+    c->peak = c->live;
+  c->ptr[i] = q;
+  c->size[i] = size;
+  return q;
+}
+
+static void counting_init(counting *c, sgf_allocator *a, int with_realloc) {
+  memset(c, 0, sizeof *c);
+  c->fail_at = -1;
+  a->malloc = c_malloc;
+  a->realloc = with_realloc ? c_realloc : NULL;
+  a->free = c_free;
+  a->ctx = c;
+}
+
+static void test_allocator_counts(void **state) {
+  (void)state;
+  for (int wr = 0; wr <= 1; wr++) {
+    counting c;
+    sgf_allocator a;
+    counting_init(&c, &a, wr);
+    sgf_options o;
+    sgf_options_init(&o);
+    o.allocator = &a;
+    sgf_parser *p = sgf_parser_create(NULL, NULL, &o);
+    assert_non_null(p);
+    assert_true(c.allocs > 0);
+    size_t after_create = c.live;
+    /* The parse itself allocates nothing more (memory is fixed). */
+    const char *in = "(;FF[4]C[hello \\] world](;B[aa];W[bb])(;B[cc]))";
+    assert_int_equal(feed_all(p, in, strlen(in), 1, NULL), SGF_OK);
+    assert_int_equal(c.live, after_create);
+    sgf_parser_destroy(p);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.allocs, c.frees);
+    assert_false(c.bad_size);
+  }
+}
+
+static void test_allocator_failure_parser(void **state) {
+  (void)state;
+  int succeeded = 0;
+  for (long i = 0; i < 1000 && !succeeded; i++) {
+    counting c;
+    sgf_allocator a;
+    counting_init(&c, &a, 1);
+    c.fail_at = i;
+    sgf_options o;
+    sgf_options_init(&o);
+    o.allocator = &a;
+    sgf_parser *p = sgf_parser_create(NULL, NULL, &o);
+    if (p) {
+      succeeded = 1;
+      const char *in = "(;B[aa])";
+      assert_int_equal(feed_all(p, in, strlen(in), 0, NULL), SGF_OK);
+      sgf_parser_destroy(p);
+    }
+    assert_int_equal(c.live, 0); /* every failure cleans up */
+    assert_int_equal(c.allocs, c.frees);
+    assert_false(c.bad_size);
+  }
+  assert_true(succeeded);
+}
+
+/* ------------------------------------------------------------------ */
+/* Limits                                                              */
+
+typedef struct diagcount {
+  long diags, fatal, props;
+  sgf_diag last;
+  long tree_begins;
+} diagcount;
+
+static int dc_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  diagcount *c = u;
+  (void)p;
+  c->diags++;
+  if (d->severity == SGF_SEV_FATAL)
+    c->fatal++;
+  c->last = *d;
+  return 0;
+}
+static int dc_tb(sgf_parser *p, void *u) {
+  (void)p;
+  ((diagcount *)u)->tree_begins++;
+  return 0;
+}
+
+static void test_depth_limit_million(void **state) {
+  (void)state;
+  /* 1,000,000 nested "(;" : a clean fatal at depth 10001, no crash and
+   * no memory growth. */
+  size_t n = 1000000;
+  char *in = malloc(2 * n);
+  assert_non_null(in);
+  for (size_t i = 0; i < n; i++) {
+    in[2 * i] = '(';
+    in[2 * i + 1] = ';';
+  }
+  for (int variant = 0; variant < 2; variant++) {
+    counting c;
+    sgf_allocator a;
+    counting_init(&c, &a, 1);
+    sgf_options o;
+    sgf_options_init(&o);
+    o.allocator = &a;
+    diagcount dc;
+    memset(&dc, 0, sizeof dc);
+    sgf_callbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.on_diagnostic = dc_diag;
+    cb.on_tree_begin = dc_tb;
+    sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
+    assert_non_null(p);
+    size_t live = c.live;
+    sgf_status st;
+    if (variant == 0) {
+      st = feed_all(p, in, 2 * n, 0, NULL);
+    } else {
+      /* "(;" then a million '(' (tree-without-node repairs on the way) */
+      char *in2 = malloc(n + 2);
+      assert_non_null(in2);
+      in2[0] = '(';
+      in2[1] = ';';
+      memset(in2 + 2, '(', n);
+      st = feed_all(p, in2, n + 2, 4096, NULL);
+      free(in2);
+    }
+    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(dc.fatal, 1);
+    assert_int_equal(dc.last.code, SGF_DIAG_DEPTH_LIMIT);
+    assert_int_equal(dc.last.severity, SGF_SEV_FATAL);
+    assert_int_equal(dc.tree_begins, SGF_DEFAULT_MAX_DEPTH);
+    const sgf_diag *e = sgf_parser_error(p);
+    assert_non_null(e);
+    assert_int_equal(e->code, SGF_DIAG_DEPTH_LIMIT);
+    if (variant == 0)
+      assert_int_equal(e->pos.offset, 2 * SGF_DEFAULT_MAX_DEPTH);
+    else
+      assert_int_equal(e->pos.offset, SGF_DEFAULT_MAX_DEPTH + 1);
+    assert_int_equal(c.live, live);
+    sgf_parser_destroy(p);
+    assert_int_equal(c.live, 0);
+  }
+  free(in);
+}
+
+static int dc_prop(sgf_parser *p, void *u, const char *at, size_t n) {
+  (void)p;
+  (void)at;
+  (void)n;
+  ((diagcount *)u)->props++;
+  return 0;
+}
+
+static void test_ident_limit_default(void **state) {
+  (void)state;
+  /* 64 bytes is fine; 65 is an error: the property is dropped and, in
+   * lenient mode, parsing goes on; strict mode stops there. */
+  char in[256];
+  for (int strict = 0; strict <= 1; strict++) {
+    for (int k = 64; k <= 65; k++) {
+      size_t n = 0;
+      in[n++] = '(';
+      in[n++] = ';';
+      for (int i = 0; i < k; i++)
+        in[n++] = (char)('A' + i % 26);
+      memcpy(in + n, "[x]B[aa])", 9);
+      n += 9;
+      sgf_options o;
+      sgf_options_init(&o);
+      o.flags = strict ? SGF_OPT_STRICT : 0;
+      diagcount dc;
+      memset(&dc, 0, sizeof dc);
+      sgf_callbacks cb;
+      memset(&cb, 0, sizeof cb);
+      cb.on_diagnostic = dc_diag;
+      cb.on_property = dc_prop;
+      sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
+      assert_non_null(p);
+      sgf_status st = feed_all(p, in, n, 7, NULL);
+      if (k == 64) {
+        assert_int_equal(st, SGF_OK);
+        assert_int_equal(dc.props, 2);
+        assert_int_equal(dc.diags, 0);
+      } else {
+        assert_int_equal(dc.diags, 1);
+        assert_int_equal(dc.last.code, SGF_DIAG_IDENT_LIMIT);
+        assert_int_equal(dc.last.pos.offset, 2);
+        assert_int_equal(dc.last.severity, SGF_SEV_ERROR);
+        assert_int_equal(st, strict ? SGF_ERROR : SGF_OK);
+        assert_int_equal(dc.props, strict ? 0 : 1); /* B[aa] only */
+      }
+      sgf_parser_destroy(p);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Unescaping                                                          */
+
+static const struct {
+  const char *raw, *text;
+} unesc_cases[] = {
+    {"", ""},
+    {"plain text", "plain text"},
+    {"a\\]b", "a]b"},
+    {"a\\\\b", "a\\b"},
+    {"\\\\\\]", "\\]"},
+    {"\\:", ":"},
+    {"\\x\\y", "xy"},
+    {"one\\\ntwo", "onetwo"},
+    {"one\\\rtwo", "onetwo"},
+    {"one\\\r\ntwo", "onetwo"},
+    {"one\\\n\rtwo", "onetwo"},
+    {"one\\\n\ntwo", "one\ntwo"},   /* only one line break is soft */
+    {"one\\\r\rtwo", "one\rtwo"},
+    {"one\\\r\n\r\ntwo", "one\r\ntwo"},
+    {"one\ntwo", "one\ntwo"},       /* hard line breaks stay */
+    {"one\r\ntwo", "one\r\ntwo"},
+    {"a\\\\\nb", "a\\\nb"},          /* escaped backslash, then a newline */
+    {"a\\\\\\\nb", "a\\b"},          /* escaped backslash, soft break */
+    {"\\\n", ""},
+    {"\\\r\n", ""},
+    {"\xc3\xa9\\\xc3\xa9", "\xc3\xa9\xc3\xa9"},
+};
+
+static void test_unescape(void **state) {
+  (void)state;
+  for (size_t i = 0; i < sizeof unesc_cases / sizeof unesc_cases[0]; i++) {
+    const char *raw = unesc_cases[i].raw;
+    const char *want = unesc_cases[i].text;
+    size_t len = strlen(raw), wl = strlen(want);
+    char out[64];
+    memset(out, 0x55, sizeof out);
+    size_t n = sgf_unescape(raw, len, out);
+    if (n != wl || memcmp(out, want, wl) != 0)
+      fail_msg("sgf_unescape case %zu: got %zu bytes", i, n);
+    assert_true(n <= len);
+    /* in place */
+    char buf[64];
+    memcpy(buf, raw, len);
+    n = sgf_unescape(buf, len, buf);
+    assert_int_equal(n, wl);
+    assert_memory_equal(buf, want, wl);
+    /* streaming: every 2-way and 3-way split */
+    for (size_t s1 = 0; s1 <= len; s1++) {
+      for (size_t s2 = s1; s2 <= len; s2++) {
+        sgf_unescaper u;
+        sgf_unescaper_init(&u);
+        size_t o = 0;
+        o += sgf_unescaper_feed(&u, raw, s1, out + o);
+        o += sgf_unescaper_feed(&u, raw + s1, s2 - s1, out + o);
+        o += sgf_unescaper_feed(&u, raw + s2, len - s2, out + o);
+        if (o != wl || memcmp(out, want, wl) != 0)
+          fail_msg("sgf_unescaper case %zu split %zu/%zu: got %zu bytes", i,
+                   s1, s2, o);
+      }
+    }
+    /* zero-initialized works like sgf_unescaper_init */
+    sgf_unescaper z = {0};
+    size_t o = 0;
+    for (size_t k = 0; k < len; k++)
+      o += sgf_unescaper_feed(&z, raw + k, 1, out + o);
+    assert_int_equal(o, wl);
+    assert_memory_equal(out, want, wl);
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* The diagnostic catalogue                                            */
+
+static void test_diag_table(void **state) {
+  (void)state;
+  static const struct {
+    int num;
+    const char *name;
+    sgf_severity sev;
+    const char *msg;
+  } want[] = {
+#define XX(num, NAME, name, sev, msg) {num, name, SGF_SEV_##sev, msg},
+      SGF_DIAG_MAP(XX)
+#undef XX
+  };
+  size_t n = sizeof want / sizeof want[0];
+  assert_int_equal(n, (size_t)SGF_DIAG_MAX_ - 1);
+  for (size_t i = 0; i < n; i++) {
+    sgf_diag_code code = (sgf_diag_code)want[i].num;
+    assert_int_equal(want[i].num, (int)i + 1); /* dense, never renumbered */
+    assert_non_null(sgf_diag_name(code));
+    assert_string_equal(sgf_diag_name(code), want[i].name);
+    assert_non_null(sgf_diag_message(code));
+    assert_string_equal(sgf_diag_message(code), want[i].msg);
+    assert_int_equal(sgf_diag_severity(code), want[i].sev);
+    for (size_t j = 0; j < i; j++)
+      assert_string_not_equal(want[i].name, want[j].name);
+    /* names are lowercase words joined by '-' */
+    for (const char *s = want[i].name; *s; s++)
+      assert_true((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+                  *s == '-');
+  }
+  assert_null(sgf_diag_name(SGF_DIAG_NONE));
+  assert_null(sgf_diag_message(SGF_DIAG_NONE));
+  assert_int_equal(sgf_diag_severity(SGF_DIAG_NONE), 0);
+  assert_null(sgf_diag_name(SGF_DIAG_MAX_));
+  assert_null(sgf_diag_name((sgf_diag_code)9999));
+  assert_null(sgf_diag_message((sgf_diag_code)-1));
+  assert_int_equal(sgf_diag_severity((sgf_diag_code)9999), 0);
+  assert_string_equal(sgf_severity_name(SGF_SEV_WARNING), "warning");
+  assert_string_equal(sgf_severity_name(SGF_SEV_ERROR), "error");
+  assert_string_equal(sgf_severity_name(SGF_SEV_FATAL), "fatal");
+  /* stable numbers of a few codes users may have stored */
+  assert_int_equal(SGF_DIAG_NOMEM, 1);
+  assert_int_equal(SGF_DIAG_DEPTH_LIMIT, 2);
+  assert_int_equal(SGF_DIAG_UTF16, 22);
+  assert_int_equal(SGF_DIAG_NODE_AFTER_VARIATION, 23);
+}
+
+/* ------------------------------------------------------------------ */
+/* sgf_parser_report                                                   */
+
+typedef struct reporter {
+  diagcount dc;
+  sgf_diag_code code;
+  sgf_severity sev;
+  int report_ret;
+  int reported;
+  int abort_in_diag;
+} reporter;
+
+static int rp_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  reporter *r = u;
+  dc_diag(p, &r->dc, d);
+  return r->abort_in_diag ? SGF_ABORT : SGF_CONTINUE;
+}
+
+static int rp_node(sgf_parser *p, void *u) {
+  reporter *r = u;
+  if (r->reported++ == 0) {
+    sgf_diag d;
+    memset(&d, 0, sizeof d);
+    d.code = r->code;
+    d.severity = r->sev;
+    d.pos.offset = 1234;
+    d.pos.line = 56;
+    d.pos.column = 78;
+    d.has_mark = 1;
+    d.mark.offset = 1;
+    d.mark.line = 1;
+    d.mark.column = 2;
+    r->report_ret = sgf_parser_report(p, &d);
+    return r->report_ret;
+  }
+  return SGF_CONTINUE;
+}
+
+static sgf_status report_run(reporter *r, unsigned flags) {
+  sgf_options o;
+  sgf_options_init(&o);
+  o.flags = flags;
+  sgf_callbacks cb;
+  memset(&cb, 0, sizeof cb);
+  cb.on_node = rp_node;
+  cb.on_diagnostic = rp_diag;
+  sgf_parser *p = sgf_parser_create(&cb, r, &o);
+  assert_non_null(p);
+  const char *in = "(;B[aa];W[bb])";
+  sgf_status st = feed_all(p, in, strlen(in), 0, NULL);
+  const sgf_diag *e = sgf_parser_error(p);
+  if (st == SGF_ERROR) {
+    assert_non_null(e);
+    assert_int_equal(e->code, r->code);
+    assert_int_equal(e->pos.offset, 1234);
+    assert_int_equal(e->pos.line, 56);
+    assert_int_equal(e->pos.column, 78);
+    assert_int_equal(e->has_mark, 1);
+    assert_int_equal(e->mark.column, 2);
+  } else {
+    assert_null(e);
+  }
+  sgf_parser_destroy(p);
+  return st;
+}
+
+static void test_report(void **state) {
+  (void)state;
+  reporter r;
+  /* A warning passes through; the parse goes on. */
+  memset(&r, 0, sizeof r);
+  r.code = SGF_DIAG_JUNK;
+  r.sev = SGF_SEV_WARNING;
+  assert_int_equal(report_run(&r, 0), SGF_OK);
+  assert_int_equal(r.report_ret, SGF_CONTINUE);
+  assert_int_equal(r.dc.diags, 1);
+  assert_int_equal(r.dc.last.code, SGF_DIAG_JUNK);
+  assert_int_equal(r.dc.last.severity, SGF_SEV_WARNING);
+  assert_int_equal(r.dc.last.pos.offset, 1234);
+  assert_int_equal(r.reported, 2);
+  /* A lenient error goes on too. */
+  memset(&r, 0, sizeof r);
+  r.code = SGF_DIAG_NO_GAME_TREE;
+  r.sev = SGF_SEV_ERROR;
+  assert_int_equal(report_run(&r, 0), SGF_OK);
+  assert_int_equal(r.report_ret, SGF_CONTINUE);
+  /* on_diagnostic's abort comes back from report. */
+  memset(&r, 0, sizeof r);
+  r.code = SGF_DIAG_JUNK;
+  r.sev = SGF_SEV_WARNING;
+  r.abort_in_diag = 1;
+  assert_int_equal(report_run(&r, 0), SGF_ABORTED);
+  assert_int_equal(r.report_ret, SGF_ABORT);
+  /* A fatal one stops the parser. */
+  memset(&r, 0, sizeof r);
+  r.code = SGF_DIAG_NOMEM;
+  r.sev = SGF_SEV_FATAL;
+  assert_int_equal(report_run(&r, 0), SGF_ERROR);
+  assert_int_equal(r.report_ret, SGF_ABORT);
+  assert_int_equal(r.dc.last.severity, SGF_SEV_FATAL);
+  assert_int_equal(r.reported, 1);
+  /* In strict mode a warning is promoted to an error and stops. */
+  memset(&r, 0, sizeof r);
+  r.code = SGF_DIAG_JUNK;
+  r.sev = SGF_SEV_WARNING;
+  assert_int_equal(report_run(&r, SGF_OPT_STRICT), SGF_ERROR);
+  assert_int_equal(r.report_ret, SGF_ABORT);
+  assert_int_equal(r.dc.last.severity, SGF_SEV_ERROR);
+}
+
+/* ------------------------------------------------------------------ */
+/* The property reader                                                 */
+
+typedef struct rdr {
+  tbuf ev;
+  int nprops;
+  int action_at;  /* property number (1-based) that returns action */
+  int action;
+  sgf_diag last;
+  int ndiag;
+} rdr;
+
+static int rd_tb(sgf_parser *p, void *u) {
+  (void)p;
+  tbuf_adds(&((rdr *)u)->ev, "(");
+  return 0;
+}
+static int rd_te(sgf_parser *p, void *u) {
+  (void)p;
+  tbuf_adds(&((rdr *)u)->ev, ")");
+  return 0;
+}
+static int rd_n(sgf_parser *p, void *u) {
+  (void)p;
+  tbuf_adds(&((rdr *)u)->ev, ";");
+  return 0;
+}
+static int rd_prop(sgf_parser *p, void *u, const sgf_property *prop) {
+  rdr *r = u;
+  (void)p;
+  assert_int_equal(strlen(prop->ident), prop->ident_len);
+  assert_int_equal(strlen(prop->raw_ident), prop->raw_ident_len);
+  assert_true(prop->nvalues >= 1);
+  tbuf_addf(&r->ev, "%s", prop->ident);
+  if (strcmp(prop->ident, prop->raw_ident) != 0)
+    tbuf_addf(&r->ev, "/%s", prop->raw_ident);
+  tbuf_addf(&r->ev, "@%llu", (unsigned long long)prop->pos.offset);
+  for (size_t i = 0; i < prop->nvalues; i++)
+    tbuf_addf(&r->ev, "[%.*s@%llu]", (int)prop->values[i].len,
+              prop->values[i].raw,
+              (unsigned long long)prop->values[i].pos.offset);
+  if (++r->nprops == r->action_at)
+    return r->action;
+  return 0;
+}
+static int rd_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  rdr *r = u;
+  (void)p;
+  r->last = *d;
+  r->ndiag++;
+  tbuf_addf(&r->ev, "!%s", sgf_diag_name(d->code));
+  return 0;
+}
+
+static const sgf_reader_callbacks rd_cb = {rd_tb, rd_te, rd_n, rd_prop,
+                                           rd_diag};
+
+static sgf_status reader_run(const char *in, size_t len, size_t chunk,
+                             const sgf_options *opt, rdr *r, int *npause) {
+  tbuf_init(&r->ev);
+  sgf_reader *rd = sgf_reader_create(&rd_cb, r, opt);
+  assert_non_null(rd);
+  sgf_parser *p = sgf_reader_parser(rd);
+  assert_non_null(p);
+  sgf_status st = feed_all(p, in, len, chunk, npause);
+  if (st == SGF_ERROR) {
+    r->last = *sgf_parser_error(p);
+  }
+  sgf_reader_destroy(rd);
+  return st;
+}
+
+static void test_reader_properties(void **state) {
+  (void)state;
+  /* ( 0 ; 1 AB 2 [aa] 4 [bb] 8 \n 12 [] 14 ; 16 B 17 [cc] 18 ( 22 ; 23 C 24
+   * [x\]y] 25 CoPyright 31 [z] 40 ) 43 ) 44 */
+  const char *in = "(;AB[aa][bb]\n [];B[cc](;C[x\\]y]CoPyright[z]))";
+  for (size_t chunk = 0; chunk <= 3; chunk++) {
+    rdr r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL),
+                     SGF_OK);
+    /* the lowercase warning comes first */
+    const char *w = "(;AB@2[aa@4][bb@8][@14];B@17[cc@18](;C@24[x\\]y@25]"
+                    "!lowercase-identCP/CoPyright@31[z@40]))";
+    assert_string_equal(r.ev.p, w);
+    tbuf_free(&r.ev);
+  }
+}
+
+static void test_reader_value_limit_exact(void **state) {
+  (void)state;
+  /* The limit counts the raw value bytes of one property (props.h,
+   * sgf_options.max_value_bytes: "all its values, raw"): a property whose
+   * values total exactly the limit is accepted. */
+  sgf_options o;
+  sgf_options_init(&o);
+  o.max_value_bytes = 64;
+  char in[512];
+  size_t n = (size_t)snprintf(in, sizeof in, "(;C[%064d])", 0);
+  for (size_t chunk = 0; chunk <= 1; chunk++) {
+    rdr r;
+    memset(&r, 0, sizeof r);
+    sgf_status st = reader_run(in, n, chunk, &o, &r, NULL);
+    tbuf_free(&r.ev);
+    assert_int_equal(st, SGF_OK);
+    assert_int_equal(r.nprops, 1);
+  }
+  /* two values of 32 */
+  n = (size_t)snprintf(in, sizeof in, "(;AB[%032d][%032d])", 1, 2);
+  rdr r;
+  memset(&r, 0, sizeof r);
+  sgf_status st = reader_run(in, n, 0, &o, &r, NULL);
+  tbuf_free(&r.ev);
+  assert_int_equal(st, SGF_OK);
+}
+
+static void test_reader_value_limit_over(void **state) {
+  (void)state;
+  /* Over the limit (two values, 600 + 600 raw bytes, limit 1000): fatal
+   * value-limit, positioned at the second value, marked at the property;
+   * nothing more is delivered. */
+  sgf_options o;
+  sgf_options_init(&o);
+  o.max_value_bytes = 1000;
+  static char in[2000];
+  /* ( 0 ; 1 AB 2 [ 4 ...600... ] 605 [ 606 ...600... ] 1207 ) */
+  size_t n = (size_t)snprintf(in, sizeof in, "(;AB[%0600d][%0600d])(;B[aa])",
+                              1, 2);
+  assert_int_equal(in[606], '[');
+  for (size_t chunk = 0; chunk <= 1; chunk++) {
+    rdr r;
+    memset(&r, 0, sizeof r);
+    sgf_status st = reader_run(in, n, chunk, &o, &r, NULL);
+    tbuf_free(&r.ev);
+    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(r.nprops, 0);
+    assert_int_equal(r.last.code, SGF_DIAG_VALUE_LIMIT);
+    assert_int_equal(r.last.severity, SGF_SEV_FATAL);
+    assert_int_equal(r.last.has_mark, 1);
+    assert_int_equal(r.last.mark.offset, 2);
+    assert_true(r.last.pos.offset >= 606 && r.last.pos.offset <= 1207);
+    assert_int_equal(r.ndiag, 1);
+  }
+}
+
+static void test_reader_pause_skip(void **state) {
+  (void)state;
+  const char *in = "(;GM[1]SZ[19](;B[aa];W[bb])(;B[cc]))(;GM[2])";
+  /* ( 0 ;GM[1] 1-6 SZ[19] 7-12 ( 13 ;B[aa] 14-19 ;W[bb] 20-25 ) 26 ( 27
+   * ;B[cc] 28-33 ) 34 ) 35 ( 36 ;GM[2] 37-42 ) 43 */
+  const char *full = "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16];W@21[bb@22])"
+                     "(;B@29[cc@30]))(;GM@38[2@40])";
+  for (int k = 1; k <= 6; k++) {
+    for (size_t chunk = 0; chunk <= 1; chunk++) {
+      rdr r;
+      memset(&r, 0, sizeof r);
+      r.action_at = k;
+      r.action = SGF_PAUSE;
+      int np = 0;
+      assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, &np),
+                       SGF_OK);
+      assert_string_equal(r.ev.p, full);
+      assert_int_equal(np, 1);
+      tbuf_free(&r.ev);
+    }
+  }
+  /* Skip from SZ (in the root): the rest of the root tree goes. */
+  for (size_t chunk = 0; chunk <= 1; chunk++) {
+    rdr r;
+    memset(&r, 0, sizeof r);
+    r.action_at = 2;
+    r.action = SGF_SKIP;
+    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL),
+                     SGF_OK);
+    assert_string_equal(r.ev.p, "(;GM@2[1@4]SZ@7[19@9])(;GM@38[2@40])");
+    tbuf_free(&r.ev);
+  }
+  /* Skip from B[aa]: the rest of its variation goes. */
+  for (size_t chunk = 0; chunk <= 1; chunk++) {
+    rdr r;
+    memset(&r, 0, sizeof r);
+    r.action_at = 3;
+    r.action = SGF_SKIP;
+    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL),
+                     SGF_OK);
+    assert_string_equal(r.ev.p, "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16])"
+                                "(;B@29[cc@30]))(;GM@38[2@40])");
+    tbuf_free(&r.ev);
+  }
+  /* Abort from a property. */
+  {
+    rdr r;
+    memset(&r, 0, sizeof r);
+    r.action_at = 1;
+    r.action = SGF_ABORT;
+    assert_int_equal(reader_run(in, strlen(in), 0, NULL, &r, NULL),
+                     SGF_ABORTED);
+    assert_string_equal(r.ev.p, "(;GM@2[1@4]");
+    tbuf_free(&r.ev);
+  }
+}
+
+static void test_reader_allocation_failure(void **state) {
+  (void)state;
+  int succeeded = 0;
+  for (long i = 0; i < 1000 && !succeeded; i++) {
+    counting c;
+    sgf_allocator a;
+    counting_init(&c, &a, i % 2);
+    c.fail_at = i;
+    sgf_options o;
+    sgf_options_init(&o);
+    o.allocator = &a;
+    rdr r;
+    memset(&r, 0, sizeof r);
+    tbuf_init(&r.ev);
+    sgf_reader *rd = sgf_reader_create(&rd_cb, &r, &o);
+    if (rd) {
+      succeeded = 1;
+      c.fail_at = -1;
+      const char *in = "(;C[some text](;B[aa]))";
+      assert_int_equal(feed_all(sgf_reader_parser(rd), in, strlen(in), 3,
+                                NULL),
+                       SGF_OK);
+      sgf_reader_destroy(rd);
+    }
+    tbuf_free(&r.ev);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.allocs, c.frees);
+    assert_false(c.bad_size);
+  }
+  assert_true(succeeded);
+  /* Failures while buffering values: out-of-memory is fatal and clean. */
+  int ok = 0;
+  for (long i = 0; i < 1000 && !ok; i++) {
+    counting c;
+    sgf_allocator a;
+    counting_init(&c, &a, 1);
+    sgf_options o;
+    sgf_options_init(&o);
+    o.allocator = &a;
+    rdr r;
+    memset(&r, 0, sizeof r);
+    tbuf_init(&r.ev);
+    sgf_reader *rd = sgf_reader_create(&rd_cb, &r, &o);
+    assert_non_null(rd);
+    c.fail_at = c.n + i;
+    char in[3000];
+    size_t n = (size_t)snprintf(in, sizeof in, "(;C[%02000d]AB[aa][bb][cc])",
+                                7);
+    sgf_status st = feed_all(sgf_reader_parser(rd), in, n, 100, NULL);
+    if (st == SGF_OK) {
+      ok = 1;
+    } else {
+      assert_int_equal(st, SGF_ERROR);
+      assert_int_equal(sgf_parser_error(sgf_reader_parser(rd))->code,
+                       SGF_DIAG_NOMEM);
+    }
+    sgf_reader_destroy(rd);
+    tbuf_free(&r.ev);
+    assert_int_equal(c.live, 0);
+    assert_false(c.bad_size);
+  }
+  assert_true(ok);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stats do not depend on chunking                                     */
+
+static void test_stats_chunking(void **state) {
+  (void)state;
+  static const char *const inputs[] = {
+      "(;FF[4](;C[a];C[b](;C[c])(;C[d];C[e]))(;C[f](;C[g];C[h];C[i])"
+      "(;C[j])))",
+      "junk\xef\xbb\xbf(;B[aa]\n;W[bb]C[x\\]y])((;B[cc]))extra)",
+      "(;AB[aa][bb]CoPyright[c] W [x](;B[aa](;W[bb]",
+  };
+  for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+    stats ref;
+    stats_reset(&ref);
+    for (size_t chunk = 0; chunk <= 5; chunk++) {
+      stats s;
+      stats_reset(&s);
+      sgf_callbacks cb;
+      memset(&cb, 0, sizeof cb);
+      stats_callbacks(&cb);
+      sgf_parser *p = sgf_parser_create(&cb, &s, NULL);
+      assert_non_null(p);
+      feed_all(p, inputs[i], strlen(inputs[i]), chunk, NULL);
+      sgf_parser_destroy(p);
+      if (chunk == 0) {
+        ref = s;
+        assert_true(s.games >= 1);
+      } else {
+        assert_int_equal(s.games, ref.games);
+        assert_int_equal(s.variations, ref.variations);
+        assert_int_equal(s.nodes, ref.nodes);
+        assert_int_equal(s.properties, ref.properties);
+        assert_int_equal(s.values, ref.values);
+        assert_int_equal(s.moves, ref.moves);
+        assert_int_equal(s.max_depth, ref.max_depth);
+        assert_int_equal(s.warnings, ref.warnings);
+        assert_int_equal(s.errors, ref.errors);
+      }
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_version),
+      cmocka_unit_test(test_options_init),
+      cmocka_unit_test(test_null_callbacks),
+      cmocka_unit_test(test_user_pointer),
+      cmocka_unit_test(test_skip_variation_tree_begin),
+      cmocka_unit_test(test_skip_root),
+      cmocka_unit_test(test_skip_from_tree_end),
+      cmocka_unit_test(test_skip_from_value_data),
+      cmocka_unit_test(test_skip_hides_diagnostics),
+      cmocka_unit_test(test_pause_blocks_until_resume),
+      cmocka_unit_test(test_abort_sticky),
+      cmocka_unit_test(test_abort_from_diagnostic),
+      cmocka_unit_test(test_reset),
+      cmocka_unit_test(test_feed_from_callback_busy),
+      cmocka_unit_test(test_positions),
+      cmocka_unit_test(test_large_offsets_type),
+      cmocka_unit_test(test_allocator_counts),
+      cmocka_unit_test(test_allocator_failure_parser),
+      cmocka_unit_test(test_depth_limit_million),
+      cmocka_unit_test(test_ident_limit_default),
+      cmocka_unit_test(test_unescape),
+      cmocka_unit_test(test_diag_table),
+      cmocka_unit_test(test_report),
+      cmocka_unit_test(test_reader_properties),
+      cmocka_unit_test(test_reader_value_limit_exact),
+      cmocka_unit_test(test_reader_value_limit_over),
+      cmocka_unit_test(test_reader_pause_skip),
+      cmocka_unit_test(test_reader_allocation_failure),
+      cmocka_unit_test(test_stats_chunking),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,46 @@
+/* testutil.h - small helpers shared by the cmocka tests: a growable byte
+ * buffer, file reading, an evlog sink, and an independent line:col counter
+ * used to check the library's positions. Test code only. */
+#ifndef SGF_TEST_TESTUTIL_H
+#define SGF_TEST_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgfstream.h>
+
+typedef struct tbuf {
+  char *p;
+  size_t len, cap;
+} tbuf;
+
+void tbuf_init(tbuf *b);
+void tbuf_free(tbuf *b);
+void tbuf_clear(tbuf *b);
+void tbuf_add(tbuf *b, const void *data, size_t len);
+void tbuf_adds(tbuf *b, const char *s);
+/* printf-style append */
+void tbuf_addf(tbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Read a whole file; returns 0 on success, -1 if it cannot be read. */
+int tu_read_file(const char *path, tbuf *out);
+/* 1 if path exists (any type). */
+int tu_exists(const char *path);
+
+/* An evlog write function appending to the tbuf given as ctx. */
+void tu_evlog_sink(void *ctx, const char *line, size_t len);
+
+/* Position just past buf[0..len) counted independently of the library:
+ * a line ends at LF, CR, or CR LF. */
+sgf_pos tu_end_pos(const char *buf, size_t len);
+
+/* Print expected vs actual logs, diff style, to stderr: the common prefix
+ * is summarized, then differing lines are shown with '-' and '+'. */
+void tu_print_diff(const char *what, const char *expected, size_t elen,
+                   const char *actual, size_t alen);
+
+#endif /* SGF_TEST_TESTUTIL_H */
