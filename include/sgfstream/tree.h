@@ -1,0 +1,455 @@
+/* sgfstream/tree.h - game trees: build, navigate, record.
+ *
+ * THE TREE BUILDER is a client of the public callback API: it turns the
+ * event stream of a parser into one sgf_tree per top-level game tree and
+ * hands each completed tree to on_game. Two modes:
+ *   one game at a time (default): after on_game returns, the builder frees
+ *     the tree unless the callback took it with sgf_tree_builder_keep().
+ *     Memory is bounded by the largest game, not by the collection.
+ *   collection (SGF_TREE_COLLECT): every completed tree is also kept in a
+ *     sgf_collection, taken with sgf_tree_builder_collection_take().
+ * Mainline only: set SGF_OPT_MAINLINE in options.parser.flags; the core
+ * then passes over every secondary variation and the trees hold the main
+ * line only.
+ *
+ * NODES keep their properties in file order. Each property is an
+ * sgf_property (sgfstream/props.h): the identifier normalized and as
+ * written, its values raw (escapes intact, the core's slices
+ * concatenated; sgf_unescape() gives the text), with positions. Every
+ * value's raw bytes are followed by a NUL byte for convenience (a value
+ * may itself contain NUL bytes: use len).
+ *
+ * MEMORY. A tree holds its nodes, properties and values in an arena of
+ * blocks (up to 64 KiB each) taken through the allocator hooks of
+ * options.parser.allocator; sgf_tree_free() returns them all. Per tree,
+ * max_nodes and max_tree_bytes bound what a game may take; exceeding one
+ * is a positioned diagnostic (SGF_DIAG_TREE_NODE_LIMIT /
+ * SGF_DIAG_TREE_BYTE_LIMIT, marked at the game's '('), never unbounded
+ * growth. Out of memory is SGF_DIAG_NOMEM. Either way the partial game is
+ * freed at once and nothing leaks.
+ *
+ * NO RECURSION. Building, walking, searching and freeing are iterative:
+ * trees as deep (nested variations) or as long (single lines) as the
+ * limits allow are fine.
+ *
+ * DERIVED FACTS (pre-order id, ply, variation depth, move number, ...) are
+ * computed once when the builder completes a tree, so queries are O(1)
+ * (or O(path length) where said). After an edit through a cursor they are
+ * recomputed by the next query that needs them (one O(n) pass), so a run
+ * of edits costs one pass, not one per edit.
+ *
+ * THREADS. Builders and cursors are used by one thread at a time. A tree
+ * may be read by several threads at once if no cursor changed it since it
+ * was built, or since sgf_tree_position() was last called after the
+ * change (that pass writes to the tree); different objects are
+ * independent.
+ *
+ * This header is included by <sgfstream.h>.
+ */
+#ifndef SGFSTREAM_TREE_H
+#define SGFSTREAM_TREE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sgf_tree sgf_tree;
+typedef struct sgf_node sgf_node;
+typedef struct sgf_collection sgf_collection;
+typedef struct sgf_tree_builder sgf_tree_builder;
+typedef struct sgf_cursor sgf_cursor;
+
+typedef enum sgf_color {
+  SGF_COLOR_NONE = 0,
+  SGF_COLOR_BLACK = 1,
+  SGF_COLOR_WHITE = 2
+} sgf_color;
+
+/* ---------------------------------------------------------------------- */
+/* The tree builder                                                        */
+
+#define SGF_TREE_COLLECT 0x1u /* keep every completed tree in a collection */
+/* A game over a builder limit (nodes, bytes, value bytes) is dropped: the
+ * diagnostic is reported as an error instead of fatal, the rest of that
+ * game is skipped, and parsing goes on with the next game. */
+#define SGF_TREE_SKIP_OVERSIZED 0x2u
+/* No parser of its own: sgf_tree_builder_parser() returns NULL and you
+ * call the handlers of sgf_tree_builder_handlers() from your own parser's
+ * callbacks. */
+#define SGF_TREE_DETACHED 0x4u
+
+#define SGF_DEFAULT_MAX_NODES 10000000u            /* per tree */
+#define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20)    /* per tree: 256 MiB */
+
+typedef struct sgf_tree_builder_options {
+  sgf_options parser;      /* for the parser the builder creates: flags
+                              (SGF_OPT_STRICT, SGF_OPT_MAINLINE), limits;
+                              max_value_bytes also bounds one property's
+                              raw values here; allocator is used for the
+                              trees too */
+  unsigned flags;          /* SGF_TREE_* */
+  uint64_t max_nodes;      /* per tree; 0 means SGF_DEFAULT_MAX_NODES
+                              (at most 4,294,967,280) */
+  uint64_t max_tree_bytes; /* per tree, arena blocks, position index and
+                              what is buffered for it; 0 means
+                              SGF_DEFAULT_MAX_TREE_BYTES */
+  void *reserved[4];       /* zero */
+} sgf_tree_builder_options;
+
+/* Fill *opt with the defaults (all zero). */
+SGF_EXTERN void sgf_tree_builder_options_init(sgf_tree_builder_options *opt);
+
+/* on_game receives each completed top-level game tree. The tree belongs to
+ * the builder: it is freed (or, with SGF_TREE_COLLECT, kept in the
+ * collection) when on_game returns, unless on_game calls
+ * sgf_tree_builder_keep(). Returns an sgf_action like any callback
+ * (SGF_SKIP means nothing here). */
+typedef int (*sgf_tree_cb)(sgf_tree_builder *b, void *user, sgf_tree *tree);
+
+typedef struct sgf_tree_builder_callbacks {
+  sgf_tree_cb on_game;       /* may be NULL */
+  sgf_diag_cb on_diagnostic; /* every diagnostic, the core's and the
+                                builder's; may be NULL */
+  /* Optional: your own event handlers, called with user after the builder
+   * has taken each event (at the end of a game: after on_game). Their
+   * return values are honoured (the strongest of yours and the builder's:
+   * abort > pause > skip > continue). Its on_diagnostic is not used. The
+   * struct is copied. sgf_parser_user() of the parser is the builder. */
+  const sgf_callbacks *events;
+} sgf_tree_builder_callbacks;
+
+/* Create a builder and (unless SGF_TREE_DETACHED) its parser. cb and opt
+ * may be NULL; both are copied. Returns NULL if memory runs out or an
+ * option is invalid. */
+SGF_EXTERN sgf_tree_builder *sgf_tree_builder_create(
+    const sgf_tree_builder_callbacks *cb, void *user,
+    const sgf_tree_builder_options *opt);
+
+/* Free the builder, its parser, a partial game and the trees of its
+ * collection not taken. NULL is allowed. Not from inside a callback. */
+SGF_EXTERN void sgf_tree_builder_destroy(sgf_tree_builder *b);
+
+/* The parser to feed, finish, resume; owned by the builder. NULL for a
+ * detached builder. Reset through sgf_tree_builder_reset() (a plain
+ * sgf_parser_reset() also works: the partial game is discarded when the
+ * next game begins). */
+SGF_EXTERN sgf_parser *sgf_tree_builder_parser(sgf_tree_builder *b);
+
+/* Only inside on_game: take the tree being delivered. It is yours; free it
+ * with sgf_tree_free(). It is not added to the collection. Returns the
+ * tree, or NULL outside on_game. */
+SGF_EXTERN sgf_tree *sgf_tree_builder_keep(sgf_tree_builder *b);
+
+/* With SGF_TREE_COLLECT: the trees completed so far, in input order, as a
+ * collection that is yours (free with sgf_collection_free()); the builder
+ * starts a new, empty one. Returns NULL if memory runs out (the trees stay
+ * in the builder) or without SGF_TREE_COLLECT. */
+SGF_EXTERN sgf_collection *sgf_tree_builder_collection_take(
+    sgf_tree_builder *b);
+
+/* Discard the partial game and the collected trees not taken, and reset
+ * the parser (if the builder has one). Not from inside a callback. */
+SGF_EXTERN void sgf_tree_builder_reset(sgf_tree_builder *b);
+
+/* For SGF_TREE_DETACHED builders: the builder's event handlers. Call each
+ * from your parser's callback of the same name with user = the builder,
+ * and return what it returns (or a stronger action). Diagnostics of the
+ * builder go through sgf_parser_report() on your parser. Static. */
+SGF_EXTERN const sgf_callbacks *sgf_tree_builder_handlers(void);
+
+/* ---------------------------------------------------------------------- */
+/* Collections                                                             */
+
+/* Number of trees. */
+SGF_EXTERN size_t sgf_collection_count(const sgf_collection *c);
+/* The i-th tree (0-based), owned by the collection; NULL if i is out of
+ * range or the tree was taken. */
+SGF_EXTERN sgf_tree *sgf_collection_tree(const sgf_collection *c, size_t i);
+/* Take the i-th tree out: it is yours (sgf_tree_free()), its slot stays
+ * and holds NULL. */
+SGF_EXTERN sgf_tree *sgf_collection_tree_take(sgf_collection *c, size_t i);
+/* Free the collection and the trees it still holds. NULL is allowed. */
+SGF_EXTERN void sgf_collection_free(sgf_collection *c);
+
+/* One call: parse len bytes into a collection (SGF_TREE_COLLECT is
+ * implied). Warnings are not reported. Returns the collection (yours), or
+ * NULL when parsing stopped (a fatal error or, in strict mode, an error):
+ * then *err (may be NULL) receives the diagnostic (code SGF_DIAG_NOMEM if
+ * memory ran out before parsing). opt may be NULL. */
+SGF_EXTERN sgf_collection *sgf_collection_parse(
+    const char *data, size_t len, const sgf_tree_builder_options *opt,
+    sgf_diag *err);
+
+/* ---------------------------------------------------------------------- */
+/* Trees                                                                   */
+
+/* A new tree with one empty root node, for recording through a cursor.
+ * alloc may be NULL (libc); it is copied. Limits are the defaults.
+ * Returns NULL if memory runs out. */
+SGF_EXTERN sgf_tree *sgf_tree_create(const sgf_allocator *alloc);
+
+/* Free a tree and all its nodes. NULL is allowed. Nodes, properties and
+ * cursors of the tree must not be used afterwards. */
+SGF_EXTERN void sgf_tree_free(sgf_tree *t);
+
+/* The root node (never NULL), valid as long as the tree. */
+SGF_EXTERN const sgf_node *sgf_tree_root(const sgf_tree *t);
+
+/* Number of nodes. */
+SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
+
+/* Bytes of memory the tree holds (arena blocks and position index). */
+SGF_EXTERN uint64_t sgf_tree_byte_count(const sgf_tree *t);
+
+/* The node whose pre-order index (sgf_node_id) is i, in O(1); NULL if i is
+ * out of range, or if memory runs out rebuilding the index after an
+ * edit. */
+SGF_EXTERN const sgf_node *sgf_tree_position(const sgf_tree *t, size_t i);
+
+/* ---------------------------------------------------------------------- */
+/* Nodes: structure. All O(1) unless said; NULL when there is none. Nodes
+ * live as long as their tree.                                             */
+
+SGF_EXTERN sgf_tree *sgf_node_tree(const sgf_node *n);
+SGF_EXTERN const sgf_node *sgf_node_root(const sgf_node *n);
+SGF_EXTERN const sgf_node *sgf_node_parent(const sgf_node *n);
+/* The first child is the main line's continuation. */
+SGF_EXTERN const sgf_node *sgf_node_first_child(const sgf_node *n);
+SGF_EXTERN const sgf_node *sgf_node_last_child(const sgf_node *n);
+SGF_EXTERN const sgf_node *sgf_node_next_sibling(const sgf_node *n);
+SGF_EXTERN const sgf_node *sgf_node_prev_sibling(const sgf_node *n);
+/* The i-th child (0-based), O(min(i, count - i)); NULL if out of range. */
+SGF_EXTERN const sgf_node *sgf_node_child(const sgf_node *n, size_t i);
+SGF_EXTERN size_t sgf_node_child_count(const sgf_node *n);
+/* Index among the parent's children: 0 for the first child (and the root).
+ */
+SGF_EXTERN size_t sgf_node_child_index(const sgf_node *n);
+
+/* Position id: the node's index in pre-order (document order): the root
+ * is 0. Assigned when the tree is built (renumbered after edits). */
+SGF_EXTERN size_t sgf_node_id(const sgf_node *n);
+/* Nodes in the subtree rooted at n, n included. */
+SGF_EXTERN size_t sgf_node_subtree_size(const sgf_node *n);
+/* Number of nodes on the path from the root to n, minus one (root: 0). */
+SGF_EXTERN size_t sgf_node_level(const sgf_node *n);
+/* Ply: the number of nodes holding a move (B or W) on the path from the
+ * root to n, both included. */
+SGF_EXTERN size_t sgf_node_ply(const sgf_node *n);
+/* Variation depth (as in CQL): the number of nodes on the path from the
+ * root to n, n included, that are not the first child of their parent.
+ * 0 on the main line. */
+SGF_EXTERN size_t sgf_node_depth(const sgf_node *n);
+/* Depth 0 / depth > 0. */
+SGF_EXTERN int sgf_node_is_mainline(const sgf_node *n);
+SGF_EXTERN int sgf_node_is_variation(const sgf_node *n);
+/* Initial: n is the root. Terminal: n has no children. */
+SGF_EXTERN int sgf_node_is_initial(const sgf_node *n);
+SGF_EXTERN int sgf_node_is_terminal(const sgf_node *n);
+
+/* Latest common ancestor of a and b (a node is its own ancestor), in
+ * O(path length); NULL if they are in different trees. */
+SGF_EXTERN const sgf_node *sgf_node_lca(const sgf_node *a,
+                                        const sgf_node *b);
+/* 1 if a is an ancestor of b (a node is its own ancestor), else 0. O(1).
+ */
+SGF_EXTERN int sgf_node_is_ancestor(const sgf_node *a, const sgf_node *b);
+/* 1 if a is a descendant of b (a node is its own descendant), else 0. */
+SGF_EXTERN int sgf_node_is_descendant(const sgf_node *a,
+                                      const sgf_node *b);
+/* Distance in plies: moves from a up to the latest common ancestor plus
+ * moves from there down to b, that is ply(a) + ply(b) - 2 ply(lca).
+ * O(path length). SIZE_MAX if a and b are in different trees. */
+SGF_EXTERN size_t sgf_node_distance(const sgf_node *a, const sgf_node *b);
+
+/* Where the node's ';' was in the input (zeros for nodes a cursor made).
+ */
+SGF_EXTERN sgf_pos sgf_node_pos(const sgf_node *n);
+
+/* ---------------------------------------------------------------------- */
+/* Nodes: game facts                                                       */
+
+/* The move the node holds: the colour of its first B or W property (in
+ * file order), or SGF_COLOR_NONE. If value is not NULL it receives that
+ * property's first value (NULL when there is no move). */
+SGF_EXTERN sgf_color sgf_node_move(const sgf_node *n, const sgf_value **value);
+
+/* Move number. Moves (nodes holding B or W) are numbered 1, 2, 3 ... along
+ * the path from the root. A node with MN[k] that holds a move gives that
+ * move the number k, and later moves count on from k (k+1, ...); MN[k] in a
+ * node without a move gives the next move on the path the number k. For a
+ * node without a move the result is the number of the last move on the
+ * path before it (0 if there is none). MN values that are not integers are
+ * ignored. */
+SGF_EXTERN int64_t sgf_node_move_number(const sgf_node *n);
+
+/* Side to move after the node: its PL (B or W) if it has one; else the
+ * opposite of the colour of the last move on the path from the root to
+ * the node (the node included); else, no move having been made yet, white
+ * if the root has HA[k] with k >= 2, else black. */
+SGF_EXTERN sgf_color sgf_node_to_play(const sgf_node *n);
+
+/* ---------------------------------------------------------------------- */
+/* Nodes: properties, in file order. Pointers live as long as the tree and
+ * stay valid until a cursor changes that node.                             */
+
+SGF_EXTERN size_t sgf_node_property_count(const sgf_node *n);
+/* The i-th property (0-based), or NULL if out of range. */
+SGF_EXTERN const sgf_property *sgf_node_property(const sgf_node *n,
+                                                 size_t i);
+/* The first property whose normalized identifier is ident ("B", "AB"),
+ * or NULL. O(number of properties). */
+SGF_EXTERN const sgf_property *sgf_node_find_property(const sgf_node *n,
+                                                      const char *ident);
+/* The i-th value of a property, or NULL if out of range. */
+SGF_EXTERN const sgf_value *sgf_property_value(const sgf_property *p,
+                                               size_t i);
+
+/* ---------------------------------------------------------------------- */
+/* Iterators (no allocation, no recursion). The struct is plain data:
+ * declare it anywhere; its members are private.                           */
+
+typedef struct sgf_node_iter {
+  const sgf_node *top;  /* private */
+  const sgf_node *next; /* private */
+  int mode;             /* private */
+} sgf_node_iter;
+
+/* Pre-order (document order) over the subtree rooted at n, n first. */
+SGF_EXTERN void sgf_node_iter_preorder_init(sgf_node_iter *it,
+                                            const sgf_node *n);
+/* From n along first children down to the end of its main line. */
+SGF_EXTERN void sgf_node_iter_mainline_init(sgf_node_iter *it,
+                                            const sgf_node *n);
+/* The next node, or NULL at the end. The tree must not be changed while
+ * iterating. */
+SGF_EXTERN const sgf_node *sgf_node_iter_next(sgf_node_iter *it);
+
+/* ---------------------------------------------------------------------- */
+/* Points: (x, y) 0-based, x the column from the left, y the row from the
+ * top; SGF letters 'a'..'z' for 0..25 and 'A'..'Z' for 26..51 (FF[4]).   */
+
+#define SGF_PASS (-1)
+
+/* Writes the two letters of (x, y) to out and returns 2; returns 0 (and
+ * writes nothing) for a pass (x or y is SGF_PASS); -1 if out of range. */
+SGF_EXTERN int sgf_point_encode(int x, int y, char out[2]);
+/* Decodes a raw value: 1 and (x, y) for a point; 0 for a pass (the empty
+ * value; "tt" is the point (19, 19): on boards up to 19x19 it is the
+ * FF[3] pass, decide that yourself); -1 if the value is not a point. */
+SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
+
+/* ---------------------------------------------------------------------- */
+/* Recording a game: a cursor is a tree plus a current node.               */
+
+/* What the cursor functions return. On failure the tree is as it was
+ * (though arena bytes may have been spent), except as said for
+ * sgf_cursor_header(). */
+typedef enum sgf_edit_status {
+  SGF_EDIT_OK = 0,
+  SGF_EDIT_NOMEM = -1,   /* memory ran out */
+  SGF_EDIT_INVALID = -2, /* bad argument, or no such node to go to */
+  SGF_EDIT_LIMIT = -3    /* the tree's node or byte limit */
+} sgf_edit_status;
+
+/* Add as the last variation instead of as the new main line. */
+#define SGF_CURSOR_VARIATION 0x1u
+
+typedef enum sgf_markup {
+  SGF_MARKUP_TRIANGLE = 0, /* TR */
+  SGF_MARKUP_CIRCLE = 1,   /* CR */
+  SGF_MARKUP_SQUARE = 2,   /* SQ */
+  SGF_MARKUP_CROSS = 3     /* MA */
+} sgf_markup;
+
+/* Create a cursor on t, at its root. The cursor borrows t: free the cursor
+ * before the tree. Several cursors may share a tree. Returns NULL if
+ * memory runs out. */
+SGF_EXTERN sgf_cursor *sgf_cursor_create(sgf_tree *t);
+/* Free the cursor (not the tree). NULL is allowed. */
+SGF_EXTERN void sgf_cursor_destroy(sgf_cursor *c);
+
+SGF_EXTERN sgf_tree *sgf_cursor_tree(const sgf_cursor *c);
+/* The current node. */
+SGF_EXTERN const sgf_node *sgf_cursor_node(const sgf_cursor *c);
+
+/* Moving: back to the parent, forward to the first child, to the root, or
+ * to any node of the cursor's tree. SGF_EDIT_OK, or SGF_EDIT_INVALID (no
+ * such node; the cursor stays). */
+SGF_EXTERN int sgf_cursor_back(sgf_cursor *c);
+SGF_EXTERN int sgf_cursor_forward(sgf_cursor *c);
+SGF_EXTERN int sgf_cursor_rewind(sgf_cursor *c);
+SGF_EXTERN int sgf_cursor_goto(sgf_cursor *c, const sgf_node *n);
+
+/* Game information for sgf_cursor_header(). Strings are UTF-8 text, NULL
+ * to leave out; they are escaped as needed. */
+typedef struct sgf_game_header {
+  unsigned board_size; /* SZ; 0 to leave out */
+  int has_komi;        /* write KM */
+  double komi;         /* KM, written with at most two decimals */
+  unsigned handicap;   /* HA; 0 to leave out */
+  const char *black;   /* PB */
+  const char *white;   /* PW */
+  const char *date;    /* DT */
+  const char *rules;   /* RU */
+  const char *event;   /* EV */
+  const char *application; /* AP */
+  void *reserved[4];   /* zero */
+} sgf_game_header;
+
+/* Write GM[1] FF[4] and the given game information into the root node
+ * (replacing properties of the same names). The cursor does not move. On
+ * SGF_EDIT_NOMEM / SGF_EDIT_LIMIT some of the properties may have been
+ * written (calling again with the same header is safe). */
+SGF_EXTERN int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h);
+
+/* Play: add a child of the current node holding B or W at (x, y) (pass:
+ * x or y SGF_PASS) and move to it. The child becomes the new main line
+ * (first child) unless flags has SGF_CURSOR_VARIATION (last child) or a
+ * variation was started. If a child holding that same move exists
+ * already, the cursor moves to it instead and nothing is added. */
+SGF_EXTERN int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x,
+                                   int y, unsigned flags);
+
+/* Add an empty child node (placed as for a move) and move to it. */
+SGF_EXTERN int sgf_cursor_add_node(sgf_cursor *c, unsigned flags);
+
+/* Go back to the parent; the next node added there (move or empty node)
+ * becomes its last variation. SGF_EDIT_INVALID at the root. */
+SGF_EXTERN int sgf_cursor_start_variation(sgf_cursor *c);
+
+/* Setup stone at (x, y) in the current node: AB (black), AW (white) or AE
+ * (SGF_COLOR_NONE). A point already listed is not added twice. FF[4]
+ * wants setup and moves in different nodes: add a node first if the
+ * current one holds a move. */
+SGF_EXTERN int sgf_cursor_add_stone(sgf_cursor *c, sgf_color color, int x,
+                                    int y);
+
+/* Comment (C) on the current node; text is escaped (']' and '\\'). An
+ * existing comment is extended with a newline and text. */
+SGF_EXTERN int sgf_cursor_add_comment(sgf_cursor *c, const char *text);
+
+/* Markup at (x, y) on the current node (TR, CR, SQ, MA). */
+SGF_EXTERN int sgf_cursor_add_markup(sgf_cursor *c, sgf_markup kind, int x,
+                                     int y);
+/* Label LB[xy:text] on the current node; text is escaped. */
+SGF_EXTERN int sgf_cursor_add_label(sgf_cursor *c, int x, int y,
+                                    const char *text);
+
+/* Set ident (uppercase letters) on the current node to the one escaped
+ * text value (replacing its values, or added at the end). */
+SGF_EXTERN int sgf_cursor_set_text(sgf_cursor *c, const char *ident,
+                                   const char *text);
+/* Append a raw value (escapes already in place) to ident on the current
+ * node (the property is added at the end if absent). SGF_EDIT_INVALID if
+ * raw has an unescaped ']' or ends in a lone backslash. */
+SGF_EXTERN int sgf_cursor_add_value(sgf_cursor *c, const char *ident,
+                                    const char *raw, size_t len);
+
+/* The result (RE) on the root, e.g. "B+R", "W+3.5", "0" (escaped). */
+SGF_EXTERN int sgf_cursor_set_result(sgf_cursor *c, const char *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SGFSTREAM_TREE_H */

@@ -1,0 +1,198 @@
+/* tree_arena.c - a tree's memory: the arena, and creating, linking and
+ * freeing nodes and trees.
+ *
+ * Everything a tree holds (nodes, property arrays, value arrays, value
+ * bytes, identifiers, the builder's position index) is carved from blocks
+ * taken through the tree's allocator hooks. A new block is a quarter of
+ * what the tree's policy-sized blocks hold already, at least 2 KiB and at
+ * most 64 KiB: a collection of many short games does not pay 64 KiB each,
+ * and the free end of the last block is never more than about a fifth of
+ * the tree (pure doubling wastes up to half). A request bigger than that
+ * gets a block of its own, linked behind the one being filled so that
+ * block's free room is not lost. Nothing is freed piecemeal:
+ * sgf_tree_free() returns every block.
+ *
+ * REUSE. The block sizes depend only on the policy-sized blocks taken so
+ * far, so the k-th such block of every tree has the same size. A builder
+ * hands the blocks of a game it freed to the next game (tree->reuse, in
+ * allocation order), which takes them instead of new ones: in one-game
+ * mode a run of games allocates nothing once the largest game so far has
+ * been seen, and what is held never exceeds the largest game.
+ *
+ * Every block (and a position index outside the arena) is counted in
+ * tree->bytes and checked against max_bytes before it is taken; the
+ * builder's buffers for the tree (tree->pending) count too. Offsets in a
+ * block stay multiples of 8 (sgf__tree_alloc8 relies on it).
+ */
+#include <string.h>
+
+#include "tree_internal.h"
+
+#define ARENA_ALIGN SGF__ARENA_ALIGN
+#define MIN_BLOCK 2048u
+#define MAX_BLOCK 65536u
+#define HDR SGF__BLOCK_HDR
+
+sgf_tree *sgf__tree_new(const sgf_allocator *a, uint64_t max_nodes,
+                        uint64_t max_bytes) {
+  sgf_tree *t = sgf__malloc(a, sizeof *t);
+  if (!t) return NULL;
+  memset(t, 0, sizeof *t);
+  t->alloc = *a;
+  if (max_nodes == 0) max_nodes = SGF_DEFAULT_MAX_NODES;
+  if (max_nodes > SGF__MAX_NODES_CAP) max_nodes = SGF__MAX_NODES_CAP;
+  t->max_nodes = (uint32_t)max_nodes;
+  t->max_bytes = max_bytes ? max_bytes : SGF_DEFAULT_MAX_TREE_BYTES;
+  return t;
+}
+
+/* A new block with room for size bytes (a multiple of 8) after its
+ * header, used up to there; it becomes the head unless it is sized for
+ * this request alone and head_only is 0 (then it goes behind the head,
+ * whose free room stays). NULL with t->err set on failure. */
+static sgf__block *new_block(sgf_tree *t, size_t size, int head_only) {
+  sgf__block *b = t->blocks, *nb;
+  size_t need = HDR + size, bsize;
+  int own;
+  uint64_t used = t->bytes + t->pending;
+
+  bsize = t->rbytes / 4 < MIN_BLOCK   ? MIN_BLOCK
+          : t->rbytes / 4 > MAX_BLOCK ? MAX_BLOCK
+                                      : (size_t)(t->rbytes / 4);
+  own = need > bsize;
+  if (own) bsize = need;
+  nb = NULL;
+  if (!own && t->reuse && t->reuse->size >= need && used <= t->max_bytes &&
+      t->reuse->size <= t->max_bytes - used) {
+    nb = t->reuse; /* the block the policy would take (see REUSE) */
+    t->reuse = nb->next;
+    bsize = nb->size;
+  } else {
+    if (used > t->max_bytes || bsize > t->max_bytes - used) {
+      /* near the limit: a smaller ordinary block may still fit */
+      if (own || used > t->max_bytes || need > t->max_bytes - used) {
+        t->err = SGF__ERR_BYTES;
+        return NULL;
+      }
+      bsize = (size_t)(t->max_bytes - used);
+      own = 1; /* off the policy: not to be reused */
+    }
+    nb = sgf__malloc(&t->alloc, bsize);
+    if (!nb) {
+      t->err = SGF__ERR_NOMEM;
+      return NULL;
+    }
+    nb->size = bsize;
+  }
+  nb->used = need;
+  nb->own = (size_t)own;
+  t->bytes += bsize;
+  if (!own) t->rbytes += bsize;
+  if (own && b && !head_only) {
+    nb->next = b->next;
+    b->next = nb;
+  } else {
+    nb->next = b;
+    t->blocks = nb;
+  }
+  return nb;
+}
+
+void *sgf__tree_alloc(sgf_tree *t, size_t size, size_t align) {
+  sgf__block *b = t->blocks;
+  (void)align; /* every offset is a multiple of ARENA_ALIGN */
+  if (size > SIZE_MAX - HDR - ARENA_ALIGN) {
+    t->err = SGF__ERR_NOMEM;
+    return NULL;
+  }
+  size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+  if (b && b->size - b->used >= size) {
+    void *r = (char *)b + b->used;
+    b->used += size;
+    return r;
+  }
+  b = new_block(t, size, 0);
+  return b ? (char *)b + HDR : NULL;
+}
+
+void *sgf__tree_reserve(sgf_tree *t, size_t size) {
+  sgf__block *b = t->blocks;
+  if (!(b && b->size - b->used >= size)) {
+    b = new_block(t, size, 1);
+    if (!b) return NULL;
+    b->used -= size; /* reserved, not taken */
+  }
+  return (char *)b + b->used;
+}
+
+void sgf__blocks_free(const sgf_allocator *a, sgf__block *b) {
+  sgf__block *next;
+  for (; b; b = next) {
+    next = b->next;
+    sgf__free(a, b, b->size);
+  }
+}
+
+sgf_node *sgf__node_alloc(sgf_tree *t) {
+  sgf_node *n;
+  if (t->nnodes >= t->max_nodes) {
+    t->err = SGF__ERR_NODES;
+    return NULL;
+  }
+  n = sgf__tree_alloc(t, sizeof *n, ARENA_ALIGN);
+  if (!n) return NULL;
+  memset(n, 0, sizeof *n);
+  n->tree = t;
+  return n;
+}
+
+void sgf__node_link(sgf_tree *t, sgf_node *n, sgf_node *parent, int first) {
+  n->parent = parent;
+  if (!parent) {
+    t->root = n;
+  } else if (first && parent->first_child) {
+    n->next = parent->first_child;
+    parent->first_child->prev = n;
+    parent->first_child = n;
+    parent->nchildren++;
+  } else {
+    n->prev = parent->last_child;
+    if (parent->last_child)
+      parent->last_child->next = n;
+    else
+      parent->first_child = n;
+    parent->last_child = n;
+    parent->nchildren++;
+  }
+  t->nnodes++;
+  t->dirty = 1;
+  t->index_ok = 0;
+}
+
+sgf_tree *sgf_tree_create(const sgf_allocator *alloc) {
+  sgf_allocator a;
+  sgf_tree *t;
+  sgf_node *root;
+  sgf__allocator_init(&a, alloc);
+  t = sgf__tree_new(&a, 0, 0);
+  if (!t) return NULL;
+  root = sgf__node_alloc(t);
+  if (!root) {
+    sgf_tree_free(t);
+    return NULL;
+  }
+  sgf__node_link(t, root, NULL, 0);
+  sgf__tree_refresh(t);
+  return t;
+}
+
+void sgf_tree_free(sgf_tree *t) {
+  sgf_allocator a;
+  if (!t) return;
+  a = t->alloc;
+  sgf__blocks_free(&a, t->blocks);
+  sgf__blocks_free(&a, t->reuse);
+  if (!t->index_arena)
+    sgf__free(&a, t->index, t->index_cap * sizeof *t->index);
+  sgf__free(&a, t, sizeof *t);
+}

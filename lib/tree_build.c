@@ -1,0 +1,1188 @@
+/* tree_build.c - the tree builder (sgfstream/tree.h): trees from events.
+ *
+ * A client of the public callback API only, like the reader: the builder
+ * sees the events any user could receive, reports through
+ * sgf_parser_report(), and knows nothing of the tokenizer.
+ *
+ * SHAPE WITHOUT A STACK. Events come in document order, which is the
+ * pre-order of the tree, so every new node is a child of the current node
+ * `cur` (the root when there is none yet). The one thing to remember per
+ * open game tree is where to return at its ')': the parent of its first
+ * node. Instead of a stack of those, the first node of every game tree is
+ * flagged HEAD, and at ')' the builder climbs from `cur` to the nearest
+ * HEAD and takes its parent. A climb passes only over nodes of the
+ * sequence being closed, so all climbs together visit each node once:
+ * O(n) for the whole tree, whatever the nesting depth, with no memory.
+ * `fresh` says that the innermost game tree has no node yet (its nodes
+ * will hang from `cur`).
+ *
+ * DERIVED FACTS AS WE GO. Nodes are linked in pre-order, each as the last
+ * child of `cur`, so a node's pre-order id is the number of nodes linked
+ * before it, and its other facts (level, ply, depth, move numbers...)
+ * follow from its parent and previous sibling, linked before it
+ * (sgf__node_derive). A node climbed over at ')' never gets another
+ * descendant (`cur` never goes back down to an old node), so the climb
+ * sets its subtree size: the nodes linked since it, itself included. The
+ * last ')' climbs out of the root, so every node is climbed over once.
+ * The position index is kept in pre-order as nodes are linked and copied
+ * into the arena when the game ends: a finished tree needs no extra pass.
+ *
+ * The core's lenient stream is FF[4]-shaped (a tree-begin is followed by a
+ * node), but the builder copes with any order: a game tree opened before
+ * the enclosing one had a node gets an empty node first (as the core
+ * would make it), an empty game tree adds nothing, a node after variations
+ * becomes one more variation, and events outside a game tree are ignored.
+ *
+ * ONE ALLOCATION PER NODE. A node is read into the builder's buffers
+ * first: its properties (pp), their values (vals) and one byte buffer
+ * (sb) holding every value's raw bytes, each followed by a NUL, and the
+ * identifiers that need a copy (identifiers of one or two uppercase
+ * letters, nearly all of them, point into static tables instead). When
+ * the node ends (at the next node or tree event) it becomes one arena
+ * allocation: the node, its property array, its value arrays and its
+ * bytes, in that order. A property the parser never ended (the handler
+ * skipped, the input stopped) is left out. The buffers are the builder's
+ * and are reused for every node and game, so with one game at a time the
+ * memory is bounded by the largest game.
+ *
+ * LEAN EVENTS. The core always ends a value before anything else happens
+ * in the property, and ends a property before the next property, node or
+ * tree event, unless a handler skips or aborts (or the parser is reset).
+ * So when the builder has its own parser and no pass-through handler
+ * wants value-end or property-end, it does not ask for those events (two
+ * calls fewer per move): a value ends at the next value-begin or with its
+ * property, a property at the next property, node or tree event, and a
+ * property in progress is dropped when the answer to an event is to skip
+ * or abort (lazy mode). Detached builders and builders with such
+ * pass-through handlers get every event and drop a property that was not
+ * ended, as before.
+ *
+ * BLOCKS AGAIN. The arena blocks of a game the builder frees (one game at
+ * a time, or a game dropped) go to the next game (tree_arena.c, REUSE),
+ * up to SPARE_MAX bytes, so a run of games allocates nothing once the
+ * largest one has been seen.
+ *
+ * MAINLINE. With SGF_OPT_MAINLINE the core passes over secondary
+ * variations, but (as of this writing) not the implicit variation it opens
+ * for a node written after a variation. So in mainline mode a game tree
+ * that would become a second child is skipped here too: `mskip` is its
+ * depth, every event answers SGF_SKIP until its tree-end.
+ *
+ * STATES. IDLE between games; BUILD inside one; DROP after a limit with
+ * SGF_TREE_SKIP_OVERSIZED (every event answers SGF_SKIP, so the core skips
+ * the innermost tree, then from each tree-end the enclosing one, until the
+ * game is over); FAILED after a fatal error (the parser stopped). A
+ * tree-begin at parser depth 1 always starts a new game, so a parser
+ * reset in the middle of a game discards the partial one. `building` is
+ * BUILD without a mainline skip: the one test every hot event makes.
+ */
+#include <string.h>
+
+#include "tree_internal.h"
+
+/* Where the current event is: the position of its token, as
+ * sgf_parser_position() says. Three times a node, that call is the
+ * largest cost left here; SGF_TREE_INLINE_POS reads the parser's state
+ * the same way, inline (parser.h: keep the two in step). */
+#ifdef SGF_TREE_INLINE_POS
+#include "parser.h"
+static inline sgf_pos event_pos(const sgf_parser *p) {
+  sgf_pos r;
+  uint64_t ls = p->line_start;
+  if (p->feeding) {
+    if (p->ev_off < ls) {
+      r.offset = p->ev_saved.off;
+      r.line = p->ev_saved.line;
+      r.column = p->ev_saved.off - p->ev_saved.line_start + 1;
+      return r;
+    }
+    r.offset = p->ev_off;
+  } else {
+    r.offset = p->offset;
+  }
+  r.line = p->line;
+  r.column = r.offset - ls + 1;
+  return r;
+}
+#define EVENT_POS(p) event_pos(p)
+#define RAW_IDENT(p, len) (*(len) = (p)->raw_len, (p)->raw_ptr)
+#else
+#define EVENT_POS(p) sgf_parser_position(p)
+#define RAW_IDENT(p, len) sgf_parser_raw_ident((p), (len))
+#endif
+
+#if defined(__GNUC__)
+#define COLD static __attribute__((noinline, cold))
+#define HOT_INLINE static inline __attribute__((always_inline))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define COLD static
+#define HOT_INLINE static inline
+#define LIKELY(x) (x)
+#endif
+
+enum { B_IDLE, B_BUILD, B_DROP, B_FAILED };
+
+/* Failure causes beyond SGF__ERR_*. */
+enum { ERR_VALUE = 100 };
+
+/* Builder-only flag of the open node: it has PL, MN or HA (scan it). */
+#define OPEN_SCAN 0x10000u
+
+/* The arena blocks kept between games, at most. */
+#define SPARE_MAX ((uint64_t)4 << 20)
+
+/* A property of the open node. Identifiers are static strings, or (NULL)
+ * copies in sb at *_off. */
+typedef struct sprop {
+  const char *ident, *raw;
+  size_t ident_off, raw_off;
+  size_t ident_len, raw_len;
+  sgf_pos pos;
+  size_t first, nvalues; /* its values: vals[first .. first + nvalues) */
+} sprop;
+
+/* A value of the open node: raw bytes at sb + off. */
+typedef struct sval {
+  size_t off, len;
+  sgf_pos pos;
+} sval;
+
+struct sgf_tree_builder {
+  /* what every event looks at first */
+  int building;   /* state B_BUILD and mskip 0 */
+  int lazy;       /* no value-end / property-end events (see the essay) */
+  int in_prop, in_value;
+  int open;       /* a node is being read: open_* */
+  int fresh;      /* see the essay */
+  uint32_t open_flags; /* HEAD, move, OPEN_SCAN */
+  uint32_t prop_flags; /* what the current property adds to open_flags */
+  sgf_tree *tree; /* the game being built */
+  sgf_node *cur;  /* the node linked last that is not closed over */
+  sgf_pos open_pos;
+
+  sprop *pp; /* the open node's properties; pp[npp] is the current one */
+  size_t npp, ppcap;
+  sval *vals; /* their values */
+  size_t nvals, valcap;
+  char *sb; /* their bytes */
+  size_t sblen, sbcap;
+  uint64_t room;  /* bytes that may still be buffered before the game
+                     reaches max_tree_bytes (see pending_bytes) */
+  size_t pfirst;  /* first value of the current property */
+  size_t psb;     /* sblen when the current property began */
+  /* (not next to room: one wide load of both just after two narrow
+     stores would stall on store forwarding) */
+  size_t vroom;   /* bytes the current property may still take before
+                     max_value_bytes (raw values + sizeof(sgf_value)
+                     each, as the reader counts) */
+  sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
+  size_t ixcap;
+
+  size_t max_value_bytes;
+  uint64_t max_nodes, max_bytes;
+  sgf_allocator alloc;
+  sgf_parser *parser; /* NULL when detached */
+  sgf_tree_builder_callbacks cb;
+  sgf_callbacks ev; /* pass-through, zero if none */
+  void *user;
+  unsigned flags;
+
+  int state;      /* B_* */
+  uint64_t depth; /* game trees open */
+  uint64_t mskip; /* mainline mode: depth of a variation being skipped */
+  int mainline;   /* SGF_OPT_MAINLINE */
+  sgf_pos game_pos; /* the game's '(' */
+
+  sgf__block *spare;    /* blocks for the next game, in policy order */
+  sgf_tree *spare_tree; /* a tree struct for the next game */
+
+  sgf_tree *delivering; /* inside on_game */
+  int kept;
+  sgf_collection *coll; /* with SGF_TREE_COLLECT, never NULL */
+};
+
+void sgf_tree_builder_options_init(sgf_tree_builder_options *opt) {
+  memset(opt, 0, sizeof *opt);
+}
+
+/* ------------------------------------------------------------------ */
+/* Trees and their blocks                                              */
+
+/* A tree for a new game, with the spare blocks to take first. */
+static sgf_tree *game_tree(sgf_tree_builder *b) {
+  sgf_tree *t = b->spare_tree;
+  if (t) {
+    b->spare_tree = NULL;
+    memset(t, 0, sizeof *t);
+    t->alloc = b->alloc;
+    t->max_nodes = (uint32_t)b->max_nodes;
+    t->max_bytes = b->max_bytes;
+  } else {
+    t = sgf__tree_new(&b->alloc, b->max_nodes, b->max_bytes);
+    if (!t) return NULL;
+  }
+  t->reuse = b->spare;
+  b->spare = NULL;
+  return t;
+}
+
+/* A tree the builder is done with: its policy-sized blocks, in the order
+ * they were taken, then those it did not take, become the spare blocks
+ * (up to SPARE_MAX bytes); the rest is freed. */
+static void recycle(sgf_tree_builder *b, sgf_tree *t) {
+  sgf__block *list = NULL, *bl, *next, **tail;
+  uint64_t kept = 0;
+  for (bl = t->blocks; bl; bl = next) { /* newest first: reverse */
+    next = bl->next;
+    if (bl->own) {
+      sgf__free(&b->alloc, bl, bl->size);
+    } else {
+      bl->next = list;
+      list = bl;
+    }
+  }
+  for (tail = &list; *tail; tail = &(*tail)->next) {
+  }
+  *tail = t->reuse;
+  for (; *tail; tail = &(*tail)->next) {
+  }
+  *tail = b->spare;
+  for (tail = &list; *tail; tail = &(*tail)->next) {
+    if (kept + (*tail)->size > SPARE_MAX) break;
+    kept += (*tail)->size;
+  }
+  sgf__blocks_free(&b->alloc, *tail);
+  *tail = NULL;
+  b->spare = list;
+  if (!t->index_arena)
+    sgf__free(&b->alloc, t->index, t->index_cap * sizeof *t->index);
+  t->blocks = t->reuse = NULL;
+  if (b->spare_tree)
+    sgf__free(&b->alloc, t, sizeof *t);
+  else
+    b->spare_tree = t;
+}
+
+/* ------------------------------------------------------------------ */
+/* Failure                                                             */
+
+/* Bytes held for the game outside the arena: the open node as buffered
+ * (a property and a value count from their first event, a value's NUL
+ * from its begin), and the position index. */
+static uint64_t pending_bytes(const sgf_tree_builder *b) {
+  return (uint64_t)b->sblen + b->in_value +
+         (uint64_t)b->nvals * sizeof(sgf_value) +
+         (uint64_t)(b->npp + b->in_prop) * sizeof(sgf_property) +
+         (b->open ? sizeof(sgf_node) : 0) +
+         (uint64_t)b->tree->nnodes * sizeof(sgf_node *);
+}
+
+/* room from scratch (after something buffered was let go). */
+static void room_set(sgf_tree_builder *b) {
+  uint64_t used = b->tree->bytes + pending_bytes(b);
+  b->room = used > b->max_bytes ? 0 : b->max_bytes - used;
+}
+
+/* Forget the game being built (its blocks go to the next game) and what
+ * was buffered for it. */
+static void drop_game(sgf_tree_builder *b) {
+  if (b->tree) recycle(b, b->tree);
+  b->tree = NULL;
+  b->building = 0;
+  b->mskip = 0;
+  b->cur = NULL;
+  b->open = b->fresh = 0;
+  b->npp = b->nvals = b->sblen = 0;
+  b->in_prop = b->in_value = 0;
+}
+
+/* Report a failure (SGF__ERR_* or ERR_VALUE) at the current event and drop
+ * the game; returns the action for the core. */
+static int fail(sgf_tree_builder *b, sgf_parser *p, int err) {
+  sgf_diag d;
+  int r;
+  memset(&d, 0, sizeof d);
+  d.pos = EVENT_POS(p);
+  switch (err) {
+    case SGF__ERR_NODES:
+      d.code = SGF_DIAG_TREE_NODE_LIMIT;
+      break;
+    case SGF__ERR_BYTES:
+      d.code = SGF_DIAG_TREE_BYTE_LIMIT;
+      break;
+    case ERR_VALUE:
+      d.code = SGF_DIAG_VALUE_LIMIT;
+      if (b->nvals > b->pfirst) d.pos = b->vals[b->nvals - 1].pos;
+      break;
+    default:
+      d.code = SGF_DIAG_NOMEM;
+      break;
+  }
+  d.severity = sgf_diag_severity(d.code);
+  if (d.code != SGF_DIAG_NOMEM) {
+    d.has_mark = 1;
+    d.mark = d.code == SGF_DIAG_VALUE_LIMIT ? b->pp[b->npp].pos : b->game_pos;
+  }
+  drop_game(b);
+  if (d.code != SGF_DIAG_NOMEM && (b->flags & SGF_TREE_SKIP_OVERSIZED)) {
+    d.severity = SGF_SEV_ERROR;
+    b->state = b->depth ? B_DROP : B_IDLE; /* at the game's end: over */
+    r = sgf_parser_report(p, &d);
+    return r == SGF_ABORT ? SGF_ABORT : SGF_SKIP;
+  }
+  b->state = B_FAILED;
+  sgf_parser_report(p, &d);
+  return SGF_ABORT;
+}
+
+/* What to answer for an event outside B_BUILD (or inside a variation
+ * skipped in mainline mode). */
+static int idle_action(const sgf_tree_builder *b) {
+  if (b->state == B_DROP || b->mskip) return SGF_SKIP;
+  if (b->state == B_FAILED) return SGF_ABORT;
+  return SGF_CONTINUE;
+}
+
+/* Grow a buffer of elements to hold at least want of them. */
+static int grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
+                size_t elem, size_t first) {
+  size_t ncap = *cap ? *cap : first;
+  void *q;
+  while (ncap < want) {
+    if (ncap > SIZE_MAX / 2 / elem) return -1;
+    ncap *= 2;
+  }
+  if (ncap == *cap) return 0;
+  q = sgf__realloc(&b->alloc, *buf, *cap * elem, ncap * elem);
+  if (!q) return -1;
+  *buf = q;
+  *cap = ncap;
+  return 0;
+}
+
+/* Room in sb for add more bytes: 0, or -1 if memory runs out. */
+static inline int sb_room(sgf_tree_builder *b, size_t add) {
+  if (b->sbcap - b->sblen >= add) return 0;
+  if (add > SIZE_MAX - b->sblen) return -1;
+  return grow(b, (void **)&b->sb, &b->sbcap, b->sblen + add, 1, 256);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties and values of the open node                              */
+
+/* The value being read is complete. */
+static inline void end_value(sgf_tree_builder *b) {
+  sval *v = &b->vals[b->nvals - 1];
+  v->len = b->sblen - v->off;
+  b->sb[b->sblen++] = '\0'; /* room kept since value-begin */
+  b->in_value = 0;
+}
+
+/* The value being read is left out. */
+static void drop_value(sgf_tree_builder *b) {
+  b->sblen = b->vals[--b->nvals].off;
+  b->in_value = 0;
+  room_set(b);
+}
+
+/* The property being read is left out. */
+static void drop_prop(sgf_tree_builder *b) {
+  b->sblen = b->psb;
+  b->nvals = b->pfirst;
+  b->in_prop = b->in_value = 0;
+  room_set(b);
+}
+
+/* The property being read is complete (no value open). */
+static inline void commit_prop(sgf_tree_builder *b) {
+  size_t k = b->nvals - b->pfirst;
+  sprop *sp;
+  if (k == 0) { /* no value: left out */
+    drop_prop(b);
+    return;
+  }
+  sp = &b->pp[b->npp++];
+  sp->first = b->pfirst;
+  sp->nvalues = k;
+  if (!(b->open_flags & SGF__N_MOVE))
+    b->open_flags |= b->prop_flags;
+  else
+    b->open_flags |= b->prop_flags & OPEN_SCAN;
+  b->in_prop = 0;
+}
+
+/* A node, property or tree event: the property being read ends there in
+ * lazy mode; otherwise it was never ended and is left out. */
+static inline void end_pending(sgf_tree_builder *b) {
+  if (!b->in_prop) return;
+  if (!b->lazy) {
+    drop_prop(b);
+    return;
+  }
+  if (b->in_value) end_value(b);
+  commit_prop(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Nodes and game trees                                                */
+
+/* A node begins (at the current event), as a child of cur. */
+static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
+  const sgf_tree *t = b->tree;
+  uint64_t used = t->bytes + (uint64_t)t->nnodes * sizeof(sgf_node *) +
+                  sizeof(sgf_node);
+  if (t->nnodes >= t->max_nodes) return fail(b, p, SGF__ERR_NODES);
+  if (used > b->max_bytes) return fail(b, p, SGF__ERR_BYTES);
+  b->room = b->max_bytes - used;
+  b->npp = b->nvals = b->sblen = 0;
+  b->open = 1;
+  b->open_flags = head ? SGF__N_HEAD : 0;
+  b->open_pos = EVENT_POS(p);
+  return 0;
+}
+
+/* The open node ends: one arena allocation holds it, its properties,
+ * their values and bytes; it is linked as the last child of cur, gets its
+ * derived facts (as sgf__node_derive gives them) and becomes cur. 0, or
+ * the action after a failure. */
+HOT_INLINE int close_node(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_tree *t = b->tree;
+  const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
+  const uint32_t id = t->nnodes, oflags = b->open_flags;
+  sgf_node *const parent = b->cur;
+  const char *const sb = b->sb;
+  size_t size = sizeof(sgf_node) + k * sizeof(sgf_property) +
+                m * sizeof(sgf_value) + ((sblen + 7) & ~(size_t)7);
+  sgf_node *n, *prev;
+  sgf_property *pr;
+  sgf_value *va;
+  char *bytes;
+  uint32_t f = oflags & ~OPEN_SCAN, last;
+  int64_t movenum, nextnum;
+
+  if (id >= b->ixcap && grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
+                             sizeof *b->ix, 64))
+    return fail(b, p, SGF__ERR_NOMEM);
+  t->pending = ((uint64_t)id + 1) * sizeof(sgf_node *);
+  n = sgf__tree_alloc8(t, size);
+  if (!n) return fail(b, p, t->err);
+  b->open = 0;
+  b->ix[id] = n;
+  b->cur = n;
+  t->nnodes = id + 1;
+  pr = (sgf_property *)(n + 1);
+  va = (sgf_value *)(pr + k);
+  bytes = (char *)(va + m);
+
+  /* properties and values */
+  if (LIKELY(k == 1 && m == 1)) { /* ";B[qd]" */
+    const sprop *sp = b->pp;
+    const sval *sv = b->vals;
+    va->raw = bytes + sv->off;
+    va->len = sv->len;
+    va->pos = sv->pos;
+    pr->ident = sp->ident ? sp->ident : bytes + sp->ident_off;
+    pr->ident_len = sp->ident_len;
+    pr->raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
+    pr->raw_ident_len = sp->raw_len;
+    pr->pos = sp->pos;
+    pr->nvalues = 1;
+    pr->values = va;
+  } else {
+    const sprop *sp = b->pp, *spe = sp + k;
+    const sval *sv = b->vals, *sve = sv + m;
+    sgf_property *q = pr;
+    sgf_value *v = va;
+    for (; sv < sve; sv++, v++) {
+      v->raw = bytes + sv->off;
+      v->len = sv->len;
+      v->pos = sv->pos;
+    }
+    for (; sp < spe; sp++, q++) {
+      q->ident = sp->ident ? sp->ident : bytes + sp->ident_off;
+      q->ident_len = sp->ident_len;
+      q->raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
+      q->raw_ident_len = sp->raw_len;
+      q->pos = sp->pos;
+      q->nvalues = sp->nvalues;
+      q->values = va + sp->first;
+    }
+  }
+
+  /* the node, linked as the last child of parent */
+  n->parent = parent;
+  n->first_child = n->last_child = n->next = NULL;
+  n->tree = t;
+  n->props = k ? pr : NULL;
+  n->nprops = n->propcap = (uint32_t)k;
+  n->nchildren = 0;
+  n->id = id;
+  n->subtree = 1;
+  n->mn = 0;
+  n->pos = b->open_pos;
+  if (oflags & OPEN_SCAN) { /* PL, MN or HA: the full scan */
+    const char *q = sb;
+    size_t i;
+    /* the scan reads the values: their bytes first */
+    for (i = 0; i < sblen; i++) bytes[i] = q[i];
+    n->flags = f;
+    sgf__node_scan(n);
+    f = n->flags;
+  }
+  if (parent) {
+    uint32_t ci;
+    prev = parent->last_child;
+    if (prev) {
+      prev->next = n;
+      ci = prev->child_index + 1;
+    } else {
+      parent->first_child = n;
+      ci = 0;
+    }
+    parent->last_child = n;
+    parent->nchildren++;
+    n->child_index = ci;
+    n->level = parent->level + 1;
+    n->depth = parent->depth + (ci > 0);
+    n->ply = parent->ply;
+    last = parent->flags & SGF__N_DERIVED;
+    movenum = parent->movenum;
+    nextnum = parent->nextnum;
+  } else {
+    prev = NULL;
+    t->root = n;
+    n->child_index = n->level = n->depth = n->ply = 0;
+    last = 0;
+    movenum = 0;
+    nextnum = 1;
+  }
+  n->prev = prev;
+  if (f & SGF__N_MOVE) {
+    n->ply++;
+    movenum = (f & SGF__N_MN) ? n->mn : nextnum;
+    nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
+    last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
+  } else if (f & SGF__N_MN) {
+    nextnum = n->mn;
+  }
+  n->movenum = movenum;
+  n->nextnum = nextnum;
+  n->flags = f | last;
+
+  /* the bytes last (stores through char * may alias everything above):
+   * a move's were stored one or two at a time an instant ago, so read
+   * them no wider (a wider load would wait for those stores to land) */
+  if (sblen <= 8) {
+    switch (sblen) {
+      case 8: bytes[7] = sb[7]; /* fall through */
+      case 7: bytes[6] = sb[6]; /* fall through */
+      case 6: bytes[5] = sb[5]; /* fall through */
+      case 5: bytes[4] = sb[4]; /* fall through */
+      case 4: bytes[3] = sb[3]; /* fall through */
+      case 3: bytes[2] = sb[2]; /* fall through */
+      case 2: bytes[1] = sb[1]; /* fall through */
+      case 1: bytes[0] = sb[0]; /* fall through */
+      default: break;
+    }
+  } else {
+    memcpy(bytes, sb, sblen);
+  }
+  return 0;
+}
+
+/* close_node out of line, for the general paths. */
+COLD int close_node_cold(sgf_tree_builder *b, sgf_parser *p) {
+  return close_node(b, p);
+}
+
+/* Whatever of the open node is pending ends, and the node too. */
+static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
+  if (b->in_prop) end_pending(b);
+  return b->open ? close_node_cold(b, p) : 0;
+}
+
+static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_tree *t = b->tree;
+  sgf_node **ix;
+  size_t ixsize;
+  int r = SGF_CONTINUE;
+  if (!t->root) { /* a game tree without a node adds nothing */
+    drop_game(b);
+    b->state = B_IDLE;
+    return SGF_CONTINUE;
+  }
+  /* the index: in the free end of the last block if it fits there, else
+   * allocated by itself (a new block for it would mostly be waste) */
+  t->pending = 0;
+  ixsize = (size_t)t->nnodes * sizeof *ix;
+  if (t->blocks && t->blocks->size - t->blocks->used >= ixsize) {
+    ix = sgf__tree_alloc8(t, ixsize);
+    t->index_arena = 1;
+  } else {
+    if (t->bytes > t->max_bytes || ixsize > t->max_bytes - t->bytes)
+      return fail(b, p, SGF__ERR_BYTES);
+    ix = sgf__malloc(&t->alloc, ixsize);
+    if (!ix) return fail(b, p, SGF__ERR_NOMEM);
+    t->bytes += ixsize;
+  }
+  memcpy(ix, b->ix, ixsize);
+  t->index = ix;
+  t->index_cap = t->nnodes;
+  if (b->cur) {
+    /* not climbed out of the root (cannot happen with balanced tree
+     * events): derive everything again the slow way */
+    sgf__tree_refresh(t);
+  }
+  t->index_ok = 1;
+  t->dirty = 0;
+  if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
+    return fail(b, p, SGF__ERR_NOMEM);
+  /* blocks the game did not take wait for the next one */
+  b->spare = t->reuse;
+  t->reuse = NULL;
+  b->tree = NULL;
+  b->cur = NULL;
+  b->state = B_IDLE;
+  b->building = 0;
+  if (b->cb.on_game) {
+    b->delivering = t;
+    b->kept = 0;
+    r = b->cb.on_game(b, b->user, t);
+    b->delivering = NULL;
+    if (b->kept) return r;
+  }
+  if (b->flags & SGF_TREE_COLLECT) {
+    /* on_game may have taken the collection: reserve in the new one */
+    if (sgf__collection_reserve(b->coll)) {
+      sgf_tree_free(t);
+      return fail(b, p, SGF__ERR_NOMEM);
+    }
+    sgf__collection_push(b->coll, t);
+  } else {
+    recycle(b, t);
+  }
+  return r;
+}
+
+static int b_tree_begin(sgf_tree_builder *b, sgf_parser *p) {
+  int r;
+  if (b->depth == 0 || sgf_parser_depth(p) == 1) { /* a new game */
+    drop_game(b);
+    b->depth = 1;
+    b->game_pos = EVENT_POS(p);
+    b->tree = game_tree(b);
+    if (!b->tree) return fail(b, p, SGF__ERR_NOMEM);
+    b->state = B_BUILD;
+    b->building = 1;
+    b->fresh = 1;
+    return SGF_CONTINUE;
+  }
+  b->depth++;
+  if (!b->building) return idle_action(b);
+  if ((r = end_node(b, p)) != 0) return r;
+  if (b->mainline && !b->fresh && b->cur && b->cur->first_child) {
+    b->mskip = b->depth; /* a second child: not on the main line */
+    b->building = 0;
+    return SGF_SKIP;
+  }
+  if (b->fresh) { /* "((": an empty node first */
+    if ((r = open_node(b, p, 1)) != 0) return r;
+    if ((r = close_node_cold(b, p)) != 0) return r;
+  }
+  b->fresh = 1;
+  return SGF_CONTINUE;
+}
+
+static int b_node(sgf_tree_builder *b, sgf_parser *p) {
+  int r;
+  if (!b->building) return idle_action(b);
+  if ((r = end_node(b, p)) != 0) return r;
+  if ((r = open_node(b, p, b->fresh)) != 0) return r;
+  b->fresh = 0;
+  return SGF_CONTINUE;
+}
+
+static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
+  int r;
+  if (b->depth == 0) return SGF_CONTINUE; /* not ours */
+  b->depth--;
+  if (b->mskip) {
+    if (b->depth >= b->mskip) return SGF_SKIP;
+    b->mskip = 0; /* the skipped variation is over */
+    b->building = b->state == B_BUILD;
+    return SGF_CONTINUE;
+  }
+  if (b->state == B_DROP) {
+    if (b->depth > 0) return SGF_SKIP; /* skip the enclosing tree too */
+    b->state = B_IDLE;
+    return SGF_CONTINUE;
+  }
+  if (!b->building) return idle_action(b);
+  if ((r = end_node(b, p)) != 0) return r;
+  if (b->fresh) {
+    b->fresh = 0; /* an empty game tree: cur is where it hung */
+  } else if (b->cur) {
+    /* close the sequence: its nodes get no more descendants. They have
+     * consecutive ids (what hangs from them comes after the last in
+     * pre-order) but where a node was added after variations: walk the
+     * index while that holds (loads that do not wait for each other),
+     * the parent links from where it does not. */
+    sgf_node **ix = b->ix, *n = b->cur;
+    uint32_t count = b->tree->nnodes, i = n->id;
+    for (;;) {
+      n->subtree = count - i;
+      if ((n->flags & SGF__N_HEAD) || !n->parent) break;
+      if (n->parent == ix[i - 1]) {
+        n = ix[--i];
+      } else {
+        n = n->parent;
+        i = n->id;
+      }
+    }
+    b->cur = n->parent;
+  }
+  return b->depth == 0 ? finish_game(b, p) : SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties                                                          */
+
+/* Identifiers of one or two uppercase letters need no copy. */
+static const char letters[] =
+    "A\0B\0C\0D\0E\0F\0G\0H\0I\0J\0K\0L\0M\0N\0O\0P\0Q\0R\0S\0T\0U\0V\0W\0X\0Y\0Z";
+#define L2(c)                                                             \
+  c "A\0" c "B\0" c "C\0" c "D\0" c "E\0" c "F\0" c "G\0" c "H\0" c "I\0" \
+  c "J\0" c "K\0" c "L\0" c "M\0" c "N\0" c "O\0" c "P\0" c "Q\0" c "R\0" \
+  c "S\0" c "T\0" c "U\0" c "V\0" c "W\0" c "X\0" c "Y\0" c "Z\0"
+static const char letters2[] =
+    L2("A") L2("B") L2("C") L2("D") L2("E") L2("F") L2("G") L2("H") L2("I")
+    L2("J") L2("K") L2("L") L2("M") L2("N") L2("O") L2("P") L2("Q") L2("R")
+    L2("S") L2("T") L2("U") L2("V") L2("W") L2("X") L2("Y") L2("Z");
+#undef L2
+
+static inline int upper(char c) { return c >= 'A' && c <= 'Z'; }
+
+static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
+                      size_t n) {
+  size_t rn, copy;
+  const char *raw, *ident = NULL;
+  sprop *sp;
+  int same;
+  if (!b->building) return idle_action(b);
+  if (b->in_prop) end_pending(b);
+  if (!b->open) return SGF_CONTINUE; /* not in a node */
+  raw = RAW_IDENT(p, &rn);
+  if (n == 1 && upper(id[0]))
+    ident = letters + 2 * (id[0] - 'A');
+  else if (n == 2 && upper(id[0]) && upper(id[1]))
+    ident = letters2 + 3 * (26 * (id[0] - 'A') + (id[1] - 'A'));
+  same = rn == n && (raw == id || memcmp(raw, id, n) == 0);
+  copy = (ident ? 0 : n + 1) + (same ? 0 : rn + 1);
+  if (b->npp >= b->ppcap &&
+      grow(b, (void **)&b->pp, &b->ppcap, b->npp + 1, sizeof *b->pp, 16))
+    return fail(b, p, SGF__ERR_NOMEM);
+  if (sizeof(sgf_property) + copy > b->room || b->npp >= UINT32_MAX)
+    return fail(b, p, SGF__ERR_BYTES);
+  if (copy && sb_room(b, copy)) return fail(b, p, SGF__ERR_NOMEM);
+  b->room -= sizeof(sgf_property) + copy;
+  b->psb = b->sblen;
+  sp = &b->pp[b->npp];
+  sp->ident = ident;
+  if (!ident) {
+    sp->ident_off = b->sblen;
+    memcpy(b->sb + b->sblen, id, n);
+    b->sb[b->sblen + n] = '\0';
+    b->sblen += n + 1;
+  }
+  if (same) {
+    sp->raw = ident;
+    sp->raw_off = sp->ident_off;
+  } else {
+    sp->raw = NULL;
+    sp->raw_off = b->sblen;
+    if (rn) memcpy(b->sb + b->sblen, raw, rn);
+    b->sb[b->sblen + rn] = '\0';
+    b->sblen += rn + 1;
+  }
+  sp->ident_len = n;
+  sp->raw_len = rn;
+  sp->pos = EVENT_POS(p);
+  /* what it tells about the node (as sgf__node_scan would find) */
+  if (n == 1 && (id[0] == 'B' || id[0] == 'W'))
+    b->prop_flags = id[0] == 'B' ? SGF__N_BLACK : SGF__N_WHITE;
+  else if (n == 2 && ((id[0] == 'P' && id[1] == 'L') ||
+                      (id[0] == 'M' && id[1] == 'N') ||
+                      (id[0] == 'H' && id[1] == 'A')))
+    b->prop_flags = OPEN_SCAN;
+  else
+    b->prop_flags = 0;
+  b->pfirst = b->nvals;
+  b->vroom = b->max_value_bytes;
+  b->in_prop = 1;
+  return SGF_CONTINUE;
+}
+
+static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
+  sval *v;
+  if (!b->in_prop) return b->building ? SGF_CONTINUE : idle_action(b);
+  if (b->in_value) { /* lazy: the value ended; else it never did */
+    if (b->lazy)
+      end_value(b);
+    else
+      drop_value(b);
+  }
+  if (sizeof(sgf_value) > b->vroom) return fail(b, p, ERR_VALUE);
+  if (sizeof(sgf_value) + 1 > b->room) return fail(b, p, SGF__ERR_BYTES);
+  if (b->nvals >= b->valcap &&
+      grow(b, (void **)&b->vals, &b->valcap, b->nvals + 1, sizeof *b->vals,
+           16))
+    return fail(b, p, SGF__ERR_NOMEM);
+  if (sb_room(b, 1)) return fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
+  b->vroom -= sizeof(sgf_value);
+  b->room -= sizeof(sgf_value) + 1;
+  v = &b->vals[b->nvals++];
+  v->off = b->sblen;
+  v->pos = EVENT_POS(p);
+  b->in_value = 1;
+  return SGF_CONTINUE;
+}
+
+static int b_value_data(sgf_tree_builder *b, sgf_parser *p, const char *at,
+                        size_t n) {
+  char *d;
+  if (!b->in_value) return b->building ? SGF_CONTINUE : idle_action(b);
+  if (n > b->vroom) return fail(b, p, ERR_VALUE);
+  if (n > b->room) return fail(b, p, SGF__ERR_BYTES);
+  if (sb_room(b, n + 1)) return fail(b, p, SGF__ERR_NOMEM);
+  b->vroom -= n;
+  b->room -= n;
+  d = b->sb + b->sblen;
+  b->sblen += n;
+  if (n == 2) { /* most values are points */
+    d[0] = at[0];
+    d[1] = at[1];
+  } else {
+    memcpy(d, at, n);
+  }
+  return SGF_CONTINUE;
+}
+
+static int b_value_end(sgf_tree_builder *b, sgf_parser *p) {
+  (void)p;
+  if (!b->in_value) return b->building ? SGF_CONTINUE : idle_action(b);
+  end_value(b);
+  return SGF_CONTINUE;
+}
+
+static int b_property_end(sgf_tree_builder *b, sgf_parser *p) {
+  (void)p;
+  if (!b->in_prop) return b->building ? SGF_CONTINUE : idle_action(b);
+  if (b->in_value) drop_value(b); /* a value never ended is left out */
+  commit_prop(b);
+  return SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The handlers: the builder first, then the pass-through              */
+
+/* The stronger of two actions: abort > pause > skip > continue (other
+ * values, which the core treats as abort, win too). */
+static int stronger(int a, int b) { return b > a ? b : a; }
+
+/* After the pass-through answered: unless the core goes on (continue or
+ * pause), the property in progress will never be ended. */
+static int passed(sgf_tree_builder *b, int r, int mine) {
+  r = stronger(mine, r);
+  if (r != SGF_CONTINUE && r != SGF_PAUSE && b->in_prop) drop_prop(b);
+  return r;
+}
+
+#define BUILDER(u) ((sgf_tree_builder *)(u))
+
+/* Each handler has a general path (COLD: every state, the pass-through,
+ * failures) and an inline fast path for the usual case, which does what
+ * the general path would and nothing else: a node, a property of one or
+ * two uppercase letters written as such, a value and its data, with room
+ * in every buffer and no pass-through handler for the event. Fields of *b
+ * are read and updated before bytes are stored through a char pointer
+ * (which may alias *b: the compiler would reload them after it). */
+
+COLD int slow_tree_begin(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_tree_begin(b, p);
+  if (r != SGF_ABORT && b->ev.on_tree_begin)
+    r = passed(b, b->ev.on_tree_begin(p, b->user), r);
+  return r;
+}
+
+COLD int slow_tree_end(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_tree_end(b, p);
+  if (r != SGF_ABORT && b->ev.on_tree_end)
+    r = passed(b, b->ev.on_tree_end(p, b->user), r);
+  return r;
+}
+
+COLD int slow_node(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_node(b, p);
+  if (r != SGF_ABORT && b->ev.on_node)
+    r = passed(b, b->ev.on_node(p, b->user), r);
+  return r;
+}
+
+COLD int slow_property(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_property(b, p, at, n);
+  if (r != SGF_ABORT && b->ev.on_property)
+    r = passed(b, b->ev.on_property(p, b->user, at, n), r);
+  return r;
+}
+
+COLD int slow_value_begin(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_value_begin(b, p);
+  if (r != SGF_ABORT && b->ev.on_value_begin)
+    r = passed(b, b->ev.on_value_begin(p, b->user), r);
+  return r;
+}
+
+COLD int slow_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_value_data(b, p, at, n);
+  if (r != SGF_ABORT && b->ev.on_value_data)
+    r = passed(b, b->ev.on_value_data(p, b->user, at, n), r);
+  return r;
+}
+
+static int h_tree_begin(sgf_parser *p, void *u) { return slow_tree_begin(p, u); }
+
+static int h_tree_end(sgf_parser *p, void *u) { return slow_tree_end(p, u); }
+
+static int h_node(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->building && b->open && !b->ev.on_node)) {
+    const sgf_tree *t;
+    uint64_t used;
+    int r;
+    if (b->in_prop) end_pending(b);
+    if ((r = close_node(b, p)) != 0) return r;
+    /* open_node(b, p, 0): cur has just been linked, so fresh is 0 */
+    t = b->tree;
+    used = t->bytes + (uint64_t)t->nnodes * sizeof(sgf_node *) +
+           sizeof(sgf_node);
+    if (LIKELY(t->nnodes < t->max_nodes && used <= b->max_bytes)) {
+      b->room = b->max_bytes - used;
+      b->npp = b->nvals = b->sblen = 0;
+      b->open = 1;
+      b->open_flags = 0;
+      b->open_pos = EVENT_POS(p);
+      return SGF_CONTINUE;
+    }
+  }
+  return slow_node(p, u);
+}
+
+static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->building && b->open && !b->ev.on_property)) {
+    size_t rn;
+    const char *raw;
+    char c0 = at[0], c1;
+    sprop *sp;
+    if (b->in_prop) end_pending(b);
+    raw = RAW_IDENT(p, &rn);
+    if (LIKELY(rn == n && b->npp < b->ppcap && b->npp < UINT32_MAX &&
+               b->room >= sizeof(sgf_property) && upper(c0))) {
+      const char *ident = NULL;
+      uint32_t pf = 0;
+      if (n == 1 && (raw == at || raw[0] == c0)) {
+        ident = letters + 2 * (c0 - 'A');
+        if (c0 == 'B') pf = SGF__N_BLACK;
+        if (c0 == 'W') pf = SGF__N_WHITE;
+      } else if (n == 2 && upper(c1 = at[1]) &&
+                 (raw == at || (raw[0] == c0 && raw[1] == c1))) {
+        ident = letters2 + 3 * (26 * (c0 - 'A') + (c1 - 'A'));
+        if ((c0 == 'P' && c1 == 'L') || (c0 == 'M' && c1 == 'N') ||
+            (c0 == 'H' && c1 == 'A'))
+          pf = OPEN_SCAN;
+      }
+      if (ident) {
+        b->room -= sizeof(sgf_property);
+        b->psb = b->sblen;
+        b->pfirst = b->nvals;
+        b->vroom = b->max_value_bytes;
+        b->prop_flags = pf;
+        b->in_prop = 1;
+        sp = &b->pp[b->npp];
+        sp->ident = sp->raw = ident;
+        sp->ident_len = sp->raw_len = n;
+        sp->pos = EVENT_POS(p);
+        return SGF_CONTINUE;
+      }
+    }
+  }
+  return slow_property(p, u, at, n);
+}
+
+static int h_value_begin(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
+             b->vroom >= sizeof(sgf_value) &&
+             b->room >= sizeof(sgf_value) + 1 && b->nvals < b->valcap &&
+             b->sbcap - b->sblen >= 2 && !b->ev.on_value_begin)) {
+    sval *v;
+    if (b->in_value) end_value(b);
+    b->vroom -= sizeof(sgf_value);
+    b->room -= sizeof(sgf_value) + 1;
+    v = &b->vals[b->nvals++];
+    v->off = b->sblen;
+    v->pos = EVENT_POS(p);
+    b->in_value = 1;
+    return SGF_CONTINUE;
+  }
+  return slow_value_begin(p, u);
+}
+
+static int h_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->in_value && n <= b->vroom && n <= b->room &&
+             n < b->sbcap - b->sblen && !b->ev.on_value_data)) {
+    char *d = b->sb + b->sblen;
+    b->sblen += n;
+    b->vroom -= n;
+    b->room -= n;
+    if (n == 2) { /* most values are points */
+      d[0] = at[0];
+      d[1] = at[1];
+    } else {
+      memcpy(d, at, n);
+    }
+    return SGF_CONTINUE;
+  }
+  return slow_value_data(p, u, at, n);
+}
+
+static int h_value_end(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_value_end(b, p);
+  if (r != SGF_ABORT && b->ev.on_value_end)
+    r = passed(b, b->ev.on_value_end(p, b->user), r);
+  return r;
+}
+
+static int h_property_end(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = b_property_end(b, p);
+  if (r != SGF_ABORT && b->ev.on_property_end)
+    r = passed(b, b->ev.on_property_end(p, b->user), r);
+  return r;
+}
+
+static int h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
+  sgf_tree_builder *b = BUILDER(u);
+  return b->cb.on_diagnostic ? b->cb.on_diagnostic(p, b->user, d)
+                             : SGF_CONTINUE;
+}
+
+static const sgf_callbacks handlers = {
+    h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
+    h_value_data, h_value_end, h_property_end, h_diagnostic};
+
+const sgf_callbacks *sgf_tree_builder_handlers(void) { return &handlers; }
+
+/* ------------------------------------------------------------------ */
+/* Life cycle                                                          */
+
+sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
+                                          void *user,
+                                          const sgf_tree_builder_options *opt) {
+  sgf_tree_builder_options o;
+  sgf_allocator a;
+  sgf_tree_builder *b;
+  if (opt)
+    o = *opt;
+  else
+    sgf_tree_builder_options_init(&o);
+  sgf__allocator_init(&a, o.parser.allocator);
+  b = sgf__malloc(&a, sizeof *b);
+  if (!b) return NULL;
+  memset(b, 0, sizeof *b);
+  b->alloc = a;
+  if (cb) {
+    b->cb = *cb;
+    if (cb->events) b->ev = *cb->events;
+    b->cb.events = NULL;
+  }
+  b->user = user;
+  b->flags = o.flags;
+  b->mainline = (o.parser.flags & SGF_OPT_MAINLINE) != 0;
+  b->max_nodes = o.max_nodes ? o.max_nodes : SGF_DEFAULT_MAX_NODES;
+  if (b->max_nodes > SGF__MAX_NODES_CAP) b->max_nodes = SGF__MAX_NODES_CAP;
+  b->max_bytes = o.max_tree_bytes ? o.max_tree_bytes
+                                  : SGF_DEFAULT_MAX_TREE_BYTES;
+  b->max_value_bytes = o.parser.max_value_bytes
+                           ? o.parser.max_value_bytes
+                           : SGF_DEFAULT_MAX_VALUE_BYTES;
+  if (b->flags & SGF_TREE_COLLECT) {
+    b->coll = sgf__collection_new(&a);
+    if (!b->coll) goto failed;
+  }
+  if (!(b->flags & SGF_TREE_DETACHED)) {
+    sgf_callbacks h = handlers;
+    if (!b->ev.on_value_end && !b->ev.on_property_end) {
+      b->lazy = 1; /* see LEAN EVENTS */
+      h.on_value_end = NULL;
+      h.on_property_end = NULL;
+    }
+    b->parser = sgf_parser_create(&h, b, &o.parser);
+    if (!b->parser) goto failed;
+  }
+  return b;
+failed:
+  sgf_tree_builder_destroy(b);
+  return NULL;
+}
+
+void sgf_tree_builder_destroy(sgf_tree_builder *b) {
+  sgf_allocator a;
+  if (!b) return;
+  a = b->alloc;
+  sgf_parser_destroy(b->parser);
+  drop_game(b);
+  sgf_collection_free(b->coll);
+  sgf__blocks_free(&a, b->spare);
+  sgf__free(&a, b->spare_tree, sizeof *b->spare_tree);
+  sgf__free(&a, b->pp, b->ppcap * sizeof *b->pp);
+  sgf__free(&a, b->vals, b->valcap * sizeof *b->vals);
+  sgf__free(&a, b->sb, b->sbcap);
+  sgf__free(&a, b->ix, b->ixcap * sizeof *b->ix);
+  sgf__free(&a, b, sizeof *b);
+}
+
+sgf_parser *sgf_tree_builder_parser(sgf_tree_builder *b) { return b->parser; }
+
+sgf_tree *sgf_tree_builder_keep(sgf_tree_builder *b) {
+  if (!b->delivering || b->kept) return NULL;
+  b->kept = 1;
+  return b->delivering;
+}
+
+sgf_collection *sgf_tree_builder_collection_take(sgf_tree_builder *b) {
+  sgf_collection *c, *fresh;
+  if (!(b->flags & SGF_TREE_COLLECT)) return NULL;
+  fresh = sgf__collection_new(&b->alloc);
+  if (!fresh) return NULL;
+  c = b->coll;
+  b->coll = fresh;
+  return c;
+}
+
+void sgf_tree_builder_reset(sgf_tree_builder *b) {
+  if (b->parser) sgf_parser_reset(b->parser);
+  drop_game(b);
+  b->depth = 0;
+  b->state = B_IDLE;
+  if (b->coll) sgf__collection_clear(b->coll);
+}

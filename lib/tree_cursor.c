@@ -1,0 +1,531 @@
+/* tree_cursor.c - recording a game: a tree plus a current node, in the
+ * spirit of GNU Go's SGFTree.
+ *
+ * Edits allocate from the tree's arena, and every edit first allocates
+ * all it needs, then links: when memory (or a limit) runs out, the tree
+ * is as it was (some arena bytes may be spent).
+ *
+ * ROOM TO GROW. A node has props/propcap. A property (sgf_property, the
+ * public struct) has no capacity field, so nodes flagged SGF__N_EDIT keep
+ * an invariant instead: each property's values array has room for at
+ * least pow2ceil(nvalues) values. Appending to a property whose count is
+ * a power of two therefore reallocates (to double), any other append has
+ * room. The builder sizes values arrays exactly, so the first append to
+ * a parsed node copies the arrays whose counts are not powers of two
+ * (edit_prepare) and flags the node.
+ *
+ * After an edit the node's own flags are rescanned; if they changed (a
+ * move, PL, MN or HA appeared), the tree is marked dirty and the next
+ * query recomputes the derived facts. New nodes always mark it dirty.
+ */
+#include <string.h>
+
+#include "tree_internal.h"
+
+struct sgf_cursor {
+  sgf_tree *tree;
+  sgf_node *node;
+  int variation_next; /* the next node added here is the last child */
+};
+
+static const sgf_pos nopos; /* zeros: made here, not read */
+
+static int edit_status(int err) {
+  return (err == SGF__ERR_NODES || err == SGF__ERR_BYTES) ? SGF_EDIT_LIMIT
+                                                          : SGF_EDIT_NOMEM;
+}
+
+static int is_pow2(size_t n) { return n && (n & (n - 1)) == 0; }
+
+static size_t pow2ceil(size_t n) {
+  size_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+static int valid_ident(const char *id) {
+  size_t i;
+  if (!id || !id[0]) return 0;
+  for (i = 0; id[i]; i++)
+    if (id[i] < 'A' || id[i] > 'Z' || i >= SGF_DEFAULT_MAX_IDENT_LEN) return 0;
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Raw values                                                          */
+
+static int needs_escape(char ch, unsigned compose) {
+  return ch == ']' || ch == '\\' || (compose && ch == ':');
+}
+
+/* A raw value in the arena: pre (raw, as is), then sep (raw), then text
+ * escaped; NUL-terminated. NULL with t->err set on failure. */
+static char *make_raw(sgf_tree *t, const char *pre, size_t plen,
+                      const char *sep, const char *text, unsigned compose,
+                      size_t *len) {
+  size_t slen = sep ? strlen(sep) : 0, tlen = 0, i;
+  char *r, *w;
+  if (text)
+    for (i = 0; text[i]; i++) tlen += 1 + (size_t)needs_escape(text[i], compose);
+  if (plen > SIZE_MAX / 2 || tlen > SIZE_MAX / 4) {
+    t->err = SGF__ERR_NOMEM;
+    return NULL;
+  }
+  r = sgf__tree_alloc(t, plen + slen + tlen + 1, 1);
+  if (!r) return NULL;
+  w = r;
+  if (plen) memcpy(w, pre, plen);
+  w += plen;
+  if (slen) memcpy(w, sep, slen);
+  w += slen;
+  if (text)
+    for (i = 0; text[i]; i++) {
+      if (needs_escape(text[i], compose)) *w++ = '\\';
+      *w++ = text[i];
+    }
+  *w = '\0';
+  *len = (size_t)(w - r);
+  return r;
+}
+
+/* 1 if raw is a valid raw value: no unescaped ']', no lone final '\\'. */
+static int valid_raw(const char *raw, size_t len) {
+  size_t i;
+  for (i = 0; i < len; i++) {
+    if (raw[i] == '\\') {
+      if (++i == len) return 0;
+    } else if (raw[i] == ']') {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties of one node                                              */
+
+static sgf_property *find(sgf_node *n, const char *ident) {
+  return (sgf_property *)sgf_node_find_property(n, ident);
+}
+
+/* The node's own flags may have changed: derived facts follow lazily. */
+static void touched(sgf_node *n) {
+  uint32_t before = n->flags;
+  sgf__node_scan(n);
+  if (before != n->flags) n->tree->dirty = 1;
+}
+
+static int edit_prepare(sgf_tree *t, sgf_node *n) {
+  uint32_t i;
+  if (n->flags & SGF__N_EDIT) return 0;
+  for (i = 0; i < n->nprops; i++) {
+    sgf_property *p = &n->props[i];
+    sgf_value *arr;
+    if (is_pow2(p->nvalues)) continue;
+    arr = sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr,
+                          sizeof(void *));
+    if (!arr) return edit_status(t->err); /* copies made so far are equal */
+    memcpy(arr, p->values, p->nvalues * sizeof *arr);
+    p->values = arr;
+  }
+  n->flags |= SGF__N_EDIT;
+  return 0;
+}
+
+/* Add ident with the one value raw[0..len) at the end of n's properties. */
+static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
+                    const char *raw, size_t len) {
+  size_t ilen = strlen(ident);
+  sgf_value *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
+  char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
+  sgf_property *props = n->props, *p;
+  if (!id) return edit_status(t->err);
+  if (n->nprops == n->propcap) {
+    uint32_t cap = n->propcap ? n->propcap * 2 : 4;
+    props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
+    if (!props) return edit_status(t->err);
+    if (n->nprops) memcpy(props, n->props, n->nprops * sizeof *props);
+    n->props = props;
+    n->propcap = cap;
+  }
+  memcpy(id, ident, ilen + 1);
+  v->raw = raw;
+  v->len = len;
+  v->pos = nopos;
+  p = &props[n->nprops++];
+  p->ident = p->raw_ident = id;
+  p->ident_len = p->raw_ident_len = ilen;
+  p->pos = nopos;
+  p->nvalues = 1;
+  p->values = v;
+  touched(n);
+  return SGF_EDIT_OK;
+}
+
+/* ident gets the single value raw (replacing its values), or is added. */
+static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
+                    const char *raw, size_t len) {
+  sgf_property *p = find(n, ident);
+  sgf_value *v;
+  if (!p) return prop_new(t, n, ident, raw, len);
+  v = (sgf_value *)p->values; /* arena memory: ours to change */
+  v[0].raw = raw;
+  v[0].len = len;
+  v[0].pos = nopos;
+  p->nvalues = 1; /* room stays >= pow2ceil(1) */
+  touched(n);
+  return SGF_EDIT_OK;
+}
+
+/* Append the value raw to ident (added if absent). */
+static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
+                       const char *raw, size_t len) {
+  sgf_property *p = find(n, ident);
+  sgf_value *arr;
+  size_t k;
+  int r;
+  if (!p) return prop_new(t, n, ident, raw, len);
+  if ((r = edit_prepare(t, n)) != 0) return r;
+  k = p->nvalues;
+  if (is_pow2(k)) {
+    arr = sgf__tree_alloc(t, 2 * k * sizeof *arr, sizeof(void *));
+    if (!arr) return edit_status(t->err);
+    memcpy(arr, p->values, k * sizeof *arr);
+  } else {
+    arr = (sgf_value *)p->values;
+  }
+  arr[k].raw = raw;
+  arr[k].len = len;
+  arr[k].pos = nopos;
+  p->values = arr;
+  p->nvalues = k + 1;
+  touched(n);
+  return SGF_EDIT_OK;
+}
+
+/* Index of the value of p that is exactly raw[0..len), or -1. */
+static long value_index(const sgf_property *p, const char *raw, size_t len) {
+  size_t i;
+  for (i = 0; p && i < p->nvalues; i++)
+    if (p->values[i].len == len && memcmp(p->values[i].raw, raw, len) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* Remove the point pt from ident in n (FF[4] allows one setup property,
+ * and one markup, per point and node); the property goes when empty. */
+static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
+                         const char *pt) {
+  sgf_property *p = find(n, ident);
+  sgf_value *v;
+  long j = value_index(p, pt, 2);
+  int r;
+  if (j < 0) return 0;
+  if ((r = edit_prepare(t, n)) != 0) return r;
+  if (p->nvalues == 1) {
+    size_t i = (size_t)(p - n->props);
+    memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
+    n->nprops--;
+  } else {
+    v = (sgf_value *)p->values;
+    memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
+    p->nvalues--; /* room stays >= pow2ceil(nvalues) */
+  }
+  touched(n);
+  return 0;
+}
+
+/* Put the point (x, y) into ident, one of group (the others lose it).
+ * Once the node is prepared, releasing allocates nothing and cannot fail,
+ * so it comes after the append that can. */
+static int point_put(sgf_cursor *c, const char *ident,
+                     const char *const *group, int x, int y) {
+  sgf_tree *t = c->tree;
+  sgf_node *n = c->node;
+  char pt[2], *raw;
+  size_t len, i;
+  int r;
+  if (sgf_point_encode(x, y, pt) != 2) return SGF_EDIT_INVALID;
+  if (value_index(find(n, ident), pt, 2) >= 0) return SGF_EDIT_OK;
+  raw = make_raw(t, pt, 2, NULL, NULL, 0, &len);
+  if (!raw) return edit_status(t->err);
+  if ((r = edit_prepare(t, n)) != 0) return r;
+  if ((r = prop_append(t, n, ident, raw, len)) != 0) return r;
+  for (i = 0; group[i]; i++)
+    if (strcmp(group[i], ident) != 0) point_release(t, n, group[i], pt);
+  return SGF_EDIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cursor life and moving around                                       */
+
+sgf_cursor *sgf_cursor_create(sgf_tree *t) {
+  sgf_cursor *c = sgf__malloc(&t->alloc, sizeof *c);
+  if (!c) return NULL;
+  c->tree = t;
+  c->node = t->root;
+  c->variation_next = 0;
+  return c;
+}
+
+void sgf_cursor_destroy(sgf_cursor *c) {
+  if (c) sgf__free(&c->tree->alloc, c, sizeof *c);
+}
+
+sgf_tree *sgf_cursor_tree(const sgf_cursor *c) { return c->tree; }
+const sgf_node *sgf_cursor_node(const sgf_cursor *c) { return c->node; }
+
+static int go(sgf_cursor *c, sgf_node *n) {
+  if (!n) return SGF_EDIT_INVALID;
+  c->node = n;
+  c->variation_next = 0;
+  return SGF_EDIT_OK;
+}
+
+int sgf_cursor_back(sgf_cursor *c) { return go(c, c->node->parent); }
+int sgf_cursor_forward(sgf_cursor *c) { return go(c, c->node->first_child); }
+int sgf_cursor_rewind(sgf_cursor *c) { return go(c, c->tree->root); }
+
+int sgf_cursor_goto(sgf_cursor *c, const sgf_node *n) {
+  if (!n || n->tree != c->tree) return SGF_EDIT_INVALID;
+  return go(c, (sgf_node *)n); /* a node of the cursor's own tree */
+}
+
+int sgf_cursor_start_variation(sgf_cursor *c) {
+  if (!c->node->parent) return SGF_EDIT_INVALID;
+  c->node = c->node->parent;
+  c->variation_next = 1;
+  return SGF_EDIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Adding nodes                                                        */
+
+/* A new child of the current node, placed by flags, with the move
+ * ident[raw] if ident is not NULL; the cursor moves to it. */
+static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
+                     const char *pt, size_t k) {
+  sgf_tree *t = c->tree;
+  sgf_node *n = sgf__node_alloc(t);
+  int first = !(flags & SGF_CURSOR_VARIATION) && !c->variation_next;
+  if (!n) return edit_status(t->err);
+  n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
+  if (ident) {
+    sgf_property *props = sgf__tree_alloc(t, 2 * sizeof *props,
+                                          sizeof(void *));
+    sgf_value *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *))
+                         : NULL;
+    size_t len;
+    char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
+    if (!raw) return edit_status(t->err);
+    v->raw = raw;
+    v->len = len;
+    v->pos = nopos;
+    props[0].ident = props[0].raw_ident = ident; /* a static string */
+    props[0].ident_len = props[0].raw_ident_len = strlen(ident);
+    props[0].pos = nopos;
+    props[0].nvalues = 1;
+    props[0].values = v;
+    n->props = props;
+    n->nprops = 1;
+    n->propcap = 2;
+    sgf__node_scan(n);
+  }
+  sgf__node_link(t, n, c->node, first);
+  c->node = n;
+  c->variation_next = 0;
+  return SGF_EDIT_OK;
+}
+
+int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
+                        unsigned flags) {
+  char pt[2];
+  int k;
+  uint32_t want;
+  sgf_node *ch;
+  if (color != SGF_COLOR_BLACK && color != SGF_COLOR_WHITE)
+    return SGF_EDIT_INVALID;
+  k = sgf_point_encode(x, y, pt);
+  if (k < 0) return SGF_EDIT_INVALID;
+  want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
+  for (ch = c->node->first_child; ch; ch = ch->next) {
+    const sgf_value *mv;
+    if ((ch->flags & SGF__N_MOVE) != want) continue;
+    sgf_node_move(ch, &mv);
+    if (mv && mv->len == (size_t)k && memcmp(mv->raw, pt, (size_t)k) == 0)
+      return go(c, ch); /* replayed: reuse the existing child */
+  }
+  return child_add(c, flags, color == SGF_COLOR_BLACK ? "B" : "W", pt,
+                   (size_t)k);
+}
+
+int sgf_cursor_add_node(sgf_cursor *c, unsigned flags) {
+  return child_add(c, flags, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties of the current node                                      */
+
+static const char *const setup_group[] = {"AB", "AW", "AE", NULL};
+static const char *const markup_group[] = {"TR", "CR", "SQ", "MA", NULL};
+
+int sgf_cursor_add_stone(sgf_cursor *c, sgf_color color, int x, int y) {
+  const char *ident;
+  switch (color) {
+    case SGF_COLOR_BLACK: ident = "AB"; break;
+    case SGF_COLOR_WHITE: ident = "AW"; break;
+    case SGF_COLOR_NONE: ident = "AE"; break;
+    default: return SGF_EDIT_INVALID;
+  }
+  return point_put(c, ident, setup_group, x, y);
+}
+
+int sgf_cursor_add_markup(sgf_cursor *c, sgf_markup kind, int x, int y) {
+  if ((unsigned)kind > SGF_MARKUP_CROSS) return SGF_EDIT_INVALID;
+  return point_put(c, markup_group[kind], markup_group, x, y);
+}
+
+int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
+  sgf_tree *t = c->tree;
+  const sgf_property *p;
+  char *raw;
+  size_t len;
+  if (!text) return SGF_EDIT_INVALID;
+  p = find(c->node, "C");
+  if (p)
+    raw = make_raw(t, p->values[0].raw, p->values[0].len, "\n", text, 0,
+                   &len);
+  else
+    raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
+  if (!raw) return edit_status(t->err);
+  return prop_set(t, c->node, "C", raw, len);
+}
+
+int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
+  sgf_tree *t = c->tree;
+  sgf_property *p;
+  char pt[2], *raw;
+  size_t len, i;
+  if (!text || sgf_point_encode(x, y, pt) != 2) return SGF_EDIT_INVALID;
+  raw = make_raw(t, pt, 2, ":", text, 1, &len);
+  if (!raw) return edit_status(t->err);
+  p = find(c->node, "LB");
+  for (i = 0; p && i < p->nvalues; i++) {
+    const sgf_value *v = &p->values[i];
+    if (v->len >= 3 && v->raw[0] == pt[0] && v->raw[1] == pt[1] &&
+        v->raw[2] == ':') { /* one label per point: replace it */
+      sgf_value *w = (sgf_value *)v;
+      w->raw = raw;
+      w->len = len;
+      return SGF_EDIT_OK;
+    }
+  }
+  return prop_append(t, c->node, "LB", raw, len);
+}
+
+int sgf_cursor_set_text(sgf_cursor *c, const char *ident, const char *text) {
+  sgf_tree *t = c->tree;
+  char *raw;
+  size_t len;
+  if (!valid_ident(ident) || !text) return SGF_EDIT_INVALID;
+  raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
+  if (!raw) return edit_status(t->err);
+  return prop_set(t, c->node, ident, raw, len);
+}
+
+int sgf_cursor_add_value(sgf_cursor *c, const char *ident, const char *raw,
+                         size_t len) {
+  sgf_tree *t = c->tree;
+  char *copy;
+  size_t n;
+  if (!valid_ident(ident) || (!raw && len) || !valid_raw(raw, len))
+    return SGF_EDIT_INVALID;
+  copy = make_raw(t, raw, len, NULL, NULL, 0, &n);
+  if (!copy) return edit_status(t->err);
+  return prop_append(t, c->node, ident, copy, n);
+}
+
+int sgf_cursor_set_result(sgf_cursor *c, const char *result) {
+  sgf_tree *t = c->tree;
+  char *raw;
+  size_t len;
+  if (!result) return SGF_EDIT_INVALID;
+  raw = make_raw(t, NULL, 0, NULL, result, 0, &len);
+  if (!raw) return edit_status(t->err);
+  return prop_set(t, t->root, "RE", raw, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* The header                                                          */
+
+static size_t fmt_uint(char *out, unsigned long long v) {
+  char tmp[24];
+  size_t n = 0, i;
+  do {
+    tmp[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  for (i = 0; i < n; i++) out[i] = tmp[n - 1 - i];
+  out[n] = '\0';
+  return n;
+}
+
+/* Komi with at most two decimals, no locale: 6.5, 7, -0.25, 0. */
+static int fmt_komi(char *out, double k) {
+  double a = k < 0 ? -k : k;
+  unsigned long long c;
+  size_t n = 0;
+  if (!(a < 1e12)) return -1; /* also NaN */
+  c = (unsigned long long)(a * 100.0 + 0.5);
+  if (k < 0 && c) out[n++] = '-';
+  n += fmt_uint(out + n, c / 100);
+  if (c % 100) {
+    out[n++] = '.';
+    out[n++] = (char)('0' + (c % 100) / 10);
+    if (c % 10) out[n++] = (char)('0' + c % 10);
+  }
+  out[n] = '\0';
+  return 0;
+}
+
+int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
+  static const char *const idents[] = {"PB", "PW", "DT", "RU", "EV", "AP"};
+  const char *texts[6];
+  sgf_tree *t = c->tree;
+  sgf_node *root = t->root;
+  char num[32], *raw;
+  size_t i, len;
+  int r;
+  if (!h || h->board_size > 52) return SGF_EDIT_INVALID;
+  if (h->has_komi && fmt_komi(num, h->komi) != 0) return SGF_EDIT_INVALID;
+  texts[0] = h->black;
+  texts[1] = h->white;
+  texts[2] = h->date;
+  texts[3] = h->rules;
+  texts[4] = h->event;
+  texts[5] = h->application;
+#define SET(id, text)                                                    \
+  do {                                                                   \
+    raw = make_raw(t, NULL, 0, NULL, (text), 0, &len);                   \
+    if (!raw) return edit_status(t->err);                                \
+    if ((r = prop_set(t, root, (id), raw, len)) != SGF_EDIT_OK) return r; \
+  } while (0)
+  SET("GM", "1");
+  SET("FF", "4");
+  if (h->board_size) {
+    fmt_uint(num, h->board_size);
+    SET("SZ", num);
+  }
+  if (h->has_komi) {
+    fmt_komi(num, h->komi);
+    SET("KM", num);
+  }
+  if (h->handicap) {
+    fmt_uint(num, h->handicap);
+    SET("HA", num);
+  }
+  for (i = 0; i < 6; i++)
+    if (texts[i]) SET(idents[i], texts[i]);
+#undef SET
+  return SGF_EDIT_OK;
+}

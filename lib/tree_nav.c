@@ -1,0 +1,240 @@
+/* tree_nav.c - reading a tree: structure, derived facts, properties,
+ * iterators, points. Nothing here allocates (but sgf_tree_position after
+ * an edit) and nothing recurses; derived facts are refreshed first when a
+ * cursor changed the tree (sgf__fresh).
+ */
+#include <string.h>
+
+#include "tree_internal.h"
+
+/* ------------------------------------------------------------------ */
+/* Trees                                                               */
+
+const sgf_node *sgf_tree_root(const sgf_tree *t) { return t->root; }
+
+size_t sgf_tree_node_count(const sgf_tree *t) { return t->nnodes; }
+
+uint64_t sgf_tree_byte_count(const sgf_tree *t) { return t->bytes; }
+
+const sgf_node *sgf_tree_position(const sgf_tree *t, size_t i) {
+  sgf_tree *m = (sgf_tree *)t; /* the index is a cache */
+  if (i >= t->nnodes) return NULL;
+  if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) return NULL;
+  return t->index[i];
+}
+
+/* ------------------------------------------------------------------ */
+/* Structure                                                           */
+
+sgf_tree *sgf_node_tree(const sgf_node *n) { return n->tree; }
+const sgf_node *sgf_node_root(const sgf_node *n) { return n->tree->root; }
+const sgf_node *sgf_node_parent(const sgf_node *n) { return n->parent; }
+const sgf_node *sgf_node_first_child(const sgf_node *n) {
+  return n->first_child;
+}
+const sgf_node *sgf_node_last_child(const sgf_node *n) {
+  return n->last_child;
+}
+const sgf_node *sgf_node_next_sibling(const sgf_node *n) { return n->next; }
+const sgf_node *sgf_node_prev_sibling(const sgf_node *n) { return n->prev; }
+size_t sgf_node_child_count(const sgf_node *n) { return n->nchildren; }
+
+const sgf_node *sgf_node_child(const sgf_node *n, size_t i) {
+  const sgf_node *c;
+  size_t k;
+  if (i >= n->nchildren) return NULL;
+  if (i <= n->nchildren / 2) {
+    for (c = n->first_child; i > 0; i--) c = c->next;
+  } else {
+    for (c = n->last_child, k = n->nchildren - 1 - i; k > 0; k--) c = c->prev;
+  }
+  return c;
+}
+
+size_t sgf_node_child_index(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->child_index;
+}
+
+size_t sgf_node_id(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->id;
+}
+
+size_t sgf_node_subtree_size(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->subtree;
+}
+
+size_t sgf_node_level(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->level;
+}
+
+size_t sgf_node_ply(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->ply;
+}
+
+size_t sgf_node_depth(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->depth;
+}
+
+int sgf_node_is_mainline(const sgf_node *n) { return sgf_node_depth(n) == 0; }
+int sgf_node_is_variation(const sgf_node *n) { return sgf_node_depth(n) > 0; }
+int sgf_node_is_initial(const sgf_node *n) { return n->parent == NULL; }
+int sgf_node_is_terminal(const sgf_node *n) { return n->first_child == NULL; }
+
+int sgf_node_is_ancestor(const sgf_node *a, const sgf_node *b) {
+  if (a->tree != b->tree) return 0;
+  sgf__fresh(a);
+  /* pre-order: a's subtree is the id range [a->id, a->id + subtree) */
+  return a->id <= b->id && b->id - a->id < a->subtree;
+}
+
+int sgf_node_is_descendant(const sgf_node *a, const sgf_node *b) {
+  return sgf_node_is_ancestor(b, a);
+}
+
+const sgf_node *sgf_node_lca(const sgf_node *a, const sgf_node *b) {
+  if (a->tree != b->tree) return NULL;
+  if (sgf_node_is_ancestor(a, b)) return a;
+  if (sgf_node_is_ancestor(b, a)) return b;
+  while (a->level > b->level) a = a->parent;
+  while (b->level > a->level) b = b->parent;
+  while (a != b) {
+    a = a->parent;
+    b = b->parent;
+  }
+  return a;
+}
+
+size_t sgf_node_distance(const sgf_node *a, const sgf_node *b) {
+  const sgf_node *c = sgf_node_lca(a, b);
+  if (!c) return SIZE_MAX;
+  return (size_t)(a->ply - c->ply) + (size_t)(b->ply - c->ply);
+}
+
+sgf_pos sgf_node_pos(const sgf_node *n) { return n->pos; }
+
+/* ------------------------------------------------------------------ */
+/* Game facts                                                          */
+
+sgf_color sgf_node_move(const sgf_node *n, const sgf_value **value) {
+  uint32_t i;
+  if (value) *value = NULL;
+  if (!(n->flags & SGF__N_MOVE)) return SGF_COLOR_NONE;
+  if (value) {
+    for (i = 0; i < n->nprops; i++) {
+      const sgf_property *p = &n->props[i];
+      if (p->ident_len == 1 && (p->ident[0] == 'B' || p->ident[0] == 'W') &&
+          p->nvalues > 0) {
+        *value = &p->values[0];
+        break;
+      }
+    }
+  }
+  return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+}
+
+int64_t sgf_node_move_number(const sgf_node *n) {
+  sgf__fresh(n);
+  return n->movenum;
+}
+
+sgf_color sgf_node_to_play(const sgf_node *n) {
+  sgf__fresh(n);
+  if (n->flags & SGF__N_PL_B) return SGF_COLOR_BLACK;
+  if (n->flags & SGF__N_PL_W) return SGF_COLOR_WHITE;
+  if (n->flags & SGF__N_LAST_B) return SGF_COLOR_WHITE;
+  if (n->flags & SGF__N_LAST_W) return SGF_COLOR_BLACK;
+  return (n->tree->root->flags & SGF__N_HA2) ? SGF_COLOR_WHITE
+                                             : SGF_COLOR_BLACK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties                                                          */
+
+size_t sgf_node_property_count(const sgf_node *n) { return n->nprops; }
+
+const sgf_property *sgf_node_property(const sgf_node *n, size_t i) {
+  return i < n->nprops ? &n->props[i] : NULL;
+}
+
+const sgf_property *sgf_node_find_property(const sgf_node *n,
+                                           const char *ident) {
+  uint32_t i;
+  size_t len = strlen(ident);
+  for (i = 0; i < n->nprops; i++) {
+    const sgf_property *p = &n->props[i];
+    if (p->ident_len == len && memcmp(p->ident, ident, len) == 0) return p;
+  }
+  return NULL;
+}
+
+const sgf_value *sgf_property_value(const sgf_property *p, size_t i) {
+  return i < p->nvalues ? &p->values[i] : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Iterators                                                           */
+
+enum { ITER_PREORDER, ITER_MAINLINE };
+
+void sgf_node_iter_preorder_init(sgf_node_iter *it, const sgf_node *n) {
+  it->top = n;
+  it->next = n;
+  it->mode = ITER_PREORDER;
+}
+
+void sgf_node_iter_mainline_init(sgf_node_iter *it, const sgf_node *n) {
+  it->top = n;
+  it->next = n;
+  it->mode = ITER_MAINLINE;
+}
+
+const sgf_node *sgf_node_iter_next(sgf_node_iter *it) {
+  const sgf_node *r = it->next, *s;
+  if (!r) return NULL;
+  if (r->first_child) {
+    s = r->first_child;
+  } else if (it->mode == ITER_MAINLINE) {
+    s = NULL;
+  } else {
+    for (s = r; s != it->top && !s->next; s = s->parent) {
+    }
+    s = s == it->top ? NULL : s->next;
+  }
+  it->next = s;
+  return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Points                                                              */
+
+int sgf_point_encode(int x, int y, char out[2]) {
+  if (x == SGF_PASS || y == SGF_PASS) return 0;
+  if (x < 0 || x > 51 || y < 0 || y > 51) return -1;
+  out[0] = (char)(x < 26 ? 'a' + x : 'A' + (x - 26));
+  out[1] = (char)(y < 26 ? 'a' + y : 'A' + (y - 26));
+  return 2;
+}
+
+static int letter(char c) {
+  if (c >= 'a' && c <= 'z') return c - 'a';
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 26;
+  return -1;
+}
+
+int sgf_point_decode(const char *raw, size_t len, int *x, int *y) {
+  int a, b;
+  if (len == 0) return 0;
+  if (len != 2) return -1;
+  a = letter(raw[0]);
+  b = letter(raw[1]);
+  if (a < 0 || b < 0) return -1;
+  *x = a;
+  *y = b;
+  return 1;
+}

@@ -1,0 +1,1865 @@
+/* test_tree.c - unit tests of the tree layer (sgfstream/tree.h): the
+ * builder, navigation against hand-checked answers (the FF[4] variation
+ * example and the CQL worked example), limits and diagnostics, the
+ * skip/pause/abort contract through the builder, allocation failure,
+ * deep and long generated trees, memory bound in one-game mode, the
+ * record-a-game cursor, and every file of ../shared/corpus/edge when it
+ * exists. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sgfstream.h>
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+typedef struct buf {
+  char *p;
+  size_t len, cap;
+} buf;
+
+static void buf_add(buf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1) cap *= 2;
+    b->p = realloc(b->p, cap);
+    assert_non_null(b->p);
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = '\0';
+}
+static void buf_adds(buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+static void buf_free(buf *b) {
+  free(b->p);
+  memset(b, 0, sizeof *b);
+}
+
+/* A counting allocator: outstanding bytes, peak, and failure of the
+ * fail_at-th call (1-based; 0 never). Sizes given on free are checked. */
+typedef struct counting {
+  size_t fail_at, calls;
+  size_t outstanding, peak, blocks;
+  int failed;
+} counting;
+
+#define HDR 16
+
+static void *c_malloc(void *ctx, size_t size) {
+  counting *c = ctx;
+  char *p;
+  if (++c->calls == c->fail_at) {
+    c->failed = 1;
+    return NULL;
+  }
+  p = malloc(size + HDR);
+  if (!p) return NULL;
+  memcpy(p, &size, sizeof size);
+  c->outstanding += size;
+  c->blocks++;
+  if (c->outstanding > c->peak) c->peak = c->outstanding;
+  return p + HDR;
+}
+
+static void c_free(void *ctx, void *ptr, size_t size) {
+  counting *c = ctx;
+  size_t real;
+  char *p;
+  if (!ptr) return;
+  p = (char *)ptr - HDR;
+  memcpy(&real, p, sizeof real);
+  assert_int_equal(real, size); /* the library passes the right size */
+  c->outstanding -= size;
+  c->blocks--;
+  free(p);
+}
+
+static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
+  counting *c = ctx;
+  char *p;
+  size_t real;
+  if (++c->calls == c->fail_at) {
+    c->failed = 1;
+    return NULL;
+  }
+  p = (char *)ptr - HDR;
+  memcpy(&real, p, sizeof real);
+  assert_int_equal(real, old);
+  p = realloc(p, size + HDR);
+  if (!p) return NULL;
+  memcpy(p, &size, sizeof size);
+  c->outstanding = c->outstanding - old + size;
+  if (c->outstanding > c->peak) c->peak = c->outstanding;
+  return p + HDR;
+}
+
+static sgf_allocator counting_allocator(counting *c) {
+  sgf_allocator a;
+  memset(c, 0, sizeof *c);
+  a.malloc = c_malloc;
+  a.realloc = c_realloc;
+  a.free = c_free;
+  a.ctx = c;
+  return a;
+}
+
+/* Parse s into a collection, asserting success. */
+static sgf_collection *parse(const char *s, unsigned popt_flags) {
+  sgf_tree_builder_options o;
+  sgf_diag err;
+  sgf_collection *c;
+  sgf_tree_builder_options_init(&o);
+  o.parser.flags = popt_flags;
+  c = sgf_collection_parse(s, strlen(s), &o, &err);
+  assert_non_null(c);
+  return c;
+}
+
+/* The first node (pre-order) whose C value is text. */
+static const sgf_node *by_comment(const sgf_tree *t, const char *text) {
+  sgf_node_iter it;
+  const sgf_node *n;
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    const sgf_property *p = sgf_node_find_property(n, "C");
+    if (p && p->values[0].len == strlen(text) &&
+        memcmp(p->values[0].raw, text, p->values[0].len) == 0)
+      return n;
+  }
+  fail_msg("no node with C[%s]", text);
+  return NULL;
+}
+
+/* A text form of a tree: per node in pre-order, its parent's id and its
+ * properties (normalized[raw-ident]=values, raw). */
+static void signature(const sgf_tree *t, buf *out) {
+  sgf_node_iter it;
+  const sgf_node *n;
+  char tmp[64];
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    size_t i, j;
+    snprintf(tmp, sizeof tmp, "%zu<%ld:", sgf_node_id(n),
+             sgf_node_parent(n) ? (long)sgf_node_id(sgf_node_parent(n))
+                                : -1L);
+    buf_adds(out, tmp);
+    for (i = 0; i < sgf_node_property_count(n); i++) {
+      const sgf_property *p = sgf_node_property(n, i);
+      buf_add(out, p->ident, p->ident_len);
+      buf_adds(out, "/");
+      buf_add(out, p->raw_ident, p->raw_ident_len);
+      for (j = 0; j < p->nvalues; j++) {
+        buf_adds(out, "[");
+        buf_add(out, p->values[j].raw, p->values[j].len);
+        buf_adds(out, "]");
+      }
+    }
+    buf_adds(out, "\n");
+  }
+}
+
+/* Check every derived fact of every node against its definition, from
+ * the parent and siblings (no recursion: a pre-order walk). */
+static void check_invariants(const sgf_tree *t) {
+  sgf_node_iter it;
+  const sgf_node *n;
+  size_t count = 0;
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    const sgf_node *p = sgf_node_parent(n);
+    size_t mv = sgf_node_move(n, NULL) != SGF_COLOR_NONE;
+    assert_int_equal(sgf_node_id(n), count);
+    assert_ptr_equal(sgf_tree_position(t, count), n);
+    assert_ptr_equal(sgf_node_tree(n), t);
+    count++;
+    if (!p) {
+      assert_ptr_equal(n, sgf_tree_root(t));
+      assert_int_equal(sgf_node_level(n), 0);
+      assert_int_equal(sgf_node_depth(n), 0);
+      assert_int_equal(sgf_node_ply(n), mv);
+      assert_true(sgf_node_is_initial(n));
+    } else {
+      size_t ci = sgf_node_child_index(n);
+      assert_ptr_equal(sgf_node_child(p, ci), n);
+      assert_int_equal(sgf_node_level(n), sgf_node_level(p) + 1);
+      assert_int_equal(sgf_node_depth(n), sgf_node_depth(p) + (ci > 0));
+      assert_int_equal(sgf_node_ply(n), sgf_node_ply(p) + mv);
+      assert_true(sgf_node_is_ancestor(p, n));
+      assert_false(sgf_node_is_ancestor(n, p));
+      assert_ptr_equal(sgf_node_lca(n, p), p);
+      assert_false(sgf_node_is_initial(n));
+      if (sgf_node_prev_sibling(n))
+        assert_ptr_equal(sgf_node_next_sibling(sgf_node_prev_sibling(n)), n);
+    }
+    assert_int_equal(sgf_node_is_terminal(n), sgf_node_child_count(n) == 0);
+    assert_int_equal(sgf_node_is_mainline(n), sgf_node_depth(n) == 0);
+    assert_true(sgf_node_is_ancestor(n, n));
+    assert_true(sgf_node_subtree_size(n) >= 1);
+  }
+  assert_int_equal(count, sgf_tree_node_count(t));
+  assert_null(sgf_tree_position(t, count));
+}
+
+/* ------------------------------------------------------------------ */
+/* The FF[4] variation example                                         */
+
+static const char ff4_example[] =
+    "(;FF[4](;C[a];C[b](;C[c])(;C[d];C[e]))(;C[f](;C[g];C[h];C[i])(;C[j])))";
+
+static void test_ff4_example(void **state) {
+  /* Hand-checked (the spec's picture): root -> a -> b -> {c, d -> e};
+   * root -> f -> {g -> h -> i, j}. Pre-order: root a b c d e f g h i j. */
+  static const struct {
+    const char *c, *parent;
+    size_t id, children, index, level, depth, subtree;
+  } want[] = {
+      {"a", NULL, 1, 1, 0, 1, 0, 5}, {"b", "a", 2, 2, 0, 2, 0, 4},
+      {"c", "b", 3, 0, 0, 3, 0, 1},  {"d", "b", 4, 1, 1, 3, 1, 2},
+      {"e", "d", 5, 0, 0, 4, 1, 1},  {"f", NULL, 6, 2, 1, 1, 1, 5},
+      {"g", "f", 7, 1, 0, 2, 1, 3},  {"h", "g", 8, 1, 0, 3, 1, 2},
+      {"i", "h", 9, 0, 0, 4, 1, 1},  {"j", "f", 10, 0, 1, 2, 2, 1},
+  };
+  sgf_collection *col = parse(ff4_example, 0);
+  const sgf_tree *t;
+  const sgf_node *root, *n;
+  const sgf_property *p;
+  sgf_node_iter it;
+  size_t i;
+  const char *order = "abcdefghij";
+  (void)state;
+
+  assert_int_equal(sgf_collection_count(col), 1);
+  t = sgf_collection_tree(col, 0);
+  assert_int_equal(sgf_tree_node_count(t), 11);
+  root = sgf_tree_root(t);
+  assert_int_equal(sgf_node_child_count(root), 2);
+  assert_int_equal(sgf_node_subtree_size(root), 11);
+  assert_int_equal(sgf_node_id(root), 0);
+  p = sgf_node_find_property(root, "FF");
+  assert_non_null(p);
+  assert_int_equal(p->nvalues, 1);
+  assert_string_equal(p->values[0].raw, "4");
+  assert_null(sgf_node_find_property(root, "C"));
+
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    n = by_comment(t, want[i].c);
+    assert_ptr_equal(sgf_node_parent(n),
+                     want[i].parent ? by_comment(t, want[i].parent) : root);
+    assert_int_equal(sgf_node_id(n), want[i].id);
+    assert_int_equal(sgf_node_child_count(n), want[i].children);
+    assert_int_equal(sgf_node_child_index(n), want[i].index);
+    assert_int_equal(sgf_node_level(n), want[i].level);
+    assert_int_equal(sgf_node_depth(n), want[i].depth);
+    assert_int_equal(sgf_node_subtree_size(n), want[i].subtree);
+    assert_int_equal(sgf_node_ply(n), 0);
+    assert_int_equal(sgf_node_move_number(n), 0);
+    assert_int_equal(sgf_node_to_play(n), SGF_COLOR_BLACK);
+    assert_ptr_equal(sgf_node_root(n), root);
+    assert_ptr_equal(sgf_tree_position(t, want[i].id), n);
+  }
+  /* position ids follow the document */
+  for (i = 0; i < 10; i++) {
+    const sgf_property *c = sgf_node_find_property(sgf_tree_position(t, i + 1),
+                                                   "C");
+    assert_int_equal(c->values[0].raw[0], order[i]);
+  }
+  /* siblings, child(i) */
+  assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "c")), by_comment(t, "d"));
+  assert_ptr_equal(sgf_node_prev_sibling(by_comment(t, "d")), by_comment(t, "c"));
+  assert_null(sgf_node_next_sibling(by_comment(t, "d")));
+  assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "a")), by_comment(t, "f"));
+  assert_ptr_equal(sgf_node_prev_sibling(by_comment(t, "j")), by_comment(t, "g"));
+  assert_ptr_equal(sgf_node_child(root, 1), by_comment(t, "f"));
+  assert_ptr_equal(sgf_node_child(by_comment(t, "f"), 1), by_comment(t, "j"));
+  assert_null(sgf_node_child(by_comment(t, "f"), 2));
+  assert_ptr_equal(sgf_node_last_child(root), by_comment(t, "f"));
+  assert_null(sgf_node_parent(root));
+  /* terminal / mainline */
+  assert_true(sgf_node_is_terminal(by_comment(t, "c")));
+  assert_true(sgf_node_is_terminal(by_comment(t, "e")));
+  assert_true(sgf_node_is_terminal(by_comment(t, "i")));
+  assert_true(sgf_node_is_terminal(by_comment(t, "j")));
+  assert_false(sgf_node_is_terminal(by_comment(t, "h")));
+  assert_true(sgf_node_is_mainline(by_comment(t, "c")));
+  assert_true(sgf_node_is_variation(by_comment(t, "d")));
+  assert_true(sgf_node_is_variation(by_comment(t, "g")));
+  assert_true(sgf_node_is_initial(root));
+  /* latest common ancestors */
+  assert_ptr_equal(sgf_node_lca(by_comment(t, "c"), by_comment(t, "e")),
+                   by_comment(t, "b"));
+  assert_ptr_equal(sgf_node_lca(by_comment(t, "e"), by_comment(t, "i")), root);
+  assert_ptr_equal(sgf_node_lca(by_comment(t, "h"), by_comment(t, "j")),
+                   by_comment(t, "f"));
+  assert_ptr_equal(sgf_node_lca(by_comment(t, "a"), by_comment(t, "e")),
+                   by_comment(t, "a"));
+  assert_ptr_equal(sgf_node_lca(by_comment(t, "i"), by_comment(t, "i")),
+                   by_comment(t, "i"));
+  assert_true(sgf_node_is_ancestor(by_comment(t, "a"), by_comment(t, "e")));
+  assert_false(sgf_node_is_ancestor(by_comment(t, "e"), by_comment(t, "a")));
+  assert_false(sgf_node_is_ancestor(by_comment(t, "f"), by_comment(t, "c")));
+  assert_false(sgf_node_is_ancestor(by_comment(t, "c"), by_comment(t, "d")));
+  assert_true(sgf_node_is_descendant(by_comment(t, "e"), by_comment(t, "a")));
+  assert_true(sgf_node_is_descendant(by_comment(t, "j"), root));
+  assert_int_equal(sgf_node_distance(by_comment(t, "e"), by_comment(t, "j")), 0);
+  /* iterators */
+  sgf_node_iter_mainline_init(&it, root);
+  assert_ptr_equal(sgf_node_iter_next(&it), root);
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "a"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "b"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "c"));
+  assert_null(sgf_node_iter_next(&it));
+  assert_null(sgf_node_iter_next(&it));
+  sgf_node_iter_preorder_init(&it, by_comment(t, "b")); /* a subtree */
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "b"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "c"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "d"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "e"));
+  assert_null(sgf_node_iter_next(&it));
+  sgf_node_iter_preorder_init(&it, by_comment(t, "j")); /* a leaf */
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "j"));
+  assert_null(sgf_node_iter_next(&it));
+  /* positions of nodes: the ';' */
+  assert_int_equal(sgf_node_pos(root).offset, 1);
+  assert_int_equal(sgf_node_pos(by_comment(t, "a")).offset,
+                   strstr(ff4_example, ";C[a]") - ff4_example);
+  assert_int_equal(sgf_node_pos(by_comment(t, "a")).column,
+                   strstr(ff4_example, ";C[a]") - ff4_example + 1);
+  check_invariants(t);
+  sgf_collection_free(col);
+}
+
+/* ------------------------------------------------------------------ */
+/* The CQL worked example: 1. e4 (1. d4 Nf6 (1...d5 2. c4)) (1. Nf3 d5)
+ * 1...e5 2. d4, chess moves written as B/W (black plays chess white's
+ * moves); the squares become points (file letter, rank a..h).        */
+
+static const char cql_example[] =
+    "(;GM[1]C[start]"
+    "(;B[ed]C[1. e4];W[ee]C[1...e5];B[dd]C[2. d4])"
+    "(;B[dd]C[1. d4](;W[ff]C[1...Nf6])(;W[de]C[1...d5];B[cd]C[2. c4]))"
+    "(;B[fc]C[1. Nf3];W[de]C[1...d5/Nf3]))";
+
+static void test_cql_example(void **state) {
+  /* hand-checked: comment, ply, depth, move number, side to move */
+  static const struct {
+    const char *c;
+    size_t ply, depth;
+    int color;
+  } want[] = {
+      {"start", 0, 0, SGF_COLOR_BLACK},    {"1. e4", 1, 0, SGF_COLOR_WHITE},
+      {"1...e5", 2, 0, SGF_COLOR_BLACK},   {"2. d4", 3, 0, SGF_COLOR_WHITE},
+      {"1. d4", 1, 1, SGF_COLOR_WHITE},    {"1...Nf6", 2, 1, SGF_COLOR_BLACK},
+      {"1...d5", 2, 2, SGF_COLOR_BLACK},   {"2. c4", 3, 2, SGF_COLOR_WHITE},
+      {"1. Nf3", 1, 1, SGF_COLOR_WHITE},   {"1...d5/Nf3", 2, 1, SGF_COLOR_BLACK},
+  };
+  /* pairs: x, y, lca, distance */
+  static const struct {
+    const char *x, *y, *lca;
+    size_t dist;
+  } pairs[] = {
+      {"2. d4", "2. c4", "start", 6},     /* 3 up, 3 down */
+      {"1...Nf6", "2. c4", "1. d4", 3},   /* 1 up, 2 down */
+      {"1...e5", "1...d5/Nf3", "start", 4},
+      {"2. c4", "1...d5", "1...d5", 1},   /* ancestor */
+      {"1. Nf3", "1...d5/Nf3", "1. Nf3", 1},
+      {"start", "2. d4", "start", 3},
+      {"1. e4", "1. d4", "start", 2},
+      {"2. c4", "2. c4", "2. c4", 0},
+  };
+  sgf_collection *col = parse(cql_example, 0);
+  const sgf_tree *t = sgf_collection_tree(col, 0);
+  const sgf_value *v;
+  sgf_node_iter it;
+  size_t i;
+  (void)state;
+  assert_int_equal(sgf_tree_node_count(t), 10);
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const sgf_node *n = by_comment(t, want[i].c);
+    assert_int_equal(sgf_node_id(n), i); /* listed in document order */
+    assert_int_equal(sgf_node_ply(n), want[i].ply);
+    assert_int_equal(sgf_node_depth(n), want[i].depth);
+    assert_int_equal(sgf_node_move_number(n), (int64_t)want[i].ply);
+    assert_int_equal(sgf_node_to_play(n), want[i].color);
+  }
+  /* the two positions CQL's manual spells out */
+  assert_int_equal(sgf_node_depth(by_comment(t, "1. d4")), 1);
+  assert_int_equal(sgf_node_depth(by_comment(t, "2. d4")), 0);
+  assert_true(sgf_node_is_mainline(by_comment(t, "2. d4")));
+  assert_true(sgf_node_is_variation(by_comment(t, "1. d4")));
+  for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+    const sgf_node *x = by_comment(t, pairs[i].x), *y = by_comment(t, pairs[i].y);
+    assert_ptr_equal(sgf_node_lca(x, y), by_comment(t, pairs[i].lca));
+    assert_ptr_equal(sgf_node_lca(y, x), by_comment(t, pairs[i].lca));
+    assert_int_equal(sgf_node_distance(x, y), pairs[i].dist);
+    assert_int_equal(sgf_node_distance(y, x), pairs[i].dist);
+  }
+  assert_int_equal(sgf_node_move(by_comment(t, "1. Nf3"), &v), SGF_COLOR_BLACK);
+  assert_string_equal(v->raw, "fc");
+  assert_int_equal(sgf_node_move(by_comment(t, "1...Nf6"), &v), SGF_COLOR_WHITE);
+  assert_string_equal(v->raw, "ff");
+  assert_int_equal(sgf_node_move(by_comment(t, "start"), &v), SGF_COLOR_NONE);
+  assert_null(v);
+  sgf_node_iter_mainline_init(&it, by_comment(t, "1. d4"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "1. d4"));
+  assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "1...Nf6"));
+  assert_null(sgf_node_iter_next(&it));
+  check_invariants(t);
+  sgf_collection_free(col);
+}
+
+/* Move numbers with MN; side to move with PL and HA. */
+static void test_move_numbers_and_side(void **state) {
+  sgf_collection *col = parse(
+      "(;C[r];B[aa]C[1];W[bb]MN[10]C[10];B[cc]C[11]"
+      "(;W[dd]C[12])(;C[x]MN[20];W[ee]C[20];PL[W]C[pl])(;MN[zz]B[ff]C[mnbad]))"
+      "(;HA[2]AB[dd][pp]C[ha];C[setup];W[qq]C[w1];PL[W]B[cc]C[b-pl-w])"
+      "(;HA[1]C[ha1];C[empty])",
+      0);
+  const sgf_tree *t = sgf_collection_tree(col, 0);
+  (void)state;
+  assert_int_equal(sgf_collection_count(col), 3);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "r")), 0);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "1")), 1);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "10")), 10);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "11")), 11);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "12")), 12);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "x")), 11);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "20")), 20);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "pl")), 20);
+  assert_int_equal(sgf_node_move_number(by_comment(t, "mnbad")), 12);
+  assert_int_equal(sgf_node_ply(by_comment(t, "20")), 4);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "x")), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "20")), SGF_COLOR_BLACK);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "pl")), SGF_COLOR_WHITE);
+
+  t = sgf_collection_tree(col, 1);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "ha")), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "setup")), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "w1")), SGF_COLOR_BLACK);
+  /* PL in the node wins over its own move */
+  assert_int_equal(sgf_node_to_play(by_comment(t, "b-pl-w")), SGF_COLOR_WHITE);
+  t = sgf_collection_tree(col, 2);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "ha1")), SGF_COLOR_BLACK);
+  assert_int_equal(sgf_node_to_play(by_comment(t, "empty")), SGF_COLOR_BLACK);
+  sgf_collection_free(col);
+}
+
+/* Identifiers normalized and as written; values raw, in file order. */
+static void test_properties_raw(void **state) {
+  const char *s = "(;CoPyright[x]b[aa]C[a\\]b\\\\]AB[aa][bb]\n[cc]XX[]"
+                  "C[second])";
+  sgf_collection *col = parse(s, 0);
+  const sgf_node *n = sgf_tree_root(sgf_collection_tree(col, 0));
+  const sgf_property *p;
+  char out[16];
+  size_t k;
+  (void)state;
+  assert_int_equal(sgf_node_property_count(n), 6);
+  p = sgf_node_property(n, 0);
+  assert_string_equal(p->ident, "CP");
+  assert_string_equal(p->raw_ident, "CoPyright");
+  assert_int_equal(p->raw_ident_len, 9);
+  assert_int_equal(p->pos.offset, 2);
+  assert_int_equal(p->values[0].pos.offset, 11);
+  p = sgf_node_property(n, 1);
+  assert_string_equal(p->ident, "B");
+  assert_string_equal(p->raw_ident, "b");
+  assert_int_equal(sgf_node_move(n, NULL), SGF_COLOR_BLACK);
+  p = sgf_node_find_property(n, "C"); /* the first C */
+  assert_ptr_equal(p, sgf_node_property(n, 2));
+  assert_int_equal(p->values[0].len, 6);
+  assert_memory_equal(p->values[0].raw, "a\\]b\\\\", 6);
+  k = sgf_unescape(p->values[0].raw, p->values[0].len, out);
+  assert_int_equal(k, 4);
+  assert_memory_equal(out, "a]b\\", 4);
+  p = sgf_node_find_property(n, "AB");
+  assert_int_equal(p->nvalues, 3);
+  assert_string_equal(sgf_property_value(p, 2)->raw, "cc");
+  assert_int_equal(sgf_property_value(p, 2)->pos.line, 2);
+  assert_null(sgf_property_value(p, 3));
+  p = sgf_node_find_property(n, "XX");
+  assert_int_equal(p->values[0].len, 0);
+  assert_string_equal(p->values[0].raw, "");
+  assert_string_equal(sgf_node_property(n, 5)->values[0].raw, "second");
+  assert_null(sgf_node_property(n, 6));
+  assert_null(sgf_node_find_property(n, "W"));
+  sgf_collection_free(col);
+}
+
+static void test_points(void **state) {
+  char pt[2];
+  int x = -5, y = -5;
+  (void)state;
+  assert_int_equal(sgf_point_encode(0, 0, pt), 2);
+  assert_memory_equal(pt, "aa", 2);
+  assert_int_equal(sgf_point_encode(3, 15, pt), 2);
+  assert_memory_equal(pt, "dp", 2);
+  assert_int_equal(sgf_point_encode(25, 26, pt), 2);
+  assert_memory_equal(pt, "zA", 2);
+  assert_int_equal(sgf_point_encode(51, 30, pt), 2);
+  assert_memory_equal(pt, "ZE", 2);
+  assert_int_equal(sgf_point_encode(SGF_PASS, SGF_PASS, pt), 0);
+  assert_int_equal(sgf_point_encode(52, 0, pt), -1);
+  assert_int_equal(sgf_point_encode(-2, 0, pt), -1);
+  assert_int_equal(sgf_point_decode("dp", 2, &x, &y), 1);
+  assert_int_equal(x, 3);
+  assert_int_equal(y, 15);
+  assert_int_equal(sgf_point_decode("ZE", 2, &x, &y), 1);
+  assert_int_equal(x, 51);
+  assert_int_equal(y, 30);
+  assert_int_equal(sgf_point_decode("", 0, &x, &y), 0);
+  assert_int_equal(sgf_point_decode("tt", 2, &x, &y), 1);
+  assert_int_equal(x, 19);
+  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), -1);
+  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), -1);
+}
+
+/* ------------------------------------------------------------------ */
+/* The builder: modes, callbacks, contract                             */
+
+typedef struct gamelog {
+  size_t games, kept_count;
+  int keep_every; /* keep every k-th game (0: none) */
+  int action;     /* returned by on_game */
+  sgf_tree *kept[64];
+  buf sig;
+  size_t diags;
+  sgf_diag last;
+  int take_in_game; /* take the collection from inside on_game */
+  sgf_collection *taken[8];
+  size_t ntaken;
+} gamelog;
+
+static int g_on_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
+  gamelog *g = user;
+  g->games++;
+  signature(t, &g->sig);
+  buf_adds(&g->sig, "--\n");
+  if (g->keep_every && g->games % (size_t)g->keep_every == 0) {
+    sgf_tree *k = sgf_tree_builder_keep(b);
+    assert_ptr_equal(k, t);
+    assert_null(sgf_tree_builder_keep(b)); /* only once */
+    g->kept[g->kept_count++] = k;
+  }
+  if (g->take_in_game && g->ntaken < 8)
+    g->taken[g->ntaken++] = sgf_tree_builder_collection_take(b);
+  return g->action;
+}
+
+static int g_on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
+  gamelog *g = user;
+  (void)p;
+  g->diags++;
+  g->last = *d;
+  return SGF_CONTINUE;
+}
+
+static void gamelog_free(gamelog *g) {
+  size_t i;
+  for (i = 0; i < g->kept_count; i++) sgf_tree_free(g->kept[i]);
+  for (i = 0; i < g->ntaken; i++) sgf_collection_free(g->taken[i]);
+  buf_free(&g->sig);
+}
+
+static sgf_status feed_all(sgf_parser *p, const char *s, size_t len,
+                           size_t chunk) {
+  size_t off = 0;
+  sgf_status st = SGF_OK;
+  if (chunk == 0) chunk = len ? len : 1;
+  while (off < len && st == SGF_OK) {
+    size_t n = len - off < chunk ? len - off : chunk, used;
+    st = sgf_parser_feed(p, s + off, n, &used);
+    off += used;
+  }
+  if (st == SGF_OK) st = sgf_parser_finish(p);
+  return st;
+}
+
+static void test_one_game_mode_and_keep(void **state) {
+  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  gamelog g;
+  sgf_tree_builder *b;
+  size_t chunk;
+  buf whole = {0};
+  (void)state;
+  /* the reference: whole buffer */
+  for (chunk = 0; chunk <= 7; chunk++) {
+    memset(&g, 0, sizeof g);
+    g.keep_every = 2;
+    b = sgf_tree_builder_create(&cb, &g, NULL);
+    assert_non_null(b);
+    assert_null(sgf_tree_builder_collection_take(b)); /* not collecting */
+    assert_int_equal(feed_all(sgf_tree_builder_parser(b), cql_example,
+                              strlen(cql_example), chunk),
+                     SGF_OK);
+    assert_int_equal(feed_all(sgf_tree_builder_parser(b), "", 0, 0), SGF_OK);
+    sgf_parser_reset(sgf_tree_builder_parser(b));
+    assert_int_equal(feed_all(sgf_tree_builder_parser(b), ff4_example,
+                              strlen(ff4_example), chunk),
+                     SGF_OK);
+    sgf_tree_builder_destroy(b);
+    assert_int_equal(g.games, 2);
+    assert_int_equal(g.kept_count, 1);
+    assert_int_equal(sgf_tree_node_count(g.kept[0]), 11); /* ff4, kept */
+    check_invariants(g.kept[0]);
+    if (chunk == 0)
+      buf_adds(&whole, g.sig.p);
+    else
+      assert_string_equal(g.sig.p, whole.p);
+    gamelog_free(&g);
+  }
+  buf_free(&whole);
+}
+
+static void test_collection_mode(void **state) {
+  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_options o;
+  gamelog g;
+  sgf_tree_builder *b;
+  sgf_collection *c;
+  sgf_tree *t;
+  buf s = {0};
+  (void)state;
+  buf_adds(&s, ff4_example);
+  buf_adds(&s, "\n");
+  buf_adds(&s, cql_example);
+  buf_adds(&s, "(;C[third])");
+  sgf_tree_builder_options_init(&o);
+  o.flags = SGF_TREE_COLLECT;
+  memset(&g, 0, sizeof g);
+  g.keep_every = 3; /* the third is kept by on_game, not collected */
+  b = sgf_tree_builder_create(&cb, &g, &o);
+  assert_int_equal(feed_all(sgf_tree_builder_parser(b), s.p, s.len, 5), SGF_OK);
+  c = sgf_tree_builder_collection_take(b);
+  assert_non_null(c);
+  assert_int_equal(sgf_collection_count(c), 2);
+  assert_int_equal(sgf_tree_node_count(sgf_collection_tree(c, 0)), 11);
+  assert_int_equal(sgf_tree_node_count(sgf_collection_tree(c, 1)), 10);
+  assert_null(sgf_collection_tree(c, 2));
+  t = sgf_collection_tree_take(c, 0);
+  assert_null(sgf_collection_tree(c, 0));
+  assert_int_equal(sgf_collection_count(c), 2);
+  sgf_collection_free(c);
+  check_invariants(t);
+  sgf_tree_free(t);
+  /* the builder goes on with a new, empty collection */
+  c = sgf_tree_builder_collection_take(b);
+  assert_int_equal(sgf_collection_count(c), 0);
+  sgf_collection_free(c);
+  /* reset discards collected trees */
+  sgf_parser_reset(sgf_tree_builder_parser(b));
+  assert_int_equal(feed_all(sgf_tree_builder_parser(b), s.p, s.len, 0), SGF_OK);
+  sgf_tree_builder_reset(b);
+  c = sgf_tree_builder_collection_take(b);
+  assert_int_equal(sgf_collection_count(c), 0);
+  sgf_collection_free(c);
+  /* taking the collection from inside on_game */
+  g.take_in_game = 1;
+  g.keep_every = 0;
+  assert_int_equal(feed_all(sgf_tree_builder_parser(b), s.p, s.len, 0), SGF_OK);
+  assert_int_equal(g.ntaken, 3);
+  /* each take happened before its own tree was added */
+  assert_int_equal(sgf_collection_count(g.taken[0]), 0);
+  assert_int_equal(sgf_collection_count(g.taken[1]), 1);
+  assert_int_equal(sgf_collection_count(g.taken[2]), 1);
+  c = sgf_tree_builder_collection_take(b);
+  assert_int_equal(sgf_collection_count(c), 1);
+  assert_int_equal(sgf_tree_node_count(sgf_collection_tree(c, 0)), 1);
+  sgf_collection_free(c);
+  sgf_tree_builder_destroy(b);
+  gamelog_free(&g);
+  buf_free(&s);
+}
+
+static void test_mainline_mode(void **state) {
+  sgf_collection *col = parse(ff4_example, SGF_OPT_MAINLINE);
+  const sgf_tree *t = sgf_collection_tree(col, 0);
+  sgf_node_iter it;
+  const sgf_node *n;
+  size_t k = 0;
+  (void)state;
+  assert_int_equal(sgf_tree_node_count(t), 4); /* root a b c */
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    assert_true(sgf_node_child_count(n) <= 1);
+    assert_true(sgf_node_is_mainline(n));
+    k++;
+  }
+  assert_int_equal(k, 4);
+  assert_non_null(by_comment(t, "c"));
+  sgf_collection_free(col);
+  col = parse(cql_example, SGF_OPT_MAINLINE);
+  t = sgf_collection_tree(col, 0);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+  assert_int_equal(sgf_node_ply(by_comment(t, "2. d4")), 3);
+  sgf_collection_free(col);
+  /* a node after a variation opens an implicit variation (lenient core):
+   * in mainline mode it is not on the main line either */
+  col = parse("(;C[a](;C[b];C[b2])(;C[x]);C[c](;C[e]);C[d])(;C[z])",
+              SGF_OPT_MAINLINE);
+  assert_int_equal(sgf_collection_count(col), 2);
+  t = sgf_collection_tree(col, 0);
+  assert_int_equal(sgf_tree_node_count(t), 3); /* a b b2 */
+  assert_int_equal(sgf_node_child_count(sgf_tree_root(t)), 1);
+  check_invariants(t);
+  assert_int_equal(sgf_tree_node_count(sgf_collection_tree(col, 1)), 1);
+  sgf_collection_free(col);
+}
+
+/* Lenient repairs reach the tree as the core reports them. */
+static void test_lenient_shapes(void **state) {
+  sgf_collection *col =
+      parse("junk(;C[r](;C[a])(;C[b]);C[after])(;C[t2]()(;C[x]))(C[noSemi])", 0);
+  const sgf_tree *t = sgf_collection_tree(col, 0);
+  (void)state;
+  assert_int_equal(sgf_collection_count(col), 3);
+  /* a node after variations opens a variation of its own */
+  assert_int_equal(sgf_node_child_count(sgf_tree_root(t)), 3);
+  assert_int_equal(sgf_node_child_index(by_comment(t, "after")), 2);
+  assert_int_equal(sgf_node_depth(by_comment(t, "after")), 1);
+  t = sgf_collection_tree(col, 1);
+  assert_int_equal(sgf_tree_node_count(t), 2);
+  t = sgf_collection_tree(col, 2);
+  assert_int_equal(sgf_tree_node_count(t), 1);
+  check_invariants(t);
+  sgf_collection_free(col);
+}
+
+/* Orders the core never produces, through the detached handlers. */
+static void test_detached_robust_order(void **state) {
+  sgf_tree_builder_options o;
+  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  const sgf_callbacks *h = sgf_tree_builder_handlers();
+  sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
+  sgf_tree_builder *b;
+  gamelog g;
+  sgf_tree *t;
+  (void)state;
+  memset(&g, 0, sizeof g);
+  g.keep_every = 1;
+  sgf_tree_builder_options_init(&o);
+  o.flags = SGF_TREE_DETACHED;
+  b = sgf_tree_builder_create(&cb, &g, &o);
+  assert_null(sgf_tree_builder_parser(b));
+  /* node and property outside a game: ignored */
+  assert_int_equal(h->on_node(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_end(p, b), SGF_CONTINUE);
+  /* "((;B[aa]" ")" ")" : the outer tree gets an empty node */
+  assert_int_equal(h->on_tree_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_node(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_property(p, b, "B", 1), SGF_CONTINUE);
+  assert_int_equal(h->on_value_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_value_data(p, b, "a", 1), SGF_CONTINUE);
+  assert_int_equal(h->on_value_data(p, b, "a", 1), SGF_CONTINUE);
+  assert_int_equal(h->on_value_end(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_property_end(p, b), SGF_CONTINUE);
+  /* a property never ended, then an empty variation */
+  assert_int_equal(h->on_property(p, b, "C", 1), SGF_CONTINUE);
+  assert_int_equal(h->on_value_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_end(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_end(p, b), SGF_CONTINUE);
+  assert_int_equal(g.games, 0);
+  assert_int_equal(h->on_tree_end(p, b), SGF_CONTINUE);
+  assert_int_equal(g.games, 1);
+  t = g.kept[0];
+  assert_int_equal(sgf_tree_node_count(t), 2);
+  assert_int_equal(sgf_node_property_count(sgf_tree_root(t)), 0);
+  {
+    const sgf_node *n = sgf_node_first_child(sgf_tree_root(t));
+    assert_int_equal(sgf_node_property_count(n), 1); /* C left out */
+    assert_string_equal(sgf_node_property(n, 0)->values[0].raw, "aa");
+    assert_int_equal(sgf_node_ply(n), 1);
+  }
+  /* a game with no node adds nothing */
+  assert_int_equal(h->on_tree_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_end(p, b), SGF_CONTINUE);
+  assert_int_equal(g.games, 1);
+  /* a game left open, then a new one: the partial one is dropped */
+  assert_int_equal(h->on_tree_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_node(p, b), SGF_CONTINUE);
+  sgf_tree_builder_reset(b);
+  assert_int_equal(h->on_tree_begin(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_node(p, b), SGF_CONTINUE);
+  assert_int_equal(h->on_tree_end(p, b), SGF_CONTINUE);
+  assert_int_equal(g.games, 2);
+  assert_int_equal(sgf_tree_node_count(g.kept[1]), 1);
+  sgf_tree_builder_destroy(b);
+  sgf_parser_destroy(p);
+  gamelog_free(&g);
+}
+
+/* Detached: a user parser whose own handlers call the builder's. */
+typedef struct combo {
+  sgf_tree_builder *b;
+  size_t nodes;
+} combo;
+
+static int combo_node(sgf_parser *p, void *u) {
+  combo *c = u;
+  c->nodes++;
+  return sgf_tree_builder_handlers()->on_node(p, c->b);
+}
+#define FWD(name)                                          \
+  static int combo_##name(sgf_parser *p, void *u) {        \
+    return sgf_tree_builder_handlers()->on_##name(p, ((combo *)u)->b); \
+  }
+FWD(tree_begin)
+FWD(tree_end)
+FWD(value_begin)
+FWD(value_end)
+FWD(property_end)
+#undef FWD
+static int combo_property(sgf_parser *p, void *u, const char *at, size_t n) {
+  return sgf_tree_builder_handlers()->on_property(p, ((combo *)u)->b, at, n);
+}
+static int combo_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  return sgf_tree_builder_handlers()->on_value_data(p, ((combo *)u)->b, at, n);
+}
+
+static void test_detached_with_own_parser(void **state) {
+  sgf_callbacks mine = {combo_tree_begin, combo_tree_end,  combo_node,
+                        combo_property,   combo_value_begin, combo_data,
+                        combo_value_end,  combo_property_end, NULL};
+  sgf_tree_builder_options o;
+  combo c;
+  sgf_parser *p;
+  sgf_collection *col;
+  (void)state;
+  sgf_tree_builder_options_init(&o);
+  o.flags = SGF_TREE_DETACHED | SGF_TREE_COLLECT;
+  c.b = sgf_tree_builder_create(NULL, NULL, &o);
+  c.nodes = 0;
+  p = sgf_parser_create(&mine, &c, NULL);
+  assert_int_equal(feed_all(p, cql_example, strlen(cql_example), 3), SGF_OK);
+  assert_int_equal(c.nodes, 10);
+  col = sgf_tree_builder_collection_take(c.b);
+  assert_int_equal(sgf_collection_count(col), 1);
+  assert_int_equal(sgf_tree_node_count(sgf_collection_tree(col, 0)), 10);
+  check_invariants(sgf_collection_tree(col, 0));
+  sgf_collection_free(col);
+  sgf_parser_destroy(p);
+  sgf_tree_builder_destroy(c.b);
+}
+
+/* Pass-through events: the user's actions are honoured. */
+typedef struct passer {
+  gamelog g; /* first */
+  size_t events;
+  size_t act_at; /* 1-based event number to act at (0: never) */
+  int action;
+  size_t nodes;
+} passer;
+
+static int pa(passer *u) {
+  return ++u->events == u->act_at ? u->action : SGF_CONTINUE;
+}
+static int pa_plain(sgf_parser *p, void *u) {
+  (void)p;
+  return pa(u);
+}
+static int pa_node(sgf_parser *p, void *u) {
+  (void)p;
+  ((passer *)u)->nodes++;
+  return pa(u);
+}
+static int pa_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  (void)p;
+  (void)at;
+  (void)n;
+  return pa(u);
+}
+
+static const sgf_callbacks pass_events = {pa_plain, pa_plain, pa_node,
+                                          pa_data,  pa_plain, pa_data,
+                                          pa_plain, pa_plain, NULL};
+
+/* Run cql+ff4 with an action at event k; returns the feed status. */
+static sgf_status run_passer(passer *u, size_t k, int action, size_t chunk) {
+  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, &pass_events};
+  sgf_tree_builder *b;
+  sgf_parser *p;
+  buf s = {0};
+  sgf_status st = SGF_OK;
+  size_t off = 0;
+  memset(u, 0, sizeof *u);
+  u->act_at = k;
+  u->action = action;
+  buf_adds(&s, cql_example);
+  buf_adds(&s, ff4_example);
+  b = sgf_tree_builder_create(&cb, u, NULL);
+  p = sgf_tree_builder_parser(b);
+  assert_ptr_equal(sgf_parser_user(p), b);
+  if (chunk == 0) chunk = s.len;
+  for (;;) {
+    size_t used, n = s.len - off < chunk ? s.len - off : chunk;
+    if (off == s.len) {
+      st = sgf_parser_finish(p);
+      if (st == SGF_PAUSED) {
+        sgf_parser_resume(p);
+        continue;
+      }
+      break;
+    }
+    st = sgf_parser_feed(p, s.p + off, n, &used);
+    off += used;
+    if (st == SGF_PAUSED) {
+      sgf_parser_resume(p);
+      continue;
+    }
+    if (st != SGF_OK) break;
+  }
+  sgf_tree_builder_destroy(b);
+  buf_free(&s);
+  return st;
+}
+
+static void test_pass_through_pause_skip_abort(void **state) {
+  passer ref, u;
+  size_t k, total;
+  size_t chunks[] = {0, 1, 4};
+  size_t ci;
+  (void)state;
+  assert_int_equal(run_passer(&ref, 0, SGF_CONTINUE, 0), SGF_OK);
+  assert_int_equal(ref.g.games, 2);
+  assert_int_equal(ref.nodes, 21);
+  total = ref.events;
+  /* pausing anywhere changes nothing */
+  for (ci = 0; ci < sizeof chunks / sizeof chunks[0]; ci++)
+    for (k = 1; k <= total; k++) {
+      assert_int_equal(run_passer(&u, k, SGF_PAUSE, chunks[ci]), SGF_OK);
+      assert_string_equal(u.g.sig.p, ref.g.sig.p);
+      if (chunks[ci] == 0) assert_int_equal(u.events, total);
+      gamelog_free(&u.g);
+    }
+  /* aborting anywhere stops cleanly (no leak: valgrind / ASan) */
+  for (k = 1; k <= total; k++) {
+    assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_ABORTED);
+    assert_int_equal(u.events, k);
+    assert_true(u.g.games <= 2);
+    gamelog_free(&u.g);
+  }
+  /* skipping anywhere gives well-formed, smaller trees */
+  for (k = 1; k <= total; k++) {
+    assert_int_equal(run_passer(&u, k, SGF_SKIP, 0), SGF_OK);
+    assert_true(u.events <= total);
+    assert_true(u.g.games <= 2);
+    gamelog_free(&u.g);
+  }
+  gamelog_free(&ref.g);
+}
+
+static void test_skip_shapes(void **state) {
+  passer u;
+  sgf_tree_builder_callbacks cb = {g_on_game, NULL, &pass_events};
+  sgf_tree_builder *b;
+  (void)state;
+  /* skip at the 3rd node event (";C[b]"): the rest of the tree "a" lives in
+   * (a, b and its variations c, d, e) is cut after b */
+  memset(&u, 0, sizeof u);
+  u.g.keep_every = 1;
+  b = sgf_tree_builder_create(&cb, &u, NULL);
+  {
+    /* events: tree-begin 1, node 2 (root), property FF 3, value-begin 4,
+     * data 5, value-end 6, property-end 7, tree-begin 8, node(a) 9 */
+    u.act_at = 9;
+    u.action = SGF_SKIP;
+  }
+  assert_int_equal(feed_all(sgf_tree_builder_parser(b), ff4_example,
+                            strlen(ff4_example), 0),
+                   SGF_OK);
+  assert_int_equal(u.g.games, 1);
+  /* a was made (its event came first), its property and the rest of its
+   * tree skipped; the variation f... stays */
+  assert_int_equal(sgf_tree_node_count(u.g.kept[0]), 7);
+  {
+    const sgf_node *a = sgf_node_first_child(sgf_tree_root(u.g.kept[0]));
+    assert_int_equal(sgf_node_property_count(a), 0);
+    assert_int_equal(sgf_node_child_count(a), 0);
+    check_invariants(u.g.kept[0]);
+  }
+  sgf_tree_builder_destroy(b);
+  gamelog_free(&u.g);
+}
+
+static void test_on_game_actions(void **state) {
+  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder *b;
+  gamelog g;
+  buf s = {0};
+  size_t used;
+  sgf_status st;
+  (void)state;
+  buf_adds(&s, ff4_example);
+  buf_adds(&s, cql_example);
+  memset(&g, 0, sizeof g);
+  g.action = SGF_PAUSE;
+  b = sgf_tree_builder_create(&cb, &g, NULL);
+  st = sgf_parser_feed(sgf_tree_builder_parser(b), s.p, s.len, &used);
+  assert_int_equal(st, SGF_PAUSED);
+  assert_int_equal(used, strlen(ff4_example));
+  assert_int_equal(g.games, 1);
+  sgf_parser_resume(sgf_tree_builder_parser(b));
+  g.action = SGF_ABORT;
+  st = sgf_parser_feed(sgf_tree_builder_parser(b), s.p + used, s.len - used,
+                       &used);
+  assert_int_equal(st, SGF_ABORTED);
+  assert_int_equal(g.games, 2);
+  sgf_tree_builder_destroy(b);
+  gamelog_free(&g);
+  buf_free(&s);
+}
+
+/* A parser reset in the middle of a game: the partial game is dropped when
+ * the next game begins. */
+static void test_reset_mid_game(void **state) {
+  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder *b;
+  sgf_parser *p;
+  gamelog g;
+  counting cnt;
+  sgf_tree_builder_options o;
+  (void)state;
+  sgf_tree_builder_options_init(&o);
+  o.parser.allocator = NULL;
+  {
+    sgf_allocator a = counting_allocator(&cnt);
+    o.parser.allocator = &a;
+    memset(&g, 0, sizeof g);
+    g.keep_every = 1;
+    b = sgf_tree_builder_create(&cb, &g, &o);
+  }
+  p = sgf_tree_builder_parser(b);
+  assert_int_equal(sgf_parser_feed(p, ff4_example, 30, NULL), SGF_OK);
+  sgf_parser_reset(p);
+  assert_int_equal(feed_all(p, cql_example, strlen(cql_example), 0), SGF_OK);
+  assert_int_equal(g.games, 1);
+  assert_int_equal(sgf_tree_node_count(g.kept[0]), 10);
+  /* again, with the builder's own reset */
+  sgf_tree_builder_reset(b);
+  assert_int_equal(sgf_parser_feed(p, ff4_example, 30, NULL), SGF_OK);
+  sgf_tree_builder_reset(b);
+  assert_int_equal(feed_all(p, ff4_example, strlen(ff4_example), 0), SGF_OK);
+  assert_int_equal(g.games, 2);
+  assert_int_equal(sgf_tree_node_count(g.kept[1]), 11);
+  /* and a game left open at destroy */
+  sgf_tree_builder_reset(b);
+  assert_int_equal(sgf_parser_feed(p, ff4_example, 30, NULL), SGF_OK);
+  sgf_tree_builder_destroy(b);
+  gamelog_free(&g);
+  assert_int_equal(cnt.outstanding, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Limits                                                              */
+
+static sgf_status run_limited(const char *s, const sgf_tree_builder_options *o,
+                              gamelog *g) {
+  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder *b = sgf_tree_builder_create(&cb, g, o);
+  sgf_status st;
+  assert_non_null(b);
+  st = feed_all(sgf_tree_builder_parser(b), s, strlen(s), 0);
+  if (st == SGF_ERROR) {
+    const sgf_diag *e = sgf_parser_error(sgf_tree_builder_parser(b));
+    assert_non_null(e);
+    assert_int_equal(e->code, g->last.code);
+    assert_int_equal(e->severity, g->last.severity);
+    assert_int_equal(e->pos.offset, g->last.pos.offset);
+    assert_int_equal(e->mark.offset, g->last.mark.offset);
+  }
+  sgf_tree_builder_destroy(b);
+  return st;
+}
+
+static void test_node_limit(void **state) {
+  sgf_tree_builder_options o;
+  gamelog g;
+  buf s = {0};
+  (void)state;
+  sgf_tree_builder_options_init(&o);
+  o.max_nodes = 5; /* root a b c d: e is one too many */
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(ff4_example, &o, &g), SGF_ERROR);
+  assert_int_equal(g.games, 0);
+  assert_int_equal(g.last.code, SGF_DIAG_TREE_NODE_LIMIT);
+  assert_int_equal(g.last.severity, SGF_SEV_FATAL);
+  assert_int_equal(g.last.pos.offset, strstr(ff4_example, ";C[e]") - ff4_example);
+  assert_int_equal(g.last.has_mark, 1);
+  assert_int_equal(g.last.mark.offset, 0);
+  assert_string_equal(sgf_diag_name(SGF_DIAG_TREE_NODE_LIMIT), "tree-node-limit");
+  gamelog_free(&g);
+  o.max_nodes = 11; /* exactly enough */
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(ff4_example, &o, &g), SGF_OK);
+  assert_int_equal(g.games, 1);
+  gamelog_free(&g);
+  /* dropping the oversized game and going on */
+  buf_adds(&s, "(;C[one])\n");
+  buf_adds(&s, ff4_example);
+  buf_adds(&s, "(;C[three];B[aa])");
+  o.max_nodes = 5;
+  o.flags = SGF_TREE_SKIP_OVERSIZED;
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_OK);
+  assert_int_equal(g.games, 2);
+  assert_int_equal(g.diags, 1);
+  assert_int_equal(g.last.code, SGF_DIAG_TREE_NODE_LIMIT);
+  assert_int_equal(g.last.severity, SGF_SEV_ERROR);
+  assert_int_equal(g.last.mark.offset, 10);
+  gamelog_free(&g);
+  /* in strict mode an error stops */
+  o.parser.flags = SGF_OPT_STRICT;
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(g.games, 1);
+  gamelog_free(&g);
+  buf_free(&s);
+}
+
+static void test_byte_and_value_limits(void **state) {
+  sgf_tree_builder_options o;
+  gamelog g;
+  buf s = {0};
+  size_t i;
+  (void)state;
+  buf_adds(&s, "(;C[");
+  for (i = 0; i < 5000; i++) buf_adds(&s, "x");
+  buf_adds(&s, "];B[aa])");
+  sgf_tree_builder_options_init(&o);
+  o.max_tree_bytes = 4096;
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(g.last.code, SGF_DIAG_TREE_BYTE_LIMIT);
+  assert_int_equal(g.last.mark.offset, 0);
+  assert_int_equal(g.games, 0);
+  gamelog_free(&g);
+  /* many small nodes hit it too */
+  buf_free(&s);
+  buf_adds(&s, "(;GM[1]");
+  for (i = 0; i < 2000; i++) buf_adds(&s, ";B[aa]");
+  buf_adds(&s, ")");
+  o.max_tree_bytes = 100000;
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(g.last.code, SGF_DIAG_TREE_BYTE_LIMIT);
+  gamelog_free(&g);
+  o.max_tree_bytes = 0;
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_OK);
+  gamelog_free(&g);
+  /* the value limit: positioned at the value, marked at the property */
+  o.parser.max_value_bytes = 100;
+  buf_free(&s);
+  buf_adds(&s, "(;C[short]AB[aa]\n[bb]C[");
+  for (i = 0; i < 200; i++) buf_adds(&s, "y");
+  buf_adds(&s, "])");
+  memset(&g, 0, sizeof g);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(g.last.code, SGF_DIAG_VALUE_LIMIT);
+  assert_int_equal(g.last.pos.offset, 22);
+  assert_int_equal(g.last.mark.offset, 21);
+  assert_int_equal(g.last.pos.line, 2);
+  gamelog_free(&g);
+  buf_free(&s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation failure                                                  */
+
+static void test_allocation_failure_builder(void **state) {
+  buf s = {0};
+  size_t i;
+  int modes;
+  (void)state;
+  buf_adds(&s, ff4_example);
+  buf_adds(&s, cql_example);
+  buf_adds(&s, "(;CoPyright[x]C[");
+  for (i = 0; i < 300; i++) buf_adds(&s, "long comment ");
+  buf_adds(&s, "])");
+  for (modes = 0; modes < 3; modes++) {
+    for (i = 1;; i++) {
+      counting c;
+      sgf_allocator a = counting_allocator(&c);
+      sgf_tree_builder_options o;
+      sgf_diag err;
+      sgf_collection *col = NULL;
+      int done;
+      sgf_tree_builder_options_init(&o);
+      o.parser.allocator = &a;
+      c.fail_at = i;
+      if (modes == 0) {
+        col = sgf_collection_parse(s.p, s.len, &o, &err);
+        if (!col) {
+          assert_true(c.failed);
+          assert_int_equal(err.code, SGF_DIAG_NOMEM);
+        } else {
+          assert_int_equal(sgf_collection_count(col), 3);
+          assert_int_equal(err.code, SGF_DIAG_NONE);
+        }
+        done = !c.failed;
+        sgf_collection_free(col);
+      } else {
+        /* one game at a time, keeping every game, fed in small chunks */
+        sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+        gamelog g;
+        sgf_tree_builder *b;
+        memset(&g, 0, sizeof g);
+        g.keep_every = modes == 1 ? 1 : 0;
+        b = sgf_tree_builder_create(&cb, &g, &o);
+        if (!b) {
+          assert_true(c.failed);
+          done = 0;
+        } else {
+          sgf_status st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
+          if (c.failed) {
+            assert_int_equal(st, SGF_ERROR);
+            assert_int_equal(g.last.code, SGF_DIAG_NOMEM);
+            assert_int_equal(sgf_parser_error(sgf_tree_builder_parser(b))->code,
+                             SGF_DIAG_NOMEM);
+          } else {
+            assert_int_equal(st, SGF_OK);
+            assert_int_equal(g.games, 3);
+          }
+          done = !c.failed;
+          sgf_tree_builder_destroy(b);
+        }
+        gamelog_free(&g);
+      }
+      assert_int_equal(c.outstanding, 0); /* no leak on any path */
+      assert_int_equal(c.blocks, 0);
+      if (done) break;
+    }
+    assert_true(i > 5);
+  }
+  buf_free(&s);
+}
+
+/* Every cursor operation with every allocation failing: the result is
+ * SGF_EDIT_NOMEM and the tree is as it was, or success. */
+typedef int (*edit_fn)(sgf_cursor *c, int step);
+
+static int edit_script(sgf_cursor *c, int step) {
+  sgf_game_header h;
+  switch (step) {
+    case 0:
+      memset(&h, 0, sizeof h);
+      h.board_size = 19;
+      h.has_komi = 1;
+      h.komi = 6.5;
+      h.black = "B]lack";
+      return sgf_cursor_header(c, &h);
+    case 1: return sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0);
+    case 2: return sgf_cursor_add_comment(c, "first");
+    case 3: return sgf_cursor_add_comment(c, "second");
+    case 4: return sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0);
+    case 5: return sgf_cursor_back(c);
+    case 6: return sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2, 0);
+    case 7: return sgf_cursor_add_node(c, 0);
+    case 8: return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 1);
+    case 9: return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 2);
+    case 10: return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 3);
+    case 11: return sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 1, 2);
+    case 12: return sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 4, 4);
+    case 13: return sgf_cursor_add_label(c, 5, 5, "A:b");
+    case 14: return sgf_cursor_set_result(c, "B+R");
+    case 15: return sgf_cursor_start_variation(c);
+    case 16: return sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, 0, 0);
+    case 17: return sgf_cursor_add_value(c, "XX", "a\\]", 3);
+    default: return 99;
+  }
+}
+
+static void test_allocation_failure_cursor(void **state) {
+  buf ref = {0};
+  size_t i;
+  (void)state;
+  for (i = 0;; i++) {
+    counting c;
+    sgf_allocator a = counting_allocator(&c);
+    sgf_tree *t;
+    sgf_cursor *cur;
+    int step, r, failures = 0;
+    buf sig = {0};
+    c.fail_at = i;
+    t = sgf_tree_create(&a);
+    cur = t ? sgf_cursor_create(t) : NULL;
+    if (!cur) {
+      assert_true(c.failed);
+      sgf_tree_free(t);
+      assert_int_equal(c.outstanding, 0);
+      continue;
+    }
+    for (step = 0; (r = edit_script(cur, step)) != 99; step++) {
+      if (r == SGF_EDIT_NOMEM) { /* retry: the tree was left as it was */
+        failures++;
+        r = edit_script(cur, step);
+      }
+      assert_int_equal(r, SGF_EDIT_OK);
+    }
+    c.fail_at = 0; /* the checks below may build the position index */
+    signature(t, &sig);
+    if (i == 0)
+      buf_adds(&ref, sig.p);
+    else
+      assert_string_equal(sig.p, ref.p);
+    check_invariants(t);
+    sgf_cursor_destroy(cur);
+    sgf_tree_free(t);
+    buf_free(&sig);
+    assert_int_equal(c.outstanding, 0);
+    if (i > 0 && !c.failed) break;
+    assert_true(failures <= 1);
+  }
+  buf_free(&ref);
+}
+
+/* ------------------------------------------------------------------ */
+/* Deep and long trees                                                 */
+
+static void test_long_line(void **state) {
+  enum { N = 100000 };
+  buf s = {0};
+  sgf_tree_builder_options o;
+  sgf_collection *col;
+  const sgf_tree *t;
+  const sgf_node *n, *last = NULL;
+  sgf_node_iter it;
+  sgf_diag err;
+  size_t i, k = 0;
+  (void)state;
+  buf_adds(&s, "(;GM[1]SZ[19]");
+  for (i = 1; i < N; i++) buf_adds(&s, i % 2 ? ";B[dd]" : ";W[pp]");
+  buf_adds(&s, ")");
+  sgf_tree_builder_options_init(&o);
+  col = sgf_collection_parse(s.p, s.len, &o, &err);
+  assert_non_null(col);
+  t = sgf_collection_tree(col, 0);
+  assert_int_equal(sgf_tree_node_count(t), N);
+  sgf_node_iter_mainline_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    assert_int_equal(sgf_node_id(n), k);
+    k++;
+    last = n;
+  }
+  assert_int_equal(k, N);
+  assert_ptr_equal(sgf_tree_position(t, N - 1), last);
+  assert_int_equal(sgf_node_ply(last), N - 1);
+  assert_int_equal(sgf_node_level(last), N - 1);
+  assert_int_equal(sgf_node_move_number(last), N - 1);
+  assert_int_equal(sgf_node_depth(last), 0);
+  assert_ptr_equal(sgf_node_lca(last, sgf_tree_position(t, 5)),
+                   sgf_tree_position(t, 5));
+  assert_int_equal(sgf_node_distance(sgf_tree_root(t), last), N - 1);
+  assert_true(sgf_node_is_ancestor(sgf_tree_root(t), last));
+  k = 0;
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while (sgf_node_iter_next(&it)) k++;
+  assert_int_equal(k, N);
+  sgf_collection_free(col);
+  buf_free(&s);
+}
+
+static void test_deep_variations(void **state) {
+  enum { D = 10000 };
+  buf s = {0};
+  sgf_tree_builder_options o;
+  sgf_collection *col;
+  const sgf_tree *t;
+  const sgf_node *n, *deepest, *leaf1;
+  sgf_node_iter it;
+  sgf_diag err;
+  size_t i, k = 0;
+  (void)state;
+  /* N_k has two children: a leaf W[aa] first, then N_{k+1} (a variation) */
+  buf_adds(&s, "(;C[r]");
+  for (i = 0; i < D; i++) buf_adds(&s, "(;W[aa])(;B[bb]");
+  for (i = 0; i < D; i++) buf_adds(&s, ")");
+  buf_adds(&s, ")");
+  sgf_tree_builder_options_init(&o);
+  /* the default depth limit stops it, positioned */
+  col = sgf_collection_parse(s.p, s.len, &o, &err);
+  assert_null(col);
+  assert_int_equal(err.code, SGF_DIAG_DEPTH_LIMIT);
+  o.parser.max_depth = 2 * D;
+  col = sgf_collection_parse(s.p, s.len, &o, &err);
+  assert_non_null(col);
+  t = sgf_collection_tree(col, 0);
+  assert_int_equal(sgf_tree_node_count(t), 2 * D + 1);
+  deepest = sgf_tree_position(t, 2 * D);
+  assert_int_equal(sgf_node_depth(deepest), D);
+  assert_int_equal(sgf_node_level(deepest), D);
+  assert_int_equal(sgf_node_ply(deepest), D);
+  assert_true(sgf_node_is_terminal(deepest));
+  leaf1 = sgf_tree_position(t, 1);
+  assert_int_equal(sgf_node_depth(leaf1), 0);
+  assert_ptr_equal(sgf_node_lca(leaf1, deepest), sgf_tree_root(t));
+  assert_int_equal(sgf_node_distance(leaf1, deepest), D + 1);
+  assert_int_equal(sgf_node_distance(sgf_tree_position(t, 2 * D - 1), deepest),
+                   2);
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    assert_int_equal(sgf_node_id(n), k);
+    k++;
+  }
+  assert_int_equal(k, 2 * D + 1);
+  sgf_collection_free(col);
+  /* plain nesting, one node per level */
+  buf_free(&s);
+  for (i = 0; i < D; i++) buf_adds(&s, "(;B[cc]");
+  for (i = 0; i < D; i++) buf_adds(&s, ")");
+  col = sgf_collection_parse(s.p, s.len, &o, &err);
+  assert_non_null(col);
+  t = sgf_collection_tree(col, 0);
+  assert_int_equal(sgf_tree_node_count(t), D);
+  assert_int_equal(sgf_node_depth(sgf_tree_position(t, D - 1)), 0);
+  assert_int_equal(sgf_node_ply(sgf_tree_position(t, D - 1)), D);
+  check_invariants(t);
+  sgf_collection_free(col);
+  buf_free(&s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory bound in one-game mode                                       */
+
+static void make_game(buf *s, size_t moves, size_t tag) {
+  char tmp[64];
+  size_t i;
+  snprintf(tmp, sizeof tmp, "(;GM[1]C[game %zu]", tag);
+  buf_adds(s, tmp);
+  for (i = 0; i < moves; i++) {
+    buf_adds(s, i % 2 ? ";W[pp]" : ";B[dd]");
+    if (i % 50 == 0) buf_adds(s, "C[a comment on this move, not short]");
+  }
+  buf_adds(s, ")\n");
+}
+
+static size_t peak_one_game(const char *s, size_t len, size_t *games) {
+  counting c;
+  sgf_allocator a = counting_allocator(&c);
+  sgf_tree_builder_options o;
+  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder *b;
+  gamelog g;
+  sgf_tree_builder_options_init(&o);
+  o.parser.allocator = &a;
+  memset(&g, 0, sizeof g);
+  b = sgf_tree_builder_create(&cb, &g, &o);
+  assert_int_equal(feed_all(sgf_tree_builder_parser(b), s, len, 4096), SGF_OK);
+  sgf_tree_builder_destroy(b);
+  *games = g.games;
+  gamelog_free(&g);
+  assert_int_equal(c.outstanding, 0);
+  return c.peak;
+}
+
+static void test_one_game_memory_bound(void **state) {
+  buf all = {0}, big = {0};
+  size_t i, games, peak_all, peak_big, sum = 0, max = 0;
+  sgf_collection *col;
+  (void)state;
+  for (i = 0; i < 40; i++) make_game(&all, i == 20 ? 6000 : 1500, i);
+  make_game(&big, 6000, 20);
+  /* what the trees take, all kept */
+  col = parse(all.p, 0);
+  assert_int_equal(sgf_collection_count(col), 40);
+  for (i = 0; i < 40; i++) {
+    size_t b = (size_t)sgf_tree_byte_count(sgf_collection_tree(col, i));
+    sum += b;
+    if (b > max) max = b;
+  }
+  sgf_collection_free(col);
+  peak_all = peak_one_game(all.p, all.len, &games);
+  assert_int_equal(games, 40);
+  peak_big = peak_one_game(big.p, big.len, &games);
+  assert_int_equal(games, 1);
+  /* bounded by the largest game, not the collection */
+  assert_true(peak_all <= peak_big + 4096);
+  assert_true(peak_all < 2 * max + 65536);
+  assert_true(peak_all * 8 < sum);
+  buf_free(&all);
+  buf_free(&big);
+}
+
+/* ------------------------------------------------------------------ */
+/* The cursor                                                          */
+
+static void test_cursor_record(void **state) {
+  sgf_tree *t = sgf_tree_create(NULL);
+  sgf_cursor *c = sgf_cursor_create(t);
+  sgf_game_header h;
+  const sgf_node *root = sgf_tree_root(t), *b1, *w1, *pass, *w2, *w3;
+  const sgf_property *p;
+  char out[64];
+  size_t n;
+  (void)state;
+  assert_int_equal(sgf_tree_node_count(t), 1);
+  assert_ptr_equal(sgf_cursor_node(c), root);
+  assert_ptr_equal(sgf_cursor_tree(c), t);
+  memset(&h, 0, sizeof h);
+  h.board_size = 19;
+  h.has_komi = 1;
+  h.komi = 6.5;
+  h.black = "Black]Player";
+  h.white = "W\\hite";
+  h.date = "2024-01-01";
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_string_equal(sgf_node_find_property(root, "GM")->values[0].raw, "1");
+  assert_string_equal(sgf_node_find_property(root, "FF")->values[0].raw, "4");
+  assert_string_equal(sgf_node_find_property(root, "SZ")->values[0].raw, "19");
+  assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "6.5");
+  assert_string_equal(sgf_node_find_property(root, "PB")->values[0].raw,
+                      "Black\\]Player");
+  assert_string_equal(sgf_node_find_property(root, "PW")->values[0].raw,
+                      "W\\\\hite");
+  assert_null(sgf_node_find_property(root, "HA"));
+  h.komi = -0.25;
+  h.handicap = 3;
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "-0.25");
+  assert_string_equal(sgf_node_find_property(root, "HA")->values[0].raw, "3");
+  assert_int_equal(sgf_node_property_count(root), 8); /* 7 replaced, HA */
+  assert_string_equal(sgf_node_property(root, 3)->ident, "KM");
+  h.komi = 7;
+  h.handicap = 0;
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "7");
+  /* HA[3] stays: HA is only written when given */
+  assert_int_equal(sgf_node_to_play(root), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_cursor_set_text(c, "HA", "0"), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_to_play(root), SGF_COLOR_BLACK);
+
+  /* a game: B dd, W pp, B pass */
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0), SGF_EDIT_OK);
+  b1 = sgf_cursor_node(c);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_EDIT_OK);
+  w1 = sgf_cursor_node(c);
+  assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_EDIT_OK);
+  p = sgf_node_find_property(w1, "C");
+  assert_string_equal(p->values[0].raw, "a \\] comment \\\\ here\nmore");
+  n = sgf_unescape(p->values[0].raw, p->values[0].len, out);
+  assert_int_equal(n, strlen("a ] comment \\ here\nmore"));
+  assert_memory_equal(out, "a ] comment \\ here\nmore", n);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, SGF_PASS, 0),
+                   SGF_EDIT_OK);
+  pass = sgf_cursor_node(c);
+  {
+    const sgf_value *v;
+    assert_int_equal(sgf_node_move(pass, &v), SGF_COLOR_BLACK);
+    assert_int_equal(v->len, 0);
+  }
+  assert_int_equal(sgf_node_ply(pass), 3);
+  assert_int_equal(sgf_node_move_number(pass), 3);
+  assert_int_equal(sgf_node_to_play(pass), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+
+  /* replaying an existing move reuses the child */
+  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
+  assert_ptr_equal(sgf_cursor_node(c), b1);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_EDIT_OK);
+  assert_ptr_equal(sgf_cursor_node(c), w1);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+  assert_int_equal(sgf_cursor_forward(c), SGF_EDIT_OK);
+  assert_ptr_equal(sgf_cursor_node(c), pass);
+  assert_int_equal(sgf_cursor_forward(c), SGF_EDIT_INVALID);
+  assert_ptr_equal(sgf_cursor_node(c), pass);
+
+  /* a variation appended last */
+  assert_int_equal(sgf_cursor_goto(c, b1), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2,
+                                       SGF_CURSOR_VARIATION),
+                   SGF_EDIT_OK);
+  w2 = sgf_cursor_node(c);
+  assert_int_equal(sgf_node_child_count(b1), 2);
+  assert_int_equal(sgf_node_child_index(w2), 1);
+  assert_int_equal(sgf_node_depth(w2), 1);
+  assert_int_equal(sgf_node_depth(pass), 0);
+  /* a new main line: the old one becomes a variation */
+  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 16, 3, 0), SGF_EDIT_OK);
+  w3 = sgf_cursor_node(c);
+  assert_ptr_equal(sgf_node_first_child(b1), w3);
+  assert_int_equal(sgf_node_child_index(w1), 1);
+  assert_int_equal(sgf_node_child_index(w2), 2);
+  assert_int_equal(sgf_node_depth(pass), 1);
+  assert_int_equal(sgf_node_depth(w3), 0);
+  assert_int_equal(sgf_node_id(w3), 2);
+  assert_int_equal(sgf_node_id(w1), 3);
+  assert_ptr_equal(sgf_tree_position(t, 4), pass);
+  assert_ptr_equal(sgf_tree_position(t, 5), w2);
+  assert_int_equal(sgf_node_distance(w3, pass), 3);
+  /* start a variation: back to b1, the next move goes last */
+  assert_int_equal(sgf_cursor_start_variation(c), SGF_EDIT_OK);
+  assert_ptr_equal(sgf_cursor_node(c), b1);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_EDIT_OK);
+  assert_ptr_equal(sgf_node_last_child(b1), sgf_cursor_node(c));
+  assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "W")->values[0].raw,
+                      "Ea");
+  assert_int_equal(sgf_cursor_rewind(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_start_variation(c), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_INVALID);
+
+  /* setup, markup, labels */
+  assert_int_equal(sgf_cursor_goto(c, pass), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_node(c, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 0, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 5), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_NONE, 1, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, SGF_PASS, 0),
+                   SGF_EDIT_INVALID);
+  p = sgf_node_find_property(sgf_cursor_node(c), "AB");
+  assert_int_equal(p->nvalues, 2); /* ba moved to AE */
+  assert_string_equal(p->values[0].raw, "aa");
+  assert_string_equal(p->values[1].raw, "ca");
+  assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "AE")->values[0].raw,
+                      "ba");
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "AW")->nvalues, 1);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_EDIT_OK);
+  assert_null(sgf_node_find_property(sgf_cursor_node(c), "AW")); /* emptied */
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_EDIT_OK);
+  assert_null(sgf_node_find_property(sgf_cursor_node(c), "TR"));
+  assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "SQ")->values[0].raw,
+                      "dd");
+  assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "B"), SGF_EDIT_OK);
+  p = sgf_node_find_property(sgf_cursor_node(c), "LB");
+  assert_int_equal(p->nvalues, 2);
+  assert_string_equal(p->values[0].raw, "cd:B");
+  assert_string_equal(p->values[1].raw, "ed:x");
+  assert_int_equal(sgf_cursor_add_label(c, 2, 2, "A:]"), SGF_EDIT_OK);
+  assert_string_equal(p->values[2].raw, "cc:A\\:\\]");
+  assert_int_equal(sgf_node_move(sgf_cursor_node(c), NULL), SGF_COLOR_NONE);
+  assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
+  /* raw values are checked */
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a]", 2), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\", 2), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_value(c, "xx", "a", 1), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\]", 3), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "", 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "XX")->nvalues, 2);
+  assert_int_equal(sgf_cursor_set_text(c, "PL", "W"), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_cursor_set_text(c, "PL", "B"), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_BLACK);
+  assert_int_equal(sgf_cursor_set_text(c, "MN", "40"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 9, 9, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_move_number(sgf_cursor_node(c)), 40);
+
+  /* bad arguments */
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_NONE, 1, 1, 0), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 60, 1, 0),
+                   SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_set_text(c, "", "x"), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_header(c, NULL), SGF_EDIT_INVALID);
+
+  /* the result on the root */
+  assert_int_equal(sgf_cursor_set_result(c, "W+3.5"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_result(c, "B+R"), SGF_EDIT_OK);
+  assert_string_equal(sgf_node_find_property(root, "RE")->values[0].raw, "B+R");
+  check_invariants(t);
+  sgf_cursor_destroy(c);
+  sgf_tree_free(t);
+}
+
+/* Editing a parsed tree: values arrays sized exactly by the builder. */
+static void test_cursor_on_parsed_tree(void **state) {
+  sgf_collection *col = parse("(;AB[aa][bb][cc]AW[dd]C[x];B[ee])", 0);
+  sgf_tree *t = sgf_collection_tree(col, 0);
+  sgf_cursor *c = sgf_cursor_create(t);
+  const sgf_property *p;
+  int i;
+  (void)state;
+  for (i = 0; i < 10; i++)
+    assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 10 + i, 0),
+                     SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 3, 3), SGF_EDIT_OK);
+  p = sgf_node_find_property(sgf_tree_root(t), "AB");
+  assert_int_equal(p->nvalues, 14);
+  assert_string_equal(p->values[0].raw, "aa");
+  assert_string_equal(p->values[2].raw, "cc");
+  assert_string_equal(p->values[12].raw, "ta");
+  assert_string_equal(p->values[13].raw, "dd");
+  assert_null(sgf_node_find_property(sgf_tree_root(t), "AW"));
+  assert_int_equal(sgf_node_property_count(sgf_tree_root(t)), 2);
+  /* the parsed move is found and reused */
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 4, 4, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_tree_node_count(t), 2);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 4, 5, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), 2);
+  check_invariants(t);
+  sgf_cursor_destroy(c);
+  sgf_collection_free(col);
+}
+
+/* Recording a long game through the cursor stays linear. */
+static void test_cursor_long_game(void **state) {
+  sgf_tree *t = sgf_tree_create(NULL);
+  sgf_cursor *c = sgf_cursor_create(t);
+  int i;
+  (void)state;
+  for (i = 0; i < 20000; i++) {
+    assert_int_equal(sgf_cursor_add_move(c, i % 2 ? SGF_COLOR_WHITE
+                                                   : SGF_COLOR_BLACK,
+                                         i % 19, (i / 19) % 19, 0),
+                     SGF_EDIT_OK);
+    if (i % 1000 == 0) assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), i + 1);
+  }
+  assert_int_equal(sgf_tree_node_count(t), 20001);
+  assert_int_equal(sgf_node_move_number(sgf_cursor_node(c)), 20000);
+  sgf_cursor_destroy(c);
+  sgf_tree_free(t);
+}
+
+/* ------------------------------------------------------------------ */
+/* The shared corpus (edge cases), when it is there                    */
+
+static int read_file(const char *path, buf *out) {
+  FILE *f = fopen(path, "rb");
+  char tmp[65536];
+  size_t n;
+  if (!f) return -1;
+  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_add(out, tmp, n);
+  fclose(f);
+  return 0;
+}
+
+typedef struct corpus_run {
+  size_t games, nodes, values;
+  buf sig;
+} corpus_run;
+
+static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
+  corpus_run *r = user;
+  sgf_node_iter it;
+  const sgf_node *n;
+  (void)b;
+  r->games++;
+  r->nodes += sgf_tree_node_count(t);
+  check_invariants(t);
+  sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
+  while ((n = sgf_node_iter_next(&it)) != NULL) {
+    size_t i;
+    for (i = 0; i < sgf_node_property_count(n); i++)
+      r->values += sgf_node_property(n, i)->nvalues;
+  }
+  signature(t, &r->sig);
+  return SGF_CONTINUE;
+}
+
+static sgf_status corpus_build(const buf *in, unsigned pflags, size_t chunk,
+                               corpus_run *r) {
+  sgf_tree_builder_callbacks cb = {corpus_game, NULL, NULL};
+  sgf_tree_builder_options o;
+  sgf_tree_builder *b;
+  sgf_status st;
+  memset(r, 0, sizeof *r);
+  sgf_tree_builder_options_init(&o);
+  o.parser.flags = pflags;
+  b = sgf_tree_builder_create(&cb, r, &o);
+  assert_non_null(b);
+  st = feed_all(sgf_tree_builder_parser(b), in->p ? in->p : "", in->len, chunk);
+  sgf_tree_builder_destroy(b);
+  return st;
+}
+
+static void test_corpus_edge(void **state) {
+  const char *srcdir = getenv("srcdir");
+  char dir[4096];
+  DIR *d;
+  struct dirent *e;
+  size_t files = 0;
+  (void)state;
+  snprintf(dir, sizeof dir, "%s/../shared/corpus/edge", srcdir ? srcdir : ".");
+  d = opendir(dir);
+  if (!d) {
+    skip(); /* no corpus beside the source tree */
+    return;
+  }
+  while ((e = readdir(d)) != NULL) {
+    char path[8192];
+    buf in = {0};
+    corpus_run whole, chunked, main;
+    sgf_status st;
+    size_t len = strlen(e->d_name);
+    if (len < 4 || (strcmp(e->d_name + len - 4, ".sgf") != 0 &&
+                    strcmp(e->d_name + len - 4, ".SGF") != 0))
+      continue;
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (read_file(path, &in) != 0) continue;
+    files++;
+    st = corpus_build(&in, 0, 0, &whole);
+    assert_true(st == SGF_OK || st == SGF_ERROR);
+    /* chunked feeding builds the same trees */
+    assert_int_equal(corpus_build(&in, 0, 7, &chunked), st);
+    assert_int_equal(chunked.games, whole.games);
+    assert_int_equal(chunked.nodes, whole.nodes);
+    if (whole.sig.p) assert_string_equal(chunked.sig.p, whole.sig.p);
+    /* mainline mode: single lines */
+    corpus_build(&in, SGF_OPT_MAINLINE, 0, &main);
+    assert_true(main.nodes <= whole.nodes);
+    if (st == SGF_OK) assert_int_equal(main.games, whole.games);
+    buf_free(&whole.sig);
+    buf_free(&chunked.sig);
+    buf_free(&main.sig);
+    buf_free(&in);
+  }
+  closedir(d);
+  assert_true(files > 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_ff4_example),
+      cmocka_unit_test(test_cql_example),
+      cmocka_unit_test(test_move_numbers_and_side),
+      cmocka_unit_test(test_properties_raw),
+      cmocka_unit_test(test_points),
+      cmocka_unit_test(test_one_game_mode_and_keep),
+      cmocka_unit_test(test_collection_mode),
+      cmocka_unit_test(test_mainline_mode),
+      cmocka_unit_test(test_lenient_shapes),
+      cmocka_unit_test(test_detached_robust_order),
+      cmocka_unit_test(test_detached_with_own_parser),
+      cmocka_unit_test(test_pass_through_pause_skip_abort),
+      cmocka_unit_test(test_skip_shapes),
+      cmocka_unit_test(test_on_game_actions),
+      cmocka_unit_test(test_reset_mid_game),
+      cmocka_unit_test(test_node_limit),
+      cmocka_unit_test(test_byte_and_value_limits),
+      cmocka_unit_test(test_allocation_failure_builder),
+      cmocka_unit_test(test_allocation_failure_cursor),
+      cmocka_unit_test(test_long_line),
+      cmocka_unit_test(test_deep_variations),
+      cmocka_unit_test(test_one_game_memory_bound),
+      cmocka_unit_test(test_cursor_record),
+      cmocka_unit_test(test_cursor_on_parsed_tree),
+      cmocka_unit_test(test_cursor_long_game),
+      cmocka_unit_test(test_corpus_edge),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
