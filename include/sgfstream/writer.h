@@ -1,0 +1,254 @@
+/* sgfstream/writer.h - writing SGF: a streaming writer and escaping.
+ *
+ * THE STREAMING WRITER. An sgf_writer takes the same events the parser
+ * emits (tree begin, node, property, value begin / data / end, property
+ * end, tree end) and writes FF[4] text to a sink function through one
+ * bounded buffer (64 KiB by default): parse -> filter -> write runs in
+ * constant memory, whatever the size of the input or the depth of the
+ * trees. Connect it to a parser with sgf_writer_callbacks(), or call the
+ * sgf_writer_* event functions from your own handlers (to drop, rename or
+ * add properties, say). Trees of sgfstream/tree.h are written through the
+ * same events by sgf_writer_write_tree() and its siblings, so both kinds
+ * of output look the same.
+ *
+ * WHAT IS WRITTEN. The output is always valid FF[4]; it parses with no
+ * diagnostic, also in strict mode (SGF_OPT_STRICT):
+ *   - identifiers are written normalized to FF[4] (uppercase letters only:
+ *     "CoPyright" becomes "CP", "b" becomes "B"), because lowercase letters
+ *     are an error in strict mode. The spelling as written survives only
+ *     in the parser's event stream (sgf_parser_raw_ident()).
+ *   - values are raw (escapes intact, as the parser delivers them) and are
+ *     written byte for byte, so reading the output gives back the same raw
+ *     bytes, with three exceptions where the raw bytes were not valid:
+ *     a NUL byte (also an escaped one) is dropped; a ']' that is not
+ *     escaped (possible only in values you pass yourself) is escaped; a
+ *     backslash that ends a value (a value left open at the end of the
+ *     input) is doubled, so it stands for itself instead of escaping ']'.
+ *   - a property with no value is dropped (FF[4] requires one); a game tree
+ *     with no node gets an empty node ';' (as the parser repairs it).
+ *   - events in an impossible order (a node outside any game tree, a node
+ *     after a variation, a value outside a property...) are refused with
+ *     SGF_WRITE_EORDER; nothing of them is written.
+ *
+ * LAYOUTS.
+ *   SGF_LAYOUT_COMPACT   no whitespace at all, except what values contain
+ *                        and one newline after each game tree of the
+ *                        collection (so a collection lists one game per
+ *                        line).
+ *   SGF_LAYOUT_READABLE  one node per line; a variation starts a new line
+ *                        and is indented one column per nesting level, so
+ *                        each ';' lines up with the first node of its
+ *                        sequence. When a line reaches `width` bytes, a
+ *                        line break is inserted before the next property
+ *                        or value. Line breaks are only ever inserted
+ *                        BETWEEN properties or values (where FF[4] allows
+ *                        whitespace), never inside a value, so no value
+ *                        changes, however long.
+ *   Example (readable):  (;FF[4]GM[1]
+ *                         ;B[pd]
+ *                         (;W[dd]
+ *                          ;B[pq])
+ *                         (;W[dp]))
+ *
+ * THE SINK. sgf_write_fn(ctx, buf, len) receives the output in order, at
+ * most the buffer size at a time. It returns how many bytes it took
+ * (1..len; the rest is offered again at once) or a negative number on
+ * failure. 0 also counts as failure, so a sink that makes no progress
+ * cannot hang the writer. After a failure the writer writes nothing more
+ * and every call returns -1 (sticky, see sgf_writer_status()).
+ *
+ * Nothing here recurses; the nesting depth is a counter. A writer is used
+ * by one thread at a time.
+ *
+ * This header is included by <sgfstream.h>.
+ */
+#ifndef SGFSTREAM_WRITER_H
+#define SGFSTREAM_WRITER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Escaping text into raw SGF values                                       */
+
+/* Flags for the escaper and sgf_writer_value_text(). */
+#define SGF_ESCAPE_COMPOSE 0x1u /* also escape ':' (one half of a compose
+                                   value; join the halves with a bare ':') */
+#define SGF_ESCAPE_SIMPLE 0x2u  /* SimpleText: see sgf_escape_simple() */
+
+/* Escaping state for text that arrives in pieces. Initialize with
+ * sgf_escaper_init() before each value; no allocation, nothing to free. */
+typedef struct sgf_escaper {
+  unsigned flags; /* SGF_ESCAPE_COMPOSE (SGF_ESCAPE_SIMPLE is ignored) */
+  int state;      /* private */
+} sgf_escaper;
+
+SGF_EXTERN void sgf_escaper_init(sgf_escaper *e, unsigned flags);
+
+/* Text: writes to out (room for 2 * len bytes; must not overlap text) the
+ * raw SGF for len bytes of plain text: '\' and ']' (and ':' with
+ * SGF_ESCAPE_COMPOSE) get a backslash; NUL bytes (never valid in SGF)
+ * are dropped; every other byte, line breaks included, is kept. Returns
+ * the number of bytes written. Splitting the
+ * text anywhere gives the same bytes in total. sgf_unescape() gives the
+ * text back. */
+SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text,
+                                  size_t len, char *out);
+
+/* SimpleText: as sgf_escape_text(), but each line break (LF, CR, CR LF or
+ * LF CR) becomes one space: SimpleText cannot hold a line break (FF[4]
+ * shows it as a space), and this way what is written reads back as
+ * displayed. A CR LF split between two calls still gives one space. Room
+ * for 2 * len bytes in out. Returns the number of bytes written. */
+SGF_EXTERN size_t sgf_escape_simple(sgf_escaper *e, const char *text,
+                                    size_t len, char *out);
+
+/* ---------------------------------------------------------------------- */
+/* The streaming writer                                                    */
+
+/* Receives the output; see THE SINK above. */
+typedef int (*sgf_write_fn)(void *ctx, const char *buf, size_t len);
+
+typedef enum sgf_layout {
+  SGF_LAYOUT_COMPACT = 0,
+  SGF_LAYOUT_READABLE = 1
+} sgf_layout;
+
+#define SGF_WRITER_DEFAULT_BUFFER (64u * 1024u) /* bytes */
+#define SGF_WRITER_MIN_BUFFER 256u              /* smaller sizes are raised */
+#define SGF_WRITER_DEFAULT_WIDTH 78u            /* readable line width */
+
+typedef struct sgf_writer_options {
+  sgf_layout layout;     /* SGF_LAYOUT_COMPACT (0) by default */
+  size_t buffer_size;    /* output buffer; 0 means SGF_WRITER_DEFAULT_BUFFER;
+                            at least SGF_WRITER_MIN_BUFFER, at most INT_MAX */
+  size_t width;          /* readable: break lines between properties or
+                            values once they are this long; 0 means
+                            SGF_WRITER_DEFAULT_WIDTH, SIZE_MAX never */
+  const sgf_allocator *allocator; /* NULL: libc; the struct is copied */
+  void *reserved[4];     /* zero */
+} sgf_writer_options;
+
+/* Fill *opt with the defaults (all zero: compact, 64 KiB, libc). */
+SGF_EXTERN void sgf_writer_options_init(sgf_writer_options *opt);
+
+typedef enum sgf_write_status {
+  SGF_WRITE_OK = 0,
+  SGF_WRITE_EORDER = 1, /* an event where FF[4] allows none (a node
+                           outside a game tree, a node after a variation,
+                           value data outside a value...) */
+  SGF_WRITE_EIDENT = 2, /* an identifier that is empty, not letters only,
+                           or longer than the buffer */
+  SGF_WRITE_ESINK = 3   /* the sink returned a failure */
+} sgf_write_status;
+
+typedef struct sgf_writer sgf_writer;
+
+/* Create a writer that writes through write(ctx, ...). opt may be NULL.
+ * Allocates the writer and its buffer, nothing later. Returns NULL if
+ * memory runs out or write is NULL. */
+SGF_EXTERN sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
+                                         const sgf_writer_options *opt);
+
+/* Free the writer. Output still in the buffer is NOT flushed: call
+ * sgf_writer_finish() or sgf_writer_flush() first. NULL is allowed. */
+SGF_EXTERN void sgf_writer_destroy(sgf_writer *w);
+
+/* Start again, as if just created, writing to a new sink (e.g. the next
+ * file of `sgf split`; write NULL keeps the current one); buffered output
+ * is discarded, a failure forgotten. The byte count restarts at 0. */
+SGF_EXTERN void sgf_writer_reset(sgf_writer *w, sgf_write_fn write,
+                                 void *ctx);
+
+/* The events. Each returns 0, or -1 if the writer has failed (now or
+ * before; sgf_writer_status() says why). The identifier given to
+ * sgf_writer_property() is normalized as the parser does (lowercase
+ * letters dropped, or all upper-cased if there is no uppercase one). Value
+ * data is raw (escapes intact), in any number of slices split anywhere;
+ * sgf_writer_value_text() adds plain text instead, escaping it (flags:
+ * SGF_ESCAPE_COMPOSE, SGF_ESCAPE_SIMPLE). sgf_writer_value_begin() may be
+ * left out: value data (or text) right after a property or after a value's
+ * end begins a new value, and so does a value end (an empty value). A
+ * property ends at sgf_writer_property_end() or at the next property, node
+ * or tree event. */
+SGF_EXTERN int sgf_writer_tree_begin(sgf_writer *w);
+SGF_EXTERN int sgf_writer_node(sgf_writer *w);
+SGF_EXTERN int sgf_writer_property(sgf_writer *w, const char *ident,
+                                   size_t len);
+SGF_EXTERN int sgf_writer_value_begin(sgf_writer *w);
+SGF_EXTERN int sgf_writer_value_data(sgf_writer *w, const char *raw,
+                                     size_t len);
+SGF_EXTERN int sgf_writer_value_text(sgf_writer *w, const char *text,
+                                     size_t len, unsigned flags);
+SGF_EXTERN int sgf_writer_value_end(sgf_writer *w);
+SGF_EXTERN int sgf_writer_property_end(sgf_writer *w);
+SGF_EXTERN int sgf_writer_tree_end(sgf_writer *w);
+
+/* A whole raw value: value_begin, value_data, value_end. */
+SGF_EXTERN int sgf_writer_value(sgf_writer *w, const char *raw, size_t len);
+
+/* End of output: closes an open value and every open game tree (as the
+ * parser's finish does), then flushes. Returns 0 or -1. The writer can go
+ * on with a new game tree afterwards. */
+SGF_EXTERN int sgf_writer_finish(sgf_writer *w);
+
+/* Hand everything buffered to the sink. Returns 0 or -1. */
+SGF_EXTERN int sgf_writer_flush(sgf_writer *w);
+
+/* Why the writer failed (SGF_WRITE_OK if it has not), and a short static
+ * description of a status. */
+SGF_EXTERN sgf_write_status sgf_writer_status(const sgf_writer *w);
+SGF_EXTERN const char *sgf_write_status_message(sgf_write_status s);
+
+/* Bytes written so far (handed to the sink or still buffered). */
+SGF_EXTERN uint64_t sgf_writer_bytes(const sgf_writer *w);
+
+/* Game trees open in the output (0 between game trees). */
+SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
+
+/* Fill the event members of *cb with handlers that pass each event to the
+ * writer that is the parser's user pointer: sgf_parser_create(&cb, writer,
+ * &opt) copies a parse to the writer. A handler returns SGF_ABORT once the
+ * writer has failed. on_diagnostic is left as it is; on_value_begin and
+ * on_property_end are set to NULL, since the writer needs neither (see
+ * the events above) and the parser makes no call for a NULL member: each
+ * is about a tenth of the time of parse + write. To filter, replace a
+ * member with your own handler that calls the one it replaced (or the
+ * sgf_writer_* function, for the two NULL ones) only for what it keeps;
+ * to drop a property, pass on neither its on_property nor its values'
+ * on_value_data and on_value_end. */
+SGF_EXTERN void sgf_writer_callbacks(sgf_callbacks *cb);
+
+/* ---------------------------------------------------------------------- */
+/* Writing trees (sgfstream/tree.h)                                        */
+
+/* Write a whole game tree, a node's subtree (as a game tree of its own:
+ * the node, its descendants, and the variations below it), or every tree
+ * of a collection (slots whose tree was taken are passed over), through
+ * the same events and layout as the streaming writer: a tree built from a
+ * parse writes the same bytes as the parse written directly, except that
+ * a tree does not keep a variation that is its parent's only child apart
+ * from the parent's sequence ("(;B[aa](;W[bb]))" is written
+ * "(;B[aa];W[bb])", the same game tree). Properties in file order, values
+ * raw. The walk is a loop over parent / first child
+ * / next sibling links: no recursion, no allocation. The writer must be
+ * between game trees (or inside a node, for a variation: then the subtree
+ * is written as a variation of the output's current tree). Returns 0 or
+ * -1 (sgf_writer_status() says why). */
+SGF_EXTERN int sgf_writer_write_tree(sgf_writer *w, const sgf_tree *t);
+SGF_EXTERN int sgf_writer_write_subtree(sgf_writer *w, const sgf_node *n);
+SGF_EXTERN int sgf_writer_write_collection(sgf_writer *w,
+                                           const sgf_collection *c);
+
+/* A pointer of yours kept by the writer (NULL at creation), for handlers
+ * installed next to sgf_writer_callbacks(): their user pointer is the
+ * writer, and this finds your context (say, in on_diagnostic). */
+SGF_EXTERN void sgf_writer_set_user(sgf_writer *w, void *user);
+SGF_EXTERN void *sgf_writer_user(const sgf_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SGFSTREAM_WRITER_H */

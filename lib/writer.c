@@ -1,0 +1,726 @@
+/* writer.c - the streaming writer (sgfstream/writer.h).
+ *
+ * DESIGN
+ *
+ * A client of the public API only: it takes events, the same ones any
+ * parser user receives, and keeps just enough state to write them as valid
+ * FF[4]: where in the grammar the output stands (W_* in writer_priv.h),
+ * the nesting depth as a counter (nothing recurses, nothing grows with the
+ * depth), whether the value's last raw byte was a pending backslash, and
+ * for the readable layout where the current output line began.
+ *
+ * All output goes through one buffer of fixed size; when it is full it is
+ * handed to the sink. Small puts never check the sink's result: a failing
+ * sink sets the sticky status and the buffer keeps being recycled.
+ *
+ * Each event has an inlined fast path for the usual case (the state the
+ * parser's events lead to, room in the buffer, compact layout or a short
+ * indentation) and a general function for everything else: repairs, order
+ * errors, line breaks, flushes. Only general functions can fail; on
+ * failure they park the writer in W_FAILED, a state no fast path accepts,
+ * so the fast paths test `where` and never `status`. This keeps the
+ * writer's cost per event under a nanosecond: parse + write runs at about
+ * three quarters of the speed of the parser with no-op callbacks. The
+ * parser callbacks leave out value-begin and property-end (a value begins
+ * with its data or its end, a property ends at the next event), sparing
+ * the parser a sixth of its calls.
+ *
+ * A property is written as soon as it is announced, but a property must
+ * have a value: until its first '[' the identifier is retractable. The
+ * property event reserves room for the identifier and the '[' so nothing
+ * is flushed between them, and a property that ends without a value is
+ * taken back by truncating the buffer to prop_mark.
+ *
+ * Values are copied in pieces that fit the buffer twice over (a byte never
+ * becomes more than two), by a loop that looks only at the bytes of a
+ * small table: '\\' (an escape pair is copied whole; the pair may be split
+ * between slices, hence `esc`), ']' (escaped), NUL (dropped), and in the
+ * readable layout line breaks (to know the column).
+ */
+#include <string.h>
+
+#include "alloc.h"
+#include "writer_priv.h"
+
+/* The event functions are inlined into both their public function and
+ * their parser callback: one call per event, not two. */
+#if defined(__GNUC__)
+#define EV_INLINE static inline __attribute__((always_inline))
+#else
+#define EV_INLINE static inline
+#endif
+
+/* Bytes the value copy stops at: compact, and readable (+ line breaks). */
+static const unsigned char stop_compact[256] = {[0] = 1, ['\\'] = 1,
+                                                [']'] = 1};
+static const unsigned char stop_readable[256] = {
+    [0] = 1, ['\\'] = 1, [']'] = 1, ['\n'] = 1, ['\r'] = 1};
+
+/* ------------------------------------------------------------------ */
+/* The buffer                                                          */
+
+/* Hand the buffer to the sink. On failure the status is set and the
+ * bytes are dropped; the buffer is empty afterwards either way. */
+static void flush_buf(sgf_writer *w) {
+  size_t off = 0;
+  while (w->status == SGF_WRITE_OK && off < w->len) {
+    int n = w->write(w->ctx, w->buf + off, w->len - off);
+    if (n <= 0 || (size_t)n > w->len - off) {
+      w->status = SGF_WRITE_ESINK;
+      break;
+    }
+    off += (size_t)n;
+  }
+  w->flushed += w->len;
+  w->len = 0;
+}
+
+static inline void put1(sgf_writer *w, char c) {
+  if (w->len == w->cap) flush_buf(w);
+  w->buf[w->len++] = c;
+}
+
+/* Make sure n bytes (n <= cap) fit without a flush. */
+static inline void reserve(sgf_writer *w, size_t n) {
+  if (w->cap - w->len < n) flush_buf(w);
+}
+
+static uint64_t out_pos(const sgf_writer *w) { return w->flushed + w->len; }
+
+/* Readable layout: a line break and `indent` spaces. */
+static void newline_indent(sgf_writer *w, uint64_t indent) {
+  if (indent <= 32 && w->cap - w->len >= 34) { /* the usual case */
+    char *o = w->buf + w->len;
+    unsigned i;
+    *o++ = '\n';
+    for (i = 0; i < (unsigned)indent; i++) o[i] = ' ';
+    w->len += 1 + (size_t)indent;
+    w->line_start = out_pos(w) - indent;
+    return;
+  }
+  put1(w, '\n');
+  w->line_start = out_pos(w);
+  while (indent > 0) {
+    size_t room, k;
+    if (w->len == w->cap) flush_buf(w);
+    room = w->cap - w->len;
+    k = indent < room ? (size_t)indent : room;
+    memset(w->buf + w->len, ' ', k);
+    w->len += k;
+    indent -= k;
+  }
+}
+
+static int line_full(const sgf_writer *w) {
+  return out_pos(w) - w->line_start >= w->width;
+}
+
+static int order_error(sgf_writer *w) {
+  if (w->status == SGF_WRITE_OK) w->status = SGF_WRITE_EORDER;
+  w->where = W_FAILED;
+  return -1;
+}
+
+/* The end of an event that may have flushed: on failure, also leave every
+ * fast path (they test `where` only, never `status`). */
+static inline int result(sgf_writer *w) {
+  if (w->status == SGF_WRITE_OK) return 0;
+  w->where = W_FAILED;
+  return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+
+/* Each event has a general function (COLD: every state, repairs, order
+ * errors, line breaks, flushes) and an inlined fast path for the usual
+ * case. The fast paths read what they need from *w first and store the
+ * output bytes last: a store through a char pointer may alias *w, and the
+ * compiler would reload every field after it. */
+#if defined(__GNUC__)
+#define COLD static __attribute__((noinline))
+#else
+#define COLD static
+#endif
+
+static int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
+static int is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
+
+COLD int tree_begin_slow(sgf_writer *w) {
+  if (w->status) return -1;
+  switch (w->where) {
+    case W_TOP:
+      break;
+    case W_SEQ_START: /* a tree needs a node before its variations */
+      put1(w, ';');
+      break;
+    case W_PROP:
+      w->len = w->prop_mark;
+      break;
+    case W_NODE:
+    case W_AFTER_VALUE:
+    case W_AFTER_CHILD:
+      break;
+    default:
+      return order_error(w);
+  }
+  if (w->readable && w->depth > 0) newline_indent(w, w->depth);
+  put1(w, '(');
+  w->depth++;
+  w->where = W_SEQ_START;
+  return result(w);
+}
+
+COLD int node_slow(sgf_writer *w) {
+  if (w->status) return -1;
+  switch (w->where) {
+    case W_SEQ_START:
+      break;
+    case W_PROP:
+      w->len = w->prop_mark;
+      /* fall through */
+    case W_NODE:
+    case W_AFTER_VALUE:
+      if (w->readable) newline_indent(w, w->depth);
+      break;
+    default: /* outside a tree, or after a variation */
+      return order_error(w);
+  }
+  put1(w, ';');
+  w->where = W_NODE;
+  w->node_props = 0;
+  return result(w);
+}
+
+EV_INLINE int ev_node(sgf_writer *w) {
+  const int where = w->where;
+  const size_t len = w->len;
+  if (w->cap - len >= 40 &&
+      (where == W_SEQ_START ||
+       ((where == W_NODE || where == W_AFTER_VALUE) &&
+        (!w->readable || w->depth <= 32)))) {
+    char *b = w->buf;
+    size_t k = len;
+    w->where = W_NODE;
+    w->node_props = 0;
+    if (w->readable && where != W_SEQ_START) {
+      unsigned i, d = (unsigned)w->depth;
+      w->line_start = w->flushed + len + 1;
+      b[k++] = '\n';
+      for (i = 0; i < d; i++) b[k++] = ' ';
+    }
+    b[k++] = ';';
+    w->len = k;
+    return 0;
+  }
+  return node_slow(w);
+}
+
+/* Any identifier, in any state: checked, normalized, maybe after a line
+ * break. */
+COLD int property_slow(sgf_writer *w, const unsigned char *id, size_t n) {
+  size_t i, upper = 0;
+  if (w->status) return -1;
+  switch (w->where) {
+    case W_PROP:
+      w->len = w->prop_mark;
+      break;
+    case W_NODE:
+    case W_AFTER_VALUE:
+      break;
+    default:
+      return order_error(w);
+  }
+  w->where = W_NODE;
+  if (n == 0 || n > w->cap - 2) goto bad_ident;
+  for (i = 0; i < n; i++) {
+    if (is_upper(id[i]))
+      upper++;
+    else if (!is_lower(id[i]))
+      goto bad_ident;
+  }
+  if (w->readable && w->node_props > 0 && line_full(w))
+    newline_indent(w, w->depth + 1);
+  reserve(w, n + 1); /* the identifier and its '[' go out together */
+  w->prop_mark = w->len;
+  for (i = 0; i < n; i++) {
+    /* FF[4] ignores lowercase letters (FF[3] style); an all-lowercase
+     * identifier is upper-cased, as the parser does. */
+    if (upper == 0)
+      w->buf[w->len++] = (char)(id[i] - 'a' + 'A');
+    else if (is_upper(id[i]))
+      w->buf[w->len++] = (char)id[i];
+  }
+  w->where = W_PROP;
+  return result(w);
+bad_ident:
+  w->status = SGF_WRITE_EIDENT;
+  w->where = W_FAILED;
+  return -1;
+}
+
+EV_INLINE int ev_property(sgf_writer *w, const char *ident, size_t n) {
+  const unsigned char *id = (const unsigned char *)ident;
+  const int where = w->where;
+  const size_t len = w->len;
+  if ((where == W_NODE || where == W_AFTER_VALUE) && n - 1 < 2 &&
+      is_upper(id[0]) && is_upper(id[n - 1]) &&
+      w->cap - len >= 3 && !(w->readable && w->node_props > 0)) {
+    /* One or two uppercase letters; room for them and the '['. */
+    char *b = w->buf;
+    w->where = W_PROP;
+    w->prop_mark = len;
+    w->len = len + n;
+    b[len] = (char)id[0];
+    b[len + n - 1] = (char)id[n - 1];
+    return 0;
+  }
+  return property_slow(w, id, n);
+}
+
+COLD int value_begin_slow(sgf_writer *w) {
+  if (w->status) return -1;
+  if (w->where == W_PROP) {
+    w->node_props++;
+  } else if (w->where == W_AFTER_VALUE) {
+    if (w->readable && line_full(w)) newline_indent(w, w->depth + 1);
+  } else {
+    return order_error(w);
+  }
+  put1(w, '[');
+  w->where = W_VALUE;
+  w->esc = 0;
+  w->text.state = 0; /* sgf_writer_value_text's escaper, for this value */
+  return result(w);
+}
+
+EV_INLINE int ev_value_begin(sgf_writer *w) {
+  const int where = w->where;
+  const size_t len = w->len;
+  if (len < w->cap &&
+      (where == W_PROP || (where == W_AFTER_VALUE && !w->readable))) {
+    char *b = w->buf;
+    if (where == W_PROP) w->node_props++;
+    w->where = W_VALUE;
+    w->esc = 0;
+    w->text.state = 0;
+    w->len = len + 1;
+    b[len] = '[';
+    return 0;
+  }
+  return value_begin_slow(w);
+}
+
+/* An escape pair: backslash and c (never NUL). */
+static inline unsigned char *put_pair(sgf_writer *w, unsigned char *o,
+                                      unsigned char c) {
+  *o++ = '\\';
+  *o++ = c;
+  if (c == '\n' || c == '\r')
+    w->line_start = w->flushed + (uint64_t)(o - (unsigned char *)w->buf);
+  return o;
+}
+
+/* Any slice: see DESIGN. */
+COLD int value_data_slow(sgf_writer *w, const unsigned char *s, size_t n) {
+  const unsigned char *end = s + n;
+  const unsigned char *stop = w->stop;
+  if (w->status) return -1;
+  if (n == 0) /* nothing: it begins no value either */
+    return w->where == W_VALUE || w->where == W_PROP ||
+                   w->where == W_AFTER_VALUE
+               ? 0
+               : order_error(w);
+  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) &&
+      value_begin_slow(w))
+    return -1; /* data after a property or a value begins a value */
+  if (w->where != W_VALUE) return order_error(w);
+  if (w->esc) { /* the backslash that ended the last slice */
+    unsigned char *o;
+    w->esc = 0;
+    reserve(w, 2);
+    o = (unsigned char *)w->buf + w->len;
+    if (*s != 0) o = put_pair(w, o, *s); /* an escaped NUL is dropped */
+    w->len = (size_t)(o - (unsigned char *)w->buf);
+    s++;
+  }
+  while (s < end) {
+    /* A piece whose output (at most two bytes per input byte, plus one
+     * escape pair reaching past it) fits the buffer. */
+    size_t room = w->cap - w->len, k;
+    const unsigned char *pe;
+    unsigned char *o;
+    if (room < 16) {
+      flush_buf(w);
+      room = w->cap;
+    }
+    k = (room - 2) / 2;
+    if (k > (size_t)(end - s)) k = (size_t)(end - s);
+    pe = s + k;
+    o = (unsigned char *)w->buf + w->len;
+    while (s < pe) {
+      unsigned char c = *s;
+      if (!stop[c]) {
+        *o++ = c;
+        s++;
+        continue;
+      }
+      if (c == '\\') {
+        if (s + 1 == end) { /* the pair is split: wait for the next byte */
+          w->esc = 1;
+          s++;
+          break;
+        }
+        if (s[1] != 0) o = put_pair(w, o, s[1]); /* escaped NUL: dropped */
+        s += 2;
+      } else if (c == ']') { /* unescaped: only from a caller's raw bytes */
+        *o++ = '\\';
+        *o++ = ']';
+        s++;
+      } else if (c == 0) {
+        s++;
+      } else { /* a line break (readable layout) */
+        *o++ = c;
+        s++;
+        w->line_start = w->flushed + (uint64_t)(o - (unsigned char *)w->buf);
+      }
+    }
+    w->len = (size_t)(o - (unsigned char *)w->buf);
+  }
+  return result(w);
+}
+
+EV_INLINE int ev_value_data(sgf_writer *w, const char *raw, size_t n) {
+  const unsigned char *s = (const unsigned char *)raw;
+  const int where = w->where;
+  const size_t len = w->len;
+  if (n - 1 < 16 && !w->esc && w->cap - len >= 2 * 16 + 3 &&
+      (where == W_VALUE || where == W_PROP ||
+       (where == W_AFTER_VALUE && !w->readable))) {
+    /* A short slice that fits: copy it unless a byte needs a look (then
+     * the general path starts over; the bytes copied are overwritten).
+     * After a property or a value, it begins a value: '[' first. */
+    const unsigned char *stop = w->stop;
+    const size_t open = where != W_VALUE;
+    unsigned char *o = (unsigned char *)w->buf + len + open;
+    size_t i;
+    for (i = 0; i < n; i++) {
+      if (stop[s[i]]) return value_data_slow(w, s, n);
+      o[i] = s[i];
+    }
+    if (open) {
+      if (where == W_PROP) w->node_props++;
+      w->where = W_VALUE;
+      w->text.state = 0;
+      w->len = len + 1 + n;
+      w->buf[len] = '[';
+    } else {
+      w->len = len + n;
+    }
+    return 0;
+  }
+  return value_data_slow(w, s, n);
+}
+
+COLD int value_end_slow(sgf_writer *w) {
+  if (w->status) return -1;
+  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) &&
+      value_begin_slow(w))
+    return -1; /* an end after a property or a value: an empty value */
+  if (w->where != W_VALUE) return order_error(w);
+  if (w->esc) { /* a lone backslash at the end stands for itself */
+    reserve(w, 2);
+    w->buf[w->len++] = '\\';
+    w->buf[w->len++] = '\\';
+    w->esc = 0;
+  }
+  put1(w, ']');
+  w->where = W_AFTER_VALUE;
+  return result(w);
+}
+
+EV_INLINE int ev_value_end(sgf_writer *w) {
+  const int where = w->where;
+  const size_t len = w->len;
+  if (!w->esc && w->cap - len >= 2) {
+    char *b = w->buf;
+    if (where == W_VALUE) {
+      w->where = W_AFTER_VALUE;
+      w->len = len + 1;
+      b[len] = ']';
+      return 0;
+    }
+    if (where == W_PROP || (where == W_AFTER_VALUE && !w->readable)) {
+      /* an end with no begin: an empty value */
+      if (where == W_PROP) w->node_props++;
+      w->where = W_AFTER_VALUE;
+      w->text.state = 0;
+      w->len = len + 2;
+      b[len] = '[';
+      b[len + 1] = ']';
+      return 0;
+    }
+  }
+  return value_end_slow(w);
+}
+
+EV_INLINE int ev_property_end(sgf_writer *w) {
+  switch (w->where) {
+    case W_PROP:
+      w->len = w->prop_mark;
+      /* fall through */
+    case W_AFTER_VALUE:
+    case W_NODE:
+      w->where = W_NODE;
+      return 0;
+    case W_FAILED:
+      return -1;
+    default:
+      return order_error(w);
+  }
+}
+
+COLD int tree_end_slow(sgf_writer *w) {
+  if (w->status) return -1;
+  switch (w->where) {
+    case W_SEQ_START:
+      put1(w, ';');
+      break;
+    case W_PROP:
+      w->len = w->prop_mark;
+      break;
+    case W_NODE:
+    case W_AFTER_VALUE:
+    case W_AFTER_CHILD:
+      break;
+    default:
+      return order_error(w);
+  }
+  put1(w, ')');
+  if (--w->depth == 0) {
+    put1(w, '\n');
+    w->line_start = out_pos(w);
+    w->where = W_TOP;
+  } else {
+    w->where = W_AFTER_CHILD;
+  }
+  return result(w);
+}
+
+EV_INLINE int ev_tree_begin(sgf_writer *w) { return tree_begin_slow(w); }
+EV_INLINE int ev_tree_end(sgf_writer *w) { return tree_end_slow(w); }
+
+/* ------------------------------------------------------------------ */
+/* Public API                                                          */
+
+void sgf_writer_options_init(sgf_writer_options *opt) {
+  memset(opt, 0, sizeof *opt);
+}
+
+static void writer_clear(sgf_writer *w, sgf_write_fn write, void *ctx) {
+  w->write = write;
+  w->ctx = ctx;
+  w->len = 0;
+  w->where = W_TOP;
+  w->esc = 0;
+  w->status = SGF_WRITE_OK;
+  w->depth = 0;
+  w->prop_mark = 0;
+  w->node_props = 0;
+  w->flushed = 0;
+  w->line_start = 0;
+  sgf_escaper_init(&w->text, 0);
+}
+
+sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
+                              const sgf_writer_options *opt) {
+  sgf_allocator a;
+  sgf_writer *w;
+  size_t cap = (opt && opt->buffer_size) ? opt->buffer_size
+                                         : SGF_WRITER_DEFAULT_BUFFER;
+  if (!write) return NULL;
+  if (cap < SGF_WRITER_MIN_BUFFER) cap = SGF_WRITER_MIN_BUFFER;
+  if (cap > 0x7fffffffu) cap = 0x7fffffffu; /* the sink returns an int */
+  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
+  w = sgf__malloc(&a, sizeof *w);
+  if (!w) return NULL;
+  memset(w, 0, sizeof *w);
+  w->alloc = a;
+  w->buf = sgf__malloc(&a, cap);
+  if (!w->buf) {
+    sgf__free(&a, w, sizeof *w);
+    return NULL;
+  }
+  w->cap = cap;
+  w->readable = opt && opt->layout == SGF_LAYOUT_READABLE;
+  w->stop = w->readable ? stop_readable : stop_compact;
+  w->width = (opt && opt->width) ? opt->width : SGF_WRITER_DEFAULT_WIDTH;
+  writer_clear(w, write, ctx);
+  return w;
+}
+
+void sgf_writer_destroy(sgf_writer *w) {
+  sgf_allocator a;
+  if (!w) return;
+  a = w->alloc;
+  sgf__free(&a, w->buf, w->cap);
+  sgf__free(&a, w, sizeof *w);
+}
+
+void sgf_writer_reset(sgf_writer *w, sgf_write_fn write, void *ctx) {
+  writer_clear(w, write ? write : w->write, write ? ctx : w->ctx);
+}
+
+int sgf_writer_tree_begin(sgf_writer *w) { return ev_tree_begin(w); }
+int sgf_writer_node(sgf_writer *w) { return ev_node(w); }
+int sgf_writer_property(sgf_writer *w, const char *ident, size_t len) {
+  return ev_property(w, ident, len);
+}
+int sgf_writer_value_begin(sgf_writer *w) { return ev_value_begin(w); }
+int sgf_writer_value_data(sgf_writer *w, const char *raw, size_t len) {
+  return ev_value_data(w, raw, len);
+}
+int sgf_writer_value_end(sgf_writer *w) { return ev_value_end(w); }
+int sgf_writer_property_end(sgf_writer *w) { return ev_property_end(w); }
+int sgf_writer_tree_end(sgf_writer *w) { return ev_tree_end(w); }
+
+int sgf_writer_value(sgf_writer *w, const char *raw, size_t len) {
+  if (ev_value_begin(w) || ev_value_data(w, raw, len)) return -1;
+  return ev_value_end(w);
+}
+
+int sgf_writer_value_text(sgf_writer *w, const char *text, size_t len,
+                          unsigned flags) {
+  if (w->status) return -1;
+  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) && len > 0 &&
+      value_begin_slow(w))
+    return -1; /* text after a property or a value begins a value */
+  if (w->where != W_VALUE) return order_error(w);
+  if (w->esc) { /* raw data ended in a backslash: it stands for itself */
+    w->esc = 0;
+    reserve(w, 2);
+    w->buf[w->len++] = '\\';
+    w->buf[w->len++] = '\\';
+  }
+  w->text.flags = flags & SGF_ESCAPE_COMPOSE;
+  while (len > 0) {
+    size_t k, n, room = w->cap - w->len;
+    char *o;
+    if (room < 16) {
+      flush_buf(w);
+      room = w->cap;
+    }
+    k = room / 2 < len ? room / 2 : len;
+    o = w->buf + w->len;
+    if (flags & SGF_ESCAPE_SIMPLE) {
+      n = sgf_escape_simple(&w->text, text, k, o);
+    } else {
+      const char *nl;
+      n = sgf_escape_text(&w->text, text, k, o);
+      /* the column, after the last line break written */
+      for (nl = o + n; nl > o; nl--)
+        if (nl[-1] == '\n' || nl[-1] == '\r') {
+          w->line_start = w->flushed + (uint64_t)(nl - w->buf);
+          break;
+        }
+    }
+    w->len += n;
+    text += k;
+    len -= k;
+  }
+  return result(w);
+}
+
+int sgf_writer_finish(sgf_writer *w) {
+  if (w->status) return -1;
+  if (w->where == W_VALUE && ev_value_end(w)) return -1;
+  while (w->depth > 0)
+    if (ev_tree_end(w)) return -1;
+  return sgf_writer_flush(w);
+}
+
+int sgf_writer_flush(sgf_writer *w) {
+  if (w->status) return -1;
+  if (w->where == W_PROP) {
+    /* The identifier may still be taken back: flush what precedes it and
+     * keep it (and only it) in the buffer. */
+    size_t keep = w->len - w->prop_mark;
+    w->len = w->prop_mark;
+    flush_buf(w);
+    memmove(w->buf, w->buf + w->prop_mark, keep);
+    w->len = keep;
+    w->prop_mark = 0;
+  } else {
+    flush_buf(w);
+  }
+  return result(w);
+}
+
+sgf_write_status sgf_writer_status(const sgf_writer *w) {
+  return (sgf_write_status)w->status;
+}
+
+const char *sgf_write_status_message(sgf_write_status s) {
+  switch (s) {
+    case SGF_WRITE_OK:
+      return "no error";
+    case SGF_WRITE_EORDER:
+      return "event out of order for FF[4]";
+    case SGF_WRITE_EIDENT:
+      return "invalid property identifier";
+    case SGF_WRITE_ESINK:
+      return "output failed";
+  }
+  return "unknown writer status";
+}
+
+uint64_t sgf_writer_bytes(const sgf_writer *w) { return out_pos(w); }
+
+uint64_t sgf_writer_depth(const sgf_writer *w) { return w->depth; }
+
+void sgf_writer_set_user(sgf_writer *w, void *user) { w->user = user; }
+void *sgf_writer_user(const sgf_writer *w) { return w->user; }
+
+/* ------------------------------------------------------------------ */
+/* Parser callbacks: the parser's user pointer is the writer.          */
+
+#define CB_RESULT(call) ((call) ? SGF_ABORT : SGF_CONTINUE)
+
+static int cb_tree_begin(sgf_parser *p, void *u) {
+  (void)p;
+  return CB_RESULT(ev_tree_begin(u));
+}
+static int cb_tree_end(sgf_parser *p, void *u) {
+  (void)p;
+  return CB_RESULT(ev_tree_end(u));
+}
+static int cb_node(sgf_parser *p, void *u) {
+  (void)p;
+  return CB_RESULT(ev_node(u));
+}
+static int cb_property(sgf_parser *p, void *u, const char *id, size_t n) {
+  (void)p;
+  return CB_RESULT(ev_property(u, id, n));
+}
+static int cb_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  (void)p;
+  return CB_RESULT(ev_value_data(u, at, n));
+}
+static int cb_value_end(sgf_parser *p, void *u) {
+  (void)p;
+  return CB_RESULT(ev_value_end(u));
+}
+
+void sgf_writer_callbacks(sgf_callbacks *cb) {
+  cb->on_tree_begin = cb_tree_begin;
+  cb->on_tree_end = cb_tree_end;
+  cb->on_node = cb_node;
+  cb->on_property = cb_property;
+  cb->on_value_data = cb_value_data;
+  cb->on_value_end = cb_value_end;
+  /* Not needed: a value begins with its data or its end, a property ends
+   * at the next event. Each callback the parser need not make is ~10% of
+   * the time of parse + write. */
+  cb->on_value_begin = NULL;
+  cb->on_property_end = NULL;
+}
