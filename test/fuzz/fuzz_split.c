@@ -1,0 +1,20 @@
+/* fuzz_split.c - libFuzzer target, differential: the first bytes choose
+ * chunk sizes, pause points and an injected skip or abort; the merged
+ * event log, status and error must equal the whole-buffer run's (see
+ * fz_check_split in harness.h).
+ * Build: ./configure CC=clang --enable-fuzzers && make fuzz */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *err = fz_check_split(data, size);
+  if (err != NULL) {
+    fprintf(stderr, "fuzz_split: %s\n", err);
+    __builtin_trap();
+  }
+  return 0;
+}

@@ -1,0 +1,166 @@
+/* harness.h - the checks behind the fuzz targets (test/fuzz/fuzz_*.c),
+ * shared with the tests that replay what the fuzzers found
+ * (test/test_regressions.c) and with the hostile-input and
+ * allocation-failure tests. Plain C11: nothing here needs libFuzzer.
+ *
+ * Each fz_check_* function runs one fuzz input through the library and
+ * returns NULL when every check held, else a message naming the first
+ * one that failed (a static buffer, overwritten by the next call). A fuzz
+ * target turns a message into __builtin_trap(); a cmocka test into a
+ * failure. Test code only; not thread-safe.
+ */
+#ifndef SGF_TEST_FUZZ_HARNESS_H
+#define SGF_TEST_FUZZ_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgfstream.h>
+
+/* ------------------------------------------------------------------ */
+/* A counting allocator with a failure schedule                        */
+
+/* Every block carries a header recording its size, so the sizes the
+ * library passes to free and realloc are checked (bad counts mismatches)
+ * and the bytes outstanding are exact. */
+typedef struct fz_alloc {
+  size_t live;       /* bytes outstanding */
+  size_t peak;       /* the most bytes ever outstanding at once */
+  size_t blocks;     /* blocks outstanding */
+  size_t calls;      /* malloc and realloc calls so far, failed ones too */
+  size_t failures;   /* calls made to fail so far */
+  size_t bad;        /* frees/reallocs with a wrong size or pointer */
+  size_t fail_at;    /* the 0-based call index that fails first ... */
+  size_t fail_count; /* ... and how many calls from there (SIZE_MAX: all) */
+  size_t fail_stride; /* 1: consecutive calls fail; 2: every other one */
+} fz_alloc;
+
+/* Reset c (no failures scheduled) and point *a at it. with_realloc 0
+ * leaves a->realloc NULL, so the library's malloc+copy+free path runs. */
+void fz_alloc_init(fz_alloc *c, sgf_allocator *a, int with_realloc);
+/* Fail fail_count calls starting with call number fail_at (0-based,
+ * counted from now on: c->calls is reset). */
+void fz_alloc_schedule(fz_alloc *c, size_t fail_at, size_t fail_count);
+/* Forget the peak: from now on it is measured from the live bytes. */
+void fz_alloc_reset_peak(fz_alloc *c);
+
+/* ------------------------------------------------------------------ */
+/* The checks of each fuzz target                                      */
+
+/* fuzz_parse. data[0] chooses the options (see fz_decode_options), the
+ * rest is fed whole, with every callback set. Checks the event grammar
+ * (every value-begin has a value-end unless the parse stopped, trees
+ * balance at a clean finish, nodes never follow a variation, mainline
+ * mode gives at most one child per tree), depth <= max_depth, event
+ * offsets non-decreasing, every position's line and column against an
+ * independent count, slices pointing into the fed buffer at their
+ * offset and contiguous, identifiers matching the input, diagnostics
+ * well-formed with the catalogue's severities, nothing after a stop,
+ * the returned status matching the diagnostics, and reset-and-reparse
+ * giving the same event log. */
+const char *fz_check_parse(const uint8_t *data, size_t size);
+
+/* fuzz_split, the differential target. Header bytes:
+ *   [0] options (fz_decode_options)
+ *   [1] an action to inject at the same event of both runs: bits 7-6
+ *       0 none, 1 SGF_SKIP, 2 SGF_ABORT at structural event (bits 5-0),
+ *       3 SGF_ABORT from diagnostic number (bits 5-0)
+ *   [2] pauses in the split run: every (bits 3-0) callbacks, at phase
+ *       (bits 7-4) modulo it; 0 never. Diagnostics then return
+ *       SGF_PAUSE too, which must count as continue.
+ *   [3] n = bits 3-0: the number of chunk sizes that follow (0: feed
+ *       byte by byte)
+ *   [4 .. 4+n) chunk sizes, cycled (0: an empty feed, then one byte)
+ * and the input after them. The input is fed whole, then again in those
+ * chunks (each copied to its own heap block, freed after its feed) with
+ * those pauses; the merged event logs (tools/eventlog.c), statuses and
+ * errors must be identical, and both runs must pass fz_check_parse's
+ * invariants. */
+const char *fz_check_split(const uint8_t *data, size_t size);
+
+/* fuzz_reader. Header bytes:
+ *   [0] options (fz_decode_options)
+ *   [1] max_value_bytes = 1 + 4 * byte (1 .. 1021)
+ *   [2] bits 1-0: 0 no failures, 1 fail one call, 2 fail every call
+ *       from the chosen one on, 3 fail every other call from it;
+ *       bit 2: give the allocator a realloc hook; bits 7-3: pause at
+ *       every Nth reader callback (0 never)
+ *   [3] the first failing allocation call (counted from creation)
+ *   [4] chunk size (0: whole)
+ *   [5] SGF_SKIP from on_node number (1-based; 0 never)
+ * and the input. The reader must end cleanly (OK, or SGF_ERROR with a
+ * reason: out-of-memory only when an allocation failed, value-limit only
+ * when a property really exceeds the limit), its properties must match
+ * the input byte for byte, peak memory must stay within a constant plus
+ * a small multiple of max_value_bytes, and nothing may be outstanding
+ * after sgf_reader_destroy (sizes on free checked). */
+const char *fz_check_reader(const uint8_t *data, size_t size);
+
+/* fuzz_tree. Header bytes:
+ *   [0] options (fz_decode_options)
+ *   [1] bit 0 SGF_TREE_COLLECT, bit 1 SGF_TREE_SKIP_OVERSIZED, bit 2 take
+ *       every other game with sgf_tree_builder_keep(); bits 4-3 the
+ *       failure schedule (as fuzz_reader's); bit 5 a realloc hook; bits
+ *       7-6 max_value_bytes (default, 64, 1024, 65536)
+ *   [2] the first failing allocation call (counted from creation)
+ *   [3] max_nodes (0: the default)
+ *   [4] max_tree_bytes in units of 256 bytes (0: the default)
+ *   [5] chunk size (0: whole)
+ * and the input. Every tree delivered (and every tree kept or collected,
+ * walked again at the end) must match the events the parser gave for its
+ * game node for node, property for property, value for value, with
+ * positions; the structure queries (ids, parents, children, sizes,
+ * levels, variation depths, plies, the iterators, sgf_tree_position) must
+ * agree with an independent walk; limits must hold; a failed allocation
+ * must end the parse with out-of-memory; nothing may be outstanding after
+ * everything is freed. */
+const char *fz_check_tree(const uint8_t *data, size_t size);
+
+/* fuzz_roundtrip. Header bytes:
+ *   [0] options of the first parse (fz_decode_options)
+ *   [1] writer: bit 0 readable layout; bits 3-1 buffer size (default,
+ *       256, 257, 300, 512, 1000, 4096, 65536); bits 7-4 line width
+ *       (default, 1, 2, 3, 5, 8, 13, 20, 40, 60, 78, 79, 100, 200, 1000,
+ *       SIZE_MAX)
+ *   [2] the sink takes at most this many bytes a call (0: all)
+ *   [3] chunk size of the first parse (0: whole)
+ * and the input. parse -> write -> parse: the output must parse in strict
+ * mode with no diagnostic at all; when the first parse ended cleanly the
+ * second must give the same events (identifiers, structure, raw values
+ * modulo the writer's documented normalization: NUL bytes dropped, a lone
+ * final backslash doubled), and writing the second parse must give the
+ * same bytes again. The writer must not allocate after creation. */
+const char *fz_check_roundtrip(const uint8_t *data, size_t size);
+
+/* fuzz_writer: the writer's event API driven by a script. Header bytes:
+ *   [0] writer options, as fuzz_roundtrip's [1]
+ *   [1] the sink takes at most this many bytes a call (0: all)
+ * then the script, one operation a byte (low 4 bits): tree-begin, node,
+ * property (identifier from the next bytes), value-begin, value-data
+ * (raw bytes from the script, ']' '\\' NUL included), value-text (plain,
+ * compose or SimpleText), value-end, property-end, tree-end, a whole
+ * value, flush, finish. The script runs twice, with those options and
+ * with the defaults (compact, 64 KiB, a sink taking everything): both must
+ * succeed or fail alike; when they succeed, both outputs must parse in
+ * strict mode with no diagnostic into the same events, and writing the
+ * parse of the output again must give the same bytes. */
+const char *fz_check_writer(const uint8_t *data, size_t size);
+
+/* Walk t, checking its structure queries (ids, parents, children, sizes,
+ * levels, variation depths, plies, iterators, sgf_tree_position) against
+ * an independent walk, and return a malloc'd text serialization of it
+ * (every node in pre-order with its parent, position, properties and
+ * values), *len its length. NULL if a check failed (*err says which). */
+char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err);
+
+/* Plain SGF bytes (no header): for each of lenient, strict, mainline and
+ * strict+mainline, whole versus byte by byte with pauses versus 7-byte
+ * chunks, with all the invariants above. */
+const char *fz_check_plain(const uint8_t *data, size_t size);
+
+/* The options chosen by a header byte: bit 0 SGF_OPT_STRICT, bit 1
+ * SGF_OPT_MAINLINE, bits 4-2 max_depth (default, 1, 2, 3, 4, 8, 64, 10000),
+ * bits 7-5 max_ident_len (default, 1, 2, 3, 4, 8, 16, 64). */
+void fz_decode_options(uint8_t byte, sgf_options *opt);
+
+#endif /* SGF_TEST_FUZZ_HARNESS_H */
