@@ -3,7 +3,8 @@
 # Debian packages. Runs apt-get as root, or through sudo when not root.
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config
-      libuv1-dev libarchive-dev libcmocka-dev xz-utils time"
+      libuv1-dev libarchive-dev libcmocka-dev xz-utils time
+      clang libclang-rt-14-dev valgrind"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086

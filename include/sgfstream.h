@@ -169,8 +169,10 @@ typedef int (*sgf_data_cb)(sgf_parser *p, void *user, const char *at,
 typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
 
 /* Any member may be NULL. on_property receives the identifier normalized
- * to FF[4] (uppercase letters only: "CoPyright" gives "CP"); the spelling
- * as written is sgf_parser_raw_ident(). on_diagnostic may return SGF_ABORT
+ * to FF[4] (its uppercase letters only: "CoPyright" gives "CP"; an
+ * identifier written all in lowercase is upper-cased: "b" gives "B"); the
+ * spelling as written is sgf_parser_raw_ident(). Neither is
+ * NUL-terminated; both are valid during the callback only. on_diagnostic may return SGF_ABORT
  * (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE. */
 typedef struct sgf_callbacks {
   sgf_cb on_tree_begin;
@@ -272,5 +274,7 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 #endif
 
 #include "sgfstream/props.h"
+#include "sgfstream/tree.h"
+#include "sgfstream/writer.h"
 
 #endif /* SGFSTREAM_H */

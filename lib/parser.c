@@ -102,30 +102,29 @@ enum {
   C_LOWER
 };
 
-static unsigned char byte_class[256];
+/* Constant tables: nothing to initialize, nothing shared that changes. */
+static const unsigned char byte_class[256] = {
+    ['A'] = C_UPPER, ['B'] = C_UPPER, ['C'] = C_UPPER, ['D'] = C_UPPER, ['E']
+    = C_UPPER, ['F'] = C_UPPER, ['G'] = C_UPPER, ['H'] = C_UPPER, ['I'] =
+    C_UPPER, ['J'] = C_UPPER, ['K'] = C_UPPER, ['L'] = C_UPPER, ['M'] =
+    C_UPPER, ['N'] = C_UPPER, ['O'] = C_UPPER, ['P'] = C_UPPER, ['Q'] =
+    C_UPPER, ['R'] = C_UPPER, ['S'] = C_UPPER, ['T'] = C_UPPER, ['U'] =
+    C_UPPER, ['V'] = C_UPPER, ['W'] = C_UPPER, ['X'] = C_UPPER, ['Y'] =
+    C_UPPER, ['Z'] = C_UPPER,
+    ['a'] = C_LOWER, ['b'] = C_LOWER, ['c'] = C_LOWER, ['d'] = C_LOWER, ['e']
+    = C_LOWER, ['f'] = C_LOWER, ['g'] = C_LOWER, ['h'] = C_LOWER, ['i'] =
+    C_LOWER, ['j'] = C_LOWER, ['k'] = C_LOWER, ['l'] = C_LOWER, ['m'] =
+    C_LOWER, ['n'] = C_LOWER, ['o'] = C_LOWER, ['p'] = C_LOWER, ['q'] =
+    C_LOWER, ['r'] = C_LOWER, ['s'] = C_LOWER, ['t'] = C_LOWER, ['u'] =
+    C_LOWER, ['v'] = C_LOWER, ['w'] = C_LOWER, ['x'] = C_LOWER, ['y'] =
+    C_LOWER, ['z'] = C_LOWER,
+    [' '] = C_WS, ['\t'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS,
+    ['\n'] = C_NL, ['\r'] = C_NL, [0] = C_NUL,
+    ['('] = C_LPAREN, [')'] = C_RPAREN, [';'] = C_SEMI,
+    ['['] = C_LBRACK, [']'] = C_RBRACK, ['\\'] = C_BSLASH};
 /* Bytes that stop the scan inside a value: ']' '\\' LF CR NUL. */
-static unsigned char value_stop[256];
-static int tables_ready;
-
-static void init_tables(void) {
-  int c;
-  if (tables_ready) return;
-  for (c = 'A'; c <= 'Z'; c++) byte_class[c] = C_UPPER;
-  for (c = 'a'; c <= 'z'; c++) byte_class[c] = C_LOWER;
-  byte_class[' '] = byte_class['\t'] = byte_class['\v'] = byte_class['\f'] =
-      C_WS;
-  byte_class['\n'] = byte_class['\r'] = C_NL;
-  byte_class[0] = C_NUL;
-  byte_class['('] = C_LPAREN;
-  byte_class[')'] = C_RPAREN;
-  byte_class[';'] = C_SEMI;
-  byte_class['['] = C_LBRACK;
-  byte_class[']'] = C_RBRACK;
-  byte_class['\\'] = C_BSLASH;
-  value_stop[']'] = value_stop['\\'] = value_stop['\n'] = value_stop['\r'] =
-      value_stop[0] = 1;
-  tables_ready = 1; /* idempotent: racing initializers write equal bytes */
-}
+static const unsigned char value_stop[256] = {
+    [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
 
 /* ------------------------------------------------------------------ */
 /* Creation and small accessors                                        */
@@ -168,7 +167,6 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
   sgf_allocator a;
   sgf_parser *p;
   size_t idlen;
-  init_tables();
   sgf__allocator_init(&a, opt ? opt->allocator : NULL);
   idlen = (opt && opt->max_ident_len) ? opt->max_ident_len
                                       : SGF_DEFAULT_MAX_IDENT_LEN;
@@ -204,6 +202,7 @@ void sgf_parser_destroy(sgf_parser *p) {
   a = p->alloc;
   sgf__free(&a, p->ident, p->max_ident_len + 1);
   sgf__free(&a, p->raw, p->max_ident_len + 1);
+  sgf__free(&a, p->implicit, p->implicit_cap * sizeof(uint64_t));
   sgf__free(&a, p, sizeof *p);
 }
 
@@ -300,6 +299,21 @@ int sgf_parser_report(sgf_parser *p, const sgf_diag *d) {
 
 static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
 
+/* Room for one more implicit variation (at most max_depth in all, since
+ * each is a level of depth). */
+static int implicit_grow(sgf_parser *p) {
+  size_t ncap = p->implicit_cap ? p->implicit_cap * 2 : 16;
+  void *q;
+  if (ncap > p->max_depth) ncap = (size_t)p->max_depth;
+  if (ncap <= p->implicit_cap) return -1;
+  q = sgf__realloc(&p->alloc, p->implicit, p->implicit_cap * sizeof(uint64_t),
+                   ncap * sizeof(uint64_t));
+  if (!q) return -1;
+  p->implicit = q;
+  p->implicit_cap = ncap;
+  return 0;
+}
+
 /* The skip state matching a resume state. */
 static int skip_state(int st) {
   if (st == ST_VALUE) return ST_SKIP_VALUE;
@@ -393,6 +407,16 @@ static void ident_finish(sgf_parser *p) {
     sgf__mark h_;         \
     HERE(h_);             \
     DIAG(code, &h_, NULL); \
+  } while (0)
+
+/* A NUL between tokens is whitespace with a warning (one per run). */
+#define NUL_AS_SPACE()                 \
+  do {                                 \
+    if (!(p->quiet & 2)) {             \
+      p->quiet |= 2;                   \
+      DIAG_HERE(SGF_DIAG_NUL_BYTE);    \
+    }                                  \
+    s++;                               \
   } while (0)
 
 /* Junk: one warning per run of unexpected bytes (until the next event). */
@@ -490,6 +514,8 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
         } else if (cls == C_NL) {
           newline(p, OFF(s), *s);
           s++;
+        } else if (cls == C_NUL) {
+          NUL_AS_SPACE();
         } else {
           p->ev_off = OFF(s);
           st = ST_NODE;
@@ -596,11 +622,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
             s++;
             continue;
           case C_NUL:
-            if (!(p->quiet & 2)) {
-              p->quiet |= 2;
-              DIAG_HERE(SGF_DIAG_NUL_BYTE);
-            }
-            s++;
+            NUL_AS_SPACE();
             continue;
           default: {
             sgf__mark h;
@@ -650,6 +672,9 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           p->ws_seen = 1;
           newline(p, OFF(s), *s);
           s++;
+        } else if (cls == C_NUL) {
+          p->ws_seen = 1;
+          NUL_AS_SPACE();
         } else {
           ident_finish(p);
           DIAG(SGF_DIAG_NO_VALUE, &p->ident_pos, NULL);
@@ -695,16 +720,28 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
             newline(p, OFF(s), *s);
             s++;
             continue;
+          case C_NUL:
+            NUL_AS_SPACE();
+            continue;
           case C_SEMI:
           case C_UPPER:
           case C_LOWER:
           case C_LBRACK:
             /* A node after a variation: open an implicit variation that
              * the enclosing ')' will close. */
+            if (p->depth >= p->max_depth) goto depth_limit;
+            if (p->nimplicit == p->implicit_cap && implicit_grow(p) < 0) {
+              DIAG_HERE(SGF_DIAG_NOMEM);
+              goto failed; /* fatal: not reached */
+            }
+            if (p->flags & SGF_OPT_MAINLINE) { /* secondary: pass over it */
+              p->implicit[p->nimplicit++] = ++p->depth;
+              p->skip_target = p->depth;
+              p->skip_silent = 1;
+              st = ST_SKIP;
+              continue;
+            }
             DIAG_HERE(SGF_DIAG_NODE_AFTER_VARIATION);
-            if (p->depth >= p->max_depth ||
-                p->nimplicit == SGF__MAX_IMPLICIT)
-              goto depth_limit;
             p->implicit[p->nimplicit++] = ++p->depth;
             p->ev_off = OFF(s);
             st = ST_SEQ_START;
@@ -726,6 +763,8 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
         } else if (cls == C_NL) {
           newline(p, OFF(s), *s);
           s++;
+        } else if (cls == C_NUL) {
+          NUL_AS_SPACE();
         } else if (cls == C_RPAREN) {
           DIAG(SGF_DIAG_EMPTY_TREE, &p->open_pos, NULL);
           st = p->open_ret;
@@ -757,6 +796,9 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           case C_NL:
             newline(p, OFF(s), *s);
             s++;
+            continue;
+          case C_NUL:
+            NUL_AS_SPACE();
             continue;
           case C_UPPER:
           case C_LOWER:
@@ -887,11 +929,10 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           s++;
         } else if (cls == C_LBRACK) {
           p->ws_seen = (st == ST_TOP_IDENT_WS);
-          if (p->cand == '(') {
-            DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);
-          } else {
+          /* missing-semicolon follows tree-begin (CONFIRM_NODE), as it
+           * does inside a tree; missing-paren comes first */
+          if (p->cand == ';')
             DIAG(SGF_DIAG_MISSING_PAREN, &p->cand_pos, NULL);
-          }
           goto begin_top_tree;
         } else {
           goto not_a_tree;
@@ -899,6 +940,8 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
         continue;
 
       case ST_CONFIRM_NODE:
+        if (p->cand == '(')
+          DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);
         SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);
         st = ST_AFTER_IDENT;
         EMIT_Q(on_node);
@@ -1116,6 +1159,8 @@ sgf_status sgf_parser_finish(sgf_parser *p) {
              &p->cand_pos);
         continue;
       case ST_CONFIRM_NODE:
+        if (p->cand == '(')
+          DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);
         SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);
         st = ST_AFTER_IDENT;
         EMIT_Q(on_node);

@@ -4,10 +4,6 @@
 
 #include "sgfstream.h"
 
-/* Maximum number of implicit variations open at once (a node written after
- * a variation in lenient mode opens one; see parser.c). */
-#define SGF__MAX_IMPLICIT 64
-
 /* A position as the parser keeps it: the column is derived on demand. */
 typedef struct sgf__mark {
   uint64_t off;
@@ -42,8 +38,9 @@ struct sgf_parser {
   uint64_t depth;       /* game trees open (implicit ones included) */
   uint64_t skip_target; /* 0, or the depth whose tree is being skipped */
   int skip_silent;      /* that tree gets no tree-end (mainline mode) */
-  uint64_t implicit[SGF__MAX_IMPLICIT]; /* depths of implicit variations */
-  unsigned nimplicit;
+  uint64_t *implicit; /* depths of open implicit variations: grows on
+                         demand, never past max_depth entries */
+  size_t nimplicit, implicit_cap;
 
   uint64_t offset;     /* bytes consumed so far */
   uint64_t line;       /* current line */

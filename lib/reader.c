@@ -4,8 +4,8 @@
  * property's values into one buffer and calls on_property at the core's
  * on_property_end. Values are recorded as offsets while the buffer may
  * still move, and turned into pointers just before delivery. Everything
- * buffered for one property (raw bytes plus one sgf_value per value) is
- * bounded by max_value_bytes.
+ * buffered for one property is bounded: raw bytes by max_value_bytes,
+ * the number of values by max_value_bytes / 16 (at least 64).
  */
 #include <string.h>
 
@@ -18,6 +18,7 @@ struct sgf_reader {
   void *user;
   sgf_allocator alloc;
   size_t max_bytes;
+  size_t max_values;
 
   char *buf; /* raw value bytes of the current property */
   size_t len, cap;
@@ -30,17 +31,21 @@ struct sgf_reader {
   size_t ident_cap;
 };
 
-static size_t charged(const sgf_reader *r, size_t extra_bytes,
-                      size_t extra_vals) {
-  return r->len + extra_bytes + (r->nvals + extra_vals) * sizeof(sgf_value);
+/* The limits: raw bytes up to max_bytes, and values up to max_values
+ * (max_bytes / 16, at least 64), so the value records stay within a small
+ * multiple of max_bytes however many empty values a property has. */
+static int fits(const sgf_reader *r, size_t extra_bytes, size_t extra_vals) {
+  return r->len + extra_bytes <= r->max_bytes &&
+         r->nvals + extra_vals <= r->max_values;
 }
 
-static int over_limit(sgf_reader *r, sgf_parser *p) {
+/* at: the '[' of the value that did not fit. */
+static int over_limit(sgf_reader *r, sgf_parser *p, sgf_pos at) {
   sgf_diag d;
   memset(&d, 0, sizeof d);
   d.code = SGF_DIAG_VALUE_LIMIT;
   d.severity = sgf_diag_severity(d.code);
-  d.pos = r->nvals ? r->vals[r->nvals - 1].pos : r->prop.pos;
+  d.pos = at;
   d.has_mark = 1;
   d.mark = r->prop.pos;
   r->failed = 1;
@@ -102,7 +107,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
 static int on_value_begin(sgf_parser *p, void *u) {
   sgf_reader *r = u;
   sgf_value *v;
-  if (charged(r, 0, 1) > r->max_bytes) return over_limit(r, p);
+  if (!fits(r, 0, 1)) return over_limit(r, p, sgf_parser_position(p));
   if (r->nvals == r->vcap) {
     size_t ncap = r->vcap ? r->vcap * 2 : 16;
     void *q = sgf__realloc(&r->alloc, r->vals, r->vcap * sizeof *r->vals,
@@ -120,7 +125,7 @@ static int on_value_begin(sgf_parser *p, void *u) {
 
 static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_reader *r = u;
-  if (charged(r, n, 0) > r->max_bytes) return over_limit(r, p);
+  if (!fits(r, n, 0)) return over_limit(r, p, r->vals[r->nvals - 1].pos);
   if (r->len + n > r->cap) {
     size_t ncap = r->cap ? r->cap : 256;
     void *q;
@@ -172,6 +177,7 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb, void *user,
   r->user = user;
   r->max_bytes = (opt && opt->max_value_bytes) ? opt->max_value_bytes
                                                : SGF_DEFAULT_MAX_VALUE_BYTES;
+  r->max_values = r->max_bytes / 16 < 64 ? 64 : r->max_bytes / 16;
   r->ident_cap = (opt && opt->max_ident_len) ? opt->max_ident_len
                                              : SGF_DEFAULT_MAX_IDENT_LEN;
   r->ident = sgf__malloc(&a, r->ident_cap + 1);

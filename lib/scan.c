@@ -1,4 +1,5 @@
 /* scan.c - bulk scanners: portable, SSE2, AVX2, NEON (see scan.h). */
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,10 @@
 
 /* ------------------------------------------------------------ portable */
 
-static unsigned char value_stop[256];
-static unsigned char skip_stop[256];
+static const unsigned char value_stop[256] = {
+    [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
+static const unsigned char skip_stop[256] = {
+    ['('] = 1, [')'] = 1, ['['] = 1, ['\n'] = 1, ['\r'] = 1};
 
 static const unsigned char *scan_value_portable(const unsigned char *s,
                                                 const unsigned char *end) {
@@ -165,51 +168,50 @@ static const unsigned char *scan_skip_neon(const unsigned char *s,
 
 /* ----------------------------------------------------------- selection */
 
-static sgf__scanners chosen;
-
-const sgf__scanners *sgf__scanners_get(void) {
-  const char *force;
-  if (chosen.value) return &chosen;
-  value_stop[']'] = value_stop['\\'] = value_stop['\n'] = value_stop['\r'] =
-      value_stop[0] = 1;
-  skip_stop['('] = skip_stop[')'] = skip_stop['['] = skip_stop['\n'] =
-      skip_stop['\r'] = 1;
-  force = getenv("SGF_SIMD");
-  if (force && strcmp(force, "none") != 0 && strcmp(force, "portable") != 0 &&
-      strcmp(force, "sse2") != 0 && strcmp(force, "avx2") != 0 &&
-      strcmp(force, "neon") != 0)
-    force = NULL; /* unknown: automatic */
-  {
-    sgf__scanners c = {scan_value_portable, scan_skip_portable, "portable"};
-    int want_auto = force == NULL;
-    (void)want_auto;
+static const sgf__scanners portable = {scan_value_portable,
+                                       scan_skip_portable, "portable"};
 #ifdef SGF_X86
-    if (want_auto || strcmp(force, "sse2") == 0 || strcmp(force, "avx2") == 0) {
-      c.value = scan_value_sse2;
-      c.skip = scan_skip_sse2;
-      c.name = "sse2";
-      if ((want_auto || strcmp(force, "avx2") == 0)) {
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2")) {
-          c.value = scan_value_avx2;
-          c.skip = scan_skip_avx2;
-          c.name = "avx2";
-        }
-      }
-    }
+static const sgf__scanners sse2 = {scan_value_sse2, scan_skip_sse2, "sse2"};
+static const sgf__scanners avx2 = {scan_value_avx2, scan_skip_avx2, "avx2"};
 #endif
 #ifdef SGF_NEON
-    if (want_auto || strcmp(force, "neon") == 0) {
-      c.value = scan_value_neon;
-      c.skip = scan_skip_neon;
-      c.name = "neon";
-    }
+static const sgf__scanners neon = {scan_value_neon, scan_skip_neon, "neon"};
 #endif
-    /* Written field by field before publishing .value last: a racing
-     * first call sees either nothing or the same complete choice. */
-    chosen.skip = c.skip;
-    chosen.name = c.name;
-    chosen.value = c.value;
+
+/* The choice, made once; racing first calls make the same choice and
+ * publish the same pointer to constant data. */
+static _Atomic(const sgf__scanners *) chosen;
+
+static const sgf__scanners *choose(void) {
+  const char *force = getenv("SGF_SIMD");
+  int want = 0; /* 0 automatic, 1 portable, 2 sse2, 3 avx2, 4 neon */
+  if (force) {
+    if (!strcmp(force, "none") || !strcmp(force, "portable")) want = 1;
+    else if (!strcmp(force, "sse2")) want = 2;
+    else if (!strcmp(force, "avx2")) want = 3;
+    else if (!strcmp(force, "neon")) want = 4;
   }
-  return &chosen;
+  if (want == 1) return &portable;
+#ifdef SGF_X86
+  if (want == 2) return &sse2;
+  if (want == 0 || want == 3) {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) return &avx2;
+  }
+  return &sse2;
+#elif defined(SGF_NEON)
+  return &neon;
+#else
+  return &portable;
+#endif
+}
+
+const sgf__scanners *sgf__scanners_get(void) {
+  const sgf__scanners *c =
+      atomic_load_explicit(&chosen, memory_order_acquire);
+  if (!c) {
+    c = choose();
+    atomic_store_explicit(&chosen, c, memory_order_release);
+  }
+  return c;
 }

@@ -221,6 +221,13 @@ int input_read(input_reader *r, const char *path, const input_sink *sink,
   }
   rc = uv_fs_open(&r->loop, &req, path, UV_FS_O_RDONLY, 0, NULL);
   uv_fs_req_cleanup(&req);
+  if (rc == UV_EISDIR || (rc >= 0 && input__fd_is_dir(r, rc))) {
+    if (rc >= 0) {
+      uv_fs_close(&r->loop, &req, rc, NULL);
+      uv_fs_req_cleanup(&req);
+    }
+    return input__walk(r, path, sink, ctx);
+  }
   if (rc < 0) {
     sink->fail(ctx, path, input__errmsg(rc));
     return -1;

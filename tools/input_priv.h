@@ -45,6 +45,11 @@ typedef struct source {
 /* Read at most cap bytes: > 0 bytes read, 0 at end, < 0 a libuv error. */
 ssize_t input__src_read(source *s, char *buf, size_t cap);
 
+/* Is the open file a directory? Read every .sgf file below it (walk.c). */
+int input__fd_is_dir(input_reader *r, uv_file fd);
+int input__walk(input_reader *r, const char *root, const input_sink *sink,
+                void *ctx);
+
 /* A message for a libuv error code, like strerror(). */
 const char *input__errmsg(int err);
 

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "sgf.h"
+#include "rewrite.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +21,11 @@ static const command commands[] = {
     {"stats", "count games, nodes, moves... and measure speed", cmd_stats,
      help_stats},
     {"events", "print the parser's event log", cmd_events, help_events},
+    {"fmt", "rewrite SGF files normalized (valid FF[4])", cmd_fmt, help_fmt},
+    {"mainline", "keep only the main line of each game", cmd_mainline,
+     help_mainline},
+    {"split", "write each game of a collection to its own file", cmd_split,
+     help_split},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

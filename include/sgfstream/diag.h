@@ -60,7 +60,11 @@
   XX(22, UTF16, "utf16", FATAL,                                               \
      "input is UTF-16 encoded; convert it to UTF-8 first")                    \
   XX(23, NODE_AFTER_VARIATION, "node-after-variation", WARNING,              \
-     "node after a variation; it opens a variation of its own")
+     "node after a variation; it opens a variation of its own")              \
+  XX(24, TREE_NODE_LIMIT, "tree-node-limit", FATAL,                           \
+     "game tree has more nodes than the configured limit")                    \
+  XX(25, TREE_BYTE_LIMIT, "tree-byte-limit", FATAL,                           \
+     "game tree needs more memory than the configured limit")
 
 typedef enum sgf_diag_code {
   SGF_DIAG_NONE = 0,
