@@ -194,7 +194,7 @@ static int load_case(tcase *c, const char *root, const char *name) {
     const char *w = diag_severity(s, n, &wl);
     if (w) {
       c->has_diag = 1;
-      if (memcmp(w, "fatal", wl) == 0 && wl == 5)
+      if (wl == 5 && memcmp(w, "fatal", 5) == 0)
         c->expect_error = 1;
       if (c->strict && wl == 5 && memcmp(w, "error", 5) == 0)
         c->expect_error = 1;
