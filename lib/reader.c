@@ -84,18 +84,34 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   return r->cb.on_diagnostic ? r->cb.on_diagnostic(p, r->user, d) : 0;
 }
 
+/* Identifiers are a few bytes: a loop beats a call to memcpy. */
+static void copy_short(char *dst, const char *src, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) dst[i] = src[i];
+  dst[n] = '\0';
+}
+
+static int same_short(const char *a, const char *b, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
+}
+
 static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   sgf_reader *r = u;
   size_t rn;
   const char *raw = sgf_parser_raw_ident(p, &rn);
   if (n > r->ident_cap || rn > r->ident_cap) return out_of_memory(r, p);
-  memcpy(r->ident, id, n);
-  r->ident[n] = '\0';
-  memcpy(r->raw_ident, raw, rn);
-  r->raw_ident[rn] = '\0';
+  copy_short(r->ident, id, n);
   r->prop.ident = r->ident;
   r->prop.ident_len = n;
-  r->prop.raw_ident = r->raw_ident;
+  if (rn == n && same_short(raw, id, n)) { /* written as FF[4] wants */
+    r->prop.raw_ident = r->ident;
+  } else {
+    copy_short(r->raw_ident, raw, rn);
+    r->prop.raw_ident = r->raw_ident;
+  }
   r->prop.raw_ident_len = rn;
   r->prop.pos = sgf_parser_position(p);
   r->len = 0;
@@ -123,6 +139,11 @@ static int on_value_begin(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
+static void copy_short_raw(char *dst, const char *src, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++) dst[i] = src[i];
+}
+
 static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_reader *r = u;
   if (!fits(r, n, 0)) return over_limit(r, p, r->vals[r->nvals - 1].pos);
@@ -135,7 +156,10 @@ static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
     r->buf = q;
     r->cap = ncap;
   }
-  memcpy(r->buf + r->len, at, n);
+  if (n <= 16)
+    copy_short_raw(r->buf + r->len, at, n);
+  else
+    memcpy(r->buf + r->len, at, n);
   r->len += n;
   return SGF_CONTINUE;
 }
