@@ -20,9 +20,10 @@
  * been seen, and what is held never exceeds the largest game.
  *
  * Every block (and a position index outside the arena) is counted in
- * tree->bytes and checked against max_bytes before it is taken; the
- * builder's buffers for the tree (tree->pending) count too. Offsets in a
- * block stay multiples of 8 (sgf__tree_alloc8 relies on it).
+ * tree->bytes and checked against max_bytes before it is taken (the
+ * builder checks what it buffers itself, and allocates in the arena only
+ * when nothing is buffered). Offsets in a block stay multiples of 8
+ * (sgf__tree_alloc8 relies on it).
  */
 #include <string.h>
 
@@ -54,7 +55,7 @@ static sgf__block *new_block(sgf_tree *t, size_t size, int head_only) {
   sgf__block *b = t->blocks, *nb;
   size_t need = HDR + size, bsize;
   int own;
-  uint64_t used = t->bytes + t->pending;
+  uint64_t used = t->bytes;
 
   bsize = t->rbytes / 4 < MIN_BLOCK   ? MIN_BLOCK
           : t->rbytes / 4 > MAX_BLOCK ? MAX_BLOCK

@@ -1,8 +1,9 @@
 /* tree_build.c - the tree builder (sgfstream/tree.h): trees from events.
  *
- * A client of the public callback API only, like the reader: the builder
- * sees the events any user could receive, reports through
- * sgf_parser_report(), and knows nothing of the tokenizer.
+ * A client of the public callback API, like the reader: the builder sees
+ * the events any user could receive, reports through sgf_parser_report(),
+ * and knows nothing of the tokenizer. (One exception, for speed: where
+ * the current event is, see EVENT_POS.)
  *
  * SHAPE WITHOUT A STACK. Events come in document order, which is the
  * pre-order of the tree, so every new node is a child of the current node
@@ -33,17 +34,33 @@
  * would make it), an empty game tree adds nothing, a node after variations
  * becomes one more variation, and events outside a game tree are ignored.
  *
- * ONE ALLOCATION PER NODE. A node is read into the builder's buffers
- * first: its properties (pp), their values (vals) and one byte buffer
- * (sb) holding every value's raw bytes, each followed by a NUL, and the
- * identifiers that need a copy (identifiers of one or two uppercase
- * letters, nearly all of them, point into static tables instead). When
- * the node ends (at the next node or tree event) it becomes one arena
- * allocation: the node, its property array, its value arrays and its
- * bytes, in that order. A property the parser never ended (the handler
- * skipped, the input stopped) is left out. The buffers are the builder's
- * and are reused for every node and game, so with one game at a time the
- * memory is bounded by the largest game.
+ * ONE ALLOCATION PER NODE. A node is one piece of the arena: the node,
+ * its property array, its value arrays and their bytes (each value's raw
+ * bytes followed by a NUL), in that order. Identifiers of one or two
+ * uppercase letters written as such (nearly all of them) point into
+ * static tables; others are copied with the bytes. A property the parser
+ * never ended (the handler skipped, the input stopped) is left out.
+ *
+ * DIRECT. Most nodes are a move: one property, one short value. When a
+ * node begins, room for such a node (DIRECT_SIZE) is reserved at the
+ * free end of the arena's head block, and the node, its property, its
+ * value and the value's bytes are written there in place as the events
+ * come; at the node's end the room used is taken. Anything else (a second
+ * property or value, a value of DIRECT_BYTES or more, an identifier to
+ * copy, a general path) first moves what was written to the buffers
+ * below (to_staged), and the node goes on BUFFERED. Only with the
+ * builder's own parser, lazy, and no pass-through handler.
+ *
+ * BUFFERED. The node is read into the builder's buffers: its properties
+ * (pp), their values (vals) and one byte buffer (sb) for their bytes and
+ * identifier copies. When the node ends (at the next node or tree event)
+ * they are copied into one arena allocation. The buffers are the
+ * builder's and are reused for every node and game, so with one game at
+ * a time the memory is bounded by the largest game.
+ *
+ * FAST PATHS. Each event handler has an inline fast path for the usual
+ * case (DIRECT, or BUFFERED with room everywhere) that does just what the
+ * general path (COLD) would; everything else takes the general path.
  *
  * LEAN EVENTS. The core always ends a value before anything else happens
  * in the property, and ends a property before the next property, node or
@@ -80,36 +97,12 @@
 
 #include "tree_internal.h"
 
-/* Where the current event is: the position of its token, as
- * sgf_parser_position() says. Three times a node, that call is the
- * largest cost left here; SGF_TREE_INLINE_POS reads the parser's state
- * the same way, inline (parser.h: keep the two in step). */
-#ifdef SGF_TREE_INLINE_POS
-#include "parser.h"
-static inline sgf_pos event_pos(const sgf_parser *p) {
-  sgf_pos r;
-  uint64_t ls = p->line_start;
-  if (p->feeding) {
-    if (p->ev_off < ls) {
-      r.offset = p->ev_saved.off;
-      r.line = p->ev_saved.line;
-      r.column = p->ev_saved.off - p->ev_saved.line_start + 1;
-      return r;
-    }
-    r.offset = p->ev_off;
-  } else {
-    r.offset = p->offset;
-  }
-  r.line = p->line;
-  r.column = r.offset - ls + 1;
-  return r;
-}
-#define EVENT_POS(p) event_pos(p)
-#define RAW_IDENT(p, len) (*(len) = (p)->raw_len, (p)->raw_ptr)
-#else
+/* Where the current event is, and the identifier as written: through the
+ * public API only, like every layer above the core. (The library is linked
+ * with -Bsymbolic-functions, so these calls inside the library are direct,
+ * not through the PLT.) */
 #define EVENT_POS(p) sgf_parser_position(p)
 #define RAW_IDENT(p, len) sgf_parser_raw_ident((p), (len))
-#endif
 
 #if defined(__GNUC__)
 #define COLD static __attribute__((noinline, cold))
@@ -131,6 +124,18 @@ enum { ERR_VALUE = 100 };
 
 /* The arena blocks kept between games, at most. */
 #define SPARE_MAX ((uint64_t)4 << 20)
+
+/* DIRECT mode: a node with one property with one value of fewer than
+ * DIRECT_BYTES bytes is written in place (node, property, value, bytes
+ * and NUL, as a buffered node would be laid out) in DIRECT_SIZE bytes
+ * reserved at the free end of the arena's head block. */
+#define DIRECT_BYTES 8u
+#define DIRECT_SIZE                                                     \
+  (sizeof(sgf_node) + sizeof(sgf_property) + sizeof(sgf_value) +        \
+   DIRECT_BYTES)
+#define DPROP(n) ((sgf_property *)((n) + 1))
+#define DVAL(n) ((sgf_value *)(DPROP(n) + 1))
+#define DBYTES(n) ((char *)(DVAL(n) + 1))
 
 /* A property of the open node. Identifiers are static strings, or (NULL)
  * copies in sb at *_off. */
@@ -159,7 +164,7 @@ struct sgf_tree_builder {
   uint32_t prop_flags; /* what the current property adds to open_flags */
   sgf_tree *tree; /* the game being built */
   sgf_node *cur;  /* the node linked last that is not closed over */
-  sgf_pos open_pos;
+  sgf_pos open_pos; /* the open node's ';' (DIRECT: in dn->pos) */
 
   sprop *pp; /* the open node's properties; pp[npp] is the current one */
   size_t npp, ppcap;
@@ -178,6 +183,13 @@ struct sgf_tree_builder {
                      each, as the reader counts) */
   sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
   size_t ixcap;
+
+  /* DIRECT mode (see the essay) */
+  int direct_ok;  /* may be used: own parser, lazy, no pass-through */
+  int direct;     /* the open node is being written in place, at dn */
+  int dstate;     /* 0: no property yet; 1: one, no value; 2: and a value */
+  sgf_node *dn;
+  size_t dlen;    /* bytes of that value so far */
 
   size_t max_value_bytes;
   uint64_t max_nodes, max_bytes;
@@ -269,13 +281,13 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
 
 /* Bytes held for the game outside the arena: the open node as buffered
  * (a property and a value count from their first event, a value's NUL
- * from its begin), and the position index. */
+ * from its begin). The position index counts when the game ends (it is
+ * built in ix, then copied). */
 static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
          (uint64_t)b->nvals * sizeof(sgf_value) +
          (uint64_t)(b->npp + b->in_prop) * sizeof(sgf_property) +
-         (b->open ? sizeof(sgf_node) : 0) +
-         (uint64_t)b->tree->nnodes * sizeof(sgf_node *);
+         (b->open ? sizeof(sgf_node) : 0);
 }
 
 /* room from scratch (after something buffered was let go). */
@@ -293,6 +305,7 @@ static void drop_game(sgf_tree_builder *b) {
   b->mskip = 0;
   b->cur = NULL;
   b->open = b->fresh = 0;
+  b->direct = b->dstate = 0;
   b->npp = b->nvals = b->sblen = 0;
   b->in_prop = b->in_value = 0;
 }
@@ -388,6 +401,10 @@ static void drop_value(sgf_tree_builder *b) {
 
 /* The property being read is left out. */
 static void drop_prop(sgf_tree_builder *b) {
+  if (b->direct) {
+    b->dstate = 0;
+    return;
+  }
   b->sblen = b->psb;
   b->nvals = b->pfirst;
   b->in_prop = b->in_value = 0;
@@ -427,106 +444,97 @@ static inline void end_pending(sgf_tree_builder *b) {
 /* ------------------------------------------------------------------ */
 /* Nodes and game trees                                                */
 
-/* A node begins (at the current event), as a child of cur. */
+/* A node begins (at the current event), as a child of cur: in place
+ * (DIRECT) when that may be, else buffered. */
 static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
-  const sgf_tree *t = b->tree;
-  uint64_t used = t->bytes + (uint64_t)t->nnodes * sizeof(sgf_node *) +
-                  sizeof(sgf_node);
+  sgf_tree *t = b->tree;
+  uint64_t used = t->bytes + sizeof(sgf_node);
   if (t->nnodes >= t->max_nodes) return fail(b, p, SGF__ERR_NODES);
   if (used > b->max_bytes) return fail(b, p, SGF__ERR_BYTES);
-  b->room = b->max_bytes - used;
   b->npp = b->nvals = b->sblen = 0;
-  b->open = 1;
   b->open_flags = head ? SGF__N_HEAD : 0;
-  b->open_pos = EVENT_POS(p);
+  if (b->direct_ok) {
+    sgf_node *n = sgf__tree_reserve(t, DIRECT_SIZE);
+    if (!n) return fail(b, p, t->err);
+    b->dn = n;
+    b->direct = 1;
+    b->dstate = 0;
+    n->pos = EVENT_POS(p);
+  } else {
+    b->room = b->max_bytes - used;
+    b->open_pos = EVENT_POS(p);
+  }
+  b->open = 1;
   return 0;
 }
 
-/* The open node ends: one arena allocation holds it, its properties,
- * their values and bytes; it is linked as the last child of cur, gets its
- * derived facts (as sgf__node_derive gives them) and becomes cur. 0, or
- * the action after a failure. */
-HOT_INLINE int close_node(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_tree *t = b->tree;
-  const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
-  const uint32_t id = t->nnodes, oflags = b->open_flags;
-  sgf_node *const parent = b->cur;
-  const char *const sb = b->sb;
-  size_t size = sizeof(sgf_node) + k * sizeof(sgf_property) +
-                m * sizeof(sgf_value) + ((sblen + 7) & ~(size_t)7);
-  sgf_node *n, *prev;
-  sgf_property *pr;
-  sgf_value *va;
-  char *bytes;
-  uint32_t f = oflags & ~OPEN_SCAN, last;
-  int64_t movenum, nextnum;
+/* The open node, written in place so far, is buffered from here on (for
+ * a second property or value, a longer value, an identifier to copy...):
+ * what DIRECT wrote moves to pp, vals and sb, as if read that way (the
+ * room reserved stays free for the buffered node's allocation). 0, or the
+ * action after a failure. */
+COLD int to_staged(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_node *n = b->dn;
+  b->direct = 0;
+  b->open_pos = n->pos;
+  b->npp = b->nvals = b->sblen = 0;
+  if (b->dstate >= 1) {
+    const sgf_property *pr = DPROP(n);
+    sprop *sp;
+    if (grow(b, (void **)&b->pp, &b->ppcap, 1, sizeof *b->pp, 16) ||
+        grow(b, (void **)&b->vals, &b->valcap, 1, sizeof *b->vals, 16) ||
+        sb_room(b, b->dlen + 1)) {
+      b->dstate = 0;
+      return fail(b, p, SGF__ERR_NOMEM);
+    }
+    sp = &b->pp[0];
+    sp->ident = pr->ident;
+    sp->raw = pr->raw_ident;
+    sp->ident_len = pr->ident_len;
+    sp->raw_len = pr->raw_ident_len;
+    sp->pos = pr->pos;
+    b->psb = b->pfirst = 0;
+    b->vroom = b->max_value_bytes;
+    b->in_prop = 1;
+    if (b->dstate == 2) {
+      const sgf_value *va = DVAL(n);
+      if (b->dlen) memcpy(b->sb, DBYTES(n), b->dlen);
+      b->sblen = b->dlen;
+      b->vals[0].off = 0;
+      b->vals[0].pos = va->pos;
+      b->nvals = 1;
+      b->in_value = 1;
+      b->vroom -= sizeof(sgf_value) + b->dlen; /* direct_ok: no wrap */
+    }
+  }
+  b->dstate = 0;
+  room_set(b);
+  return 0;
+}
 
-  if (id >= b->ixcap && grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
-                             sizeof *b->ix, 64))
-    return fail(b, p, SGF__ERR_NOMEM);
-  t->pending = ((uint64_t)id + 1) * sizeof(sgf_node *);
-  n = sgf__tree_alloc8(t, size);
-  if (!n) return fail(b, p, t->err);
-  b->open = 0;
+/* Link n (id, flags f, k properties at pr; its place, pos and properties
+ * written) as the last child of cur, with its derived facts (as
+ * sgf__node_derive gives them); it becomes cur. */
+HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
+                          uint32_t id, uint32_t f, sgf_property *pr,
+                          size_t k) {
+  sgf_node *const parent = b->cur, *prev;
+  uint32_t last;
+  int64_t movenum, nextnum;
   b->ix[id] = n;
   b->cur = n;
   t->nnodes = id + 1;
-  pr = (sgf_property *)(n + 1);
-  va = (sgf_value *)(pr + k);
-  bytes = (char *)(va + m);
-
-  /* properties and values */
-  if (LIKELY(k == 1 && m == 1)) { /* ";B[qd]" */
-    const sprop *sp = b->pp;
-    const sval *sv = b->vals;
-    va->raw = bytes + sv->off;
-    va->len = sv->len;
-    va->pos = sv->pos;
-    pr->ident = sp->ident ? sp->ident : bytes + sp->ident_off;
-    pr->ident_len = sp->ident_len;
-    pr->raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
-    pr->raw_ident_len = sp->raw_len;
-    pr->pos = sp->pos;
-    pr->nvalues = 1;
-    pr->values = va;
-  } else {
-    const sprop *sp = b->pp, *spe = sp + k;
-    const sval *sv = b->vals, *sve = sv + m;
-    sgf_property *q = pr;
-    sgf_value *v = va;
-    for (; sv < sve; sv++, v++) {
-      v->raw = bytes + sv->off;
-      v->len = sv->len;
-      v->pos = sv->pos;
-    }
-    for (; sp < spe; sp++, q++) {
-      q->ident = sp->ident ? sp->ident : bytes + sp->ident_off;
-      q->ident_len = sp->ident_len;
-      q->raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
-      q->raw_ident_len = sp->raw_len;
-      q->pos = sp->pos;
-      q->nvalues = sp->nvalues;
-      q->values = va + sp->first;
-    }
-  }
-
-  /* the node, linked as the last child of parent */
   n->parent = parent;
   n->first_child = n->last_child = n->next = NULL;
   n->tree = t;
-  n->props = k ? pr : NULL;
+  n->props = pr;
   n->nprops = n->propcap = (uint32_t)k;
   n->nchildren = 0;
   n->id = id;
   n->subtree = 1;
   n->mn = 0;
-  n->pos = b->open_pos;
-  if (oflags & OPEN_SCAN) { /* PL, MN or HA: the full scan */
-    const char *q = sb;
-    size_t i;
-    /* the scan reads the values: their bytes first */
-    for (i = 0; i < sblen; i++) bytes[i] = q[i];
-    n->flags = f;
+  if (f & OPEN_SCAN) { /* PL, MN or HA: the full scan */
+    n->flags = f & ~OPEN_SCAN;
     sgf__node_scan(n);
     f = n->flags;
   }
@@ -569,37 +577,101 @@ HOT_INLINE int close_node(sgf_tree_builder *b, sgf_parser *p) {
   n->movenum = movenum;
   n->nextnum = nextnum;
   n->flags = f | last;
+}
 
-  /* the bytes last (stores through char * may alias everything above):
-   * a move's were stored one or two at a time an instant ago, so read
-   * them no wider (a wider load would wait for those stores to land) */
-  if (sblen <= 8) {
-    switch (sblen) {
-      case 8: bytes[7] = sb[7]; /* fall through */
-      case 7: bytes[6] = sb[6]; /* fall through */
-      case 6: bytes[5] = sb[5]; /* fall through */
-      case 5: bytes[4] = sb[4]; /* fall through */
-      case 4: bytes[3] = sb[3]; /* fall through */
-      case 3: bytes[2] = sb[2]; /* fall through */
-      case 2: bytes[1] = sb[1]; /* fall through */
-      case 1: bytes[0] = sb[0]; /* fall through */
-      default: break;
-    }
-  } else {
-    memcpy(bytes, sb, sblen);
+/* Room in the index for one more node: 0, or -1 if memory runs out. */
+static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
+  return id < b->ixcap ? 0
+                       : grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
+                              sizeof *b->ix, 64);
+}
+
+/* The open DIRECT node ends: its reserved place is taken as far as used
+ * (its value, if any, gets its length and NUL) and it is linked. */
+HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_tree *t = b->tree;
+  sgf_node *n = b->dn;
+  const uint32_t id = t->nnodes;
+  uint32_t f = b->open_flags;
+  if (ix_room(b, id)) return fail(b, p, SGF__ERR_NOMEM);
+  b->open = b->direct = 0;
+  if (b->dstate == 2) {
+    sgf_property *pr = DPROP(n);
+    sgf_value *va = DVAL(n);
+    char *bytes = DBYTES(n);
+    const size_t len = b->dlen;
+    f |= b->prop_flags;
+    sgf__tree_take(t, DIRECT_SIZE - DIRECT_BYTES + ((len + 8) & ~(size_t)7));
+    va->raw = bytes;
+    va->len = len;
+    pr->nvalues = 1;
+    pr->values = va;
+    link_node(b, t, n, id, f, pr, 1);
+    bytes[len] = '\0'; /* last: a char store may alias everything */
+  } else { /* no property (one without a value is left out) */
+    sgf__tree_take(t, sizeof(sgf_node));
+    link_node(b, t, n, id, f, NULL, 0);
   }
   return 0;
 }
 
-/* close_node out of line, for the general paths. */
-COLD int close_node_cold(sgf_tree_builder *b, sgf_parser *p) {
-  return close_node(b, p);
+/* The open buffered node ends: one arena allocation holds it, its
+ * properties, their values and bytes, and it is linked. 0, or the action
+ * after a failure. */
+static int close_staged(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_tree *t = b->tree;
+  const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
+  const uint32_t id = t->nnodes;
+  const char *const sb = b->sb;
+  size_t size = sizeof(sgf_node) + k * sizeof(sgf_property) +
+                m * sizeof(sgf_value) + ((sblen + 7) & ~(size_t)7);
+  sgf_node *n;
+  sgf_property *pr;
+  sgf_value *va;
+  char *bytes;
+  size_t i;
+
+  if (ix_room(b, id)) return fail(b, p, SGF__ERR_NOMEM);
+    n = sgf__tree_alloc8(t, size);
+  if (!n) return fail(b, p, t->err);
+  b->open = 0;
+  pr = (sgf_property *)(n + 1);
+  va = (sgf_value *)(pr + k);
+  bytes = (char *)(va + m);
+  /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
+   * + 0 is undefined) */
+  for (i = 0; i < m; i++) {
+    const sval *sv = &b->vals[i];
+    va[i].raw = bytes + sv->off;
+    va[i].len = sv->len;
+    va[i].pos = sv->pos;
+  }
+  for (i = 0; i < k; i++) {
+    const sprop *sp = &b->pp[i];
+    pr[i].ident = sp->ident ? sp->ident : bytes + sp->ident_off;
+    pr[i].ident_len = sp->ident_len;
+    pr[i].raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
+    pr[i].raw_ident_len = sp->raw_len;
+    pr[i].pos = sp->pos;
+    pr[i].nvalues = sp->nvalues;
+    pr[i].values = va + sp->first;
+  }
+  n->pos = b->open_pos;
+  b->npp = b->nvals = b->sblen = 0; /* zero outside BUFFERED */
+  if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
+  link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k);
+  return 0;
+}
+
+/* The open node ends. */
+COLD int close_node(sgf_tree_builder *b, sgf_parser *p) {
+  return b->direct ? close_direct(b, p) : close_staged(b, p);
 }
 
 /* Whatever of the open node is pending ends, and the node too. */
 static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
   if (b->in_prop) end_pending(b);
-  return b->open ? close_node_cold(b, p) : 0;
+  return b->open ? close_node(b, p) : 0;
 }
 
 static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
@@ -614,7 +686,6 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
   }
   /* the index: in the free end of the last block if it fits there, else
    * allocated by itself (a new block for it would mostly be waste) */
-  t->pending = 0;
   ixsize = (size_t)t->nnodes * sizeof *ix;
   if (t->blocks && t->blocks->size - t->blocks->used >= ixsize) {
     ix = sgf__tree_alloc8(t, ixsize);
@@ -688,7 +759,7 @@ static int b_tree_begin(sgf_tree_builder *b, sgf_parser *p) {
   }
   if (b->fresh) { /* "((": an empty node first */
     if ((r = open_node(b, p, 1)) != 0) return r;
-    if ((r = close_node_cold(b, p)) != 0) return r;
+    if ((r = close_node(b, p)) != 0) return r;
   }
   b->fresh = 1;
   return SGF_CONTINUE;
@@ -768,8 +839,9 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
   size_t rn, copy;
   const char *raw, *ident = NULL;
   sprop *sp;
-  int same;
+  int same, r;
   if (!b->building) return idle_action(b);
+  if (b->direct && (r = to_staged(b, p)) != 0) return r;
   if (b->in_prop) end_pending(b);
   if (!b->open) return SGF_CONTINUE; /* not in a node */
   raw = RAW_IDENT(p, &rn);
@@ -825,6 +897,8 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
 
 static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
   sval *v;
+  int r;
+  if (b->direct && (r = to_staged(b, p)) != 0) return r;
   if (!b->in_prop) return b->building ? SGF_CONTINUE : idle_action(b);
   if (b->in_value) { /* lazy: the value ended; else it never did */
     if (b->lazy)
@@ -851,6 +925,8 @@ static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
 static int b_value_data(sgf_tree_builder *b, sgf_parser *p, const char *at,
                         size_t n) {
   char *d;
+  int r;
+  if (b->direct && (r = to_staged(b, p)) != 0) return r;
   if (!b->in_value) return b->building ? SGF_CONTINUE : idle_action(b);
   if (n > b->vroom) return fail(b, p, ERR_VALUE);
   if (n > b->room) return fail(b, p, SGF__ERR_BYTES);
@@ -869,14 +945,16 @@ static int b_value_data(sgf_tree_builder *b, sgf_parser *p, const char *at,
 }
 
 static int b_value_end(sgf_tree_builder *b, sgf_parser *p) {
-  (void)p;
+  int r;
+  if (b->direct && (r = to_staged(b, p)) != 0) return r;
   if (!b->in_value) return b->building ? SGF_CONTINUE : idle_action(b);
   end_value(b);
   return SGF_CONTINUE;
 }
 
 static int b_property_end(sgf_tree_builder *b, sgf_parser *p) {
-  (void)p;
+  int r;
+  if (b->direct && (r = to_staged(b, p)) != 0) return r;
   if (!b->in_prop) return b->building ? SGF_CONTINUE : idle_action(b);
   if (b->in_value) drop_value(b); /* a value never ended is left out */
   commit_prop(b);
@@ -901,12 +979,13 @@ static int passed(sgf_tree_builder *b, int r, int mine) {
 #define BUILDER(u) ((sgf_tree_builder *)(u))
 
 /* Each handler has a general path (COLD: every state, the pass-through,
- * failures) and an inline fast path for the usual case, which does what
- * the general path would and nothing else: a node, a property of one or
- * two uppercase letters written as such, a value and its data, with room
- * in every buffer and no pass-through handler for the event. Fields of *b
- * are read and updated before bytes are stored through a char pointer
- * (which may alias *b: the compiler would reload them after it). */
+ * failures) and an inline fast path for the usual case (see FAST PATHS),
+ * which does what the general path would and nothing else: a node, a
+ * property of one or two uppercase letters written as such, a value and
+ * its data, in place (DIRECT) or with room in every buffer and no
+ * pass-through handler for the event. Fields of *b are read and updated
+ * before bytes are stored through a char pointer (which may alias *b: the
+ * compiler would reload them after it). */
 
 COLD int slow_tree_begin(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
@@ -963,64 +1042,108 @@ static int h_tree_end(sgf_parser *p, void *u) { return slow_tree_end(p, u); }
 static int h_node(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   if (LIKELY(b->building && b->open && !b->ev.on_node)) {
-    const sgf_tree *t;
+    sgf_tree *t;
     uint64_t used;
     int r;
-    if (b->in_prop) end_pending(b);
-    if ((r = close_node(b, p)) != 0) return r;
+    if (LIKELY(b->direct)) {
+      r = close_direct(b, p);
+    } else {
+      if (b->in_prop) end_pending(b);
+      r = close_staged(b, p);
+    }
+    if (r != 0) return r;
     /* open_node(b, p, 0): cur has just been linked, so fresh is 0 */
     t = b->tree;
-    used = t->bytes + (uint64_t)t->nnodes * sizeof(sgf_node *) +
-           sizeof(sgf_node);
+    used = t->bytes + sizeof(sgf_node);
     if (LIKELY(t->nnodes < t->max_nodes && used <= b->max_bytes)) {
-      b->room = b->max_bytes - used;
-      b->npp = b->nvals = b->sblen = 0;
-      b->open = 1;
-      b->open_flags = 0;
-      b->open_pos = EVENT_POS(p);
-      return SGF_CONTINUE;
+      if (LIKELY(b->direct_ok)) {
+        sgf__block *bl = t->blocks;
+        sgf_node *n;
+        if (LIKELY(bl->size - bl->used >= DIRECT_SIZE)) {
+          n = (sgf_node *)((char *)bl + bl->used);
+        } else { /* a new block */
+          n = sgf__tree_reserve(t, DIRECT_SIZE);
+          if (!n) return fail(b, p, t->err);
+        }
+        b->dn = n;
+        b->open = b->direct = 1;
+        b->dstate = 0;
+        b->open_flags = 0;
+        n->pos = EVENT_POS(p);
+        return SGF_CONTINUE;
+      } else {
+        b->room = b->max_bytes - used;
+        b->npp = b->nvals = b->sblen = 0;
+        b->open = 1;
+        b->open_flags = 0;
+        b->open_pos = EVENT_POS(p);
+        return SGF_CONTINUE;
+      }
     }
   }
   return slow_node(p, u);
 }
 
+/* The identifier of a property, when it is one or two uppercase letters
+ * written as such (raw, rn: as written): a static string, else NULL; *pf
+ * gets what it tells about the node (as sgf__node_scan would find). */
+HOT_INLINE const char *static_ident(const char *id, size_t n,
+                                    const char *raw, size_t rn,
+                                    uint32_t *pf) {
+  char c0 = id[0], c1;
+  *pf = 0;
+  if (rn != n || !upper(c0)) return NULL;
+  if (n == 1 && (raw == id || raw[0] == c0)) {
+    if (c0 == 'B') *pf = SGF__N_BLACK;
+    if (c0 == 'W') *pf = SGF__N_WHITE;
+    return letters + 2 * (c0 - 'A');
+  }
+  if (n == 2 && upper(c1 = id[1]) &&
+      (raw == id || (raw[0] == c0 && raw[1] == c1))) {
+    if ((c0 == 'P' && c1 == 'L') || (c0 == 'M' && c1 == 'N') ||
+        (c0 == 'H' && c1 == 'A'))
+      *pf = OPEN_SCAN;
+    return letters2 + 3 * (26 * (c0 - 'A') + (c1 - 'A'));
+  }
+  return NULL;
+}
+
 static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->building && b->open && !b->ev.on_property)) {
-    size_t rn;
-    const char *raw;
-    char c0 = at[0], c1;
-    sprop *sp;
-    if (b->in_prop) end_pending(b);
-    raw = RAW_IDENT(p, &rn);
-    if (LIKELY(rn == n && b->npp < b->ppcap && b->npp < UINT32_MAX &&
-               b->room >= sizeof(sgf_property) && upper(c0))) {
-      const char *ident = NULL;
-      uint32_t pf = 0;
-      if (n == 1 && (raw == at || raw[0] == c0)) {
-        ident = letters + 2 * (c0 - 'A');
-        if (c0 == 'B') pf = SGF__N_BLACK;
-        if (c0 == 'W') pf = SGF__N_WHITE;
-      } else if (n == 2 && upper(c1 = at[1]) &&
-                 (raw == at || (raw[0] == c0 && raw[1] == c1))) {
-        ident = letters2 + 3 * (26 * (c0 - 'A') + (c1 - 'A'));
-        if ((c0 == 'P' && c1 == 'L') || (c0 == 'M' && c1 == 'N') ||
-            (c0 == 'H' && c1 == 'A'))
-          pf = OPEN_SCAN;
-      }
-      if (ident) {
-        b->room -= sizeof(sgf_property);
-        b->psb = b->sblen;
-        b->pfirst = b->nvals;
-        b->vroom = b->max_value_bytes;
+  size_t rn;
+  const char *raw, *ident;
+  uint32_t pf;
+  if (LIKELY(b->direct)) { /* implies building, open, no pass-through */
+    if (LIKELY(b->dstate == 0)) {
+      raw = RAW_IDENT(p, &rn);
+      ident = static_ident(at, n, raw, rn, &pf);
+      if (LIKELY(ident != NULL)) {
+        sgf_property *pr = DPROP(b->dn);
         b->prop_flags = pf;
-        b->in_prop = 1;
-        sp = &b->pp[b->npp];
-        sp->ident = sp->raw = ident;
-        sp->ident_len = sp->raw_len = n;
-        sp->pos = EVENT_POS(p);
+        b->dstate = 1;
+        pr->ident = pr->raw_ident = ident;
+        pr->ident_len = pr->raw_ident_len = n;
+        pr->pos = EVENT_POS(p);
         return SGF_CONTINUE;
       }
+    }
+  } else if (LIKELY(b->building && b->open && !b->ev.on_property)) {
+    if (b->in_prop) end_pending(b);
+    raw = RAW_IDENT(p, &rn);
+    ident = static_ident(at, n, raw, rn, &pf);
+    if (LIKELY(ident && b->npp < b->ppcap && b->npp < UINT32_MAX &&
+               b->room >= sizeof(sgf_property))) {
+      sprop *sp = &b->pp[b->npp];
+      b->room -= sizeof(sgf_property);
+      b->psb = b->sblen;
+      b->pfirst = b->nvals;
+      b->vroom = b->max_value_bytes;
+      b->prop_flags = pf;
+      b->in_prop = 1;
+      sp->ident = sp->raw = ident;
+      sp->ident_len = sp->raw_len = n;
+      sp->pos = EVENT_POS(p);
+      return SGF_CONTINUE;
     }
   }
   return slow_property(p, u, at, n);
@@ -1028,10 +1151,18 @@ static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
 
 static int h_value_begin(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
-             b->vroom >= sizeof(sgf_value) &&
-             b->room >= sizeof(sgf_value) + 1 && b->nvals < b->valcap &&
-             b->sbcap - b->sblen >= 2 && !b->ev.on_value_begin)) {
+  if (LIKELY(b->direct)) {
+    if (LIKELY(b->dstate == 1)) {
+      b->dstate = 2;
+      b->dlen = 0;
+      DVAL(b->dn)->pos = EVENT_POS(p);
+      return SGF_CONTINUE;
+    }
+  } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
+                    b->vroom >= sizeof(sgf_value) &&
+                    b->room >= sizeof(sgf_value) + 1 &&
+                    b->nvals < b->valcap && b->sbcap - b->sblen >= 2 &&
+                    !b->ev.on_value_begin)) {
     sval *v;
     if (b->in_value) end_value(b);
     b->vroom -= sizeof(sgf_value);
@@ -1047,21 +1178,30 @@ static int h_value_begin(sgf_parser *p, void *u) {
 
 static int h_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->in_value && n <= b->vroom && n <= b->room &&
-             n < b->sbcap - b->sblen && !b->ev.on_value_data)) {
-    char *d = b->sb + b->sblen;
+  char *d;
+  if (LIKELY(b->direct)) {
+    if (LIKELY(b->dstate == 2 && n < DIRECT_BYTES - b->dlen)) {
+      d = DBYTES(b->dn) + b->dlen;
+      b->dlen += n;
+      goto copy;
+    }
+  } else if (LIKELY(b->in_value && n <= b->vroom && n <= b->room &&
+                    n < b->sbcap - b->sblen && !b->ev.on_value_data)) {
+    d = b->sb + b->sblen;
     b->sblen += n;
     b->vroom -= n;
     b->room -= n;
-    if (n == 2) { /* most values are points */
-      d[0] = at[0];
-      d[1] = at[1];
-    } else {
-      memcpy(d, at, n);
-    }
-    return SGF_CONTINUE;
+    goto copy;
   }
   return slow_value_data(p, u, at, n);
+copy:
+  if (n == 2) { /* most values are points */
+    d[0] = at[0];
+    d[1] = at[1];
+  } else {
+    memcpy(d, at, n);
+  }
+  return SGF_CONTINUE;
 }
 
 static int h_value_end(sgf_parser *p, void *u) {
@@ -1131,11 +1271,18 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
   }
   if (!(b->flags & SGF_TREE_DETACHED)) {
     sgf_callbacks h = handlers;
+    const sgf_callbacks *e = &b->ev;
     if (!b->ev.on_value_end && !b->ev.on_property_end) {
       b->lazy = 1; /* see LEAN EVENTS */
       h.on_value_end = NULL;
       h.on_property_end = NULL;
     }
+    /* DIRECT: no pass-through handler, and a value written in place is
+     * always within max_value_bytes */
+    b->direct_ok = b->lazy && !e->on_tree_begin && !e->on_tree_end &&
+                   !e->on_node && !e->on_property && !e->on_value_begin &&
+                   !e->on_value_data &&
+                   b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
     b->parser = sgf_parser_create(&h, b, &o.parser);
     if (!b->parser) goto failed;
   }

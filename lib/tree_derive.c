@@ -114,7 +114,7 @@ int sgf__tree_index(sgf_tree *t) {
     size_t cap = t->index_cap * 2 > t->nnodes ? t->index_cap * 2 : t->nnodes;
     /* an index in the arena stays there (and counted) until the tree goes */
     size_t old = t->index_arena ? 0 : t->index_cap * sizeof *t->index;
-    uint64_t used = t->bytes - old + t->pending;
+    uint64_t used = t->bytes - old;
     sgf_node **ix;
     if (cap > SIZE_MAX / sizeof *ix) return t->err = SGF__ERR_NOMEM;
     if (used > t->max_bytes || cap * sizeof *ix > t->max_bytes - used)

@@ -87,8 +87,6 @@ struct sgf_tree {
   int index_ok; /* index matches the tree */
   int dirty;    /* derived facts are stale */
   int err;      /* SGF__ERR_* of the last failed allocation */
-  uint64_t pending; /* bytes a builder buffers for this tree elsewhere,
-                       counted against max_bytes */
   uint64_t rbytes;    /* bytes of the blocks sized by the policy */
   sgf__block *reuse;  /* blocks lent by a builder (from an earlier game),
                          in the order the policy would allocate them:
