@@ -4,8 +4,11 @@
  * chunks of any size, split anywhere, and call sgf_parser_finish() at the end
  * of input. The parser emits events as it recognises them and keeps no
  * pointer into your buffers, so one read buffer can serve every chunk.
- * Memory use is fixed at creation: it grows with neither the input size nor
- * the nesting depth. No function here recurses over the input.
+ * Memory use is fixed at creation and grows with neither the input size
+ * nor the nesting depth, with one bounded exception: in lenient mode a
+ * node written after a variation opens an implicit variation, and the
+ * depths of those open at once are kept in a stack that grows on demand,
+ * to at most 8 * max_depth bytes. No function here recurses over the input.
  *
  * Events, in the order SGF FF[4] gives them:
  *   on_tree_begin     '(' opened a game tree (or a variation)

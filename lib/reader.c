@@ -151,6 +151,7 @@ static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
     size_t ncap = r->cap ? r->cap : 256;
     void *q;
     while (ncap < r->len + n) ncap *= 2;
+    if (ncap > r->max_bytes) ncap = r->max_bytes; /* fits() said it does */
     q = sgf__realloc(&r->alloc, r->buf, r->cap, ncap);
     if (!q) return out_of_memory(r, p);
     r->buf = q;

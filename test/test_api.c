@@ -1460,8 +1460,8 @@ static void test_reader_allocation_failure(void **state) {
 static void test_stats_chunking(void **state) {
   (void)state;
   static const char *const inputs[] = {
-      "(;FF[4](;C[a];C[b](;C[c])(;C[d];C[e]))(;C[f](;C[g];C[h];C[i])"
-      "(;C[j])))",
+      ("(;FF[4](;C[a];C[b](;C[c])(;C[d];C[e]))(;C[f](;C[g];C[h];C[i])"
+       "(;C[j])))"),
       "junk\xef\xbb\xbf(;B[aa]\n;W[bb]C[x\\]y])((;B[cc]))extra)",
       "(;AB[aa][bb]CoPyright[c] W [x](;B[aa](;W[bb]",
   };

@@ -88,12 +88,16 @@ const char *fz_check_split(const uint8_t *data, size_t size);
  *   [3] the first failing allocation call (counted from creation)
  *   [4] chunk size (0: whole)
  *   [5] SGF_SKIP from on_node number (1-based; 0 never)
- * and the input. The reader must end cleanly (OK, or SGF_ERROR with a
- * reason: out-of-memory only when an allocation failed, value-limit only
- * when a property really exceeds the limit), its properties must match
- * the input byte for byte, peak memory must stay within a constant plus
- * a small multiple of max_value_bytes, and nothing may be outstanding
- * after sgf_reader_destroy (sizes on free checked). */
+ * and the input. The reader must end cleanly (OK, or SGF_ERROR with its
+ * diagnostic; out-of-memory only when an allocation failed) and agree with
+ * a model of it built on the core's events (the same options, skip and
+ * limits: max_value_bytes raw bytes and max(max_value_bytes / 16, 64)
+ * values per property, value-limit at the '[' of the value that crosses
+ * one, marked at the property): the same properties, values, positions
+ * and diagnostics, or a prefix of them when memory ran out. Peak memory
+ * must stay within a constant plus a small multiple of max_value_bytes
+ * (and the parser's implicit-variation stack), and nothing may be
+ * outstanding after sgf_reader_destroy (sizes on free checked). */
 const char *fz_check_reader(const uint8_t *data, size_t size);
 
 /* fuzz_tree. Header bytes:
