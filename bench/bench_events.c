@@ -1,28 +1,43 @@
 /* bench_events.c - throughput of the push parser on an in-memory input.
  *
- *   bench/bench_events [-n REPS] [-m MAXBYTES] FILE
+ *   bench/bench_events [-n REPS] [-m MAXBYTES] [-o WHAT] [--results FILE]
+ *                      FILE | DIR | --list LISTFILE
  *
- * The file is read into memory once; every measurement then parses those
- * same bytes, so the numbers are the parser's and not the disk's. Each
- * measurement is the best (shortest) of REPS runs (default 5), timed with
- * CLOCK_MONOTONIC around parser creation, the feed loop, finish and
- * destruction.
+ * The input is read into memory once (bench/load.c): a FILE is one input
+ * (a collection); a DIR (every .sgf file below it, sorted) or the files
+ * named in LISTFILE are one input each, and every measurement then parses
+ * each file as a separate input, one parser reset between files (as a
+ * program handling many files would; events/no-op/new creates a new
+ * parser per file instead). So the numbers are the parser's, not the
+ * disk's. Each measurement is the best (shortest) of REPS runs (default
+ * 5), timed with CLOCK_MONOTONIC around parser creation, the feed loop,
+ * finish (and reset) for every input, and destruction.
  *
- *   memchr '\n'       counting newlines with memchr(): the ceiling, a loop
- *                     that touches every byte and does almost nothing.
+ *   memchr '\n'       counting newlines with memchr() over the same
+ *                     buffers: the ceiling, a loop that touches every byte
+ *                     and does almost nothing (best of at least 5 runs).
  *   events/no-op      the event parser with every callback set to a
  *                     function that only returns SGF_CONTINUE, so each event
  *                     pays a real indirect call; at 64 KiB, 4 KiB and
  *                     64-byte chunks.
+ *   events/no-op/new  (a directory or list only) the same at 64 KiB, with a
+ *                     new parser for each file (create, feed, finish,
+ *                     destroy) instead of one parser reset between files.
  *   events/null       the event parser with no callbacks at all.
  *   reader/no-op      the property reader (props.h) with a no-op
  *                     on_property.
+ *   calls only        as many indirect calls to the no-op handlers as
+ *                     events/no-op 64KiB makes, and nothing else.
  *
  * Event counts come from one extra, untimed run per configuration with
- * counting callbacks (the timed runs keep the pure no-op ones). The counts
- * that do not depend on chunking are cross-checked between configurations.
- * The parser's own memory is counted through sgf_allocator hooks, which
- * also check that every free gives back the size that was allocated.
+ * counting callbacks (the timed runs keep the pure no-op ones and the libc
+ * allocator). The counts that do not depend on chunking are cross-checked
+ * between configurations. The parser's own memory is counted in that run
+ * through sgf_allocator hooks, which also check that every free gives back
+ * the size that was allocated.
+ *
+ * --results FILE appends one line per measurement for bench/run's summary
+ * (see util.h).
  *
  * MB means 10^6 bytes. Exit status: 0, or 1 if a run did not parse
  * (status other than SGF_OK) or a cross-check failed, 2 on usage or I/O
@@ -32,132 +47,16 @@
 
 #include <sgfstream.h>
 
-#include <errno.h>
-#include <fcntl.h>
+#include "load.h"
+#include "util.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-/* ---------------------------------------------------------------------- */
-/* Time, input                                                             */
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *load_file(const char *path, size_t *len_out) {
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) {
-    fprintf(stderr, "bench_events: %s: %s\n", path, strerror(errno));
-    return NULL;
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0) {
-    fprintf(stderr, "bench_events: %s: %s\n", path, strerror(errno));
-    close(fd);
-    return NULL;
-  }
-  /* One byte more than the size, so that EOF shows without a realloc. */
-  size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
-  char *buf = malloc(cap);
-  size_t len = 0;
-  if (buf == NULL) {
-    fprintf(stderr, "bench_events: out of memory\n");
-    close(fd);
-    return NULL;
-  }
-  for (;;) {
-    if (len == cap) {
-      char *nb = realloc(buf, cap * 2);
-      if (nb == NULL) {
-        fprintf(stderr, "bench_events: out of memory\n");
-        free(buf);
-        close(fd);
-        return NULL;
-      }
-      buf = nb;
-      cap *= 2;
-    }
-    ssize_t n = read(fd, buf + len, cap - len);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      fprintf(stderr, "bench_events: %s: %s\n", path, strerror(errno));
-      free(buf);
-      close(fd);
-      return NULL;
-    }
-    if (n == 0)
-      break;
-    len += (size_t)n;
-  }
-  close(fd);
-  *len_out = len;
-  return buf;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Counting allocator                                                      */
-
-typedef struct alloc_stats {
-  size_t cur;      /* bytes live now */
-  size_t peak;     /* most bytes live at once */
-  uint64_t calls;  /* malloc + realloc calls */
-  int size_errors; /* frees/reallocs giving a size larger than what is live */
-} alloc_stats;
-
-static void note_alloc(alloc_stats *s, size_t n) {
-  s->cur += n;
-  if (s->cur > s->peak)
-    s->peak = s->cur;
-}
-
-static void note_free(alloc_stats *s, size_t n) {
-  if (n > s->cur) {
-    s->size_errors++;
-    s->cur = 0;
-  } else {
-    s->cur -= n;
-  }
-}
-
-static void *counting_malloc(void *ctx, size_t size) {
-  alloc_stats *s = ctx;
-  void *p = malloc(size ? size : 1);
-  s->calls++;
-  if (p != NULL)
-    note_alloc(s, size);
-  return p;
-}
-
-static void *counting_realloc(void *ctx, void *ptr, size_t old_size,
-                              size_t new_size) {
-  alloc_stats *s = ctx;
-  void *q = realloc(ptr, new_size ? new_size : 1);
-  s->calls++;
-  if (q != NULL) {
-    if (ptr != NULL)
-      note_free(s, old_size);
-    note_alloc(s, new_size);
-  }
-  return q;
-}
-
-static void counting_free(void *ctx, void *ptr, size_t size) {
-  alloc_stats *s = ctx;
-  if (ptr == NULL)
-    return;
-  note_free(s, size);
-  free(ptr);
-}
+static const char prog[] = "bench_events";
 
 /* ---------------------------------------------------------------------- */
 /* Callbacks                                                               */
@@ -188,6 +87,9 @@ static int nop_reader_property(sgf_parser *p, void *u,
   return SGF_CONTINUE;
 }
 
+/* The name of the input being parsed, for the first diagnostic. */
+static const char *current_input;
+
 /* The counting handlers, for the untimed runs. */
 typedef struct counts {
   uint64_t tree_begin, tree_end, node, property, value_begin, value_data,
@@ -196,6 +98,7 @@ typedef struct counts {
   uint64_t depth;     /* our own count of open trees */
   uint64_t diag_by_severity[4];
   uint64_t first_diag_code, first_diag_offset;
+  const char *first_diag_input; /* the file it is in */
   uint64_t reader_values; /* reader: values over all properties */
 } counts;
 
@@ -258,6 +161,7 @@ static int cnt_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   if (c->diagnostic == 0) {
     c->first_diag_code = (uint64_t)d->code;
     c->first_diag_offset = d->pos.offset;
+    c->first_diag_input = current_input;
   }
   c->diagnostic++;
   if (d->severity >= SGF_SEV_WARNING && d->severity <= SGF_SEV_FATAL)
@@ -303,23 +207,13 @@ typedef struct run_spec {
   const sgf_callbacks *cb;            /* RUN_EVENTS, timed */
   const sgf_reader_callbacks *rcb;    /* RUN_READER, timed */
   int null_callbacks;                 /* events/null: cb is NULL */
+  int fresh;                          /* a new parser for every input */
 } run_spec;
 
-static const char *status_name(sgf_status st) {
-  switch (st) {
-  case SGF_OK: return "SGF_OK";
-  case SGF_PAUSED: return "SGF_PAUSED";
-  case SGF_ABORTED: return "SGF_ABORTED";
-  case SGF_ERROR: return "SGF_ERROR";
-  case SGF_BUSY: return "SGF_BUSY";
-  }
-  return "unknown status";
-}
-
-static void report_failure(const char *what, sgf_parser *p, sgf_status st,
-                           uint64_t at) {
-  fprintf(stderr, "bench_events: %s: %s at input offset %" PRIu64, what,
-          status_name(st), at);
+static void report_failure(const char *what, const char *input,
+                           sgf_parser *p, sgf_status st, uint64_t at) {
+  fprintf(stderr, "%s: %s: %s: %s at input offset %" PRIu64, prog, what,
+          input, bench_status_name(st), at);
   const sgf_diag *d = p ? sgf_parser_error(p) : NULL;
   if (d != NULL)
     fprintf(stderr, ": %s (%s) at %" PRIu64 ":%" PRIu64 " offset %" PRIu64,
@@ -328,15 +222,74 @@ static void report_failure(const char *what, sgf_parser *p, sgf_status st,
   fputc('\n', stderr);
 }
 
-/* Parse buf once. counting != 0 uses the counting callbacks with *c as
- * user data. Returns 0 on success, -1 on failure (already reported). */
-static int run_once(const run_spec *rs, const char *buf, size_t len,
-                    int counting, counts *c, alloc_stats *as,
-                    double *seconds) {
+/* A parser (or a reader and its parser) as the spec wants it. */
+typedef struct handle {
+  sgf_reader *r;
+  sgf_parser *p;
+} handle;
+
+static int open_handle(const run_spec *rs, const sgf_callbacks *cb,
+                       const sgf_reader_callbacks *rcb, void *user,
+                       const sgf_options *opt, handle *h) {
+  h->r = NULL;
+  if (rs->kind == RUN_READER) {
+    h->r = sgf_reader_create(rcb, user, opt);
+    h->p = h->r ? sgf_reader_parser(h->r) : NULL;
+  } else {
+    h->p = sgf_parser_create(cb, user, opt);
+  }
+  if (h->p == NULL) {
+    fprintf(stderr, "%s: %s: could not create the parser\n", prog, rs->name);
+    sgf_reader_destroy(h->r);
+    return -1;
+  }
+  return 0;
+}
+
+static void close_handle(handle *h) {
+  if (h->r != NULL)
+    sgf_reader_destroy(h->r);
+  else
+    sgf_parser_destroy(h->p);
+  h->r = NULL;
+  h->p = NULL;
+}
+
+/* Feed one buffer in chunks and finish. */
+static int parse_one(const run_spec *rs, sgf_parser *p, const bench_buf *b) {
+  size_t off = 0, len = b->len;
+  sgf_status st;
+  while (off < len) {
+    size_t n = len - off < rs->chunk ? len - off : rs->chunk;
+    size_t used = 0;
+    st = sgf_parser_feed(p, b->data + off, n, &used);
+    if (st != SGF_OK || used != n) {
+      report_failure(rs->name, b->name, p, st, (uint64_t)(off + used));
+      return -1;
+    }
+    off += n;
+  }
+  st = sgf_parser_finish(p);
+  if (st != SGF_OK) {
+    report_failure(rs->name, b->name, p, st, (uint64_t)off);
+    return -1;
+  }
+  return 0;
+}
+
+/* Parse every input once. counting != 0 uses the counting callbacks with
+ * *c as user data and the counting allocator *as; otherwise the timed
+ * no-op callbacks and libc. Returns 0 on success, -1 on failure (already
+ * reported). */
+static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
+                    counts *c, bench_alloc *as, double *seconds) {
   sgf_options opt;
+  sgf_allocator al;
   sgf_options_init(&opt);
-  sgf_allocator al = {counting_malloc, counting_realloc, counting_free, as};
-  opt.allocator = &al;
+  if (counting) {
+    bench_alloc_hooks(as, &al);
+    opt.allocator = &al;
+  }
 
   const sgf_callbacks *cb = NULL;
   const sgf_reader_callbacks *rcb = NULL;
@@ -350,52 +303,25 @@ static int run_once(const run_spec *rs, const char *buf, size_t len,
     rcb = counting ? &cnt_reader_callbacks : rs->rcb;
   }
 
-  double t0 = now_seconds();
-  sgf_reader *r = NULL;
-  sgf_parser *p;
-  if (rs->kind == RUN_READER) {
-    r = sgf_reader_create(rcb, user, &opt);
-    p = r ? sgf_reader_parser(r) : NULL;
-  } else {
-    p = sgf_parser_create(cb, user, &opt);
-  }
-  if (p == NULL) {
-    fprintf(stderr, "bench_events: %s: could not create the parser\n",
-            rs->name);
-    sgf_reader_destroy(r);
-    return -1;
-  }
-
-  size_t off = 0;
-  sgf_status st = SGF_OK;
-  while (off < len) {
-    size_t n = len - off < rs->chunk ? len - off : rs->chunk;
-    size_t used = 0;
-    st = sgf_parser_feed(p, buf + off, n, &used);
-    if (st != SGF_OK || used != n) {
-      report_failure(rs->name, p, st, (uint64_t)(off + used));
-      goto fail;
+  handle h = {NULL, NULL};
+  int rc = 0;
+  double t0 = bench_now();
+  for (size_t i = 0; i < in->count && rc == 0; i++) {
+    if (h.p == NULL) {
+      if (open_handle(rs, cb, rcb, user, &opt, &h) != 0)
+        return -1;
+    } else {
+      sgf_parser_reset(h.p);
     }
-    off += n;
+    current_input = in->bufs[i].name;
+    rc = parse_one(rs, h.p, &in->bufs[i]);
+    if (rs->fresh)
+      close_handle(&h);
   }
-  st = sgf_parser_finish(p);
-  if (st != SGF_OK) {
-    report_failure(rs->name, p, st, (uint64_t)off);
-    goto fail;
-  }
-  if (r != NULL)
-    sgf_reader_destroy(r);
-  else
-    sgf_parser_destroy(p);
-  *seconds = now_seconds() - t0;
-  return 0;
-
-fail:
-  if (r != NULL)
-    sgf_reader_destroy(r);
-  else
-    sgf_parser_destroy(p);
-  return -1;
+  if (h.p != NULL)
+    close_handle(&h);
+  *seconds = bench_now() - t0;
+  return rc;
 }
 
 /* The dispatch floor: the time the indirect calls alone take, nevents of
@@ -407,7 +333,7 @@ static double dispatch_floor(uint64_t nevents) {
   static const char id[] = "B";
   uint64_t rounds = nevents / 6;
   int acc = 0;
-  double t0 = now_seconds();
+  double t0 = bench_now();
   for (uint64_t i = 0; i < rounds; i++) {
     const sgf_callbacks *cb = table;
     acc |= cb->on_node(NULL, NULL);
@@ -417,7 +343,7 @@ static double dispatch_floor(uint64_t nevents) {
     acc |= cb->on_value_end(NULL, NULL);
     acc |= cb->on_property_end(NULL, NULL);
   }
-  double dt = now_seconds() - t0;
+  double dt = bench_now() - t0;
   return acc ? -1.0 : dt;
 }
 
@@ -426,22 +352,29 @@ static double dispatch_floor(uint64_t nevents) {
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int timed_run(const run_spec *rs, const char *buf, size_t len,
+static int timed_run(const run_spec *rs, const bench_inputs *in,
                      double *seconds) {
-  alloc_stats as;
-  memset(&as, 0, sizeof as);
-  return run_once(rs, buf, len, 0, NULL, &as, seconds);
+  return run_once(rs, in, 0, NULL, NULL, seconds);
 }
 
 /* ---------------------------------------------------------------------- */
 /* Table                                                                   */
 
+static int show_files; /* a set of files: a files/s column */
+static double memchr_mbps;
+static FILE *results;
+
 static void print_header(void) {
-  printf("%-16s %7s %10s %12s %9s %8s %12s\n", "measurement", "chunk",
-         "MB/s", "games/s", "ns/event", "%memchr", "events");
-  printf("%-16s %7s %10s %12s %9s %8s %12s\n", "----------------", "-------",
-         "----------", "------------", "---------", "--------",
+  printf("%-16s %7s %10s %12s", "measurement", "chunk", "MB/s", "games/s");
+  if (show_files)
+    printf(" %10s", "files/s");
+  printf(" %9s %8s %12s %10s\n", "ns/event", "%memchr", "events", "memory");
+  printf("%-16s %7s %10s %12s", "----------------", "-------", "----------",
          "------------");
+  if (show_files)
+    printf(" %10s", "----------");
+  printf(" %9s %8s %12s %10s\n", "---------", "--------", "------------",
+         "----------");
 }
 
 static void chunk_label(size_t chunk, char *out, size_t outlen) {
@@ -453,12 +386,13 @@ static void chunk_label(size_t chunk, char *out, size_t outlen) {
     snprintf(out, outlen, "%zuB", chunk);
 }
 
-static double memchr_mbps;
-
-static void print_row(const char *name, size_t chunk, size_t bytes,
-                      double secs, uint64_t games, uint64_t events) {
-  char cl[32], gs[32], ns[32], pct[32], ev[32];
-  double mbps = (double)bytes / 1e6 / secs;
+/* One line of the table, and one record of the results file. heap is the
+ * library's peak memory (0: none, shown as "-"). */
+static void print_row(const char *name, size_t chunk, const bench_inputs *in,
+                      double secs, uint64_t games, uint64_t events,
+                      uint64_t heap) {
+  char cl[32], gs[32], ns[32], pct[32], ev[32], mem[32], label[64];
+  double mbps = (double)in->bytes / 1e6 / secs;
   chunk_label(chunk, cl, sizeof cl);
   if (games > 0)
     snprintf(gs, sizeof gs, "%.0f", (double)games / secs);
@@ -475,43 +409,48 @@ static void print_row(const char *name, size_t chunk, size_t bytes,
     snprintf(pct, sizeof pct, "%.1f%%", 100.0 * mbps / memchr_mbps);
   else
     snprintf(pct, sizeof pct, "-");
-  printf("%-16s %7s %10.1f %12s %9s %8s %12s\n", name, cl, mbps, gs, ns, pct,
-         ev);
+  if (heap > 0)
+    bench_format_bytes(heap, mem, sizeof mem);
+  else
+    snprintf(mem, sizeof mem, "-");
+  printf("%-16s %7s %10.1f %12s", name, cl, mbps, gs);
+  if (show_files)
+    printf(" %10.0f", (double)in->count / secs);
+  printf(" %9s %8s %12s %10s\n", ns, pct, ev, mem);
   fflush(stdout);
+
+  if (strncmp(name, "memchr", 6) == 0)
+    snprintf(label, sizeof label, "memchr");
+  else if (chunk == 0)
+    snprintf(label, sizeof label, "%s", name);
+  else
+    snprintf(label, sizeof label, "%s %s", name, cl);
+  bench_result(results, label, in->bytes, secs, games, in->count, heap,
+               heap > 0 ? "heap" : "-");
 }
 
 /* ---------------------------------------------------------------------- */
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: bench_events [-n REPS] [-m MAXBYTES] FILE\n"
+          "usage: bench_events [-n REPS] [-m MAXBYTES] [-o WHAT] "
+          "[--results FILE]\n"
+          "                    FILE | DIR | --list LISTFILE\n"
+          "  FILE         one input (a collection)\n"
+          "  DIR          every .sgf file below DIR, each a separate input\n"
+          "  --list LISTFILE  the files named in LISTFILE (one a line), "
+          "each a separate input\n"
           "  -n REPS      repetitions per measurement, best is kept "
           "(default 5)\n"
-          "  -m MAXBYTES  use only the first MAXBYTES bytes of FILE "
-          "(suffix k, M, G)\n"
+          "  -m MAXBYTES  use only the first MAXBYTES bytes of FILE, or the "
+          "first whole files\n"
+          "               of DIR up to MAXBYTES in total (suffix k, M, G)\n"
           "  -o WHAT      run only the parser measurements whose label "
           "contains WHAT,\n"
           "               e.g. -o 'no-op 64KiB' (the label is the name, a "
-          "space, the chunk)\n");
-}
-
-static int parse_size(const char *s, size_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno != 0 || end == s)
-    return -1;
-  switch (*end) {
-  case '\0': break;
-  case 'k': case 'K': v *= 1000ull; end++; break;
-  case 'm': case 'M': v *= 1000000ull; end++; break;
-  case 'g': case 'G': v *= 1000000000ull; end++; break;
-  default: return -1;
-  }
-  if (*end != '\0')
-    return -1;
-  *out = (size_t)v;
-  return 0;
+          "space, the chunk)\n"
+          "  --results FILE  append one tab-separated line per measurement "
+          "(for bench/run)\n");
 }
 
 int main(int argc, char **argv) {
@@ -519,6 +458,8 @@ int main(int argc, char **argv) {
   size_t max_bytes = 0;
   const char *path = NULL;
   const char *only = NULL;
+  const char *results_path = NULL;
+  bench_load_mode mode = BENCH_LOAD_PATH;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -528,16 +469,21 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "-n") == 0 && i + 1 < argc) {
       reps = atoi(argv[++i]);
       if (reps < 1) {
-        fprintf(stderr, "bench_events: -n wants a positive number\n");
+        fprintf(stderr, "%s: -n wants a positive number\n", prog);
         return 2;
       }
     } else if (strcmp(a, "-m") == 0 && i + 1 < argc) {
-      if (parse_size(argv[++i], &max_bytes) != 0) {
-        fprintf(stderr, "bench_events: bad size for -m: %s\n", argv[i]);
+      if (bench_parse_size(argv[++i], &max_bytes) != 0) {
+        fprintf(stderr, "%s: bad size for -m: %s\n", prog, argv[i]);
         return 2;
       }
     } else if (strcmp(a, "-o") == 0 && i + 1 < argc) {
       only = argv[++i];
+    } else if (strcmp(a, "--results") == 0 && i + 1 < argc) {
+      results_path = argv[++i];
+    } else if (strcmp(a, "--list") == 0 && i + 1 < argc && path == NULL) {
+      path = argv[++i];
+      mode = BENCH_LOAD_LIST;
     } else if (a[0] == '-' && a[1] != '\0') {
       usage(stderr);
       return 2;
@@ -553,55 +499,50 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  size_t len;
-  char *buf = load_file(path, &len);
-  if (buf == NULL)
+  bench_inputs in;
+  if (bench_load(prog, path, mode, max_bytes, &in) != 0)
     return 2;
-  if (max_bytes > 0 && max_bytes < len)
-    len = max_bytes;
+  results = bench_results_open(prog, results_path);
+  show_files = in.is_set;
 
-  printf("sgfstream %s (header %s): %s, %zu bytes (%.1f MB), best of %d\n",
-         sgf_version(), SGF_VERSION_STRING, path, len, (double)len / 1e6,
-         reps);
+  char desc[512];
+  bench_describe(&in, desc, sizeof desc);
+  printf("sgfstream %s (header %s): %s, best of %d%s\n", sgf_version(),
+         SGF_VERSION_STRING, desc, reps,
+         in.is_set ? ", each file a separate input" : "");
 
-  /* Warm the buffer (page faults, caches) before any timing. */
-  {
-    volatile unsigned char sink = 0;
-    for (size_t i = 0; i < len; i += 4096)
-      sink ^= (unsigned char)buf[i];
-    (void)sink;
-  }
+  /* Warm the buffers (page faults, caches) before any timing. */
+  bench_warm(&in);
 
   int failed = 0;
   print_header();
 
-  /* The ceiling: memchr over every byte, counting newlines. */
+  /* The ceiling: memchr over every byte, counting newlines. It is cheap,
+   * so it runs at least 5 times whatever REPS: with -n 1 a single run
+   * disturbed by other work would make every %memchr look too good. */
   uint64_t newlines = 0;
   {
     double best = 0;
-    for (int r = 0; r < reps; r++) {
-      double t0 = now_seconds();
-      uint64_t nl = 0;
-      const char *q = buf, *end = buf + len;
-      while (q < end && (q = memchr(q, '\n', (size_t)(end - q))) != NULL) {
-        nl++;
-        q++;
-      }
-      double dt = now_seconds() - t0;
-      newlines = nl;
+    int mreps = reps < 5 ? 5 : reps;
+    for (int r = 0; r < mreps; r++) {
+      double t0 = bench_now();
+      newlines = bench_count_newlines(&in);
+      double dt = bench_now() - t0;
       if (r == 0 || dt < best)
         best = dt;
     }
-    memchr_mbps = (double)len / 1e6 / best;
-    print_row("memchr '\\n'", 0, len, best, 0, 0);
+    memchr_mbps = (double)in.bytes / 1e6 / best;
+    print_row("memchr '\\n'", 0, &in, best, 0, 0, 0);
   }
 
   const run_spec specs[] = {
-      {"events/no-op", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0},
-      {"events/no-op", RUN_EVENTS, 4 * 1024, &nop_callbacks, NULL, 0},
-      {"events/no-op", RUN_EVENTS, 64, &nop_callbacks, NULL, 0},
-      {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1},
-      {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0},
+      {"events/no-op", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 0},
+      {"events/no-op", RUN_EVENTS, 4 * 1024, &nop_callbacks, NULL, 0, 0},
+      {"events/no-op", RUN_EVENTS, 64, &nop_callbacks, NULL, 0, 0},
+      {"events/no-op/new", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 1},
+      {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0},
+      {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0,
+       0},
   };
   enum { NSPECS = sizeof specs / sizeof specs[0] };
   counts ref;
@@ -613,9 +554,11 @@ int main(int argc, char **argv) {
   for (int s = 0; s < NSPECS; s++) {
     const run_spec *rs = &specs[s];
     counts c;
-    alloc_stats as;
+    bench_alloc as;
     double dt;
 
+    if (rs->fresh && !in.is_set)
+      continue; /* one input: the same as events/no-op 64KiB */
     if (only != NULL) {
       char label[64], cl[32];
       chunk_label(rs->chunk, cl, sizeof cl);
@@ -626,22 +569,17 @@ int main(int argc, char **argv) {
 
     /* Untimed counting run (also gives the parser's memory). */
     memset(&c, 0, sizeof c);
-    memset(&as, 0, sizeof as);
-    if (run_once(rs, buf, len, 1, &c, &as, &dt) != 0) {
+    if (run_once(rs, &in, 1, &c, &as, &dt) != 0) {
       failed = 1;
       continue;
     }
-    if (as.cur != 0 || as.size_errors != 0) {
-      fprintf(stderr,
-              "bench_events: %s: allocator accounting: %zu bytes still "
-              "live after destroy, %d frees with a wrong size\n",
-              rs->name, as.cur, as.size_errors);
+    if (bench_alloc_check(&as, prog, rs->name) != 0)
       failed = 1;
-    }
     if (rs->kind == RUN_EVENTS) {
       if (as.peak > events_peak)
         events_peak = as.peak;
-      events_allocs = as.calls;
+      if (!rs->fresh)
+        events_allocs = as.calls;
     } else {
       reader_peak = as.peak;
       reader_allocs = as.calls;
@@ -655,10 +593,10 @@ int main(int argc, char **argv) {
         if (c.value_begin != c.value_end || c.tree_begin != c.tree_end ||
             c.property != c.property_end) {
           fprintf(stderr,
-                  "bench_events: unbalanced events: trees %" PRIu64
-                  "/%" PRIu64 ", values %" PRIu64 "/%" PRIu64
-                  ", properties %" PRIu64 "/%" PRIu64 "\n",
-                  c.tree_begin, c.tree_end, c.value_begin, c.value_end,
+                  "%s: unbalanced events: trees %" PRIu64 "/%" PRIu64
+                  ", values %" PRIu64 "/%" PRIu64 ", properties %" PRIu64
+                  "/%" PRIu64 "\n",
+                  prog, c.tree_begin, c.tree_end, c.value_begin, c.value_end,
                   c.property, c.property_end);
           failed = 1;
         }
@@ -668,14 +606,14 @@ int main(int argc, char **argv) {
                  c.value_bytes != ref.value_bytes ||
                  c.diagnostic != ref.diagnostic) {
         fprintf(stderr,
-                "bench_events: %s at %zu-byte chunks: event counts differ "
-                "from 64 KiB chunks (trees %" PRIu64 " vs %" PRIu64
+                "%s: %s at %zu-byte chunks: event counts differ "
+                "from the first run (trees %" PRIu64 " vs %" PRIu64
                 ", nodes %" PRIu64 " vs %" PRIu64 ", properties %" PRIu64
                 " vs %" PRIu64 ", values %" PRIu64 " vs %" PRIu64
                 ", value bytes %" PRIu64 " vs %" PRIu64
                 ", diagnostics %" PRIu64 " vs %" PRIu64 ")\n",
-                rs->name, rs->chunk, c.tree_begin, ref.tree_begin, c.node,
-                ref.node, c.property, ref.property, c.value_begin,
+                prog, rs->name, rs->chunk, c.tree_begin, ref.tree_begin,
+                c.node, ref.node, c.property, ref.property, c.value_begin,
                 ref.value_begin, c.value_bytes, ref.value_bytes,
                 c.diagnostic, ref.diagnostic);
         failed = 1;
@@ -684,10 +622,10 @@ int main(int argc, char **argv) {
       if (c.property != ref.property || c.reader_values != ref.value_begin ||
           c.games != ref.games) {
         fprintf(stderr,
-                "bench_events: reader: %" PRIu64 " properties / %" PRIu64
+                "%s: reader: %" PRIu64 " properties / %" PRIu64
                 " values / %" PRIu64 " games, events parser: %" PRIu64
                 " / %" PRIu64 " / %" PRIu64 "\n",
-                c.property, c.reader_values, c.games, ref.property,
+                prog, c.property, c.reader_values, c.games, ref.property,
                 ref.value_begin, ref.games);
         failed = 1;
       }
@@ -697,7 +635,7 @@ int main(int argc, char **argv) {
     double best = 0;
     int ok = 1;
     for (int r = 0; r < reps; r++) {
-      if (timed_run(rs, buf, len, &dt) != 0) {
+      if (timed_run(rs, &in, &dt) != 0) {
         ok = 0;
         failed = 1;
         break;
@@ -714,7 +652,7 @@ int main(int argc, char **argv) {
       events = events_of(&c);
     else if (rs->kind == RUN_READER)
       events = c.tree_begin + c.tree_end + c.node + c.property;
-    print_row(rs->name, rs->chunk, len, best, games, events);
+    print_row(rs->name, rs->chunk, &in, best, games, events, as.peak);
   }
 
   /* What the no-op dispatch alone costs for the 64 KiB event count. */
@@ -725,29 +663,33 @@ int main(int argc, char **argv) {
       if (r == 0 || dt < best)
         best = dt;
     }
-    print_row("calls only", 0, len, best, ref.games, events_of(&ref));
+    print_row("calls only", 0, &in, best, ref.games, events_of(&ref), 0);
   }
 
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
   printf("\n");
   if (have_ref) {
     printf("input: %" PRIu64 " games, %" PRIu64 " game trees, %" PRIu64
            " nodes, %" PRIu64 " properties, %" PRIu64 " values (%" PRIu64
-           " value bytes), %" PRIu64 " newlines\n",
+           " value bytes), %" PRIu64 " newlines",
            ref.games, ref.tree_begin, ref.node, ref.property, ref.value_begin,
            ref.value_bytes, newlines);
+    if (in.is_set)
+      printf(", %zu files", in.count);
+    printf("\n");
     printf("diagnostics: %" PRIu64 " (%" PRIu64 " warnings, %" PRIu64
            " errors, %" PRIu64 " fatal)",
            ref.diagnostic, ref.diag_by_severity[SGF_SEV_WARNING],
            ref.diag_by_severity[SGF_SEV_ERROR],
            ref.diag_by_severity[SGF_SEV_FATAL]);
-    if (ref.diagnostic > 0)
+    if (ref.diagnostic > 0) {
       printf("; first: %s at offset %" PRIu64,
              sgf_diag_name((sgf_diag_code)ref.first_diag_code)
                  ? sgf_diag_name((sgf_diag_code)ref.first_diag_code)
                  : "?",
              ref.first_diag_offset);
+      if (in.is_set && ref.first_diag_input != NULL)
+        printf(" of %s", ref.first_diag_input);
+    }
     printf("\n");
   }
   printf("ns/event: events/no-op counts every callback invocation "
@@ -756,14 +698,21 @@ int main(int argc, char **argv) {
   printf("calls only: the events/no-op 64KiB number of indirect calls to "
          "the no-op handlers and nothing else, the floor for events/no-op "
          "on this input\n");
-  printf("parser memory (allocator hooks): events parser peak %zu bytes "
-         "(%" PRIu64 " allocation calls per run), reader peak %zu bytes "
+  if (in.is_set)
+    printf("files: one parser reset between files; events/no-op/new "
+           "creates and destroys a parser per file\n");
+  printf("memory: the peak of the bytes the parser (or the reader with its "
+         "parser) holds, through the allocator hooks: events parser %zu "
+         "bytes (%" PRIu64 " allocation calls per run), reader %zu bytes "
          "(%" PRIu64 " calls per run)\n",
          events_peak, events_allocs, reader_peak, reader_allocs);
   printf("process peak RSS (ru_maxrss): %.1f MiB, of which the input "
-         "buffer is %.1f MiB\n",
-         (double)ru.ru_maxrss / 1024.0, (double)len / (1024.0 * 1024.0));
+         "buffers are %.1f MiB\n",
+         (double)bench_maxrss() / (1024.0 * 1024.0),
+         (double)in.bytes / (1024.0 * 1024.0));
 
-  free(buf);
+  if (results != NULL)
+    fclose(results);
+  bench_inputs_free(&in);
   return failed ? 1 : 0;
 }

@@ -16,7 +16,9 @@
 # Environment: SGF (the sgf program, default ./sgf in the current
 # directory, else in the top directory), BENCH_DATA (default bench/data),
 # INPUT (the file to repeat, default $BENCH_DATA/aeb.sgf), PIPE_CEILING=0
-# to skip timing the bare pipe (generator into `cat >/dev/null`).
+# to skip timing the bare pipe (generator into `cat >/dev/null`), RESULTS
+# (a file: append one line for bench/run's summary, format in
+# bench/util.h).
 #
 # Exit status: 0 unless a program is missing or `sgf` died of a signal
 # (a non-zero exit of `sgf stats` is reported, not fatal).
@@ -151,6 +153,14 @@ fi
 if [ -s "$out" ]; then
   echo "  sgf stats output (first lines):"
   head -n 12 "$out" | sed 's/^/    /'
+fi
+
+if [ -n "${RESULTS:-}" ]; then
+  # games: the first column of the last line of numbers (the total)
+  games=$(awk '$1 ~ /^[0-9]+$/ { g = $1 } END { print g + 0 }' "$out")
+  printf 'sgf stats - pipe\t%s\t%s\t%s\t1\t%s\t%s\n' "$total" \
+    "$(awk -v ns="$ns" 'BEGIN { printf "%.9f", ns / 1e9 }')" "$games" \
+    "$(( ${peak_kb:-0} * 1024 ))" "$( [ -n "$peak_kb" ] && [ "$peak_kb" -gt 0 ] && echo rss || echo -)" >>"$RESULTS"
 fi
 
 if [ "$st" -ge 126 ]; then
