@@ -2,9 +2,13 @@
 # Install what building, testing and benchmarking sgfstream needs, from
 # Debian packages. Runs apt-get as root, or through sudo when not root.
 set -e
+# gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user (qemu-aarch64):
+# test/neon.sh builds the NEON scanners for AArch64 and runs them under
+# emulation (about 56 MB to download, 15 s to install).
 PKGS="build-essential autoconf automake libtool pkg-config
       libuv1-dev libarchive-dev libcmocka-dev xz-utils time
-      clang libclang-rt-14-dev valgrind"
+      clang libclang-rt-14-dev valgrind
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086
