@@ -1,23 +1,44 @@
 /* cmd_stats.c - `sgf stats`: counts per input and in total, as a table or
  * JSON, printed as each input ends so memory stays the same for any
- * number of inputs. */
+ * number of inputs.
+ *
+ * With -j N (N > 1) the inputs are counted in N threads (jobs.h): each
+ * has a counter of its own (a parser and its stats), and the rows come
+ * back to the main thread in input order, so the output is the same as
+ * with -j 1 but for the times. -j 1, the default, reads everything on the
+ * main thread as before. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
+#include "jobs.h"
 #include "sgf.h"
 #include "stats.h"
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
-typedef struct run {
+/* Counting one input at a time: the main thread's, or a worker's. */
+typedef struct counter {
   sgf_parser *p;
   size_t chunk;
-  int json, total_only, no_time;
-  stats cur, total;
+  stats cur;
   int stopped;           /* the parser stopped: count the rest of the bytes */
   uint64_t start;        /* uv_hrtime() at the input's begin */
+} counter;
+
+/* What one input gives. */
+typedef struct result {
+  stats s;
+  uint64_t ns;
+} result;
+
+typedef struct run {
+  counter c;
+  int json, total_only, no_time;
+  unsigned jobs;
+  stats total;
   uint64_t files, unreadable;
   int rows;              /* rows printed so far */
 } run;
@@ -25,7 +46,7 @@ typedef struct run {
 void help_stats(FILE *f)
 {
   fprintf(f,
-          "usage: sgf stats [--json] [-t] [--no-time] [--chunk=N] "
+          "usage: sgf stats [--json] [-t] [--no-time] [--chunk=N] [-j N] "
           "[FILE]...\n"
           "\n"
           "Count what each FILE (and each .sgf file inside an archive) "
@@ -40,14 +61,19 @@ void help_stats(FILE *f)
           "when FILE\n"
           "is -, read standard input.\n"
           "\n"
-          "  -j, --json      print one JSON object: {\"files\": [...], "
+          "      --json      print one JSON object: {\"files\": [...], "
           "\"total\": {...}}\n"
           "  -t, --total     print only the total\n"
           "      --no-time   leave out the time and speed\n"
           "      --chunk=N   feed the parser N bytes at a time\n"
+          "  -j, --jobs=N    count N inputs at a time in N threads (1 to "
+          "%d,\n"
+          "                  default 1); the output is the same as with "
+          "-j 1\n"
           "  -h, --help      show this help\n"
           "\n"
-          "Exit status: 0, or 2 if an input could not be read.\n");
+          "Exit status: 0, or 2 if an input could not be read.\n",
+          JOBS_MAX);
 }
 
 /* ------------------------------------------------------------ output */
@@ -144,7 +170,8 @@ static void table_row(const run *r, const stats *s, uint64_t ns,
   printf("  %s\n", name);
 }
 
-static void print_row(run *r, const char *name, uint64_t ns)
+static void print_row(run *r, const char *name, const stats *s,
+                      uint64_t ns)
 {
   if (r->total_only)
     return;
@@ -152,12 +179,12 @@ static void print_row(run *r, const char *name, uint64_t ns)
     fputs(r->rows ? ",\n{\"name\":" : "\n{\"name\":", stdout);
     json_string(name);
     putchar(',');
-    json_counts(r, &r->cur, ns);
+    json_counts(r, s, ns);
     putchar('}');
   } else {
     if (r->rows == 0)
       table_header(r);
-    table_row(r, &r->cur, ns, name);
+    table_row(r, s, ns, name);
   }
   r->rows++;
 }
@@ -176,40 +203,76 @@ static void print_total(run *r, uint64_t ns)
   table_row(r, &r->total, ns, "total");
 }
 
+/* ------------------------------------------------------------ counting */
+
+static int counter_init(counter *c, size_t chunk)
+{
+  sgf_callbacks cb;
+  stats_callbacks(&cb);
+  memset(c, 0, sizeof *c);
+  c->chunk = chunk;
+  c->p = sgf_parser_create(&cb, &c->cur, NULL);
+  return c->p != NULL ? 0 : -1;
+}
+
+static void counter_begin(counter *c)
+{
+  sgf_parser_reset(c->p);
+  stats_reset(&c->cur);
+  c->stopped = 0;
+  c->start = uv_hrtime();
+}
+
+static void counter_data(counter *c, const char *buf, size_t len)
+{
+  c->cur.bytes += len;
+  if (!c->stopped && feed_chunked(c->p, buf, len, c->chunk) != SGF_OK)
+    c->stopped = 1; /* read on: bytes still counts the whole input */
+}
+
+static void counter_end(counter *c, result *out)
+{
+  if (!c->stopped)
+    finish_chunked(c->p);
+  out->s = c->cur;
+  out->ns = uv_hrtime() - c->start;
+}
+
+/* An input was counted: into the total, and its row. */
+static void account(run *r, const char *name, const result *res)
+{
+  r->files++;
+  stats_add(&r->total, &res->s);
+  print_row(r, name, &res->s, res->ns);
+}
+
 /* ------------------------------------------------------------ inputs */
 
 static void begin(void *ctx, const char *name)
 {
   run *r = ctx;
   (void)name;
-  sgf_parser_reset(r->p);
-  stats_reset(&r->cur);
-  r->stopped = 0;
-  r->start = uv_hrtime();
+  counter_begin(&r->c);
 }
 
 static int data(void *ctx, const char *buf, size_t len)
 {
   run *r = ctx;
-  r->cur.bytes += len;
-  if (!r->stopped && feed_chunked(r->p, buf, len, r->chunk) != SGF_OK)
-    r->stopped = 1; /* read on: bytes still counts the whole input */
+  counter_data(&r->c, buf, len);
   return 0;
 }
 
 static void end(void *ctx, const char *name, const char *error)
 {
   run *r = ctx;
+  result res;
   if (error != NULL) {
     report_failure(name, error);
     r->unreadable++;
     return;
   }
-  if (!r->stopped)
-    finish_chunked(r->p);
-  r->files++;
-  stats_add(&r->total, &r->cur);
-  print_row(r, name, uv_hrtime() - r->start);
+  counter_end(&r->c, &res);
+  account(r, name, &res);
 }
 
 static void fail(void *ctx, const char *name, const char *error)
@@ -219,34 +282,90 @@ static void fail(void *ctx, const char *name, const char *error)
   r->unreadable++;
 }
 
+static const input_sink sink = {begin, data, end, fail};
+
+/* ------------------------------------------------------------ -j N */
+
+static void *job_create(void *arg)
+{
+  run *r = arg;
+  counter *c = malloc(sizeof *c);
+  if (c != NULL && counter_init(c, r->c.chunk) != 0) {
+    free(c);
+    c = NULL;
+  }
+  return c;
+}
+
+static void job_destroy(void *state)
+{
+  counter *c = state;
+  sgf_parser_destroy(c->p);
+  free(c);
+}
+
+static void job_begin(void *state, const char *name)
+{
+  (void)name;
+  counter_begin(state);
+}
+
+static int job_data(void *state, const char *buf, size_t len)
+{
+  counter_data(state, buf, len);
+  return 0;
+}
+
+static void job_end(void *state, const char *name, void *res)
+{
+  (void)name;
+  counter_end(state, res);
+}
+
+static void job_deliver(void *arg, const char *name, const void *res)
+{
+  account(arg, name, res);
+}
+
+static const jobs_ops job_ops = {
+    sizeof(result), job_create, job_destroy, job_begin, job_data, job_end,
+    job_deliver,    fail,       &sink};
+
 int cmd_stats(int argc, char **argv)
 {
-  enum { OPT_CHUNK = OPT_LONG_BASE, OPT_NO_TIME };
+  enum { OPT_CHUNK = OPT_LONG_BASE, OPT_NO_TIME, OPT_JSON, OPT_JOBS };
   static const struct option longopts[] = {
-      {"json", no_argument, NULL, 'j'},
+      {"json", no_argument, NULL, OPT_JSON},
       {"total", no_argument, NULL, 't'},
       {"no-time", no_argument, NULL, OPT_NO_TIME},
       {"chunk", required_argument, NULL, OPT_CHUNK},
+      /* not 'j': option_error() names a long option by its code */
+      {"jobs", required_argument, NULL, OPT_JOBS},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail};
   static char *stdin_only[] = {"-", NULL};
   run r;
-  sgf_callbacks cb;
   input_reader *in;
   char **files;
-  int nfiles, ch, i;
+  size_t chunk = 0;
+  int nfiles, ch, i, ran = 0;
   uint64_t t0;
 
   memset(&r, 0, sizeof r);
+  r.jobs = 1;
   opterr = 0;
-  while ((ch = getopt_long(argc, argv, ":jth", longopts, NULL)) != -1) {
+  while ((ch = getopt_long(argc, argv, ":j:th", longopts, NULL)) != -1) {
     switch (ch) {
-    case 'j': r.json = 1; break;
+    case OPT_JSON: r.json = 1; break;
     case 't': r.total_only = 1; break;
     case OPT_NO_TIME: r.no_time = 1; break;
     case OPT_CHUNK:
-      if (parse_chunk("stats", optarg, &r.chunk) != 0)
+      if (parse_chunk("stats", optarg, &chunk) != 0)
+        return EXIT_TROUBLE;
+      break;
+    case 'j':
+    case OPT_JOBS:
+      if (jobs_parse("stats", optarg, &r.jobs) != 0)
         return EXIT_TROUBLE;
       break;
     case 'h': help_stats(stdout); return finish_output(EXIT_CLEAN);
@@ -256,22 +375,24 @@ int cmd_stats(int argc, char **argv)
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
 
-  stats_callbacks(&cb);
-  r.p = sgf_parser_create(&cb, &r.cur, NULL);
   in = input_reader_create(0);
-  if (r.p == NULL || in == NULL) {
+  if (counter_init(&r.c, chunk) != 0 || in == NULL) {
     report_failure("stats", "out of memory");
-    sgf_parser_destroy(r.p);
+    sgf_parser_destroy(r.c.p);
     input_reader_destroy(in);
     return EXIT_TROUBLE;
   }
   t0 = uv_hrtime();
   if (r.json && !r.total_only)
     fputs("{\"files\":[", stdout);
-  for (i = 0; i < nfiles; i++)
-    input_read(in, files[i], &sink, &r);
+  /* Standard input alone is read on the main thread anyway. */
+  if (r.jobs > 1 && (nfiles > 1 || strcmp(files[0], "-") != 0))
+    ran = jobs_run(in, files, nfiles, r.jobs, &job_ops, &r) == 0;
+  if (!ran)
+    for (i = 0; i < nfiles; i++)
+      input_read(in, files[i], &sink, &r);
   print_total(&r, uv_hrtime() - t0);
   input_reader_destroy(in);
-  sgf_parser_destroy(r.p);
+  sgf_parser_destroy(r.c.p);
   return finish_output(r.unreadable ? EXIT_TROUBLE : EXIT_CLEAN);
 }

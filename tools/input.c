@@ -12,6 +12,7 @@
 
 #include "input_priv.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +21,15 @@
 const char *input__errmsg(int err)
 {
   /* On Unix, libuv's codes are negated errno values except its own few
-   * (UV_EOF, UV_EAI_*, ...), which sit far below. */
-  if (err < 0 && err > -3000)
-    return strerror(-err);
+   * (UV_EOF, UV_EAI_*, ...), which sit far below. The message is the
+   * strerror() text, made in a buffer of the calling thread's own, since
+   * readers run in several threads with sgf stats -j. */
+  static _Thread_local char buf[128];
+  if (err < 0 && err > -3000) {
+    if (strerror_r(-err, buf, sizeof buf) != 0)
+      snprintf(buf, sizeof buf, "Unknown error %d", -err);
+    return buf;
+  }
   return uv_strerror(err);
 }
 
@@ -204,6 +211,15 @@ static int read_source(source *s, const char *name, const input_sink *sink,
 int input_read(input_reader *r, const char *path, const input_sink *sink,
                void *ctx)
 {
+  int rc = input_read_file(r, path, sink, ctx);
+  if (rc == INPUT_IS_DIR)
+    return input__walk(r, path, sink, ctx);
+  return rc;
+}
+
+int input_read_file(input_reader *r, const char *path,
+                    const input_sink *sink, void *ctx)
+{
   source s;
   uv_fs_t req;
   int rc;
@@ -226,7 +242,7 @@ int input_read(input_reader *r, const char *path, const input_sink *sink,
       uv_fs_close(&r->loop, &req, rc, NULL);
       uv_fs_req_cleanup(&req);
     }
-    return input__walk(r, path, sink, ctx);
+    return INPUT_IS_DIR;
   }
   if (rc < 0) {
     sink->fail(ctx, path, input__errmsg(rc));

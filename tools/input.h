@@ -53,4 +53,29 @@ void input_reader_destroy(input_reader *r);
 int input_read(input_reader *r, const char *path, const input_sink *sink,
                void *ctx);
 
+/* For callers that read inputs in several threads (jobs.h). A reader and
+ * what it hands out belong to one thread at a time; different readers may
+ * be used in different threads at once. */
+
+/* input_read(), except that a directory is not walked: it returns
+ * INPUT_IS_DIR and calls nothing of sink. */
+#define INPUT_IS_DIR 1
+int input_read_file(input_reader *r, const char *path,
+                    const input_sink *sink, void *ctx);
+
+/* Is path a directory, following symbolic links? */
+int input_is_dir(input_reader *r, const char *path);
+
+/* The files of a directory one at a time, in input_read()'s order. */
+typedef struct input_walk input_walk;
+/* NULL if memory fails. r is used for listing directories. */
+input_walk *input_walk_open(input_reader *r, const char *root);
+/* INPUT_WALK_FILE: *path is the next file (read it with input_read(),
+ * since a link to a directory may end in .sgf); INPUT_WALK_FAIL: the
+ * directory *path could not be listed, *error says why; INPUT_WALK_END.
+ * Both strings stay valid until the next call. */
+enum { INPUT_WALK_END = 0, INPUT_WALK_FILE, INPUT_WALK_FAIL };
+int input_walk_next(input_walk *w, const char **path, const char **error);
+void input_walk_close(input_walk *w);
+
 #endif /* SGF_TOOLS_INPUT_H */

@@ -4,6 +4,12 @@
  * The walk is iterative (an explicit stack of directory paths), lists each
  * directory with uv_fs_scandir, and does not follow symbolic links to
  * directories, so a link loop cannot make it run forever.
+ *
+ * It is an iterator (input_walk_next), so that a caller can hand the files
+ * to other threads one by one (jobs.c) in exactly the order input_read()
+ * reads them: the files of a directory sorted by name, then its
+ * subdirectories, sorted, each walked whole. Only one directory's listing
+ * is held at a time, with the stack of directories still to list.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
@@ -16,6 +22,15 @@ typedef struct strvec {
   char **v;
   size_t n, cap;
 } strvec;
+
+struct input_walk {
+  input_reader *r;
+  strvec dirs;   /* still to list; the next one on top */
+  strvec files;  /* the .sgf files of the directory listed last, sorted */
+  size_t next;   /* the next of them to return */
+  char *failed;  /* the directory returned with INPUT_WALK_FAIL */
+  int lost;      /* a path was dropped for want of memory */
+};
 
 static int vec_push(strvec *s, char *str) {
   if (!str) return -1;
@@ -70,64 +85,130 @@ int input__fd_is_dir(input_reader *r, uv_file fd) {
   return dir;
 }
 
+int input_is_dir(input_reader *r, const char *path) {
+  uv_fs_t req;
+  int dir = 0;
+  if (uv_fs_stat(&r->loop, &req, path, NULL) == 0)
+    dir = (req.statbuf.st_mode & S_IFMT) == S_IFDIR;
+  uv_fs_req_cleanup(&req);
+  return dir;
+}
+
+input_walk *input_walk_open(input_reader *r, const char *root) {
+  input_walk *w = calloc(1, sizeof *w);
+  if (!w) return NULL;
+  w->r = r;
+  if (vec_push(&w->dirs, strdup(root)) < 0) {
+    free(w);
+    return NULL;
+  }
+  return w;
+}
+
+void input_walk_close(input_walk *w) {
+  if (!w) return;
+  vec_free(&w->dirs);
+  vec_free(&w->files);
+  free(w->failed);
+  free(w);
+}
+
+/* List dir: its .sgf files into w->files (sorted), its subdirectories onto
+ * the stack (in reverse, so they come off sorted). 0 or a libuv error. */
+static int list_dir(input_walk *w, const char *dir) {
+  strvec subs = {0};
+  uv_fs_t req;
+  uv_dirent_t ent;
+  size_t i;
+  int n = uv_fs_scandir(&w->r->loop, &req, dir, 0, NULL);
+  if (n < 0) {
+    uv_fs_req_cleanup(&req);
+    return n;
+  }
+  while (uv_fs_scandir_next(&req, &ent) != UV_EOF) {
+    int type = ent.type;
+    char *path = join(dir, ent.name);
+    if (!path) {
+      w->lost = 1;
+      continue;
+    }
+    if (type == UV_DIRENT_UNKNOWN) { /* file systems without d_type */
+      uv_fs_t st;
+      if (uv_fs_lstat(&w->r->loop, &st, path, NULL) == 0) {
+        unsigned m = (unsigned)(st.statbuf.st_mode & S_IFMT);
+        type = m == S_IFDIR ? UV_DIRENT_DIR
+               : m == S_IFREG ? UV_DIRENT_FILE
+               : m == S_IFLNK ? UV_DIRENT_LINK : UV_DIRENT_UNKNOWN;
+      }
+      uv_fs_req_cleanup(&st);
+    }
+    if (type == UV_DIRENT_DIR) {
+      if (vec_push(&subs, path) < 0) w->lost = 1;
+    } else if ((type == UV_DIRENT_FILE || type == UV_DIRENT_LINK) &&
+               is_sgf_name(ent.name)) {
+      /* a link to a file is read (and one to a directory walked) */
+      if (vec_push(&w->files, path) < 0) w->lost = 1;
+    } else {
+      free(path);
+    }
+  }
+  uv_fs_req_cleanup(&req);
+  if (w->files.n > 1) /* (qsort wants a pointer even for no element) */
+    qsort(w->files.v, w->files.n, sizeof *w->files.v, cmp_str);
+  if (subs.n > 1)
+    qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
+  for (i = subs.n; i-- > 0;) {
+    if (vec_push(&w->dirs, subs.v[i]) < 0) w->lost = 1;
+    subs.v[i] = NULL;
+  }
+  subs.n = 0;
+  vec_free(&subs);
+  return 0;
+}
+
+int input_walk_next(input_walk *w, const char **path, const char **error) {
+  free(w->failed);
+  w->failed = NULL;
+  for (;;) {
+    char *dir;
+    int e;
+    if (w->next < w->files.n) {
+      *path = w->files.v[w->next++];
+      return INPUT_WALK_FILE;
+    }
+    vec_free(&w->files);
+    w->next = 0;
+    if (w->dirs.n == 0) return INPUT_WALK_END;
+    dir = w->dirs.v[--w->dirs.n];
+    e = list_dir(w, dir);
+    if (e < 0) {
+      w->failed = dir;
+      *path = dir;
+      *error = input__errmsg(e);
+      return INPUT_WALK_FAIL;
+    }
+    free(dir);
+  }
+}
+
 int input__walk(input_reader *r, const char *root, const input_sink *sink,
                 void *ctx) {
-  strvec dirs = {0}, files = {0}, subs = {0};
-  int rc = 0;
-  if (vec_push(&dirs, strdup(root)) < 0) {
+  input_walk *w = input_walk_open(r, root);
+  const char *path, *error;
+  int k, rc = 0;
+  if (!w) {
     sink->fail(ctx, root, "out of memory");
     return -1;
   }
-  while (dirs.n > 0) {
-    char *dir = dirs.v[--dirs.n];
-    uv_fs_t req;
-    uv_dirent_t ent;
-    size_t i;
-    int n = uv_fs_scandir(&r->loop, &req, dir, 0, NULL);
-    if (n < 0) {
-      sink->fail(ctx, dir, input__errmsg(n));
+  while ((k = input_walk_next(w, &path, &error)) != INPUT_WALK_END) {
+    if (k == INPUT_WALK_FAIL) {
+      sink->fail(ctx, path, error);
       rc = -1;
-      uv_fs_req_cleanup(&req);
-      free(dir);
-      continue;
+    } else if (input_read(r, path, sink, ctx) < 0) {
+      rc = -1;
     }
-    while (uv_fs_scandir_next(&req, &ent) != UV_EOF) {
-      int type = ent.type;
-      char *path = join(dir, ent.name);
-      if (!path) continue;
-      if (type == UV_DIRENT_UNKNOWN) { /* file systems without d_type */
-        uv_fs_t st;
-        if (uv_fs_lstat(&r->loop, &st, path, NULL) == 0) {
-          unsigned m = (unsigned)(st.statbuf.st_mode & S_IFMT);
-          type = m == S_IFDIR ? UV_DIRENT_DIR
-                 : m == S_IFREG ? UV_DIRENT_FILE
-                 : m == S_IFLNK ? UV_DIRENT_LINK : UV_DIRENT_UNKNOWN;
-        }
-        uv_fs_req_cleanup(&st);
-      }
-      if (type == UV_DIRENT_DIR)
-        rc |= vec_push(&subs, path);
-      else if ((type == UV_DIRENT_FILE || type == UV_DIRENT_LINK) &&
-               is_sgf_name(ent.name))
-        rc |= vec_push(&files, path); /* a link to a file is read */
-      else
-        free(path);
-    }
-    uv_fs_req_cleanup(&req);
-    free(dir);
-    qsort(files.v, files.n, sizeof *files.v, cmp_str);
-    for (i = 0; i < files.n; i++)
-      if (input_read(r, files.v[i], sink, ctx) < 0) rc = -1;
-    vec_free(&files);
-    /* Subdirectories go on the stack in reverse, so they come off sorted. */
-    qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
-    for (i = subs.n; i-- > 0;) {
-      rc |= vec_push(&dirs, subs.v[i]);
-      subs.v[i] = NULL;
-    }
-    subs.n = 0;
   }
-  vec_free(&dirs);
-  vec_free(&subs);
-  return rc < 0 ? -1 : 0;
+  if (w->lost) rc = -1;
+  input_walk_close(w);
+  return rc;
 }

@@ -1,0 +1,76 @@
+/* jobs.h - reading the inputs of many FILE arguments in N threads (-j N),
+ * with their results delivered in input order.
+ *
+ * Worker threads (uv_thread_create) each own an input_reader (one read
+ * buffer, a libuv loop for the synchronous uv_fs_* calls) and the
+ * command's per-thread state (its parser), and read whole inputs: one
+ * file, or every .sgf member of one archive, through the command's
+ * begin/data/end callbacks. What an input gives, a fixed-size result, is
+ * handed back to the main thread, which delivers it in exactly the order
+ * input_read() would have read the inputs: the arguments in order, a
+ * directory in sorted walk order (the main thread walks directories and
+ * hands out their files). Inputs complete out of order; results wait in a
+ * bounded window until every earlier one has been delivered.
+ *
+ * Standard input ("-") is read on the main thread with the command's
+ * ordinary input_sink, in its place in the order; so is a directory that
+ * a worker finds where a file was expected (a symbolic link to a directory
+ * met during a walk, or an argument named *.sgf, which is not checked
+ * before it is handed out). Everything that is delivered, printed or
+ * reported happens on the main thread.
+ *
+ * Memory: at most JOBS_WINDOW x N inputs are handed out or waiting to be
+ * delivered. Each slot of that window holds a path and room for one
+ * result; a slot that has held an archive keeps room for JOBS_RECORDS
+ * results (a worker whose archive has that many waiting stops until the
+ * main thread has delivered them). Per thread: one read buffer, and one
+ * for decompressed data once it has read an archive.
+ */
+#ifndef SGF_TOOLS_JOBS_H
+#define SGF_TOOLS_JOBS_H
+
+#include <stddef.h>
+
+#include "input.h"
+
+#define JOBS_MAX 256     /* the largest N of -j N */
+#define JOBS_WINDOW 64   /* inputs in flight per thread */
+#define JOBS_RECORDS 64  /* results waiting per input (an archive) */
+#define JOBS_BATCH 8     /* inputs a thread takes at a time, at most */
+
+typedef struct jobs_ops {
+  size_t result_size; /* bytes of one input's result (> 0) */
+
+  /* In the worker threads. create() is called on the main thread before
+   * the threads start, once per thread; its state is then used by that
+   * thread only. NULL: out of memory. */
+  void *(*create)(void *arg);
+  void (*destroy)(void *state);
+  /* One input, as for input_sink: begin(), data() for its bytes, then, if
+   * it was read to its end (or data() stopped it), end() fills result. An
+   * input that could not be read has no end() but a failure, delivered
+   * with fail() below. */
+  void (*begin)(void *state, const char *name);
+  int (*data)(void *state, const char *buf, size_t len);
+  void (*end)(void *state, const char *name, void *result);
+
+  /* On the main thread, in input order. */
+  void (*deliver)(void *arg, const char *name, const void *result);
+  void (*fail)(void *arg, const char *name, const char *error);
+  /* How the main thread reads what it reads itself (ctx is arg); its
+   * fail() and end() with an error must do what fail() above does. */
+  const input_sink *sink;
+} jobs_ops;
+
+/* Read every input of files[0..nfiles) with nthreads worker threads;
+ * main is the main thread's reader. Returns 0 when it ran, or -1, having
+ * read nothing, if the threads or their state could not be had (the
+ * caller may then read sequentially). */
+int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
+             const jobs_ops *ops, void *arg);
+
+/* Parse the N of -j N / --jobs=N: 1 to JOBS_MAX. 0, or -1 (reported on
+ * stderr, with a pointer to 'sgf CMD --help'). */
+int jobs_parse(const char *cmd, const char *arg, unsigned *out);
+
+#endif /* SGF_TOOLS_JOBS_H */
