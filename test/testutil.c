@@ -176,3 +176,23 @@ void tu_print_diff(const char *what, const char *expected, size_t elen,
   free(as);
   free(al);
 }
+
+size_t tu_writer_normalize(const char *raw, size_t len, char *out) {
+  size_t i, o = 0;
+  for (i = 0; i < len; i++) {
+    char c = raw[i];
+    if (c == '\\' && i + 1 < len) {
+      if (raw[i + 1] != 0) {
+        out[o++] = c;
+        out[o++] = raw[i + 1];
+      }
+      i++;
+    } else if (c == '\\' || c == ']') {
+      out[o++] = '\\';
+      out[o++] = c;
+    } else if (c != 0) {
+      out[o++] = c;
+    }
+  }
+  return o;
+}

@@ -31,6 +31,13 @@ int tu_read_file(const char *path, tbuf *out);
 /* 1 if path exists (any type). */
 int tu_exists(const char *path);
 
+/* The streaming writer's documented normalization of raw value bytes
+ * (sgfstream/writer.h), written independently of the library: NUL bytes
+ * go (an escaped NUL with its backslash), a lone backslash at the end is
+ * doubled, an unescaped ']' gets a backslash. Writes at most 2 * len
+ * bytes to out (which must not overlap raw); returns how many. */
+size_t tu_writer_normalize(const char *raw, size_t len, char *out);
+
 /* An evlog write function appending to the tbuf given as ctx. */
 void tu_evlog_sink(void *ctx, const char *line, size_t len);
 

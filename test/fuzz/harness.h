@@ -100,6 +100,9 @@ const char *fz_check_split(const uint8_t *data, size_t size);
  * outstanding after sgf_reader_destroy (sizes on free checked). */
 const char *fz_check_reader(const uint8_t *data, size_t size);
 
+/* (fuzz_reader also runs fz_unescape_check on every value delivered,
+ * in pieces of the sizes [4] and [5], cycled.) */
+
 /* fuzz_tree. Header bytes:
  *   [0] options (fz_decode_options)
  *   [1] bit 0 SGF_TREE_COLLECT, bit 1 SGF_TREE_SKIP_OVERSIZED, bit 2 take
@@ -133,7 +136,17 @@ const char *fz_check_tree(const uint8_t *data, size_t size);
  * second must give the same events (identifiers, structure, raw values
  * modulo the writer's documented normalization: NUL bytes dropped, a lone
  * final backslash doubled), and writing the second parse must give the
- * same bytes again. The writer must not allocate after creation. */
+ * same bytes again. The writer must not allocate after creation. When
+ * the first parse ended cleanly, the tree writer too: a tree builder
+ * (collecting) parses the input the same way, each game is written with
+ * sgf_writer_write_tree() as it is delivered (no allocation) and the
+ * collection with sgf_writer_write_collection() in the other layout;
+ * each must be byte for byte the streaming writer's output in that layout
+ * unless a variation was its parent's only child (writer.h lets the tree
+ * writer fold it into the parent's sequence), both must hold the same
+ * game trees node for node as the streaming output, and the tree
+ * writer's output, parsed and written again by either writer, must stay
+ * the same bytes. */
 const char *fz_check_roundtrip(const uint8_t *data, size_t size);
 
 /* fuzz_writer: the writer's event API driven by a script. Header bytes:
@@ -150,12 +163,81 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size);
  * parse of the output again must give the same bytes. */
 const char *fz_check_writer(const uint8_t *data, size_t size);
 
+/* fuzz_cursor: recording a game through the cursor API of tree.h.
+ * Header bytes:
+ *   [0] bits 1-0 the failure schedule (as fuzz_reader's), bit 2 a
+ *       realloc hook
+ *   [1] the first failing allocation call (counted from the start)
+ *   [2] tree writer options, as fuzz_roundtrip's [1]
+ *   [3] n: 0 records into sgf_tree_create(); else the next n bytes are
+ *       SGF parsed (lenient, sgf_collection_parse) and the cursor edits
+ *       its first game
+ *   [4] limits of that parse (bits 3-0: max_nodes 4 x; bits 7-4:
+ *       max_tree_bytes KiB; 0 the default); with [3] 0 and [4] not 0,
+ *       "(;)" is parsed with these limits
+ * then one operation a byte (low 5 bits modulo 20; the high 3 bits are
+ * its flags), with its arguments in the bytes that follow: add_move (a
+ * colour, main line or variation, a point: on the board, off it,
+ * negative or a pass), add_node, start_variation, back, forward,
+ * rewind, goto (by pre-order id, NULL, a node of another tree),
+ * add_stone, add_comment, add_markup, add_label, set_text, add_value
+ * (raw bytes, NUL, ']' and '\' included), set_result, header, a second
+ * cursor (create, switch, destroy), a full check, a subtree written
+ * alone and as variations, NULL arguments. Every operation is checked
+ * against tree.h: the status it returns (INVALID exactly for bad
+ * arguments, NOMEM only and always when an allocation failed, LIMIT
+ * only with limits), its effect read back through the public API, and,
+ * on failure, the tree and the cursors unchanged. At the end (and at
+ * each full check) the structure queries must agree with a walk
+ * (fz_tree_dump), latest common ancestors, ancestry and distances of
+ * pairs of nodes with a climb by parent links, points with their
+ * documented encoding, move numbers and the side to move with a model of
+ * their rules, and the tree, written by the tree writer in both layouts,
+ * must parse strictly into the same nodes, properties and values (modulo
+ * the writer's normalization of raw values), and written into a sink that
+ * fails part way it must fail with SGF_WRITE_ESINK. Nothing may be
+ * outstanding after the cursors and the tree are freed. */
+const char *fz_check_cursor(const uint8_t *data, size_t size);
+
+/* fuzz_unescape. Header bytes:
+ *   [0] bits 2-0: n, the number of piece sizes that follow (0: one byte
+ *       a piece); bits 7-3 unused
+ *   [1 .. 1+n) piece sizes, cycled (0: an empty piece, then one byte)
+ * and the bytes, taken as a raw value (fz_unescape_check) and as text
+ * (fz_escape_check). */
+const char *fz_check_unescape(const uint8_t *data, size_t size);
+
+/* The unescaping of one raw value: sgf_unescape() whole must equal a
+ * model of the FF[4] rules written here, give at most len bytes, work in
+ * place, and equal sgf_unescaper fed in pieces of the given sizes (each
+ * into a block of exactly its size; sizes as fuzz_unescape's); then the
+ * text it gave must pass fz_escape_check (escaped again, it unescapes to
+ * itself). NULL if all holds. fuzz_reader applies it to every value it
+ * sees. */
+const char *fz_unescape_check(const char *raw, size_t len,
+                              const uint8_t *sizes, size_t nsizes);
+
+/* The escaping of text: sgf_escape_text() (plain and compose) and
+ * sgf_escape_simple() must give the bytes writer.h documents, at most
+ * 2 * len, a valid value (no bare ']', no bare ':' in compose, no lone
+ * final backslash), the same bytes in pieces, and sgf_unescape() must
+ * give back the text (NUL bytes dropped; SimpleText line breaks as
+ * spaces). */
+const char *fz_escape_check(const char *text, size_t len,
+                            const uint8_t *sizes, size_t nsizes);
+
 /* Walk t, checking its structure queries (ids, parents, children, sizes,
  * levels, variation depths, plies, iterators, sgf_tree_position) against
  * an independent walk, and return a malloc'd text serialization of it
  * (every node in pre-order with its parent, position, properties and
  * values), *len its length. NULL if a check failed (*err says which). */
 char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err);
+/* The same; with FZ_DUMP_INDEX_MAY_FAIL, sgf_tree_position() may return
+ * NULL (as tree.h allows when the index cannot be rebuilt after an edit:
+ * memory, or the tree's byte limit) but never a wrong node. */
+#define FZ_DUMP_INDEX_MAY_FAIL 0x1u
+char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
+                       unsigned flags);
 
 /* Plain SGF bytes (no header): for each of lenient, strict, mainline and
  * strict+mainline, whole versus byte by byte with pauses versus 7-byte

@@ -1,9 +1,12 @@
 /* harness_priv.h - helpers shared by the files of the fuzz harness
- * (harness.c, harness_tree.c). Test code only. */
+ * (harness.c, harness_tree.c, harness_cursor.c, harness_text.c). Test
+ * code only. */
 #ifndef SGF_TEST_FUZZ_HARNESS_PRIV_H
 #define SGF_TEST_FUZZ_HARNESS_PRIV_H
 
 #include <stddef.h>
+
+#include <sgfstream.h>
 
 /* A growable byte buffer; aborts when memory runs out (test code). */
 typedef struct fz_buf {
@@ -16,6 +19,20 @@ void fz_buf_add(void *ctx, const char *s, size_t n);
 void fz_buf_free(fz_buf *b);
 /* 1 if a and b hold the same bytes. */
 int fz_buf_eq(const fz_buf *a, const fz_buf *b);
+
+/* The writer's documented normalization of the raw bytes of b from
+ * start on, in place: NUL bytes go (an escaped NUL with its backslash),
+ * a lone backslash at the end is doubled (harness_tree.c). */
+void fz_raw_normalize(fz_buf *b, size_t start);
+
+/* A node's properties and values (normalized with fz_raw_normalize when
+ * norm is set), appended to b; no positions (harness_tree.c). */
+void fz_node_ser(const sgf_node *n, fz_buf *b, int norm);
+/* The subtree at top in pre-order, each node as its level below top
+ * (counted by the links) and fz_node_ser; returns the number of nodes.
+ * Iterative. Two trees with the same serialization have the same shape,
+ * properties and values. */
+size_t fz_tree_ser(const sgf_node *top, fz_buf *b, int norm);
 
 /* Format the message the fz_check_* functions return (a static buffer). */
 const char *fz_failf(const char *fmt, ...)

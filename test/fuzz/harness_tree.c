@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "harness_priv.h"
+#include "../testutil.h"
 
 static void buf_puts(fz_buf *b, const char *s) { fz_buf_add(b, s, strlen(s)); }
 
@@ -81,6 +82,8 @@ static const char *ser_diff(const char *what, const fz_buf *a,
 
 /* Serialize t in pre-order and check every structure query against a
  * walk by first-child / next-sibling / parent links. NULL if all holds. */
+static int walk_index_may_fail; /* fz_tree_dump_opt's FZ_DUMP_INDEX_MAY_FAIL */
+
 static const char *walk_tree(const sgf_tree *t, fz_buf *out,
                              uint64_t max_nodes) {
   const sgf_node *root = sgf_tree_root(t), *n = root;
@@ -99,7 +102,8 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       return fz_failf("pre-order iterator differs at node %zu", i);
     if (sgf_node_id(n) != i)
       return fz_failf("node %zu has id %zu", i, sgf_node_id(n));
-    if (sgf_tree_position(t, i) != n)
+    if (sgf_tree_position(t, i) != n &&
+        !(walk_index_may_fail && sgf_tree_position(t, i) == NULL))
       return fz_failf("sgf_tree_position(%zu) is not node %zu", i, i);
     if (sgf_node_tree(n) != t || sgf_node_root(n) != root)
       return fz_failf("node %zu: wrong tree or root", i);
@@ -203,10 +207,17 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
 }
 
 char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err) {
+  return fz_tree_dump_opt(t, len, err, 0);
+}
+
+char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
+                       unsigned flags) {
   fz_buf b;
   const char *msg;
   memset(&b, 0, sizeof b);
+  walk_index_may_fail = (flags & FZ_DUMP_INDEX_MAY_FAIL) != 0;
   msg = walk_tree(t, &b, (uint64_t)-1);
+  walk_index_may_fail = 0;
   *len = 0;
   if (err != NULL) *err = msg;
   if (msg != NULL) {
@@ -216,6 +227,61 @@ char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err) {
   fz_buf_add(&b, "", 1); /* never NULL, NUL-terminated */
   *len = b.len - 1;
   return b.p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Position-free serializations (harness_priv.h)                       */
+
+static void put_num(fz_buf *b, const char *tag, size_t v) {
+  char tmp[40];
+  int k = snprintf(tmp, sizeof tmp, "%s%zu", tag, v);
+  if (k > 0) fz_buf_add(b, tmp, (size_t)k);
+}
+
+/* One node's properties, values normalized as the writer documents
+ * (norm) or raw. */
+void fz_node_ser(const sgf_node *n, fz_buf *b, int norm) {
+  size_t i, j, np = sgf_node_property_count(n);
+  for (i = 0; i < np; i++) {
+    const sgf_property *p = sgf_node_property(n, i);
+    if (p == NULL) {
+      fz_buf_add(b, " P?", 3);
+      continue;
+    }
+    fz_buf_add(b, " P", 2);
+    fz_buf_add(b, p->ident, p->ident_len);
+    for (j = 0; j < p->nvalues; j++) {
+      size_t start;
+      fz_buf_add(b, "[", 1);
+      start = b->len;
+      fz_buf_add(b, p->values[j].raw, p->values[j].len);
+      if (norm) fz_raw_normalize(b, start);
+      put_num(b, "]", b->len - start);
+    }
+  }
+}
+
+/* The subtree at top in pre-order: each node's level below top (counted
+ * here, by the links) and its properties. */
+size_t fz_tree_ser(const sgf_node *top, fz_buf *b, int norm) {
+  const sgf_node *n = top;
+  size_t level = 0, count = 0;
+  while (n != NULL) {
+    put_num(b, "\nL", level);
+    fz_node_ser(n, b, norm);
+    count++;
+    if (sgf_node_first_child(n) != NULL) {
+      n = sgf_node_first_child(n);
+      level++;
+      continue;
+    }
+    while (n != top && sgf_node_next_sibling(n) == NULL) {
+      n = sgf_node_parent(n);
+      level--;
+    }
+    n = n == top ? NULL : sgf_node_next_sibling(n);
+  }
+  return count;
 }
 
 /* ------------------------------------------------------------------ */
@@ -545,34 +611,32 @@ typedef struct rt {
   sgf_diag first;
   sgf_writer *w;    /* the events are copied here (or NULL) */
   int wfail;
+  /* variations per open game tree: a tree with exactly one is a
+   * variation that is its parent's only child, which the tree writer
+   * does not keep apart (writer.h) */
+  size_t *kids;
+  size_t kdepth, kcap;
+  int lone;
 } rt;
 
-/* The writer's documented normalization of raw bytes, done here
- * independently: NUL bytes go (an escaped NUL with its backslash), a lone
- * backslash at the end is doubled. */
-static void normalize(fz_buf *b, size_t start) {
-  size_t i = start, o = start;
-  int lone = 0;
-  while (i < b->len) {
-    char ch = b->p[i];
-    if (ch == '\\') {
-      if (i + 1 == b->len) {
-        lone = 1;
-        i++;
-        break;
-      }
-      if (b->p[i + 1] != 0) {
-        b->p[o++] = ch;
-        b->p[o++] = b->p[i + 1];
-      }
-      i += 2;
-    } else {
-      if (ch != 0) b->p[o++] = ch;
-      i++;
-    }
-  }
-  b->len = o;
-  if (lone) fz_buf_add(b, "\\\\", 2);
+static void rt_free(rt *r) {
+  fz_buf_free(&r->ev);
+  free(r->kids);
+  r->kids = NULL;
+  r->kdepth = r->kcap = 0;
+}
+
+/* The writer's documented normalization of raw bytes
+ * (tu_writer_normalize, test/testutil.c), of b from start on. */
+void fz_raw_normalize(fz_buf *b, size_t start) {
+  size_t n = b->len - start;
+  char *v = malloc(n ? n : 1), *o = malloc(2 * n + 1);
+  if (v == NULL || o == NULL) abort();
+  memcpy(v, b->p + start, n);
+  b->len = start;
+  fz_buf_add(b, o, tu_writer_normalize(v, n, o));
+  free(v);
+  free(o);
 }
 
 #define RT_W(call)                      \
@@ -587,6 +651,15 @@ static int rt_tb(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
   fz_buf_add(&r->ev, "(", 1);
+  if (r->kdepth > 0) r->kids[r->kdepth - 1]++;
+  if (r->kdepth == r->kcap) {
+    size_t cap = r->kcap ? 2 * r->kcap : 64;
+    size_t *q = realloc(r->kids, cap * sizeof *q);
+    if (q == NULL) abort();
+    r->kids = q;
+    r->kcap = cap;
+  }
+  r->kids[r->kdepth++] = 0;
   RT_W(sgf_writer_tree_begin(r->w));
   return SGF_CONTINUE;
 }
@@ -595,6 +668,7 @@ static int rt_te(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
   fz_buf_add(&r->ev, ")", 1);
+  if (r->kdepth > 0 && r->kids[--r->kdepth] == 1) r->lone = 1;
   RT_W(sgf_writer_tree_end(r->w));
   return SGF_CONTINUE;
 }
@@ -637,7 +711,7 @@ static int rt_vd(sgf_parser *p, void *u, const char *at, size_t n) {
 static int rt_ve(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
-  normalize(&r->ev, r->vstart);
+  fz_raw_normalize(&r->ev, r->vstart);
   /* the length keeps values apart whatever their bytes */
   {
     char tmp[32];
@@ -691,6 +765,238 @@ static sgf_status rt_parse(rt *r, const unsigned char *in, size_t len,
   if (st == SGF_OK) st = sgf_parser_finish(p);
   sgf_parser_destroy(p);
   return st;
+}
+
+/* The tree writer, step 4 of fuzz_roundtrip. A tree builder (collecting)
+ * parses the input as the first parse did; each game is written with
+ * sgf_writer_write_tree() as it is delivered (to outa, the options of
+ * the streaming writer, no allocation after creation), and the collection
+ * at the end with sgf_writer_write_collection() (to outb, the other
+ * layout). */
+typedef struct twc {
+  sgf_writer *w;
+  int wfail;
+} twc;
+
+static int tw_on_game(sgf_tree_builder *b, void *u, sgf_tree *t) {
+  twc *x = u;
+  (void)b;
+  if (sgf_writer_write_tree(x->w, t) != 0) {
+    x->wfail = 1;
+    return SGF_ABORT;
+  }
+  return SGF_CONTINUE;
+}
+
+static const char *tw_build(const unsigned char *in, size_t len,
+                            const sgf_options *opt, size_t chunk,
+                            const sgf_writer_options *woa,
+                            const sgf_writer_options *wob, fz_buf *outa,
+                            fz_buf *outb) {
+  sgf_tree_builder_options o;
+  sgf_tree_builder_callbacks cb;
+  sgf_tree_builder *b;
+  sgf_collection *coll;
+  sgf_writer_options wa = *woa;
+  sgf_writer *wb;
+  sgf_parser *p;
+  fz_alloc c;
+  sgf_allocator a;
+  twc x;
+  sgf_status st = SGF_OK;
+  size_t pos = 0;
+  const char *res = NULL;
+  fz_alloc_init(&c, &a, 1);
+  wa.allocator = &a;
+  memset(&x, 0, sizeof x);
+  x.w = sgf_writer_create(rt_sink, outa, &wa);
+  if (x.w == NULL) abort();
+  fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
+  sgf_tree_builder_options_init(&o);
+  o.parser = *opt;
+  o.parser.allocator = NULL;
+  o.flags = SGF_TREE_COLLECT;
+  memset(&cb, 0, sizeof cb);
+  cb.on_game = tw_on_game;
+  b = sgf_tree_builder_create(&cb, &x, &o);
+  if (b == NULL) abort();
+  p = sgf_tree_builder_parser(b);
+  while (pos < len && st == SGF_OK) {
+    size_t n = len - pos;
+    if (chunk && chunk < n) n = chunk;
+    st = sgf_parser_feed(p, (const char *)in + pos, n, NULL);
+    pos += n;
+  }
+  if (st == SGF_OK) st = sgf_parser_finish(p);
+  if (sgf_writer_finish(x.w) != 0 || x.wfail)
+    res = fz_failf("roundtrip: sgf_writer_write_tree failed: %s",
+                   sgf_write_status_message(sgf_writer_status(x.w)));
+  else if (c.calls != 0)
+    res = fz_failf("roundtrip: the tree writer allocated");
+  else if (st != SGF_OK)
+    res = fz_failf("roundtrip: the tree builder's parse ended with status "
+                   "%d, the plain parse's with OK",
+                   (int)st);
+  sgf_writer_destroy(x.w);
+  if (res == NULL && (c.live != 0 || c.bad != 0))
+    res = fz_failf("roundtrip: tree writer memory outstanding");
+  if (res == NULL) {
+    coll = sgf_tree_builder_collection_take(b);
+    if (coll == NULL) abort();
+    wb = sgf_writer_create(rt_sink, outb, wob);
+    if (wb == NULL) abort();
+    if (sgf_writer_write_collection(wb, coll) != 0 ||
+        sgf_writer_finish(wb) != 0)
+      res = fz_failf("roundtrip: sgf_writer_write_collection failed: %s",
+                     sgf_write_status_message(sgf_writer_status(wb)));
+    sgf_writer_destroy(wb);
+    sgf_collection_free(coll);
+  }
+  sgf_tree_builder_destroy(b);
+  return res;
+}
+
+/* Strictly, into a collection; NULL for empty output. *err set (and NULL
+ * returned) when it does not parse cleanly. */
+static sgf_collection *tw_parse(const fz_buf *out, const char *what,
+                                const char **err) {
+  sgf_tree_builder_options o;
+  sgf_collection *c;
+  sgf_diag d;
+  if (out->len == 0) return NULL;
+  sgf_tree_builder_options_init(&o);
+  o.parser.flags = SGF_OPT_STRICT;
+  memset(&d, 0, sizeof d);
+  c = sgf_collection_parse(out->p, out->len, &o, &d);
+  if (c == NULL)
+    *err = fz_failf("roundtrip: %s does not parse strictly: %s at offset "
+                    "%" PRIu64 " of %zu",
+                    what, sgf_diag_name(d.code), d.pos.offset, out->len);
+  return c;
+}
+
+/* The game trees written in a and b are the same, node for node. */
+static const char *tw_same_trees(const fz_buf *a, const char *an,
+                                 const fz_buf *b, const char *bn) {
+  const char *err = NULL;
+  sgf_collection *ca = tw_parse(a, an, &err), *cb = NULL;
+  size_t i, na = ca ? sgf_collection_count(ca) : 0, nb;
+  if (err == NULL) cb = tw_parse(b, bn, &err);
+  nb = cb ? sgf_collection_count(cb) : 0;
+  if (err == NULL && na != nb)
+    err = fz_failf("roundtrip: %s holds %zu game trees, %s %zu", an, na, bn,
+                   nb);
+  for (i = 0; err == NULL && i < na; i++) {
+    fz_buf sa, sb;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    fz_tree_ser(sgf_tree_root(sgf_collection_tree(ca, i)), &sa, 1);
+    fz_tree_ser(sgf_tree_root(sgf_collection_tree(cb, i)), &sb, 1);
+    if (!fz_buf_eq(&sa, &sb)) {
+      char what[160];
+      snprintf(what, sizeof what, "roundtrip: game %zu of %s and of %s", i,
+               an, bn);
+      err = ser_diff(what, &sa, &sb);
+    }
+    fz_buf_free(&sa);
+    fz_buf_free(&sb);
+  }
+  sgf_collection_free(ca);
+  sgf_collection_free(cb);
+  return err;
+}
+
+static const char *tree_writer_check(const uint8_t *in, size_t len,
+                                     const sgf_options *o1, size_t chunk,
+                                     const sgf_writer_options *wo,
+                                     const rt *r1, const fz_buf *out1) {
+  sgf_writer_options wob = *wo, wa = *wo;
+  fz_buf outa, outb, outs, outc;
+  rt r4, r5;
+  sgf_writer *w;
+  sgf_collection *ca;
+  const char *res;
+  memset(&outa, 0, sizeof outa);
+  memset(&outb, 0, sizeof outb);
+  memset(&outs, 0, sizeof outs);
+  memset(&outc, 0, sizeof outc);
+  memset(&r4, 0, sizeof r4);
+  memset(&r5, 0, sizeof r5);
+  wa.allocator = NULL;
+  wob.allocator = NULL;
+  wob.layout = wo->layout == SGF_LAYOUT_COMPACT ? SGF_LAYOUT_READABLE
+                                                : SGF_LAYOUT_COMPACT;
+  res = tw_build(in, len, o1, chunk, &wa, &wob, &outa, &outb);
+  /* the streaming writer in the other layout */
+  if (res == NULL) {
+    w = sgf_writer_create(rt_sink, &outs, &wob);
+    if (w == NULL) abort();
+    r4.w = w;
+    (void)rt_parse(&r4, in, len, o1, chunk);
+    if (sgf_writer_finish(w) != 0 || r4.wfail)
+      res = fz_failf("roundtrip: the streaming writer failed (other layout)");
+    sgf_writer_destroy(w);
+  }
+  /* writer.h: the same bytes as the streaming writer, unless a variation
+   * was its parent's only child */
+  if (res == NULL && !r1->lone && !fz_buf_eq(out1, &outa))
+    res = ser_diff("roundtrip: streaming vs tree writer outputs", out1,
+                   &outa);
+  if (res == NULL && !r1->lone && !fz_buf_eq(&outs, &outb))
+    res = ser_diff("roundtrip: streaming vs tree writer outputs (other "
+                   "layout)",
+                   &outs, &outb);
+  /* always: the same game trees, node for node */
+  if (res == NULL)
+    res = tw_same_trees(out1, "the streaming output", &outa,
+                        "the tree writer's");
+  if (res == NULL)
+    res = tw_same_trees(&outa, "the tree writer's output", &outb,
+                        "its other layout");
+  /* the tree writer's output has nothing left to fold: written again
+   * by either writer, it stays the same bytes */
+  if (res == NULL && outa.len > 0) {
+    ca = tw_parse(&outa, "the tree writer's output", &res);
+    if (ca != NULL) {
+      w = sgf_writer_create(rt_sink, &outc, &wa);
+      if (w == NULL) abort();
+      if (sgf_writer_write_collection(w, ca) != 0 || sgf_writer_finish(w))
+        res = fz_failf("roundtrip: writing the tree writer's output again "
+                       "failed");
+      else if (!fz_buf_eq(&outa, &outc))
+        res = ser_diff("roundtrip: tree writer not idempotent: outputs",
+                       &outa, &outc);
+      sgf_writer_destroy(w);
+      sgf_collection_free(ca);
+    }
+  }
+  if (res == NULL && outa.len > 0) {
+    sgf_options strict;
+    sgf_status st;
+    sgf_options_init(&strict);
+    strict.flags = SGF_OPT_STRICT;
+    outc.len = 0;
+    w = sgf_writer_create(rt_sink, &outc, &wa);
+    if (w == NULL) abort();
+    r5.w = w;
+    st = rt_parse(&r5, (const unsigned char *)outa.p, outa.len, &strict, 0);
+    if (sgf_writer_finish(w) != 0 || r5.wfail || st != SGF_OK || r5.diags)
+      res = fz_failf("roundtrip: streaming the tree writer's output failed");
+    else if (r5.lone)
+      res = fz_failf("roundtrip: the tree writer left a variation that is "
+                     "its parent's only child");
+    else if (!fz_buf_eq(&outa, &outc))
+      res = ser_diff("roundtrip: tree writer output, streamed again", &outa,
+                     &outc);
+    sgf_writer_destroy(w);
+  }
+  rt_free(&r4);
+  rt_free(&r5);
+  fz_buf_free(&outa);
+  fz_buf_free(&outb);
+  fz_buf_free(&outs);
+  fz_buf_free(&outc);
+  return res;
 }
 
 const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
@@ -786,9 +1092,12 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
     sgf_writer_destroy(w);
     fz_buf_free(&out3);
   }
-  fz_buf_free(&r1.ev);
-  fz_buf_free(&r2.ev);
-  fz_buf_free(&r3.ev);
+  /* 4. the tree writer (sgf_writer_write_tree / _collection) */
+  if (res == NULL && st1 == SGF_OK)
+    res = tree_writer_check(data + 4, size - 4, &o1, chunk, &wo, &r1, &out1);
+  rt_free(&r1);
+  rt_free(&r2);
+  rt_free(&r3);
   fz_buf_free(&out1);
   fz_buf_free(&out2);
   return res;
@@ -933,6 +1242,9 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   (void)rb;
   sgf_options_init(&strict);
   strict.flags = SGF_OPT_STRICT;
+  /* FF[4] sets no depth limit and a script may nest deeper than the
+   * parser's default: read the output back with no practical limit. */
+  strict.max_depth = (uint64_t)1 << 40;
   if (res == NULL && sa == SGF_WRITE_OK) {
     sgf_status s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len,
                              &strict, 0);
@@ -967,9 +1279,9 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
       sgf_writer_destroy(w);
     }
   }
-  fz_buf_free(&r1.ev);
-  fz_buf_free(&r2.ev);
-  fz_buf_free(&r3.ev);
+  rt_free(&r1);
+  rt_free(&r2);
+  rt_free(&r3);
   fz_buf_free(&outa);
   fz_buf_free(&outb);
   fz_buf_free(&outc);

@@ -13,6 +13,11 @@
 #   fuzz_roundtrip  compact; readable, 300-byte buffer, width 20, a sink
 #                taking 7 bytes a call, 5-byte chunks
 #   fuzz_writer  a few scripts of writer calls (not made from the files)
+#   fuzz_cursor  a few programs of cursor operations (recording a game,
+#                properties, two cursors, failing allocations), and each
+#                file of at most 255 bytes as the game a program edits
+#   fuzz_unescape  each file as a raw value / text: one byte a piece;
+#                pieces of 3, 0 and 7 bytes
 # The files of test/regressions/ (inputs that once failed) go into every
 # target's directory as they are. OUTDIR is emptied first. Under the
 # build directory it is ignored by git (fuzz-seeds/).
@@ -23,6 +28,7 @@ corpus=${SGF_CORPUS:-$top/../shared/corpus}
 
 rm -rf "$out"
 targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer"
+targets="$targets fuzz_cursor fuzz_unescape"
 for t in $targets; do mkdir -p "$out/$t"; done
 
 # fuzz_writer: options, sink, then one call a byte (see harness.h).
@@ -32,6 +38,64 @@ printf '\001\007\000\001\002\001\002\017\005\003a]\\\012\010' >"$w/readable"
 printf '\021\000\000\001\002\000\002\005\042a:b\\\005\103x\r\n\004\002\\]\006\007\001\000\001\010\010' \
   >"$w/variations"
 printf '\143\003\000\000\001\001\002\201\003\004\011\004\005\\\\]\\\011\003\002\\x\010\000\010' >"$w/small"
+
+# fuzz_cursor: header (allocation failures, first failing call, writer
+# options, length of an SGF text to edit, its limits), then one operation
+# a byte with its arguments (see harness.h and harness_cursor.c).
+# b N...: the bytes N (decimal); t TEXT: a length byte, then TEXT;
+# op OP [FLAGS]: an operation byte.
+# shellcheck disable=SC2059 # the format is the byte, as an octal escape
+b() { for n in "$@"; do printf "\\$(printf %o "$n")"; done; }
+t() { b ${#1}; printf '%s' "$1"; }
+op() { b $(($1 + 32 * ${2:-0})); }
+MOVE=0 NODE=1 STARTVAR=2 BACK=3 FORWARD=4 REWIND=5 GOTO=6 STONE=7
+COMMENT=8 MARKUP=9 LABEL=10 SETTEXT=11 ADDVALUE=12 RESULT=13 HEADER=14
+CURSOR=15 CHECK=16 SUBTREE=17 NULLS=18 PASS=19
+c=$out/fuzz_cursor
+game() { # header, moves, a comment, a variation, markup, a label, a result
+  op $HEADER; b 71 19 154; t 'Black]'; t 'Wh\ite'; t 2024-01-01
+  op $MOVE; b 15 3; op $MOVE 1; b 3 15; op $COMMENT; t 'good ] move \ x'
+  op $STARTVAR; op $MOVE 1; b 2 2; op $MARKUP; b 4 4; op $LABEL; b 5 5
+  t 'A:b]'; op $BACK; op $MOVE 3; b 10 10; op $REWIND; op $FORWARD
+  op $GOTO; b 3; op $PASS 1; b 0; op $RESULT; t 'B+R'; op $CHECK 1
+}
+props() { # setup, markup, text and raw values, bad arguments, subtrees
+  op $STONE 1; b 0 0; op $STONE 2; b 0 0; op $STONE; b 1 1; op $STONE 3
+  b 2 2; op $MARKUP 1; b 3 3; op $MARKUP 2; b 3 3; op $MARKUP 5; b 3 3
+  op $STONE 1; b 60 0; op $SETTEXT; b 0; t 'hi
+there'; op $SETTEXT 4; b 11 7; op $SETTEXT 4; b 12 1
+  op $ADDVALUE; b 11
+  # shellcheck disable=SC1003 # a backslash at the end, on purpose
+  t 'a\'
+  op $ADDVALUE; b 12; t 'a\]'
+  op $ADDVALUE; b 21; t x; op $ADDVALUE; b 0 3 97 0 98
+  for f in 0 1 2 3 4 5 6 7; do op $NULLS $f; done
+  op $SUBTREE; op $SUBTREE 1; op $SUBTREE 2
+}
+cursors() { # two cursors, variations, moving around, bad moves
+  op $MOVE; b 3 3; op $MOVE 1; b 4 4; op $CURSOR; op $MOVE; b 16 16
+  op $MOVE 2; b 3 3; op $MOVE 2; b 5 5; op $CURSOR; op $STARTVAR; op $NODE
+  op $NODE 2; op $CURSOR; op $CURSOR 4; op $GOTO; b 255; op $GOTO; b 254
+  op $GOTO; b 1; op $MOVE 7; b 1 1; op $MOVE; b 52 1; op $MOVE; b 56 1
+  op $BACK; op $BACK; op $BACK; op $BACK; op $FORWARD; op $FORWARD
+  op $FORWARD; op $FORWARD; op $CHECK 1; op $SUBTREE 1
+}
+edit() { # on a parsed game: comments, stones, a label, moves, nodes
+  op $FORWARD; op $COMMENT; t more; op $STONE 1; b 5 5; op $REWIND
+  op $STONE 2; b 1 1; op $FORWARD; op $FORWARD; op $LABEL; b 2 2; t y
+  op $MOVE; b 7 7; op $MOVE 2; b 8 8
+  for f in 0 1 2 3 4 5 6 7 8 9 10 11; do op $NODE; done
+  op $HEADER; b 255 9 33 2; t a; t b; t c; t d; t e; t f; op $CHECK 1
+}
+src='(;GM[1]AB[aa][bb][cc]C[abc];B[aa]C[x\]](;W[bb]LB[cc:x])(;W[cc]MN[5]))'
+{ b 0 0 0 0 0; game; } >"$c/game"
+{ b 0 0 33 0 0; props; } >"$c/props"
+{ b 0 0 16 0 0; cursors; } >"$c/cursors"
+{ b 1 3 0 0 0; game; } >"$c/game-fail-one"
+{ b 6 5 33 0 0; props; } >"$c/props-fail-all"
+{ b 3 2 16 0 0; cursors; } >"$c/cursors-fail-every-other"
+{ b 0 0 1 ${#src} 50; printf '%s' "$src"; edit; } >"$c/parsed-limits"
+{ b 4 9 1 ${#src} 0; printf '%s' "$src"; edit; } >"$c/parsed-fail"
 
 # seed FILE NAME: write the variants of one input.
 seed() {
@@ -48,6 +112,12 @@ seed() {
   { printf '\000\057\050\200\200\000'; cat "$f"; } >"$out/fuzz_tree/$n-fail"
   { printf '\000\000\000\000'; cat "$f"; } >"$out/fuzz_roundtrip/$n-compact"
   { printf '\000\167\007\005'; cat "$f"; } >"$out/fuzz_roundtrip/$n-readable"
+  { printf '\000'; cat "$f"; } >"$out/fuzz_unescape/$n-bytes"
+  { printf '\003\003\000\007'; cat "$f"; } >"$out/fuzz_unescape/$n-pieces"
+  size=$(wc -c <"$f")
+  if [ "$size" -le 255 ]; then
+    { b 0 0 1 "$size" 0; cat "$f"; edit; } >"$out/fuzz_cursor/$n-edit"
+  fi
 }
 
 count=0
