@@ -30,7 +30,25 @@
  * (\] and \\ and backslash-newline), so concatenating them gives the exact
  * bytes between '[' and ']'. Use sgf_unescape() or sgf_unescaper to get
  * the text. A slice points into the buffer you passed to sgf_parser_feed()
- * and is valid only during the callback.
+ * and is valid only during the callback. The one exception: bytes the
+ * parser held back to decide a ']' in double-byte text (below) arrive
+ * from its own memory, during a later feed or during sgf_parser_finish().
+ *
+ * DOUBLE-BYTE TEXT. In Shift_JIS, GBK, GB18030 and Big5 a character's
+ * second byte may be '\' or ']'. Some writers escape those bytes, others
+ * (Nihon Ki-in's downloads, with no CA property) do not. In lenient mode,
+ * where a byte that may lead such a character (0x81..0xFE, not ending
+ * valid UTF-8) stands right before "\]" or "]", the parser
+ * looks at what follows the
+ * ']': blanks then ';' '(' ')' '[', or letters then '[', or the end of
+ * input mean the ']' closes the value, anything else that it does not.
+ * Where that overrules FF[4]'s byte rules a warning says so
+ * (dbcs-backslash: the raw value then ends in that backslash;
+ * dbcs-bracket: the raw value holds that ']'). To look ahead the parser
+ * may hold back up to 64 bytes of a chunk until the next feed or finish.
+ * Valid UTF-8 text is never affected. Strict mode uses FF[4]'s byte rules
+ * only (valid FF[4] text with such a byte before an escaped ']' and
+ * SGF-like text after it reads differently in lenient mode).
  *
  * THE RETURN CONTRACT. Every callback returns one of sgf_action:
  *   SGF_CONTINUE  go on.

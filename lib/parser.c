@@ -50,6 +50,31 @@
  *                 parentheses are tracked until the skipped tree closes.
  *   FIN_CLOSE     finish(): closing the trees left open.
  *   DONE          finish() completed.
+ *
+ * DOUBLE-BYTE TEXT. In Shift_JIS, GBK, GB18030 and Big5 the second byte of
+ * a character may be '\' (0x5C) or ']' (0x5D). Writers disagree: some
+ * escape such bytes like any other (SGFC does), others write the
+ * characters as they are (Nihon Ki-in's downloads, with no CA at all), so
+ * "PB[..\x83\\]" ends the value for one and escapes the ']' for the
+ * other. Byte rules alone swallow the next properties of the second kind
+ * without a word. So in lenient mode, where a byte that can lead a
+ * double-byte character (0x81..0xFE, not the end of a valid UTF-8
+ * sequence) stands right before "\]" or "]", what follows the ']'
+ * decides: blanks and then ';' '(' ')' '[' or letters and '[' (or the end
+ * of input) mean the ']' closes the value; anything else means it does
+ * not. When that overrules byte rules, a warning says so (dbcs-backslash,
+ * dbcs-bracket). Strict mode reads FF[4] to the letter, byte rules only,
+ * as valid FF[4] such as the writer's output needs: text with such a byte
+ * before an escaped ']' and SGF-like text after it reads differently in
+ * lenient mode, whose reading is the repair real double-byte files need.
+ * The decision looks at most
+ * SGF__LOOKAHEAD bytes ahead; when a chunk ends before it can be made, the
+ * rest of the chunk is held back in the parser (la) and parsed first with
+ * the next feed, so decisions, like everything else, do not depend on
+ * where chunks end. The bytes before a ']' may be in an earlier chunk:
+ * the last few bytes of the open value are kept (vtail). Valid UTF-8 text
+ * never meets the rule; skipped game trees and orphan values keep byte
+ * rules.
  */
 #include <stdint.h>
 #include <string.h>
@@ -73,6 +98,7 @@ enum {
   ST_PROP,
   ST_VALUE,
   ST_VALUE_ESC,
+  ST_VALUE_TRAIL, /* the ']' at the cursor is a trail byte: value data */
   ST_AFTER_VALUE,
   ST_ORPHAN,
   ST_ORPHAN_ESC,
@@ -127,6 +153,121 @@ static const unsigned char value_stop[256] = {
     [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
 
 /* ------------------------------------------------------------------ */
+/* Double-byte text (see DOUBLE-BYTE TEXT above)                       */
+
+/* feed_core() stopped for look-ahead: the rest of the chunk is held back. */
+#define SGF__NEED 100
+
+enum { LA_CLOSE, LA_GO_ON, LA_NEED };
+
+static int is_blank_byte(unsigned char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+         c == '\f';
+}
+
+static int is_alpha_byte(unsigned char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* Does the ']' just before s close its value? LA_CLOSE if blanks and then
+ * ';' '(' ')' '[', or letters and '[', follow (or the end of input, or
+ * SGF__LOOKAHEAD bytes without an answer), LA_GO_ON if something else
+ * does, LA_NEED if the bytes up to end do not tell yet. */
+static int bracket_closes(const unsigned char *s, const unsigned char *end,
+                          int eof) {
+  size_t n = (size_t)(end - s), i = 0;
+  int letters = 0;
+  if (n > SGF__LOOKAHEAD) n = SGF__LOOKAHEAD;
+  while (i < n && is_blank_byte(s[i])) i++;
+  if (i < n && is_alpha_byte(s[i])) {
+    letters = 1;
+    while (i < n && is_alpha_byte(s[i])) i++;
+    while (i < n && is_blank_byte(s[i])) i++;
+  }
+  if (i == n)
+    return (n == SGF__LOOKAHEAD || eof) ? LA_CLOSE : LA_NEED;
+  if (s[i] == '[') return LA_CLOSE;
+  if (!letters && (s[i] == ';' || s[i] == '(' || s[i] == ')'))
+    return LA_CLOSE;
+  return LA_GO_ON;
+}
+
+/* 1 if the last of the n value bytes b (oldest first) may lead a
+ * double-byte character: 0x81..0xFE, and not the end of a valid UTF-8
+ * sequence. (A backslash before it proves nothing: it may be the trail
+ * byte of the character before.) */
+static int dbcs_lead_at_end(const unsigned char *b, size_t n) {
+  unsigned char c;
+  size_t j;
+  if (n == 0) return 0;
+  c = b[n - 1];
+  if (c < 0x81 || c == 0xFF) return 0;
+  if (c >= 0xC0) return 1; /* a UTF-8 lead byte ends no sequence */
+  for (j = 1; j <= 3 && j < n; j++) {
+    unsigned char x = b[n - 1 - j];
+    if (x >= 0x80 && x <= 0xBF) continue;
+    if ((j == 1 && x >= 0xC2 && x <= 0xDF) ||
+        (j == 2 && x >= 0xE0 && x <= 0xEF) ||
+        (j == 3 && x >= 0xF0 && x <= 0xF4))
+      return 0;
+    break;
+  }
+  return 1;
+}
+
+/* The up to SGF__VTAIL bytes of the open value just before at (in the buffer
+ * being parsed, p->buf), oldest first, into out: vtail's, then the
+ * buffer's from the value's first byte on. Returns how many. */
+static size_t value_before(const sgf_parser *p, const unsigned char *at,
+                           unsigned char *out) {
+  const unsigned char *buf = p->buf;
+  const uint64_t base = p->offset; /* while feeding: where buf starts */
+  const uint64_t first = p->value_pos.off + 1;
+  const unsigned char *lo = buf;
+  size_t nb, nt = 0;
+  if (first > base) lo = buf + (size_t)(first - base);
+  nb = at > lo ? (size_t)(at - lo) : 0;
+  if (nb > SGF__VTAIL) nb = SGF__VTAIL;
+  if (nb < SGF__VTAIL && first < base) {
+    nt = p->vtail_len < SGF__VTAIL - nb ? p->vtail_len : SGF__VTAIL - nb;
+    memcpy(out, p->vtail + p->vtail_len - nt, nt);
+  }
+  memcpy(out + nt, at - nb, nb);
+  return nt + nb;
+}
+
+/* May the byte before the backslash just before at lead a double-byte
+ * character? (at is the escaped byte.) Never in strict mode. */
+static int dbcs_before_escape(const sgf_parser *p, const unsigned char *at) {
+  unsigned char b[SGF__VTAIL];
+  size_t n;
+  if (p->flags & SGF_OPT_STRICT) return 0;
+  n = value_before(p, at, b);
+  return n >= 2 && dbcs_lead_at_end(b, n - 1);
+}
+
+/* May the byte just before at lead a double-byte character? Never in
+ * strict mode. */
+static int dbcs_before(const sgf_parser *p, const unsigned char *at) {
+  unsigned char b[SGF__VTAIL];
+  size_t n;
+  if (p->flags & SGF_OPT_STRICT) return 0;
+  n = value_before(p, at, b);
+  return dbcs_lead_at_end(b, n);
+}
+
+/* Leaving a buffer at s in state st: keep the open value's last bytes. */
+static void keep_vtail(sgf_parser *p, int st, const unsigned char *s) {
+  unsigned char b[SGF__VTAIL];
+  if (st == ST_VALUE || st == ST_VALUE_ESC || st == ST_VALUE_TRAIL) {
+    p->vtail_len = value_before(p, s, b);
+    memcpy(p->vtail, b, p->vtail_len);
+  } else {
+    p->vtail_len = 0;
+  }
+}
+
+/* ------------------------------------------------------------------ */
 /* Creation and small accessors                                        */
 
 void sgf_options_init(sgf_options *opt) { memset(opt, 0, sizeof *opt); }
@@ -160,6 +301,9 @@ static void parser_clear(sgf_parser *p) {
   p->ident[0] = p->raw[0] = '\0';
   memset(&p->error, 0, sizeof p->error);
   p->has_error = 0;
+  p->vtail_len = 0;
+  p->at_eof = 0;
+  p->la_len = 0;
 }
 
 sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
@@ -228,11 +372,27 @@ sgf_pos sgf_parser_position(const sgf_parser *p) {
   if (p->feeding) {
     if (p->ev_off < p->line_start) return mark_pos(&p->ev_saved);
     m.off = p->ev_off;
+    m.line = p->line;
+    m.line_start = p->line_start;
   } else {
+    /* after the bytes held back for look-ahead, if any (their line
+     * breaks counted as newline() will count them) */
+    uint64_t cr = p->cr_end;
+    size_t i;
     m.off = p->offset;
+    m.line = p->line;
+    m.line_start = p->line_start;
+    for (i = 0; i < p->la_len; i++, m.off++) {
+      if (p->la[i] == '\r') {
+        m.line++;
+        cr = m.off + 1;
+        m.line_start = m.off + 1;
+      } else if (p->la[i] == '\n') {
+        if (cr != m.off) m.line++;
+        m.line_start = m.off + 1;
+      }
+    }
   }
-  m.line = p->line;
-  m.line_start = p->line_start;
   return mark_pos(&m);
 }
 
@@ -318,6 +478,7 @@ static int implicit_grow(sgf_parser *p) {
 static int skip_state(int st) {
   if (st == ST_VALUE) return ST_SKIP_VALUE;
   if (st == ST_VALUE_ESC) return ST_SKIP_ESC;
+  if (st == ST_VALUE_TRAIL) return ST_SKIP_VALUE;
   return ST_SKIP;
 }
 
@@ -428,9 +589,12 @@ static void ident_finish(sgf_parser *p) {
     }                                   \
   } while (0)
 
-sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
-                           size_t *consumed) {
-  const unsigned char *buf = (const unsigned char *)data;
+/* Parse len bytes at buf, the next ones of the input. Returns an
+ * sgf_status, or SGF__NEED when it stopped at a ']' whose meaning the
+ * bytes up to the end do not tell yet (DOUBLE-BYTE TEXT): *consumed says
+ * where, and the caller holds the rest back. */
+static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
+                     size_t *consumed) {
   const unsigned char *s = buf, *end = buf + len;
   const uint64_t base = p->offset;
   /* OFF(q) = base + (q - buf), in one addition (wraps around harmlessly) */
@@ -438,24 +602,37 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
   int st = p->state;
   int cls;
 
-  if (consumed) *consumed = 0;
-  if (p->feeding) return SGF_BUSY;
-  if (p->status != SGF_OK) return (sgf_status)p->status;
-  if (st == ST_DONE || st == ST_FIN_CLOSE) return SGF_BUSY;
   p->feeding = 1;
+  p->buf = buf;
 
   while (s < end) {
     switch (st) {
       /* ---------------------------------------------- the hot states */
       case ST_VALUE:
       case ST_VALUE_ESC:
+      case ST_VALUE_TRAIL:
       L_value: {
         const unsigned char *start = s;
         sgf__mark m;
         HERE(m);
-        if (st == ST_VALUE_ESC) {
-          if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
-          s++;
+        if (st != ST_VALUE) {
+          if (st == ST_VALUE_ESC) {
+            if (*s == ']' && dbcs_before_escape(p, s)) {
+              int d = bracket_closes(s + 1, end, p->at_eof);
+              if (d == LA_NEED) goto need_more;
+              if (d == LA_CLOSE) { /* the backslash was a trail byte */
+                sgf__mark b;
+                b.off = OFF(s) - 1;
+                b.line = p->line;
+                b.line_start = p->line_start;
+                st = ST_VALUE;
+                DIAG(SGF_DIAG_DBCS_BACKSLASH, &b, &p->value_pos);
+                goto value_close;
+              }
+            }
+            if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
+          }
+          s++; /* the escaped byte, or a ']' that is a trail byte */
           st = ST_VALUE;
         }
         for (;;) {
@@ -468,6 +645,10 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           if (*s == '\\') {
             if (++s == end) {
               st = ST_VALUE_ESC;
+              break;
+            }
+            if (*s == ']' && dbcs_before_escape(p, s)) {
+              st = ST_VALUE_ESC; /* decided above, after the bytes before */
               break;
             }
             if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s);
@@ -490,7 +671,19 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
           EMIT_DATA(on_value_data, (const char *)start, (size_t)(s - start));
           if (s == end || st != ST_VALUE || *s != ']') continue;
         }
-        /* s is at ']' */
+        /* s is at ']' (a byte before it in this pass is a quick no) */
+        if ((s == start || s[-1] >= 0x81) && dbcs_before(p, s)) {
+          int d = bracket_closes(s + 1, end, p->at_eof);
+          if (d == LA_NEED) goto need_more;
+          if (d == LA_GO_ON) { /* the ']' is a trail byte */
+            sgf__mark b;
+            HERE(b);
+            st = ST_VALUE_TRAIL;
+            DIAG(SGF_DIAG_DBCS_BRACKET, &b, &p->value_pos);
+            goto L_value;
+          }
+        }
+      value_close:
         p->ev_off = OFF(s);
         st = ST_AFTER_VALUE;
         s++;
@@ -537,7 +730,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
            * path below; only the state dispatch between them is saved. */
           if (end - s >= 5 && s[1] == '[' && s[4] == ']' &&
               byte_class[s[0]] == C_UPPER && !value_stop[s[2]] &&
-              !value_stop[s[3]]) {
+              !value_stop[s[3]] && s[3] < 0x81) {
             p->raw_ptr = (const char *)s;
             p->raw_len = 1;
             p->ev_off = OFF(s);
@@ -1090,18 +1283,28 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
     goto failed; /* fatal: not reached */
   }
 
+  keep_vtail(p, st, end);
   p->state = st;
   p->feeding = 0;
   p->offset = base + len;
-  if (consumed) *consumed = len;
+  *consumed = len;
   return SGF_OK;
 
+need_more:
+  keep_vtail(p, st, s);
+  p->feeding = 0;
+  p->state = st;
+  p->offset = OFF(s);
+  *consumed = (size_t)(s - buf);
+  return SGF__NEED;
+
 paused:
+  keep_vtail(p, st, s);
   p->feeding = 0;
   p->state = st;
   p->status = SGF_PAUSED;
   p->offset = OFF(s);
-  if (consumed) *consumed = (size_t)(s - buf);
+  *consumed = (size_t)(s - buf);
   return SGF_PAUSED;
 
 aborted:
@@ -1109,7 +1312,7 @@ aborted:
   p->state = st;
   if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
   p->offset = OFF(s);
-  if (consumed) *consumed = (size_t)(s - buf);
+  *consumed = (size_t)(s - buf);
   return (sgf_status)p->status;
 
 failed:
@@ -1117,22 +1320,73 @@ failed:
   p->state = st;
   p->status = SGF_ERROR;
   p->offset = OFF(s);
-  if (consumed) *consumed = (size_t)(s - buf);
+  *consumed = (size_t)(s - buf);
   return SGF_ERROR;
+}
+
+/* Bytes held back (la) are parsed first, with as many of the new ones as
+ * fit after them; when they are all parsed the rest goes straight from
+ * the caller's buffer. Bytes copied into la count as consumed. An empty
+ * feed does nothing at all (no callback fires). */
+sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
+                           size_t *consumed) {
+  const unsigned char *in = (const unsigned char *)data;
+  size_t used = 0, u;
+  int r;
+
+  if (consumed) *consumed = 0;
+  if (p->feeding) return SGF_BUSY;
+  if (p->status != SGF_OK) return (sgf_status)p->status;
+  if (p->state == ST_DONE || p->state == ST_FIN_CLOSE) return SGF_BUSY;
+  if (len == 0) return SGF_OK; /* held-back bytes wait for more, or finish */
+  for (;;) {
+    if (p->la_len) {
+      size_t take = sizeof p->la - p->la_len;
+      if (take > len - used) take = len - used;
+      if (take) memcpy(p->la + p->la_len, in + used, take);
+      p->la_len += take;
+      used += take;
+      r = feed_core(p, p->la, p->la_len, &u);
+      p->la_len -= u;
+      if (p->la_len) memmove(p->la, p->la + u, p->la_len);
+      if (r == SGF__NEED) {
+        if (used == len) break;
+        continue;
+      }
+      if (r != SGF_OK) {
+        if (consumed) *consumed = used;
+        return (sgf_status)r;
+      }
+      continue;
+    }
+    if (used == len) break;
+    r = feed_core(p, in + used, len - used, &u);
+    if (r == SGF__NEED) { /* fewer than SGF__LOOKAHEAD + 1 bytes */
+      p->la_len = len - used - u;
+      memcpy(p->la, in + used + u, p->la_len);
+      break;
+    }
+    used += u;
+    if (r != SGF_OK) {
+      if (consumed) *consumed = used;
+      return (sgf_status)r;
+    }
+    break;
+  }
+  if (consumed) *consumed = len;
+  return SGF_OK;
 }
 
 /* ------------------------------------------------------------------ */
 /* End of input                                                        */
 
-sgf_status sgf_parser_finish(sgf_parser *p) {
+static sgf_status finish_core(sgf_parser *p) {
   static const unsigned char nothing[1];
   const unsigned char *buf = nothing, *s = nothing;
   const uint64_t base = p->offset;
   const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
   int st = p->state;
 
-  if (p->feeding) return SGF_BUSY;
-  if (p->status != SGF_OK) return (sgf_status)p->status;
   p->feeding = 1;
 
   for (;;) {
@@ -1186,6 +1440,7 @@ sgf_status sgf_parser_finish(sgf_parser *p) {
         continue;
       case ST_VALUE:
       case ST_VALUE_ESC:
+      case ST_VALUE_TRAIL:
         {
           sgf__mark h;
           HERE(h);
@@ -1264,4 +1519,22 @@ failed:
   p->state = st;
   p->status = SGF_ERROR;
   return SGF_ERROR;
+}
+
+/* The bytes held back for look-ahead are parsed first: nothing follows
+ * them now, which decides every ']' they wait on. */
+sgf_status sgf_parser_finish(sgf_parser *p) {
+  if (p->feeding) return SGF_BUSY;
+  if (p->status != SGF_OK) return (sgf_status)p->status;
+  while (p->la_len) {
+    size_t u;
+    int r;
+    p->at_eof = 1;
+    r = feed_core(p, p->la, p->la_len, &u);
+    p->at_eof = 0;
+    p->la_len -= u;
+    if (p->la_len) memmove(p->la, p->la + u, p->la_len);
+    if (r != SGF_OK) return (sgf_status)r;
+  }
+  return finish_core(p);
 }

@@ -13,6 +13,11 @@ typedef struct sgf__mark {
 
 struct sgf__scanners;
 
+/* Bytes looked at after a ']' whose meaning depends on what follows. */
+#define SGF__LOOKAHEAD 64
+/* Value bytes kept from before the buffer being parsed, to look back. */
+#define SGF__VTAIL 8
+
 struct sgf_parser {
   sgf_callbacks cb;
   const struct sgf__scanners *scan; /* bulk scanners (scan.h) */
@@ -64,6 +69,16 @@ struct sgf_parser {
 
   sgf_diag error; /* the diagnostic that stopped the parser */
   int has_error;
+
+  /* Double-byte trail bytes (see DOUBLE-BYTE TEXT in parser.c). */
+  const unsigned char *buf; /* while feeding: the buffer being parsed */
+  unsigned char vtail[SGF__VTAIL]; /* the last bytes of the open value
+                                      before the buffer being parsed,
+                                      oldest first */
+  size_t vtail_len;
+  int at_eof;             /* finish(): no byte follows the held-back ones */
+  size_t la_len;          /* bytes held back in la, not yet parsed */
+  unsigned char la[2 * SGF__LOOKAHEAD + 8];
 };
 
 #endif

@@ -112,7 +112,8 @@ static sgf_property *find(sgf_node *n, const char *ident) {
 static void touched(sgf_node *n) {
   uint32_t before = n->flags;
   sgf__node_scan(n);
-  if (before != n->flags) n->tree->dirty = 1;
+  /* an MN value may have changed with the flags as they were */
+  if (before != n->flags || (n->flags & SGF__N_MN)) n->tree->dirty = 1;
 }
 
 static int edit_prepare(sgf_tree *t, sgf_node *n) {
@@ -385,6 +386,26 @@ int sgf_cursor_add_markup(sgf_cursor *c, sgf_markup kind, int x, int y) {
   return point_put(c, markup_group[kind], markup_group, x, y);
 }
 
+/* Backslashes that end the first n bytes of raw (an odd count escapes
+ * what follows). */
+static size_t backslashes_before(const char *raw, size_t n) {
+  size_t k = 0;
+  while (k < n && raw[n - 1 - k] == '\\') k++;
+  return k;
+}
+
+/* What joins a comment's raw value to the text added to it, so that the
+ * joined value unescapes (sgf_unescape) to the old text, a line break and
+ * the new text: after a lone backslash (which unescapes to nothing) or a
+ * soft line break ending in CR, a first LF would be taken into it, so
+ * there are two. */
+static const char *comment_join(const char *raw, size_t n) {
+  if ((backslashes_before(raw, n) & 1) ||
+      (n > 0 && raw[n - 1] == '\r' && (backslashes_before(raw, n - 1) & 1)))
+    return "\n\n";
+  return "\n";
+}
+
 int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   sgf_tree *t = c->tree;
   const sgf_property *p;
@@ -393,7 +414,8 @@ int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   if (!text) return SGF_EDIT_INVALID;
   p = find(c->node, "C");
   if (p)
-    raw = make_raw(t, p->values[0].raw, p->values[0].len, "\n", text, 0,
+    raw = make_raw(t, p->values[0].raw, p->values[0].len,
+                   comment_join(p->values[0].raw, p->values[0].len), text, 0,
                    &len);
   else
     raw = make_raw(t, NULL, 0, NULL, text, 0, &len);

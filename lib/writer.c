@@ -87,9 +87,14 @@ static inline void reserve(sgf_writer *w, size_t n) {
 
 static uint64_t out_pos(const sgf_writer *w) { return w->flushed + w->len; }
 
-/* Readable layout: a line break and `indent` spaces. */
+/* Readable layout: a line break and `indent` spaces, at most
+ * MAX_INDENT: deeper levels line up at that column, so the output stays
+ * within a constant factor of the input however deep the nesting (one
+ * column per level would make it quadratic in the depth). */
+#define MAX_INDENT 32u
 static void newline_indent(sgf_writer *w, uint64_t indent) {
-  if (indent <= 32 && w->cap - w->len >= 34) { /* the usual case */
+  if (indent > MAX_INDENT) indent = MAX_INDENT;
+  if (w->cap - w->len >= MAX_INDENT + 2) { /* the usual case */
     char *o = w->buf + w->len;
     unsigned i;
     *o++ = '\n';
@@ -198,7 +203,7 @@ EV_INLINE int ev_node(sgf_writer *w) {
   if (w->cap - len >= 40 &&
       (where == W_SEQ_START ||
        ((where == W_NODE || where == W_AFTER_VALUE) &&
-        (!w->readable || w->depth <= 32)))) {
+        (!w->readable || w->depth <= MAX_INDENT)))) {
     char *b = w->buf;
     size_t k = len;
     w->where = W_NODE;

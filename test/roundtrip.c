@@ -8,7 +8,8 @@
  * compact and one readable. Each output is then parsed in STRICT mode,
  * recording stream B, and must give no diagnostic at all and B == A, where
  * A is taken modulo the writer's documented normalization of invalid raw
- * bytes (NUL bytes dropped, a lone backslash ending a value doubled).
+ * bytes (NUL bytes dropped, a lone backslash ending a value doubled, an
+ * unescaped ']' escaped).
  * Also checked:
  *   - the parser connected straight to a writer by sgf_writer_callbacks()
  *     (no value-begin or property-end events) and fed in chunks of 7
@@ -38,6 +39,8 @@
 #include <string.h>
 
 #include <sgfstream.h>
+
+#include "testutil.h"
 
 /* ------------------------------------------------------------------ */
 /* Growable buffers                                                    */
@@ -148,29 +151,17 @@ static int r_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   return SGF_CONTINUE;
 }
 
-/* The writer's normalization, written independently: NUL bytes (also
- * escaped ones) go, a lone backslash at the end is doubled. */
+/* The writer's documented normalization (tu_writer_normalize) of the
+ * value recorded from start on. */
 static void normalize_value(buf *b, size_t start) {
-  size_t i = start, o = start;
-  while (i < b->len) {
-    char c = b->p[i];
-    if (c == '\\' && i + 1 < b->len) {
-      if (b->p[i + 1] != 0) {
-        b->p[o++] = c;
-        b->p[o++] = b->p[i + 1];
-      }
-      i += 2;
-    } else if (c == '\\') { /* lone, at the end */
-      b->p[o++] = '\\';
-      b->len = o;
-      buf_add(b, "\\", 1);
-      return;
-    } else {
-      if (c != 0) b->p[o++] = c;
-      i++;
-    }
-  }
-  b->len = o;
+  size_t n = b->len - start;
+  char *v = malloc(n ? n : 1), *o = malloc(2 * n + 1);
+  if (v == NULL || o == NULL) abort();
+  memcpy(v, b->p + start, n);
+  b->len = start;
+  buf_add(b, o, tu_writer_normalize(v, n, o));
+  free(v);
+  free(o);
 }
 
 static int r_value_end(sgf_parser *p, void *u) {

@@ -64,7 +64,13 @@
   XX(24, TREE_NODE_LIMIT, "tree-node-limit", FATAL,                           \
      "game tree has more nodes than the configured limit")                    \
   XX(25, TREE_BYTE_LIMIT, "tree-byte-limit", FATAL,                           \
-     "game tree needs more memory than the configured limit")
+     "game tree needs more memory than the configured limit")              \
+  XX(26, DBCS_BACKSLASH, "dbcs-backslash", WARNING,                         \
+     "backslash after a double-byte lead byte read as the character's "     \
+     "second byte: the ']' after it closes the value")                      \
+  XX(27, DBCS_BRACKET, "dbcs-bracket", WARNING,                             \
+     "']' after a double-byte lead byte read as the character's second "    \
+     "byte: the value goes on")
 
 typedef enum sgf_diag_code {
   SGF_DIAG_NONE = 0,

@@ -21,9 +21,11 @@
  *     written byte for byte, so reading the output gives back the same raw
  *     bytes, with three exceptions where the raw bytes were not valid:
  *     a NUL byte (also an escaped one) is dropped; a ']' that is not
- *     escaped (possible only in values you pass yourself) is escaped; a
+ *     escaped (in values you pass yourself, or a double-byte character's
+ *     second byte the parser reported as dbcs-bracket) is escaped; a
  *     backslash that ends a value (a value left open at the end of the
- *     input) is doubled, so it stands for itself instead of escaping ']'.
+ *     input, or a trail byte reported as dbcs-backslash) is doubled, so
+ *     it stands for itself instead of escaping ']'.
  *   - a property with no value is dropped (FF[4] requires one); a game tree
  *     with no node gets an empty node ';' (as the parser repairs it).
  *   - events in an impossible order (a node outside any game tree, a node
@@ -38,7 +40,9 @@
  *   SGF_LAYOUT_READABLE  one node per line; a variation starts a new line
  *                        and is indented one column per nesting level, so
  *                        each ';' lines up with the first node of its
- *                        sequence. When a line reaches `width` bytes, a
+ *                        sequence (up to 32 columns: deeper levels stay
+ *                        there, so the output grows linearly with the
+ *                        input however deep the nesting). When a line reaches `width` bytes, a
  *                        line break is inserted before the next property
  *                        or value. Line breaks are only ever inserted
  *                        BETWEEN properties or values (where FF[4] allows
