@@ -676,6 +676,43 @@ static void test_invalid_utf8(void **state) {
   }
 }
 
+/* Broken double-byte text (Shift_JIS, GBK, Big5 and friends): lead bytes
+ * alone, before '\\' and ']', at the end of input, before line breaks,
+ * followed by text, by SGF, by nothing, by long blank runs (the look-ahead
+ * limit), in every combination: the invariants of fuzz_parse in every mode,
+ * whole versus byte by byte with pauses versus 7-byte chunks. Then two
+ * readings checked exactly: in lenient mode, Nihon Ki-in's unescaped trail
+ * backslash before ']' closes the value when a property follows; in strict
+ * mode FF[4]'s byte rules hold. */
+static void test_broken_dbcs(void **state) {
+  static const char *const heads[] = {
+      "\x83", "\x83\\", "\x83\\\\", "\\\x83", "\x81\x40\x83",
+      "\xe3\x82", "\xe3\x82\xbd", "\xff", "\x80", "\x83\r\n", "a\x9f",
+      "\x83\\\x83\\"};
+  static const char *const tails[] = {
+      "", ")", ";B[aa])", "\r\nBR[x])", "abc])", "\xe0])", " x[y])",
+      "]", "\\", "(;W[bb]))", "[cc])", "                                   "
+      "                                          ;B[aa])"};
+  size_t h, t;
+  (void)state;
+  for (h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+    for (t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+      char in[256], what[64];
+      int n = snprintf(in, sizeof in, "(;C[%s]%s", heads[h], tails[t]);
+      assert_true(n > 0 && (size_t)n < sizeof in);
+      snprintf(what, sizeof what, "dbcs head %zu tail %zu", h, t);
+      check_plain(in, (size_t)n, what);
+    }
+  }
+  {
+    static const char in[] = "(;PB[\x90\\\x83\\]\r\nBR[x])";
+    /* the raw bytes of every value, one after the other */
+    expect_raw(in, sizeof in - 1, "\x90\\\x83\\x", 5, 0);
+    expect_raw(in, sizeof in - 1, "\x90\\\x83\\]\r\nBR[x", 11,
+               SGF_OPT_STRICT);
+  }
+}
+
 static void test_nul_bytes(void **state) {
   static const char in[] = "\0(;\0C[a\0b]\0\0[c]\0)\0";
   static const char val[] = "a\0b";
@@ -862,6 +899,7 @@ int main(void) {
       cmocka_unit_test(test_huge_ident),
       cmocka_unit_test(test_every_byte),
       cmocka_unit_test(test_invalid_utf8),
+      cmocka_unit_test(test_broken_dbcs),
       cmocka_unit_test(test_nul_bytes),
       cmocka_unit_test(test_truncation),
       cmocka_unit_test(test_trailing_backslash),
