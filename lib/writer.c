@@ -92,13 +92,13 @@ static uint64_t out_pos(const sgf_writer *w) { return w->flushed + w->len; }
  * within a constant factor of the input however deep the nesting (one
  * column per level would make it quadratic in the depth). */
 #define MAX_INDENT 32u
+static const char blanks[MAX_INDENT] = "                                ";
 static void newline_indent(sgf_writer *w, uint64_t indent) {
   if (indent > MAX_INDENT) indent = MAX_INDENT;
   if (w->cap - w->len >= MAX_INDENT + 2) { /* the usual case */
     char *o = w->buf + w->len;
-    unsigned i;
     *o++ = '\n';
-    for (i = 0; i < (unsigned)indent; i++) o[i] = ' ';
+    memcpy(o, blanks, MAX_INDENT); /* all, then as many kept */
     w->len += 1 + (size_t)indent;
     w->line_start = out_pos(w) - indent;
     return;
@@ -209,10 +209,12 @@ EV_INLINE int ev_node(sgf_writer *w) {
     w->where = W_NODE;
     w->node_props = 0;
     if (w->readable && where != W_SEQ_START) {
-      unsigned i, d = (unsigned)w->depth;
+      unsigned d = (unsigned)w->depth;
       w->line_start = w->flushed + len + 1;
       b[k++] = '\n';
-      for (i = 0; i < d; i++) b[k++] = ' ';
+      /* all MAX_INDENT blanks (room checked above), then as many kept */
+      memcpy(b + k, blanks, MAX_INDENT);
+      k += d;
     }
     b[k++] = ';';
     w->len = k;
