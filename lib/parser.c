@@ -38,7 +38,10 @@
  *   PROP          the property was emitted; the '[' is next.
  *   VALUE(_ESC)   inside a value (after a backslash). The hot loop: it
  *                 skips bytes the class table calls uninteresting and
- *                 emits maximal slices.
+ *                 emits maximal slices. Once a line break is met, the
+ *                 text scanner (scan.h) takes over up to the next ']'
+ *                 '\\' or NUL and counts the line breaks it passes in
+ *                 bulk, so multi-line comments cost no stop per line.
  *   AFTER_VALUE   after ']': another '[' continues the property; anything
  *                 else ends it (property-end) and is looked at in NODE.
  *   ORPHAN(_ESC)  a value with no identifier, skipped with a warning.
@@ -493,6 +496,25 @@ static inline void newline(sgf_parser *p, uint64_t o, unsigned char c) {
   p->line_start = o + 1;
 }
 
+/* Text from s (inside a value) up to the next ']' '\\' NUL or end, its
+ * line breaks counted in bulk as newline() would count them one by one;
+ * bias as in feed_core (OFF). Returns where the scan stopped. (Out of
+ * line: it keeps the scanner's result off feed_core's frame.) */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
+                                     const unsigned char *end,
+                                     uint64_t bias) {
+  sgf__lines ln;
+  const uint64_t o = (uint64_t)(uintptr_t)s + bias;
+  s = p->scan->text(s, end, p->cr_end == o, &ln);
+  p->line += ln.n;
+  if (ln.last) p->line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
+  if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
+  return s;
+}
+
 /* Finish the identifier: the normalized form keeps the uppercase letters
  * (FF[3] allowed lowercase ones, which FF[4] ignores); an identifier
  * written all in lowercase is upper-cased instead. */
@@ -660,9 +682,8 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
               DIAG_HERE(SGF_DIAG_NUL_BYTE);
             }
             s++;
-          } else {
-            newline(p, OFF(s), *s);
-            s++;
+          } else { /* a line break: multi-line text, counted in bulk */
+            s = text_run(p, s, end, bias);
           }
         }
         if (s > start) {
@@ -1203,16 +1224,13 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           st = ST_SKIP_VALUE;
           s++;
         }
-        s = p->scan->value(s, end);
+        s = text_run(p, s, end, bias);
         if (s == end) continue;
-        if (*s == ']') {
+        if (*s == ']')
           st = ST_SKIP;
-        } else if (*s == '\\') {
+        else if (*s == '\\')
           st = ST_SKIP_ESC;
-        } else if (*s != 0) {
-          newline(p, OFF(s), *s);
-        }
-        s++;
+        s++; /* a NUL: passed over */
         continue;
 
       default:

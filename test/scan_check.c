@@ -25,6 +25,10 @@
  *           damage) with random chunking, skips, strict and mainline: the
  *           same outcome as portable
  *   files   every file under the -f directories: same as portable
+ * The scanner sections run each of the three scanners of scan.h: value,
+ * skip, and text, which is called with cr_before 0 and 1 and must agree
+ * with a byte-by-byte reference of the parser's line rule on where it
+ * stops, how many line breaks it counts, and the last LF/CR and last CR.
  * An outcome is the event log (with positions), the final status, the
  * final position and the sticky error.
  *
@@ -121,27 +125,60 @@ static void find_tables(void) {
 #endif
 }
 
-/* kind 0: the value scanner, 1: the skip scanner (scan.h). */
-static const char *const kind_name[2] = {"value", "skip"};
+/* kind 0: the value scanner, 1: the skip scanner, 2: the text scanner
+ * (scan.h), called with cr_before 0 and 1 and its line count checked. */
+enum { NKINDS = 3 };
+static const char *const kind_name[NKINDS] = {"value", "skip", "text"};
 
 static sgf__scan_fn fn_of(const sgf__scanners *t, int kind) {
   return kind ? t->skip : t->value;
 }
 
+/* The bytes a kind looks at: its stops (text: and the line breaks it
+ * counts). */
 static int is_stop(int kind, unsigned c) {
-  if (kind == 0) return c == ']' || c == '\\' || c == '\n' || c == '\r' || c == 0;
+  if (kind != 1) return c == ']' || c == '\\' || c == '\n' || c == '\r' || c == 0;
   return c == '(' || c == ')' || c == '[' || c == '\n' || c == '\r';
+}
+
+/* The text scanner's reference: the parser's newline() rule byte by
+ * byte (CR ends a line; LF ends one unless a CR is just before it). */
+static const unsigned char *ref_text(const unsigned char *s,
+                                     const unsigned char *end, int prev_cr,
+                                     sgf__lines *ln) {
+  ln->n = 0;
+  ln->last = ln->last_cr = NULL;
+  for (; s < end; s++) {
+    unsigned c = *s;
+    if (c == ']' || c == '\\' || c == 0) break;
+    if (c == '\r') {
+      ln->n++;
+      ln->last = ln->last_cr = s;
+      prev_cr = 1;
+    } else if (c == '\n') {
+      if (!prev_cr) ln->n++;
+      ln->last = s;
+      prev_cr = 0;
+    } else {
+      prev_cr = 0;
+    }
+  }
+  return s;
 }
 
 static const unsigned char *ref_scan(int kind, const unsigned char *s,
                                      const unsigned char *end) {
+  sgf__lines ln;
+  if (kind == 2) return ref_text(s, end, 0, &ln);
   for (; s < end; s++)
     if (is_stop(kind, *s)) return s;
   return end;
 }
 
-static const unsigned char stops[2][5] = {{']', '\\', '\n', '\r', 0},
-                                          {'(', ')', '[', '\n', '\r'}};
+static const unsigned char stops[NKINDS][5] = {
+    {']', '\\', '\n', '\r', 0},
+    {'(', ')', '[', '\n', '\r'},
+    {']', '\\', '\n', '\r', 0}};
 
 static unsigned char nonstop(int kind) {
   unsigned c;
@@ -186,8 +223,45 @@ static long nchecks;
 
 /* Compare every table with the reference on [s, end). The buffer of the
  * test is [base, base + n), for the failure message. */
+static int check_text(const unsigned char *s, const unsigned char *end,
+                      const unsigned char *base, size_t n, const char *what) {
+  int ok = 1;
+  for (int crb = 0; crb < 2; crb++) {
+    sgf__lines want, got;
+    const unsigned char *wr = ref_text(s, end, crb, &want);
+    nchecks++;
+    for (int i = -1; i < nsimd; i++) {
+      const sgf__scanners *t = i < 0 ? &portable : simd[i];
+      memset(&got, 0xA5, sizeof got);
+      const unsigned char *gr = t->text(s, end, crb, &got);
+      if (gr == wr && got.n == want.n && got.last == want.last &&
+          got.last_cr == want.last_cr)
+        continue;
+      ok = 0;
+      if (show_failure()) {
+        fprintf(stderr,
+                "FAIL: %s: %s text scanner on [%td, %td) of a %zu-byte "
+                "buffer (address %% 16 = %u, cr_before %d): returned %td "
+                "n %llu last %td last_cr %td, expected %td n %llu last %td "
+                "last_cr %td\n",
+                what, t->name, s - base, end - base, n,
+                (unsigned)((uintptr_t)base % 16), crb, gr - base,
+                (unsigned long long)got.n,
+                got.last ? got.last - base : -1,
+                got.last_cr ? got.last_cr - base : -1, wr - base,
+                (unsigned long long)want.n,
+                want.last ? want.last - base : -1,
+                want.last_cr ? want.last_cr - base : -1);
+        hexdump(base, n);
+      }
+    }
+  }
+  return ok;
+}
+
 static int check(int kind, const unsigned char *s, const unsigned char *end,
                  const unsigned char *base, size_t n, const char *what) {
+  if (kind == 2) return check_text(s, end, base, n, what);
   const unsigned char *want = ref_scan(kind, s, end);
   int ok = 1;
   nchecks++;
@@ -224,7 +298,7 @@ static void fill_clean(int kind, unsigned char *s, size_t n) {
 enum { MAXLEN = 300 };
 
 static void sec_single(void) {
-  for (int kind = 0; kind < 2; kind++)
+  for (int kind = 0; kind < NKINDS; kind++)
     for (unsigned pl = 0; pl <= 16; pl++) /* alignments 0..15, then hi */
       for (size_t n = 0; n <= MAXLEN; n++) {
         if (quick && n > 100 && n % 9) continue;
@@ -250,7 +324,7 @@ static void sec_bytes(void) {
   lens[nl++] = 64;
   lens[nl++] = 65;
   lens[nl++] = MAXLEN;
-  for (int kind = 0; kind < 2; kind++)
+  for (int kind = 0; kind < NKINDS; kind++)
     for (unsigned b = 0; b < 256; b++)
       for (int li = 0; li < nl; li++) {
         size_t n = lens[li];
@@ -265,7 +339,7 @@ static void sec_bytes(void) {
 }
 
 static void sec_lanes(void) {
-  for (int kind = 0; kind < 2; kind++)
+  for (int kind = 0; kind < NKINDS; kind++)
     for (unsigned mask = 0; mask < 65536; mask += quick ? 7 : 1) {
       size_t pre = 16 * (mask % 3), tail = (mask >> 3) % 21;
       size_t n = pre + 16 + tail;
@@ -283,7 +357,7 @@ static void sec_lanes(void) {
 
 static void sec_pairs(void) {
   const size_t n = 70;
-  for (int kind = 0; kind < 2; kind++)
+  for (int kind = 0; kind < NKINDS; kind++)
     for (unsigned a = 0; a <= 16; a += quick ? 5 : 1) {
       unsigned char *s = a == 16 ? hi - n : lo + a;
       for (size_t p1 = 0; p1 < n; p1++)
@@ -299,7 +373,7 @@ static void sec_pairs(void) {
 static void sec_random(long iter) {
   static const unsigned density[] = {0, 1, 4, 16, 64, 128, 256}; /* /256 */
   for (long it = 0; it < iter; it++) {
-    int kind = (int)(it & 1);
+    int kind = (int)(it % NKINDS);
     size_t n = rndn(MAXLEN + 1);
     unsigned char *s = rndn(4) == 0 ? hi - n : lo + rndn(16);
     unsigned d = density[rndn(sizeof density / sizeof density[0])];
@@ -365,8 +439,8 @@ static void sec_select(void) {
 /* Parsers get a counting table that forwards to `cur`: the counts show
  * how much input the table under test really scanned. */
 typedef struct usage {
-  long calls[2], long_calls[2]; /* long: passed over 16 bytes or more */
-  uint64_t bytes[2];
+  long calls[NKINDS], long_calls[NKINDS]; /* long: over 16 bytes or more */
+  uint64_t bytes[NKINDS];
 } usage;
 
 static const sgf__scanners *cur;
@@ -389,7 +463,17 @@ static const unsigned char *count_skip(const unsigned char *s,
   cur_use->bytes[1] += (uint64_t)(r - s);
   return r;
 }
-static const sgf__scanners counting = {count_value, count_skip, "counting"};
+static const unsigned char *count_text(const unsigned char *s,
+                                       const unsigned char *end,
+                                       int cr_before, sgf__lines *ln) {
+  const unsigned char *r = cur->text(s, end, cr_before, ln);
+  cur_use->calls[2]++;
+  cur_use->long_calls[2] += r - s >= 16;
+  cur_use->bytes[2] += (uint64_t)(r - s);
+  return r;
+}
+static const sgf__scanners counting = {count_value, count_skip, count_text,
+                                       "counting"};
 
 /* Table i: -1 portable, else simd[i]. */
 static const sgf__scanners *table(int i) { return i < 0 ? &portable : simd[i]; }
@@ -1002,12 +1086,15 @@ int main(int argc, char **argv) {
     const usage *u = &use[i + 1];
     printf("scan_check: parses through %-8s value scanner %ld calls (%ld "
            "passed 16+ bytes), %" PRIu64 " bytes; skip scanner %ld calls (%ld "
-           "passed 16+ bytes), %" PRIu64 " bytes\n",
+           "passed 16+ bytes), %" PRIu64 " bytes; text scanner %ld calls "
+           "(%ld passed 16+ bytes), %" PRIu64 " bytes\n",
            table(i)->name, u->calls[0], u->long_calls[0], u->bytes[0],
-           u->calls[1], u->long_calls[1], u->bytes[1]);
-    if (i >= 0 && (u->long_calls[0] == 0 || u->long_calls[1] == 0))
-      fail("the parse tests never had the %s %s scanner pass 16 bytes",
-           simd[i]->name, u->long_calls[0] == 0 ? "value" : "skip");
+           u->calls[1], u->long_calls[1], u->bytes[1], u->calls[2],
+           u->long_calls[2], u->bytes[2]);
+    for (int k = 0; k < NKINDS; k++)
+      if (i >= 0 && u->long_calls[k] == 0)
+        fail("the parse tests never had the %s %s scanner pass 16 bytes",
+             simd[i]->name, kind_name[k]);
   }
   printf("scan_check: %s\n", failures ? "FAILED" : "all agree");
   if (failures) printf("scan_check: %ld failures\n", failures);
