@@ -115,6 +115,16 @@ elif have 7za; then
   same "set.7z" "$want" "$(counts set.7z)"
 else skipped="$skipped 7z"; fi
 
+# A directory: compressed .sgf files are read like plain ones, other
+# files not.
+mkdir -p d/sub
+cp game.sgf d/a.sgf
+gzip -c game.sgf >d/sub/b.SGF.gz
+cp game.sgf.gz d/c.gz # no .sgf in the name: not read
+echo "x" >d/notes.txt
+want=$(counts game.sgf game.sgf)
+same "directory with a .sgf.gz" "$want" "$(counts d)"
+
 # No .sgf member: an error that says so.
 mkdir -p none
 echo "hello" >none/readme.txt

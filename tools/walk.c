@@ -1,5 +1,6 @@
 /* walk.c - a directory given as FILE: every regular file below it whose
- * name ends in ".sgf" (any case), in sorted order, read like a FILE.
+ * name ends in ".sgf", or in ".sgf" and a compression suffix ("x.sgf.gz",
+ * see is_sgf_name), in any case, in sorted order, read like a FILE.
  *
  * The walk is iterative (an explicit stack of directory paths), lists each
  * directory with uv_fs_scandir, and does not follow symbolic links to
@@ -71,9 +72,19 @@ static char *join(const char *dir, const char *name) {
   return p;
 }
 
+/* "x.sgf", or a compressed one: "x.sgf.gz" (.bz2 .xz .zst .lz4 .lzma .lz
+ * .Z), any case. */
 static int is_sgf_name(const char *name) {
-  size_t n = strlen(name);
-  return n > 4 && strcasecmp(name + n - 4, ".sgf") == 0;
+  static const char *const zip[] = {"",     ".gz",   ".bz2", ".xz", ".zst",
+                                    ".lz4", ".lzma", ".lz",  ".z"};
+  size_t n = strlen(name), i;
+  for (i = 0; i < sizeof zip / sizeof zip[0]; i++) {
+    size_t k = strlen(zip[i]);
+    if (n > 4 + k && strcasecmp(name + n - k, zip[i]) == 0 &&
+        strncasecmp(name + n - k - 4, ".sgf", 4) == 0)
+      return 1;
+  }
+  return 0;
 }
 
 int input__fd_is_dir(input_reader *r, uv_file fd) {
