@@ -773,7 +773,13 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             s++;
             st = ST_AFTER_VALUE;
             EMIT(on_value_end);
-            if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
+            if (s == end || st != ST_AFTER_VALUE) continue;
+            if (*s != ';') goto L_after_value;
+            /* the next node at once (AFTER_VALUE's last case, inline) */
+            p->ev_off = OFF(s);
+            st = ST_NODE;
+            EMIT(on_property_end);
+            if (st == ST_NODE) goto L_node;
             continue;
           }
           if (s < end) goto L_node;
