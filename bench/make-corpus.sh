@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench/make-corpus.sh - build the benchmark corpus.
 #
-#   bench/make-corpus.sh [--dir] [--smoke] [--force]
+#   bench/make-corpus.sh [--dir] [--smoke] [--commented] [--force]
 #   bench/make-corpus.sh --synthetic [--force]
 #
 # Writes $BENCH_DATA/aeb.sgf (default bench/data/aeb.sgf next to this
@@ -17,6 +17,11 @@
 #             many-small-files benchmark.
 #   --smoke   also write $BENCH_DATA/aeb-5mb.sgf, the first whole records of
 #             aeb.sgf up to about 5 MB (SMOKE_BYTES overrides the size).
+#   --commented  also write $BENCH_DATA/aeb-commented.sgf (about 40 MB):
+#             aeb-5mb.sgf (made too) with a comment of 3 to 9 lines of
+#             words after every fifth move (every third comment with CR LF
+#             line ends), for the multi-line text path (text scanner).
+#             Deterministic (an LCG); generated, not real commentary.
 #   --force   rebuild even if the outputs look up to date.
 #   --synthetic  only write $BENCH_DATA/synthetic.sgf (about 5 MB, or
 #             SMOKE_BYTES, of generated games: moves, a few comments with
@@ -35,11 +40,13 @@ data=${BENCH_DATA:-$here/data}
 want_dir=no
 want_synthetic=no
 want_smoke=no
+want_commented=no
 force=no
 for arg in "$@"; do
   case $arg in
     --dir) want_dir=yes ;;
     --smoke) want_smoke=yes ;;
+    --commented) want_commented=yes; want_smoke=yes ;;
     --force) force=yes ;;
     --synthetic) want_synthetic=yes ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -197,6 +204,37 @@ if [ "$want_smoke" = yes ] && { ! fresh "$smoke" || newer "$out" "$smoke"; }; th
   head -c "$cut" "$out" >"$smoke.tmp"
   mv -f "$smoke.tmp" "$smoke"
   echo "make-corpus.sh: wrote $smoke ($(wc -c <"$smoke") bytes)" >&2
+fi
+
+commented=$data/aeb-commented.sgf
+if [ "$want_commented" = yes ] && { ! fresh "$commented" || newer "$smoke" "$commented"; }; then
+  awk '
+    function rnd(n) { seed = (seed * 1103515245 + 12345) % 2147483648; return int(seed / 65536) % n }
+    function comment(   k, i, j, n, s, nl) {
+      nl = (moves % 15 == 0) ? "\r\n" : "\n"
+      k = 3 + rnd(7); s = "C["
+      for (i = 0; i < k; i++) {
+        if (i) s = s nl
+        n = 4 + rnd(7)
+        for (j = 0; j < n; j++) s = s (j ? " " : "") W[1 + rnd(nw)]
+      }
+      return s "]"
+    }
+    BEGIN {
+      nw = split("black white move shape territory influence thickness aji ko sente gote joseki tesuji probe reading the a of to is this that should", W, " ")
+      seed = 7; moves = 0
+    }
+    {
+      line = $0; out = ""
+      while (match(line, /;[BW]\[[a-s][a-s]\]/)) {
+        out = out substr(line, 1, RSTART + RLENGTH - 1)
+        line = substr(line, RSTART + RLENGTH)
+        if (++moves % 5 == 0) out = out comment()
+      }
+      print out line
+    }' "$smoke" >"$commented.tmp"
+  mv -f "$commented.tmp" "$commented"
+  echo "make-corpus.sh: wrote $commented ($(wc -c <"$commented") bytes)" >&2
 fi
 
 echo "$out"
