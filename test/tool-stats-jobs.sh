@@ -17,6 +17,13 @@
 #      (SGFC's test files: damaged on purpose) and its archive
 #      dev/tsumego-10k.tar.xz (10,000 members), given twice; without the
 #      corpus this part is skipped, the rest still runs.
+#   4. one file alone, which -j N counts in N ranges cut between game
+#      trees (tools/ranges.h; SGF_RANGES_MIN=1 lets small files be cut):
+#      a collection of the sample records, the same with CR LF, one whose
+#      comments are full of ")\n(;" (cuts inside values must be refused),
+#      one that a fatal error stops early, junk and stray parentheses
+#      between games. SGF_RANGES_DEBUG shows that both the cut and the
+#      refused ways are taken.
 # Also: the usage errors for bad values of -j.
 # Skips (77) when the sgf tool is not built.
 top_srcdir=${top_srcdir:-${srcdir:-.}}
@@ -139,7 +146,55 @@ else
   echo "tool-stats-jobs: no corpus at $corpus: that part skipped"
 fi
 
-# 4. Bad values of -j: a usage error, nothing on standard output.
+# 4. One file in ranges.
+r=$tmp/ranges
+mkdir -p "$r"
+find "$sample" -name '*.sgf' | LC_ALL=C sort >"$r/names"
+# the records as the writer writes them (every game closed: sgf fmt)
+while IFS= read -r f; do
+  "$sgf" fmt --compact "$f" 2>/dev/null
+done <"$r/names" >"$r/coll.sgf"
+sed 's/$/\r/' "$r/coll.sgf" >"$r/crlf.sgf"
+# comments that look like game boundaries (no "]" in them) over the
+# first ~40%
+{
+  printf '(;GM[1]C['
+  i=0
+  while [ $i -lt 8000 ]; do printf ')\n(;GM[x ) (;'; i=$((i + 1)); done
+  printf '];B[bb])\n(;FF[4]C['
+  i=0
+  while [ $i -lt 4000 ]; do printf ')\r\n\t(;FF[4 SZ[19 '; i=$((i + 1)); done
+  printf '])junk ) )(;W[cc])\n)))\n'
+  cat "$r/coll.sgf"
+  printf '(;B[dd]'
+} >"$r/tricky.sgf"
+{
+  cat "$r/coll.sgf"
+  i=0
+  while [ $i -lt 10002 ]; do printf '('; i=$((i + 1)); done
+  printf ';B[aa]\n'
+  cat "$r/coll.sgf"
+} >"$r/fatal.sgf"
+SGF_RANGES_MIN=1
+export SGF_RANGES_MIN
+for f in coll crlf tricky fatal; do
+  same "one file in ranges ($f.sgf)" "2 3 5 8" "$r/$f.sgf"
+done
+# both ways taken: cut, and refused (read whole)
+n=$((n + 1))
+SGF_RANGES_DEBUG=1 "$sgf" stats -j 4 "$r/coll.sgf" >/dev/null 2>"$r/dbg1"
+SGF_RANGES_DEBUG=1 "$sgf" stats -j 8 "$r/tricky.sgf" >/dev/null 2>"$r/dbg2"
+SGF_RANGES_DEBUG=1 "$sgf" stats -j 2 "$r/fatal.sgf" >/dev/null 2>"$r/dbg3"
+if ! grep -q 'ranges: .*coll.sgf: 4 ranges' "$r/dbg1" ||
+   ! grep -q 'ranges: .*tricky.sgf: range .* not between game trees' "$r/dbg2" ||
+   ! grep -q 'ranges: .*fatal.sgf: range 0 .* not between game trees' "$r/dbg3"; then
+  echo "FAIL: ranges: not both ways were taken:"
+  cat "$r/dbg1" "$r/dbg2" "$r/dbg3"
+  fail=1
+fi
+unset SGF_RANGES_MIN
+
+# 5. Bad values of -j: a usage error, nothing on standard output.
 # bad MESSAGE ARGS...: sgf stats ARGS exits 2 printing MESSAGE.
 bad() {
   msg=$1

@@ -6,11 +6,14 @@
  * has a counter of its own (a parser and its stats), and the rows come
  * back to the main thread in input order, so the output is the same as
  * with -j 1 but for the times. -j 1, the default, reads everything on the
- * main thread as before. */
+ * main thread as before. A single large FILE is counted instead in N
+ * byte ranges at once, cut between game trees (ranges.h), when the cuts
+ * prove sound; else it too is read the ordinary way. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
 #include "jobs.h"
+#include "ranges.h"
 #include "sgf.h"
 #include "stats.h"
 
@@ -68,8 +71,9 @@ void help_stats(FILE *f)
           "      --chunk=N   feed the parser N bytes at a time\n"
           "  -j, --jobs=N    count N inputs at a time in N threads (1 to "
           "%d,\n"
-          "                  default 1); the output is the same as with "
-          "-j 1\n"
+          "                  default 1), or one large FILE in N parts; "
+          "the output\n"
+          "                  is the same as with -j 1\n"
           "  -h, --help      show this help\n"
           "\n"
           "Exit status: 0, or 2 if an input could not be read.\n",
@@ -331,6 +335,34 @@ static const jobs_ops job_ops = {
     sizeof(result), job_create, job_destroy, job_begin, job_data, job_end,
     job_deliver,    fail,       &sink};
 
+/* ------------------------------------------------------------ one FILE
+ * in ranges (ranges.h): the same counters, one per range */
+
+static void range_begin(void *state)
+{
+  counter_begin(state);
+}
+
+static int range_between(void *state)
+{
+  const counter *c = state;
+  return !c->stopped && sgf_parser_depth(c->p) == 0;
+}
+
+static void range_end(void *state, void *res)
+{
+  counter_end(state, res);
+}
+
+static void range_add(void *sum, const void *part)
+{
+  stats_add(&((result *)sum)->s, &((const result *)part)->s);
+}
+
+static const ranges_ops range_ops = {
+    sizeof(result), job_create, job_destroy, range_begin,
+    job_data,       range_between, range_end, range_add};
+
 int cmd_stats(int argc, char **argv)
 {
   enum { OPT_CHUNK = OPT_LONG_BASE, OPT_NO_TIME, OPT_JSON, OPT_JOBS };
@@ -385,8 +417,18 @@ int cmd_stats(int argc, char **argv)
   t0 = uv_hrtime();
   if (r.json && !r.total_only)
     fputs("{\"files\":[", stdout);
-  /* Standard input alone is read on the main thread anyway. */
-  if (r.jobs > 1 && (nfiles > 1 || strcmp(files[0], "-") != 0))
+  /* One large file: in ranges. Standard input alone is read on the main
+   * thread anyway. */
+  if (r.jobs > 1 && nfiles == 1 && strcmp(files[0], "-") != 0) {
+    result res;
+    uint64_t t1 = uv_hrtime();
+    if (ranges_run(files[0], r.jobs, &range_ops, &r, &res) == 0) {
+      res.ns = uv_hrtime() - t1;
+      account(&r, files[0], &res);
+      ran = 1;
+    }
+  }
+  if (!ran && r.jobs > 1 && (nfiles > 1 || strcmp(files[0], "-") != 0))
     ran = jobs_run(in, files, nfiles, r.jobs, &job_ops, &r) == 0;
   if (!ran)
     for (i = 0; i < nfiles; i++)

@@ -22,6 +22,7 @@
 #define SGF_TOOLS_INPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <uv.h>
 
@@ -65,6 +66,23 @@ int input_read_file(input_reader *r, const char *path,
 
 /* Is path a directory, following symbolic links? */
 int input_is_dir(input_reader *r, const char *path);
+
+/* For reading one large plain file in byte ranges, one thread each
+ * (ranges.h); input_range.c. */
+
+/* If path is a regular file of at least min_size bytes whose first bytes
+ * are not those of an archive or compressed file, its size; else -1 (the
+ * caller reads it the ordinary way, which also reports what is wrong). */
+int64_t input_plain_size(input_reader *r, const char *path,
+                         int64_t min_size);
+
+/* Read bytes [off, off + len) of path into data() in chunks of the
+ * reader's buffer (data() returning nonzero stops). Returns 0, or a
+ * negative libuv error (also when the file is shorter than off + len). */
+int input_read_range(input_reader *r, const char *path, int64_t off,
+                     int64_t len, int (*data)(void *ctx, const char *buf,
+                                              size_t n),
+                     void *ctx);
 
 /* The files of a directory one at a time, in input_read()'s order. */
 typedef struct input_walk input_walk;
