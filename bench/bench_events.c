@@ -24,6 +24,9 @@
  *                     new parser for each file (create, feed, finish,
  *                     destroy) instead of one parser reset between files.
  *   events/null       the event parser with no callbacks at all.
+ *   values/no-op      as events/no-op, with values whole: on_value in
+ *                     place of the three value callbacks (one call a
+ *                     value when it lies whole in the chunk).
  *   reader/no-op      the property reader (props.h) with a no-op
  *                     on_property.
  *   calls only        as many indirect calls to the no-op handlers as
@@ -100,6 +103,7 @@ typedef struct counts {
   uint64_t first_diag_code, first_diag_offset;
   const char *first_diag_input; /* the file it is in */
   uint64_t reader_values; /* reader: values over all properties */
+  uint64_t pieces;        /* on_value calls */
 } counts;
 
 static uint64_t events_of(const counts *c) {
@@ -177,15 +181,42 @@ static int cnt_reader_property(sgf_parser *p, void *u,
   return SGF_CONTINUE;
 }
 
+static int nop_value(sgf_parser *p, void *u, const char *at, size_t len,
+                     unsigned flags) {
+  (void)p; (void)u; (void)at; (void)len; (void)flags;
+  return SGF_CONTINUE;
+}
+static int cnt_value(sgf_parser *p, void *u, const char *at, size_t len,
+                     unsigned flags) {
+  counts *c = u;
+  (void)p; (void)at;
+  c->pieces++;
+  if (flags & SGF_VALUE_FIRST) c->value_begin++;
+  if (len) {
+    c->value_data++;
+    c->value_bytes += len;
+  }
+  if (flags & SGF_VALUE_LAST) c->value_end++;
+  return SGF_CONTINUE;
+}
+
 static const sgf_callbacks nop_callbacks = {
     nop_tree_begin, nop_tree_end,    nop_node,
     nop_property,   nop_value_begin, nop_value_data,
-    nop_value_end,  nop_property_end, nop_diagnostic};
+    nop_value_end,  nop_property_end, nop_diagnostic, NULL};
+
+static const sgf_callbacks nop_value_callbacks = {
+    nop_tree_begin, nop_tree_end, nop_node, nop_property, NULL, NULL, NULL,
+    nop_property_end, nop_diagnostic, nop_value};
+
+static const sgf_callbacks cnt_value_callbacks = {
+    cnt_tree_begin, cnt_tree_end, cnt_node, cnt_property, NULL, NULL, NULL,
+    cnt_property_end, cnt_diagnostic, cnt_value};
 
 static const sgf_callbacks cnt_callbacks = {
     cnt_tree_begin, cnt_tree_end,    cnt_node,
     cnt_property,   cnt_value_begin, cnt_value_data,
-    cnt_value_end,  cnt_property_end, cnt_diagnostic};
+    cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL};
 
 static const sgf_reader_callbacks nop_reader_callbacks = {
     NULL, NULL, NULL, nop_reader_property, NULL};
@@ -208,6 +239,7 @@ typedef struct run_spec {
   const sgf_reader_callbacks *rcb;    /* RUN_READER, timed */
   int null_callbacks;                 /* events/null: cb is NULL */
   int fresh;                          /* a new parser for every input */
+  int whole;                          /* values whole (on_value) */
 } run_spec;
 
 static void report_failure(const char *what, const char *input,
@@ -296,7 +328,9 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
   void *user = counting ? (void *)c : NULL;
   if (rs->kind == RUN_EVENTS) {
     if (counting)
-      cb = rs->null_callbacks ? NULL : &cnt_callbacks;
+      cb = rs->null_callbacks ? NULL
+           : rs->whole        ? &cnt_value_callbacks
+                              : &cnt_callbacks;
     else
       cb = rs->null_callbacks ? NULL : rs->cb;
   } else {
@@ -536,13 +570,16 @@ int main(int argc, char **argv) {
   }
 
   const run_spec specs[] = {
-      {"events/no-op", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 0},
-      {"events/no-op", RUN_EVENTS, 4 * 1024, &nop_callbacks, NULL, 0, 0},
-      {"events/no-op", RUN_EVENTS, 64, &nop_callbacks, NULL, 0, 0},
-      {"events/no-op/new", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 1},
-      {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0},
-      {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0,
+      {"events/no-op", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 0, 0},
+      {"events/no-op", RUN_EVENTS, 4 * 1024, &nop_callbacks, NULL, 0, 0, 0},
+      {"events/no-op", RUN_EVENTS, 64, &nop_callbacks, NULL, 0, 0, 0},
+      {"events/no-op/new", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 1,
        0},
+      {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0},
+      {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0,
+       0, 1},
+      {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0,
+       0, 0},
   };
   enum { NSPECS = sizeof specs / sizeof specs[0] };
   counts ref;
@@ -648,7 +685,10 @@ int main(int argc, char **argv) {
 
     uint64_t games = have_ref ? ref.games : c.games;
     uint64_t events = 0;
-    if (rs->kind == RUN_EVENTS && !rs->null_callbacks)
+    if (rs->kind == RUN_EVENTS && rs->whole)
+      events = c.tree_begin + c.tree_end + c.node + c.property +
+               c.property_end + c.pieces + c.diagnostic;
+    else if (rs->kind == RUN_EVENTS && !rs->null_callbacks)
       events = events_of(&c);
     else if (rs->kind == RUN_READER)
       events = c.tree_begin + c.tree_end + c.node + c.property;

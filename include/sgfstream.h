@@ -21,6 +21,8 @@
  *   on_property_end   the property's last value was closed
  *   on_tree_end       ')' closed the game tree
  *   on_diagnostic     a warning, error or fatal error (see diag.h)
+ * or, when on_value is set, in place of the three value events:
+ *   on_value          a value whole, or one piece of it (see below)
  *
  * THE SLICE CONTRACT. A value arrives as zero or more (at, len) slices
  * between on_value_begin and on_value_end. A value may be split into any
@@ -189,6 +191,25 @@ typedef int (*sgf_data_cb)(sgf_parser *p, void *user, const char *at,
                            size_t len);
 typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
 
+/* WHOLE VALUES. With on_value set, on_value_begin, on_value_data and
+ * on_value_end are not called: each value arrives as one or more pieces,
+ * raw like slices (the slice contract above holds for them), flagged
+ *   SGF_VALUE_FIRST  the value's first piece; sgf_parser_position() is
+ *                    then its '['
+ *   SGF_VALUE_LAST   the value's last piece (its ']' follows the bytes)
+ * Otherwise the position is the piece's first byte (for an empty last
+ * piece, the ']'). A value that lies whole in the buffer being fed (every
+ * move and point of a record, most text) is one call with both flags;
+ * "[]" is one call with len 0 and both flags. A value split by the end of
+ * a chunk, a NUL byte or a double-byte decision comes in more pieces, the
+ * last of which may be empty. The return contract is that of any event:
+ * after a LAST piece the parser is past the ']'. One call in place of up
+ * to three makes a value cheaper to receive. */
+#define SGF_VALUE_FIRST 0x1u
+#define SGF_VALUE_LAST 0x2u
+typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
+                            size_t len, unsigned flags);
+
 /* Any member may be NULL. on_property receives the identifier normalized
  * to FF[4] (its uppercase letters only: "CoPyright" gives "CP"; an
  * identifier written all in lowercase is upper-cased: "b" gives "B"); the
@@ -205,6 +226,9 @@ typedef struct sgf_callbacks {
   sgf_cb on_value_end;
   sgf_cb on_property_end;
   sgf_diag_cb on_diagnostic;
+  /* If set: values come whole, or in pieces (WHOLE VALUES above), and
+   * on_value_begin, on_value_data and on_value_end are not called. */
+  sgf_value_cb on_value;
 } sgf_callbacks;
 
 typedef enum sgf_status {

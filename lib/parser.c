@@ -158,6 +158,12 @@ static const unsigned char value_stop[256] = {
 /* ------------------------------------------------------------------ */
 /* Double-byte text (see DOUBLE-BYTE TEXT above)                       */
 
+#if defined(__GNUC__)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
+
 /* feed_core() stopped for look-ahead: the rest of the chunk is held back. */
 #define SGF__NEED 100
 
@@ -307,6 +313,7 @@ static void parser_clear(sgf_parser *p) {
   p->vtail_len = 0;
   p->at_eof = 0;
   p->la_len = 0;
+  p->vfirst = 0;
 }
 
 sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
@@ -571,6 +578,44 @@ static void ident_finish(sgf_parser *p) {
     if (p->cb.name) CALLBACK(p->cb.name(p, p->user, (at), (len))); \
   } while (0)
 
+/* The three value events, or with on_value (WHOLE VALUES in sgfstream.h)
+ * the pieces: value-begin only notes that the first piece is to come; a
+ * slice is a piece (the first one at the '['); value-end is an empty last
+ * piece (or the whole value, when nothing came before). VALUE_WHOLE is a
+ * slice that ends the value: one call for begin, data and end, when the
+ * caller has set the state after the ']' (else data, then end). */
+#define EMIT_VBEGIN()                               \
+  do {                                              \
+    if (p->cb.on_value)                             \
+      p->vfirst = 1;                                \
+    else if (p->cb.on_value_begin)                  \
+      CALLBACK(p->cb.on_value_begin(p, p->user));   \
+  } while (0)
+#define VPIECE(at, len, last)                                        \
+  do {                                                               \
+    unsigned f_ = (last) ? SGF_VALUE_LAST : 0u;                      \
+    if (p->vfirst) {                                                 \
+      p->vfirst = 0;                                                 \
+      f_ |= SGF_VALUE_FIRST;                                         \
+      SETEV(p->value_pos);                                           \
+    }                                                                \
+    CALLBACK(p->cb.on_value(p, p->user, (at), (len), f_));           \
+  } while (0)
+#define EMIT_VDATA(at, len)                                  \
+  do {                                                       \
+    if (p->cb.on_value)                                      \
+      VPIECE((at), (len), 0);                                \
+    else if (p->cb.on_value_data)                            \
+      CALLBACK(p->cb.on_value_data(p, p->user, (at), (len))); \
+  } while (0)
+#define EMIT_VEND()                                 \
+  do {                                              \
+    if (p->cb.on_value)                             \
+      VPIECE("", 0, 1);                             \
+    else if (p->cb.on_value_end)                    \
+      CALLBACK(p->cb.on_value_end(p, p->user));     \
+  } while (0)
+
 /* Node and tree events end a run of junk or NUL bytes (one warning a run). */
 #define EMIT_Q(name)  \
   do {                \
@@ -689,7 +734,17 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         if (s > start) {
           p->ev_off = m.off;
           if (m.off < p->line_start) p->ev_saved = m;
-          EMIT_DATA(on_value_data, (const char *)start, (size_t)(s - start));
+          if (UNLIKELY(p->cb.on_value != NULL) && s < end &&
+              st == ST_VALUE && *s == ']' &&
+              !(s[-1] >= 0x81 && dbcs_before(p, s))) {
+            /* the slice ends the value: one piece, begin to end */
+            st = ST_AFTER_VALUE;
+            s++;
+            VPIECE((const char *)start, (size_t)(s - 1 - start), 1);
+            if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
+            continue;
+          }
+          EMIT_VDATA((const char *)start, (size_t)(s - start));
           if (s == end || st != ST_VALUE || *s != ']') continue;
         }
         /* s is at ']' (a byte before it in this pass is a quick no) */
@@ -708,7 +763,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         p->ev_off = OFF(s);
         st = ST_AFTER_VALUE;
         s++;
-        EMIT(on_value_end);
+        EMIT_VEND();
         if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
         continue;
       }
@@ -721,7 +776,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           HERE(p->value_pos);
           st = ST_VALUE;
           s++;
-          EMIT(on_value_begin);
+          EMIT_VBEGIN();
           if (s < end && st == ST_VALUE) goto L_value;
         } else if (cls == C_WS) {
           s++;
@@ -761,18 +816,25 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             if (st != ST_PROP) continue;
             HERE(p->value_pos);
             p->ev_off = p->value_pos.off;
-            s++;
-            st = ST_VALUE;
-            EMIT(on_value_begin);
-            if (st != ST_VALUE) continue;
-            p->ev_off = OFF(s);
-            s += 2;
-            EMIT_DATA(on_value_data, (const char *)s - 2, 2);
-            if (st != ST_VALUE) continue;
-            p->ev_off = OFF(s);
-            s++;
-            st = ST_AFTER_VALUE;
-            EMIT(on_value_end);
+            if (UNLIKELY(p->cb.on_value != NULL)) { /* whole, one call */
+              s += 4;
+              st = ST_AFTER_VALUE;
+              CALLBACK(p->cb.on_value(p, p->user, (const char *)s - 3, 2,
+                                      SGF_VALUE_FIRST | SGF_VALUE_LAST));
+            } else {
+              s++;
+              st = ST_VALUE;
+              EMIT(on_value_begin);
+              if (st != ST_VALUE) continue;
+              p->ev_off = OFF(s);
+              s += 2;
+              EMIT_DATA(on_value_data, (const char *)s - 2, 2);
+              if (st != ST_VALUE) continue;
+              p->ev_off = OFF(s);
+              s++;
+              st = ST_AFTER_VALUE;
+              EMIT(on_value_end);
+            }
             if (s == end || st != ST_AFTER_VALUE) continue;
             if (*s != ';') goto L_after_value;
             /* the next node at once (AFTER_VALUE's last case, inline) */
@@ -908,7 +970,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         HERE(p->value_pos);
         st = ST_VALUE;
         s++;
-        EMIT(on_value_begin);
+        EMIT_VBEGIN();
         if (s < end && st == ST_VALUE) goto L_value;
         continue;
 
@@ -1472,7 +1534,7 @@ static sgf_status finish_core(sgf_parser *p) {
           DIAG(SGF_DIAG_UNCLOSED_VALUE, &h, &p->value_pos);
         }
         st = ST_AFTER_VALUE;
-        EMIT(on_value_end);
+        EMIT_VEND();
         continue;
       case ST_AFTER_VALUE:
         p->ev_off = OFF(s);

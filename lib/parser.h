@@ -77,6 +77,8 @@ struct sgf_parser {
                                       oldest first */
   size_t vtail_len;
   int at_eof;             /* finish(): no byte follows the held-back ones */
+  int vfirst;             /* on_value: the open value's first piece is
+                             still to be delivered */
   size_t la_len;          /* bytes held back in la, not yet parsed */
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
 };

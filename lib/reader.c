@@ -190,7 +190,7 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb, void *user,
                               const sgf_options *opt) {
   static const sgf_callbacks core = {
       on_tree_begin, on_tree_end,  on_node,         on_property,  on_value_begin,
-      on_value_data, on_value_end, on_property_end, on_diagnostic};
+      on_value_data, on_value_end, on_property_end, on_diagnostic, NULL};
   sgf_allocator a;
   sgf_reader *r;
   sgf__allocator_init(&a, opt ? opt->allocator : NULL);

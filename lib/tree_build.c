@@ -1204,6 +1204,39 @@ copy:
   return SGF_CONTINUE;
 }
 
+/* Whole values (on_value): the builder's own parser uses this unless a
+ * pass-through handler wants the three value events. A piece is
+ * value-begin (FIRST), value-data (bytes), value-end (LAST; needed only
+ * when not lazy), as the three events would be, in one call. */
+static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
+                   unsigned flags) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = SGF_CONTINUE;
+  /* DIRECT, the first value of the node's property, whole and short (a
+   * move): what value-begin and value-data do, at once */
+  if (LIKELY(b->direct && b->dstate == 1 &&
+             (flags & SGF_VALUE_FIRST) && n < DIRECT_BYTES)) {
+    char *d = DBYTES(b->dn);
+    b->dstate = 2;
+    b->dlen = n;
+    DVAL(b->dn)->pos = EVENT_POS(p);
+    if (n == 2) { /* most values are points */
+      d[0] = at[0];
+      d[1] = at[1];
+    } else if (n) {
+      memcpy(d, at, n);
+    }
+    return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
+  }
+  if (flags & SGF_VALUE_FIRST) r = h_value_begin(p, u);
+  if (r == SGF_CONTINUE && n) r = h_value_data(p, u, at, n);
+  if (r == SGF_CONTINUE && (flags & SGF_VALUE_LAST) && !b->lazy)
+    r = b_value_end(b, p);
+  if (r != SGF_ABORT && b->ev.on_value)
+    r = passed(b, b->ev.on_value(p, b->user, at, n, flags), r);
+  return r;
+}
+
 static int h_value_end(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_value_end(b, p);
@@ -1228,7 +1261,7 @@ static int h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 
 static const sgf_callbacks handlers = {
     h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
-    h_value_data, h_value_end, h_property_end, h_diagnostic};
+    h_value_data, h_value_end, h_property_end, h_diagnostic, NULL};
 
 const sgf_callbacks *sgf_tree_builder_handlers(void) { return &handlers; }
 
@@ -1272,6 +1305,16 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
   if (!(b->flags & SGF_TREE_DETACHED)) {
     sgf_callbacks h = handlers;
     const sgf_callbacks *e = &b->ev;
+    /* WHOLE VALUES: one call a value, unless a pass-through handler
+     * wants the three events (with its on_value, the core calls those
+     * three no more: neither do we) */
+    if (e->on_value || (!e->on_value_begin && !e->on_value_data &&
+                        !e->on_value_end)) {
+      h.on_value = h_value;
+      b->ev.on_value_begin = NULL;
+      b->ev.on_value_data = NULL;
+      b->ev.on_value_end = NULL;
+    }
     if (!b->ev.on_value_end && !b->ev.on_property_end) {
       b->lazy = 1; /* see LEAN EVENTS */
       h.on_value_end = NULL;
@@ -1281,7 +1324,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
      * always within max_value_bytes */
     b->direct_ok = b->lazy && !e->on_tree_begin && !e->on_tree_end &&
                    !e->on_node && !e->on_property && !e->on_value_begin &&
-                   !e->on_value_data &&
+                   !e->on_value_data && !e->on_value &&
                    b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
     b->parser = sgf_parser_create(&h, b, &o.parser);
     if (!b->parser) goto failed;

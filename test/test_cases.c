@@ -18,7 +18,11 @@
  *     prefix of the golden one and the parser must stay aborted until reset;
  *   - the skip harness (cases without diagnostics): skip at every event
  *     except value data; the log must be the golden log with the rest of
- *     the innermost open game tree cut out.
+ *     the innermost open game tree cut out;
+ *   - the whole-value harness: values through on_value must carry what
+ *     the three value events carry (test/valuelog.h), for every plan
+ *     above; with a pause, an abort, and a skip at every call (the skip
+ *     compared with a skip at the matching single event).
  * Beyond the log, every run checks the final status, sgf_parser_error()
  * against the last diagnostic, sticky errors, the end position, and the
  * slice contract (len > 0, inside the fed buffer, positioned at its first
@@ -51,6 +55,7 @@
 
 #include "eventlog.h"
 #include "testutil.h"
+#include "valuelog.h"
 
 /* ------------------------------------------------------------------ */
 /* Cases                                                               */
@@ -348,7 +353,7 @@ static void run_free(run *r) {
 static sgf_parser *make_parser(run *r, const tcase *c) {
   sgf_callbacks cb = {w_tree_begin, w_tree_end,     w_node,
                       w_property,   w_value_begin,  w_value_data,
-                      w_value_end,  w_property_end, w_diag};
+                      w_value_end,  w_property_end, w_diag, NULL};
   return sgf_parser_create(&cb, &r->log, &c->opt);
 }
 
@@ -926,6 +931,204 @@ static void test_skip(void **state) {
 }
 
 /* ------------------------------------------------------------------ */
+/* The whole-value harness                                             */
+
+/* Feed c's input to p under plan pl, logging into v, resuming after
+ * pauses (counted in *np); then finish. Returns the final status, or
+ * SGF_BUSY after a broken feed contract (err says which). */
+static sgf_status vlog_run(sgf_parser *p, vlog *v, const tcase *c, plan pl,
+                           int *np, char *err, size_t errn) {
+  const char *buf = c->input.p ? c->input.p : "";
+  size_t len = c->input.len, off = 0;
+  sgf_status st = SGF_OK;
+  *np = 0;
+  err[0] = '\0';
+  sgf_parser_reset(p);
+  vlog_clear(v);
+  v->input = buf;
+  v->inlen = len;
+  while (off < len && st == SGF_OK) {
+    size_t n = len - off, done = 0;
+    if (pl.kind == PLAN_CHUNK && n > pl.arg) n = pl.arg;
+    if (pl.kind == PLAN_SPLIT && off == 0 && pl.arg > 0) n = pl.arg;
+    while (done < n) {
+      size_t used = (size_t)-1;
+      v->win = buf + off + done;
+      v->winlen = n - done;
+      st = sgf_parser_feed(p, buf + off + done, n - done, &used);
+      v->win = NULL;
+      if (st == SGF_ERROR || st == SGF_ABORTED) return st;
+      if (used > n - done) {
+        snprintf(err, errn, "feed consumed %zu of %zu", used, n - done);
+        return SGF_BUSY;
+      }
+      done += used;
+      if (st == SGF_PAUSED) {
+        if (++*np > 1000) {
+          snprintf(err, errn, "too many pauses");
+          return SGF_BUSY;
+        }
+        sgf_parser_resume(p);
+        st = SGF_OK;
+        continue;
+      }
+      if (st != SGF_OK || done != n) {
+        snprintf(err, errn, "feed returned %d having used %zu of %zu",
+                 (int)st, done, n);
+        return SGF_BUSY;
+      }
+    }
+    off += n;
+  }
+  if (st != SGF_OK) return st;
+  for (;;) {
+    st = sgf_parser_finish(p);
+    if (st != SGF_PAUSED) break;
+    if (++*np > 1000) {
+      snprintf(err, errn, "too many pauses in finish");
+      return SGF_BUSY;
+    }
+    sgf_parser_resume(p);
+  }
+  return st;
+}
+
+static int vlog_report(const tcase *c, const char *what, plan pl,
+                       const char *err, const vlog *v) {
+  char pn[64];
+  plan_name(pl, pn, sizeof pn);
+  fprintf(stderr, "case %s, %s, %s: %s\n", c->name, what, pn,
+          err[0] ? err : v->contract);
+  return 1;
+}
+
+static int same_log(const tbuf *a, const tbuf *b) {
+  return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
+}
+
+/* The two ways agree under plan pl; hard: also with a pause, an abort
+ * and a skip at every call. */
+static int value_plan(sgf_parser *ps, sgf_parser *pw, vlog *vs, vlog *vw,
+                      const tcase *c, plan pl, int hard) {
+  char err[200];
+  int np, failed = 0;
+  sgf_status want = vlog_run(ps, vs, c, pl, &np, err, sizeof err);
+  if (err[0] || vs->contract[0])
+    return vlog_report(c, "single events", pl, err, vs);
+  sgf_status got = vlog_run(pw, vw, c, pl, &np, err, sizeof err);
+  if (err[0] || vw->contract[0])
+    return vlog_report(c, "whole values", pl, err, vw);
+  if (got != want || !same_log(&vw->out, &vs->out)) {
+    char pn[64];
+    plan_name(pl, pn, sizeof pn);
+    fprintf(stderr, "case %s, %s: whole values (status %s) differ from "
+                    "single events (status %s)\n",
+            c->name, pn, status_name(got), status_name(want));
+    tu_print_diff("single events vs whole values", vs->out.p, vs->out.len,
+                  vw->out.p, vw->out.len);
+    return 1;
+  }
+  if (np != 0) return vlog_report(c, "whole values", pl, "paused unasked", vw);
+  if (!hard) return 0;
+  tbuf ref, skinds, wkinds;
+  tbuf_init(&ref);
+  tbuf_init(&skinds);
+  tbuf_init(&wkinds);
+  tbuf_add(&ref, vs->out.p ? vs->out.p : "", vs->out.len);
+  tbuf_add(&skinds, vs->kinds.p ? vs->kinds.p : "", vs->kinds.len);
+  tbuf_add(&wkinds, vw->kinds.p ? vw->kinds.p : "", vw->kinds.len);
+  long calls = vw->calls;
+  long *map = vlog_match_calls(&skinds, &wkinds);
+  for (long k = 0; k < calls && !failed; k++) {
+    if (map[k] < 0) {
+      fprintf(stderr, "case %s: whole-value call %ld (%c) matches no single "
+                      "event\n",
+              c->name, k, wkinds.p[k]);
+      failed = 1;
+      break;
+    }
+    for (int a = 0; a < 3 && !failed; a++) {
+      static const int actions[3] = {SGF_PAUSE, SGF_ABORT, SGF_SKIP};
+      vw->action_at = k;
+      vw->action = actions[a];
+      got = vlog_run(pw, vw, c, pl, &np, err, sizeof err);
+      vw->action_at = -1;
+      if (err[0] || vw->contract[0]) {
+        failed = vlog_report(c, a == 0 ? "pause" : a == 1 ? "abort" : "skip",
+                             pl, err, vw);
+      } else if (a == 0 && (got != want || !same_log(&vw->out, &ref) ||
+                            (np != 1 && !(want == SGF_ERROR && np == 0)))) {
+        fprintf(stderr, "case %s: pause at call %ld: %d pauses, status %s\n",
+                c->name, k, np, status_name(got));
+        tu_print_diff("pause", ref.p, ref.len, vw->out.p, vw->out.len);
+        failed = 1;
+      } else if (a == 1 &&
+                 (got != SGF_ABORTED || vw->out.len > ref.len ||
+                  (vw->out.len && memcmp(vw->out.p, ref.p, vw->out.len)) ||
+                  sgf_parser_feed(pw, "(", 1, NULL) != SGF_ABORTED)) {
+        fprintf(stderr, "case %s: abort at call %ld: status %s, log not a "
+                        "prefix or not sticky\n",
+                c->name, k, status_name(got));
+        failed = 1;
+      } else if (a == 2) {
+        sgf_status sst;
+        vs->action_at = map[k];
+        vs->action = SGF_SKIP;
+        sst = vlog_run(ps, vs, c, pl, &np, err, sizeof err);
+        vs->action_at = -1;
+        if (sst != got || !same_log(&vw->out, &vs->out)) {
+          fprintf(stderr, "case %s: skip at whole-value call %ld (%c) and "
+                          "at single event %ld: statuses %s and %s\n",
+                  c->name, k, wkinds.p[k], map[k], status_name(got),
+                  status_name(sst));
+          tu_print_diff("skip: single vs whole", vs->out.p, vs->out.len,
+                        vw->out.p, vw->out.len);
+          failed = 1;
+        }
+      }
+    }
+  }
+  free(map);
+  tbuf_free(&ref);
+  tbuf_free(&skinds);
+  tbuf_free(&wkinds);
+  return failed;
+}
+
+static void test_value(void **state) {
+  const tcase *c = *state;
+  vlog vs, vw;
+  sgf_callbacks cs, cw;
+  vlog_init(&vs);
+  vlog_init(&vw);
+  vlog_single_callbacks(&cs);
+  vlog_whole_callbacks(&cw);
+  sgf_parser *ps = sgf_parser_create(&cs, &vs, &c->opt);
+  sgf_parser *pw = sgf_parser_create(&cw, &vw, &c->opt);
+  assert_non_null(ps);
+  assert_non_null(pw);
+  size_t len = c->input.len;
+  int bad = value_plan(ps, pw, &vs, &vw, c, (plan){PLAN_WHOLE, 0}, 1);
+  bad |= !bad && value_plan(ps, pw, &vs, &vw, c, (plan){PLAN_CHUNK, 1}, 1);
+  for (size_t s = 0; s <= len && !bad; s++) {
+    if (quick_mode && s > 24 && s < len - 24 && s % 97 != 0)
+      continue;
+    bad |= value_plan(ps, pw, &vs, &vw, c, (plan){PLAN_SPLIT, s}, 0);
+  }
+  for (size_t k = 2; k <= len && !bad; k++) {
+    if (quick_mode && k > 16 && k != len)
+      continue;
+    bad |= value_plan(ps, pw, &vs, &vw, c, (plan){PLAN_CHUNK, k}, k == 7);
+  }
+  sgf_parser_destroy(ps);
+  sgf_parser_destroy(pw);
+  vlog_free(&vs);
+  vlog_free(&vw);
+  if (bad)
+    fail_msg("case %s: see the log above", c->name);
+}
+
+/* ------------------------------------------------------------------ */
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -984,8 +1187,8 @@ int main(int argc, char **argv) {
   qsort(names, nnames, sizeof *names, cmp_str);
 
   tcase *cases = calloc(nnames, sizeof *cases);
-  struct CMUnitTest *tests = calloc(nnames * 4, sizeof *tests);
-  char **tnames = calloc(nnames * 4, sizeof *tnames);
+  struct CMUnitTest *tests = calloc(nnames * 5, sizeof *tests);
+  char **tnames = calloc(nnames * 5, sizeof *tnames);
   if (!cases || !tests || !tnames)
     abort();
   int load_failed = 0;
@@ -996,10 +1199,11 @@ int main(int argc, char **argv) {
       load_failed = 1;
       continue;
     }
-    static const char *const kind[] = {"split", "pause", "abort", "skip"};
+    static const char *const kind[] = {"split", "pause", "abort", "skip",
+                                       "value"};
     static void (*const fn[])(void **) = {test_splits, test_pause,
-                                          test_abort, test_skip};
-    for (size_t j = 0; j < 4; j++) {
+                                          test_abort, test_skip, test_value};
+    for (size_t j = 0; j < 5; j++) {
       size_t n = strlen(kind[j]) + strlen(names[i]) + 2;
       tnames[nt] = malloc(n);
       if (!tnames[nt])

@@ -105,6 +105,7 @@ static void test_replay_all(void **state) {
       const char *(*check)(const uint8_t *, size_t);
     } checks[] = {{"fuzz_parse", fz_check_parse},
                   {"fuzz_split", fz_check_split},
+                  {"fuzz_split (whole values)", fz_check_whole},
                   {"fuzz_reader", fz_check_reader},
                   {"fuzz_tree", fz_check_tree},
                   {"fuzz_roundtrip", fz_check_roundtrip},

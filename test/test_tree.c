@@ -833,7 +833,7 @@ static int combo_data(sgf_parser *p, void *u, const char *at, size_t n) {
 static void test_detached_with_own_parser(void **state) {
   sgf_callbacks mine = {combo_tree_begin, combo_tree_end,  combo_node,
                         combo_property,   combo_value_begin, combo_data,
-                        combo_value_end,  combo_property_end, NULL};
+                        combo_value_end,  combo_property_end, NULL, NULL};
   sgf_tree_builder_options o;
   combo c;
   sgf_parser *p;
@@ -883,13 +883,29 @@ static int pa_data(sgf_parser *p, void *u, const char *at, size_t n) {
   return pa(u);
 }
 
+static int pa_value(sgf_parser *p, void *u, const char *at, size_t n,
+                    unsigned flags) {
+  (void)p;
+  (void)at;
+  (void)n;
+  (void)flags;
+  return pa(u);
+}
+
 static const sgf_callbacks pass_events = {pa_plain, pa_plain, pa_node,
                                           pa_data,  pa_plain, pa_data,
-                                          pa_plain, pa_plain, NULL};
+                                          pa_plain, pa_plain, NULL, NULL};
+/* The same, values whole (on_value): the builder's parser then delivers
+ * values whole too. */
+static const sgf_callbacks pass_whole = {pa_plain, pa_plain, pa_node,
+                                         pa_data,  NULL,     NULL,
+                                         NULL,     pa_plain, NULL,
+                                         pa_value};
+static const sgf_callbacks *passing = &pass_events;
 
 /* Run cql+ff4 with an action at event k; returns the feed status. */
 static sgf_status run_passer(passer *u, size_t k, int action, size_t chunk) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, &pass_events};
+  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, passing};
   sgf_tree_builder *b;
   sgf_parser *p;
   buf s = {0};
@@ -960,6 +976,38 @@ static void test_pass_through_pause_skip_abort(void **state) {
     gamelog_free(&u.g);
   }
   gamelog_free(&ref.g);
+}
+
+/* The same with the pass-through taking values whole: the trees are the
+ * same as with no pass-through at all, and every action is honoured. */
+static void test_pass_through_whole_values(void **state) {
+  passer single, u;
+  size_t k;
+  (void)state;
+  assert_int_equal(run_passer(&single, 0, SGF_CONTINUE, 0), SGF_OK);
+  passing = &pass_whole;
+  assert_int_equal(run_passer(&u, 0, SGF_CONTINUE, 0), SGF_OK);
+  assert_string_equal(u.g.sig.p, single.g.sig.p);
+  assert_int_equal(u.nodes, single.nodes);
+  /* fewer calls: one a value in place of three */
+  assert_true(u.events < single.events);
+  {
+    size_t total = u.events;
+    gamelog_free(&u.g);
+    for (k = 1; k <= total; k++) {
+      assert_int_equal(run_passer(&u, k, SGF_PAUSE, 1), SGF_OK);
+      assert_string_equal(u.g.sig.p, single.g.sig.p);
+      gamelog_free(&u.g);
+      assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_ABORTED);
+      assert_int_equal(u.events, k);
+      gamelog_free(&u.g);
+      assert_int_equal(run_passer(&u, k, SGF_SKIP, 3), SGF_OK);
+      assert_true(u.g.games <= 2);
+      gamelog_free(&u.g);
+    }
+  }
+  passing = &pass_events;
+  gamelog_free(&single.g);
 }
 
 static void test_skip_shapes(void **state) {
@@ -1846,6 +1894,7 @@ int main(void) {
       cmocka_unit_test(test_detached_robust_order),
       cmocka_unit_test(test_detached_with_own_parser),
       cmocka_unit_test(test_pass_through_pause_skip_abort),
+      cmocka_unit_test(test_pass_through_whole_values),
       cmocka_unit_test(test_skip_shapes),
       cmocka_unit_test(test_on_game_actions),
       cmocka_unit_test(test_reset_mid_game),

@@ -1,7 +1,8 @@
 /* fuzz_split.c - libFuzzer target, differential: the first bytes choose
  * chunk sizes, pause points and an injected skip or abort; the merged
  * event log, status and error must equal the whole-buffer run's (see
- * fz_check_split in harness.h).
+ * fz_check_split in harness.h); and values whole (on_value) must carry
+ * what the three value events carry (fz_check_whole).
  * Build: ./configure CC=clang --enable-fuzzers && make fuzz */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *err = fz_check_split(data, size);
+  if (err == NULL) err = fz_check_whole(data, size);
   if (err != NULL) {
     fprintf(stderr, "fuzz_split: %s\n", err);
     __builtin_trap();

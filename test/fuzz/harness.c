@@ -1327,7 +1327,7 @@ static void strip_lengths(fz_buf *b) {
 
 static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
   static const sgf_callbacks cb = {m_tb, m_te, m_node, m_prop, m_vb,
-                                   m_vd, m_ve, m_pe,   m_diag};
+                                   m_vd, m_ve, m_pe,   m_diag, NULL};
   sgf_options o = *opt;
   sgf_parser *p;
   memset(m, 0, sizeof *m);

@@ -78,6 +78,16 @@ const char *fz_check_parse(const uint8_t *data, size_t size);
  * invariants. */
 const char *fz_check_split(const uint8_t *data, size_t size);
 
+/* Also run by fuzz_split, on the same input and header: values whole
+ * (on_value) against the three value events (harness_whole.c). The input
+ * is fed in the header's chunks to two parsers, one with each; their logs
+ * (test/valuelog.h: a value is one line, '[' and ']' positioned) and
+ * statuses must be equal, and the pieces must keep their contract. Then
+ * the action of header byte [1] (bits 7-6: none, skip, abort, pause) is
+ * injected at whole-value call number (bits 5-0) and at the matching
+ * single event; the two must still agree (a pause changing nothing). */
+const char *fz_check_whole(const uint8_t *data, size_t size);
+
 /* fuzz_reader. Header bytes:
  *   [0] options (fz_decode_options)
  *   [1] max_value_bytes = 1 + 4 * byte (1 .. 1021)

@@ -1,0 +1,147 @@
+/* harness_whole.c - fz_check_whole (harness.h): values whole (on_value)
+ * against the three value events, differentially, with the logs of
+ * test/valuelog.h. */
+#include "harness.h"
+#include "harness_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../valuelog.h"
+
+typedef struct wcfg {
+  sgf_options opt;
+  const uint8_t *chunks; /* cycled; none: byte by byte */
+  size_t nchunks;
+  const unsigned char *in;
+  size_t len;
+} wcfg;
+
+/* Parse the input under cfg into v (action as v says); the status. */
+static sgf_status wrun(sgf_parser *p, vlog *v, const wcfg *cfg) {
+  size_t off = 0, ci = 0;
+  sgf_status st = SGF_OK;
+  int pauses = 0;
+  sgf_parser_reset(p);
+  vlog_clear(v);
+  v->input = (const char *)cfg->in;
+  v->inlen = cfg->len;
+  while (off < cfg->len && st == SGF_OK) {
+    size_t n = cfg->len - off, done = 0;
+    size_t want = cfg->nchunks ? cfg->chunks[ci++ % cfg->nchunks] : 1;
+    if (want == 0) want = 1;
+    if (n > want) n = want;
+    while (done < n) {
+      size_t used = (size_t)-1;
+      v->win = (const char *)cfg->in + off + done;
+      v->winlen = n - done;
+      st = sgf_parser_feed(p, v->win, n - done, &used);
+      v->win = NULL;
+      if (st == SGF_ERROR || st == SGF_ABORTED) return st;
+      if (used > n - done) return SGF_BUSY;
+      done += used;
+      if (st == SGF_PAUSED) {
+        if (++pauses > 2) return SGF_BUSY;
+        sgf_parser_resume(p);
+        st = SGF_OK;
+        continue;
+      }
+      if (st != SGF_OK || done != n) return SGF_BUSY;
+    }
+    off += n;
+  }
+  if (st != SGF_OK) return st;
+  while ((st = sgf_parser_finish(p)) == SGF_PAUSED) {
+    if (++pauses > 2) return SGF_BUSY;
+    sgf_parser_resume(p);
+  }
+  return st;
+}
+
+static int same(const tbuf *a, const tbuf *b) {
+  return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
+}
+
+const char *fz_check_whole(const uint8_t *data, size_t size) {
+  static const int actions[4] = {SGF_CONTINUE, SGF_SKIP, SGF_ABORT,
+                                 SGF_PAUSE};
+  wcfg cfg;
+  vlog vs, vw;
+  sgf_callbacks cs, cw;
+  sgf_parser *ps, *pw;
+  sgf_status ss, sw;
+  const char *err = NULL;
+  long k, *map = NULL;
+  int action;
+  size_t h;
+  if (size < 4) return NULL;
+  memset(&cfg, 0, sizeof cfg);
+  fz_decode_options(data[0], &cfg.opt);
+  action = actions[data[1] >> 6];
+  k = data[1] & 63;
+  cfg.nchunks = data[3] & 15u;
+  h = 4 + cfg.nchunks;
+  if (size < h) return NULL;
+  cfg.chunks = data + 4;
+  cfg.in = data + h;
+  cfg.len = size - h;
+  vlog_init(&vs);
+  vlog_init(&vw);
+  vlog_single_callbacks(&cs);
+  vlog_whole_callbacks(&cw);
+  ps = sgf_parser_create(&cs, &vs, &cfg.opt);
+  pw = sgf_parser_create(&cw, &vw, &cfg.opt);
+  if (!ps || !pw) abort();
+  ss = wrun(ps, &vs, &cfg);
+  sw = wrun(pw, &vw, &cfg);
+  if (ss == SGF_BUSY || sw == SGF_BUSY) {
+    err = fz_failf("a feed broke its contract (or paused unasked)");
+  } else if (vs.contract[0] || vw.contract[0]) {
+    err = fz_failf("contract: %s", vw.contract[0] ? vw.contract : vs.contract);
+  } else if (ss != sw || !same(&vs.out, &vw.out)) {
+    err = fz_failf("whole values (status %d) differ from the three value "
+                   "events (status %d)",
+                   (int)sw, (int)ss);
+  } else if (action != SGF_CONTINUE && k < vw.calls) {
+    tbuf skinds, wkinds, ref;
+    tbuf_init(&skinds);
+    tbuf_init(&wkinds);
+    tbuf_init(&ref);
+    tbuf_add(&skinds, vs.kinds.p ? vs.kinds.p : "", vs.kinds.len);
+    tbuf_add(&wkinds, vw.kinds.p ? vw.kinds.p : "", vw.kinds.len);
+    tbuf_add(&ref, vs.out.p ? vs.out.p : "", vs.out.len);
+    map = vlog_match_calls(&skinds, &wkinds);
+    if (map[k] < 0) {
+      err = fz_failf("whole-value call %ld matches no single event", k);
+    } else {
+      vw.action_at = k;
+      vw.action = action;
+      vs.action_at = map[k];
+      vs.action = action;
+      sw = wrun(pw, &vw, &cfg);
+      ss = wrun(ps, &vs, &cfg);
+      if (ss == SGF_BUSY || sw == SGF_BUSY)
+        err = fz_failf("a feed broke its contract with action %d at call "
+                       "%ld",
+                       action, k);
+      else if (vs.contract[0] || vw.contract[0])
+        err = fz_failf("contract with action %d at call %ld: %s", action, k,
+                       vw.contract[0] ? vw.contract : vs.contract);
+      else if (ss != sw || !same(&vs.out, &vw.out))
+        err = fz_failf("action %d at whole-value call %ld (single event "
+                       "%ld): statuses %d and %d, or the logs differ",
+                       action, k, map[k], (int)sw, (int)ss);
+      else if (action == SGF_PAUSE && !same(&vw.out, &ref))
+        err = fz_failf("a pause at call %ld changed the log", k);
+    }
+    free(map);
+    tbuf_free(&skinds);
+    tbuf_free(&wkinds);
+    tbuf_free(&ref);
+  }
+  sgf_parser_destroy(ps);
+  sgf_parser_destroy(pw);
+  vlog_free(&vs);
+  vlog_free(&vw);
+  return err;
+}

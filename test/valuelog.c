@@ -1,0 +1,269 @@
+/* valuelog.c - see valuelog.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "valuelog.h"
+
+void vlog_init(vlog *v) {
+  memset(v, 0, sizeof *v);
+  tbuf_init(&v->out);
+  tbuf_init(&v->kinds);
+  tbuf_init(&v->vbytes);
+  v->action_at = -1;
+}
+
+void vlog_free(vlog *v) {
+  tbuf_free(&v->out);
+  tbuf_free(&v->kinds);
+  tbuf_free(&v->vbytes);
+}
+
+void vlog_clear(vlog *v) {
+  tbuf_clear(&v->out);
+  tbuf_clear(&v->kinds);
+  tbuf_clear(&v->vbytes);
+  v->contract[0] = '\0';
+  v->win = v->input = NULL;
+  v->winlen = 0;
+  v->inlen = 0;
+  v->calls = 0;
+  v->in_value = 0;
+}
+
+static void bad(vlog *v, const char *fmt, ...) {
+  va_list ap;
+  if (v->contract[0]) return;
+  va_start(ap, fmt);
+  vsnprintf(v->contract, sizeof v->contract, fmt, ap);
+  va_end(ap);
+}
+
+static void put_pos(vlog *v, char tag, sgf_pos pos) {
+  tbuf_addf(&v->out, "%c %llu %llu:%llu", tag,
+            (unsigned long long)pos.offset, (unsigned long long)pos.line,
+            (unsigned long long)pos.column);
+}
+
+static void put_bytes(vlog *v, const char *s, size_t n) {
+  size_t i;
+  tbuf_adds(&v->out, " \"");
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+      tbuf_addf(&v->out, "\\x%02x", c);
+    else
+      tbuf_add(&v->out, &s[i], 1);
+  }
+  tbuf_adds(&v->out, "\"");
+}
+
+static void put_value(vlog *v, sgf_pos end) {
+  put_pos(v, 'v', v->vpos);
+  put_bytes(v, v->vbytes.p ? v->vbytes.p : "", v->vbytes.len);
+  tbuf_addf(&v->out, " ] %llu %llu:%llu\n", (unsigned long long)end.offset,
+            (unsigned long long)end.line, (unsigned long long)end.column);
+}
+
+/* One call: noted, and its answer. */
+static int act(vlog *v, char kind) {
+  tbuf_add(&v->kinds, &kind, 1);
+  if (v->calls++ != v->action_at) return SGF_CONTINUE;
+  if (v->action == SGF_SKIP) v->in_value = 0; /* a value left unfinished */
+  return v->action;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events common to both                                               */
+
+static int simple(sgf_parser *p, vlog *v, char tag) {
+  put_pos(v, tag, sgf_parser_position(p));
+  tbuf_adds(&v->out, "\n");
+  return act(v, tag);
+}
+static int c_tb(sgf_parser *p, void *u) { return simple(p, u, 'b'); }
+static int c_te(sgf_parser *p, void *u) { return simple(p, u, 'e'); }
+static int c_n(sgf_parser *p, void *u) { return simple(p, u, 'n'); }
+static int c_pe(sgf_parser *p, void *u) { return simple(p, u, 'P'); }
+static int c_p(sgf_parser *p, void *u, const char *at, size_t len) {
+  vlog *v = u;
+  size_t rl = 0;
+  const char *raw = sgf_parser_raw_ident(p, &rl);
+  put_pos(v, 'p', sgf_parser_position(p));
+  put_bytes(v, at, len);
+  put_bytes(v, raw ? raw : "", rl);
+  tbuf_adds(&v->out, "\n");
+  return act(v, 'p');
+}
+static int c_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  vlog *v = u;
+  (void)p;
+  put_pos(v, '!', d->pos);
+  tbuf_addf(&v->out, " %d %d\n", (int)d->code, (int)d->severity);
+  return SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* The three value events                                              */
+
+static int s_vb(sgf_parser *p, void *u) {
+  vlog *v = u;
+  v->in_value = 1;
+  v->vpos = sgf_parser_position(p);
+  tbuf_clear(&v->vbytes);
+  return act(v, 'v');
+}
+static int s_vd(sgf_parser *p, void *u, const char *at, size_t len) {
+  vlog *v = u;
+  (void)p;
+  tbuf_add(&v->vbytes, at, len);
+  return act(v, 'd');
+}
+static int s_ve(sgf_parser *p, void *u) {
+  vlog *v = u;
+  put_value(v, sgf_parser_position(p));
+  v->in_value = 0;
+  return act(v, 'V');
+}
+
+static void common(sgf_callbacks *cb) {
+  memset(cb, 0, sizeof *cb);
+  cb->on_tree_begin = c_tb;
+  cb->on_tree_end = c_te;
+  cb->on_node = c_n;
+  cb->on_property = c_p;
+  cb->on_property_end = c_pe;
+  cb->on_diagnostic = c_diag;
+}
+
+void vlog_single_callbacks(sgf_callbacks *cb) {
+  common(cb);
+  cb->on_value_begin = s_vb;
+  cb->on_value_data = s_vd;
+  cb->on_value_end = s_ve;
+}
+
+/* ------------------------------------------------------------------ */
+/* Whole values                                                        */
+
+static int pos_is(sgf_pos a, uint64_t off, uint64_t line, uint64_t col) {
+  return a.offset == off && a.line == line && a.column == col;
+}
+
+/* The bytes of a piece at offset off: in the buffer being fed, or held
+ * back from an earlier one (then at most 136 bytes); either way the
+ * input's bytes there. */
+static void check_slice(vlog *v, const char *at, size_t len, uint64_t off) {
+  int in_win = v->win && at >= v->win && len <= v->winlen &&
+               (size_t)(at - v->win) <= v->winlen - len;
+  if (!in_win && len > 136) bad(v, "a %zu-byte piece outside the feed", len);
+  if (!v->input || off + len > v->inlen ||
+      (len && memcmp(at, v->input + off, len) != 0))
+    bad(v, "piece at offset %llu: not the input's bytes",
+        (unsigned long long)off);
+}
+
+/* Advance the position over the value's bytes (a line ends at LF, CR, or
+ * CR LF, as the library counts). */
+static void advance(vlog *v, const char *s, size_t n) {
+  size_t i;
+  for (i = 0; i < n; i++, v->off++) {
+    if (s[i] == '\r') {
+      v->line++;
+      v->cr_end = v->off + 1;
+      v->ls = v->off + 1;
+    } else if (s[i] == '\n') {
+      if (v->cr_end != v->off) v->line++;
+      v->ls = v->off + 1;
+    }
+  }
+}
+
+static int w_value(sgf_parser *p, void *u, const char *at, size_t len,
+                   unsigned flags) {
+  vlog *v = u;
+  sgf_pos pos = sgf_parser_position(p);
+  static const char kind[4] = {'m', 'f', 'l', 'w'};
+  if (flags & ~(SGF_VALUE_FIRST | SGF_VALUE_LAST)) bad(v, "flags %x", flags);
+  if (!at) bad(v, "a piece with at NULL");
+  if (!at) at = "";
+  if (flags & SGF_VALUE_FIRST) {
+    if (v->in_value) bad(v, "a FIRST piece inside a value");
+    v->in_value = 1;
+    v->vpos = pos;
+    tbuf_clear(&v->vbytes);
+    v->off = pos.offset + 1;
+    v->line = pos.line;
+    v->ls = pos.offset - (pos.column - 1);
+    v->cr_end = UINT64_MAX;
+  } else {
+    if (!v->in_value) bad(v, "a piece outside a value");
+    if (!pos_is(pos, v->off, v->line, v->off - v->ls + 1))
+      bad(v, "piece at %llu %llu:%llu, expected %llu %llu:%llu",
+          (unsigned long long)pos.offset, (unsigned long long)pos.line,
+          (unsigned long long)pos.column, (unsigned long long)v->off,
+          (unsigned long long)v->line,
+          (unsigned long long)(v->off - v->ls + 1));
+    if (len == 0 && !(flags & SGF_VALUE_LAST))
+      bad(v, "an empty piece that is neither first nor last");
+  }
+  check_slice(v, at, len, v->off);
+  tbuf_add(&v->vbytes, at, len);
+  advance(v, at, len);
+  if (flags & SGF_VALUE_LAST) {
+    sgf_pos end;
+    end.offset = v->off;
+    end.line = v->line;
+    end.column = v->off - v->ls + 1;
+    put_value(v, end);
+    v->in_value = 0;
+  }
+  return act(v, kind[flags & 3]);
+}
+
+void vlog_whole_callbacks(sgf_callbacks *cb) {
+  common(cb);
+  /* set too, to show they are not called */
+  cb->on_value_begin = s_vb;
+  cb->on_value_data = s_vd;
+  cb->on_value_end = s_ve;
+  cb->on_value = w_value;
+}
+
+/* ------------------------------------------------------------------ */
+/* Matching calls                                                      */
+
+/* For each call of the whole-value run (kinds w), the index of the single
+ * event after which the parser stands where it stands after that call
+ * (kinds s): a piece that ends the value matches value-end, one that does
+ * not matches its value-data; value-begin has no call of its own. -1 for
+ * a mismatch. */
+long *vlog_match_calls(const tbuf *s, const tbuf *w) {
+  long *map = calloc(w->len + 1, sizeof *map);
+  size_t i = 0, j;
+  if (!map) abort();
+  for (j = 0; j < w->len; j++) {
+    char k = w->p[j];
+    while (i < s->len && s->p[i] == 'v') i++;
+    map[j] = -1;
+    if (i >= s->len) break;
+    if (k == 'w' || k == 'l') {
+      if (s->p[i] == 'd' && i + 1 < s->len && s->p[i + 1] == 'V') {
+        map[j] = (long)(i + 1);
+        i += 2;
+      } else if (s->p[i] == 'V') {
+        map[j] = (long)i++;
+      } else {
+        break;
+      }
+    } else if (k == 'f' || k == 'm') {
+      if (s->p[i] != 'd') break;
+      map[j] = (long)i++;
+    } else {
+      if (s->p[i] != k) break;
+      map[j] = (long)i++;
+    }
+  }
+  return map;
+}

@@ -1,0 +1,61 @@
+/* valuelog.h - one log for both ways of receiving values, to check that
+ * whole values (sgf_callbacks.on_value) carry what the three value events
+ * carry.
+ *
+ * A value is one line however it arrived: the position of its '[', its
+ * raw bytes, and the position of its ']' (single events: where value-end
+ * is; on_value: computed from the pieces' positions and bytes, as a user
+ * would). Every other event and every diagnostic is a line with its
+ * position. Test code only.
+ *
+ * The on_value side also checks the contract: pieces of one value FIRST
+ * ... LAST, each at the position its bytes follow from, inside the buffer
+ * being fed (or held-back input bytes), the input's bytes there.
+ *
+ * Each call is also noted in `kinds`, one letter: b e n p v d V P for the
+ * single events, and for pieces f (FIRST only), m (neither), l (LAST
+ * only), w (FIRST and LAST); diagnostics are not calls and not noted. */
+#ifndef SGF_TEST_VALUELOG_H
+#define SGF_TEST_VALUELOG_H
+
+#include <sgfstream.h>
+
+#include "testutil.h"
+
+typedef struct vlog {
+  tbuf out;           /* the log */
+  tbuf kinds;         /* one letter per call */
+  char contract[256]; /* first contract violation seen, "" if none */
+  /* the buffer being fed and the whole input, for the slice contract */
+  const char *win, *input;
+  size_t winlen;
+  uint64_t inlen;
+  /* the call (0-based, diagnostics not counted) that returns action;
+   * -1 for none */
+  long action_at;
+  int action;
+  long calls;
+  /* private */
+  int in_value;
+  sgf_pos vpos; /* the value's '[' */
+  tbuf vbytes;
+  uint64_t off, line, ls, cr_end; /* on_value: position after the bytes */
+} vlog;
+
+void vlog_init(vlog *v);
+void vlog_free(vlog *v);
+void vlog_clear(vlog *v);
+
+/* Callbacks writing the log: the three value events, or on_value. */
+void vlog_single_callbacks(sgf_callbacks *cb);
+void vlog_whole_callbacks(sgf_callbacks *cb);
+
+/* For each call j of a whole-value run (its kinds w), the index of the
+ * call of the single-event run of the same input and chunks (kinds s)
+ * after which the parser stands where it stands after call j: a piece
+ * that ends its value matches value-end, one that does not its
+ * value-data; value-begin has no call of its own. An entry is -1 where
+ * the two do not match (a bug). Free the array (w->len + 1 entries). */
+long *vlog_match_calls(const tbuf *s, const tbuf *w);
+
+#endif /* SGF_TEST_VALUELOG_H */
