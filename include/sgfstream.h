@@ -210,7 +210,10 @@ typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
 typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
                             size_t len, unsigned flags);
 
-/* Any member may be NULL. on_property receives the identifier normalized
+/* Any member may be NULL. Zero the struct (memset, or an initializer)
+ * before setting members one by one: a member added in a later version
+ * (on_value was) must then be NULL, or the parser would call it.
+ * on_property receives the identifier normalized
  * to FF[4] (its uppercase letters only: "CoPyright" gives "CP"; an
  * identifier written all in lowercase is upper-cased: "b" gives "B"); the
  * spelling as written is sgf_parser_raw_ident(). Neither is

@@ -730,4 +730,6 @@ void sgf_writer_callbacks(sgf_callbacks *cb) {
    * the time of parse + write. */
   cb->on_value_begin = NULL;
   cb->on_property_end = NULL;
+  /* the three value callbacks above, so that a filter can wrap them */
+  cb->on_value = NULL;
 }

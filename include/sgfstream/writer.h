@@ -214,7 +214,9 @@ SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
 /* Fill the event members of *cb with handlers that pass each event to the
  * writer that is the parser's user pointer: sgf_parser_create(&cb, writer,
  * &opt) copies a parse to the writer. A handler returns SGF_ABORT once the
- * writer has failed. on_diagnostic is left as it is; on_value_begin and
+ * writer has failed. on_diagnostic is left as it is; on_value (WHOLE
+ * VALUES in sgfstream.h) is set to NULL, so that the three value members
+ * are used and can be wrapped; on_value_begin and
  * on_property_end are set to NULL, since the writer needs neither (see
  * the events above) and the parser makes no call for a NULL member: each
  * is about a tenth of the time of parse + write. To filter, replace a

@@ -671,6 +671,7 @@ static void run_free(run *r) {
 
 static sgf_callbacks run_callbacks(void) {
   sgf_callbacks cb;
+  memset(&cb, 0, sizeof cb); /* members not set here must be NULL */
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
   cb.on_node = on_node;
