@@ -190,6 +190,9 @@ int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
     input_reader_destroy(m);
     return -1;
   }
+  /* Each search looks no further than the next target, so that all of
+   * them together read the file at most once (a file that is one huge
+   * game has no cut at all). */
   cuts[nr++] = 0;
   for (k = 1; k < n; k++) {
     int64_t t = size / n * k, c;
@@ -197,9 +200,11 @@ int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
       t = cuts[nr - 1] + 1;
     if (t >= size)
       break;
-    c = find_cut(m, path, t, size - t);
+    c = find_cut(m, path, t, size - t < size / n ? size - t : size / n);
+    if (c < 0)
+      continue; /* none before the next target: try from there */
     if (c <= cuts[nr - 1] || c >= size)
-      break; /* no cut after t: nor after any later target */
+      break;
     cuts[nr++] = c;
   }
   input_reader_destroy(m);
