@@ -8,7 +8,8 @@
  * The input is read into memory once (bench/load.c: a FILE is one input, a
  * DIR or the files named in LISTFILE one input per file). Each run parses
  * every input in CHUNK-byte pieces (default 64 KiB) with the writer's own
- * handlers (sgf_writer_callbacks) and writes it, in the compact and in the
+ * handlers, values whole (sgf_writer_value_callbacks, as `sgf fmt` uses
+ * them) and writes it, in the compact and in the
  * readable layout, to a sink that only counts the bytes: the cost of parse
  * + write without any I/O. Between files the parser and the writer are
  * reset, as `sgf fmt` on many files would (each file's output is finished
@@ -20,7 +21,9 @@
  * One more, untimed run per layout (left out with --no-check) counts the
  * memory of parser and writer through sgf_allocator hooks (peak bytes live
  * at once; every free is checked to pass the size allocated) and checks
- * the output: its sink feeds a second parser, in strict mode, one file's
+ * the output (written through sgf_writer_callbacks, the three value
+ * events; test/roundtrip.c checks that both write the same bytes): its
+ * sink feeds a second parser, in strict mode, one file's
  * output at a time, and that parser must see no diagnostic and the same
  * number of games, game trees, nodes, properties (those with a value: the
  * writer drops a property without one), values and value bytes as the
@@ -252,7 +255,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
     cb = check_callbacks;
   } else {
     memset(&cb, 0, sizeof cb);
-    sgf_writer_callbacks(&cb);
+    sgf_writer_value_callbacks(&cb); /* as sgf fmt */
   }
 
   double t0 = bench_now();

@@ -718,6 +718,22 @@ static int cb_value_end(sgf_parser *p, void *u) {
   return CB_RESULT(ev_value_end(u));
 }
 
+/* Values whole (on_value): a piece's bytes, then its end. A value begins
+ * with its data or its end, as with the three events. */
+static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
+                    unsigned flags) {
+  (void)p;
+  if (n && ev_value_data(u, at, n)) return SGF_ABORT;
+  return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
+}
+
+void sgf_writer_value_callbacks(sgf_callbacks *cb) {
+  sgf_writer_callbacks(cb);
+  cb->on_value_data = NULL;
+  cb->on_value_end = NULL;
+  cb->on_value = cb_value;
+}
+
 void sgf_writer_callbacks(sgf_callbacks *cb) {
   cb->on_tree_begin = cb_tree_begin;
   cb->on_tree_end = cb_tree_end;

@@ -413,29 +413,40 @@ static void one_file(const char *path, buf *in) {
     goto done;
 
   /* The parser connected straight to the writer (sgf_writer_callbacks,
-   * as `sgf fmt` does), fed in 7-byte chunks, writes the same bytes. */
+   * and sgf_writer_value_callbacks as `sgf fmt` does), fed in 7-byte
+   * chunks and whole, writes the same bytes. */
   {
-    sgf_callbacks cb;
-    sgf_writer *w = new_writer(&chunked, SGF_LAYOUT_COMPACT);
-    sgf_parser *p;
-    size_t off;
-    memset(&cb, 0, sizeof cb);
-    sgf_writer_callbacks(&cb);
-    p = sgf_parser_create(&cb, w, NULL);
-    if (p == NULL) exit(2);
-    for (off = 0; off < in->len; off += 7)
-      sgf_parser_feed(p, in->p + off, in->len - off < 7 ? in->len - off : 7,
-                      NULL);
-    sgf_parser_finish(p);
-    sgf_writer_finish(w);
-    sgf_parser_destroy(p);
-    sgf_writer_destroy(w);
-  }
-  if (chunked.len != compact.len ||
-      memcmp(chunked.p, compact.p, compact.len) != 0) {
-    fail(path, "parser -> writer callbacks, fed in 7-byte chunks, writes "
-               "different bytes");
-    goto done;
+    int way;
+    for (way = 0; way < 4; way++) {
+      sgf_callbacks cb;
+      sgf_writer *w;
+      sgf_parser *p;
+      size_t off, step = (way & 2) ? in->len + 1 : 7;
+      chunked.len = 0;
+      w = new_writer(&chunked, SGF_LAYOUT_COMPACT);
+      memset(&cb, 0, sizeof cb);
+      if (way & 1)
+        sgf_writer_value_callbacks(&cb);
+      else
+        sgf_writer_callbacks(&cb);
+      p = sgf_parser_create(&cb, w, NULL);
+      if (p == NULL) exit(2);
+      for (off = 0; off < in->len; off += step)
+        sgf_parser_feed(p, in->p + off,
+                        in->len - off < step ? in->len - off : step, NULL);
+      sgf_parser_finish(p);
+      sgf_writer_finish(w);
+      sgf_parser_destroy(p);
+      sgf_writer_destroy(w);
+      if (chunked.len != compact.len ||
+          memcmp(chunked.p, compact.p, compact.len) != 0) {
+        fail(path, way & 1 ? "parser -> writer value callbacks writes "
+                             "different bytes"
+                           : "parser -> writer callbacks writes different "
+                             "bytes");
+        goto done;
+      }
+    }
   }
 
   /* The tree writer agrees with the streaming writer (modulo the tree). */

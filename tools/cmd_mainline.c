@@ -169,7 +169,7 @@ int cmd_mainline(int argc, char **argv)
     m.outname = "<stdout>";
   }
   memset(&m.wcb, 0, sizeof m.wcb);
-  sgf_writer_callbacks(&m.wcb);
+  sgf_writer_value_callbacks(&m.wcb);
   cb = m.wcb;
   cb.on_tree_begin = ml_tree_begin;
   cb.on_tree_end = ml_tree_end;

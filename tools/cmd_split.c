@@ -371,7 +371,7 @@ int cmd_split(int argc, char **argv)
     }
   }
   memset(&s.wcb, 0, sizeof s.wcb);
-  sgf_writer_callbacks(&s.wcb);
+  sgf_writer_value_callbacks(&s.wcb);
   cb = s.wcb;
   cb.on_tree_begin = sp_tree_begin;
   cb.on_tree_end = sp_tree_end;

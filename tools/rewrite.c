@@ -66,7 +66,7 @@ int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
     cb = *events;
   } else {
     memset(&cb, 0, sizeof cb);
-    sgf_writer_callbacks(&cb);
+    sgf_writer_value_callbacks(&cb); /* values whole: faster */
   }
   cb.on_diagnostic = on_diagnostic;
   rw->w = sgf_writer_create(write, ctx, &wo);

@@ -226,6 +226,11 @@ SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
  * on_value_data and on_value_end. */
 SGF_EXTERN void sgf_writer_callbacks(sgf_callbacks *cb);
 
+/* The same, with values whole (WHOLE VALUES in sgfstream.h): on_value set,
+ * on_value_data and on_value_end NULL. One call a value in place of two:
+ * parse + write is faster. To filter values, wrap on_value. */
+SGF_EXTERN void sgf_writer_value_callbacks(sgf_callbacks *cb);
+
 /* ---------------------------------------------------------------------- */
 /* Writing trees (sgfstream/tree.h)                                        */
 
