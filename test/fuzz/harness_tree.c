@@ -1046,6 +1046,40 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   if (res == NULL && (c.live != 0 || c.bad != 0))
     res = fz_failf("roundtrip: writer memory outstanding after destroy");
 
+  /* 1b. the parser straight into a writer with values whole
+   * (sgf_writer_value_callbacks, as sgf fmt): the same bytes */
+  if (res == NULL) {
+    sgf_writer_options wv = wo;
+    sgf_callbacks vcb;
+    sgf_parser *p;
+    fz_buf outv;
+    size_t pos = 0;
+    sgf_status st = SGF_OK;
+    memset(&outv, 0, sizeof outv);
+    wv.allocator = NULL;
+    w = sgf_writer_create(rt_sink, &outv, &wv);
+    if (w == NULL) abort();
+    memset(&vcb, 0, sizeof vcb);
+    sgf_writer_value_callbacks(&vcb);
+    p = sgf_parser_create(&vcb, w, &o1);
+    if (p == NULL) abort();
+    while (pos < size - 4 && st == SGF_OK) {
+      size_t n = size - 4 - pos;
+      if (chunk && chunk < n) n = chunk;
+      st = sgf_parser_feed(p, (const char *)data + 4 + pos, n, NULL);
+      pos += n;
+    }
+    if (st == SGF_OK) st = sgf_parser_finish(p);
+    if (sgf_writer_finish(w) != 0 || st != st1 || !fz_buf_eq(&outv, &out1))
+      res = fz_failf("roundtrip: sgf_writer_value_callbacks wrote other "
+                     "bytes (%zu, status %d) than the event functions (%zu, "
+                     "status %d)",
+                     outv.len, (int)st, out1.len, (int)st1);
+    sgf_parser_destroy(p);
+    sgf_writer_destroy(w);
+    fz_buf_free(&outv);
+  }
+
   /* 2. the output, strictly: no diagnostic, and the same events */
   o2 = o1;
   o2.flags = SGF_OPT_STRICT;
