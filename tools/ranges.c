@@ -20,8 +20,9 @@
  * read. */
 static int root_ident(char a, char b)
 {
+  /* three bytes an entry, the last one too: the loop ends on the NUL */
   static const char roots[] = "FF GM SZ CA AP ST RU KM HA PB PW BR WR BT WT "
-                              "EV RO DT GN RE PC SO US CP AN ON OT TM GC";
+                              "EV RO DT GN RE PC SO US CP AN ON OT TM GC ";
   const char *p;
   for (p = roots; *p; p += 3)
     if (p[0] == a && p[1] == b)
