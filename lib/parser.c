@@ -158,12 +158,6 @@ static const unsigned char value_stop[256] = {
 /* ------------------------------------------------------------------ */
 /* Double-byte text (see DOUBLE-BYTE TEXT above)                       */
 
-#if defined(__GNUC__)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define UNLIKELY(x) (x)
-#endif
-
 /* feed_core() stopped for look-ahead: the rest of the chunk is held back. */
 #define SGF__NEED 100
 
@@ -581,9 +575,15 @@ static void ident_finish(sgf_parser *p) {
 /* The three value events, or with on_value (WHOLE VALUES in sgfstream.h)
  * the pieces: value-begin only notes that the first piece is to come; a
  * slice is a piece (the first one at the '['); value-end is an empty last
- * piece (or the whole value, when nothing came before). VALUE_WHOLE is a
- * slice that ends the value: one call for begin, data and end, when the
- * caller has set the state after the ']' (else data, then end). */
+ * piece (or the whole value, when nothing came before). VPIECE with last
+ * set delivers a slice that ends the value in one call; its caller sets
+ * the state after the ']' first. */
+#if defined(__GNUC__)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
+
 #define EMIT_VBEGIN()                               \
   do {                                              \
     if (p->cb.on_value)                             \
