@@ -2,7 +2,7 @@
  * in-memory input.
  *
  *   bench/bench_tree [-n REPS] [-c CHUNK] [-m MAXBYTES] [--collect]
- *                    [--no-count] [--results FILE]
+ *                    [--no-count] [--no-floor] [--results FILE]
  *                    FILE | DIR | --list LISTFILE
  *
  * The input is read into memory once (bench/load.c: a FILE is one input, a
@@ -22,7 +22,16 @@
  * bytes outstanding at once (parser, builder buffers, trees), and every
  * free is checked to give back the size that was allocated.
  *
- * --results FILE appends one line for bench/run's summary (see util.h).
+ * Then, unless --no-floor, the same inputs go through the floor builder
+ * (tree_floor.h: the least a builder on the callbacks does, links, bytes
+ * and positions), best of REPS, once with the three positions per move
+ * and once without: how far the real builder is from what the events
+ * themselves cost. Its node count must equal the builder's; where it
+ * cannot build (a value over 64 KiB) or counts otherwise, the floor is
+ * left out with a word on stderr, and the exit status does not change.
+ *
+ * --results FILE appends one line for bench/run's summary (see util.h),
+ * and one more ("trees floor") for the floor with positions.
  *
  * MB means 10^6 bytes. Exit status: 0, 1 if a run did not parse or leaked,
  * 2 on usage or I/O errors.
@@ -32,6 +41,7 @@
 #include <sgfstream.h>
 
 #include "load.h"
+#include "tree_floor.h"
 #include "util.h"
 
 #include <inttypes.h>
@@ -63,6 +73,31 @@ static int on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
   return SGF_CONTINUE;
 }
 
+/* Feed every input to p in chunk-byte pieces and finish it, calling
+ * reset(ctx) between inputs; stops at the first input that does not
+ * parse (*failed_on, if not NULL, names it). */
+static sgf_status feed_all(const bench_inputs *in, size_t chunk,
+                           sgf_parser *p, void (*reset)(void *), void *ctx,
+                           const bench_buf **failed_on) {
+  sgf_status st = SGF_OK;
+  for (size_t i = 0; i < in->count && st == SGF_OK; i++) {
+    const bench_buf *buf = &in->bufs[i];
+    size_t off = 0;
+    if (i > 0) reset(ctx);
+    while (off < buf->len && st == SGF_OK) {
+      size_t n = buf->len - off < chunk ? buf->len - off : chunk, used = 0;
+      st = sgf_parser_feed(p, buf->data + off, n, &used);
+      off += used;
+    }
+    if (st == SGF_OK) st = sgf_parser_finish(p);
+    if (st != SGF_OK && failed_on) *failed_on = buf;
+  }
+  return st;
+}
+
+static void reset_builder(void *b) { sgf_tree_builder_reset(b); }
+static void reset_floor(void *f) { tree_floor_reset(f); }
+
 /* Build trees over every input; returns the seconds taken, or -1 on
  * failure. counting: through the counting allocator *cnt. */
 static double run(const bench_inputs *in, size_t chunk, int collect,
@@ -73,7 +108,7 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
   sgf_allocator a;
   sgf_tree_builder *b;
   sgf_parser *p;
-  sgf_status st = SGF_OK;
+  sgf_status st;
   const bench_buf *failed_on = NULL;
   double t0, t1, c0;
   memset(rs, 0, sizeof *rs);
@@ -91,18 +126,7 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
     return -1;
   }
   p = sgf_tree_builder_parser(b);
-  for (size_t i = 0; i < in->count && st == SGF_OK; i++) {
-    const bench_buf *buf = &in->bufs[i];
-    size_t off = 0;
-    if (i > 0) sgf_tree_builder_reset(b);
-    while (off < buf->len && st == SGF_OK) {
-      size_t n = buf->len - off < chunk ? buf->len - off : chunk, used = 0;
-      st = sgf_parser_feed(p, buf->data + off, n, &used);
-      off += used;
-    }
-    if (st == SGF_OK) st = sgf_parser_finish(p);
-    if (st != SGF_OK) failed_on = buf;
-  }
+  st = feed_all(in, chunk, p, reset_builder, b, &failed_on);
   sgf_tree_builder_destroy(b);
   t1 = bench_now();
   *cpu = bench_cpu() - c0;
@@ -116,15 +140,45 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
   return t1 - t0;
 }
 
+/* The same inputs through the floor builder (tree_floor.h); returns the
+ * seconds taken, or -1 on failure. */
+static double run_floor(const bench_inputs *in, size_t chunk, int positions,
+                        uint64_t *games, uint64_t *nodes) {
+  tree_floor *f;
+  sgf_parser *p;
+  sgf_status st;
+  double t0, t1;
+  t0 = bench_now();
+  f = tree_floor_create(positions);
+  if (!f) {
+    fprintf(stderr, "%s: could not create the floor builder\n", prog);
+    return -1;
+  }
+  p = tree_floor_parser(f);
+  st = feed_all(in, chunk, p, reset_floor, f, NULL);
+  tree_floor_counts(f, games, nodes);
+  tree_floor_destroy(f);
+  t1 = bench_now();
+  if (st != SGF_OK || *nodes == 0) {
+    fprintf(stderr,
+            "%s: the floor builder stopped (%s): a value over 64 KiB, "
+            "a parse error or no memory\n",
+            prog, bench_status_name(st));
+    return -1;
+  }
+  return t1 - t0;
+}
+
 static void usage(FILE *f) {
   fprintf(f,
           "usage: bench_tree [-n REPS] [-c CHUNK] [-m MAXBYTES] [--collect] "
           "[--no-count]\n"
-          "                  [--results FILE] FILE | DIR | --list LISTFILE\n");
+          "                  [--no-floor] [--results FILE] "
+          "FILE | DIR | --list LISTFILE\n");
 }
 
 int main(int argc, char **argv) {
-  int reps = 3, collect = 0, count = 1, i;
+  int reps = 3, collect = 0, count = 1, floor = 1, i;
   size_t chunk = 65536, max = 0;
   const char *path = NULL, *results_path = NULL;
   bench_load_mode mode = BENCH_LOAD_PATH;
@@ -151,6 +205,8 @@ int main(int argc, char **argv) {
       collect = 1;
     } else if (!strcmp(argv[i], "--no-count")) {
       count = 0;
+    } else if (!strcmp(argv[i], "--no-floor")) {
+      floor = 0;
     } else if (!strcmp(argv[i], "--results") && i + 1 < argc) {
       results_path = argv[++i];
     } else if (!strcmp(argv[i], "--list") && i + 1 < argc && !path) {
@@ -212,6 +268,37 @@ int main(int argc, char **argv) {
   bench_result(results, collect ? "trees/collect" : "trees", in.bytes, best,
                rs.games, in.count, count ? cnt.peak : 0,
                count ? "heap" : "-");
+  if (floor) { /* the floor, with and without the three positions */
+    for (int pos = 1; pos >= 0; pos--) {
+      double fbest = -1;
+      uint64_t fg = 0, fn = 0;
+      for (i = 0; i < reps && fbest != -2; i++) {
+        double t = run_floor(&in, chunk, pos, &fg, &fn);
+        if (t < 0)
+          fbest = -2; /* said why on stderr */
+        else if (fbest < 0 || t < fbest)
+          fbest = t;
+      }
+      if (fbest > 0 && fn != rs.nodes) {
+        fprintf(stderr, "%s: the floor builder counted %" PRIu64
+                " nodes, the builder %" PRIu64 ": no floor\n", prog, fn,
+                rs.nodes);
+        fbest = -2;
+      }
+      if (fbest < 0) {
+        printf("  floor          not measured on this input\n");
+        break;
+      }
+      printf("  floor%s %7.1f MB/s (%.1f ns/node): bench/tree_floor.c, "
+             "links and bytes%s\n",
+             pos ? "         " : ", no pos", (double)in.bytes / fbest / 1e6,
+             fbest * 1e9 / (double)(fn ? fn : 1),
+             pos ? " and the 3 positions" : " only");
+      if (pos)
+        bench_result(results, "trees floor", in.bytes, fbest, fg, in.count,
+                     0, "-");
+    }
+  }
   if (results) fclose(results);
   bench_inputs_free(&in);
   return 0;
