@@ -38,6 +38,7 @@ struct fblock {
 
 struct tree_floor {
   sgf_parser *p;
+  const sgf_event_state *es; /* the parser's: positions inline */
   int positions;
   fblock *first, *block; /* the blocks; the one being filled */
   size_t used;           /* bytes of block->data taken */
@@ -123,7 +124,7 @@ static int on_node(sgf_parser *p, void *u) {
       parent->first_child = n;
     parent->last_child = n;
   }
-  if (f->positions) n->pos = sgf_parser_position(p);
+  if (f->positions) n->pos = sgf_event_position(p, f->es);
   f->cur = n;
   f->game_nodes++;
   return SGF_CONTINUE;
@@ -138,7 +139,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
   q->ident = id;
   q->ident_len = len;
   q->values = q->last_value = NULL;
-  if (f->positions) q->pos = sgf_parser_position(p);
+  if (f->positions) q->pos = sgf_event_position(p, f->es);
   if (n->last_prop)
     n->last_prop->next = q;
   else
@@ -158,7 +159,7 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
     if (!v) return fail(f);
     v->next = NULL;
     v->len = 0;
-    if (f->positions) v->pos = sgf_parser_position(p);
+    if (f->positions) v->pos = sgf_event_position(p, f->es);
     if (q->last_value)
       q->last_value->next = v;
     else
@@ -214,6 +215,7 @@ tree_floor *tree_floor_create(int positions) {
     tree_floor_destroy(f);
     return NULL;
   }
+  f->es = sgf_parser_event_state(f->p);
   return f;
 }
 

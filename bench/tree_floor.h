@@ -6,8 +6,8 @@
  * sibling) with a return point per open variation; one property per
  * property event with the identifier the core hands over; one value per
  * value with its raw bytes copied (the input is gone after the callback);
- * with positions, the three sgf_parser_position() calls that give the
- * node, property and value their place in the file. Bump allocation in
+ * with positions, the node's, property's and value's place in the file,
+ * read inline (sgf_event_position, as the real builder does). Bump allocation in
  * 64 KiB blocks reused from game to game, so no malloc per game.
  *
  * What it leaves out, and the real builder (lib/tree_build.c) does: the

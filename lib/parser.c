@@ -278,7 +278,7 @@ void sgf_options_init(sgf_options *opt) { memset(opt, 0, sizeof *opt); }
 static void parser_clear(sgf_parser *p) {
   p->state = ST_TOP;
   p->status = SGF_OK;
-  p->feeding = 0;
+  p->ev.live = 0;
   p->seen_tree = 0;
   p->quiet = 0;
   p->ws_seen = 0;
@@ -291,16 +291,16 @@ static void parser_clear(sgf_parser *p) {
   p->skip_silent = 0;
   p->nimplicit = 0;
   p->offset = 0;
-  p->line = 1;
-  p->line_start = 0;
+  p->ev.line = 1;
+  p->ev.line_start = 0;
   p->cr_end = UINT64_MAX;
   memset(&p->ev_saved, 0, sizeof p->ev_saved);
   p->ev_saved.line = 1;
-  p->ev_off = 0;
+  p->ev.offset = 0;
   p->tree_open = p->cand_pos = p->open_pos = p->ident_pos = p->value_pos =
       p->ev_saved;
-  p->raw_ptr = p->raw;
-  p->ident_len = p->raw_len = 0;
+  p->ev.raw_ident = p->raw;
+  p->ident_len = p->ev.raw_ident_len = 0;
   p->ident[0] = p->raw[0] = '\0';
   memset(&p->error, 0, sizeof p->error);
   p->has_error = 0;
@@ -355,7 +355,7 @@ void sgf_parser_destroy(sgf_parser *p) {
 }
 
 void sgf_parser_reset(sgf_parser *p) {
-  if (p->feeding) return;
+  if (p->ev.live) return;
   parser_clear(p);
 }
 
@@ -373,19 +373,19 @@ static sgf_pos mark_pos(const sgf__mark *m) {
 
 sgf_pos sgf_parser_position(const sgf_parser *p) {
   sgf__mark m;
-  if (p->feeding) {
-    if (p->ev_off < p->line_start) return mark_pos(&p->ev_saved);
-    m.off = p->ev_off;
-    m.line = p->line;
-    m.line_start = p->line_start;
+  if (p->ev.live) {
+    if (p->ev.offset < p->ev.line_start) return mark_pos(&p->ev_saved);
+    m.off = p->ev.offset;
+    m.line = p->ev.line;
+    m.line_start = p->ev.line_start;
   } else {
     /* after the bytes held back for look-ahead, if any (their line
      * breaks counted as newline() will count them) */
     uint64_t cr = p->cr_end;
     size_t i;
     m.off = p->offset;
-    m.line = p->line;
-    m.line_start = p->line_start;
+    m.line = p->ev.line;
+    m.line_start = p->ev.line_start;
     for (i = 0; i < p->la_len; i++, m.off++) {
       if (p->la[i] == '\r') {
         m.line++;
@@ -400,9 +400,13 @@ sgf_pos sgf_parser_position(const sgf_parser *p) {
   return mark_pos(&m);
 }
 
+const sgf_event_state *sgf_parser_event_state(const sgf_parser *p) {
+  return &p->ev;
+}
+
 const char *sgf_parser_raw_ident(const sgf_parser *p, size_t *len) {
-  if (len) *len = p->raw_len;
-  return p->raw_ptr;
+  if (len) *len = p->ev.raw_ident_len;
+  return p->ev.raw_ident;
 }
 
 uint64_t sgf_parser_depth(const sgf_parser *p) { return p->depth; }
@@ -489,12 +493,12 @@ static int skip_state(int st) {
 /* Account for the line break at offset o (byte c is LF or CR). */
 static inline void newline(sgf_parser *p, uint64_t o, unsigned char c) {
   if (c == '\r') {
-    p->line++;
+    p->ev.line++;
     p->cr_end = o + 1;
   } else if (p->cr_end != o) {
-    p->line++;
+    p->ev.line++;
   }
-  p->line_start = o + 1;
+  p->ev.line_start = o + 1;
 }
 
 /* Text from s (inside a value) up to the next ']' '\\' NUL or end, its
@@ -510,8 +514,8 @@ static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
   sgf__lines ln;
   const uint64_t o = (uint64_t)(uintptr_t)s + bias;
   s = p->scan->text(s, end, p->cr_end == o, &ln);
-  p->line += ln.n;
-  if (ln.last) p->line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
+  p->ev.line += ln.n;
+  if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
   if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
   return s;
 }
@@ -522,26 +526,26 @@ static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
 static void ident_finish(sgf_parser *p) {
   if (p->ident_len == 0) {
     size_t i;
-    for (i = 0; i < p->raw_len; i++) {
+    for (i = 0; i < p->ev.raw_ident_len; i++) {
       char c = p->raw[i];
       p->ident[i] = (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c;
     }
-    p->ident_len = p->raw_len;
+    p->ident_len = p->ev.raw_ident_len;
   }
   p->ident[p->ident_len] = '\0';
-  p->raw[p->raw_len] = '\0';
+  p->raw[p->ev.raw_ident_len] = '\0';
 }
 
 #define OFF(q) ((uint64_t)(uintptr_t)(q) + bias)
-/* The current event is at offset ev_off; when that is before the current
+/* The current event is at offset ev.offset; when that is before the current
  * line (a deferred event, a slice spanning lines) ev_saved has its mark. */
-#define SETEV(m) (p->ev_off = (m).off, p->ev_saved = (m))
+#define SETEV(m) (p->ev.offset = (m).off, p->ev_saved = (m))
 
 #define HERE(m)                \
   do {                         \
     (m).off = OFF(s);          \
-    (m).line = p->line;        \
-    (m).line_start = p->line_start; \
+    (m).line = p->ev.line;        \
+    (m).line_start = p->ev.line_start; \
   } while (0)
 
 /* Call back; on anything but continue, act on it. The state to resume in
@@ -669,7 +673,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
   int st = p->state;
   int cls;
 
-  p->feeding = 1;
+  p->ev.live = 1;
   p->buf = buf;
 
   while (s < end) {
@@ -690,8 +694,8 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
               if (d == LA_CLOSE) { /* the backslash was a trail byte */
                 sgf__mark b;
                 b.off = OFF(s) - 1;
-                b.line = p->line;
-                b.line_start = p->line_start;
+                b.line = p->ev.line;
+                b.line_start = p->ev.line_start;
                 st = ST_VALUE;
                 DIAG(SGF_DIAG_DBCS_BACKSLASH, &b, &p->value_pos);
                 goto value_close;
@@ -732,8 +736,8 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           }
         }
         if (s > start) {
-          p->ev_off = m.off;
-          if (m.off < p->line_start) p->ev_saved = m;
+          p->ev.offset = m.off;
+          if (m.off < p->ev.line_start) p->ev_saved = m;
           if (UNLIKELY(p->cb.on_value != NULL) && s < end &&
               st == ST_VALUE && *s == ']' &&
               !(s[-1] >= 0x81 && dbcs_before(p, s))) {
@@ -760,7 +764,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           }
         }
       value_close:
-        p->ev_off = OFF(s);
+        p->ev.offset = OFF(s);
         st = ST_AFTER_VALUE;
         s++;
         EMIT_VEND();
@@ -772,7 +776,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
       L_after_value:
         cls = byte_class[*s];
         if (cls == C_LBRACK) {
-          p->ev_off = OFF(s);
+          p->ev.offset = OFF(s);
           HERE(p->value_pos);
           st = ST_VALUE;
           s++;
@@ -786,7 +790,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         } else if (cls == C_NUL) {
           NUL_AS_SPACE();
         } else {
-          p->ev_off = OFF(s);
+          p->ev.offset = OFF(s);
           st = ST_NODE;
           EMIT(on_property_end);
           if (st == ST_NODE) goto L_node;
@@ -796,7 +800,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_NODE:
       L_node:
         if (*s == ';') { /* the common cases first, before the jump table */
-          p->ev_off = OFF(s);
+          p->ev.offset = OFF(s);
           s++;
           EMIT_Q(on_node);
           if (st != ST_NODE) continue;
@@ -807,15 +811,15 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           if (end - s >= 5 && s[1] == '[' && s[4] == ']' &&
               byte_class[s[0]] == C_UPPER && !value_stop[s[2]] &&
               !value_stop[s[3]] && s[3] < 0x81) {
-            p->raw_ptr = (const char *)s;
-            p->raw_len = 1;
-            p->ev_off = OFF(s);
+            p->ev.raw_ident = (const char *)s;
+            p->ev.raw_ident_len = 1;
+            p->ev.offset = OFF(s);
             s++;
             st = ST_PROP;
             EMIT_DATA(on_property, (const char *)s - 1, 1);
             if (st != ST_PROP) continue;
             HERE(p->value_pos);
-            p->ev_off = p->value_pos.off;
+            p->ev.offset = p->value_pos.off;
             if (UNLIKELY(p->cb.on_value != NULL)) { /* whole, one call */
               s += 4;
               st = ST_AFTER_VALUE;
@@ -826,11 +830,11 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
               st = ST_VALUE;
               EMIT(on_value_begin);
               if (st != ST_VALUE) continue;
-              p->ev_off = OFF(s);
+              p->ev.offset = OFF(s);
               s += 2;
               EMIT_DATA(on_value_data, (const char *)s - 2, 2);
               if (st != ST_VALUE) continue;
-              p->ev_off = OFF(s);
+              p->ev.offset = OFF(s);
               s++;
               st = ST_AFTER_VALUE;
               EMIT(on_value_end);
@@ -838,7 +842,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             if (s == end || st != ST_AFTER_VALUE) continue;
             if (*s != ';') goto L_after_value;
             /* the next node at once (AFTER_VALUE's last case, inline) */
-            p->ev_off = OFF(s);
+            p->ev.offset = OFF(s);
             st = ST_NODE;
             EMIT(on_property_end);
             if (st == ST_NODE) goto L_node;
@@ -851,7 +855,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         if (cls == C_UPPER) goto L_ident_fast;
         switch (cls) {
           case C_SEMI:
-            p->ev_off = OFF(s);
+            p->ev.offset = OFF(s);
             s++;
             EMIT_Q(on_node);
             if (s < end && st == ST_NODE) goto L_node;
@@ -865,9 +869,9 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             n = (size_t)(q - s);
             if (q < end && *q == '[' && n <= p->max_ident_len) {
               /* handed over in place: valid during the callback */
-              p->raw_ptr = (const char *)s;
-              p->raw_len = n;
-              p->ev_off = OFF(s);
+              p->ev.raw_ident = (const char *)s;
+              p->ev.raw_ident_len = n;
+              p->ev.offset = OFF(s);
               s = q;
               st = ST_PROP;
               EMIT_DATA(on_property, (const char *)s - n, n);
@@ -878,7 +882,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           /* fall through */
           case C_LOWER:
             HERE(p->ident_pos);
-            p->ident_len = p->raw_len = 0;
+            p->ident_len = p->ev.raw_ident_len = 0;
             st = ST_IDENT;
             continue;
           case C_WS:
@@ -919,12 +923,12 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         while (s < end) {
           cls = byte_class[*s];
           if (cls == C_UPPER) {
-            if (p->raw_len == p->max_ident_len) goto ident_limit;
-            p->raw[p->raw_len++] = (char)*s;
+            if (p->ev.raw_ident_len == p->max_ident_len) goto ident_limit;
+            p->raw[p->ev.raw_ident_len++] = (char)*s;
             p->ident[p->ident_len++] = (char)*s;
           } else if (cls == C_LOWER) {
-            if (p->raw_len == p->max_ident_len) goto ident_limit;
-            p->raw[p->raw_len++] = (char)*s;
+            if (p->ev.raw_ident_len == p->max_ident_len) goto ident_limit;
+            p->raw[p->ev.raw_ident_len++] = (char)*s;
           } else {
             st = ST_AFTER_IDENT;
             p->ws_seen = 0;
@@ -938,9 +942,9 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         cls = byte_class[*s];
         if (cls == C_LBRACK) {
           ident_finish(p);
-          p->raw_ptr = p->raw;
-          if (p->ident_len != p->raw_len ||
-              memcmp(p->ident, p->raw, p->raw_len) != 0)
+          p->ev.raw_ident = p->raw;
+          if (p->ident_len != p->ev.raw_ident_len ||
+              memcmp(p->ident, p->raw, p->ev.raw_ident_len) != 0)
             DIAG(SGF_DIAG_LOWERCASE_IDENT, &p->ident_pos, NULL);
           if (p->ws_seen)
             DIAG(SGF_DIAG_SPACE_BEFORE_VALUE, &p->ident_pos, NULL);
@@ -966,7 +970,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
 
       case ST_PROP: /* *s is the first '[' */
       L_prop:
-        p->ev_off = OFF(s);
+        p->ev.offset = OFF(s);
         HERE(p->value_pos);
         st = ST_VALUE;
         s++;
@@ -1025,7 +1029,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             }
             DIAG_HERE(SGF_DIAG_NODE_AFTER_VARIATION);
             p->implicit[p->nimplicit++] = ++p->depth;
-            p->ev_off = OFF(s);
+            p->ev.offset = OFF(s);
             st = ST_SEQ_START;
             EMIT_Q(on_tree_begin);
             continue;
@@ -1067,7 +1071,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         cls = byte_class[*s];
         switch (cls) {
           case C_SEMI:
-            p->ev_off = OFF(s);
+            p->ev.offset = OFF(s);
             st = ST_NODE;
             s++;
             EMIT_Q(on_node);
@@ -1086,14 +1090,14 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           case C_LOWER:
           case C_LBRACK:
             DIAG_HERE(SGF_DIAG_MISSING_SEMICOLON);
-            p->ev_off = OFF(s);
+            p->ev.offset = OFF(s);
             st = ST_NODE;
             EMIT_Q(on_node);
             continue;
           case C_LPAREN:
           case C_RPAREN:
             DIAG_HERE(SGF_DIAG_TREE_WITHOUT_NODE);
-            p->ev_off = OFF(s);
+            p->ev.offset = OFF(s);
             st = ST_NODE;
             EMIT_Q(on_node);
             continue;
@@ -1190,7 +1194,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           s++;
         } else if (is_letter(cls)) {
           HERE(p->ident_pos);
-          p->ident_len = p->raw_len = 0;
+          p->ident_len = p->ev.raw_ident_len = 0;
           st = ST_TOP_IDENT;
         } else {
           goto not_a_tree;
@@ -1201,8 +1205,8 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_TOP_IDENT_WS:
         cls = byte_class[*s];
         if (is_letter(cls) && st == ST_TOP_IDENT) {
-          if (p->raw_len == p->max_ident_len) goto not_a_tree;
-          p->raw[p->raw_len++] = (char)*s;
+          if (p->ev.raw_ident_len == p->max_ident_len) goto not_a_tree;
+          p->raw[p->ev.raw_ident_len++] = (char)*s;
           if (cls == C_UPPER) p->ident[p->ident_len++] = (char)*s;
           s++;
         } else if (cls == C_WS || cls == C_NL) {
@@ -1309,7 +1313,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
     /* Shared transitions, reached by goto from the states above. */
   close_tree:
     /* *s is a ')' inside a tree. */
-    p->ev_off = OFF(s);
+    p->ev.offset = OFF(s);
     if (p->nimplicit && p->implicit[p->nimplicit - 1] == p->depth) {
       /* An implicit variation closes first; the ')' is looked at again
        * for the tree that really owns it. */
@@ -1371,14 +1375,14 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
 
   keep_vtail(p, st, end);
   p->state = st;
-  p->feeding = 0;
+  p->ev.live = 0;
   p->offset = base + len;
   *consumed = len;
   return SGF_OK;
 
 need_more:
   keep_vtail(p, st, s);
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
@@ -1386,7 +1390,7 @@ need_more:
 
 paused:
   keep_vtail(p, st, s);
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   p->status = SGF_PAUSED;
   p->offset = OFF(s);
@@ -1394,7 +1398,7 @@ paused:
   return SGF_PAUSED;
 
 aborted:
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
   p->offset = OFF(s);
@@ -1402,7 +1406,7 @@ aborted:
   return (sgf_status)p->status;
 
 failed:
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   p->status = SGF_ERROR;
   p->offset = OFF(s);
@@ -1421,7 +1425,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
   int r;
 
   if (consumed) *consumed = 0;
-  if (p->feeding) return SGF_BUSY;
+  if (p->ev.live) return SGF_BUSY;
   if (p->status != SGF_OK) return (sgf_status)p->status;
   if (p->state == ST_DONE || p->state == ST_FIN_CLOSE) return SGF_BUSY;
   if (len == 0) return SGF_OK; /* held-back bytes wait for more, or finish */
@@ -1473,13 +1477,13 @@ static sgf_status finish_core(sgf_parser *p) {
   const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
   int st = p->state;
 
-  p->feeding = 1;
+  p->ev.live = 1;
 
   for (;;) {
     switch (st) {
       case ST_DONE:
         p->state = st;
-        p->feeding = 0;
+        p->ev.live = 0;
         return SGF_OK;
       case ST_TOP:
         st = ST_DONE;
@@ -1511,7 +1515,7 @@ static sgf_status finish_core(sgf_parser *p) {
         continue;
       case ST_SEQ_START:
         DIAG_HERE(SGF_DIAG_TREE_WITHOUT_NODE);
-        p->ev_off = OFF(s);
+        p->ev.offset = OFF(s);
         st = ST_NODE;
         EMIT_Q(on_node);
         continue;
@@ -1530,14 +1534,14 @@ static sgf_status finish_core(sgf_parser *p) {
         {
           sgf__mark h;
           HERE(h);
-          p->ev_off = h.off;
+          p->ev.offset = h.off;
           DIAG(SGF_DIAG_UNCLOSED_VALUE, &h, &p->value_pos);
         }
         st = ST_AFTER_VALUE;
         EMIT_VEND();
         continue;
       case ST_AFTER_VALUE:
-        p->ev_off = OFF(s);
+        p->ev.offset = OFF(s);
         st = ST_NODE;
         EMIT(on_property_end);
         continue;
@@ -1579,7 +1583,7 @@ static sgf_status finish_core(sgf_parser *p) {
             continue;
           }
         }
-        p->ev_off = OFF(s);
+        p->ev.offset = OFF(s);
         EMIT_Q(on_tree_end);
         continue;
       default:
@@ -1589,19 +1593,19 @@ static sgf_status finish_core(sgf_parser *p) {
   }
 
 paused:
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   p->status = SGF_PAUSED;
   return SGF_PAUSED;
 
 aborted:
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
   return (sgf_status)p->status;
 
 failed:
-  p->feeding = 0;
+  p->ev.live = 0;
   p->state = st;
   p->status = SGF_ERROR;
   return SGF_ERROR;
@@ -1610,7 +1614,7 @@ failed:
 /* The bytes held back for look-ahead are parsed first: nothing follows
  * them now, which decides every ']' they wait on. */
 sgf_status sgf_parser_finish(sgf_parser *p) {
-  if (p->feeding) return SGF_BUSY;
+  if (p->ev.live) return SGF_BUSY;
   if (p->status != SGF_OK) return (sgf_status)p->status;
   while (p->la_len) {
     size_t u;

@@ -30,7 +30,6 @@ struct sgf_parser {
 
   int state;      /* ST_* in parser.c */
   int status;     /* sticky sgf_status: SGF_OK, SGF_PAUSED, ... */
-  int feeding;    /* inside feed or finish: callbacks may not re-enter */
   int seen_tree;  /* a game tree has begun */
   int quiet;      /* bit 0: junk reported; bit 1: NUL reported, since the
                      last event */
@@ -47,13 +46,23 @@ struct sgf_parser {
                          demand, never past max_depth entries */
   size_t nimplicit, implicit_cap;
 
+  /* The public event state (sgfstream.h, POSITIONS INLINE):
+   *   ev.offset        offset of the event being delivered
+   *   ev.line          current line
+   *   ev.line_start    offset where it began
+   *   ev.raw_ident, ev.raw_ident_len
+   *                    what sgf_parser_raw_ident returns: raw, or the
+   *                    identifier in the caller's buffer (fast path)
+   *   ev.live          inside feed or finish: callbacks may not re-enter
+   * sgf_event_position() reads the first three when ev.live is set and
+   * ev.offset >= ev.line_start, exactly as sgf_parser_position() would:
+   * keep the two in step. */
+  sgf_event_state ev;
   uint64_t offset;     /* bytes consumed so far */
-  uint64_t line;       /* current line */
-  uint64_t line_start; /* offset where it began */
   uint64_t cr_end;     /* offset just after the last CR (CR LF is one) */
 
-  uint64_t ev_off;     /* offset of the event being delivered */
-  sgf__mark ev_saved;  /* its full mark when ev_off is before line_start */
+  sgf__mark ev_saved;  /* the event's full mark when ev.offset is before
+                          ev.line_start */
   sgf__mark tree_open; /* '(' of the current top-level tree */
   sgf__mark cand_pos;  /* the candidate opener at depth 0 */
   sgf__mark open_pos;  /* pending '(' inside a tree */
@@ -62,10 +71,8 @@ struct sgf_parser {
 
   char *ident;      /* normalized identifier, NUL-terminated */
   size_t ident_len;
-  char *raw;        /* identifier as written, NUL-terminated */
-  size_t raw_len;
-  const char *raw_ptr; /* what sgf_parser_raw_ident returns: raw, or the
-                          identifier in the caller's buffer (fast path) */
+  char *raw;        /* identifier as written, NUL-terminated; its length
+                       is ev.raw_ident_len when ev.raw_ident is raw */
 
   sgf_diag error; /* the diagnostic that stopped the parser */
   int has_error;

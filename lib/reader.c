@@ -14,6 +14,7 @@
 
 struct sgf_reader {
   sgf_parser *parser;
+  const sgf_event_state *es; /* the parser's: positions inline */
   sgf_reader_callbacks cb;
   void *user;
   sgf_allocator alloc;
@@ -101,7 +102,7 @@ static int same_short(const char *a, const char *b, size_t n) {
 static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   sgf_reader *r = u;
   size_t rn;
-  const char *raw = sgf_parser_raw_ident(p, &rn);
+  const char *raw = sgf_event_raw_ident(r->es, &rn);
   if (n > r->ident_cap || rn > r->ident_cap) return out_of_memory(r, p);
   copy_short(r->ident, id, n);
   r->prop.ident = r->ident;
@@ -113,7 +114,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
     r->prop.raw_ident = r->raw_ident;
   }
   r->prop.raw_ident_len = rn;
-  r->prop.pos = sgf_parser_position(p);
+  r->prop.pos = sgf_event_position(p, r->es);
   r->len = 0;
   r->nvals = 0;
   r->failed = 0;
@@ -135,7 +136,7 @@ static int on_value_begin(sgf_parser *p, void *u) {
   v = &r->vals[r->nvals++];
   v->raw = NULL;
   v->len = r->len; /* start offset until value end */
-  v->pos = sgf_parser_position(p);
+  v->pos = sgf_event_position(p, r->es);
   return SGF_CONTINUE;
 }
 
@@ -212,6 +213,7 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb, void *user,
     sgf_reader_destroy(r);
     return NULL;
   }
+  r->es = sgf_parser_event_state(r->parser);
   return r;
 }
 

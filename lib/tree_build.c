@@ -2,8 +2,9 @@
  *
  * A client of the public callback API, like the reader: the builder sees
  * the events any user could receive, reports through sgf_parser_report(),
- * and knows nothing of the tokenizer. (One exception, for speed: where
- * the current event is, see EVENT_POS.)
+ * and knows nothing of the tokenizer. Positions and identifiers as
+ * written are read inline from the parser's public event state (see
+ * EVENT_POS).
  *
  * SHAPE WITHOUT A STACK. Events come in document order, which is the
  * pre-order of the tree, so every new node is a child of the current node
@@ -60,7 +61,11 @@
  *
  * FAST PATHS. Each event handler has an inline fast path for the usual
  * case (DIRECT, or BUFFERED with room everywhere) that does just what the
- * general path (COLD) would; everything else takes the general path.
+ * general path (COLD) would; everything else takes the general path. The
+ * three events of a DIRECT move node go first through LEAVES: handlers
+ * that call nothing at all (positions read inline from the event state),
+ * so they save no registers and set up no frame; whatever they cannot do
+ * without a call goes on to the general handlers.
  *
  * LEAN EVENTS. The core always ends a value before anything else happens
  * in the property, and ends a property before the next property, node or
@@ -98,18 +103,22 @@
 #include "tree_internal.h"
 
 /* Where the current event is, and the identifier as written: through the
- * public API only, like every layer above the core. (The library is linked
- * with -Bsymbolic-functions, so these calls inside the library are direct,
- * not through the PLT.) */
-#define EVENT_POS(p) sgf_parser_position(p)
-#define RAW_IDENT(p, len) sgf_parser_raw_ident((p), (len))
+ * public API only, like every layer above the core, inline from the
+ * parser's event state (sgfstream.h, POSITIONS INLINE), so that the hot
+ * handlers call nothing. A detached builder may be driven by any parser:
+ * the state is looked up again when the parser changes. Used where a
+ * builder b is in scope. */
+#define EVENT_POS(p) sgf_event_position((p), event_state(b, (p)))
+#define RAW_IDENT(p, len) sgf_event_raw_ident(event_state(b, (p)), (len))
 
 #if defined(__GNUC__)
 #define COLD static __attribute__((noinline, cold))
+#define NOINLINE static __attribute__((noinline))
 #define HOT_INLINE static inline __attribute__((always_inline))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define COLD static
+#define NOINLINE static
 #define HOT_INLINE static inline
 #define LIKELY(x) (x)
 #endif
@@ -184,6 +193,9 @@ struct sgf_tree_builder {
   sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
   size_t ixcap;
 
+  const sgf_parser *es_parser; /* the parser whose event state es is */
+  const sgf_event_state *es;
+
   /* DIRECT mode (see the essay) */
   int direct_ok;  /* may be used: own parser, lazy, no pass-through */
   int direct;     /* the open node is being written in place, at dn */
@@ -213,6 +225,15 @@ struct sgf_tree_builder {
   int kept;
   sgf_collection *coll; /* with SGF_TREE_COLLECT, never NULL */
 };
+
+/* The event state of p (see EVENT_POS). */
+HOT_INLINE const sgf_event_state *event_state(sgf_tree_builder *b,
+                                              const sgf_parser *p) {
+  if (LIKELY(b->es_parser == p)) return b->es;
+  b->es_parser = p;
+  b->es = sgf_parser_event_state(p);
+  return b->es;
+}
 
 void sgf_tree_builder_options_init(sgf_tree_builder_options *opt) {
   memset(opt, 0, sizeof *opt);
@@ -517,7 +538,7 @@ COLD int to_staged(sgf_tree_builder *b, sgf_parser *p) {
  * sgf__node_derive gives them); it becomes cur. */
 HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
                           uint32_t id, uint32_t f, sgf_property *pr,
-                          size_t k) {
+                          size_t k, int may_scan) {
   sgf_node *const parent = b->cur, *prev;
   uint32_t last;
   int64_t movenum, nextnum;
@@ -533,7 +554,7 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
   n->id = id;
   n->subtree = 1;
   n->mn = 0;
-  if (f & OPEN_SCAN) { /* PL, MN or HA: the full scan */
+  if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
     n->flags = f & ~OPEN_SCAN;
     sgf__node_scan(n);
     f = n->flags;
@@ -606,11 +627,11 @@ HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
     va->len = len;
     pr->nvalues = 1;
     pr->values = va;
-    link_node(b, t, n, id, f, pr, 1);
+    link_node(b, t, n, id, f, pr, 1, 1);
     bytes[len] = '\0'; /* last: a char store may alias everything */
   } else { /* no property (one without a value is left out) */
     sgf__tree_take(t, sizeof(sgf_node));
-    link_node(b, t, n, id, f, NULL, 0);
+    link_node(b, t, n, id, f, NULL, 0, 1);
   }
   return 0;
 }
@@ -659,7 +680,7 @@ static int close_staged(sgf_tree_builder *b, sgf_parser *p) {
   n->pos = b->open_pos;
   b->npp = b->nvals = b->sblen = 0; /* zero outside BUFFERED */
   if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
-  link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k);
+  link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k, 1);
   return 0;
 }
 
@@ -1039,7 +1060,7 @@ static int h_tree_begin(sgf_parser *p, void *u) { return slow_tree_begin(p, u); 
 
 static int h_tree_end(sgf_parser *p, void *u) { return slow_tree_end(p, u); }
 
-static int h_node(sgf_parser *p, void *u) {
+NOINLINE int node_general(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   if (LIKELY(b->building && b->open && !b->ev.on_node)) {
     sgf_tree *t;
@@ -1108,7 +1129,21 @@ HOT_INLINE const char *static_ident(const char *id, size_t n,
   return NULL;
 }
 
-static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
+/* The DIRECT node's property: a static identifier (what static_ident
+ * gave, with its flags pf), its position still to be written. */
+HOT_INLINE sgf_property *direct_property(sgf_tree_builder *b,
+                                         const char *ident, size_t n,
+                                         uint32_t pf) {
+  sgf_property *pr = DPROP(b->dn);
+  b->prop_flags = pf;
+  b->dstate = 1;
+  pr->ident = pr->raw_ident = ident;
+  pr->ident_len = pr->raw_ident_len = n;
+  return pr;
+}
+
+NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
+                              size_t n) {
   sgf_tree_builder *b = BUILDER(u);
   size_t rn;
   const char *raw, *ident;
@@ -1118,12 +1153,7 @@ static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
       raw = RAW_IDENT(p, &rn);
       ident = static_ident(at, n, raw, rn, &pf);
       if (LIKELY(ident != NULL)) {
-        sgf_property *pr = DPROP(b->dn);
-        b->prop_flags = pf;
-        b->dstate = 1;
-        pr->ident = pr->raw_ident = ident;
-        pr->ident_len = pr->raw_ident_len = n;
-        pr->pos = EVENT_POS(p);
+        direct_property(b, ident, n, pf)->pos = EVENT_POS(p);
         return SGF_CONTINUE;
       }
     }
@@ -1208,8 +1238,8 @@ copy:
  * pass-through handler wants the three value events. A piece is
  * value-begin (FIRST), value-data (bytes), value-end (LAST; needed only
  * when not lazy), as the three events would be, in one call. */
-static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
-                   unsigned flags) {
+NOINLINE int value_general(sgf_parser *p, void *u, const char *at,
+                           size_t n, unsigned flags) {
   sgf_tree_builder *b = BUILDER(u);
   int r = SGF_CONTINUE;
   /* DIRECT, the first value of the node's property, whole and short (a
@@ -1235,6 +1265,97 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   if (r != SGF_ABORT && b->ev.on_value)
     r = passed(b, b->ev.on_value(p, b->user, at, n, flags), r);
   return r;
+}
+
+/* LEAVES. The three events of a move node, in the usual case, handled
+ * by functions that call nothing (no registers to save, no frame): the
+ * DIRECT node with a static identifier, a value of 0 or 2 bytes, and a
+ * position the event state gives inline (pos_inline). Anything else, or
+ * anything that might call (a full scan for PL, MN or HA, the index or an
+ * arena block to grow, a limit), takes the general handler above, which
+ * does the same and more. */
+
+/* The event position is in the counters (see sgf_event_position). */
+HOT_INLINE int pos_inline(const sgf_tree_builder *b, const sgf_parser *p) {
+  const sgf_event_state *es = b->es;
+  return b->es_parser == p && es->live && es->offset >= es->line_start;
+}
+
+/* The position of the current event, when pos_inline holds. */
+HOT_INLINE void put_pos(sgf_pos *d, const sgf_event_state *es) {
+  d->offset = es->offset;
+  d->line = es->line;
+  d->column = es->offset - es->line_start + 1;
+}
+
+static int h_node(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct && b->dstate == 2 && pos_inline(b, p))) {
+    sgf_tree *const t = b->tree;
+    sgf__block *const bl = t->blocks;
+    const uint32_t id = t->nnodes;
+    const uint32_t f = b->open_flags | b->prop_flags;
+    const size_t len = b->dlen;
+    const size_t take = DIRECT_SIZE - DIRECT_BYTES + ((len + 8) & ~(size_t)7);
+    /* the node written in place ends, the next begins behind it */
+    if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap &&
+               id + 1 < t->max_nodes &&
+               t->bytes + sizeof(sgf_node) <= b->max_bytes &&
+               bl->size - bl->used >= take + DIRECT_SIZE)) {
+      sgf_node *const n = b->dn, *next;
+      sgf_property *const pr = DPROP(n);
+      sgf_value *const va = DVAL(n);
+      char *const bytes = DBYTES(n);
+      bl->used += take;
+      next = (sgf_node *)((char *)bl + bl->used);
+      va->raw = bytes;
+      va->len = len;
+      pr->nvalues = 1;
+      pr->values = va;
+      link_node(b, t, n, id, f, pr, 1, 0);
+      b->dn = next;
+      b->dstate = 0;
+      b->open_flags = 0;
+      put_pos(&next->pos, b->es);
+      bytes[len] = '\0'; /* last: a char store may alias everything */
+      return SGF_CONTINUE;
+    }
+  }
+  return node_general(p, u);
+}
+
+static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct && b->dstate == 0 && pos_inline(b, p))) {
+    const sgf_event_state *es = b->es;
+    uint32_t pf;
+    const char *ident =
+        static_ident(at, n, es->raw_ident, es->raw_ident_len, &pf);
+    if (LIKELY(ident != NULL)) {
+      put_pos(&direct_property(b, ident, n, pf)->pos, es);
+      return SGF_CONTINUE;
+    }
+  }
+  return property_general(p, u, at, n);
+}
+
+static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
+                   unsigned flags) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
+             (n == 2 || n == 0) && pos_inline(b, p))) {
+    sgf_node *dn = b->dn;
+    char *d = DBYTES(dn);
+    b->dstate = 2;
+    b->dlen = n;
+    put_pos(&DVAL(dn)->pos, b->es);
+    if (n) { /* a point */
+      d[0] = at[0];
+      d[1] = at[1];
+    }
+    return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
+  }
+  return value_general(p, u, at, n, flags);
 }
 
 static int h_value_end(sgf_parser *p, void *u) {
@@ -1328,6 +1449,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
                    b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
     b->parser = sgf_parser_create(&h, b, &o.parser);
     if (!b->parser) goto failed;
+    event_state(b, b->parser);
   }
   return b;
 failed:

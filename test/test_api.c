@@ -611,9 +611,20 @@ typedef struct posrec {
   tbuf ev;
 } posrec;
 
+/* sgf_parser_position(p), and the inline sgf_event_position equal to it. */
+static sgf_pos both_pos(sgf_parser *p) {
+  const sgf_event_state *es = sgf_parser_event_state(p);
+  sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
+  assert_ptr_equal(es, sgf_parser_event_state(p)); /* stable */
+  assert_int_equal(a.offset, b.offset);
+  assert_int_equal(a.line, b.line);
+  assert_int_equal(a.column, b.column);
+  return a;
+}
+
 static void note_pos(sgf_parser *p, void *u, const char *what) {
   posrec *r = u;
-  sgf_pos pos = sgf_parser_position(p);
+  sgf_pos pos = both_pos(p);
   tbuf_addf(&r->ev, "%s@%llu,%llu:%llu,d%llu ", what,
             (unsigned long long)pos.offset, (unsigned long long)pos.line,
             (unsigned long long)pos.column,
@@ -624,9 +635,11 @@ static int pq_node(sgf_parser *p, void *u) {
   return 0;
 }
 static int pq_prop(sgf_parser *p, void *u, const char *at, size_t n) {
-  size_t rl = 0;
+  size_t rl = 0, rl2 = 0;
   const char *raw = sgf_parser_raw_ident(p, &rl);
   char what[64];
+  assert_ptr_equal(sgf_event_raw_ident(sgf_parser_event_state(p), &rl2), raw);
+  assert_int_equal(rl2, rl);
   snprintf(what, sizeof what, "p%.*s/%.*s", (int)n, at, (int)rl, raw);
   note_pos(p, u, what);
   return 0;
@@ -668,7 +681,7 @@ static void test_positions(void **state) {
     assert_int_equal(sgf_parser_feed(p, in + i, 1, &used), SGF_OK);
     assert_int_equal(used, 1);
     sgf_pos want_pos = tu_end_pos(in, i + 1);
-    sgf_pos got = sgf_parser_position(p);
+    sgf_pos got = both_pos(p);
     assert_int_equal(got.offset, want_pos.offset);
     assert_int_equal(got.line, want_pos.line);
     assert_int_equal(got.column, want_pos.column);

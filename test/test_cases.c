@@ -244,23 +244,40 @@ static void contract_fail(run *r, const char *fmt, ...) {
   va_end(ap);
 }
 
-static void note_kind(run *r, char k) { tbuf_add(&r->kinds, &k, 1); }
+/* Every event: its kind noted, and the inline position and raw identifier
+ * (sgf_event_position, sgf_event_raw_ident) equal to the functions'. */
+static void note_kind(run *r, sgf_parser *p, char k) {
+  const sgf_event_state *es = sgf_parser_event_state(p);
+  sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
+  size_t ra = 0, rb = 0;
+  const char *pa = sgf_parser_raw_ident(p, &ra);
+  const char *pb = sgf_event_raw_ident(es, &rb);
+  tbuf_add(&r->kinds, &k, 1);
+  if (a.offset != b.offset || a.line != b.line || a.column != b.column)
+    contract_fail(r, "sgf_event_position %llu:%llu (offset %llu) but "
+                     "sgf_parser_position %llu:%llu (offset %llu)",
+                  (unsigned long long)b.line, (unsigned long long)b.column,
+                  (unsigned long long)b.offset, (unsigned long long)a.line,
+                  (unsigned long long)a.column, (unsigned long long)a.offset);
+  if (k == 'p' && (pa != pb || ra != rb))
+    contract_fail(r, "sgf_event_raw_ident differs from sgf_parser_raw_ident");
+}
 
 static int w_tree_begin(sgf_parser *p, void *u) {
-  note_kind(u, 'b');
+  note_kind(u, p, 'b');
   return ((run *)u)->inner.on_tree_begin(p, u);
 }
 static int w_tree_end(sgf_parser *p, void *u) {
-  note_kind(u, 'e');
+  note_kind(u, p, 'e');
   return ((run *)u)->inner.on_tree_end(p, u);
 }
 static int w_node(sgf_parser *p, void *u) {
-  note_kind(u, 'n');
+  note_kind(u, p, 'n');
   return ((run *)u)->inner.on_node(p, u);
 }
 static int w_property(sgf_parser *p, void *u, const char *at, size_t len) {
   run *r = u;
-  note_kind(r, 'p');
+  note_kind(r, p, 'p');
   size_t rl = 0;
   const char *raw = sgf_parser_raw_ident(p, &rl);
   if (len == 0)
@@ -274,12 +291,12 @@ static int w_property(sgf_parser *p, void *u, const char *at, size_t len) {
   return r->inner.on_property(p, u, at, len);
 }
 static int w_value_begin(sgf_parser *p, void *u) {
-  note_kind(u, 'v');
+  note_kind(u, p, 'v');
   return ((run *)u)->inner.on_value_begin(p, u);
 }
 static int w_value_data(sgf_parser *p, void *u, const char *at, size_t len) {
   run *r = u;
-  note_kind(r, 'd');
+  note_kind(r, p, 'd');
   sgf_pos pos = sgf_parser_position(p);
   if (len == 0)
     contract_fail(r, "on_value_data with len 0");
@@ -306,16 +323,16 @@ static int w_value_data(sgf_parser *p, void *u, const char *at, size_t len) {
   return r->inner.on_value_data(p, u, at, len);
 }
 static int w_value_end(sgf_parser *p, void *u) {
-  note_kind(u, 'V');
+  note_kind(u, p, 'V');
   return ((run *)u)->inner.on_value_end(p, u);
 }
 static int w_property_end(sgf_parser *p, void *u) {
-  note_kind(u, 'P');
+  note_kind(u, p, 'P');
   return ((run *)u)->inner.on_property_end(p, u);
 }
 static int w_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   run *r = u;
-  note_kind(r, '!');
+  note_kind(r, p, '!');
   r->last = *d;
   r->ndiag++;
   return r->inner.on_diagnostic(p, u, d);

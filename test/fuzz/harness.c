@@ -314,9 +314,22 @@ static int is_letter(int c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
+/* sgf_parser_position(p), checked against the inline sgf_event_position
+ * (sgfstream.h, POSITIONS INLINE): both must give the same at any time. */
+static sgf_pos position(run *r, sgf_parser *p) {
+  sgf_pos a = sgf_parser_position(p);
+  sgf_pos b = sgf_event_position(p, sgf_parser_event_state(p));
+  if (a.offset != b.offset || a.line != b.line || a.column != b.column)
+    fail(r, "sgf_event_position %" PRIu64 ":%" PRIu64 " (offset %" PRIu64
+            ") but sgf_parser_position %" PRIu64 ":%" PRIu64
+            " (offset %" PRIu64 ")",
+         b.line, b.column, b.offset, a.line, a.column, a.offset);
+  return a;
+}
+
 /* The common checks of a structural event; returns its position. */
 static sgf_pos event_begin(run *r, const char *name) {
-  sgf_pos pos = sgf_parser_position(r->p);
+  sgf_pos pos = position(r, r->p);
   if (r->stopped || r->aborted)
     fail(r, "%s after the parser stopped (%s)", name,
          r->aborted ? "abort" : "fatal diagnostic");
@@ -451,8 +464,11 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   run *r = u;
   int lg = r->logcb.on_property(p, &r->log, id, n);
   sgf_pos pos = event_begin(r, "property");
-  size_t rn = 0, i, upper = 0;
+  size_t rn = 0, rn2 = 0, i, upper = 0;
   const char *raw = sgf_parser_raw_ident(p, &rn);
+  if (sgf_event_raw_ident(sgf_parser_event_state(p), &rn2) != raw ||
+      rn2 != rn)
+    fail(r, "sgf_event_raw_ident differs from sgf_parser_raw_ident");
   if (r->where != W_NODE || r->after_child)
     fail(r, "property at offset %" PRIu64 " outside a node", pos.offset);
   if (n == 0 || n > r->max_ident || rn < n || rn > r->max_ident ||
@@ -510,7 +526,7 @@ static int on_value_begin(sgf_parser *p, void *u) {
 static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   run *r = u;
   int lg = r->logcb.on_value_data(p, &r->log, at, n);
-  sgf_pos pos = sgf_parser_position(p);
+  sgf_pos pos = position(r, p);
   const unsigned char *a = (const unsigned char *)at;
   if (r->stopped || r->aborted) fail(r, "value-data after a stop");
   if (r->skipping) fail(r, "value-data while skipping");
@@ -688,7 +704,7 @@ static sgf_callbacks run_callbacks(void) {
 static void check_paused(run *r, uint64_t next) {
   size_t used = 1;
   long ncb = r->ncb;
-  sgf_pos pos = sgf_parser_position(r->p);
+  sgf_pos pos = position(r, r->p);
   if (pos.offset != next)
     fail(r, "paused: position %" PRIu64 ", next byte at %" PRIu64,
          pos.offset, next);
@@ -769,7 +785,7 @@ static sgf_status run_feed(run *r, const uint8_t *chunks, size_t n,
   }
   if (r->failed) return SGF_ERROR;
   if (st == SGF_OK && !r->stopped) {
-    sgf_pos end = sgf_parser_position(r->p);
+    sgf_pos end = position(r, r->p);
     if (end.offset != r->len)
       fail(r, "after feeding %zu bytes the position is %" PRIu64, r->len,
            end.offset);
