@@ -84,11 +84,13 @@
  * up to SPARE_MAX bytes, so a run of games allocates nothing once the
  * largest one has been seen.
  *
- * MAINLINE. With SGF_OPT_MAINLINE the core passes over secondary
- * variations, but (as of this writing) not the implicit variation it opens
- * for a node written after a variation. So in mainline mode a game tree
- * that would become a second child is skipped here too: `mskip` is its
- * depth, every event answers SGF_SKIP until its tree-end.
+ * MAINLINE. With SGF_OPT_MAINLINE the builder's own parser passes over
+ * every secondary variation, the implicit one it opens for a node written
+ * after a variation included, so no second child arrives. A detached
+ * builder gets the events of a parser that may not be in mainline mode:
+ * there a game tree that would become a second child is skipped here
+ * (`mskip` is its depth, every event answers SGF_SKIP until its
+ * tree-end).
  *
  * STATES. IDLE between games; BUILD inside one; DROP after a limit with
  * SGF_TREE_SKIP_OVERSIZED (every event answers SGF_SKIP, so the core skips

@@ -5,9 +5,10 @@
  * left is a chain of single variations, which is written flattened: a
  * variation that is its parent's only child just continues the parent's
  * sequence, so "(;B[aa](;W[bb];B[cc]))" is written "(;B[aa];W[bb];B[cc])".
- * The one case where a second child still arrives is a node written after
- * a variation, which the lenient parser turns into a variation of its own;
- * it is not on the main line, so it is skipped.
+ * A node written after a variation, which the lenient parser turns into a
+ * variation of its own, is passed over by the parser too; the handlers
+ * below still skip any second child that would arrive, so the output
+ * stays one line whatever the parser delivers.
  */
 #define _POSIX_C_SOURCE 200809L
 
