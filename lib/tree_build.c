@@ -1277,10 +1277,14 @@ NOINLINE int value_general(sgf_parser *p, void *u, const char *at,
  * arena block to grow, a limit), takes the general handler above, which
  * does the same and more. */
 
-/* The event position is in the counters (see sgf_event_position). */
-HOT_INLINE int pos_inline(const sgf_tree_builder *b, const sgf_parser *p) {
+/* In DIRECT mode, the event position is in the counters (as
+ * sgf_event_position reads them). DIRECT is only for a builder's own
+ * parser, whose event state es is from creation, and its events come
+ * from inside its feed or finish (es->live): what is left to ask is
+ * whether the event is on the current line. */
+HOT_INLINE int pos_inline(const sgf_tree_builder *b) {
   const sgf_event_state *es = b->es;
-  return b->es_parser == p && es->live && es->offset >= es->line_start;
+  return es->offset >= es->line_start;
 }
 
 /* The position of the current event, when pos_inline holds. */
@@ -1292,7 +1296,7 @@ HOT_INLINE void put_pos(sgf_pos *d, const sgf_event_state *es) {
 
 static int h_node(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct && b->dstate == 2 && pos_inline(b, p))) {
+  if (LIKELY(b->direct && b->dstate == 2 && pos_inline(b))) {
     sgf_tree *const t = b->tree;
     sgf__block *const bl = t->blocks;
     const uint32_t id = t->nnodes;
@@ -1328,7 +1332,7 @@ static int h_node(sgf_parser *p, void *u) {
 
 static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct && b->dstate == 0 && pos_inline(b, p))) {
+  if (LIKELY(b->direct && b->dstate == 0 && pos_inline(b))) {
     const sgf_event_state *es = b->es;
     uint32_t pf;
     const char *ident =
@@ -1345,7 +1349,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
                    unsigned flags) {
   sgf_tree_builder *b = BUILDER(u);
   if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
-             (n == 2 || n == 0) && pos_inline(b, p))) {
+             (n == 2 || n == 0) && pos_inline(b))) {
     sgf_node *dn = b->dn;
     char *d = DBYTES(dn);
     b->dstate = 2;
