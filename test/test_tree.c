@@ -457,6 +457,70 @@ static void test_move_numbers_and_side(void **state) {
 }
 
 /* Identifiers normalized and as written; values raw, in file order. */
+/* Positions of move nodes (node ';', identifier, '[') in every layout
+ * the builder's fast handlers meet or must hand on: on one line, after
+ * line breaks of each kind, an identifier and its '[' on different lines,
+ * an empty value; the whole input at once and byte by byte. */
+static int pos_keep(sgf_tree_builder *b, void *user, sgf_tree *t) {
+  (void)user;
+  *(sgf_tree **)user = sgf_tree_builder_keep(b);
+  (void)t;
+  return SGF_CONTINUE;
+}
+
+/* got is byte off of in: line breaks LF, CR or CR LF, columns in bytes. */
+static void assert_pos_at(sgf_pos got, const char *in, size_t off) {
+  uint64_t line = 1, col = 1;
+  for (size_t i = 0; i < off; i++) {
+    if (in[i] == '\r' || in[i] == '\n') {
+      if (in[i] == '\r' && i + 1 < off && in[i + 1] == '\n') i++;
+      line++;
+      col = 1;
+    } else {
+      col++;
+    }
+  }
+  assert_int_equal(got.offset, off);
+  assert_int_equal(got.line, line);
+  assert_int_equal(got.column, col);
+}
+
+static void test_move_positions(void **state) {
+  const char *in = "(;FF[4]\n;B[aa];W[bb]\n;B\n[cc];W[]\r\n;B[dd]\r;W"
+                   "\r\n[ee];B[ff]\n\n;W[gg])";
+  size_t len = strlen(in);
+  (void)state;
+  for (size_t chunk = 1; chunk <= len; chunk += len - 1) {
+    sgf_tree_builder_callbacks cb = {pos_keep, NULL, NULL};
+    sgf_tree *t = NULL;
+    sgf_tree_builder *b = sgf_tree_builder_create(&cb, &t, NULL);
+    sgf_parser *p = sgf_tree_builder_parser(b);
+    const sgf_node *n;
+    size_t off, moves = 0;
+    for (size_t i = 0; i < len; i += chunk)
+      assert_int_equal(sgf_parser_feed(p, in + i, len - i < chunk ? len - i
+                                                               : chunk,
+                                       NULL),
+                       SGF_OK);
+    assert_int_equal(sgf_parser_finish(p), SGF_OK);
+    assert_non_null(t);
+    off = (size_t)(strchr(in, ';') - in); /* the root's */
+    assert_pos_at(sgf_node_pos(sgf_tree_root(t)), in, off);
+    n = sgf_node_first_child(sgf_tree_root(t));
+    for (; n; n = sgf_node_first_child(n), moves++) {
+      const sgf_property *pr = sgf_node_property(n, 0);
+      off = (size_t)(strchr(in + off + 1, ';') - in);
+      assert_pos_at(sgf_node_pos(n), in, off);
+      assert_non_null(pr);
+      assert_pos_at(pr->pos, in, (size_t)(strpbrk(in + off, "BW") - in));
+      assert_pos_at(pr->values[0].pos, in, (size_t)(strchr(in + off, '[') - in));
+    }
+    assert_int_equal(moves, 8);
+    sgf_tree_free(t);
+    sgf_tree_builder_destroy(b);
+  }
+}
+
 static void test_properties_raw(void **state) {
   const char *s = "(;CoPyright[x]b[aa]C[a\\]b\\\\]AB[aa][bb]\n[cc]XX[]"
                   "C[second])";
@@ -1886,6 +1950,7 @@ int main(void) {
       cmocka_unit_test(test_cql_example),
       cmocka_unit_test(test_move_numbers_and_side),
       cmocka_unit_test(test_properties_raw),
+      cmocka_unit_test(test_move_positions),
       cmocka_unit_test(test_points),
       cmocka_unit_test(test_one_game_mode_and_keep),
       cmocka_unit_test(test_collection_mode),
