@@ -1020,6 +1020,9 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
               DIAG_HERE(SGF_DIAG_NOMEM);
               goto failed; /* fatal: not reached */
             }
+            /* the repair is reported in mainline mode too (an error in
+             * strict mode), though the variation is then passed over */
+            DIAG_HERE(SGF_DIAG_NODE_AFTER_VARIATION);
             if (p->flags & SGF_OPT_MAINLINE) { /* secondary: pass over it */
               p->implicit[p->nimplicit++] = ++p->depth;
               p->skip_target = p->depth;
@@ -1027,7 +1030,6 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
               st = ST_SKIP;
               continue;
             }
-            DIAG_HERE(SGF_DIAG_NODE_AFTER_VARIATION);
             p->implicit[p->nimplicit++] = ++p->depth;
             p->ev.offset = OFF(s);
             st = ST_SEQ_START;

@@ -780,6 +780,18 @@ static void test_mainline_mode(void **state) {
   check_invariants(t);
   assert_int_equal(sgf_tree_node_count(sgf_collection_tree(col, 1)), 1);
   sgf_collection_free(col);
+  /* ... and that repair is still reported: an error in strict mode */
+  {
+    sgf_tree_builder_options o;
+    sgf_diag err;
+    const char *bad = "(;C[a](;C[b])(;C[x]);C[c])";
+    sgf_tree_builder_options_init(&o);
+    o.parser.flags = SGF_OPT_MAINLINE | SGF_OPT_STRICT;
+    memset(&err, 0, sizeof err);
+    assert_null(sgf_collection_parse(bad, strlen(bad), &o, &err));
+    assert_int_equal(err.code, SGF_DIAG_NODE_AFTER_VARIATION);
+    assert_int_equal(err.pos.offset, strstr(bad, ";C[c]") - bad);
+  }
 }
 
 /* Lenient repairs reach the tree as the core reports them. */

@@ -6,7 +6,8 @@
  * variation that is its parent's only child just continues the parent's
  * sequence, so "(;B[aa](;W[bb];B[cc]))" is written "(;B[aa];W[bb];B[cc])".
  * A node written after a variation, which the lenient parser turns into a
- * variation of its own, is passed over by the parser too; the handlers
+ * variation of its own, is passed over by the parser too (with its
+ * node-after-variation warning, shown with -v); the handlers
  * below still skip any second child that would arrive, so the output
  * stays one line whatever the parser delivers.
  */
