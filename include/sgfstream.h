@@ -151,8 +151,11 @@ typedef struct sgf_allocator {
 #define SGF_OPT_STRICT 0x1u /* stop at the first deviation from FF[4] */
 /* Mainline only: every secondary variation (each child game tree after
  * the first) is passed over by the tokenizer with no events and no
- * diagnostics, as if it were not there. The first child of each node is
- * still delivered between its tree-begin and tree-end. */
+ * diagnostics from inside it, as if it were not there. The first child of
+ * each node is still delivered between its tree-begin and tree-end. A
+ * node written after a variation (which lenient mode turns into a
+ * variation of its own) is reported as in the other modes
+ * (node-after-variation), then passed over. */
 #define SGF_OPT_MAINLINE 0x2u
 
 #define SGF_DEFAULT_MAX_DEPTH 10000u      /* nested '(' */
