@@ -44,6 +44,8 @@ struct tree_floor {
   size_t used;           /* bytes of block->data taken */
   fnode *cur;            /* the node linked last, where children go */
   fvalue *value;         /* the value being read (its bytes at the top) */
+  fvalue **vlink;        /* the pointer to it: its property's values or
+                            the previous value's next */
   fnode **ret;           /* per open variation: cur at its '(' */
   size_t nret, retcap;
   uint64_t depth, game_nodes, games, nodes;
@@ -110,6 +112,16 @@ static int on_tree_end(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
+/* Append x to a list kept as first and last. */
+#define APPEND(first, last, x) \
+  do {                         \
+    if (last)                  \
+      (last)->next = (x);      \
+    else                       \
+      (first) = (x);           \
+    (last) = (x);              \
+  } while (0)
+
 static int on_node(sgf_parser *p, void *u) {
   tree_floor *f = u;
   fnode *n = take(f, sizeof *n), *parent = f->cur;
@@ -117,13 +129,7 @@ static int on_node(sgf_parser *p, void *u) {
   n->parent = parent;
   n->first_child = n->last_child = n->next = NULL;
   n->props = n->last_prop = NULL;
-  if (parent) {
-    if (parent->last_child)
-      parent->last_child->next = n;
-    else
-      parent->first_child = n;
-    parent->last_child = n;
-  }
+  if (parent) APPEND(parent->first_child, parent->last_child, n);
   if (f->positions) n->pos = sgf_event_position(p, f->es);
   f->cur = n;
   f->game_nodes++;
@@ -140,11 +146,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
   q->ident_len = len;
   q->values = q->last_value = NULL;
   if (f->positions) q->pos = sgf_event_position(p, f->es);
-  if (n->last_prop)
-    n->last_prop->next = q;
-  else
-    n->props = q;
-  n->last_prop = q;
+  APPEND(n->props, n->last_prop, q);
   return SGF_CONTINUE;
 }
 
@@ -160,11 +162,8 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
     v->next = NULL;
     v->len = 0;
     if (f->positions) v->pos = sgf_event_position(p, f->es);
-    if (q->last_value)
-      q->last_value->next = v;
-    else
-      q->values = v;
-    q->last_value = v;
+    f->vlink = q->last_value ? &q->last_value->next : &q->values;
+    APPEND(q->values, q->last_value, v);
     f->value = v;
   } else if (len) { /* more bytes: grow in place, or move to a new block */
     size_t have = sizeof *v + v->len + 1, want = have + len;
@@ -176,12 +175,7 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
       fvalue *w = take(f, want);
       if (!w) return fail(f);
       memcpy(w, v, have);
-      if (q->values == v) q->values = w;
-      else {
-        fvalue *x = q->values;
-        while (x->next != v) x = x->next;
-        x->next = w;
-      }
+      *f->vlink = w;
       q->last_value = f->value = v = w;
     } else {
       return fail(f); /* a value over 64 KiB: not a floor's business */

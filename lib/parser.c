@@ -541,11 +541,11 @@ static void ident_finish(sgf_parser *p) {
  * line (a deferred event, a slice spanning lines) ev_saved has its mark. */
 #define SETEV(m) (p->ev.offset = (m).off, p->ev_saved = (m))
 
-#define HERE(m)                \
-  do {                         \
-    (m).off = OFF(s);          \
-    (m).line = p->ev.line;        \
-    (m).line_start = p->ev.line_start; \
+#define HERE(m)                           \
+  do {                                    \
+    (m).off = OFF(s);                     \
+    (m).line = p->ev.line;                \
+    (m).line_start = p->ev.line_start;    \
   } while (0)
 
 /* Call back; on anything but continue, act on it. The state to resume in

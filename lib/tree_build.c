@@ -147,6 +147,10 @@ enum { ERR_VALUE = 100 };
 #define DPROP(n) ((sgf_property *)((n) + 1))
 #define DVAL(n) ((sgf_value *)(DPROP(n) + 1))
 #define DBYTES(n) ((char *)(DVAL(n) + 1))
+/* What a DIRECT node with one value of len bytes takes of its room: the
+ * value's NUL included, rounded up to the arena's 8 bytes. */
+#define DIRECT_TAKE(len) \
+  (DIRECT_SIZE - DIRECT_BYTES + (((len) + 8) & ~(size_t)7))
 
 /* A property of the open node. Identifiers are static strings, or (NULL)
  * copies in sb at *_off. */
@@ -609,6 +613,19 @@ static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
                               sizeof *b->ix, 64);
 }
 
+/* The DIRECT node n's one value, of len bytes, is complete: its value and
+ * property records get their bytes (the NUL after them is the caller's to
+ * write, last); returns the property. */
+HOT_INLINE sgf_property *direct_value_done(sgf_node *n, size_t len) {
+  sgf_property *pr = DPROP(n);
+  sgf_value *va = DVAL(n);
+  va->raw = DBYTES(n);
+  va->len = len;
+  pr->nvalues = 1;
+  pr->values = va;
+  return pr;
+}
+
 /* The open DIRECT node ends: its reserved place is taken as far as used
  * (its value, if any, gets its length and NUL) and it is linked. */
 HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
@@ -619,18 +636,11 @@ HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
   if (ix_room(b, id)) return fail(b, p, SGF__ERR_NOMEM);
   b->open = b->direct = 0;
   if (b->dstate == 2) {
-    sgf_property *pr = DPROP(n);
-    sgf_value *va = DVAL(n);
-    char *bytes = DBYTES(n);
     const size_t len = b->dlen;
     f |= b->prop_flags;
-    sgf__tree_take(t, DIRECT_SIZE - DIRECT_BYTES + ((len + 8) & ~(size_t)7));
-    va->raw = bytes;
-    va->len = len;
-    pr->nvalues = 1;
-    pr->values = va;
-    link_node(b, t, n, id, f, pr, 1, 1);
-    bytes[len] = '\0'; /* last: a char store may alias everything */
+    sgf__tree_take(t, DIRECT_TAKE(len));
+    link_node(b, t, n, id, f, direct_value_done(n, len), 1, 1);
+    DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
   } else { /* no property (one without a value is left out) */
     sgf__tree_take(t, sizeof(sgf_node));
     link_node(b, t, n, id, f, NULL, 0, 1);
@@ -1302,28 +1312,21 @@ static int h_node(sgf_parser *p, void *u) {
     const uint32_t id = t->nnodes;
     const uint32_t f = b->open_flags | b->prop_flags;
     const size_t len = b->dlen;
-    const size_t take = DIRECT_SIZE - DIRECT_BYTES + ((len + 8) & ~(size_t)7);
+    const size_t take = DIRECT_TAKE(len);
     /* the node written in place ends, the next begins behind it */
     if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap &&
                id + 1 < t->max_nodes &&
                t->bytes + sizeof(sgf_node) <= b->max_bytes &&
                bl->size - bl->used >= take + DIRECT_SIZE)) {
       sgf_node *const n = b->dn, *next;
-      sgf_property *const pr = DPROP(n);
-      sgf_value *const va = DVAL(n);
-      char *const bytes = DBYTES(n);
       bl->used += take;
       next = (sgf_node *)((char *)bl + bl->used);
-      va->raw = bytes;
-      va->len = len;
-      pr->nvalues = 1;
-      pr->values = va;
-      link_node(b, t, n, id, f, pr, 1, 0);
+      link_node(b, t, n, id, f, direct_value_done(n, len), 1, 0);
       b->dn = next;
       b->dstate = 0;
       b->open_flags = 0;
       put_pos(&next->pos, b->es);
-      bytes[len] = '\0'; /* last: a char store may alias everything */
+      DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
       return SGF_CONTINUE;
     }
   }
