@@ -10,7 +10,7 @@
  * read inline (sgf_event_position, as the real builder does). Bump allocation in
  * 64 KiB blocks reused from game to game, so no malloc per game.
  *
- * What it leaves out, and the real builder (lib/tree_build.c) does: the
+ * What it leaves out, and the real builder (lib/tree/tree_build.c) does: the
  * identifier as written (sgf_parser_raw_ident) and identifier copies,
  * the node and byte limits, derived facts (ply, depth, move numbers, ids,
  * subtree sizes), the position index, the public sgf_property and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# neon.sh - the AArch64 NEON scanners of lib/scan.c, built with a cross
+# neon.sh - the AArch64 NEON scanners of lib/simd/scan.c, built with a cross
 # compiler and run under qemu user-mode emulation (natively on an AArch64
 # host). test/scan_check.c checks them against the portable loop and a
 # reference loop, directly (every position, alignment and byte value, the
@@ -54,7 +54,7 @@ keep=0
 trap '[ $keep = 1 ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 99
 
-# Only lib/scan.c reads config.h (SGF_DISABLE_SIMD): empty means SIMD on.
+# Only lib/simd/scan.c reads config.h (SGF_DISABLE_SIMD): empty means SIMD on.
 echo "/* test/neon.sh: nothing defined */" >config.h
 WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
       -Wpointer-arith -Wno-unused-parameter"
@@ -63,26 +63,28 @@ CFLAGS="-std=c11 ${NEON_CFLAGS:--O2} $WARN -I. -I$top_srcdir/include"
 echo "neon: compiler $CROSS_CC ($("$CROSS_CC" -dumpmachine 2>/dev/null)), runner ${QEMU:-native}"
 # The library, less scan.c (scan_check.c includes it).
 objs=
-for f in "$top_srcdir"/lib/*.c; do
+for f in "$top_srcdir"/lib/*/*.c; do
   b=$(basename "$f" .c)
+  d=$(basename "$(dirname "$f")")
   [ "$b" = scan ] && continue
   # shellcheck disable=SC2086
-  "$CROSS_CC" $CFLAGS -c "$f" -o "lib_$b.o" || { echo "neon: FAIL: cannot compile lib/$b.c"; exit 1; }
+  "$CROSS_CC" $CFLAGS -I"$top_srcdir/lib/common" -I"$top_srcdir/lib/simd" \
+    -c "$f" -o "lib_$b.o" || { echo "neon: FAIL: cannot compile lib/$d/$b.c"; exit 1; }
   objs="$objs lib_$b.o"
 done
 build() { # build OUT EXTRA-CFLAGS: the driver (with scan.c) -Werror
   # shellcheck disable=SC2086
-  "$CROSS_CC" $CFLAGS $2 -Werror -I"$top_srcdir/lib" -I"$top_srcdir/tools" \
+  "$CROSS_CC" $CFLAGS $2 -Werror -I"$top_srcdir/lib/simd" -I"$top_srcdir/tools/common" \
     -I"$top_srcdir/test" "$top_srcdir/test/scan_check.c" \
-    "$top_srcdir/tools/eventlog.c" "$top_srcdir/test/testutil.c" \
+    "$top_srcdir/tools/common/eventlog.c" "$top_srcdir/test/testutil.c" \
     $objs -static -o "$1"
 }
-build scan_check "" || { echo "neon: FAIL: cannot build test/scan_check.c with lib/scan.c for AArch64"; exit 1; }
+build scan_check "" || { echo "neon: FAIL: cannot build test/scan_check.c with lib/simd/scan.c for AArch64"; exit 1; }
 build scan_check_nosimd -DSGF_DISABLE_SIMD || { echo "neon: FAIL: cannot build with SGF_DISABLE_SIMD"; exit 1; }
 run() { $QEMU "$@"; }
 
 fail=0
-# The choice made at startup, from the environment (lib/scan.c choose()).
+# The choice made at startup, from the environment (lib/simd/scan.c choose()).
 picked() { # picked PROGRAM SGF_SIMD-VALUE ("" for unset) EXPECTED
   if [ -z "$2" ]; then got=$(unset SGF_SIMD; run "./$1" -p)
   else got=$(SGF_SIMD=$2 run "./$1" -p); fi

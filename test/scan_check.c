@@ -1,10 +1,10 @@
-/* scan_check.c - the bulk scanners of lib/scan.c checked directly and
+/* scan_check.c - the bulk scanners of lib/simd/scan.c checked directly and
  * through the parser: every SIMD table the build has (NEON on AArch64;
  * SSE2 and AVX2 on x86-64) against the portable loop and a plain
  * reference loop written here.
  *
- * lib/scan.c is #included, not linked: that reaches its static tables and
- * the cached choice. The parser (lib/parser.c, linked) asks this file's
+ * lib/simd/scan.c is #included, not linked: that reaches its static tables and
+ * the cached choice. The parser (lib/core/parser.c, linked) asks this file's
  * copy of sgf__scanners_get(), so the driver decides which table the next
  * parser gets. test/neon.sh cross-compiles this for AArch64 and runs it
  * under qemu-aarch64; it also builds natively (on x86-64 it then checks
@@ -42,7 +42,7 @@
 #define _DEFAULT_SOURCE 1
 #define _POSIX_C_SOURCE 200809L
 
-#include "scan.c" /* -I lib: the scanner tables and choose() */
+#include "scan.c" /* -I lib/simd: the scanner tables and choose() */
 
 #include <dirent.h>
 #include <inttypes.h>

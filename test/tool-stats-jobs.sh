@@ -18,7 +18,7 @@
 #      dev/tsumego-10k.tar.xz (10,000 members), given twice; without the
 #      corpus this part is skipped, the rest still runs.
 #   4. one file alone, which -j N counts in N ranges cut between game
-#      trees (tools/ranges.h; SGF_RANGES_MIN=1 lets small files be cut):
+#      trees (tools/io/ranges.h; SGF_RANGES_MIN=1 lets small files be cut):
 #      a collection of the sample records, the same with CR LF, one whose
 #      comments are full of ")\n(;" (cuts inside values must be refused),
 #      one that a fatal error stops early, junk and stray parentheses

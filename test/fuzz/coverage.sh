@@ -1,6 +1,6 @@
 #!/bin/sh
 # coverage.sh [-C CORPORA] [TARGET[=DIR]...] - line coverage of the
-# library (lib/*.c) reached by the fuzz targets' corpora.
+# library (lib/*/*.c) reached by the fuzz targets' corpora.
 #
 # Builds the library and the fuzz targets with clang source-based coverage
 # (-fprofile-instr-generate -fcoverage-mapping, on top of the usual
@@ -8,7 +8,7 @@
 # instrumented code) in a scratch directory, replays each target's corpus
 # once (libFuzzer's -runs=0: every file is run, nothing is mutated),
 # merges the profiles with llvm-profdata and prints, from llvm-cov, the
-# line coverage of each lib/*.c file and the total, for all targets
+# line coverage of each lib/*/*.c file and the total, for all targets
 # together, then the total of each target alone.
 #
 #   TARGET        replay CORPORA/TARGET (CORPORA: -C, default fuzz-corpus
@@ -134,7 +134,7 @@ done
 "$profdata" merge -sparse "$cov"/profiles/*.profdata -o "$cov/all.profdata" ||
   exit 1
 
-# report PROFDATA: llvm-cov's per-file report over lib/*.c. The first
+# report PROFDATA: llvm-cov's per-file report over lib/*/*.c. The first
 # binary is the main object, the others are -object, and so is the static
 # library: a file no target links (no function of it called) is then
 # still counted, at 0%.
@@ -148,7 +148,7 @@ report() {
     rest="$rest -object $build/lib/.libs/libsgfstream.a"
   fi
   # shellcheck disable=SC2086
-  "$llvmcov" report -instr-profile="$1" "$first" $rest "$top"/lib/*.c
+  "$llvmcov" report -instr-profile="$1" "$first" $rest "$top"/lib/*/*.c
 }
 # Lines, missed lines and cover are the three fields before the
 # branches' three (llvm-cov 12 and later) at the end of each row.
@@ -165,11 +165,11 @@ table() {
 }
 report "$cov/all.profdata" >"$cov/report.txt" || exit 1
 echo
-echo "line coverage of lib/*.c, all targets together:"
+echo "line coverage of lib/*/*.c, all targets together:"
 printf "  %-22s %7s %7s  %7s\n" file lines covered cover
 table <"$cov/report.txt"
 echo
-echo "each target alone (total over lib/*.c):"
+echo "each target alone (total over lib/*/*.c):"
 for o in $objects; do
   t=${o##*/}
   objects_one=$o

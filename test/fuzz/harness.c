@@ -2,7 +2,7 @@
  *
  * One checked run (struct run) drives a parser over an input with all
  * nine callbacks set. Each callback first logs the event through the
- * tools' event log (tools/eventlog.c: merged slices, so logs compare
+ * tools' event log (tools/common/eventlog.c: merged slices, so logs compare
  * across chunkings), then checks it against a small model of the event
  * grammar that needs no stack (after a variation closes, its parent is
  * always "in a node, after a child"), then decides what to return

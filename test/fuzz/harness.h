@@ -73,7 +73,7 @@ const char *fz_check_parse(const uint8_t *data, size_t size);
  *   [4 .. 4+n) chunk sizes, cycled (0: an empty feed, then one byte)
  * and the input after them. The input is fed whole, then again in those
  * chunks (each copied to its own heap block, freed after its feed) with
- * those pauses; the merged event logs (tools/eventlog.c), statuses and
+ * those pauses; the merged event logs (tools/common/eventlog.c), statuses and
  * errors must be identical, and both runs must pass fz_check_parse's
  * invariants. */
 const char *fz_check_split(const uint8_t *data, size_t size);

@@ -66,7 +66,7 @@ void rewrite_write_failed(rewrite *rw, const output *out,
 #define REWRITE_OPT_COMPACT 0x300
 #define REWRITE_OPT_READABLE 0x301
 
-/* The writer commands (tools/cmd_fmt.c, cmd_mainline.c, cmd_split.c). */
+/* The writer commands (tools/cmd/cmd_fmt.c, cmd_mainline.c, cmd_split.c). */
 int cmd_fmt(int argc, char **argv);
 int cmd_mainline(int argc, char **argv);
 int cmd_split(int argc, char **argv);

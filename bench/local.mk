@@ -1,0 +1,40 @@
+# bench: the benchmark programs and bench/run.
+# The benchmark is built on demand only ('make bench', or
+# 'make bench/bench_events'), never by 'make all' or 'make check'.
+# -no-install: a real executable (no libtool wrapper) for perf/valgrind.
+# bench/load.c (a file, a directory or a list of files into memory) and
+# bench/util.c (clocks, counting allocator, results file) are shared.
+BENCH_COMMON = bench/load.c bench/load.h bench/util.c bench/util.h
+EXTRA_PROGRAMS += bench/bench_events
+bench_bench_events_SOURCES = bench/bench_events.c $(BENCH_COMMON)
+bench_bench_events_LDADD = lib/libsgfstream.la
+bench_bench_events_LDFLAGS = -no-install
+CLEANFILES += bench/bench_events$(EXEEXT)
+# bench/bench_tree: the tree builder (sgfstream/tree.h), one game at a
+# time (or --collect), with a counting allocator for the memory peak.
+EXTRA_PROGRAMS += bench/bench_tree
+bench_bench_tree_SOURCES = bench/bench_tree.c bench/tree_floor.c \
+	bench/tree_floor.h $(BENCH_COMMON)
+bench_bench_tree_LDADD = lib/libsgfstream.la
+bench_bench_tree_LDFLAGS = -no-install
+CLEANFILES += bench/bench_tree$(EXEEXT)
+# bench/bench_write: parse + streaming writer (sgfstream/writer.h), compact
+# and readable, into a sink that counts; the output is checked untimed.
+EXTRA_PROGRAMS += bench/bench_write
+bench_bench_write_SOURCES = bench/bench_write.c $(BENCH_COMMON)
+bench_bench_write_LDADD = lib/libsgfstream.la
+bench_bench_write_LDFLAGS = -no-install
+CLEANFILES += bench/bench_write$(EXEEXT)
+BENCH_EXES = bench/bench_events$(EXEEXT) bench/bench_tree$(EXEEXT) \
+	bench/bench_write$(EXEEXT)
+EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \
+	bench/stats-pipe.sh bench/peer.sh bench/peer/sabaki.js bench/peer/.gitignore
+
+# bench/run finds the programs in the current (build) directory.
+bench: $(BENCH_EXES)
+	$(srcdir)/bench/run
+bench-smoke: $(BENCH_EXES)
+	$(srcdir)/bench/run --smoke
+.PHONY: bench bench-smoke
+
+# ---------------------------------------------------------------- hardening

@@ -1,0 +1,5 @@
+# lib/common: what every layer of the library shares - the allocator hooks
+# (sgf_allocator) behind one set of helpers. Includes: the public headers.
+noinst_LTLIBRARIES += lib/common/libcommon.la
+lib_common_libcommon_la_SOURCES = lib/common/alloc.c lib/common/alloc.h
+lib_common_libcommon_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

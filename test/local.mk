@@ -1,0 +1,59 @@
+# test: the unit tests (cmocka), the golden cases, the tool's shell tests
+# and the corpus tests. test/cases/<name>/ holds golden event logs (see
+# test/test_cases.c); test/corpus.sh runs the sgf tool over
+# ../shared/corpus when it exists. Includes: the public headers,
+# tools/common, test/ (testutil.h, valuelog.h).
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	srcdir='$(srcdir)'; top_srcdir='$(top_srcdir)'; \
+	top_builddir='$(top_builddir)'; \
+	export srcdir top_srcdir top_builddir;
+TEST_CPPFLAGS = $(AM_CPPFLAGS) $(COMMON_CPPFLAGS) -I$(top_srcdir)/test
+TESTUTIL = test/testutil.c test/testutil.h
+TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la
+
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_cases test/test_api test/test_tree \
+	test/test_writer test/roundtrip
+TESTS += test/test_cases test/test_api test/test_tree test/test_writer
+test_test_cases_SOURCES = test/test_cases.c $(TESTUTIL) \
+	test/valuelog.c test/valuelog.h
+test_test_cases_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_cases_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_cases_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+test_test_api_SOURCES = test/test_api.c $(TESTUTIL)
+test_test_api_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_api_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_api_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+test_test_tree_SOURCES = test/test_tree.c
+test_test_tree_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_tree_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_tree_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+test_test_writer_SOURCES = test/test_writer.c $(TESTUTIL)
+test_test_writer_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_writer_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_writer_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+# parse -> write -> parse over the shared corpus (test/roundtrip.sh)
+test_roundtrip_SOURCES = test/roundtrip.c $(TESTUTIL)
+test_roundtrip_CPPFLAGS = $(TEST_CPPFLAGS)
+test_roundtrip_LDADD = $(TEST_LIBS)
+TESTS += test/roundtrip.sh
+endif
+
+# The sgf tool (each skips without it).
+TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
+	test/tool-events.sh
+# The library's exports, the scanners over the golden cases, the corpus,
+# and the layering of lib/ and tools/.
+TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \
+	test/check-layers.sh
+EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
+	test/tool-events.sh test/cases-scanners.sh test/corpus.sh \
+	test/roundtrip.sh test/tool-write.sh test/tool-archives.sh \
+	test/tool-stats-jobs.sh test/check-layers.sh
+# test/neon.sh: the AArch64 NEON scanners, cross-compiled with
+# test/scan_check.c and run under qemu-aarch64 (skips without
+# aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).
+TESTS += test/neon.sh
+EXTRA_DIST += test/neon.sh test/scan_check.c

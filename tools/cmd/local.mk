@@ -1,0 +1,19 @@
+# tools/cmd: the sgf command - option handling, dispatch and one file per
+# command. Includes: the public headers, tools/io (its public headers),
+# tools/common.
+if BUILD_TOOLS
+bin_PROGRAMS += sgf
+sgf_SOURCES = \
+	tools/cmd/sgf.c tools/cmd/sgf.h \
+	tools/cmd/feed.c \
+	tools/cmd/cmd_check.c \
+	tools/cmd/cmd_stats.c \
+	tools/cmd/cmd_events.c \
+	tools/cmd/cmd_fmt.c tools/cmd/cmd_mainline.c tools/cmd/cmd_split.c \
+	tools/cmd/rewrite.c tools/cmd/rewrite.h
+sgf_CPPFLAGS = $(AM_CPPFLAGS) $(IO_CPPFLAGS) $(COMMON_CPPFLAGS)
+sgf_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS) $(ARCHIVE_CFLAGS)
+sgf_LDADD = tools/io/libsgfio.la $(COMMON_LIBS) lib/libsgfstream.la \
+	$(UV_LIBS) $(ARCHIVE_LIBS)
+dist_man_MANS += doc/sgf.1
+endif
