@@ -1470,6 +1470,41 @@ static void test_reader_allocation_failure(void **state) {
 /* ------------------------------------------------------------------ */
 /* Stats do not depend on chunking                                     */
 
+/* sgf stats's "variations" are alternative lines: a node's second,
+ * third ... child game tree, not every nested '(' (a node's first child
+ * tree continues its line). */
+static void test_stats_variations(void **state) {
+  (void)state;
+  static const struct {
+    const char *in;
+    uint64_t variations, max_depth;
+  } cases[] = {
+      {"(;B[aa];W[bb])", 0, 1},
+      {"(;B[aa](;W[bb]))", 0, 2},            /* one child tree: the line */
+      {"(;B[aa](;W[bb])(;W[cc]))", 1, 2},    /* one alternative */
+      {"(;B[aa](;W[bb])(;W[cc])(;W[dd]))", 2, 2},
+      {"(;B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))", 2, 3},
+      {"(;B[aa](;W[bb](;B[cc](;W[dd]))))", 0, 4}, /* nested, no branch */
+      {"(;B[aa](;W[bb])(;W[cc]))(;B[aa](;W[bb]))", 1, 2}, /* two games */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    stats s;
+    sgf_callbacks cb;
+    stats_reset(&s);
+    memset(&cb, 0, sizeof cb);
+    stats_callbacks(&cb);
+    sgf_parser *p = sgf_parser_create(&cb, &s, NULL);
+    assert_non_null(p);
+    assert_int_equal(sgf_parser_feed(p, cases[i].in, strlen(cases[i].in),
+                                     NULL),
+                     SGF_OK);
+    assert_int_equal(sgf_parser_finish(p), SGF_OK);
+    sgf_parser_destroy(p);
+    assert_int_equal(s.variations, cases[i].variations);
+    assert_int_equal(s.max_depth, cases[i].max_depth);
+  }
+}
+
 static void test_stats_chunking(void **state) {
   (void)state;
   static const char *const inputs[] = {
@@ -1540,6 +1575,7 @@ int main(void) {
       cmocka_unit_test(test_reader_pause_skip),
       cmocka_unit_test(test_reader_allocation_failure),
       cmocka_unit_test(test_stats_chunking),
+      cmocka_unit_test(test_stats_variations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,10 +7,14 @@ static int on_tree_begin(sgf_parser *p, void *u)
 {
   stats *s = u;
   (void)p;
+  /* A game tree that opens right after a sibling closed is an alternative
+   * to the line before it; the first game tree after a node continues
+   * that node's line (the main line of the variation). */
   if (++s->depth == 1)
     s->games++;
-  else
+  else if (s->after_end)
     s->variations++;
+  s->after_end = 0;
   if (s->depth > s->max_depth)
     s->max_depth = s->depth;
   return SGF_CONTINUE;
@@ -22,13 +26,16 @@ static int on_tree_end(sgf_parser *p, void *u)
   (void)p;
   if (s->depth > 0)
     s->depth--;
+  s->after_end = 1;
   return SGF_CONTINUE;
 }
 
 static int on_node(sgf_parser *p, void *u)
 {
+  stats *s = u;
   (void)p;
-  ((stats *)u)->nodes++;
+  s->nodes++;
+  s->after_end = 0;
   return SGF_CONTINUE;
 }
 

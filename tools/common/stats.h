@@ -12,7 +12,10 @@
 
 typedef struct stats {
   uint64_t games;       /* top-level game trees */
-  uint64_t variations;  /* game trees inside another one */
+  uint64_t variations;  /* alternative lines: each node's second, third ...
+                           child game tree (CQL's variations: a move that
+                           is not the main continuation). A node's first
+                           child tree continues its line and is not one. */
   uint64_t nodes;
   uint64_t properties;
   uint64_t values;
@@ -22,6 +25,7 @@ typedef struct stats {
   uint64_t warnings;    /* diagnostics of severity warning */
   uint64_t errors;      /* error and fatal */
   uint64_t depth;       /* game trees open now (working state) */
+  int after_end;        /* the last event closed a game tree (working) */
 } stats;
 
 /* Fill all callbacks that count (on_value_data stays NULL: values are
