@@ -4,7 +4,7 @@
 # game.sgf.gz / .xz / .bz2 (and .zst, .lz4, .zip, .7z when those tools are
 # installed) as in the plain files, and in tar.gz / tar.xz / zip archives of
 # several files as in the files themselves; an archive without any .sgf
-# member is an error with a message, never an empty success. (libarchive's
+# member is reported (exit status 3), never an empty success. (libarchive's
 # mtree format once took a decompressed SGF file for a listing, and the
 # games were lost without a word.) Skips (77) when the sgf tool is not
 # built.
@@ -125,7 +125,7 @@ echo "x" >d/notes.txt
 want=$(counts game.sgf game.sgf)
 same "directory with a .sgf.gz" "$want" "$(counts d)"
 
-# No .sgf member: an error that says so.
+# No .sgf member: no input (3), with a message that says so.
 mkdir -p none
 echo "hello" >none/readme.txt
 tar -czf none.tar.gz none

@@ -22,6 +22,7 @@ typedef struct check {
   /* Totals. */
   uint64_t files, clean, warned, failed;
   uint64_t total_warnings, total_errors;
+  int status;            /* EXIT_NO_INPUT when a FILE held no input */
 } check;
 
 void help_check(FILE *f)
@@ -42,10 +43,7 @@ void help_check(FILE *f)
           "  -q, --quiet    print only the summary (and unreadable files)\n"
           "      --chunk=N  feed the parser N bytes at a time\n"
           "  -h, --help     show this help\n"
-          "\n"
-          "Exit status: 0 all clean, 1 warnings only, 2 errors, fatal "
-          "errors\n"
-          "or unreadable input.\n");
+          "\n" EXIT_STATUS_HELP);
 }
 
 static void print_diag(check *c, const sgf_diag *d)
@@ -161,6 +159,12 @@ static void fail(void *ctx, const char *name, const char *error)
   tally(c);
 }
 
+static void none(void *ctx, const char *name, const char *why)
+{
+  check *c = ctx;
+  c->status = exit_worse(c->status, report_no_input(name, why));
+}
+
 static const char *plural(uint64_t n, const char *one, const char *many)
 {
   return n == 1 ? one : many;
@@ -188,7 +192,7 @@ int cmd_check(int argc, char **argv)
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail};
+  static const input_sink sink = {begin, data, end, fail, none};
   static char *stdin_only[] = {"-", NULL};
   check c;
   sgf_options opt;
@@ -230,7 +234,8 @@ int cmd_check(int argc, char **argv)
   input_reader_destroy(in);
   sgf_parser_destroy(c.p);
   summary(&c);
-  return finish_output(c.total_errors ? EXIT_TROUBLE
-                       : c.total_warnings ? EXIT_WARNINGS
-                                          : EXIT_CLEAN);
+  return finish_output(exit_worse(c.status, c.total_errors ? EXIT_TROUBLE
+                                            : c.total_warnings
+                                                ? EXIT_WARNINGS
+                                                : EXIT_CLEAN));
 }

@@ -39,9 +39,7 @@ void help_events(FILE *f)
           "  -s, --strict   stop at the first deviation from FF[4]\n"
           "      --chunk=N  feed the parser N bytes at a time\n"
           "  -h, --help     show this help\n"
-          "\n"
-          "Exit status: 0 no diagnostics, 1 warnings only, 2 errors, fatal\n"
-          "errors or unreadable input.\n");
+          "\n" EXIT_STATUS_HELP);
 }
 
 static void write_line(void *ctx, const char *line, size_t len)
@@ -52,8 +50,7 @@ static void write_line(void *ctx, const char *line, size_t len)
 
 static void worse(events *e, int status)
 {
-  if (status > e->status)
-    e->status = status;
+  e->status = exit_worse(e->status, status);
 }
 
 /* Note the severity, then log as usual. */
@@ -127,6 +124,11 @@ static void fail(void *ctx, const char *name, const char *error)
   worse(e, EXIT_TROUBLE);
 }
 
+static void none(void *ctx, const char *name, const char *why)
+{
+  worse(ctx, report_no_input(name, why));
+}
+
 int cmd_events(int argc, char **argv)
 {
   enum { OPT_CHUNK = OPT_LONG_BASE };
@@ -135,7 +137,7 @@ int cmd_events(int argc, char **argv)
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail};
+  static const input_sink sink = {begin, data, end, fail, none};
   static char *stdin_only[] = {"-", NULL};
   events e;
   sgf_options opt;

@@ -44,7 +44,9 @@ void help_fmt(FILE *f)
           "game\n"
           "  -o, --output=OUT  write all the games to OUT (replaced only "
           "when\n"
-          "                    every input was read without errors)\n"
+          "                    every FILE was read without errors and "
+          "held\n"
+          "                    SGF input)\n"
           "  -i, --in-place    rewrite each FILE in place (through a "
           "temporary\n"
           "                    file renamed over it); a FILE with errors "
@@ -56,11 +58,7 @@ void help_fmt(FILE *f)
           "\n"
           "Errors are printed on standard error as "
           "FILE:LINE:COL: SEVERITY: ...\n"
-          "Exit status: 0 written from clean input, 1 written with "
-          "repairs\n"
-          "(warnings), 2 errors, unreadable input or output failure (a "
-          "FILE with\n"
-          "errors is not rewritten).\n");
+          "A FILE with errors is not rewritten.\n" EXIT_STATUS_HELP);
 }
 
 /* Standard output and -o: one writer for all inputs. */
@@ -93,6 +91,12 @@ static void fail(void *ctx, const char *name, const char *error)
 {
   fmt *f = ctx;
   rewrite_fail(&f->rw, name, error);
+}
+
+static void none(void *ctx, const char *name, const char *why)
+{
+  fmt *f = ctx;
+  rewrite_none(&f->rw, name, why);
 }
 
 /* --in-place: each input is its own output. */
@@ -137,9 +141,9 @@ int cmd_fmt(int argc, char **argv)
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail};
+  static const input_sink sink = {begin, data, end, fail, none};
   static const input_sink sink_in_place = {begin_in_place, data,
-                                           end_in_place, fail};
+                                           end_in_place, fail, none};
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
   uv_loop_t loop;
@@ -236,9 +240,12 @@ int cmd_fmt(int argc, char **argv)
       output_discard(&f.out);
     } else if (f.out.is_stdout) {
       /* nothing to close */
-    } else if (f.rw.status == EXIT_TROUBLE) {
+    } else if (f.rw.status == EXIT_TROUBLE ||
+               f.rw.status == EXIT_NO_INPUT) {
       output_discard(&f.out);
-      report_failure(f.outname, "not written (errors in the input)");
+      report_failure(f.outname, f.rw.status == EXIT_TROUBLE
+                                    ? "not written (errors in the input)"
+                                    : "not written (a FILE held no input)");
     } else if (output_commit(&f.out) != 0) {
       report_failure(f.outname, output_error(&f.out));
       f.rw.status = EXIT_TROUBLE;

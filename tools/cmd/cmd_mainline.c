@@ -50,16 +50,15 @@ void help_mainline(FILE *f)
           "      --readable    one node per line (default)\n"
           "      --compact     no whitespace but one newline after each "
           "game\n"
-          "  -o, --output=OUT  write to OUT (replaced only when the input "
+          "  -o, --output=OUT  write to OUT (replaced only when every FILE "
           "was read\n"
-          "                    without errors) instead of standard output\n"
+          "                    without errors and held SGF input) instead "
+          "of\n"
+          "                    standard output\n"
           "  -v, --verbose     also print the warnings (what was "
           "repaired)\n"
           "  -h, --help        show this help\n"
-          "\n"
-          "Exit status: 0 written from clean input, 1 written with "
-          "repairs\n"
-          "(warnings), 2 errors, unreadable input or output failure.\n");
+          "\n" EXIT_STATUS_HELP);
 }
 
 static int ml_tree_begin(sgf_parser *p, void *u)
@@ -118,6 +117,12 @@ static void fail(void *ctx, const char *name, const char *error)
   rewrite_fail(&m->rw, name, error);
 }
 
+static void none(void *ctx, const char *name, const char *why)
+{
+  mainline *m = ctx;
+  rewrite_none(&m->rw, name, why);
+}
+
 int cmd_mainline(int argc, char **argv)
 {
   static const struct option longopts[] = {
@@ -127,7 +132,7 @@ int cmd_mainline(int argc, char **argv)
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail};
+  static const input_sink sink = {begin, data, end, fail, none};
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
   sgf_callbacks cb;
@@ -199,9 +204,12 @@ int cmd_mainline(int argc, char **argv)
     output_discard(&m.out);
   } else if (m.out.is_stdout) {
     /* nothing to close */
-  } else if (m.rw.status == EXIT_TROUBLE) {
+  } else if (m.rw.status == EXIT_TROUBLE ||
+             m.rw.status == EXIT_NO_INPUT) {
     output_discard(&m.out);
-    report_failure(m.outname, "not written (errors in the input)");
+    report_failure(m.outname, m.rw.status == EXIT_TROUBLE
+                                  ? "not written (errors in the input)"
+                                  : "not written (a FILE held no input)");
   } else if (output_commit(&m.out) != 0) {
     report_failure(m.outname, output_error(&m.out));
     m.rw.status = EXIT_TROUBLE;

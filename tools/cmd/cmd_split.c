@@ -67,11 +67,8 @@ void help_split(FILE *f)
           "warnings\n"
           "  -h, --help             show this help\n"
           "\n"
-          "A game cut short by a fatal error is not written. Exit status: "
-          "0 clean,\n"
-          "1 written with repairs (warnings), 2 errors, unreadable input "
-          "or output\n"
-          "failure.\n",
+          "A game cut short by a fatal error is not written.\n"
+          EXIT_STATUS_HELP,
           DEFAULT_PATTERN);
 }
 
@@ -304,6 +301,12 @@ static void fail(void *ctx, const char *name, const char *error)
   rewrite_fail(&s->rw, name, error);
 }
 
+static void none(void *ctx, const char *name, const char *why)
+{
+  split *s = ctx;
+  rewrite_none(&s->rw, name, why);
+}
+
 int cmd_split(int argc, char **argv)
 {
   enum { OPT_PATTERN = OPT_LONG_BASE };
@@ -315,7 +318,7 @@ int cmd_split(int argc, char **argv)
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail};
+  static const input_sink sink = {begin, data, end, fail, none};
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
   sgf_callbacks cb;

@@ -43,6 +43,8 @@ typedef struct run {
   unsigned jobs;
   stats total;
   uint64_t files, unreadable;
+  uint64_t incomplete;   /* inputs counted up to a read error */
+  int status;            /* EXIT_NO_INPUT when a FILE held no input */
   int rows;              /* rows printed so far */
 } run;
 
@@ -77,7 +79,10 @@ void help_stats(FILE *f)
           "                  is the same as with -j 1\n"
           "  -h, --help      show this help\n"
           "\n"
-          "Exit status: 0, or 2 if an input could not be read.\n",
+          "An input whose reading broke off (a truncated game.sgf.gz) "
+          "gets the row\n"
+          "of what was read, marked (incomplete); it is an error.\n"
+          EXIT_STATUS_HELP,
           JOBS_MAX);
 }
 
@@ -164,7 +169,7 @@ static void table_header(const run *r)
 }
 
 static void table_row(const run *r, const stats *s, uint64_t ns,
-                      const char *name)
+                      const char *name, const char *error)
 {
   printf("%8" PRIu64 " %9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9" PRIu64
          " %8" PRIu64 " %5" PRIu64 " %11" PRIu64 " %6" PRIu64 " %6" PRIu64,
@@ -172,11 +177,12 @@ static void table_row(const run *r, const stats *s, uint64_t ns,
          s->moves, s->max_depth, s->bytes, s->warnings, s->errors);
   if (!r->no_time)
     printf(" %9.3f %8.1f", seconds(ns), mb_per_s(s->bytes, ns));
-  printf("  %s\n", name);
+  printf("  %s%s\n", name, error ? " (incomplete)" : "");
 }
 
+/* A row; error: NULL, or why reading broke off after what s counts. */
 static void print_row(run *r, const char *name, const stats *s,
-                      uint64_t ns)
+                      uint64_t ns, const char *error)
 {
   if (r->total_only)
     return;
@@ -185,11 +191,15 @@ static void print_row(run *r, const char *name, const stats *s,
     json_string(name);
     putchar(',');
     json_counts(r, s, ns);
+    if (error) {
+      fputs(",\"incomplete\":true,\"error\":", stdout);
+      json_string(error);
+    }
     putchar('}');
   } else {
     if (r->rows == 0)
       table_header(r);
-    table_row(r, s, ns, name);
+    table_row(r, s, ns, name, error);
   }
   r->rows++;
 }
@@ -197,15 +207,17 @@ static void print_row(run *r, const char *name, const stats *s,
 static void print_total(run *r, uint64_t ns)
 {
   if (r->json) {
-    printf("%s\"total\":{\"files\":%" PRIu64 ",\"unreadable\":%" PRIu64 ",",
-           r->total_only ? "{" : "\n],\n", r->files, r->unreadable);
+    printf("%s\"total\":{\"files\":%" PRIu64 ",\"unreadable\":%" PRIu64
+           ",\"incomplete\":%" PRIu64 ",",
+           r->total_only ? "{" : "\n],\n", r->files, r->unreadable,
+           r->incomplete);
     json_counts(r, &r->total, ns);
     puts("}}");
     return;
   }
   if (r->rows == 0)
     table_header(r);
-  table_row(r, &r->total, ns, "total");
+  table_row(r, &r->total, ns, "total", NULL);
 }
 
 /* ------------------------------------------------------------ counting */
@@ -235,20 +247,28 @@ static void counter_data(counter *c, const char *buf, size_t len)
     c->stopped = 1; /* read on: bytes still counts the whole input */
 }
 
-static void counter_end(counter *c, result *out)
+/* broken: reading broke off, so the end of the bytes is not the end of
+ * the input (no unclosed game tree to report there). */
+static void counter_end(counter *c, int broken, result *out)
 {
-  if (!c->stopped)
+  if (!c->stopped && !broken)
     finish_chunked(c->p);
   out->s = c->cur;
   out->ns = uv_hrtime() - c->start;
 }
 
-/* An input was counted: into the total, and its row. */
-static void account(run *r, const char *name, const result *res)
+/* An input was counted: into the total, and its row. error: NULL, or why
+ * reading it broke off (what was read before is counted all the same). */
+static void account(run *r, const char *name, const result *res,
+                    const char *error)
 {
+  if (error != NULL) {
+    report_failure(name, error);
+    r->incomplete++;
+  }
   r->files++;
   stats_add(&r->total, &res->s);
-  print_row(r, name, &res->s, res->ns);
+  print_row(r, name, &res->s, res->ns, error);
 }
 
 /* ------------------------------------------------------------ inputs */
@@ -271,13 +291,8 @@ static void end(void *ctx, const char *name, const char *error)
 {
   run *r = ctx;
   result res;
-  if (error != NULL) {
-    report_failure(name, error);
-    r->unreadable++;
-    return;
-  }
-  counter_end(&r->c, &res);
-  account(r, name, &res);
+  counter_end(&r->c, error != NULL, &res);
+  account(r, name, &res, error);
 }
 
 static void fail(void *ctx, const char *name, const char *error)
@@ -287,7 +302,13 @@ static void fail(void *ctx, const char *name, const char *error)
   r->unreadable++;
 }
 
-static const input_sink sink = {begin, data, end, fail};
+static void none(void *ctx, const char *name, const char *why)
+{
+  run *r = ctx;
+  r->status = exit_worse(r->status, report_no_input(name, why));
+}
+
+static const input_sink sink = {begin, data, end, fail, none};
 
 /* ------------------------------------------------------------ -j N */
 
@@ -321,15 +342,17 @@ static int job_data(void *state, const char *buf, size_t len)
   return 0;
 }
 
-static void job_end(void *state, const char *name, void *res)
+static void job_end(void *state, const char *name, const char *error,
+                    void *res)
 {
   (void)name;
-  counter_end(state, res);
+  counter_end(state, error != NULL, res);
 }
 
-static void job_deliver(void *arg, const char *name, const void *res)
+static void job_deliver(void *arg, const char *name, const void *res,
+                        const char *error)
 {
-  account(arg, name, res);
+  account(arg, name, res, error);
 }
 
 static const jobs_ops job_ops = {
@@ -352,7 +375,7 @@ static int range_between(void *state)
 
 static void range_end(void *state, void *res)
 {
-  counter_end(state, res);
+  counter_end(state, 0, res);
 }
 
 static void range_add(void *sum, const void *part)
@@ -425,7 +448,7 @@ int cmd_stats(int argc, char **argv)
     uint64_t t1 = uv_hrtime();
     if (ranges_run(files[0], r.jobs, &range_ops, &r, &res) == 0) {
       res.ns = uv_hrtime() - t1;
-      account(&r, files[0], &res);
+      account(&r, files[0], &res, NULL);
       ran = 1;
     }
   }
@@ -437,5 +460,8 @@ int cmd_stats(int argc, char **argv)
   print_total(&r, uv_hrtime() - t0);
   input_reader_destroy(in);
   sgf_parser_destroy(r.c.p);
-  return finish_output(r.unreadable ? EXIT_TROUBLE : EXIT_CLEAN);
+  return finish_output(exit_worse(
+      r.status, r.unreadable || r.incomplete || r.total.errors ? EXIT_TROUBLE
+                : r.total.warnings                              ? EXIT_WARNINGS
+                                                                : EXIT_CLEAN));
 }

@@ -26,8 +26,7 @@ static void print_diag(const rewrite *rw, const sgf_diag *d)
 
 static void raise_status(rewrite *rw, int status)
 {
-  if (status > rw->status)
-    rw->status = status;
+  rw->status = exit_worse(rw->status, status);
 }
 
 static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
@@ -144,6 +143,11 @@ void rewrite_fail(rewrite *rw, const char *name, const char *error)
 {
   report_failure(name, error);
   raise_status(rw, EXIT_TROUBLE);
+}
+
+void rewrite_none(rewrite *rw, const char *name, const char *why)
+{
+  raise_status(rw, report_no_input(name, why));
 }
 
 void rewrite_write_failed(rewrite *rw, const output *out,

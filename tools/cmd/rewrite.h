@@ -5,9 +5,10 @@
  *
  * Diagnostics: errors and fatal errors are always printed, as
  * FILE:LINE:COL: SEVERITY: MESSAGE [NAME/CODE]; warnings (the lenient
- * repairs the output contains) only with -v. The status is the worst of
- * EXIT_CLEAN, EXIT_WARNINGS (repaired), EXIT_TROUBLE (errors, unreadable
- * input or failed output).
+ * repairs the output contains) only with -v. The status is the worst, by
+ * exit_worse(), of EXIT_CLEAN, EXIT_WARNINGS (repaired), EXIT_TROUBLE
+ * (errors, unreadable input or failed output) and EXIT_NO_INPUT (a FILE
+ * held no SGF input).
  */
 #ifndef SGF_TOOLS_REWRITE_H
 #define SGF_TOOLS_REWRITE_H
@@ -57,6 +58,8 @@ int rewrite_data(rewrite *rw, const char *buf, size_t len);
 int rewrite_end(rewrite *rw, const char *error);
 /* A FILE could not be read at all. */
 void rewrite_fail(rewrite *rw, const char *name, const char *error);
+/* A FILE held no SGF input (input_sink.none). */
+void rewrite_none(rewrite *rw, const char *name, const char *why);
 
 /* The writer failed: report it (with out's error if it has one). */
 void rewrite_write_failed(rewrite *rw, const output *out,

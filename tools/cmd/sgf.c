@@ -103,6 +103,12 @@ void report_failure(const char *name, const char *message)
   fprintf(stderr, "sgf: %s: %s\n", name, message);
 }
 
+int report_no_input(const char *name, const char *why)
+{
+  report_failure(name, why);
+  return EXIT_NO_INPUT;
+}
+
 int finish_output(int status)
 {
   if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -7,10 +7,29 @@
 
 #include <sgfstream.h>
 
-/* Exit status: the worst thing that happened. */
+/* Exit status, the same for every command (sgf(1), EXIT STATUS): the
+ * worst thing that happened, by exit_worse(). */
 #define EXIT_CLEAN 0    /* nothing to report */
-#define EXIT_WARNINGS 1 /* warnings only */
-#define EXIT_TROUBLE 2  /* errors, unreadable input, or a usage error */
+#define EXIT_WARNINGS 1 /* warnings (repairs) only */
+#define EXIT_TROUBLE 2  /* errors, unreadable input, a write error, a
+                         * refusal, or a usage error */
+#define EXIT_NO_INPUT 3 /* a FILE (a directory, an archive, a compressed
+                         * file) held no SGF input at all */
+
+/* The end of every command's --help. */
+#define EXIT_STATUS_HELP                                                   \
+  "Exit status: 0 clean; 1 warnings (repairs) only; 2 errors, unreadable "  \
+  "input,\na write error, a refusal or a usage error; 3 a FILE (directory, " \
+  "archive) that\nheld no SGF input. When several apply: 2, then 3, then "  \
+  "1. See sgf(1).\n"
+
+/* The worse of two exit statuses: 2 > 3 > 1 > 0. (Not the larger one: an
+ * error outweighs a FILE that matched nothing, which outweighs warnings.) */
+static inline int exit_worse(int a, int b)
+{
+  static const int rank[] = {0, 1, 3, 2}; /* by status */
+  return rank[a & 3] >= rank[b & 3] ? a : b;
+}
 
 /* Long options without a short form use values from here up. */
 #define OPT_LONG_BASE 256
@@ -33,6 +52,9 @@ int option_error(const char *cmd, int c, char **argv);
 int parse_chunk(const char *cmd, const char *arg, size_t *out);
 /* "sgf: NAME: MESSAGE" on stderr. */
 void report_failure(const char *name, const char *message);
+/* A FILE gave no SGF input (input_sink.none): reported like a failure;
+ * returns EXIT_NO_INPUT. */
+int report_no_input(const char *name, const char *why);
 /* Flush stdout; report a write error. Returns status, or EXIT_TROUBLE if
  * output failed. */
 int finish_output(int status);

@@ -15,8 +15,15 @@
  * that includes mtree, a text format whose bidder takes a decompressed
  * SGF file (game.sgf.gz) for an mtree listing with an "entry" per line,
  * and every game of it was lost without a word. A compressed single file
- * must be read by the raw format. An archive with no .sgf member is an
- * error, not an empty success.
+ * must be read by the raw format. An archive with no .sgf member (an
+ * empty one too) is reported to the sink's none(), never an empty
+ * success.
+ *
+ * Entries are read block by block (archive_read_data_block), as
+ * libarchive decompresses them: archive_read_data() fills the caller's
+ * buffer first and, when the input breaks off (a truncated game.sgf.gz),
+ * returns the error and drops what it had copied, so up to a buffer of
+ * games read before the cut would never reach the sink.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -76,6 +83,10 @@ int input__archive_magic(const unsigned char *b, size_t n)
       return m[i].kind;
   if (has(b, n, 257, "ustar", 5) || has(b, n, 32769, "CD001", 5))
     return INPUT__MAGIC_MAYBE; /* tar, ISO 9660 */
+  for (i = 0; i < 1024 && i < n && b[i] == 0; i++)
+    ;
+  if (i == 1024)
+    return INPUT__MAGIC_MAYBE; /* two zero blocks: an empty tar archive */
   return INPUT__MAGIC_NONE;
 }
 
@@ -158,24 +169,48 @@ static void keep_error(input_reader *r, struct archive *a)
   snprintf(r->err, sizeof r->err, "%s", e ? e : "archive read error");
 }
 
-/* Feed one entry. Returns ARCHIVE_OK, or the failing archive_read_data
- * result (r->err then says why). */
+/* Give the sink len zero bytes (a hole in a sparse entry). Nonzero if
+ * it asked to stop. */
+static int zeros(const input_sink *sink, void *ctx, int64_t len)
+{
+  static const char zero[4096];
+  while (len > 0) {
+    size_t k = len < (int64_t)sizeof zero ? (size_t)len : sizeof zero;
+    if (sink->data(ctx, zero, k))
+      return 1;
+    len -= (int64_t)k;
+  }
+  return 0;
+}
+
+/* Feed one entry, each block as it is decompressed. Returns ARCHIVE_OK,
+ * or the failing archive_read_data_block result (r->err then says why). */
 static int read_entry(input_reader *r, struct archive *a, const char *name,
                       const input_sink *sink, void *ctx)
 {
-  la_ssize_t n;
-  int rc = ARCHIVE_OK;
+  const void *buf;
+  size_t len;
+  la_int64_t off, at = 0;
+  int rc;
   sink->begin(ctx, name);
   for (;;) {
-    n = archive_read_data(a, r->dbuf, r->rcap);
-    if (n == 0)
+    rc = archive_read_data_block(a, &buf, &len, &off);
+    if (rc == ARCHIVE_EOF) {
+      rc = ARCHIVE_OK;
       break;
-    if (n < 0) {
-      rc = (int)n;
+    }
+    if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
       keep_error(r, a);
       break;
     }
-    if (sink->data(ctx, r->dbuf, (size_t)n))
+    rc = ARCHIVE_OK;
+    if (off > at) {
+      if (zeros(sink, ctx, off - at))
+        break;
+      at = off;
+    }
+    at += (la_int64_t)len;
+    if (len > 0 && sink->data(ctx, buf, len))
       break;
   }
   sink->end(ctx, name, rc == ARCHIVE_OK ? NULL : r->err);
@@ -187,7 +222,22 @@ static struct archive *open_archive(source *s, size_t n)
   struct archive *a = archive_read_new();
   if (a == NULL)
     return NULL;
-  archive_read_support_filter_all(a);
+  /* Compression filters: all but uu. Its bidder reads up to 128 KiB of
+   * decompressed data ahead, looking for a "begin" line, and when a
+   * truncated game.sgf.gz broke off within that, the decompressor's error
+   * made every byte before the break unreadable. */
+  archive_read_support_filter_bzip2(a);
+  archive_read_support_filter_compress(a);
+  archive_read_support_filter_grzip(a);
+  archive_read_support_filter_gzip(a);
+  archive_read_support_filter_lrzip(a);
+  archive_read_support_filter_lz4(a);
+  archive_read_support_filter_lzip(a);
+  archive_read_support_filter_lzma(a);
+  archive_read_support_filter_lzop(a);
+  archive_read_support_filter_rpm(a);
+  archive_read_support_filter_xz(a);
+  archive_read_support_filter_zstd(a);
   /* archives (no mtree: see the top of this file) */
   archive_read_support_format_7zip(a);
   archive_read_support_format_ar(a);
@@ -226,10 +276,6 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
   struct archive_entry *e;
   int rc, entries = 0, sgf_entries = 0, retries = 0, result = 0;
 
-  if (r->dbuf == NULL && (r->dbuf = malloc(r->rcap)) == NULL) {
-    sink->fail(ctx, path, strerror(ENOMEM));
-    return -1;
-  }
   a = open_archive(s, n);
   if (a == NULL) {
     sink->fail(ctx, path, strerror(ENOMEM));
@@ -288,8 +334,7 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
              "no .sgf file in this %s archive (%d member%s)",
              archive_format_name(a) ? archive_format_name(a) : "", entries,
              entries == 1 ? "" : "s");
-    sink->fail(ctx, path, r->err);
-    result = -1;
+    sink->none(ctx, path, r->err);
   }
   archive_read_free(a);
   return result;

@@ -59,7 +59,6 @@ void input_reader_destroy(input_reader *r)
   uv_run(&r->loop, UV_RUN_DEFAULT);
   uv_loop_close(&r->loop);
   free(r->rbuf);
-  free(r->dbuf);
   free(r->name);
   free(r);
 }

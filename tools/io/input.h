@@ -1,10 +1,10 @@
 /* input.h - the sgf tool's input: files, stdin and archives, in chunks,
  * all I/O through libuv.
  *
- * One input_reader serves a whole run: it owns the libuv loop, one read
- * buffer and (after the first archive) one buffer for decompressed data,
- * so opening the next file allocates nothing. No input is ever held in
- * memory whole.
+ * One input_reader serves a whole run: it owns the libuv loop and one read
+ * buffer, so opening the next file allocates nothing (an archive, while
+ * it is read, has libarchive's own buffers for decompressed data). No
+ * input is ever held in memory whole.
  *
  * A FILE argument is one of
  *   "-"           standard input: a pipe or terminal is read with
@@ -40,6 +40,10 @@ typedef struct input_sink {
   /* A FILE (or archive) could not be read at all, or an archive broke
    * between entries: name and reason. No begin()/end() for this. */
   void (*fail)(void *ctx, const char *name, const char *error);
+  /* name was read, and held no SGF input at all (not a failure): a
+   * directory without .sgf files, an archive without .sgf members, an
+   * empty archive, a compressed file with nothing inside. why says so. */
+  void (*none)(void *ctx, const char *name, const char *why);
 } input_sink;
 
 typedef struct input_reader input_reader;
@@ -50,7 +54,8 @@ input_reader *input_reader_create(size_t bufsize);
 void input_reader_destroy(input_reader *r);
 
 /* Read every input in path ("-" for standard input) into sink. Returns 0,
- * or -1 if fail() or end() with an error was called. */
+ * or -1 if fail() or end() with an error was called. (none() is not a
+ * failure.) */
 int input_read(input_reader *r, const char *path, const input_sink *sink,
                void *ctx);
 
@@ -83,6 +88,9 @@ int input_read_range(input_reader *r, const char *path, int64_t off,
                      int64_t len, int (*data)(void *ctx, const char *buf,
                                               size_t n),
                      void *ctx);
+
+/* What none() says of a directory without .sgf files. */
+#define INPUT_NO_SGF_FILE "no .sgf file found"
 
 /* The files of a directory one at a time, in input_read()'s order. */
 typedef struct input_walk input_walk;

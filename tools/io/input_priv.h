@@ -10,7 +10,6 @@ struct input_reader {
   uv_loop_t loop;
   char *rbuf; /* every read of a file or stream lands here */
   size_t rcap;
-  char *dbuf; /* decompressed archive entries; allocated on first use */
   char *name; /* "ARCHIVE:ENTRY" */
   size_t name_cap;
   char err[256]; /* the last error message, for sinks */

@@ -54,7 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { REC_ROW, REC_FAIL, REC_MAIN };
+enum { REC_ROW, REC_FAIL, REC_NONE, REC_MAIN };
 enum { SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
 
 static const char oom[] = "out of memory";
@@ -64,7 +64,8 @@ typedef struct record {
   int named;         /* the name is in text; else it is the slot's path */
   char *text;        /* the name (when named), then the error */
   size_t cap;
-  const char *error; /* REC_FAIL: into text, or oom */
+  const char *error; /* into text, or oom: REC_FAIL, REC_NONE, and
+                      * REC_ROW of an input that broke off (else NULL) */
 } record;
 
 typedef struct slot {
@@ -118,6 +119,8 @@ struct jobs {
   char **files;
   int nfiles, argi;
   input_walk *walk;
+  const char *walk_root; /* the argument being walked */
+  int walk_found;   /* the walk gave a file (or a failure to report) */
   int gen_done;
   int direct;       /* GEN_DIRECT pending: see gen_one() */
   const char *direct_path;
@@ -296,12 +299,9 @@ static int w_data(void *ctx, const char *buf, size_t len)
 static void w_end(void *ctx, const char *name, const char *error)
 {
   worker *w = ctx;
-  if (error != NULL) {
-    add(w, REC_FAIL, name, error);
-    return;
-  }
-  w->j->ops->end(w->state, name, result_dest(w));
-  add(w, REC_ROW, name, NULL);
+  /* An input that broke off still gives what was read, with the error. */
+  w->j->ops->end(w->state, name, error, result_dest(w));
+  add(w, REC_ROW, name, error);
 }
 
 static void w_fail(void *ctx, const char *name, const char *error)
@@ -309,7 +309,13 @@ static void w_fail(void *ctx, const char *name, const char *error)
   add(ctx, REC_FAIL, name, error);
 }
 
-static const input_sink worker_sink = {w_begin, w_data, w_end, w_fail};
+static void w_none(void *ctx, const char *name, const char *why)
+{
+  add(ctx, REC_NONE, name, why);
+}
+
+static const input_sink worker_sink = {w_begin, w_data, w_end, w_fail,
+                                       w_none};
 
 /* Take the next inputs for w: a fair share of those waiting, at most
  * JOBS_BATCH. (Lock held.) */
@@ -423,8 +429,13 @@ static int gen_one(jobs *j, slot *s)
       if (k == INPUT_WALK_END) {
         input_walk_close(j->walk);
         j->walk = NULL;
-        continue;
+        if (j->walk_found)
+          continue;
+        s->path = j->walk_root; /* no .sgf file below it: as input__walk */
+        made(s, REC_NONE, INPUT_NO_SGF_FILE);
+        return GEN_SLOT;
       }
+      j->walk_found = 1;
       if (own_path(s, path) == 0) {
         if (k == INPUT_WALK_FILE) {
           s->worker = 1;
@@ -456,6 +467,8 @@ static int gen_one(jobs *j, slot *s)
      * place, as it does a link to a directory met in a walk. */
     if (!sgf_name(a) && input_is_dir(j->main, a)) {
       j->walk = input_walk_open(j->main, a);
+      j->walk_root = a;
+      j->walk_found = 0;
       if (j->walk == NULL) {
         made(s, REC_FAIL, oom);
         return GEN_SLOT;
@@ -472,8 +485,11 @@ static void deliver(jobs *j, slot *s, size_t i)
   record *r = &s->rec[i];
   const char *name = r->named ? r->text : s->path;
   switch (r->kind) {
-  case REC_ROW: j->ops->deliver(j->arg, name, result_at(j, s, i)); break;
+  case REC_ROW:
+    j->ops->deliver(j->arg, name, result_at(j, s, i), r->error);
+    break;
   case REC_FAIL: j->ops->fail(j->arg, name, r->error); break;
+  case REC_NONE: j->ops->sink->none(j->arg, name, r->error); break;
   default: input_read(j->main, name, j->ops->sink, j->arg); break;
   }
 }

@@ -23,8 +23,8 @@
  * delivered. Each slot of that window holds a path and room for one
  * result; a slot that has held an archive keeps room for JOBS_RECORDS
  * results (a worker whose archive has that many waiting stops until the
- * main thread has delivered them). Per thread: one read buffer, and one
- * for decompressed data once it has read an archive.
+ * main thread has delivered them). Per thread: one read buffer, and
+ * libarchive's while it reads an archive.
  */
 #ifndef SGF_TOOLS_JOBS_H
 #define SGF_TOOLS_JOBS_H
@@ -46,19 +46,24 @@ typedef struct jobs_ops {
    * thread only. NULL: out of memory. */
   void *(*create)(void *arg);
   void (*destroy)(void *state);
-  /* One input, as for input_sink: begin(), data() for its bytes, then, if
-   * it was read to its end (or data() stopped it), end() fills result. An
-   * input that could not be read has no end() but a failure, delivered
-   * with fail() below. */
+  /* One input, as for input_sink: begin(), data() for its bytes, then
+   * end() fills result, also when reading broke off part way (error says
+   * why, and deliver() gets it too). An input that could not be read at
+   * all has no begin() or end() but a failure, delivered with fail()
+   * below; a FILE with no SGF input in it, with sink->none(). */
   void (*begin)(void *state, const char *name);
   int (*data)(void *state, const char *buf, size_t len);
-  void (*end)(void *state, const char *name, void *result);
+  void (*end)(void *state, const char *name, const char *error,
+              void *result);
 
-  /* On the main thread, in input order. */
-  void (*deliver)(void *arg, const char *name, const void *result);
+  /* On the main thread, in input order. error: NULL, or why reading the
+   * input broke off after what result counts. */
+  void (*deliver)(void *arg, const char *name, const void *result,
+                  const char *error);
   void (*fail)(void *arg, const char *name, const char *error);
   /* How the main thread reads what it reads itself (ctx is arg); its
-   * fail() and end() with an error must do what fail() above does. */
+   * fail() must do what fail() above does, its end() what end() and
+   * deliver() do. */
   const input_sink *sink;
 } jobs_ops;
 

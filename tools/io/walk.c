@@ -206,7 +206,7 @@ int input__walk(input_reader *r, const char *root, const input_sink *sink,
                 void *ctx) {
   input_walk *w = input_walk_open(r, root);
   const char *path, *error;
-  int k, rc = 0;
+  int k, rc = 0, found = 0;
   if (!w) {
     sink->fail(ctx, root, "out of memory");
     return -1;
@@ -215,11 +215,13 @@ int input__walk(input_reader *r, const char *root, const input_sink *sink,
     if (k == INPUT_WALK_FAIL) {
       sink->fail(ctx, path, error);
       rc = -1;
-    } else if (input_read(r, path, sink, ctx) < 0) {
-      rc = -1;
+    } else {
+      found = 1;
+      if (input_read(r, path, sink, ctx) < 0) rc = -1;
     }
   }
   if (w->lost) rc = -1;
   input_walk_close(w);
+  if (!found && rc == 0) sink->none(ctx, root, INPUT_NO_SGF_FILE);
   return rc;
 }
