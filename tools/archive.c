@@ -158,6 +158,18 @@ static void keep_error(input_reader *r, struct archive *a)
   snprintf(r->err, sizeof r->err, "%s", e ? e : "archive read error");
 }
 
+/* Note the filters the data came through, for input_filters(). */
+static void keep_filters(input_reader *r, struct archive *a)
+{
+  int i, n = archive_filter_count(a);
+  r->nfilters = 0;
+  for (i = 0; i < n && r->nfilters < INPUT_MAX_FILTERS; i++) {
+    int code = archive_filter_code(a, i);
+    if (code != ARCHIVE_FILTER_NONE)
+      r->filters[r->nfilters++] = code;
+  }
+}
+
 /* Feed one entry. Returns ARCHIVE_OK, or the failing archive_read_data
  * result (r->err then says why). */
 static int read_entry(input_reader *r, struct archive *a, const char *name,
@@ -165,6 +177,7 @@ static int read_entry(input_reader *r, struct archive *a, const char *name,
 {
   la_ssize_t n;
   int rc = ARCHIVE_OK;
+  keep_filters(r, a);
   sink->begin(ctx, name);
   for (;;) {
     n = archive_read_data(a, r->dbuf, r->rcap);
