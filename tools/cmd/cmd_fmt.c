@@ -2,6 +2,7 @@
  * repairs applied, identifiers normalized) with the streaming writer. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "inplace.h"
 #include "input.h"
 #include "output.h"
 #include "rewrite.h"
@@ -13,18 +14,14 @@
 typedef struct fmt {
   rewrite rw;
   output out;
-  int out_open;     /* out is open */
   const char *outname;
-  int in_place;
-  const char *path; /* the FILE argument being read (--in-place) */
-  int skip;         /* --in-place: FILE is an archive, not rewritten */
 } fmt;
 
 void help_fmt(FILE *f)
 {
   fprintf(f,
-          "usage: sgf fmt [--compact|--readable] [-o OUT | -i] [-v] "
-          "[FILE]...\n"
+          "usage: sgf fmt [--compact|--readable] [-o OUT | -i [--force]] "
+          "[-v] [FILE]...\n"
           "\n"
           "Rewrite each FILE (and each .sgf file inside an archive) as "
           "valid FF[4]:\n"
@@ -47,18 +44,43 @@ void help_fmt(FILE *f)
           "                    every FILE was read without errors and "
           "held\n"
           "                    SGF input)\n"
-          "  -i, --in-place    rewrite each FILE in place (through a "
-          "temporary\n"
-          "                    file renamed over it); a FILE with errors "
-          "is left\n"
-          "                    as it was\n"
+          "  -i, --in-place    rewrite each FILE in place, through a "
+          "temporary file\n"
+          "                    renamed over it, keeping its mode (and "
+          "owner when\n"
+          "                    permitted); a compressed FILE (.gz, .bz2, "
+          ".xz, .zst,\n"
+          "                    .lz4...) is compressed again the same way, "
+          "and each\n"
+          "                    .sgf file of a directory is rewritten. A "
+          "FILE is\n"
+          "                    left as it was (\"not rewritten\", exit "
+          "status 2) if\n"
+          "                    it has errors or no game tree, is an "
+          "archive or not\n"
+          "                    a regular file, and unless --force, if the "
+          "rewrite\n"
+          "                    would drop bytes of it (junk, a property "
+          "without\n"
+          "                    value, a NUL byte...; the first is named "
+          "as\n"
+          "                    FILE:LINE:COL), if it is read-only or if it "
+          "has\n"
+          "                    other hard links (they would keep the old "
+          "content)\n"
+          "      --force       with -i: rewrite those anyway; what was "
+          "dropped is\n"
+          "                    printed as warnings, a broken hard link is "
+          "reported\n"
           "  -v, --verbose     also print the warnings (what was "
           "repaired)\n"
           "  -h, --help        show this help\n"
           "\n"
           "Errors are printed on standard error as "
           "FILE:LINE:COL: SEVERITY: ...\n"
-          "A FILE with errors is not rewritten.\n" EXIT_STATUS_HELP);
+          "A FILE with errors is not rewritten; with -i, a FILE not "
+          "rewritten\n"
+          "exits 2.\n" EXIT_STATUS_HELP);
 }
 
 /* Standard output and -o: one writer for all inputs. */
@@ -71,8 +93,6 @@ static void begin(void *ctx, const char *name)
 static int data(void *ctx, const char *buf, size_t len)
 {
   fmt *f = ctx;
-  if (f->skip)
-    return 1;
   return rewrite_data(&f->rw, buf, len);
 }
 
@@ -99,53 +119,23 @@ static void none(void *ctx, const char *name, const char *why)
   rewrite_none(&f->rw, name, why);
 }
 
-/* --in-place: each input is its own output. */
-static void begin_in_place(void *ctx, const char *name)
-{
-  fmt *f = ctx;
-  rewrite_begin(&f->rw, name);
-  if (strcmp(name, f->path) != 0) { /* an archive member */
-    if (!f->skip)
-      report_failure(f->path, "cannot rewrite an archive in place");
-    f->rw.status = EXIT_TROUBLE;
-    f->skip = 1;
-  }
-  /* the output (a temporary file beside it) was opened by cmd_fmt */
-}
-
-static void end_in_place(void *ctx, const char *name, const char *error)
-{
-  fmt *f = ctx;
-  int rc;
-  if (f->skip)
-    return;
-  rc = rewrite_end(&f->rw, error);
-  if (rc == 0)
-    rc = sgf_writer_finish(f->rw.w);
-  if (rc == 0 && output_commit(&f->out) == 0)
-    return;
-  if (sgf_writer_status(f->rw.w) != SGF_WRITE_OK ||
-      output_error(&f->out) != NULL)
-    rewrite_write_failed(&f->rw, &f->out, name);
-  output_discard(&f->out);
-  report_failure(name, "not rewritten");
-}
-
 int cmd_fmt(int argc, char **argv)
 {
+  enum { OPT_FORCE = OPT_LONG_BASE };
   static const struct option longopts[] = {
       {"compact", no_argument, NULL, REWRITE_OPT_COMPACT},
       {"readable", no_argument, NULL, REWRITE_OPT_READABLE},
       {"output", required_argument, NULL, 'o'},
       {"in-place", no_argument, NULL, 'i'},
+      {"force", no_argument, NULL, OPT_FORCE},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none};
-  static const input_sink sink_in_place = {begin_in_place, data,
-                                           end_in_place, fail, none};
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
+  inplace ip;
+  int in_place = 0, force = 0;
   uv_loop_t loop;
   input_reader *in;
   fmt f;
@@ -161,7 +151,8 @@ int cmd_fmt(int argc, char **argv)
     case REWRITE_OPT_COMPACT: ro.layout = SGF_LAYOUT_COMPACT; break;
     case REWRITE_OPT_READABLE: ro.layout = SGF_LAYOUT_READABLE; break;
     case 'o': f.outname = optarg; break;
-    case 'i': f.in_place = 1; break;
+    case 'i': in_place = 1; break;
+    case OPT_FORCE: force = 1; break;
     case 'v': ro.verbose = 1; break;
     case 'h': help_fmt(stdout); return finish_output(EXIT_CLEAN);
     default: return option_error("fmt", ch, argv);
@@ -169,12 +160,17 @@ int cmd_fmt(int argc, char **argv)
   }
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
-  if (f.in_place && f.outname != NULL) {
+  if (in_place && f.outname != NULL) {
     fprintf(stderr, "sgf: fmt: -o and --in-place exclude each other\n"
                     "Try 'sgf fmt --help'.\n");
     return EXIT_TROUBLE;
   }
-  if (f.in_place) {
+  if (force && !in_place) {
+    fprintf(stderr, "sgf: fmt: --force goes with --in-place\n"
+                    "Try 'sgf fmt --help'.\n");
+    return EXIT_TROUBLE;
+  }
+  if (in_place) {
     for (i = 0; i < nfiles; i++)
       if (strcmp(files[i], "-") == 0) {
         fprintf(stderr, "sgf: fmt: --in-place needs FILE names, not "
@@ -195,7 +191,7 @@ int cmd_fmt(int argc, char **argv)
       uv_loop_close(&loop);
       return EXIT_TROUBLE;
     }
-  } else if (!f.in_place) {
+  } else if (!in_place) {
     output_stdout(&f.out, &loop);
     f.outname = "<stdout>";
   }
@@ -210,21 +206,16 @@ int cmd_fmt(int argc, char **argv)
     return EXIT_TROUBLE;
   }
 
+  memset(&ip, 0, sizeof ip);
+  ip.rw = &f.rw;
+  ip.in = in;
+  ip.loop = &loop;
+  ip.force = force;
+  /* with --force, the user is told what was dropped */
+  f.rw.show_drops = force;
   for (i = 0; i < nfiles; i++) {
-    if (f.in_place) {
-      f.path = files[i];
-      f.skip = 0;
-      /* the output file is opened here, the writer pointed at it */
-      if (output_open(&f.out, &loop, files[i], 1, files[i]) != 0) {
-        report_failure(files[i], output_error(&f.out));
-        output_discard(&f.out);
-        f.rw.status = EXIT_TROUBLE;
-        continue;
-      }
-      sgf_writer_reset(f.rw.w, output_write, &f.out);
-      input_read(in, files[i], &sink_in_place, &f);
-      if (f.out.fd >= 0 || f.out.tmp != NULL) /* no input seen */
-        output_discard(&f.out);
+    if (in_place) {
+      inplace_rewrite_arg(&ip, files[i]);
     } else {
       input_read(in, files[i], &sink, &f);
       if (sgf_writer_status(f.rw.w) != SGF_WRITE_OK)
@@ -232,7 +223,7 @@ int cmd_fmt(int argc, char **argv)
     }
   }
 
-  if (!f.in_place) {
+  if (!in_place) {
     if (sgf_writer_status(f.rw.w) == SGF_WRITE_OK)
       sgf_writer_finish(f.rw.w);
     if (sgf_writer_status(f.rw.w) != SGF_WRITE_OK) {

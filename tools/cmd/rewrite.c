@@ -32,11 +32,14 @@ static void raise_status(rewrite *rw, int status)
 static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 {
   rewrite *rw = sgf_writer_user(u);
+  int drops = rewrite_diag_drops(d->code);
   (void)p;
+  if (drops && rw->drops++ == 0)
+    rw->first_drop = *d;
   if (d->severity == SGF_SEV_WARNING) {
     rw->warnings++;
     raise_status(rw, EXIT_WARNINGS);
-    if (rw->verbose)
+    if (rw->verbose || (drops && rw->show_drops))
       print_diag(rw, d);
   } else {
     rw->errors++;
@@ -93,6 +96,7 @@ void rewrite_begin(rewrite *rw, const char *name)
   rw->name = name;
   rw->stopped = 0;
   rw->warnings = rw->errors = 0;
+  rw->drops = 0;
 }
 
 /* The parser stopped with st: a fatal error (already reported through

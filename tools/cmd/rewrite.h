@@ -5,10 +5,11 @@
  *
  * Diagnostics: errors and fatal errors are always printed, as
  * FILE:LINE:COL: SEVERITY: MESSAGE [NAME/CODE]; warnings (the lenient
- * repairs the output contains) only with -v. The status is the worst, by
- * exit_worse(), of EXIT_CLEAN, EXIT_WARNINGS (repaired), EXIT_TROUBLE
- * (errors, unreadable input or failed output) and EXIT_NO_INPUT (a FILE
- * held no SGF input).
+ * repairs the output contains) only with -v, or, with show_drops, those
+ * of repairs that drop input bytes (rewrite_diag_drops()), which are
+ * counted either way. The status is the worst, by exit_worse(), of
+ * EXIT_CLEAN, EXIT_WARNINGS (repaired), EXIT_TROUBLE (errors, unreadable
+ * input or failed output) and EXIT_NO_INPUT (a FILE held no SGF input).
  */
 #ifndef SGF_TOOLS_REWRITE_H
 #define SGF_TOOLS_REWRITE_H
@@ -30,6 +31,11 @@ typedef struct rewrite {
   const char *name;
   int stopped;      /* the parser stopped (fatal error, or output failed) */
   uint64_t warnings, errors; /* errors include fatal ones */
+  /* Diagnostics whose repair drops input bytes (rewrite_diag_drops()),
+   * and the first of them. */
+  uint64_t drops;
+  sgf_diag first_drop;
+  int show_drops;   /* print those warnings even without -v */
   int status;       /* worst exit status so far */
 } rewrite;
 
@@ -64,6 +70,12 @@ void rewrite_none(rewrite *rw, const char *name, const char *why);
 /* The writer failed: report it (with out's error if it has one). */
 void rewrite_write_failed(rewrite *rw, const output *out,
                           const char *outname);
+
+/* Does the repair reported by code leave out bytes of the input (junk,
+ * a property without value...), rather than respell it (a missing ';'
+ * added, an identifier normalized...)? 1 or 0; the table and the reason
+ * for each answer are in drops.c. */
+int rewrite_diag_drops(sgf_diag_code code);
 
 /* Option parsing shared by the commands: --compact, --readable, -v. */
 #define REWRITE_OPT_COMPACT 0x300

@@ -169,6 +169,18 @@ static void keep_error(input_reader *r, struct archive *a)
   snprintf(r->err, sizeof r->err, "%s", e ? e : "archive read error");
 }
 
+/* Note the filters the data came through, for input_filters(). */
+static void keep_filters(input_reader *r, struct archive *a)
+{
+  int i, n = archive_filter_count(a);
+  r->nfilters = 0;
+  for (i = 0; i < n && r->nfilters < INPUT_MAX_FILTERS; i++) {
+    int code = archive_filter_code(a, i);
+    if (code != ARCHIVE_FILTER_NONE)
+      r->filters[r->nfilters++] = code;
+  }
+}
+
 /* Give the sink len zero bytes (a hole in a sparse entry). Nonzero if
  * it asked to stop. */
 static int zeros(const input_sink *sink, void *ctx, int64_t len)
@@ -192,6 +204,7 @@ static int read_entry(input_reader *r, struct archive *a, const char *name,
   size_t len;
   la_int64_t off, at = 0;
   int rc;
+  keep_filters(r, a);
   sink->begin(ctx, name);
   for (;;) {
     rc = archive_read_data_block(a, &buf, &len, &off);

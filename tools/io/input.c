@@ -172,6 +172,7 @@ static int read_plain(source *s, const char *name, ssize_t n,
 {
   input_reader *r = s->r;
   const char *err = NULL;
+  r->nfilters = 0;
   sink->begin(ctx, name);
   while (n > 0) {
     if (sink->data(ctx, r->rbuf, (size_t)n))
@@ -205,6 +206,14 @@ static int read_source(source *s, const char *name, const input_sink *sink,
     }
   }
   return read_plain(s, name, n, sink, ctx);
+}
+
+int input_filters(const input_reader *r, int *codes, int max)
+{
+  int i;
+  for (i = 0; i < r->nfilters && i < max; i++)
+    codes[i] = r->filters[i];
+  return r->nfilters;
 }
 
 int input_read(input_reader *r, const char *path, const input_sink *sink,

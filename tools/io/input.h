@@ -59,6 +59,15 @@ void input_reader_destroy(input_reader *r);
 int input_read(input_reader *r, const char *path, const input_sink *sink,
                void *ctx);
 
+/* Between begin() and end(): the compression the input was read through
+ * (game.sgf.gz, or the archive an entry is in), as libarchive's filter
+ * codes (ARCHIVE_FILTER_GZIP...), the one nearest the uncompressed data
+ * first, which is the order archive_write_add_filter() takes them in to
+ * compress the same way. Stores up to max codes; returns how many there
+ * are, 0 for an input read as it is. */
+#define INPUT_MAX_FILTERS 8
+int input_filters(const input_reader *r, int *codes, int max);
+
 /* For callers that read inputs in several threads (jobs.h). A reader and
  * what it hands out belong to one thread at a time; different readers may
  * be used in different threads at once. */

@@ -13,6 +13,9 @@ struct input_reader {
   char *name; /* "ARCHIVE:ENTRY" */
   size_t name_cap;
   char err[256]; /* the last error message, for sinks */
+  /* The compression of the input being read (input_filters()). */
+  int filters[INPUT_MAX_FILTERS];
+  int nfilters;
   /* Standard input when it is a pipe or terminal. */
   int in_kind;   /* IN_* */
   uv_stream_t *in_stream;

@@ -52,7 +52,9 @@ static char *dup_string(const char *s)
   return d;
 }
 
-/* DIR/.BASE.NNNNN-K: in the directory of path, hidden, unique. */
+/* DIR/.BASE.NNNNN-K.tmp: in the directory of path, hidden, unique. BASE
+ * is cut to 200 bytes, so that a file whose name is near the longest a
+ * directory allows (255 bytes) can still be replaced. */
 static char *temp_name(const char *path, unsigned long pid, unsigned k)
 {
   const char *slash = strrchr(path, '/');
@@ -62,15 +64,32 @@ static char *temp_name(const char *path, unsigned long pid, unsigned k)
   char *t = malloc(n);
   if (t == NULL)
     return NULL;
-  snprintf(t, n, "%.*s.%s.%lu-%u.tmp", (int)dirlen, path, base, pid, k);
+  snprintf(t, n, "%.*s.%.200s.%lu-%u.tmp", (int)dirlen, path, base, pid, k);
   return t;
+}
+
+/* Give the temporary file the owner and group of the file it replaces,
+ * as far as we may: only root may give a file away, but a user may keep
+ * the group when a member of it. Not being permitted is no failure: the
+ * file then belongs to whoever rewrote it, as any new file would. */
+static void keep_owner(output *o, uv_uid_t uid, uv_gid_t gid)
+{
+  uv_fs_t req;
+  int rc = uv_fs_fchown(o->loop, &req, o->fd, uid, gid, NULL);
+  uv_fs_req_cleanup(&req);
+  if (rc == UV_EPERM) {
+    (void)uv_fs_fchown(o->loop, &req, o->fd, (uv_uid_t)-1, gid, NULL);
+    uv_fs_req_cleanup(&req);
+  }
 }
 
 int output_open(output *o, uv_loop_t *loop, const char *path, int atomic,
                 const char *like)
 {
   uv_fs_t req;
-  int rc, mode;
+  int rc, mode, owner = 0;
+  uv_uid_t uid = 0;
+  uv_gid_t gid = 0;
   unsigned k;
   mode_t mask = umask(0);
   umask(mask);
@@ -98,12 +117,17 @@ int output_open(output *o, uv_loop_t *loop, const char *path, int atomic,
     if (rc < 0)
       return fail(o, "create", rc);
     o->fd = rc;
+    o->created = 1;
     return 0;
   }
   if (like != NULL) {
     rc = uv_fs_stat(loop, &req, like, NULL);
-    if (rc == 0)
+    if (rc == 0) {
       mode = (int)(req.statbuf.st_mode & 07777);
+      uid = (uv_uid_t)req.statbuf.st_uid;
+      gid = (uv_gid_t)req.statbuf.st_gid;
+      owner = 1;
+    }
     uv_fs_req_cleanup(&req);
   }
   for (k = 0; k < 100; k++) {
@@ -125,8 +149,11 @@ int output_open(output *o, uv_loop_t *loop, const char *path, int atomic,
     return fail(o, "create temporary file", rc);
   }
   o->fd = rc;
+  if (owner)
+    keep_owner(o, uid, gid);
   /* The mode of the file it replaces, or the usual one for a new file
-   * (the temporary file was created private). */
+   * (the temporary file was created private). After the owner: a change
+   * of owner clears the set-user-ID bit. */
   rc = uv_fs_fchmod(loop, &req, o->fd, mode, NULL);
   uv_fs_req_cleanup(&req);
   return 0;
@@ -221,7 +248,10 @@ void output_discard(output *o)
   if (o->is_stdout)
     return;
   close_fd(o);
-  if (o->tmp != NULL || o->path != NULL) {
+  /* Only what this output created: never the name an atomic output was
+   * to replace (its temporary file may not even exist, when creating it
+   * failed), nor a file that could not be opened. */
+  if (o->tmp != NULL || (o->created && o->path != NULL)) {
     (void)uv_fs_unlink(o->loop, &req, o->tmp != NULL ? o->tmp : o->path,
                        NULL);
     uv_fs_req_cleanup(&req);

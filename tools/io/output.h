@@ -21,6 +21,8 @@ typedef struct output {
   int is_stdout;
   char *path;     /* the name (NULL for standard output) */
   char *tmp;      /* the temporary file while atomic, else NULL */
+  int created;    /* not atomic: path was opened (output_discard()
+                     removes it) */
   int err;        /* the first libuv error, 0 if none */
   const char *what; /* the operation that failed */
 } output;
@@ -30,7 +32,9 @@ void output_stdout(output *o, uv_loop_t *loop);
 
 /* Create (or truncate) path; atomic: see above. When atomic, the new file
  * gets the permission bits of the file `like` if that exists (pass path to
- * keep the mode of the file being replaced), else 0666 less the umask.
+ * keep the mode of the file being replaced), else 0666 less the umask,
+ * and its owner and group when we may give it those (root; the group
+ * when we are a member of it).
  * Returns 0, or a libuv error (see output_error()). */
 int output_open(output *o, uv_loop_t *loop, const char *path, int atomic,
                 const char *like);
@@ -44,7 +48,7 @@ int output_write(void *ctx, const char *buf, size_t len);
 int output_commit(output *o);
 
 /* Close the file and remove it (the temporary one when atomic, leaving
- * the name as it was). */
+ * the name as it was; nothing if it was never opened). */
 void output_discard(output *o);
 
 /* "OPERATION: MESSAGE" for the first failure (a static buffer), or NULL. */

@@ -1,0 +1,21 @@
+#!/bin/sh
+# tool-inplace-corpus.sh - the invariant of `sgf fmt -i` (see
+# test/inplace-lib.sh: each file stays byte for byte the same, or is
+# rewritten with the same events) on a copy of every file of
+# ../shared/corpus/edge/, the strangest real files. Skips (77) when that
+# directory or the sgf tool is absent.
+. "${top_srcdir:-${srcdir:-.}}/test/inplace-lib.sh"
+edge="$top_srcdir/../shared/corpus/edge"
+if [ ! -d "$edge" ]; then
+  echo "tool-inplace-corpus: no $edge: skipped"
+  exit 77
+fi
+files=0
+for f in "$edge"/*; do
+  [ -f "$f" ] || continue
+  files=$((files + 1))
+  inplace_keeps "$f"
+done
+[ $files -gt 0 ] || { echo "tool-inplace-corpus: $edge is empty"; exit 77; }
+echo "tool-inplace-corpus: $files files, $rewritten of them rewritten"
+exit $fail
