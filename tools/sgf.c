@@ -16,6 +16,9 @@ typedef struct command {
   void (*help)(FILE *f);
 } command;
 
+static int cmd_help(int argc, char **argv);
+static void help_help(FILE *f);
+
 static const command commands[] = {
     {"check", "report problems in SGF files", cmd_check, help_check},
     {"stats", "count games, nodes, moves... and measure speed", cmd_stats,
@@ -26,6 +29,7 @@ static const command commands[] = {
      help_mainline},
     {"split", "write each game of a collection to its own file", cmd_split,
      help_split},
+    {"help", "show the help of a command", cmd_help, help_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -50,7 +54,6 @@ static void usage(FILE *f)
              "Commands:\n");
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "  %-8s %s\n", "help", "show the help of a command");
   fprintf(f, "\n"
              "FILE is an SGF file, an archive of SGF files (tar, zip, 7z, "
              "...,\n"
@@ -119,17 +122,45 @@ static int version(void)
   return finish_output(EXIT_CLEAN);
 }
 
-static int help(int argc, char **argv)
+static void help_help(FILE *f)
+{
+  fprintf(f, "usage: sgf help [COMMAND]\n"
+             "\n"
+             "Show the help of COMMAND (the same as 'sgf COMMAND --help'), "
+             "or with\n"
+             "no COMMAND the list of commands (the same as 'sgf --help').\n"
+             "\n"
+             "  -h, --help  show this help\n");
+}
+
+/* sgf help [COMMAND]: argv[0] is "help". */
+static int cmd_help(int argc, char **argv)
 {
   const command *c;
-  if (argc < 2) {
+  const char *a = argc > 1 ? argv[1] : NULL;
+  int i;
+  if (a == NULL) {
     usage(stdout);
     return finish_output(EXIT_CLEAN);
   }
-  c = find_command(argv[1]);
+  for (i = 1; i < argc; i++) /* anywhere, as the commands' --help */
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      help_help(stdout);
+      return finish_output(EXIT_CLEAN);
+    }
+  if (a[0] == '-' && a[1] != '\0') {
+    fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf help --help'.\n",
+            a);
+    return EXIT_TROUBLE;
+  }
+  if (argc > 2) {
+    fprintf(stderr, "sgf: help: one COMMAND at most\n"
+                    "Try 'sgf help --help'.\n");
+    return EXIT_TROUBLE;
+  }
+  c = find_command(a);
   if (c == NULL) {
-    fprintf(stderr, "sgf: unknown command '%s'\nTry 'sgf --help'.\n",
-            argv[1]);
+    fprintf(stderr, "sgf: unknown command '%s'\nTry 'sgf --help'.\n", a);
     return EXIT_TROUBLE;
   }
   c->help(stdout);
@@ -145,11 +176,9 @@ int main(int argc, char **argv)
     return EXIT_TROUBLE;
   }
   if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-    return help(1, argv);
+    return cmd_help(1, argv);
   if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0)
     return version();
-  if (strcmp(a, "help") == 0)
-    return help(argc - 1, argv + 1);
   if (a[0] == '-') {
     fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf --help'.\n", a);
     return EXIT_TROUBLE;
