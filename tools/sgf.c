@@ -5,9 +5,11 @@
 #include "rewrite.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct command {
   const char *name;
@@ -167,10 +169,49 @@ static int cmd_help(int argc, char **argv)
   return finish_output(EXIT_CLEAN);
 }
 
+/* Occupy each of descriptors 0, 1 and 2 the caller left closed.
+ *
+ * Otherwise the first descriptors libuv opens for itself (its epoll and
+ * wakeup descriptors, an input file) take those numbers: our writes to
+ * "standard output" would land in them, and libuv aborts when it closes
+ * a descriptor <= 2 it believes its own. A closed descriptor is reopened
+ * on /dev/null in the direction that makes its use fail: standard input
+ * write-only and standard output read-only, so that reading or writing
+ * them fails with EBADF and is reported as it would be on the closed
+ * descriptor; a command that does not need them runs as usual. Standard
+ * error is reopened writable: messages are lost, the exit status tells.
+ * Plain open(2) rather than uv_fs_open(): no libuv loop may exist yet,
+ * since creating one is what takes the low numbers. */
+static int occupy_standard_fds(void)
+{
+  static const int flags[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
+  int fd;
+  for (fd = 0; fd <= 2; fd++) {
+    int got;
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+      continue;
+    /* The lowest free number: fd itself, as those below are open. */
+    got = open("/dev/null", flags[fd] | O_NOCTTY);
+    if (got < 0)
+      return -1;
+    if (got != fd) { /* cannot happen */
+      close(got);
+      errno = EBADF;
+      return -1;
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const command *c;
   const char *a = argc > 1 ? argv[1] : NULL;
+  if (occupy_standard_fds() != 0) {
+    fprintf(stderr, "sgf: cannot open /dev/null for a closed standard "
+                    "descriptor: %s\n", strerror(errno));
+    return EXIT_TROUBLE;
+  }
   if (a == NULL) {
     usage(stderr);
     return EXIT_TROUBLE;
