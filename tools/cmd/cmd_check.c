@@ -1,5 +1,11 @@
 /* cmd_check.c - `sgf check`: diagnostics in the form editors parse,
- * FILE:LINE:COL: SEVERITY: MESSAGE [NAME/CODE], and a summary. */
+ * FILE:LINE:COL: SEVERITY: MESSAGE [NAME/CODE], and a summary.
+ *
+ * --ignore and --errors-only silence diagnostics, as SGFC's -d and -w
+ * do: a silenced one is neither printed nor counted, only tallied as
+ * "ignored" in the summary. The diagnostic that stops a parse (a fatal
+ * error, or any in strict mode) is reported all the same: the rest of
+ * that input was not checked, so it must not pass for clean. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
@@ -13,22 +19,28 @@ typedef struct check {
   sgf_parser *p;
   size_t chunk;
   int quiet;
+  unsigned char ignore[SGF_DIAG_MAX_]; /* by code: silenced */
+  int errors_only;                     /* all warnings silenced */
   /* The input being checked. */
   const char *name;
   int stopped;           /* the parser stopped: skip the rest */
   uint64_t warnings, errors;
   sgf_diag last_error;   /* the last error or fatal error reported */
   int have_last_error;
+  sgf_diag last_ignored; /* the last diagnostic silenced */
+  int have_last_ignored;
+  uint64_t ignored;
   /* Totals. */
   uint64_t files, clean, warned, failed;
-  uint64_t total_warnings, total_errors;
+  uint64_t total_warnings, total_errors, total_ignored;
   int status;            /* EXIT_NO_INPUT when a FILE held no input */
 } check;
 
 void help_check(FILE *f)
 {
   fprintf(f,
-          "usage: sgf check [--strict] [-q] [--chunk=N] [FILE]...\n"
+          "usage: sgf check [--strict] [-q] [--ignore=NAME[,NAME]...]\n"
+          "                 [--errors-only] [--chunk=N] [FILE]...\n"
           "\n"
           "Parse each FILE (and each .sgf file inside an archive) and print\n"
           "its diagnostics on standard output as\n"
@@ -41,8 +53,22 @@ void help_check(FILE *f)
           "  -s, --strict   stop at the first deviation from FF[4] (an "
           "error)\n"
           "  -q, --quiet    print only the summary (and unreadable files)\n"
+          "      --ignore=NAME[,NAME]...\n"
+          "                 silence the diagnostics NAME, given by name or "
+          "number\n"
+          "                 as in [NAME/CODE] (lowercase-ident or 13); "
+          "repeatable\n"
+          "      --errors-only\n"
+          "                 silence all warnings\n"
           "      --chunk=N  feed the parser N bytes at a time\n"
           "  -h, --help     show this help\n"
+          "\n"
+          "A silenced diagnostic is neither printed nor counted toward the "
+          "exit\n"
+          "status; the summary tells how many were ignored. The one that "
+          "stops a\n"
+          "parse (a fatal error, or any with --strict) is always "
+          "reported.\n"
           "\n" EXIT_STATUS_HELP);
 }
 
@@ -70,10 +96,28 @@ static void count_diag(check *c, const sgf_diag *d)
     c->errors++;
 }
 
+static int same_diag(const sgf_diag *a, const sgf_diag *b)
+{
+  return a->code == b->code && a->pos.offset == b->pos.offset;
+}
+
+static int silenced(const check *c, const sgf_diag *d)
+{
+  if (c->errors_only && d->severity == SGF_SEV_WARNING)
+    return 1;
+  return d->code > 0 && d->code < SGF_DIAG_MAX_ && c->ignore[d->code];
+}
+
 static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 {
   check *c = u;
   (void)p;
+  if (silenced(c, d)) {
+    c->ignored++;
+    c->last_ignored = *d;
+    c->have_last_ignored = 1;
+    return SGF_CONTINUE;
+  }
   print_diag(c, d);
   count_diag(c, d);
   if (d->severity != SGF_SEV_WARNING) {
@@ -87,11 +131,11 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 static void stopped(check *c, sgf_status st)
 {
   const sgf_diag *d = sgf_parser_error(c->p);
-  int seen = d != NULL && c->have_last_error &&
-             d->code == c->last_error.code &&
-             d->pos.offset == c->last_error.pos.offset;
+  int seen = d != NULL && c->have_last_error && same_diag(d, &c->last_error);
   c->stopped = 1;
   if (d != NULL && !seen) {
+    if (c->have_last_ignored && same_diag(d, &c->last_ignored))
+      c->ignored--; /* it stopped the parse: reported after all */
     print_diag(c, d);
     count_diag(c, d);
   } else if (d == NULL && st != SGF_OK && c->errors == 0) {
@@ -106,7 +150,8 @@ static void begin(void *ctx, const char *name)
   c->name = name;
   c->stopped = 0;
   c->have_last_error = 0;
-  c->warnings = c->errors = 0;
+  c->have_last_ignored = 0;
+  c->warnings = c->errors = c->ignored = 0;
 }
 
 static int data(void *ctx, const char *buf, size_t len)
@@ -128,6 +173,7 @@ static void tally(check *c)
   c->files++;
   c->total_warnings += c->warnings;
   c->total_errors += c->errors;
+  c->total_ignored += c->ignored;
   if (c->errors)
     c->failed++;
   else if (c->warnings)
@@ -154,7 +200,7 @@ static void fail(void *ctx, const char *name, const char *error)
 {
   check *c = ctx;
   report_failure(name, error);
-  c->warnings = 0;
+  c->warnings = c->ignored = 0;
   c->errors = 1;
   tally(c);
 }
@@ -176,19 +222,61 @@ static void summary(const check *c)
   fprintf(stderr,
           "checked %" PRIu64 " %s: %" PRIu64 " clean, %" PRIu64
           " with warnings only, %" PRIu64 " with errors (%" PRIu64
-          " %s, %" PRIu64 " %s)\n",
+          " %s, %" PRIu64 " %s",
           c->files, plural(c->files, "file", "files"), c->clean, c->warned,
           c->failed, c->total_warnings,
           plural(c->total_warnings, "warning", "warnings"), c->total_errors,
           plural(c->total_errors, "error", "errors"));
+  if (c->total_ignored)
+    fprintf(stderr, ", %" PRIu64 " ignored", c->total_ignored);
+  fputs(")\n", stderr);
+}
+
+/* The diagnostic code named by name ("lowercase-ident") or number
+ * ("13"), or SGF_DIAG_NONE. */
+static sgf_diag_code diag_code(const char *s, size_t len)
+{
+  int code;
+  for (code = 1; code < SGF_DIAG_MAX_; code++) {
+    const char *name = sgf_diag_name((sgf_diag_code)code);
+    char num[12];
+    int n = snprintf(num, sizeof num, "%d", code);
+    if (name != NULL && ((strlen(name) == len && memcmp(name, s, len) == 0) ||
+                         ((size_t)n == len && memcmp(num, s, len) == 0)))
+      return (sgf_diag_code)code;
+  }
+  return SGF_DIAG_NONE;
+}
+
+/* --ignore=LIST: comma-separated names or numbers. 0, or -1 (reported). */
+static int parse_ignore(check *c, const char *list)
+{
+  const char *s = list;
+  for (;;) {
+    size_t len = strcspn(s, ",");
+    sgf_diag_code code = diag_code(s, len);
+    if (code == SGF_DIAG_NONE) {
+      fprintf(stderr,
+              "sgf: check: --ignore: unknown diagnostic '%.*s' (a NAME or "
+              "CODE of [NAME/CODE])\nTry 'sgf check --help'.\n",
+              (int)len, s);
+      return -1;
+    }
+    c->ignore[code] = 1;
+    if (s[len] == '\0')
+      return 0;
+    s += len + 1;
+  }
 }
 
 int cmd_check(int argc, char **argv)
 {
-  enum { OPT_CHUNK = OPT_LONG_BASE };
+  enum { OPT_CHUNK = OPT_LONG_BASE, OPT_IGNORE, OPT_ERRORS_ONLY };
   static const struct option longopts[] = {
       {"strict", no_argument, NULL, 's'},
       {"quiet", no_argument, NULL, 'q'},
+      {"ignore", required_argument, NULL, OPT_IGNORE},
+      {"errors-only", no_argument, NULL, OPT_ERRORS_ONLY},
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -208,6 +296,11 @@ int cmd_check(int argc, char **argv)
     switch (ch) {
     case 's': opt.flags |= SGF_OPT_STRICT; break;
     case 'q': c.quiet = 1; break;
+    case OPT_IGNORE:
+      if (parse_ignore(&c, optarg) != 0)
+        return EXIT_TROUBLE;
+      break;
+    case OPT_ERRORS_ONLY: c.errors_only = 1; break;
     case OPT_CHUNK:
       if (parse_chunk("check", optarg, &c.chunk) != 0)
         return EXIT_TROUBLE;

@@ -29,6 +29,8 @@ typedef struct split {
   unsigned long games; /* games begun in this FILE */
   char *path;          /* the game file's name */
   size_t path_cap;
+  size_t dirlen;       /* where the pattern's part of path begins */
+  int pattern_dirs;    /* the pattern names directories (has a '/') */
 } split;
 
 void help_split(FILE *f)
@@ -59,8 +61,12 @@ void help_split(FILE *f)
           "extension\n"
           "                             (\"stdin\" for -)\n"
           "                         %%%%  a '%%'\n"
-          "  -d, --directory=DIR    write the files into DIR (created if "
-          "missing)\n"
+          "                         directories it names are created "
+          "as needed\n"
+          "                         (e.g. '%%f/%%n.sgf')\n"
+          "  -d, --directory=DIR    write the files into DIR (created, "
+          "with its\n"
+          "                         parents, if missing)\n"
           "      --readable         one node per line (default)\n"
           "      --compact          no whitespace but a final newline\n"
           "  -v, --verbose          print each file written and the "
@@ -120,6 +126,7 @@ static int make_path(split *s, unsigned long n)
     if (len > 0 && s->path[len - 1] != '/')
       s->path[len++] = '/';
   }
+  s->dirlen = len;
   for (p = s->pattern; *p; p++) {
     const char *add = p;
     size_t addlen = 1;
@@ -142,6 +149,58 @@ static int make_path(split *s, unsigned long n)
   }
   s->path[len] = '\0';
   return 0;
+}
+
+/* "sgf: DIR: create directory: MESSAGE" for libuv error rc. */
+static void report_mkdir(const char *dir, int rc)
+{
+  output o; /* for its error message */
+  memset(&o, 0, sizeof o);
+  o.err = rc;
+  o.what = "create directory";
+  report_failure(dir, output_error(&o));
+}
+
+/* mkdir -p: create each directory path names before a '/' at index
+ * `from` or later (from: what exists already). The path is cut there
+ * in place for the call and restored. Returns 0, or -1 (reported). */
+static int make_dirs(uv_loop_t *loop, char *path, size_t from)
+{
+  size_t i;
+  for (i = from; path[i] != '\0'; i++) {
+    uv_fs_t req;
+    int rc;
+    if (path[i] != '/' || i == 0 || path[i - 1] == '/')
+      continue;
+    path[i] = '\0';
+    rc = uv_fs_mkdir(loop, &req, path, 0777, NULL);
+    uv_fs_req_cleanup(&req);
+    if (rc < 0 && rc != UV_EEXIST) {
+      report_mkdir(path, rc);
+      path[i] = '/';
+      return -1;
+    }
+    path[i] = '/';
+  }
+  return 0;
+}
+
+/* -d DIR and its missing parents. Returns 0 or -1 (reported). */
+static int make_directory(uv_loop_t *loop, const char *dir)
+{
+  size_t n = strlen(dir);
+  char *d = malloc(n + 2);
+  int rc;
+  if (d == NULL) {
+    report_failure(dir, "out of memory");
+    return -1;
+  }
+  memcpy(d, dir, n);
+  d[n] = '/';
+  d[n + 1] = '\0';
+  rc = make_dirs(loop, d, 0);
+  free(d);
+  return rc;
 }
 
 /* %f of a FILE argument: its base name without directories and without
@@ -231,6 +290,10 @@ static int sp_tree_begin(sgf_parser *p, void *u)
     s->games++;
     if (s->base == NULL || make_path(s, s->games) != 0) {
       report_failure(s->rw.name, "out of memory");
+      s->rw.status = EXIT_TROUBLE;
+      return SGF_ABORT;
+    }
+    if (s->pattern_dirs && make_dirs(&s->loop, s->path, s->dirlen) != 0) {
       s->rw.status = EXIT_TROUBLE;
       return SGF_ABORT;
     }
@@ -359,20 +422,11 @@ int cmd_split(int argc, char **argv)
     report_failure("split", "cannot start libuv");
     return EXIT_TROUBLE;
   }
-  if (s.dir != NULL) {
-    uv_fs_t req;
-    int rc = uv_fs_mkdir(&s.loop, &req, s.dir, 0777, NULL);
-    uv_fs_req_cleanup(&req);
-    if (rc < 0 && rc != UV_EEXIST) {
-      output o;
-      memset(&o, 0, sizeof o);
-      o.err = rc;
-      o.what = "create directory";
-      report_failure(s.dir, output_error(&o));
-      uv_loop_close(&s.loop);
-      return EXIT_TROUBLE;
-    }
+  if (s.dir != NULL && make_directory(&s.loop, s.dir) != 0) {
+    uv_loop_close(&s.loop);
+    return EXIT_TROUBLE;
   }
+  s.pattern_dirs = strchr(s.pattern, '/') != NULL;
   memset(&s.wcb, 0, sizeof s.wcb);
   sgf_writer_value_callbacks(&s.wcb);
   cb = s.wcb;

@@ -5,9 +5,11 @@
 #include "rewrite.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct command {
   const char *name;
@@ -15,6 +17,9 @@ typedef struct command {
   int (*run)(int argc, char **argv);
   void (*help)(FILE *f);
 } command;
+
+static int cmd_help(int argc, char **argv);
+static void help_help(FILE *f);
 
 static const command commands[] = {
     {"check", "report problems in SGF files", cmd_check, help_check},
@@ -26,6 +31,7 @@ static const command commands[] = {
      help_mainline},
     {"split", "write each game of a collection to its own file", cmd_split,
      help_split},
+    {"help", "show the help of a command", cmd_help, help_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -50,7 +56,6 @@ static void usage(FILE *f)
              "Commands:\n");
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "  %-8s %s\n", "help", "show the help of a command");
   fprintf(f, "\n"
              "FILE is an SGF file, an archive of SGF files (tar, zip, 7z, "
              "...,\n"
@@ -125,37 +130,102 @@ static int version(void)
   return finish_output(EXIT_CLEAN);
 }
 
-static int help(int argc, char **argv)
+static void help_help(FILE *f)
+{
+  fprintf(f, "usage: sgf help [COMMAND]\n"
+             "\n"
+             "Show the help of COMMAND (the same as 'sgf COMMAND --help'), "
+             "or with\n"
+             "no COMMAND the list of commands (the same as 'sgf --help').\n"
+             "\n"
+             "  -h, --help  show this help\n");
+}
+
+/* sgf help [COMMAND]: argv[0] is "help". */
+static int cmd_help(int argc, char **argv)
 {
   const command *c;
-  if (argc < 2) {
+  const char *a = argc > 1 ? argv[1] : NULL;
+  int i;
+  if (a == NULL) {
     usage(stdout);
     return finish_output(EXIT_CLEAN);
   }
-  c = find_command(argv[1]);
+  for (i = 1; i < argc; i++) /* anywhere, as the commands' --help */
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      help_help(stdout);
+      return finish_output(EXIT_CLEAN);
+    }
+  if (a[0] == '-' && a[1] != '\0') {
+    fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf help --help'.\n",
+            a);
+    return EXIT_TROUBLE;
+  }
+  if (argc > 2) {
+    fprintf(stderr, "sgf: help: one COMMAND at most\n"
+                    "Try 'sgf help --help'.\n");
+    return EXIT_TROUBLE;
+  }
+  c = find_command(a);
   if (c == NULL) {
-    fprintf(stderr, "sgf: unknown command '%s'\nTry 'sgf --help'.\n",
-            argv[1]);
+    fprintf(stderr, "sgf: unknown command '%s'\nTry 'sgf --help'.\n", a);
     return EXIT_TROUBLE;
   }
   c->help(stdout);
   return finish_output(EXIT_CLEAN);
 }
 
+/* Occupy each of descriptors 0, 1 and 2 the caller left closed.
+ *
+ * Otherwise the first descriptors libuv opens for itself (its epoll and
+ * wakeup descriptors, an input file) take those numbers: our writes to
+ * "standard output" would land in them, and libuv aborts when it closes
+ * a descriptor <= 2 it believes its own. A closed descriptor is reopened
+ * on /dev/null in the direction that makes its use fail: standard input
+ * write-only and standard output read-only, so that reading or writing
+ * them fails with EBADF and is reported as it would be on the closed
+ * descriptor; a command that does not need them runs as usual. Standard
+ * error is reopened writable: messages are lost, the exit status tells.
+ * Plain open(2) rather than uv_fs_open(): no libuv loop may exist yet,
+ * since creating one is what takes the low numbers. */
+static int occupy_standard_fds(void)
+{
+  static const int flags[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
+  int fd;
+  for (fd = 0; fd <= 2; fd++) {
+    int got;
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+      continue;
+    /* The lowest free number: fd itself, as those below are open. */
+    got = open("/dev/null", flags[fd] | O_NOCTTY);
+    if (got < 0)
+      return -1;
+    if (got != fd) { /* cannot happen */
+      close(got);
+      errno = EBADF;
+      return -1;
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const command *c;
   const char *a = argc > 1 ? argv[1] : NULL;
+  if (occupy_standard_fds() != 0) {
+    fprintf(stderr, "sgf: cannot open /dev/null for a closed standard "
+                    "descriptor: %s\n", strerror(errno));
+    return EXIT_TROUBLE;
+  }
   if (a == NULL) {
     usage(stderr);
     return EXIT_TROUBLE;
   }
   if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-    return help(1, argv);
+    return cmd_help(1, argv);
   if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0)
     return version();
-  if (strcmp(a, "help") == 0)
-    return help(argc - 1, argv + 1);
   if (a[0] == '-') {
     fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf --help'.\n", a);
     return EXIT_TROUBLE;

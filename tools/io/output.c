@@ -185,7 +185,7 @@ int output_write(void *ctx, const char *buf, size_t len)
       continue;
     }
     if (rc <= 0) {
-      fail(o, "write", rc < 0 ? rc : UV_EIO);
+      fail(o, "write error", rc < 0 ? rc : UV_EIO);
       return -1;
     }
     done += (size_t)rc;
