@@ -243,7 +243,7 @@ typedef struct run_spec {
 } run_spec;
 
 static void report_failure(const char *what, const char *input,
-                           sgf_parser *p, sgf_status st, uint64_t at) {
+                           sgf_parser *p, int st, uint64_t at) {
   fprintf(stderr, "%s: %s: %s: %s at input offset %" PRIu64, prog, what,
           input, bench_status_name(st), at);
   const sgf_diag *d = p ? sgf_parser_error(p) : NULL;
@@ -290,7 +290,7 @@ static void close_handle(handle *h) {
 /* Feed one buffer in chunks and finish. */
 static int parse_one(const run_spec *rs, sgf_parser *p, const bench_buf *b) {
   size_t off = 0, len = b->len;
-  sgf_status st;
+  int st;
   while (off < len) {
     size_t n = len - off < rs->chunk ? len - off : rs->chunk;
     size_t used = 0;

@@ -207,7 +207,7 @@ typedef struct run_result {
 } run_result;
 
 static void report_failure(const char *layout, const bench_buf *b,
-                           sgf_parser *p, sgf_writer *w, sgf_status st) {
+                           sgf_parser *p, sgf_writer *w, int st) {
   fprintf(stderr, "%s: %s: %s: parse %s", prog, layout, b->name,
           bench_status_name(st));
   const sgf_diag *d = sgf_parser_error(p);
@@ -215,9 +215,9 @@ static void report_failure(const char *layout, const bench_buf *b,
     fprintf(stderr, ": %s (%s) at %" PRIu64 ":%" PRIu64,
             sgf_diag_message(d->code), sgf_diag_name(d->code), d->pos.line,
             d->pos.column);
-  if (sgf_writer_status(w) != SGF_WRITE_OK)
+  if (sgf_writer_status(w) != SGF_OK)
     fprintf(stderr, "; writer: %s",
-            sgf_write_status_message(sgf_writer_status(w)));
+            sgf_strerror(sgf_writer_status(w)));
   fputc('\n', stderr);
 }
 
@@ -274,7 +274,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
   for (size_t i = 0; i < in->count && rc == 0; i++) {
     const bench_buf *b = &in->bufs[i];
     size_t off = 0;
-    sgf_status st = SGF_OK;
+    int st = SGF_OK;
     if (i > 0) {
       sgf_parser_reset(p);
       sgf_writer_reset(w, NULL, NULL);

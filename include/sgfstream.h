@@ -63,7 +63,7 @@
  *                 *consumed telling how many bytes were used. No callback
  *                 fires until sgf_parser_resume(); then feed the bytes from
  *                 buf + consumed on. Nothing is lost or repeated.
- *   SGF_ABORT     stop; sgf_parser_feed() returns SGF_ABORTED, and so does
+ *   SGF_ABORT     stop; sgf_parser_feed() returns SGF_EABORTED, and so does
  *                 every later call until sgf_parser_reset().
  *
  * POSITIONS. Offsets are 0-based byte counts (64-bit: inputs over 4 GiB are
@@ -80,6 +80,7 @@
 #include <stdint.h>
 
 #include "sgfstream/diag.h"
+#include "sgfstream/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,6 +101,12 @@ extern "C" {
 
 /* The library's version string, for comparing with the header's. */
 SGF_EXTERN const char *sgf_version(void);
+
+/* What a result code (sgfstream/error.h) means, and its name ("EBUSY"):
+ * static strings, never NULL; "unknown error" / "UNKNOWN" for a number
+ * that is not a code. */
+SGF_EXTERN const char *sgf_strerror(int code);
+SGF_EXTERN const char *sgf_err_name(int code);
 
 /* ---------------------------------------------------------------------- */
 /* Positions and diagnostics                                               */
@@ -237,39 +244,42 @@ typedef struct sgf_callbacks {
   sgf_value_cb on_value;
 } sgf_callbacks;
 
-typedef enum sgf_status {
-  SGF_OK = 0,      /* all bytes consumed (feed) / input complete (finish) */
-  SGF_PAUSED = 1,  /* a callback paused; see *consumed */
-  SGF_ABORTED = 2, /* a callback aborted; sticky until reset */
-  SGF_ERROR = 3,   /* a fatal error, or an error in strict mode; sticky
-                      until reset; see sgf_parser_error() */
-  SGF_BUSY = 4     /* called from inside a callback; nothing was done */
-} sgf_status;
+/* Results of feed and finish (sgfstream/error.h):
+ *   SGF_OK       all bytes consumed (feed) / input complete (finish)
+ *   SGF_PAUSED   a callback paused; see *consumed
+ *   SGF_EABORTED a callback aborted; sticky until reset
+ *   SGF_EPARSE   a fatal error, or an error in strict mode; sticky until
+ *                reset; sgf_parser_error() says which
+ *   SGF_EBUSY    called from inside a callback; nothing was done
+ *   SGF_EORDER   feed after finish; nothing was done */
 
 /* Create a parser. cb and opt may be NULL (no callbacks, defaults); both
  * are copied. Returns NULL if memory runs out or an option is invalid. */
 SGF_EXTERN sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
                                          const sgf_options *opt);
 
-/* Free the parser. NULL is allowed. Not from inside a callback. */
-SGF_EXTERN void sgf_parser_destroy(sgf_parser *p);
+/* Free the parser. NULL is allowed. Returns SGF_OK, or SGF_EBUSY from
+ * inside one of the parser's callbacks: then nothing is freed (the parse
+ * goes on); destroy the parser once feed or finish has returned. */
+SGF_EXTERN int sgf_parser_destroy(sgf_parser *p);
 
 /* Feed len bytes. *consumed (may be NULL) receives how many bytes were
  * used: all of them unless the result is SGF_PAUSED (the rest must be fed
- * again after sgf_parser_resume()) or SGF_ABORTED / SGF_ERROR. */
-SGF_EXTERN sgf_status sgf_parser_feed(sgf_parser *p, const char *buf,
-                                      size_t len, size_t *consumed);
+ * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE. */
+SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf,
+                              size_t len, size_t *consumed);
 
 /* End of input: closes what is still open (with diagnostics) and emits the
  * remaining events. May return SGF_PAUSED; call it again after resume. */
-SGF_EXTERN sgf_status sgf_parser_finish(sgf_parser *p);
+SGF_EXTERN int sgf_parser_finish(sgf_parser *p);
 
 /* Leave the paused state. Does not feed anything by itself. */
 SGF_EXTERN void sgf_parser_resume(sgf_parser *p);
 
 /* Forget everything about the input so far (also a sticky error) and start
- * again; callbacks, user pointer and options are kept. */
-SGF_EXTERN void sgf_parser_reset(sgf_parser *p);
+ * again; callbacks, user pointer and options are kept. Returns SGF_OK, or
+ * SGF_EBUSY from inside a callback (nothing is done). */
+SGF_EXTERN int sgf_parser_reset(sgf_parser *p);
 
 /* Inside a callback: where the current event's token starts ('(' ';' '['
  * ']' ')', the identifier's first byte, or the slice's first byte).
@@ -337,7 +347,7 @@ static inline const char *sgf_event_raw_ident(const sgf_event_state *es,
 /* Number of game trees currently open (0 between game trees). */
 SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);
 
-/* The diagnostic that stopped the parser (status SGF_ERROR), else NULL. */
+/* The diagnostic that stopped the parser (result SGF_EPARSE), else NULL. */
 SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
 
 /* For layers built on the callbacks (the reader, a tree builder): from
@@ -345,7 +355,7 @@ SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
  * It goes to on_diagnostic like the parser's own (severity promoted in
  * strict mode, code/position taken from *d as given). If it is fatal (or
  * an error in strict mode) the parser stops: the feed or finish in
- * progress returns SGF_ERROR and sgf_parser_error() returns a copy of it.
+ * progress returns SGF_EPARSE and sgf_parser_error() returns a copy of it.
  * Returns the action on_diagnostic asked for (SGF_CONTINUE or SGF_ABORT),
  * or SGF_ABORT when the parser stops. */
 SGF_EXTERN int sgf_parser_report(sgf_parser *p, const sgf_diag *d);

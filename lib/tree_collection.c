@@ -71,7 +71,7 @@ sgf_collection *sgf_collection_parse(const char *data, size_t len,
   sgf_tree_builder_options o;
   sgf_tree_builder *b;
   sgf_parser *p;
-  sgf_status st;
+  int st;
   sgf_collection *c = NULL;
   if (opt)
     o = *opt;

@@ -199,11 +199,11 @@ static const sgf_callbacks rec_cb = {
 
 /* Parse data (in chunks of `chunk` bytes, 0: at once) into r. Returns the
  * final status. */
-static sgf_status parse(rec *r, const char *data, size_t len, unsigned flags,
+static int parse(rec *r, const char *data, size_t len, unsigned flags,
                         size_t chunk) {
   sgf_options opt;
   sgf_parser *p;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t off = 0;
   sgf_options_init(&opt);
   opt.flags = flags;
@@ -349,7 +349,7 @@ static void fail(const char *path, const char *what) {
 static int check_output(const char *path, const char *layout,
                         const buf *out, const buf *a) {
   rec r;
-  sgf_status st;
+  int st;
   char msg[200];
   memset(&r, 0, sizeof r);
   st = parse(&r, out->p, out->len, SGF_OPT_STRICT, 0);
@@ -378,7 +378,7 @@ static int check_output(const char *path, const char *layout,
 static void one_file(const char *path, buf *in) {
   rec a, c;
   buf compact = {0}, readable = {0}, chunked = {0}, again = {0};
-  sgf_status st;
+  int st;
   nfiles++;
   if (read_file(path, in) != 0) {
     fprintf(stderr, "roundtrip: %s: cannot read\n", path);
@@ -398,7 +398,7 @@ static void one_file(const char *path, buf *in) {
     goto done;
   }
   if (sgf_writer_finish(a.w[0]) || sgf_writer_finish(a.w[1])) {
-    fail(path, sgf_write_status_message(sgf_writer_status(a.w[0])));
+    fail(path, sgf_strerror(sgf_writer_status(a.w[0])));
     goto done;
   }
   if (a.ev.len == 0) { /* no game tree: nothing is written */

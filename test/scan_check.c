@@ -528,7 +528,7 @@ static void parse(int ti, const unsigned char *buf, size_t n,
     exit(1);
   }
   size_t off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   while (off < n && st == SGF_OK) {
     size_t len = n - off;
     if (pl->how == CHUNK && pl->k) len = pl->k;
@@ -675,7 +675,7 @@ static int expected_status(const tbuf *golden, int strict) {
     }
     s += len + 1;
   }
-  return err ? SGF_ERROR : SGF_OK;
+  return err ? SGF_EPARSE : SGF_OK;
 }
 
 static int not_dot(const struct dirent *d) { return d->d_name[0] != '.'; }

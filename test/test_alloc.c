@@ -1,7 +1,7 @@
 /* test_alloc.c - allocation-failure loops. For every entry point that
  * allocates, fail the i-th allocation for i = 0, 1, 2 ... until the
  * operation succeeds; each failure must end cleanly (a NULL return, or a
- * fatal out-of-memory diagnostic and SGF_ERROR) and leave nothing
+ * fatal out-of-memory diagnostic and SGF_EPARSE) and leave nothing
  * outstanding after destroy. The counting allocator (test/fuzz/harness.c)
  * also checks the sizes the library passes to free and realloc.
  *
@@ -14,7 +14,7 @@
  * (attached, detached, collecting), a tree builder parse (one game at a
  * time and collected, a game kept), sgf_collection_parse, sgf_tree_create
  * and sgf_cursor_create, every kind of cursor edit (a failed edit must
- * return SGF_EDIT_NOMEM and leave the tree exactly as it was), and
+ * return SGF_ENOMEM and leave the tree exactly as it was), and
  * sgf_writer_create (the writer must not allocate afterwards).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -172,7 +172,7 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
   sgf_parser *p;
   seen s;
   size_t off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   int clean;
   fz_alloc_init(&c, &a, hooks);
   sgf_options_init(&o);
@@ -200,7 +200,7 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
     assert_int_equal(s.diags, 0);
   } else {
     const sgf_diag *e = sgf_parser_error(p);
-    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(st, SGF_EPARSE);
     assert_non_null(e);
     assert_int_equal(e->code, SGF_DIAG_NOMEM);
     assert_int_equal(e->severity, SGF_SEV_FATAL);
@@ -209,8 +209,8 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
     assert_int_equal(s.diags, 1); /* reported once, through the handler */
     assert_int_equal(s.last.code, SGF_DIAG_NOMEM);
     /* sticky */
-    assert_int_equal(sgf_parser_feed(p, ")", 1, NULL), SGF_ERROR);
-    assert_int_equal(sgf_parser_finish(p), SGF_ERROR);
+    assert_int_equal(sgf_parser_feed(p, ")", 1, NULL), SGF_EPARSE);
+    assert_int_equal(sgf_parser_finish(p), SGF_EPARSE);
   }
   sgf_reader_destroy(r);
   assert_int_equal(c.live, 0);
@@ -262,7 +262,7 @@ static void test_parser_implicit_growth(void **state) {
       sgf_allocator a;
       sgf_options o;
       sgf_parser *p;
-      sgf_status st;
+      int st;
       fz_alloc_init(&c, &a, hooks);
       sgf_options_init(&o);
       o.allocator = &a;
@@ -273,7 +273,7 @@ static void test_parser_implicit_growth(void **state) {
       if (st == SGF_OK) st = sgf_parser_finish(p);
       if (c.failures > 0) {
         const sgf_diag *e = sgf_parser_error(p);
-        assert_int_equal(st, SGF_ERROR);
+        assert_int_equal(st, SGF_EPARSE);
         assert_non_null(e);
         assert_int_equal(e->code, SGF_DIAG_NOMEM);
         assert_true(e->pos.offset < n);
@@ -396,7 +396,7 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
   sgf_parser *p;
   sgf_collection *coll = NULL;
   games g;
-  sgf_status st;
+  int st;
   fz_alloc_init(&c, &a, hooks);
   sgf_tree_builder_options_init(&o);
   o.parser.allocator = &a;
@@ -425,7 +425,7 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
     }
   } else {
     const sgf_diag *e = sgf_parser_error(p);
-    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(st, SGF_EPARSE);
     assert_non_null(e);
     assert_int_equal(e->code, SGF_DIAG_NOMEM);
     assert_int_equal(e->severity, SGF_SEV_FATAL);
@@ -559,7 +559,7 @@ static void test_cursor_edits(void **state) {
         assert_non_null(t);
         cur = sgf_cursor_create(t);
         assert_non_null(cur);
-        for (j = 0; j < k; j++) assert_int_equal(do_edit(cur, j), SGF_EDIT_OK);
+        for (j = 0; j < k; j++) assert_int_equal(do_edit(cur, j), SGF_OK);
         before = fz_tree_dump(t, &bl, &err);
         if (before == NULL) print_error("edit %d: %s\n", k, err);
         assert_non_null(before);
@@ -570,14 +570,14 @@ static void test_cursor_edits(void **state) {
         if (after == NULL) print_error("edit %d: %s\n", k, err);
         assert_non_null(after);
         if (c.failures > 0) {
-          if (r != SGF_EDIT_NOMEM)
+          if (r != SGF_ENOMEM)
             print_error("edit %d, failing call %zu: returned %d\n", k, i, r);
-          assert_int_equal(r, SGF_EDIT_NOMEM);
+          assert_int_equal(r, SGF_ENOMEM);
           if (bl != al || memcmp(before, after, bl) != 0)
             print_error("edit %d, failing call %zu: the tree changed\n", k, i);
           assert_true(bl == al && memcmp(before, after, bl) == 0);
         } else {
-          assert_int_equal(r, SGF_EDIT_OK);
+          assert_int_equal(r, SGF_OK);
         }
         free(before);
         free(after);

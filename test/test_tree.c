@@ -575,19 +575,21 @@ static void test_points(void **state) {
   assert_int_equal(sgf_point_encode(51, 30, pt), 2);
   assert_memory_equal(pt, "ZE", 2);
   assert_int_equal(sgf_point_encode(SGF_PASS, SGF_PASS, pt), 0);
-  assert_int_equal(sgf_point_encode(52, 0, pt), -1);
-  assert_int_equal(sgf_point_encode(-2, 0, pt), -1);
-  assert_int_equal(sgf_point_decode("dp", 2, &x, &y), 1);
+  assert_int_equal(sgf_point_encode(52, 0, pt), SGF_EINVAL);
+  assert_int_equal(sgf_point_encode(-2, 0, pt), SGF_EINVAL);
+  assert_int_equal(sgf_point_decode("dp", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 3);
   assert_int_equal(y, 15);
-  assert_int_equal(sgf_point_decode("ZE", 2, &x, &y), 1);
+  assert_int_equal(sgf_point_decode("ZE", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 51);
   assert_int_equal(y, 30);
-  assert_int_equal(sgf_point_decode("", 0, &x, &y), 0);
-  assert_int_equal(sgf_point_decode("tt", 2, &x, &y), 1);
+  assert_int_equal(sgf_point_decode("", 0, &x, &y), SGF_OK);
+  assert_int_equal(x, SGF_PASS);
+  assert_int_equal(y, SGF_PASS);
+  assert_int_equal(sgf_point_decode("tt", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 19);
-  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), -1);
-  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), -1);
+  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), SGF_EINVAL);
+  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), SGF_EINVAL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -637,10 +639,10 @@ static void gamelog_free(gamelog *g) {
   buf_free(&g->sig);
 }
 
-static sgf_status feed_all(sgf_parser *p, const char *s, size_t len,
+static int feed_all(sgf_parser *p, const char *s, size_t len,
                            size_t chunk) {
   size_t off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   if (chunk == 0) chunk = len ? len : 1;
   while (off < len && st == SGF_OK) {
     size_t n = len - off < chunk ? len - off : chunk, used;
@@ -980,12 +982,12 @@ static const sgf_callbacks pass_whole = {pa_plain, pa_plain, pa_node,
 static const sgf_callbacks *passing = &pass_events;
 
 /* Run cql+ff4 with an action at event k; returns the feed status. */
-static sgf_status run_passer(passer *u, size_t k, int action, size_t chunk) {
+static int run_passer(passer *u, size_t k, int action, size_t chunk) {
   sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, passing};
   sgf_tree_builder *b;
   sgf_parser *p;
   buf s = {0};
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t off = 0;
   memset(u, 0, sizeof *u);
   u->act_at = k;
@@ -1039,7 +1041,7 @@ static void test_pass_through_pause_skip_abort(void **state) {
     }
   /* aborting anywhere stops cleanly (no leak: valgrind / ASan) */
   for (k = 1; k <= total; k++) {
-    assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_ABORTED);
+    assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_EABORTED);
     assert_int_equal(u.events, k);
     assert_true(u.g.games <= 2);
     gamelog_free(&u.g);
@@ -1074,7 +1076,7 @@ static void test_pass_through_whole_values(void **state) {
       assert_int_equal(run_passer(&u, k, SGF_PAUSE, 1), SGF_OK);
       assert_string_equal(u.g.sig.p, single.g.sig.p);
       gamelog_free(&u.g);
-      assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_ABORTED);
+      assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_EABORTED);
       assert_int_equal(u.events, k);
       gamelog_free(&u.g);
       assert_int_equal(run_passer(&u, k, SGF_SKIP, 3), SGF_OK);
@@ -1125,7 +1127,7 @@ static void test_on_game_actions(void **state) {
   gamelog g;
   buf s = {0};
   size_t used;
-  sgf_status st;
+  int st;
   (void)state;
   buf_adds(&s, ff4_example);
   buf_adds(&s, cql_example);
@@ -1140,7 +1142,7 @@ static void test_on_game_actions(void **state) {
   g.action = SGF_ABORT;
   st = sgf_parser_feed(sgf_tree_builder_parser(b), s.p + used, s.len - used,
                        &used);
-  assert_int_equal(st, SGF_ABORTED);
+  assert_int_equal(st, SGF_EABORTED);
   assert_int_equal(g.games, 2);
   sgf_tree_builder_destroy(b);
   gamelog_free(&g);
@@ -1190,14 +1192,14 @@ static void test_reset_mid_game(void **state) {
 /* ------------------------------------------------------------------ */
 /* Limits                                                              */
 
-static sgf_status run_limited(const char *s, const sgf_tree_builder_options *o,
+static int run_limited(const char *s, const sgf_tree_builder_options *o,
                               gamelog *g) {
   sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
   sgf_tree_builder *b = sgf_tree_builder_create(&cb, g, o);
-  sgf_status st;
+  int st;
   assert_non_null(b);
   st = feed_all(sgf_tree_builder_parser(b), s, strlen(s), 0);
-  if (st == SGF_ERROR) {
+  if (st == SGF_EPARSE) {
     const sgf_diag *e = sgf_parser_error(sgf_tree_builder_parser(b));
     assert_non_null(e);
     assert_int_equal(e->code, g->last.code);
@@ -1217,7 +1219,7 @@ static void test_node_limit(void **state) {
   sgf_tree_builder_options_init(&o);
   o.max_nodes = 5; /* root a b c d: e is one too many */
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(ff4_example, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(ff4_example, &o, &g), SGF_EPARSE);
   assert_int_equal(g.games, 0);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_NODE_LIMIT);
   assert_int_equal(g.last.severity, SGF_SEV_FATAL);
@@ -1248,7 +1250,7 @@ static void test_node_limit(void **state) {
   /* in strict mode an error stops */
   o.parser.flags = SGF_OPT_STRICT;
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.games, 1);
   gamelog_free(&g);
   buf_free(&s);
@@ -1266,7 +1268,7 @@ static void test_byte_and_value_limits(void **state) {
   sgf_tree_builder_options_init(&o);
   o.max_tree_bytes = 4096;
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_BYTE_LIMIT);
   assert_int_equal(g.last.mark.offset, 0);
   assert_int_equal(g.games, 0);
@@ -1278,7 +1280,7 @@ static void test_byte_and_value_limits(void **state) {
   buf_adds(&s, ")");
   o.max_tree_bytes = 100000;
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_BYTE_LIMIT);
   gamelog_free(&g);
   o.max_tree_bytes = 0;
@@ -1292,7 +1294,7 @@ static void test_byte_and_value_limits(void **state) {
   for (i = 0; i < 200; i++) buf_adds(&s, "y");
   buf_adds(&s, "])");
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_VALUE_LIMIT);
   assert_int_equal(g.last.pos.offset, 22);
   assert_int_equal(g.last.mark.offset, 21);
@@ -1348,9 +1350,9 @@ static void test_allocation_failure_builder(void **state) {
           assert_true(c.failed);
           done = 0;
         } else {
-          sgf_status st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
+          int st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
           if (c.failed) {
-            assert_int_equal(st, SGF_ERROR);
+            assert_int_equal(st, SGF_EPARSE);
             assert_int_equal(g.last.code, SGF_DIAG_NOMEM);
             assert_int_equal(sgf_parser_error(sgf_tree_builder_parser(b))->code,
                              SGF_DIAG_NOMEM);
@@ -1373,7 +1375,7 @@ static void test_allocation_failure_builder(void **state) {
 }
 
 /* Every cursor operation with every allocation failing: the result is
- * SGF_EDIT_NOMEM and the tree is as it was, or success. */
+ * SGF_ENOMEM and the tree is as it was, or success. */
 typedef int (*edit_fn)(sgf_cursor *c, int step);
 
 static int edit_script(sgf_cursor *c, int step) {
@@ -1428,11 +1430,11 @@ static void test_allocation_failure_cursor(void **state) {
       continue;
     }
     for (step = 0; (r = edit_script(cur, step)) != 99; step++) {
-      if (r == SGF_EDIT_NOMEM) { /* retry: the tree was left as it was */
+      if (r == SGF_ENOMEM) { /* retry: the tree was left as it was */
         failures++;
         r = edit_script(cur, step);
       }
-      assert_int_equal(r, SGF_EDIT_OK);
+      assert_int_equal(r, SGF_OK);
     }
     c.fail_at = 0; /* the checks below may build the position index */
     signature(t, &sig);
@@ -1640,7 +1642,7 @@ static void test_cursor_record(void **state) {
   h.black = "Black]Player";
   h.white = "W\\hite";
   h.date = "2024-01-01";
-  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "GM")->values[0].raw, "1");
   assert_string_equal(sgf_node_find_property(root, "FF")->values[0].raw, "4");
   assert_string_equal(sgf_node_find_property(root, "SZ")->values[0].raw, "19");
@@ -1652,34 +1654,34 @@ static void test_cursor_record(void **state) {
   assert_null(sgf_node_find_property(root, "HA"));
   h.komi = -0.25;
   h.handicap = 3;
-  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "-0.25");
   assert_string_equal(sgf_node_find_property(root, "HA")->values[0].raw, "3");
   assert_int_equal(sgf_node_property_count(root), 8); /* 7 replaced, HA */
   assert_string_equal(sgf_node_property(root, 3)->ident, "KM");
   h.komi = 7;
   h.handicap = 0;
-  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "7");
   /* HA[3] stays: HA is only written when given */
   assert_int_equal(sgf_node_to_play(root), SGF_COLOR_WHITE);
-  assert_int_equal(sgf_cursor_set_text(c, "HA", "0"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "HA", "0"), SGF_OK);
   assert_int_equal(sgf_node_to_play(root), SGF_COLOR_BLACK);
 
   /* a game: B dd, W pp, B pass */
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0), SGF_OK);
   b1 = sgf_cursor_node(c);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_OK);
   w1 = sgf_cursor_node(c);
-  assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_OK);
   p = sgf_node_find_property(w1, "C");
   assert_string_equal(p->values[0].raw, "a \\] comment \\\\ here\nmore");
   n = sgf_unescape(p->values[0].raw, p->values[0].len, out);
   assert_int_equal(n, strlen("a ] comment \\ here\nmore"));
   assert_memory_equal(out, "a ] comment \\ here\nmore", n);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, SGF_PASS, 0),
-                   SGF_EDIT_OK);
+                   SGF_OK);
   pass = sgf_cursor_node(c);
   {
     const sgf_value *v;
@@ -1692,30 +1694,30 @@ static void test_cursor_record(void **state) {
   assert_int_equal(sgf_tree_node_count(t), 4);
 
   /* replaying an existing move reuses the child */
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), b1);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), w1);
   assert_int_equal(sgf_tree_node_count(t), 4);
-  assert_int_equal(sgf_cursor_forward(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_forward(c), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), pass);
-  assert_int_equal(sgf_cursor_forward(c), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_forward(c), SGF_EINVAL);
   assert_ptr_equal(sgf_cursor_node(c), pass);
 
   /* a variation appended last */
-  assert_int_equal(sgf_cursor_goto(c, b1), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_goto(c, b1), SGF_OK);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2,
                                        SGF_CURSOR_VARIATION),
-                   SGF_EDIT_OK);
+                   SGF_OK);
   w2 = sgf_cursor_node(c);
   assert_int_equal(sgf_node_child_count(b1), 2);
   assert_int_equal(sgf_node_child_index(w2), 1);
   assert_int_equal(sgf_node_depth(w2), 1);
   assert_int_equal(sgf_node_depth(pass), 0);
   /* a new main line: the old one becomes a variation */
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 16, 3, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 16, 3, 0), SGF_OK);
   w3 = sgf_cursor_node(c);
   assert_ptr_equal(sgf_node_first_child(b1), w3);
   assert_int_equal(sgf_node_child_index(w1), 1);
@@ -1728,82 +1730,82 @@ static void test_cursor_record(void **state) {
   assert_ptr_equal(sgf_tree_position(t, 5), w2);
   assert_int_equal(sgf_node_distance(w3, pass), 3);
   /* start a variation: back to b1, the next move goes last */
-  assert_int_equal(sgf_cursor_start_variation(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_start_variation(c), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), b1);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_OK);
   assert_ptr_equal(sgf_node_last_child(b1), sgf_cursor_node(c));
   assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "W")->values[0].raw,
                       "Ea");
-  assert_int_equal(sgf_cursor_rewind(c), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_start_variation(c), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
+  assert_int_equal(sgf_cursor_start_variation(c), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_back(c), SGF_EINVAL);
 
   /* setup, markup, labels */
-  assert_int_equal(sgf_cursor_goto(c, pass), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_node(c, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 0, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 5), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_NONE, 1, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_goto(c, pass), SGF_OK);
+  assert_int_equal(sgf_cursor_add_node(c, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 0, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 5), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_NONE, 1, 0), SGF_OK);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, SGF_PASS, 0),
-                   SGF_EDIT_INVALID);
+                   SGF_EINVAL);
   p = sgf_node_find_property(sgf_cursor_node(c), "AB");
   assert_int_equal(p->nvalues, 2); /* ba moved to AE */
   assert_string_equal(p->values[0].raw, "aa");
   assert_string_equal(p->values[1].raw, "ca");
   assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "AE")->values[0].raw,
                       "ba");
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_OK);
   assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "AW")->nvalues, 1);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_OK);
   assert_null(sgf_node_find_property(sgf_cursor_node(c), "AW")); /* emptied */
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_OK);
   assert_null(sgf_node_find_property(sgf_cursor_node(c), "TR"));
   assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "SQ")->values[0].raw,
                       "dd");
-  assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "B"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "B"), SGF_OK);
   p = sgf_node_find_property(sgf_cursor_node(c), "LB");
   assert_int_equal(p->nvalues, 2);
   assert_string_equal(p->values[0].raw, "cd:B");
   assert_string_equal(p->values[1].raw, "ed:x");
-  assert_int_equal(sgf_cursor_add_label(c, 2, 2, "A:]"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 2, "A:]"), SGF_OK);
   assert_string_equal(p->values[2].raw, "cc:A\\:\\]");
   assert_int_equal(sgf_node_move(sgf_cursor_node(c), NULL), SGF_COLOR_NONE);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
   /* raw values are checked */
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "a]", 2), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\", 2), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_value(c, "xx", "a", 1), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\]", 3), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "", 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a]", 2), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\", 2), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_value(c, "xx", "a", 1), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\]", 3), SGF_OK);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "", 0), SGF_OK);
   assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "XX")->nvalues, 2);
-  assert_int_equal(sgf_cursor_set_text(c, "PL", "W"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "PL", "W"), SGF_OK);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
-  assert_int_equal(sgf_cursor_set_text(c, "PL", "B"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "PL", "B"), SGF_OK);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_BLACK);
-  assert_int_equal(sgf_cursor_set_text(c, "MN", "40"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 9, 9, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "MN", "40"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 9, 9, 0), SGF_OK);
   assert_int_equal(sgf_node_move_number(sgf_cursor_node(c)), 40);
 
   /* bad arguments */
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_NONE, 1, 1, 0), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_NONE, 1, 1, 0), SGF_EINVAL);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 60, 1, 0),
-                   SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_set_text(c, "", "x"), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_header(c, NULL), SGF_EDIT_INVALID);
+                   SGF_EINVAL);
+  assert_int_equal(sgf_cursor_set_text(c, "", "x"), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_header(c, NULL), SGF_EINVAL);
 
   /* the result on the root */
-  assert_int_equal(sgf_cursor_set_result(c, "W+3.5"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_set_result(c, "B+R"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_result(c, "W+3.5"), SGF_OK);
+  assert_int_equal(sgf_cursor_set_result(c, "B+R"), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "RE")->values[0].raw, "B+R");
   check_invariants(t);
   sgf_cursor_destroy(c);
@@ -1820,8 +1822,8 @@ static void test_cursor_on_parsed_tree(void **state) {
   (void)state;
   for (i = 0; i < 10; i++)
     assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 10 + i, 0),
-                     SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 3, 3), SGF_EDIT_OK);
+                     SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 3, 3), SGF_OK);
   p = sgf_node_find_property(sgf_tree_root(t), "AB");
   assert_int_equal(p->nvalues, 14);
   assert_string_equal(p->values[0].raw, "aa");
@@ -1831,9 +1833,9 @@ static void test_cursor_on_parsed_tree(void **state) {
   assert_null(sgf_node_find_property(sgf_tree_root(t), "AW"));
   assert_int_equal(sgf_node_property_count(sgf_tree_root(t)), 2);
   /* the parsed move is found and reused */
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 4, 4, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 4, 4, 0), SGF_OK);
   assert_int_equal(sgf_tree_node_count(t), 2);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 4, 5, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 4, 5, 0), SGF_OK);
   assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), 2);
   check_invariants(t);
   sgf_cursor_destroy(c);
@@ -1850,7 +1852,7 @@ static void test_cursor_long_game(void **state) {
     assert_int_equal(sgf_cursor_add_move(c, i % 2 ? SGF_COLOR_WHITE
                                                    : SGF_COLOR_BLACK,
                                          i % 19, (i / 19) % 19, 0),
-                     SGF_EDIT_OK);
+                     SGF_OK);
     if (i % 1000 == 0) assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), i + 1);
   }
   assert_int_equal(sgf_tree_node_count(t), 20001);
@@ -1895,12 +1897,12 @@ static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   return SGF_CONTINUE;
 }
 
-static sgf_status corpus_build(const buf *in, unsigned pflags, size_t chunk,
+static int corpus_build(const buf *in, unsigned pflags, size_t chunk,
                                corpus_run *r) {
   sgf_tree_builder_callbacks cb = {corpus_game, NULL, NULL};
   sgf_tree_builder_options o;
   sgf_tree_builder *b;
-  sgf_status st;
+  int st;
   memset(r, 0, sizeof *r);
   sgf_tree_builder_options_init(&o);
   o.parser.flags = pflags;
@@ -1928,7 +1930,7 @@ static void test_corpus_edge(void **state) {
     char path[8192];
     buf in = {0};
     corpus_run whole, chunked, main;
-    sgf_status st;
+    int st;
     size_t len = strlen(e->d_name);
     if (len < 4 || (strcmp(e->d_name + len - 4, ".sgf") != 0 &&
                     strcmp(e->d_name + len - 4, ".SGF") != 0))
@@ -1937,7 +1939,7 @@ static void test_corpus_edge(void **state) {
     if (read_file(path, &in) != 0) continue;
     files++;
     st = corpus_build(&in, 0, 0, &whole);
-    assert_true(st == SGF_OK || st == SGF_ERROR);
+    assert_true(st == SGF_OK || st == SGF_EPARSE);
     /* chunked feeding builds the same trees */
     assert_int_equal(corpus_build(&in, 0, 7, &chunked), st);
     assert_int_equal(chunked.games, whole.games);

@@ -139,11 +139,11 @@ static const sgf_callbacks rec_cb = {r_tb, r_te, r_n,  r_p, r_vb,
                                      r_vd, r_ve, r_pe, r_d, NULL};
 
 /* Parse (in chunks of `chunk` bytes; 0 whole) recording events. */
-static sgf_status parse_rec(rec *r, const char *in, size_t len,
+static int parse_rec(rec *r, const char *in, size_t len,
                             unsigned flags, size_t chunk) {
   sgf_options opt;
   sgf_parser *p;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t off = 0;
   sgf_options_init(&opt);
   opt.flags = flags;
@@ -239,12 +239,12 @@ static int n_d(sgf_parser *p, void *u, const sgf_diag *d) {
 
 /* Expected events of a lenient parse of in, normalized. Returns the
  * status of that parse. */
-static sgf_status expected_events(const char *in, size_t len, buf *out) {
+static int expected_events(const char *in, size_t len, buf *out) {
   static const sgf_callbacks cb = {n_tb, n_te, n_n,  n_p, n_vb,
                                    n_vd, n_ve, NULL, n_d, NULL};
   nrec n;
   sgf_parser *p;
-  sgf_status st;
+  int st;
   memset(&n, 0, sizeof n);
   p = sgf_parser_create(&cb, &n, NULL);
   assert_non_null(p);
@@ -273,7 +273,7 @@ static void roundtrip(const char *name, const char *in, size_t len) {
     char *out3 = write_sgf(in, len, (sgf_layout)layout, layout ? 20 : 0, 3,
                            &olen3);
     rec r;
-    sgf_status st;
+    int st;
     if (olen3 != olen || memcmp(out, out3, olen) != 0) {
       fprintf(stderr, "%s: chunked input writes different bytes\n", name);
       fail();
@@ -848,18 +848,18 @@ static void test_order_rules(void **state) {
   w = sgf_writer_create(sink_write, &s, NULL);
   assert_non_null(w);
   /* a node outside a tree */
-  assert_int_equal(sgf_writer_node(w), -1);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_EORDER);
-  assert_int_equal(sgf_writer_tree_begin(w), -1); /* sticky */
-  assert_int_equal(sgf_writer_finish(w), -1);
-  assert_non_null(sgf_write_status_message(SGF_WRITE_EORDER));
+  assert_int_equal(sgf_writer_node(w), SGF_EORDER);
+  assert_int_equal(sgf_writer_status(w), SGF_EORDER);
+  assert_int_equal(sgf_writer_tree_begin(w), SGF_EORDER); /* sticky */
+  assert_int_equal(sgf_writer_finish(w), SGF_EORDER);
+  assert_non_null(sgf_strerror(SGF_EORDER));
   sgf_writer_reset(w, NULL, NULL);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_OK);
+  assert_int_equal(sgf_writer_status(w), SGF_OK);
 
   /* value data outside a value */
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
-  assert_int_equal(sgf_writer_value_data(w, "x", 1), -1);
+  assert_int_equal(sgf_writer_value_data(w, "x", 1), SGF_EORDER);
   sgf_writer_reset(w, NULL, NULL);
 
   /* a node after a variation */
@@ -868,19 +868,19 @@ static void test_order_rules(void **state) {
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
   assert_int_equal(sgf_writer_tree_end(w), 0);
-  assert_int_equal(sgf_writer_node(w), -1);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_EORDER);
+  assert_int_equal(sgf_writer_node(w), SGF_EORDER);
+  assert_int_equal(sgf_writer_status(w), SGF_EORDER);
   sgf_writer_reset(w, NULL, NULL);
 
   /* bad identifiers */
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
-  assert_int_equal(sgf_writer_property(w, "B1", 2), -1);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_EIDENT);
+  assert_int_equal(sgf_writer_property(w, "B1", 2), SGF_EIDENT);
+  assert_int_equal(sgf_writer_status(w), SGF_EIDENT);
   sgf_writer_reset(w, NULL, NULL);
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
-  assert_int_equal(sgf_writer_property(w, "", 0), -1);
+  assert_int_equal(sgf_writer_property(w, "", 0), SGF_EIDENT);
   sgf_writer_reset(w, NULL, NULL);
   buf_free(&s.out);
 
@@ -1065,11 +1065,11 @@ static void test_sink_failure(void **state) {
     memset(&cb, 0, sizeof cb);
     sgf_writer_callbacks(&cb);
     p = sgf_parser_create(&cb, w, NULL);
-    assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_ABORTED);
-    assert_int_equal(sgf_writer_status(w), SGF_WRITE_ESINK);
-    assert_int_equal(sgf_writer_finish(w), -1);
-    assert_int_equal(sgf_writer_node(w), -1);
-    assert_int_equal(sgf_writer_flush(w), -1);
+    assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_EABORTED);
+    assert_int_equal(sgf_writer_status(w), SGF_ESINK);
+    assert_int_equal(sgf_writer_finish(w), SGF_ESINK);
+    assert_int_equal(sgf_writer_node(w), SGF_ESINK);
+    assert_int_equal(sgf_writer_flush(w), SGF_ESINK);
     assert_true(s.out.len <= 1000 + 256);
     sgf_parser_destroy(p);
     sgf_writer_destroy(w);

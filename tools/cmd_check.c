@@ -86,7 +86,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 }
 
 /* The parser stopped with status st. */
-static void stopped(check *c, sgf_status st)
+static void stopped(check *c, int st)
 {
   const sgf_diag *d = sgf_parser_error(c->p);
   int seen = d != NULL && c->have_last_error &&
@@ -114,7 +114,7 @@ static void begin(void *ctx, const char *name)
 static int data(void *ctx, const char *buf, size_t len)
 {
   check *c = ctx;
-  sgf_status st;
+  int st;
   if (c->stopped)
     return 1;
   st = feed_chunked(c->p, buf, len, c->chunk);
@@ -145,7 +145,7 @@ static void end(void *ctx, const char *name, const char *error)
     report_failure(name, error);
     c->errors++;
   } else if (!c->stopped) {
-    sgf_status st = finish_chunked(c->p);
+    int st = finish_chunked(c->p);
     if (st != SGF_OK)
       stopped(c, st);
   }

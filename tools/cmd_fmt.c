@@ -83,7 +83,7 @@ static void end(void *ctx, const char *name, const char *error)
   fmt *f = ctx;
   int rc = rewrite_end(&f->rw, error);
   (void)name;
-  if (sgf_writer_status(f->rw.w) != SGF_WRITE_OK)
+  if (sgf_writer_status(f->rw.w) != SGF_OK)
     return; /* reported once, at the end */
   if (rc != 0)
     sgf_writer_finish(f->rw.w); /* close what a fatal error left open */
@@ -120,7 +120,7 @@ static void end_in_place(void *ctx, const char *name, const char *error)
     rc = sgf_writer_finish(f->rw.w);
   if (rc == 0 && output_commit(&f->out) == 0)
     return;
-  if (sgf_writer_status(f->rw.w) != SGF_WRITE_OK ||
+  if (sgf_writer_status(f->rw.w) != SGF_OK ||
       output_error(&f->out) != NULL)
     rewrite_write_failed(&f->rw, &f->out, name);
   output_discard(&f->out);
@@ -223,15 +223,15 @@ int cmd_fmt(int argc, char **argv)
         output_discard(&f.out);
     } else {
       input_read(in, files[i], &sink, &f);
-      if (sgf_writer_status(f.rw.w) != SGF_WRITE_OK)
+      if (sgf_writer_status(f.rw.w) != SGF_OK)
         break;
     }
   }
 
   if (!f.in_place) {
-    if (sgf_writer_status(f.rw.w) == SGF_WRITE_OK)
+    if (sgf_writer_status(f.rw.w) == SGF_OK)
       sgf_writer_finish(f.rw.w);
-    if (sgf_writer_status(f.rw.w) != SGF_WRITE_OK) {
+    if (sgf_writer_status(f.rw.w) != SGF_OK) {
       rewrite_write_failed(&f.rw, &f.out, f.outname);
       output_discard(&f.out);
     } else if (f.out.is_stdout) {

@@ -108,7 +108,7 @@ static void end(void *ctx, const char *name, const char *error)
   mainline *m = ctx;
   (void)name;
   if (rewrite_end(&m->rw, error) != 0 &&
-      sgf_writer_status(m->rw.w) == SGF_WRITE_OK)
+      sgf_writer_status(m->rw.w) == SGF_OK)
     sgf_writer_finish(m->rw.w); /* close what a fatal error left open */
 }
 
@@ -189,12 +189,12 @@ int cmd_mainline(int argc, char **argv)
 
   for (i = 0; i < nfiles; i++) {
     input_read(in, files[i], &sink, &m);
-    if (sgf_writer_status(m.rw.w) != SGF_WRITE_OK)
+    if (sgf_writer_status(m.rw.w) != SGF_OK)
       break;
   }
-  if (sgf_writer_status(m.rw.w) == SGF_WRITE_OK)
+  if (sgf_writer_status(m.rw.w) == SGF_OK)
     sgf_writer_finish(m.rw.w);
-  if (sgf_writer_status(m.rw.w) != SGF_WRITE_OK) {
+  if (sgf_writer_status(m.rw.w) != SGF_OK) {
     rewrite_write_failed(&m.rw, &m.out, m.outname);
     output_discard(&m.out);
   } else if (m.out.is_stdout) {

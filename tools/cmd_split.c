@@ -290,7 +290,7 @@ static void end(void *ctx, const char *name, const char *error)
   rewrite_end(&s->rw, error);
   if (s->out_open) { /* stopped inside a game */
     s->out_open = 0;
-    if (sgf_writer_status(s->rw.w) != SGF_WRITE_OK)
+    if (sgf_writer_status(s->rw.w) != SGF_OK)
       rewrite_write_failed(&s->rw, &s->out, s->path);
     output_discard(&s->out);
     report_failure(s->path, "game incomplete, not written");

@@ -330,26 +330,26 @@ SGF_EXTERN const sgf_node *sgf_node_iter_next(sgf_node_iter *it);
 
 #define SGF_PASS (-1)
 
-/* Writes the two letters of (x, y) to out and returns 2; returns 0 (and
- * writes nothing) for a pass (x or y is SGF_PASS); -1 if out of range. */
+/* Writes the two letters of (x, y) to out and returns 2, the number of
+ * bytes written; returns 0 (and writes nothing) for a pass (x or y is
+ * SGF_PASS); SGF_EINVAL if out of range. */
 SGF_EXTERN int sgf_point_encode(int x, int y, char out[2]);
-/* Decodes a raw value: 1 and (x, y) for a point; 0 for a pass (the empty
- * value; "tt" is the point (19, 19): on boards up to 19x19 it is the
- * FF[3] pass, decide that yourself); -1 if the value is not a point. */
+/* Decodes a raw value: SGF_OK and (x, y) for a point or a pass; a pass
+ * (the empty value) gives x = y = SGF_PASS, as sgf_point_encode() takes
+ * it. "tt" is the point (19, 19): on boards up to 19x19 it is the FF[3]
+ * pass, decide that yourself. SGF_EINVAL if the value is not a point
+ * (x and y are then not changed). */
 SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
 
 /* ---------------------------------------------------------------------- */
 /* Recording a game: a cursor is a tree plus a current node.               */
 
-/* What the cursor functions return. On failure the tree is as it was
- * (though arena bytes may have been spent), except as said for
- * sgf_cursor_header(). */
-typedef enum sgf_edit_status {
-  SGF_EDIT_OK = 0,
-  SGF_EDIT_NOMEM = -1,   /* memory ran out */
-  SGF_EDIT_INVALID = -2, /* bad argument, or no such node to go to */
-  SGF_EDIT_LIMIT = -3    /* the tree's node or byte limit */
-} sgf_edit_status;
+/* What the cursor functions return (sgfstream/error.h): SGF_OK, or
+ *   SGF_ENOMEM  memory ran out
+ *   SGF_EINVAL  a bad argument, or no such node to go to
+ *   SGF_ELIMIT  the tree's node or byte limit
+ * On failure the tree is as it was (though arena bytes may have been
+ * spent), except as said for sgf_cursor_header(). */
 
 /* Add as the last variation instead of as the new main line. */
 #define SGF_CURSOR_VARIATION 0x1u
@@ -373,7 +373,7 @@ SGF_EXTERN sgf_tree *sgf_cursor_tree(const sgf_cursor *c);
 SGF_EXTERN const sgf_node *sgf_cursor_node(const sgf_cursor *c);
 
 /* Moving: back to the parent, forward to the first child, to the root, or
- * to any node of the cursor's tree. SGF_EDIT_OK, or SGF_EDIT_INVALID (no
+ * to any node of the cursor's tree. SGF_OK, or SGF_EINVAL (no
  * such node; the cursor stays). */
 SGF_EXTERN int sgf_cursor_back(sgf_cursor *c);
 SGF_EXTERN int sgf_cursor_forward(sgf_cursor *c);
@@ -398,7 +398,7 @@ typedef struct sgf_game_header {
 
 /* Write GM[1] FF[4] and the given game information into the root node
  * (replacing properties of the same names). The cursor does not move. On
- * SGF_EDIT_NOMEM / SGF_EDIT_LIMIT some of the properties may have been
+ * SGF_ENOMEM / SGF_ELIMIT some of the properties may have been
  * written (calling again with the same header is safe). */
 SGF_EXTERN int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h);
 
@@ -414,7 +414,7 @@ SGF_EXTERN int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x,
 SGF_EXTERN int sgf_cursor_add_node(sgf_cursor *c, unsigned flags);
 
 /* Go back to the parent; the next node added there (move or empty node)
- * becomes its last variation. SGF_EDIT_INVALID at the root. */
+ * becomes its last variation. SGF_EINVAL at the root. */
 SGF_EXTERN int sgf_cursor_start_variation(sgf_cursor *c);
 
 /* Setup stone at (x, y) in the current node: AB (black), AW (white) or AE
@@ -440,7 +440,7 @@ SGF_EXTERN int sgf_cursor_add_label(sgf_cursor *c, int x, int y,
 SGF_EXTERN int sgf_cursor_set_text(sgf_cursor *c, const char *ident,
                                    const char *text);
 /* Append a raw value (escapes already in place) to ident on the current
- * node (the property is added at the end if absent). SGF_EDIT_INVALID if
+ * node (the property is added at the end if absent). SGF_EINVAL if
  * raw has an unescaped ']' or ends in a lone backslash. */
 SGF_EXTERN int sgf_cursor_add_value(sgf_cursor *c, const char *ident,
                                     const char *raw, size_t len);

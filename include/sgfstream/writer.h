@@ -30,7 +30,7 @@
  *     with no node gets an empty node ';' (as the parser repairs it).
  *   - events in an impossible order (a node outside any game tree, a node
  *     after a variation, a value outside a property...) are refused with
- *     SGF_WRITE_EORDER; nothing of them is written.
+ *     SGF_EORDER; nothing of them is written.
  *
  * LAYOUTS.
  *   SGF_LAYOUT_COMPACT   no whitespace at all, except what values contain
@@ -59,7 +59,7 @@
  * (1..len; the rest is offered again at once) or a negative number on
  * failure. 0 also counts as failure, so a sink that makes no progress
  * cannot hang the writer. After a failure the writer writes nothing more
- * and every call returns -1 (sticky, see sgf_writer_status()).
+ * and every call returns SGF_ESINK (sticky, see sgf_writer_status()).
  *
  * Nothing here recurses; the nesting depth is a counter. A writer is used
  * by one thread at a time.
@@ -137,15 +137,13 @@ typedef struct sgf_writer_options {
 /* Fill *opt with the defaults (all zero: compact, 64 KiB, libc). */
 SGF_EXTERN void sgf_writer_options_init(sgf_writer_options *opt);
 
-typedef enum sgf_write_status {
-  SGF_WRITE_OK = 0,
-  SGF_WRITE_EORDER = 1, /* an event where FF[4] allows none (a node
-                           outside a game tree, a node after a variation,
-                           value data outside a value...) */
-  SGF_WRITE_EIDENT = 2, /* an identifier that is empty, not letters only,
-                           or longer than the buffer */
-  SGF_WRITE_ESINK = 3   /* the sink returned a failure */
-} sgf_write_status;
+/* Errors (sgfstream/error.h) the writer reports, sticky once one is:
+ *   SGF_EORDER  an event where FF[4] allows none (a node outside a game
+ *               tree, a node after a variation, value data outside a
+ *               value...)
+ *   SGF_EIDENT  an identifier that is empty, not letters only, or longer
+ *               than the buffer
+ *   SGF_ESINK   the sink returned a failure */
 
 typedef struct sgf_writer sgf_writer;
 
@@ -165,8 +163,9 @@ SGF_EXTERN void sgf_writer_destroy(sgf_writer *w);
 SGF_EXTERN void sgf_writer_reset(sgf_writer *w, sgf_write_fn write,
                                  void *ctx);
 
-/* The events. Each returns 0, or -1 if the writer has failed (now or
- * before; sgf_writer_status() says why). The identifier given to
+/* The events. Each returns SGF_OK, or the writer's sticky error code if
+ * it has failed, now or before (SGF_EORDER, SGF_EIDENT, SGF_ESINK). The
+ * identifier given to
  * sgf_writer_property() is normalized as the parser does (lowercase
  * letters dropped, or all upper-cased if there is no uppercase one). Value
  * data is raw (escapes intact), in any number of slices split anywhere;
@@ -193,17 +192,18 @@ SGF_EXTERN int sgf_writer_tree_end(sgf_writer *w);
 SGF_EXTERN int sgf_writer_value(sgf_writer *w, const char *raw, size_t len);
 
 /* End of output: closes an open value and every open game tree (as the
- * parser's finish does), then flushes. Returns 0 or -1. The writer can go
+ * parser's finish does), then flushes. Returns SGF_OK or the sticky error
+ * code. The writer can go
  * on with a new game tree afterwards. */
 SGF_EXTERN int sgf_writer_finish(sgf_writer *w);
 
-/* Hand everything buffered to the sink. Returns 0 or -1. */
+/* Hand everything buffered to the sink. Returns SGF_OK or the sticky
+ * error code (SGF_ESINK). */
 SGF_EXTERN int sgf_writer_flush(sgf_writer *w);
 
-/* Why the writer failed (SGF_WRITE_OK if it has not), and a short static
- * description of a status. */
-SGF_EXTERN sgf_write_status sgf_writer_status(const sgf_writer *w);
-SGF_EXTERN const char *sgf_write_status_message(sgf_write_status s);
+/* Why the writer failed: SGF_OK if it has not, else the sticky code
+ * (SGF_EORDER, SGF_EIDENT, SGF_ESINK); sgf_strerror() describes it. */
+SGF_EXTERN int sgf_writer_status(const sgf_writer *w);
 
 /* Bytes written so far (handed to the sink or still buffered). */
 SGF_EXTERN uint64_t sgf_writer_bytes(const sgf_writer *w);
@@ -245,8 +245,8 @@ SGF_EXTERN void sgf_writer_value_callbacks(sgf_callbacks *cb);
  * raw. The walk is a loop over parent / first child
  * / next sibling links: no recursion, no allocation. The writer must be
  * between game trees (or inside a node, for a variation: then the subtree
- * is written as a variation of the output's current tree). Returns 0 or
- * -1 (sgf_writer_status() says why). */
+ * is written as a variation of the output's current tree). Returns SGF_OK
+ * or the writer's sticky error code. */
 SGF_EXTERN int sgf_writer_write_tree(sgf_writer *w, const sgf_tree *t);
 SGF_EXTERN int sgf_writer_write_subtree(sgf_writer *w, const sgf_node *n);
 SGF_EXTERN int sgf_writer_write_collection(sgf_writer *w,

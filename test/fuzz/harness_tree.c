@@ -468,7 +468,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   const unsigned char *in;
   size_t len, chunk, pos = 0, i, failed_before;
   unsigned mode;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   sgf_collection *coll = NULL;
   if (size < 6) return NULL;
   sgf_tree_builder_options_init(&o);
@@ -535,12 +535,12 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
     const sgf_diag *e = sgf_parser_error(p);
     if (st == SGF_OK && c.failures > failed_before)
       t_fail(&t, "an allocation failed but the parse ended OK");
-    if (st == SGF_ERROR && (e == NULL || !t.stopped || e->code != t.stop.code))
-      t_fail(&t, "SGF_ERROR without its diagnostic");
-    if (st == SGF_ERROR && e != NULL && e->code == SGF_DIAG_NOMEM &&
+    if (st == SGF_EPARSE && (e == NULL || !t.stopped || e->code != t.stop.code))
+      t_fail(&t, "SGF_EPARSE without its diagnostic");
+    if (st == SGF_EPARSE && e != NULL && e->code == SGF_DIAG_NOMEM &&
         c.failures == failed_before)
       t_fail(&t, "out-of-memory with no allocation failed");
-    if (st != SGF_OK && st != SGF_ERROR) t_fail(&t, "the parse aborted");
+    if (st != SGF_OK && st != SGF_EPARSE) t_fail(&t, "the parse aborted");
   }
   /* The trees that outlived their on_game: still intact? */
   if ((o.flags & SGF_TREE_COLLECT) && !t.failed) {
@@ -748,14 +748,14 @@ static int rt_sink(void *ctx, const char *b, size_t n) {
 }
 
 /* Parse in with the recorder, copying to w (may be NULL). */
-static sgf_status rt_parse(rt *r, const unsigned char *in, size_t len,
+static int rt_parse(rt *r, const unsigned char *in, size_t len,
                            const sgf_options *opt, size_t chunk) {
   static const sgf_callbacks cb = {rt_tb, rt_te, rt_node, rt_prop, rt_vb,
                                    rt_vd, rt_ve, rt_pe,   rt_diag, NULL};
   sgf_parser *p = sgf_parser_create(&cb, r, opt);
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t pos = 0;
-  if (p == NULL) return SGF_ABORTED;
+  if (p == NULL) return SGF_EABORTED;
   while (pos < len && st == SGF_OK) {
     size_t n = len - pos;
     if (chunk && chunk < n) n = chunk;
@@ -803,7 +803,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
   fz_alloc c;
   sgf_allocator a;
   twc x;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t pos = 0;
   const char *res = NULL;
   fz_alloc_init(&c, &a, 1);
@@ -830,7 +830,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
   if (st == SGF_OK) st = sgf_parser_finish(p);
   if (sgf_writer_finish(x.w) != 0 || x.wfail)
     res = fz_failf("roundtrip: sgf_writer_write_tree failed: %s",
-                   sgf_write_status_message(sgf_writer_status(x.w)));
+                   sgf_strerror(sgf_writer_status(x.w)));
   else if (c.calls != 0)
     res = fz_failf("roundtrip: the tree writer allocated");
   else if (st != SGF_OK)
@@ -848,7 +848,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
     if (sgf_writer_write_collection(wb, coll) != 0 ||
         sgf_writer_finish(wb) != 0)
       res = fz_failf("roundtrip: sgf_writer_write_collection failed: %s",
-                     sgf_write_status_message(sgf_writer_status(wb)));
+                     sgf_strerror(sgf_writer_status(wb)));
     sgf_writer_destroy(wb);
     sgf_collection_free(coll);
   }
@@ -972,7 +972,7 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
   }
   if (res == NULL && outa.len > 0) {
     sgf_options strict;
-    sgf_status st;
+    int st;
     sgf_options_init(&strict);
     strict.flags = SGF_OPT_STRICT;
     outc.len = 0;
@@ -1011,7 +1011,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   rt r1, r2, r3;
   fz_buf out1, out2;
   sgf_writer *w;
-  sgf_status st1, st2;
+  int st1, st2;
   const char *res = NULL;
   size_t chunk;
   if (size < 4) return NULL;
@@ -1039,7 +1039,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   if (sgf_writer_finish(w) != 0 || r1.wfail)
     res = fz_failf("roundtrip: the writer failed: %s (first parse status "
                    "%d)",
-                   sgf_write_status_message(sgf_writer_status(w)), (int)st1);
+                   sgf_strerror(sgf_writer_status(w)), (int)st1);
   else if (c.calls != 0)
     res = fz_failf("roundtrip: the writer allocated after creation");
   sgf_writer_destroy(w);
@@ -1053,14 +1053,14 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
    * cut off at its '[' by an error leaves no trace there.) */
   if (res == NULL) {
     fz_buf outw[2];
-    sgf_status stw[2];
+    int stw[2];
     int way;
     for (way = 0; way < 2; way++) {
       sgf_writer_options wv = wo;
       sgf_callbacks vcb;
       sgf_parser *p;
       size_t pos = 0;
-      sgf_status st = SGF_OK;
+      int st = SGF_OK;
       memset(&outw[way], 0, sizeof outw[way]);
       wv.allocator = NULL;
       w = sgf_writer_create(rt_sink, &outw[way], &wv);
@@ -1243,7 +1243,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   fz_buf outa, outb, outc;
   sgf_writer *w;
   int ra, rb;
-  sgf_write_status sa, sb;
+  int sa, sb;
   const char *res = NULL;
   sgf_options strict;
   rt r1, r2, r3;
@@ -1269,7 +1269,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   ra = run_script(w, data + 2, size - 2);
   sa = sgf_writer_status(w);
   if (c.calls != 0) res = fz_failf("writer: allocated after creation");
-  if (res == NULL && (ra == 0) != (sa == SGF_WRITE_OK))
+  if (res == NULL && (ra == 0) != (sa == SGF_OK))
     res = fz_failf("writer: calls returned %d but status %d", ra, (int)sa);
   sgf_writer_destroy(w);
   if (res == NULL && (c.live != 0 || c.bad != 0))
@@ -1291,10 +1291,10 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   /* FF[4] sets no depth limit and a script may nest deeper than the
    * parser's default: read the output back with no practical limit. */
   strict.max_depth = (uint64_t)1 << 40;
-  if (res == NULL && sa == SGF_WRITE_OK) {
-    sgf_status s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len,
+  if (res == NULL && sa == SGF_OK) {
+    int s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len,
                              &strict, 0);
-    sgf_status s2 = rt_parse(&r2, (const unsigned char *)outb.p, outb.len,
+    int s2 = rt_parse(&r2, (const unsigned char *)outb.p, outb.len,
                              &strict, 0);
     if (r2.ev.len == 0) {
       if (outb.len != 0) res = fz_failf("writer: output without a tree");
