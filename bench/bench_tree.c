@@ -103,8 +103,9 @@ static void reset_floor(void *f) { tree_floor_reset(f); }
 static double run(const bench_inputs *in, size_t chunk, int collect,
                   int counting, run_stats *rs, bench_alloc *cnt,
                   double *cpu) {
-  sgf_tree_builder_callbacks cb = {on_game, on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), on_game, on_diag, NULL};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_allocator a;
   sgf_tree_builder *b;
   sgf_parser *p;
@@ -113,10 +114,12 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
   double t0, t1, c0;
   memset(rs, 0, sizeof *rs);
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   if (collect) o.flags |= SGF_TREE_COLLECT;
   if (counting) {
     bench_alloc_hooks(cnt, &a);
-    o.parser.allocator = &a;
+    po.allocator = &a;
   }
   c0 = bench_cpu();
   t0 = bench_now();

@@ -122,6 +122,7 @@ static int v_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks verify_callbacks = {
+    sizeof(sgf_callbacks),
     v_tree_begin, v_tree_end,   v_node, v_property, v_value_begin,
     v_value_data, NULL,         NULL,   v_diagnostic, NULL};
 
@@ -193,6 +194,7 @@ static int w_property_end(sgf_parser *p, void *u) {
 }
 
 static const sgf_callbacks check_callbacks = {
+    sizeof(sgf_callbacks),
     w_tree_begin, w_tree_end,  w_node,         w_property, w_value_begin,
     w_value_data, w_value_end, w_property_end, NULL, NULL};
 
@@ -254,7 +256,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
     sk.verify = verify;
     cb = check_callbacks;
   } else {
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     sgf_writer_value_callbacks(&cb); /* as sgf fmt */
   }
 
@@ -396,7 +398,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  memset(&writer_cb, 0, sizeof writer_cb);
+  sgf_callbacks_init(&writer_cb);
   sgf_writer_callbacks(&writer_cb);
 
   bench_inputs in;

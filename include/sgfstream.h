@@ -167,21 +167,29 @@ typedef struct sgf_allocator {
 
 #define SGF_DEFAULT_MAX_DEPTH 10000u      /* nested '(' */
 #define SGF_DEFAULT_MAX_IDENT_LEN 64u     /* bytes, as written */
-#define SGF_DEFAULT_MAX_VALUE_BYTES (1u << 20) /* convenience layer */
+
+/* VERSIONED STRUCTS. Every struct you pass in (sgf_options,
+ * sgf_callbacks, and the layers' options and callbacks) begins with
+ * `size_t size`, the size of the struct as your header declares it. Set
+ * it with the struct's _init function (which zeroes the rest), or set
+ * size = sizeof the struct and every other member yourself, before use.
+ * The library reads only the first `size` bytes and takes members past
+ * them as 0 / NULL, so a program built against an older header works
+ * with a newer library that has more members. A size below that of the
+ * struct's first version (0 included) is invalid: the function taking it
+ * refuses it (a create function returns NULL). */
 
 typedef struct sgf_options {
+  size_t size;             /* sizeof(sgf_options): sgf_options_init() */
   unsigned flags;          /* SGF_OPT_* */
   uint64_t max_depth;      /* 0 means SGF_DEFAULT_MAX_DEPTH */
   size_t max_ident_len;    /* 0 means SGF_DEFAULT_MAX_IDENT_LEN */
-  size_t max_value_bytes;  /* convenience layer: bytes buffered for one
-                              property (all its values, raw); 0 means
-                              SGF_DEFAULT_MAX_VALUE_BYTES */
   const sgf_allocator *allocator; /* NULL means malloc/realloc/free; the
                                      struct is copied */
-  void *reserved[4];       /* zero */
 } sgf_options;
 
-/* Fill *opt with the defaults (all zero: lenient, default limits, libc). */
+/* Fill *opt with the defaults (all zero: lenient, default limits, libc)
+ * and set its size. */
 SGF_EXTERN void sgf_options_init(sgf_options *opt);
 
 /* ---------------------------------------------------------------------- */
@@ -220,16 +228,18 @@ typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
 typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
                             size_t len, unsigned flags);
 
-/* Any member may be NULL. Zero the struct (memset, or an initializer)
- * before setting members one by one: a member added in a later version
- * (on_value was) must then be NULL, or the parser would call it.
- * on_property receives the identifier normalized
+/* Any member but size may be NULL. Initialize the struct with
+ * sgf_callbacks_init() (or an initializer that sets size to
+ * sizeof(sgf_callbacks)) before setting members one by one: see
+ * VERSIONED STRUCTS. The first version ended at on_diagnostic: on_value
+ * was added after it. on_property receives the identifier normalized
  * to FF[4] (its uppercase letters only: "CoPyright" gives "CP"; an
  * identifier written all in lowercase is upper-cased: "b" gives "B"); the
  * spelling as written is sgf_parser_raw_ident(). Neither is
  * NUL-terminated; both are valid during the callback only. on_diagnostic may return SGF_ABORT
  * (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE. */
 typedef struct sgf_callbacks {
+  size_t size; /* sizeof(sgf_callbacks): sgf_callbacks_init() */
   sgf_cb on_tree_begin;
   sgf_cb on_tree_end;
   sgf_cb on_node;
@@ -244,6 +254,9 @@ typedef struct sgf_callbacks {
   sgf_value_cb on_value;
 } sgf_callbacks;
 
+/* Zero *cb (every callback NULL) and set its size. */
+SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
+
 /* Results of feed and finish (sgfstream/error.h):
  *   SGF_OK       all bytes consumed (feed) / input complete (finish)
  *   SGF_PAUSED   a callback paused; see *consumed
@@ -254,7 +267,8 @@ typedef struct sgf_callbacks {
  *   SGF_EORDER   feed after finish; nothing was done */
 
 /* Create a parser. cb and opt may be NULL (no callbacks, defaults); both
- * are copied. Returns NULL if memory runs out or an option is invalid. */
+ * are copied (VERSIONED STRUCTS). Returns NULL if memory runs out or an
+ * option or a struct size is invalid. */
 SGF_EXTERN sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
                                          const sgf_options *opt);
 

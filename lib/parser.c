@@ -84,6 +84,7 @@
 
 #include "alloc.h"
 #include "parser.h"
+#include "sized.h"
 #include "scan.h"
 
 enum {
@@ -273,7 +274,15 @@ static void keep_vtail(sgf_parser *p, int st, const unsigned char *s) {
 /* ------------------------------------------------------------------ */
 /* Creation and small accessors                                        */
 
-void sgf_options_init(sgf_options *opt) { memset(opt, 0, sizeof *opt); }
+void sgf_options_init(sgf_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
+}
+
+void sgf_callbacks_init(sgf_callbacks *cb) {
+  memset(cb, 0, sizeof *cb);
+  cb->size = sizeof *cb;
+}
 
 static void parser_clear(sgf_parser *p) {
   p->state = ST_TOP;
@@ -310,14 +319,27 @@ static void parser_clear(sgf_parser *p) {
   p->vfirst = 0;
 }
 
-sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
-                              const sgf_options *opt) {
+sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
+                              const sgf_options *given) {
   sgf_allocator a;
   sgf_parser *p;
   size_t idlen;
-  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
-  idlen = (opt && opt->max_ident_len) ? opt->max_ident_len
-                                      : SGF_DEFAULT_MAX_IDENT_LEN;
+  sgf_options o;
+  sgf_callbacks cb;
+  const sgf_options *opt = &o;
+  /* VERSIONED STRUCTS: the first sgf_callbacks ended at on_diagnostic */
+  if (!given)
+    sgf_options_init(&o);
+  else if (sgf__copy_sized(&o, sizeof o, given,
+                           SGF__SIZE_UPTO(sgf_options, allocator)))
+    return NULL;
+  if (!cbg)
+    sgf_callbacks_init(&cb);
+  else if (sgf__copy_sized(&cb, sizeof cb, cbg,
+                           SGF__SIZE_UPTO(sgf_callbacks, on_diagnostic)))
+    return NULL;
+  sgf__allocator_init(&a, opt->allocator);
+  idlen = opt->max_ident_len ? opt->max_ident_len : SGF_DEFAULT_MAX_IDENT_LEN;
   if (idlen > ((size_t)1 << 30)) return NULL;
   p = sgf__malloc(&a, sizeof *p);
   if (!p) return NULL;
@@ -332,14 +354,10 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
     sgf__free(&a, p, sizeof *p);
     return NULL;
   }
-  if (cb) p->cb = *cb;
+  p->cb = cb;
   p->user = user;
-  p->flags = opt ? opt->flags : 0;
-  p->max_depth =
-      (opt && opt->max_depth) ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
-  p->max_value_bytes = (opt && opt->max_value_bytes)
-                           ? opt->max_value_bytes
-                           : SGF_DEFAULT_MAX_VALUE_BYTES;
+  p->flags = opt->flags;
+  p->max_depth = opt->max_depth ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
   parser_clear(p);
   return p;
 }

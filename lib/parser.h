@@ -26,7 +26,6 @@ struct sgf_parser {
   unsigned flags;
   uint64_t max_depth;
   size_t max_ident_len;
-  size_t max_value_bytes;
 
   int state;      /* ST_* in parser.c */
   int status;     /* sticky: SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE */

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "sized.h"
 #include "writer_priv.h"
 
 /* The event functions are inlined into both their public function and
@@ -522,6 +523,7 @@ EV_INLINE int ev_tree_end(sgf_writer *w) { return tree_end_slow(w); }
 
 void sgf_writer_options_init(sgf_writer_options *opt) {
   memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
 }
 
 static void writer_clear(sgf_writer *w, sgf_write_fn write, void *ctx) {
@@ -540,15 +542,22 @@ static void writer_clear(sgf_writer *w, sgf_write_fn write, void *ctx) {
 }
 
 sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
-                              const sgf_writer_options *opt) {
+                              const sgf_writer_options *given) {
   sgf_allocator a;
   sgf_writer *w;
-  size_t cap = (opt && opt->buffer_size) ? opt->buffer_size
-                                         : SGF_WRITER_DEFAULT_BUFFER;
+  sgf_writer_options o;
+  const sgf_writer_options *opt = &o;
+  size_t cap;
   if (!write) return NULL;
+  if (!given)
+    sgf_writer_options_init(&o);
+  else if (sgf__copy_sized(&o, sizeof o, given,
+                           SGF__SIZE_UPTO(sgf_writer_options, allocator)))
+    return NULL;
+  cap = opt->buffer_size ? opt->buffer_size : SGF_WRITER_DEFAULT_BUFFER;
   if (cap < SGF_WRITER_MIN_BUFFER) cap = SGF_WRITER_MIN_BUFFER;
   if (cap > 0x7fffffffu) cap = 0x7fffffffu; /* the sink returns an int */
-  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
+  sgf__allocator_init(&a, opt->allocator);
   w = sgf__malloc(&a, sizeof *w);
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
@@ -559,9 +568,9 @@ sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
     return NULL;
   }
   w->cap = cap;
-  w->readable = opt && opt->layout == SGF_LAYOUT_READABLE;
+  w->readable = opt->layout == SGF_LAYOUT_READABLE;
   w->stop = w->readable ? stop_readable : stop_compact;
-  w->width = (opt && opt->width) ? opt->width : SGF_WRITER_DEFAULT_WIDTH;
+  w->width = opt->width ? opt->width : SGF_WRITER_DEFAULT_WIDTH;
   writer_clear(w, write, ctx);
   return w;
 }
@@ -713,8 +722,13 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
   return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
 }
 
+/* A struct from a header without on_value (VERSIONED STRUCTS) keeps the
+ * three value members: nothing is written past cb->size. */
+#define HAS_ON_VALUE(cb) ((cb)->size >= SGF__SIZE_UPTO(sgf_callbacks, on_value))
+
 void sgf_writer_value_callbacks(sgf_callbacks *cb) {
   sgf_writer_callbacks(cb);
+  if (!HAS_ON_VALUE(cb)) return;
   cb->on_value_data = NULL;
   cb->on_value_end = NULL;
   cb->on_value = cb_value;
@@ -733,5 +747,5 @@ void sgf_writer_callbacks(sgf_callbacks *cb) {
   cb->on_value_begin = NULL;
   cb->on_property_end = NULL;
   /* the three value callbacks above, so that a filter can wrap them */
-  cb->on_value = NULL;
+  if (HAS_ON_VALUE(cb)) cb->on_value = NULL;
 }

@@ -194,6 +194,7 @@ static int r_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks rec_cb = {
+    sizeof(sgf_callbacks),
     r_tree_begin, r_tree_end,   r_node,         r_property, r_value_begin,
     r_value_data, r_value_end,  r_property_end, r_diag, NULL};
 
@@ -424,7 +425,7 @@ static void one_file(const char *path, buf *in) {
       size_t off, step = (way & 2) ? in->len + 1 : 7;
       chunked.len = 0;
       w = new_writer(&chunked, SGF_LAYOUT_COMPACT);
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       if (way & 1)
         sgf_writer_value_callbacks(&cb);
       else

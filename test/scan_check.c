@@ -653,7 +653,6 @@ static int set_options(sgf_options *opt, const tbuf *t) {
     unsigned long long v = strtoull(eq, NULL, 10);
     if (!strcmp(line, "max_depth")) opt->max_depth = v;
     else if (!strcmp(line, "max_ident_len")) opt->max_ident_len = (size_t)v;
-    else if (!strcmp(line, "max_value_bytes")) opt->max_value_bytes = (size_t)v;
     else return -1;
   }
   return 0;

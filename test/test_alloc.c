@@ -85,12 +85,15 @@ static void test_reader_create(void **state) {
         fz_alloc c;
         sgf_allocator a;
         sgf_options o;
+        sgf_reader_options ro;
         sgf_reader *r;
         fz_alloc_init(&c, &a, hooks);
         fz_alloc_schedule(&c, i, all ? SIZE_MAX : 1);
         sgf_options_init(&o);
         o.allocator = &a;
-        r = sgf_reader_create(NULL, NULL, &o);
+        sgf_reader_options_init(&ro);
+        ro.parser = &o;
+        r = sgf_reader_create(NULL, NULL, &ro);
         if (r == NULL) {
           assert_true(c.failures > 0);
           assert_int_equal(c.live, 0);
@@ -167,6 +170,7 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
   fz_alloc c;
   sgf_allocator a;
   sgf_options o;
+  sgf_reader_options ro;
   sgf_reader_callbacks cb;
   sgf_reader *r;
   sgf_parser *p;
@@ -177,11 +181,13 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
   fz_alloc_init(&c, &a, hooks);
   sgf_options_init(&o);
   o.allocator = &a;
-  memset(&cb, 0, sizeof cb);
+  sgf_reader_callbacks_init(&cb);
   cb.on_property = s_prop;
   cb.on_diagnostic = s_diag;
   memset(&s, 0, sizeof s);
-  r = sgf_reader_create(&cb, &s, &o);
+  sgf_reader_options_init(&ro);
+  ro.parser = &o;
+  r = sgf_reader_create(&cb, &s, &ro);
   assert_non_null(r);
   p = sgf_reader_parser(r);
   fz_alloc_schedule(&c, at, count);
@@ -329,11 +335,14 @@ static void test_tree_builder_create(void **state) {
         fz_alloc c;
         sgf_allocator a;
         sgf_tree_builder_options o;
+        sgf_options po;
         sgf_tree_builder *b;
         fz_alloc_init(&c, &a, hooks);
         fz_alloc_schedule(&c, i, 1);
         sgf_tree_builder_options_init(&o);
-        o.parser.allocator = &a;
+        sgf_options_init(&po);
+        o.parser = &po;
+        po.allocator = &a;
         o.flags = flags;
         b = sgf_tree_builder_create(NULL, NULL, &o);
         if (b == NULL) {
@@ -391,6 +400,7 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
   fz_alloc c;
   sgf_allocator a;
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_tree_builder *b;
   sgf_parser *p;
@@ -399,9 +409,11 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
   int st;
   fz_alloc_init(&c, &a, hooks);
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = &a;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = &a;
   o.flags = flags;
-  memset(&cb, 0, sizeof cb);
+  sgf_tree_builder_callbacks_init(&cb);
   cb.on_game = g_game;
   memset(&g, 0, sizeof g);
   b = sgf_tree_builder_create(&cb, &g, &o);
@@ -479,12 +491,15 @@ static void test_collection_parse(void **state) {
     fz_alloc c;
     sgf_allocator a;
     sgf_tree_builder_options o;
+    sgf_options po;
     sgf_collection *coll;
     sgf_diag err;
     fz_alloc_init(&c, &a, 1);
     fz_alloc_schedule(&c, i, 1);
     sgf_tree_builder_options_init(&o);
-    o.parser.allocator = &a;
+    sgf_options_init(&po);
+    o.parser = &po;
+    po.allocator = &a;
     memset(&err, 0, sizeof err);
     coll = sgf_collection_parse(in, len, &o, &err);
     if (coll == NULL) {
@@ -679,6 +694,7 @@ static void *only_malloc(void *ctx, size_t n) {
 static void test_incomplete_allocator(void **state) {
   sgf_allocator a;
   sgf_options o;
+  sgf_reader_options ro;
   sgf_parser *p;
   (void)state;
   memset(&a, 0, sizeof a);
@@ -692,7 +708,9 @@ static void test_incomplete_allocator(void **state) {
   sgf_options_init(&o);
   o.max_ident_len = (size_t)-1;
   assert_null(sgf_parser_create(NULL, NULL, &o));
-  assert_null(sgf_reader_create(NULL, NULL, &o));
+  sgf_reader_options_init(&ro);
+  ro.parser = &o;
+  assert_null(sgf_reader_create(NULL, NULL, &ro));
 }
 
 int main(void) {

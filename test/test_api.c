@@ -80,7 +80,7 @@ static int s_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return act(s, '!', s->inner.on_diagnostic(p, u, d));
 }
 
-static const sgf_callbacks script_cb = {s_tb, s_te, s_n,  s_p,   s_vb,
+static const sgf_callbacks script_cb = {sizeof(sgf_callbacks), s_tb, s_te, s_n,  s_p,   s_vb,
                                         s_d,  s_ve, s_pe, s_diag, NULL};
 
 static void script_init(script *s, char kind, int nth, int action) {
@@ -179,11 +179,8 @@ static void test_options_init(void **state) {
   assert_true(o.max_depth == 0 || o.max_depth == SGF_DEFAULT_MAX_DEPTH);
   assert_true(o.max_ident_len == 0 ||
               o.max_ident_len == SGF_DEFAULT_MAX_IDENT_LEN);
-  assert_true(o.max_value_bytes == 0 ||
-              o.max_value_bytes == SGF_DEFAULT_MAX_VALUE_BYTES);
   assert_null(o.allocator);
-  for (int i = 0; i < 4; i++)
-    assert_null(o.reserved[i]);
+  assert_int_equal(o.size, sizeof o);
 }
 
 static void test_null_callbacks(void **state) {
@@ -388,7 +385,7 @@ static void test_skip_from_value_data(void **state) {
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
     r.action = SGF_SKIP;
-    sgf_callbacks cb = {r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL};
+    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL};
     sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
     assert_non_null(p);
     assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);
@@ -591,7 +588,7 @@ static void test_feed_from_callback_busy(void **state) {
   reent r;
   memset(&r, 0, sizeof r);
   sgf_callbacks cb;
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_node = re_node;
   sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
   assert_non_null(p);
@@ -662,7 +659,7 @@ static void test_positions(void **state) {
     posrec r;
     tbuf_init(&r.ev);
     sgf_callbacks cb;
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     cb.on_node = pq_node;
     cb.on_property = pq_prop;
     cb.on_value_end = pq_ve;
@@ -881,7 +878,7 @@ static void test_depth_limit_million(void **state) {
     diagcount dc;
     memset(&dc, 0, sizeof dc);
     sgf_callbacks cb;
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     cb.on_diagnostic = dc_diag;
     cb.on_tree_begin = dc_tb;
     sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
@@ -947,7 +944,7 @@ static void test_ident_limit_default(void **state) {
       diagcount dc;
       memset(&dc, 0, sizeof dc);
       sgf_callbacks cb;
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       cb.on_diagnostic = dc_diag;
       cb.on_property = dc_prop;
       sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
@@ -1133,7 +1130,7 @@ static int report_run(reporter *r, unsigned flags) {
   sgf_options_init(&o);
   o.flags = flags;
   sgf_callbacks cb;
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_node = rp_node;
   cb.on_diagnostic = rp_diag;
   sgf_parser *p = sgf_parser_create(&cb, r, &o);
@@ -1254,11 +1251,12 @@ static int rd_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return 0;
 }
 
-static const sgf_reader_callbacks rd_cb = {rd_tb, rd_te, rd_n, rd_prop,
+static const sgf_reader_callbacks rd_cb = {sizeof(sgf_reader_callbacks), rd_tb, rd_te, rd_n, rd_prop,
                                            rd_diag};
 
 static int reader_run(const char *in, size_t len, size_t chunk,
-                             const sgf_options *opt, rdr *r, int *npause) {
+                             const sgf_reader_options *opt, rdr *r,
+                             int *npause) {
   tbuf_init(&r->ev);
   sgf_reader *rd = sgf_reader_create(&rd_cb, r, opt);
   assert_non_null(rd);
@@ -1295,8 +1293,8 @@ static void test_reader_value_limit_exact(void **state) {
   /* The limit counts the raw value bytes of one property (props.h,
    * sgf_options.max_value_bytes: "all its values, raw"): a property whose
    * values total exactly the limit is accepted. */
-  sgf_options o;
-  sgf_options_init(&o);
+  sgf_reader_options o;
+  sgf_reader_options_init(&o);
   o.max_value_bytes = 64;
   char in[512];
   size_t n = (size_t)snprintf(in, sizeof in, "(;C[%064d])", 0);
@@ -1322,8 +1320,8 @@ static void test_reader_value_limit_over(void **state) {
   /* Over the limit (two values, 600 + 600 raw bytes, limit 1000): fatal
    * value-limit, positioned at the second value, marked at the property;
    * nothing more is delivered. */
-  sgf_options o;
-  sgf_options_init(&o);
+  sgf_reader_options o;
+  sgf_reader_options_init(&o);
   o.max_value_bytes = 1000;
   static char in[2000];
   /* ( 0 ; 1 AB 2 [ 4 ...600... ] 605 [ 606 ...600... ] 1207 ) */
@@ -1411,9 +1409,12 @@ static void test_reader_allocation_failure(void **state) {
     sgf_allocator a;
     counting_init(&c, &a, i % 2);
     c.fail_at = i;
-    sgf_options o;
-    sgf_options_init(&o);
-    o.allocator = &a;
+    sgf_options po;
+    sgf_options_init(&po);
+    po.allocator = &a;
+    sgf_reader_options o;
+    sgf_reader_options_init(&o);
+    o.parser = &po;
     rdr r;
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
@@ -1439,9 +1440,12 @@ static void test_reader_allocation_failure(void **state) {
     counting c;
     sgf_allocator a;
     counting_init(&c, &a, 1);
-    sgf_options o;
-    sgf_options_init(&o);
-    o.allocator = &a;
+    sgf_options po;
+    sgf_options_init(&po);
+    po.allocator = &a;
+    sgf_reader_options o;
+    sgf_reader_options_init(&o);
+    o.parser = &po;
     rdr r;
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
@@ -1485,7 +1489,7 @@ static void test_stats_chunking(void **state) {
       stats s;
       stats_reset(&s);
       sgf_callbacks cb;
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       stats_callbacks(&cb);
       sgf_parser *p = sgf_parser_create(&cb, &s, NULL);
       assert_non_null(p);

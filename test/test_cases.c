@@ -140,8 +140,6 @@ static int parse_options(tcase *c, const char *text, size_t len) {
       c->opt.max_depth = (uint64_t)v;
     else if (strcmp(line, "max_ident_len") == 0)
       c->opt.max_ident_len = (size_t)v;
-    else if (strcmp(line, "max_value_bytes") == 0)
-      c->opt.max_value_bytes = (size_t)v;
     else
       return -1;
   }
@@ -368,7 +366,7 @@ static void run_free(run *r) {
 }
 
 static sgf_parser *make_parser(run *r, const tcase *c) {
-  sgf_callbacks cb = {w_tree_begin, w_tree_end,     w_node,
+  sgf_callbacks cb = {sizeof(sgf_callbacks), w_tree_begin, w_tree_end,     w_node,
                       w_property,   w_value_begin,  w_value_data,
                       w_value_end,  w_property_end, w_diag, NULL};
   return sgf_parser_create(&cb, &r->log, &c->opt);

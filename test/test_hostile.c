@@ -201,6 +201,7 @@ static int c_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 
 static sgf_callbacks count_callbacks(void) {
   sgf_callbacks cb;
+  sgf_callbacks_init(&cb);
   cb.on_tree_begin = c_tb;
   cb.on_tree_end = c_te;
   cb.on_node = c_node;
@@ -312,6 +313,7 @@ static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
   fz_alloc a;
   sgf_allocator hooks;
   sgf_options o;
+  sgf_reader_options ro;
   sgf_reader_callbacks cb;
   sgf_reader *r;
   const sgf_diag *e;
@@ -322,10 +324,12 @@ static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
   fz_alloc_init(&a, &hooks, 1);
   sgf_options_init(&o);
   o.allocator = &hooks;
-  o.max_value_bytes = limit;
-  memset(&cb, 0, sizeof cb);
+  sgf_reader_options_init(&ro);
+  ro.parser = &o;
+  ro.max_value_bytes = limit;
+  sgf_reader_callbacks_init(&cb);
   cb.on_property = rd_count_prop;
-  r = sgf_reader_create(&cb, &props, &o);
+  r = sgf_reader_create(&cb, &props, &ro);
   assert_non_null(r);
   base = a.live;
   fz_alloc_reset_peak(&a);

@@ -118,10 +118,13 @@ static sgf_allocator counting_allocator(counting *c) {
 /* Parse s into a collection, asserting success. */
 static sgf_collection *parse(const char *s, unsigned popt_flags) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_diag err;
   sgf_collection *c;
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = popt_flags;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = popt_flags;
   c = sgf_collection_parse(s, strlen(s), &o, &err);
   assert_non_null(c);
   return c;
@@ -491,7 +494,7 @@ static void test_move_positions(void **state) {
   size_t len = strlen(in);
   (void)state;
   for (size_t chunk = 1; chunk <= len; chunk += len - 1) {
-    sgf_tree_builder_callbacks cb = {pos_keep, NULL, NULL};
+    sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), pos_keep, NULL, NULL};
     sgf_tree *t = NULL;
     sgf_tree_builder *b = sgf_tree_builder_create(&cb, &t, NULL);
     sgf_parser *p = sgf_tree_builder_parser(b);
@@ -654,7 +657,7 @@ static int feed_all(sgf_parser *p, const char *s, size_t len,
 }
 
 static void test_one_game_mode_and_keep(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
   gamelog g;
   sgf_tree_builder *b;
   size_t chunk;
@@ -690,7 +693,7 @@ static void test_one_game_mode_and_keep(void **state) {
 }
 
 static void test_collection_mode(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
   sgf_tree_builder_options o;
   gamelog g;
   sgf_tree_builder *b;
@@ -785,10 +788,13 @@ static void test_mainline_mode(void **state) {
   /* ... and that repair is still reported: an error in strict mode */
   {
     sgf_tree_builder_options o;
+    sgf_options po;
     sgf_diag err;
     const char *bad = "(;C[a](;C[b])(;C[x]);C[c])";
     sgf_tree_builder_options_init(&o);
-    o.parser.flags = SGF_OPT_MAINLINE | SGF_OPT_STRICT;
+    sgf_options_init(&po);
+    o.parser = &po;
+    po.flags = SGF_OPT_MAINLINE | SGF_OPT_STRICT;
     memset(&err, 0, sizeof err);
     assert_null(sgf_collection_parse(bad, strlen(bad), &o, &err));
     assert_int_equal(err.code, SGF_DIAG_NODE_AFTER_VARIATION);
@@ -818,7 +824,7 @@ static void test_lenient_shapes(void **state) {
 /* Orders the core never produces, through the detached handlers. */
 static void test_detached_robust_order(void **state) {
   sgf_tree_builder_options o;
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   const sgf_callbacks *h = sgf_tree_builder_handlers();
   sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
   sgf_tree_builder *b;
@@ -909,7 +915,7 @@ static int combo_data(sgf_parser *p, void *u, const char *at, size_t n) {
 }
 
 static void test_detached_with_own_parser(void **state) {
-  sgf_callbacks mine = {combo_tree_begin, combo_tree_end,  combo_node,
+  sgf_callbacks mine = {sizeof(sgf_callbacks), combo_tree_begin, combo_tree_end,  combo_node,
                         combo_property,   combo_value_begin, combo_data,
                         combo_value_end,  combo_property_end, NULL, NULL};
   sgf_tree_builder_options o;
@@ -970,12 +976,12 @@ static int pa_value(sgf_parser *p, void *u, const char *at, size_t n,
   return pa(u);
 }
 
-static const sgf_callbacks pass_events = {pa_plain, pa_plain, pa_node,
+static const sgf_callbacks pass_events = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
                                           pa_data,  pa_plain, pa_data,
                                           pa_plain, pa_plain, NULL, NULL};
 /* The same, values whole (on_value): the builder's parser then delivers
  * values whole too. */
-static const sgf_callbacks pass_whole = {pa_plain, pa_plain, pa_node,
+static const sgf_callbacks pass_whole = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
                                          pa_data,  NULL,     NULL,
                                          NULL,     pa_plain, NULL,
                                          pa_value};
@@ -983,7 +989,7 @@ static const sgf_callbacks *passing = &pass_events;
 
 /* Run cql+ff4 with an action at event k; returns the feed status. */
 static int run_passer(passer *u, size_t k, int action, size_t chunk) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, passing};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, passing};
   sgf_tree_builder *b;
   sgf_parser *p;
   buf s = {0};
@@ -1090,7 +1096,7 @@ static void test_pass_through_whole_values(void **state) {
 
 static void test_skip_shapes(void **state) {
   passer u;
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, &pass_events};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, &pass_events};
   sgf_tree_builder *b;
   (void)state;
   /* skip at the 3rd node event (";C[b]"): the rest of the tree "a" lives in
@@ -1122,7 +1128,7 @@ static void test_skip_shapes(void **state) {
 }
 
 static void test_on_game_actions(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
   buf s = {0};
@@ -1152,18 +1158,21 @@ static void test_on_game_actions(void **state) {
 /* A parser reset in the middle of a game: the partial game is dropped when
  * the next game begins. */
 static void test_reset_mid_game(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   sgf_parser *p;
   gamelog g;
   counting cnt;
   sgf_tree_builder_options o;
+  sgf_options po;
   (void)state;
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = NULL;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = NULL;
   {
     sgf_allocator a = counting_allocator(&cnt);
-    o.parser.allocator = &a;
+    po.allocator = &a;
     memset(&g, 0, sizeof g);
     g.keep_every = 1;
     b = sgf_tree_builder_create(&cb, &g, &o);
@@ -1194,7 +1203,7 @@ static void test_reset_mid_game(void **state) {
 
 static int run_limited(const char *s, const sgf_tree_builder_options *o,
                               gamelog *g) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
   sgf_tree_builder *b = sgf_tree_builder_create(&cb, g, o);
   int st;
   assert_non_null(b);
@@ -1213,10 +1222,13 @@ static int run_limited(const char *s, const sgf_tree_builder_options *o,
 
 static void test_node_limit(void **state) {
   sgf_tree_builder_options o;
+  sgf_options po;
   gamelog g;
   buf s = {0};
   (void)state;
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   o.max_nodes = 5; /* root a b c d: e is one too many */
   memset(&g, 0, sizeof g);
   assert_int_equal(run_limited(ff4_example, &o, &g), SGF_EPARSE);
@@ -1248,7 +1260,7 @@ static void test_node_limit(void **state) {
   assert_int_equal(g.last.mark.offset, 10);
   gamelog_free(&g);
   /* in strict mode an error stops */
-  o.parser.flags = SGF_OPT_STRICT;
+  po.flags = SGF_OPT_STRICT;
   memset(&g, 0, sizeof g);
   assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.games, 1);
@@ -1258,6 +1270,7 @@ static void test_node_limit(void **state) {
 
 static void test_byte_and_value_limits(void **state) {
   sgf_tree_builder_options o;
+  sgf_options po;
   gamelog g;
   buf s = {0};
   size_t i;
@@ -1266,6 +1279,8 @@ static void test_byte_and_value_limits(void **state) {
   for (i = 0; i < 5000; i++) buf_adds(&s, "x");
   buf_adds(&s, "];B[aa])");
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   o.max_tree_bytes = 4096;
   memset(&g, 0, sizeof g);
   assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
@@ -1288,7 +1303,7 @@ static void test_byte_and_value_limits(void **state) {
   assert_int_equal(run_limited(s.p, &o, &g), SGF_OK);
   gamelog_free(&g);
   /* the value limit: positioned at the value, marked at the property */
-  o.parser.max_value_bytes = 100;
+  o.max_value_bytes = 100;
   buf_free(&s);
   buf_adds(&s, "(;C[short]AB[aa]\n[bb]C[");
   for (i = 0; i < 200; i++) buf_adds(&s, "y");
@@ -1321,11 +1336,14 @@ static void test_allocation_failure_builder(void **state) {
       counting c;
       sgf_allocator a = counting_allocator(&c);
       sgf_tree_builder_options o;
+      sgf_options po;
       sgf_diag err;
       sgf_collection *col = NULL;
       int done;
       sgf_tree_builder_options_init(&o);
-      o.parser.allocator = &a;
+      sgf_options_init(&po);
+      o.parser = &po;
+      po.allocator = &a;
       c.fail_at = i;
       if (modes == 0) {
         col = sgf_collection_parse(s.p, s.len, &o, &err);
@@ -1340,7 +1358,7 @@ static void test_allocation_failure_builder(void **state) {
         sgf_collection_free(col);
       } else {
         /* one game at a time, keeping every game, fed in small chunks */
-        sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+        sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
         gamelog g;
         sgf_tree_builder *b;
         memset(&g, 0, sizeof g);
@@ -1503,6 +1521,7 @@ static void test_deep_variations(void **state) {
   enum { D = 10000 };
   buf s = {0};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_collection *col;
   const sgf_tree *t;
   const sgf_node *n, *deepest, *leaf1;
@@ -1516,11 +1535,13 @@ static void test_deep_variations(void **state) {
   for (i = 0; i < D; i++) buf_adds(&s, ")");
   buf_adds(&s, ")");
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   /* the default depth limit stops it, positioned */
   col = sgf_collection_parse(s.p, s.len, &o, &err);
   assert_null(col);
   assert_int_equal(err.code, SGF_DIAG_DEPTH_LIMIT);
-  o.parser.max_depth = 2 * D;
+  po.max_depth = 2 * D;
   col = sgf_collection_parse(s.p, s.len, &o, &err);
   assert_non_null(col);
   t = sgf_collection_tree(col, 0);
@@ -1577,11 +1598,14 @@ static size_t peak_one_game(const char *s, size_t len, size_t *games) {
   counting c;
   sgf_allocator a = counting_allocator(&c);
   sgf_tree_builder_options o;
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_options po;
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = &a;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = &a;
   memset(&g, 0, sizeof g);
   b = sgf_tree_builder_create(&cb, &g, &o);
   assert_int_equal(feed_all(sgf_tree_builder_parser(b), s, len, 4096), SGF_OK);
@@ -1899,13 +1923,16 @@ static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
 
 static int corpus_build(const buf *in, unsigned pflags, size_t chunk,
                                corpus_run *r) {
-  sgf_tree_builder_callbacks cb = {corpus_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), corpus_game, NULL, NULL};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder *b;
   int st;
   memset(r, 0, sizeof *r);
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = pflags;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = pflags;
   b = sgf_tree_builder_create(&cb, r, &o);
   assert_non_null(b);
   st = feed_all(sgf_tree_builder_parser(b), in->p ? in->p : "", in->len, chunk);

@@ -135,7 +135,7 @@ static int r_d(sgf_parser *p, void *u, const sgf_diag *d) {
   if (r->diags++ == 0) r->first = *d;
   return SGF_CONTINUE;
 }
-static const sgf_callbacks rec_cb = {r_tb, r_te, r_n,  r_p, r_vb,
+static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n,  r_p, r_vb,
                                      r_vd, r_ve, r_pe, r_d, NULL};
 
 /* Parse (in chunks of `chunk` bytes; 0 whole) recording events. */
@@ -175,7 +175,7 @@ static char *write_sgf(const char *in, size_t len, sgf_layout layout,
   wo.width = width;
   w = sgf_writer_create(sink_write, &s, &wo);
   assert_non_null(w);
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   sgf_writer_callbacks(&cb);
   p = sgf_parser_create(&cb, w, NULL);
   assert_non_null(p);
@@ -240,7 +240,7 @@ static int n_d(sgf_parser *p, void *u, const sgf_diag *d) {
 /* Expected events of a lenient parse of in, normalized. Returns the
  * status of that parse. */
 static int expected_events(const char *in, size_t len, buf *out) {
-  static const sgf_callbacks cb = {n_tb, n_te, n_n,  n_p, n_vb,
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks), n_tb, n_te, n_n,  n_p, n_vb,
                                    n_vd, n_ve, NULL, n_d, NULL};
   nrec n;
   sgf_parser *p;
@@ -975,6 +975,7 @@ static void test_filter(void **state) {
   memset(&f, 0, sizeof f);
   w = sgf_writer_create(sink_write, &s, NULL);
   sgf_writer_set_user(w, &f);
+  sgf_callbacks_init(&f.inner);
   sgf_writer_callbacks(&f.inner);
   cb = f.inner;
   cb.on_property = f_prop;
@@ -1026,7 +1027,7 @@ static void test_sink_chunks(void **state) {
       sgf_writer_options_init(&wo);
       wo.buffer_size = bufsize; /* 1 is raised to the minimum */
       w = sgf_writer_create(sink_write, &s, &wo);
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       sgf_writer_callbacks(&cb);
       p = sgf_parser_create(&cb, w, NULL);
       assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_OK);
@@ -1062,7 +1063,7 @@ static void test_sink_failure(void **state) {
     sgf_writer_options_init(&wo);
     wo.buffer_size = 256;
     w = sgf_writer_create(sink_write, &s, &wo);
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     sgf_writer_callbacks(&cb);
     p = sgf_parser_create(&cb, w, NULL);
     assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_EABORTED);

@@ -215,7 +215,7 @@ int cmd_check(int argc, char **argv)
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
 
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_diagnostic = on_diagnostic;
   c.p = sgf_parser_create(&cb, &c, &opt);
   in = input_reader_create(0);

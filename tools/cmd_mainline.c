@@ -170,7 +170,7 @@ int cmd_mainline(int argc, char **argv)
     output_stdout(&m.out, &loop);
     m.outname = "<stdout>";
   }
-  memset(&m.wcb, 0, sizeof m.wcb);
+  sgf_callbacks_init(&m.wcb);
   sgf_writer_value_callbacks(&m.wcb);
   cb = m.wcb;
   cb.on_tree_begin = ml_tree_begin;

@@ -370,7 +370,7 @@ int cmd_split(int argc, char **argv)
       return EXIT_TROUBLE;
     }
   }
-  memset(&s.wcb, 0, sizeof s.wcb);
+  sgf_callbacks_init(&s.wcb);
   sgf_writer_value_callbacks(&s.wcb);
   cb = s.wcb;
   cb.on_tree_begin = sp_tree_begin;

@@ -65,7 +65,7 @@ int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
   if (events != NULL) {
     cb = *events;
   } else {
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     sgf_writer_value_callbacks(&cb); /* values whole: faster */
   }
   cb.on_diagnostic = on_diagnostic;

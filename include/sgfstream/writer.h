@@ -123,7 +123,10 @@ typedef enum sgf_layout {
 #define SGF_WRITER_MIN_BUFFER 256u              /* smaller sizes are raised */
 #define SGF_WRITER_DEFAULT_WIDTH 78u            /* readable line width */
 
+/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+ * with sgf_writer_options_init(). */
 typedef struct sgf_writer_options {
+  size_t size;           /* sizeof(sgf_writer_options) */
   sgf_layout layout;     /* SGF_LAYOUT_COMPACT (0) by default */
   size_t buffer_size;    /* output buffer; 0 means SGF_WRITER_DEFAULT_BUFFER;
                             at least SGF_WRITER_MIN_BUFFER, at most INT_MAX */
@@ -131,10 +134,10 @@ typedef struct sgf_writer_options {
                             values once they are this long; 0 means
                             SGF_WRITER_DEFAULT_WIDTH, SIZE_MAX never */
   const sgf_allocator *allocator; /* NULL: libc; the struct is copied */
-  void *reserved[4];     /* zero */
 } sgf_writer_options;
 
-/* Fill *opt with the defaults (all zero: compact, 64 KiB, libc). */
+/* Fill *opt with the defaults (all zero: compact, 64 KiB, libc) and set
+ * its size. */
 SGF_EXTERN void sgf_writer_options_init(sgf_writer_options *opt);
 
 /* Errors (sgfstream/error.h) the writer reports, sticky once one is:
@@ -147,9 +150,9 @@ SGF_EXTERN void sgf_writer_options_init(sgf_writer_options *opt);
 
 typedef struct sgf_writer sgf_writer;
 
-/* Create a writer that writes through write(ctx, ...). opt may be NULL.
- * Allocates the writer and its buffer, nothing later. Returns NULL if
- * memory runs out or write is NULL. */
+/* Create a writer that writes through write(ctx, ...). opt may be NULL
+ * (copied). Allocates the writer and its buffer, nothing later. Returns
+ * NULL if memory runs out, write is NULL or opt's size is invalid. */
 SGF_EXTERN sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
                                          const sgf_writer_options *opt);
 
@@ -211,7 +214,9 @@ SGF_EXTERN uint64_t sgf_writer_bytes(const sgf_writer *w);
 /* Game trees open in the output (0 between game trees). */
 SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
 
-/* Fill the event members of *cb with handlers that pass each event to the
+/* cb->size must be set (sgf_callbacks_init(), VERSIONED STRUCTS in
+ * sgfstream.h): no member past it is written.
+ * Fill the event members of *cb with handlers that pass each event to the
  * writer that is the parser's user pointer: sgf_parser_create(&cb, writer,
  * &opt) copies a parse to the writer. A handler returns SGF_ABORT once the
  * writer has failed. on_diagnostic is left as it is; on_value (WHOLE

@@ -687,7 +687,7 @@ static void run_free(run *r) {
 
 static sgf_callbacks run_callbacks(void) {
   sgf_callbacks cb;
-  memset(&cb, 0, sizeof cb); /* members not set here must be NULL */
+  sgf_callbacks_init(&cb); /* members not set here must be NULL */
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
   cb.on_node = on_node;
@@ -1343,7 +1343,7 @@ static void strip_lengths(fz_buf *b) {
 }
 
 static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
-  static const sgf_callbacks cb = {m_tb, m_te, m_node, m_prop, m_vb,
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks), m_tb, m_te, m_node, m_prop, m_vb,
                                    m_vd, m_ve, m_pe,   m_diag, NULL};
   sgf_options o = *opt;
   sgf_parser *p;
@@ -1363,6 +1363,7 @@ static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
 
 const char *fz_check_reader(const uint8_t *data, size_t size) {
   sgf_options opt;
+  sgf_reader_options ro;
   sgf_reader_callbacks cb;
   fz_alloc c;
   sgf_allocator a;
@@ -1375,14 +1376,16 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   unsigned mode;
   if (size < 6) return NULL;
   fz_decode_options(data[0], &opt);
-  opt.max_value_bytes = 1 + 4 * (size_t)data[1];
+  sgf_reader_options_init(&ro);
+  ro.parser = &opt;
+  ro.max_value_bytes = 1 + 4 * (size_t)data[1];
   mode = data[2] & 3u;
   fz_alloc_init(&c, &a, (data[2] >> 2) & 1);
   opt.allocator = &a;
   memset(&d, 0, sizeof d);
   d.in = data + 6;
   d.len = size - 6;
-  d.max_bytes = opt.max_value_bytes;
+  d.max_bytes = ro.max_value_bytes;
   d.max_values = rd_max_values(d.max_bytes);
   d.flags = opt.flags;
   d.pause_every = data[2] >> 3;
@@ -1395,13 +1398,13 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
     fz_alloc_schedule(&c, data[3], SIZE_MAX);
     c.fail_stride = 2;
   }
-  memset(&cb, 0, sizeof cb);
+  sgf_reader_callbacks_init(&cb);
   cb.on_tree_begin = rd_tb;
   cb.on_tree_end = rd_te;
   cb.on_node = rd_node;
   cb.on_property = rd_prop;
   cb.on_diagnostic = rd_diag;
-  rdr = sgf_reader_create(&cb, &d, &opt);
+  rdr = sgf_reader_create(&cb, &d, &ro);
   if (rdr == NULL) {
     if (c.failures == 0) return fz_failf("sgf_reader_create failed");
     if (c.live != 0 || c.blocks != 0 || c.bad != 0)

@@ -516,10 +516,13 @@ static int buf_sink(void *ctx, const char *b, size_t n) {
 static sgf_collection *parse_strict(cz *z, const fz_buf *out,
                                     const char *what) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_diag d;
   sgf_collection *c;
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = SGF_OPT_STRICT;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = SGF_OPT_STRICT;
   memset(&d, 0, sizeof d);
   c = sgf_collection_parse(out->p ? out->p : "", out->len, &o, &d);
   if (c == NULL) {
@@ -1302,6 +1305,7 @@ static void run_op(cz *z) {
 static sgf_tree *start_tree(cz *z, const sgf_allocator *a, size_t tlen,
                             unsigned lim) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_collection *c;
   sgf_tree *t = NULL;
   const char *src = "(;)";
@@ -1314,7 +1318,9 @@ static sgf_tree *start_tree(cz *z, const sgf_allocator *a, size_t tlen,
     z->i += tlen;
   }
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = a;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = a;
   o.max_nodes = (lim & 15u) ? 4u * (lim & 15u) : 0;
   o.max_tree_bytes = (lim >> 4) ? 1024u * (lim >> 4) : 0;
   c = sgf_collection_parse(src, len, &o, NULL);

@@ -459,6 +459,7 @@ static int t_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 const char *fz_check_tree(const uint8_t *data, size_t size) {
   static const size_t vmax[4] = {0, 64, 1024, 65536};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_callbacks ev;
   fz_alloc c;
@@ -472,12 +473,14 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   sgf_collection *coll = NULL;
   if (size < 6) return NULL;
   sgf_tree_builder_options_init(&o);
-  fz_decode_options(data[0], &o.parser);
+  sgf_options_init(&po);
+  o.parser = &po;
+  fz_decode_options(data[0], &po);
   o.flags = data[1] & 3u;
   mode = (data[1] >> 3) & 3u;
   fz_alloc_init(&c, &a, (data[1] >> 5) & 1);
-  o.parser.allocator = &a;
-  o.parser.max_value_bytes = vmax[data[1] >> 6];
+  po.allocator = &a;
+  o.max_value_bytes = vmax[data[1] >> 6];
   o.max_nodes = data[3];
   o.max_tree_bytes = (uint64_t)data[4] * 256;
   chunk = data[5];
@@ -495,8 +498,8 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
       o.max_tree_bytes ? o.max_tree_bytes : SGF_DEFAULT_MAX_TREE_BYTES;
   t.keep_some = (data[1] >> 2) & 1;
   t.cur = SIZE_MAX;
-  t.flags = o.parser.flags;
-  memset(&ev, 0, sizeof ev);
+  t.flags = po.flags;
+  sgf_callbacks_init(&ev);
   ev.on_tree_begin = t_tree_begin;
   ev.on_tree_end = t_tree_end;
   ev.on_node = t_node;
@@ -505,7 +508,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   ev.on_value_data = t_value_data;
   ev.on_value_end = t_value_end;
   ev.on_property_end = t_property_end;
-  memset(&cb, 0, sizeof cb);
+  sgf_tree_builder_callbacks_init(&cb);
   cb.on_game = t_on_game;
   cb.on_diagnostic = t_diag;
   cb.events = &ev;
@@ -750,7 +753,7 @@ static int rt_sink(void *ctx, const char *b, size_t n) {
 /* Parse in with the recorder, copying to w (may be NULL). */
 static int rt_parse(rt *r, const unsigned char *in, size_t len,
                            const sgf_options *opt, size_t chunk) {
-  static const sgf_callbacks cb = {rt_tb, rt_te, rt_node, rt_prop, rt_vb,
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks), rt_tb, rt_te, rt_node, rt_prop, rt_vb,
                                    rt_vd, rt_ve, rt_pe,   rt_diag, NULL};
   sgf_parser *p = sgf_parser_create(&cb, r, opt);
   int st = SGF_OK;
@@ -794,6 +797,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
                             const sgf_writer_options *wob, fz_buf *outa,
                             fz_buf *outb) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_tree_builder *b;
   sgf_collection *coll;
@@ -813,10 +817,11 @@ static const char *tw_build(const unsigned char *in, size_t len,
   if (x.w == NULL) abort();
   fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
   sgf_tree_builder_options_init(&o);
-  o.parser = *opt;
-  o.parser.allocator = NULL;
+  po = *opt;
+  o.parser = &po;
+  po.allocator = NULL;
   o.flags = SGF_TREE_COLLECT;
-  memset(&cb, 0, sizeof cb);
+  sgf_tree_builder_callbacks_init(&cb);
   cb.on_game = tw_on_game;
   b = sgf_tree_builder_create(&cb, &x, &o);
   if (b == NULL) abort();
@@ -861,11 +866,14 @@ static const char *tw_build(const unsigned char *in, size_t len,
 static sgf_collection *tw_parse(const fz_buf *out, const char *what,
                                 const char **err) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_collection *c;
   sgf_diag d;
   if (out->len == 0) return NULL;
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = SGF_OPT_STRICT;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = SGF_OPT_STRICT;
   memset(&d, 0, sizeof d);
   c = sgf_collection_parse(out->p, out->len, &o, &d);
   if (c == NULL)
@@ -1065,7 +1073,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
       wv.allocator = NULL;
       w = sgf_writer_create(rt_sink, &outw[way], &wv);
       if (w == NULL) abort();
-      memset(&vcb, 0, sizeof vcb);
+      sgf_callbacks_init(&vcb);
       if (way)
         sgf_writer_value_callbacks(&vcb);
       else
