@@ -201,28 +201,34 @@ static int cnt_value(sgf_parser *p, void *u, const char *at, size_t len,
 }
 
 static const sgf_callbacks nop_callbacks = {
+    sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end,    nop_node,
     nop_property,   nop_value_begin, nop_value_data,
     nop_value_end,  nop_property_end, nop_diagnostic, NULL};
 
 static const sgf_callbacks nop_value_callbacks = {
+    sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end, nop_node, nop_property, NULL, NULL, NULL,
     nop_property_end, nop_diagnostic, nop_value};
 
 static const sgf_callbacks cnt_value_callbacks = {
+    sizeof(sgf_callbacks),
     cnt_tree_begin, cnt_tree_end, cnt_node, cnt_property, NULL, NULL, NULL,
     cnt_property_end, cnt_diagnostic, cnt_value};
 
 static const sgf_callbacks cnt_callbacks = {
+    sizeof(sgf_callbacks),
     cnt_tree_begin, cnt_tree_end,    cnt_node,
     cnt_property,   cnt_value_begin, cnt_value_data,
     cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL};
 
 static const sgf_reader_callbacks nop_reader_callbacks = {
+    sizeof(sgf_reader_callbacks),
     NULL, NULL, NULL, nop_reader_property, NULL};
 
 /* Counting reader: tree/node/diagnostic go through the core counters. */
 static const sgf_reader_callbacks cnt_reader_callbacks = {
+    sizeof(sgf_reader_callbacks),
     cnt_tree_begin, cnt_tree_end, cnt_node, cnt_reader_property,
     cnt_diagnostic};
 
@@ -243,7 +249,7 @@ typedef struct run_spec {
 } run_spec;
 
 static void report_failure(const char *what, const char *input,
-                           sgf_parser *p, sgf_status st, uint64_t at) {
+                           sgf_parser *p, int st, uint64_t at) {
   fprintf(stderr, "%s: %s: %s: %s at input offset %" PRIu64, prog, what,
           input, bench_status_name(st), at);
   const sgf_diag *d = p ? sgf_parser_error(p) : NULL;
@@ -265,7 +271,10 @@ static int open_handle(const run_spec *rs, const sgf_callbacks *cb,
                        const sgf_options *opt, handle *h) {
   h->r = NULL;
   if (rs->kind == RUN_READER) {
-    h->r = sgf_reader_create(rcb, user, opt);
+    sgf_reader_options ro;
+    sgf_reader_options_init(&ro);
+    ro.parser = opt;
+    h->r = sgf_reader_create(rcb, user, &ro);
     h->p = h->r ? sgf_reader_parser(h->r) : NULL;
   } else {
     h->p = sgf_parser_create(cb, user, opt);
@@ -290,7 +299,7 @@ static void close_handle(handle *h) {
 /* Feed one buffer in chunks and finish. */
 static int parse_one(const run_spec *rs, sgf_parser *p, const bench_buf *b) {
   size_t off = 0, len = b->len;
-  sgf_status st;
+  int st;
   while (off < len) {
     size_t n = len - off < rs->chunk ? len - off : rs->chunk;
     size_t used = 0;

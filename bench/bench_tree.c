@@ -76,10 +76,10 @@ static int on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
 /* Feed every input to p in chunk-byte pieces and finish it, calling
  * reset(ctx) between inputs; stops at the first input that does not
  * parse (*failed_on, if not NULL, names it). */
-static sgf_status feed_all(const bench_inputs *in, size_t chunk,
+static int feed_all(const bench_inputs *in, size_t chunk,
                            sgf_parser *p, void (*reset)(void *), void *ctx,
                            const bench_buf **failed_on) {
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   for (size_t i = 0; i < in->count && st == SGF_OK; i++) {
     const bench_buf *buf = &in->bufs[i];
     size_t off = 0;
@@ -103,20 +103,23 @@ static void reset_floor(void *f) { tree_floor_reset(f); }
 static double run(const bench_inputs *in, size_t chunk, int collect,
                   int counting, run_stats *rs, bench_alloc *cnt,
                   double *cpu) {
-  sgf_tree_builder_callbacks cb = {on_game, on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), on_game, on_diag, NULL};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_allocator a;
   sgf_tree_builder *b;
   sgf_parser *p;
-  sgf_status st;
+  int st;
   const bench_buf *failed_on = NULL;
   double t0, t1, c0;
   memset(rs, 0, sizeof *rs);
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   if (collect) o.flags |= SGF_TREE_COLLECT;
   if (counting) {
     bench_alloc_hooks(cnt, &a);
-    o.parser.allocator = &a;
+    po.allocator = &a;
   }
   c0 = bench_cpu();
   t0 = bench_now();
@@ -146,7 +149,7 @@ static double run_floor(const bench_inputs *in, size_t chunk, int positions,
                         uint64_t *games, uint64_t *nodes) {
   tree_floor *f;
   sgf_parser *p;
-  sgf_status st;
+  int st;
   double t0, t1;
   t0 = bench_now();
   f = tree_floor_create(positions);

@@ -122,6 +122,7 @@ static int v_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks verify_callbacks = {
+    sizeof(sgf_callbacks),
     v_tree_begin, v_tree_end,   v_node, v_property, v_value_begin,
     v_value_data, NULL,         NULL,   v_diagnostic, NULL};
 
@@ -193,6 +194,7 @@ static int w_property_end(sgf_parser *p, void *u) {
 }
 
 static const sgf_callbacks check_callbacks = {
+    sizeof(sgf_callbacks),
     w_tree_begin, w_tree_end,  w_node,         w_property, w_value_begin,
     w_value_data, w_value_end, w_property_end, NULL, NULL};
 
@@ -207,7 +209,7 @@ typedef struct run_result {
 } run_result;
 
 static void report_failure(const char *layout, const bench_buf *b,
-                           sgf_parser *p, sgf_writer *w, sgf_status st) {
+                           sgf_parser *p, sgf_writer *w, int st) {
   fprintf(stderr, "%s: %s: %s: parse %s", prog, layout, b->name,
           bench_status_name(st));
   const sgf_diag *d = sgf_parser_error(p);
@@ -215,9 +217,9 @@ static void report_failure(const char *layout, const bench_buf *b,
     fprintf(stderr, ": %s (%s) at %" PRIu64 ":%" PRIu64,
             sgf_diag_message(d->code), sgf_diag_name(d->code), d->pos.line,
             d->pos.column);
-  if (sgf_writer_status(w) != SGF_WRITE_OK)
+  if (sgf_writer_status(w) != SGF_OK)
     fprintf(stderr, "; writer: %s",
-            sgf_write_status_message(sgf_writer_status(w)));
+            sgf_strerror(sgf_writer_status(w)));
   fputc('\n', stderr);
 }
 
@@ -254,7 +256,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
     sk.verify = verify;
     cb = check_callbacks;
   } else {
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     sgf_writer_value_callbacks(&cb); /* as sgf fmt */
   }
 
@@ -274,7 +276,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
   for (size_t i = 0; i < in->count && rc == 0; i++) {
     const bench_buf *b = &in->bufs[i];
     size_t off = 0;
-    sgf_status st = SGF_OK;
+    int st = SGF_OK;
     if (i > 0) {
       sgf_parser_reset(p);
       sgf_writer_reset(w, NULL, NULL);
@@ -396,7 +398,7 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  memset(&writer_cb, 0, sizeof writer_cb);
+  sgf_callbacks_init(&writer_cb);
   sgf_writer_callbacks(&writer_cb);
 
   bench_inputs in;

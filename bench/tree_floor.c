@@ -198,7 +198,7 @@ tree_floor *tree_floor_create(int positions) {
     return NULL;
   }
   f->first->next = NULL;
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
   cb.on_node = on_node;

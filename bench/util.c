@@ -128,13 +128,13 @@ int bench_parse_size(const char *s, size_t *out) {
   return 0;
 }
 
-const char *bench_status_name(sgf_status st) {
+const char *bench_status_name(int st) {
   switch (st) {
   case SGF_OK: return "SGF_OK";
   case SGF_PAUSED: return "SGF_PAUSED";
-  case SGF_ABORTED: return "SGF_ABORTED";
-  case SGF_ERROR: return "SGF_ERROR";
-  case SGF_BUSY: return "SGF_BUSY";
+  case SGF_EABORTED: return "SGF_EABORTED";
+  case SGF_EPARSE: return "SGF_EPARSE";
+  case SGF_EBUSY: return "SGF_EBUSY";
   }
   return "unknown status";
 }

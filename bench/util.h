@@ -37,7 +37,7 @@ int bench_alloc_check(const bench_alloc *a, const char *prog,
 /* "123", "5k", "20M", "1G" (10^3 multiples). Returns 0 or -1. */
 int bench_parse_size(const char *s, size_t *out);
 
-const char *bench_status_name(sgf_status st);
+const char *bench_status_name(int st);
 
 /* "1.2 KiB", "3.4 MiB" ... */
 void bench_format_bytes(uint64_t n, char *out, size_t outlen);

@@ -63,7 +63,7 @@
  *                 *consumed telling how many bytes were used. No callback
  *                 fires until sgf_parser_resume(); then feed the bytes from
  *                 buf + consumed on. Nothing is lost or repeated.
- *   SGF_ABORT     stop; sgf_parser_feed() returns SGF_ABORTED, and so does
+ *   SGF_ABORT     stop; sgf_parser_feed() returns SGF_EABORTED, and so does
  *                 every later call until sgf_parser_reset().
  *
  * POSITIONS. Offsets are 0-based byte counts (64-bit: inputs over 4 GiB are
@@ -80,6 +80,7 @@
 #include <stdint.h>
 
 #include "sgfstream/diag.h"
+#include "sgfstream/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -100,6 +101,12 @@ extern "C" {
 
 /* The library's version string, for comparing with the header's. */
 SGF_EXTERN const char *sgf_version(void);
+
+/* What a result code (sgfstream/error.h) means, and its name ("EBUSY"):
+ * static strings, never NULL; "unknown error" / "UNKNOWN" for a number
+ * that is not a code. */
+SGF_EXTERN const char *sgf_strerror(int code);
+SGF_EXTERN const char *sgf_err_name(int code);
 
 /* ---------------------------------------------------------------------- */
 /* Positions and diagnostics                                               */
@@ -160,21 +167,29 @@ typedef struct sgf_allocator {
 
 #define SGF_DEFAULT_MAX_DEPTH 10000u      /* nested '(' */
 #define SGF_DEFAULT_MAX_IDENT_LEN 64u     /* bytes, as written */
-#define SGF_DEFAULT_MAX_VALUE_BYTES (1u << 20) /* convenience layer */
+
+/* VERSIONED STRUCTS. Every struct you pass in (sgf_options,
+ * sgf_callbacks, and the layers' options and callbacks) begins with
+ * `size_t size`, the size of the struct as your header declares it. Set
+ * it with the struct's _init function (which zeroes the rest), or set
+ * size = sizeof the struct and every other member yourself, before use.
+ * The library reads only the first `size` bytes and takes members past
+ * them as 0 / NULL, so a program built against an older header works
+ * with a newer library that has more members. A size below that of the
+ * struct's first version (0 included) is invalid: the function taking it
+ * refuses it (a create function returns NULL). */
 
 typedef struct sgf_options {
+  size_t size;             /* sizeof(sgf_options): sgf_options_init() */
   unsigned flags;          /* SGF_OPT_* */
   uint64_t max_depth;      /* 0 means SGF_DEFAULT_MAX_DEPTH */
   size_t max_ident_len;    /* 0 means SGF_DEFAULT_MAX_IDENT_LEN */
-  size_t max_value_bytes;  /* convenience layer: bytes buffered for one
-                              property (all its values, raw); 0 means
-                              SGF_DEFAULT_MAX_VALUE_BYTES */
   const sgf_allocator *allocator; /* NULL means malloc/realloc/free; the
                                      struct is copied */
-  void *reserved[4];       /* zero */
 } sgf_options;
 
-/* Fill *opt with the defaults (all zero: lenient, default limits, libc). */
+/* Fill *opt with the defaults (all zero: lenient, default limits, libc)
+ * and set its size. */
 SGF_EXTERN void sgf_options_init(sgf_options *opt);
 
 /* ---------------------------------------------------------------------- */
@@ -213,16 +228,18 @@ typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
 typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
                             size_t len, unsigned flags);
 
-/* Any member may be NULL. Zero the struct (memset, or an initializer)
- * before setting members one by one: a member added in a later version
- * (on_value was) must then be NULL, or the parser would call it.
- * on_property receives the identifier normalized
+/* Any member but size may be NULL. Initialize the struct with
+ * sgf_callbacks_init() (or an initializer that sets size to
+ * sizeof(sgf_callbacks)) before setting members one by one: see
+ * VERSIONED STRUCTS. The first version ended at on_diagnostic: on_value
+ * was added after it. on_property receives the identifier normalized
  * to FF[4] (its uppercase letters only: "CoPyright" gives "CP"; an
  * identifier written all in lowercase is upper-cased: "b" gives "B"); the
  * spelling as written is sgf_parser_raw_ident(). Neither is
  * NUL-terminated; both are valid during the callback only. on_diagnostic may return SGF_ABORT
  * (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE. */
 typedef struct sgf_callbacks {
+  size_t size; /* sizeof(sgf_callbacks): sgf_callbacks_init() */
   sgf_cb on_tree_begin;
   sgf_cb on_tree_end;
   sgf_cb on_node;
@@ -237,39 +254,46 @@ typedef struct sgf_callbacks {
   sgf_value_cb on_value;
 } sgf_callbacks;
 
-typedef enum sgf_status {
-  SGF_OK = 0,      /* all bytes consumed (feed) / input complete (finish) */
-  SGF_PAUSED = 1,  /* a callback paused; see *consumed */
-  SGF_ABORTED = 2, /* a callback aborted; sticky until reset */
-  SGF_ERROR = 3,   /* a fatal error, or an error in strict mode; sticky
-                      until reset; see sgf_parser_error() */
-  SGF_BUSY = 4     /* called from inside a callback; nothing was done */
-} sgf_status;
+/* Zero *cb (every callback NULL) and set its size. */
+SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
+
+/* Results of feed and finish (sgfstream/error.h):
+ *   SGF_OK       all bytes consumed (feed) / input complete (finish)
+ *   SGF_PAUSED   a callback paused; see *consumed
+ *   SGF_EABORTED a callback aborted; sticky until reset
+ *   SGF_EPARSE   a fatal error, or an error in strict mode; sticky until
+ *                reset; sgf_parser_error() says which
+ *   SGF_EBUSY    called from inside a callback; nothing was done
+ *   SGF_EORDER   feed after finish; nothing was done */
 
 /* Create a parser. cb and opt may be NULL (no callbacks, defaults); both
- * are copied. Returns NULL if memory runs out or an option is invalid. */
+ * are copied (VERSIONED STRUCTS). Returns NULL if memory runs out or an
+ * option or a struct size is invalid. */
 SGF_EXTERN sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
                                          const sgf_options *opt);
 
-/* Free the parser. NULL is allowed. Not from inside a callback. */
-SGF_EXTERN void sgf_parser_destroy(sgf_parser *p);
+/* Free the parser. NULL is allowed. Returns SGF_OK, or SGF_EBUSY from
+ * inside one of the parser's callbacks: then nothing is freed (the parse
+ * goes on); destroy the parser once feed or finish has returned. */
+SGF_EXTERN int sgf_parser_destroy(sgf_parser *p);
 
 /* Feed len bytes. *consumed (may be NULL) receives how many bytes were
  * used: all of them unless the result is SGF_PAUSED (the rest must be fed
- * again after sgf_parser_resume()) or SGF_ABORTED / SGF_ERROR. */
-SGF_EXTERN sgf_status sgf_parser_feed(sgf_parser *p, const char *buf,
-                                      size_t len, size_t *consumed);
+ * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE. */
+SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf,
+                              size_t len, size_t *consumed);
 
 /* End of input: closes what is still open (with diagnostics) and emits the
  * remaining events. May return SGF_PAUSED; call it again after resume. */
-SGF_EXTERN sgf_status sgf_parser_finish(sgf_parser *p);
+SGF_EXTERN int sgf_parser_finish(sgf_parser *p);
 
 /* Leave the paused state. Does not feed anything by itself. */
 SGF_EXTERN void sgf_parser_resume(sgf_parser *p);
 
 /* Forget everything about the input so far (also a sticky error) and start
- * again; callbacks, user pointer and options are kept. */
-SGF_EXTERN void sgf_parser_reset(sgf_parser *p);
+ * again; callbacks, user pointer and options are kept. Returns SGF_OK, or
+ * SGF_EBUSY from inside a callback (nothing is done). */
+SGF_EXTERN int sgf_parser_reset(sgf_parser *p);
 
 /* Inside a callback: where the current event's token starts ('(' ';' '['
  * ']' ')', the identifier's first byte, or the slice's first byte).
@@ -337,7 +361,7 @@ static inline const char *sgf_event_raw_ident(const sgf_event_state *es,
 /* Number of game trees currently open (0 between game trees). */
 SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);
 
-/* The diagnostic that stopped the parser (status SGF_ERROR), else NULL. */
+/* The diagnostic that stopped the parser (result SGF_EPARSE), else NULL. */
 SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
 
 /* For layers built on the callbacks (the reader, a tree builder): from
@@ -345,7 +369,7 @@ SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
  * It goes to on_diagnostic like the parser's own (severity promoted in
  * strict mode, code/position taken from *d as given). If it is fatal (or
  * an error in strict mode) the parser stops: the feed or finish in
- * progress returns SGF_ERROR and sgf_parser_error() returns a copy of it.
+ * progress returns SGF_EPARSE and sgf_parser_error() returns a copy of it.
  * Returns the action on_diagnostic asked for (SGF_CONTINUE or SGF_ABORT),
  * or SGF_ABORT when the parser stops. */
 SGF_EXTERN int sgf_parser_report(sgf_parser *p, const sgf_diag *d);

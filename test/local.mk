@@ -15,8 +15,24 @@ TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la
 
 if HAVE_CMOCKA
 check_PROGRAMS += test/test_cases test/test_api test/test_tree \
-	test/test_writer test/roundtrip
-TESTS += test/test_cases test/test_api test/test_tree test/test_writer
+	test/test_writer test/roundtrip test/test_error test/test_abi \
+	test/test_reentry
+TESTS += test/test_cases test/test_api test/test_tree test/test_writer \
+	test/test_error test/test_abi test/test_reentry
+# every code of the error space; a caller built against an older (shorter)
+# struct; feed/finish/reset/destroy called from inside every callback
+test_test_error_SOURCES = test/test_error.c
+test_test_error_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_error_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_error_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+test_test_abi_SOURCES = test/test_abi.c
+test_test_abi_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_abi_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_abi_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+test_test_reentry_SOURCES = test/test_reentry.c
+test_test_reentry_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_reentry_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_reentry_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 test_test_cases_SOURCES = test/test_cases.c $(TESTUTIL) \
 	test/valuelog.c test/valuelog.h
 test_test_cases_CPPFLAGS = $(TEST_CPPFLAGS)

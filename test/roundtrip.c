@@ -194,16 +194,17 @@ static int r_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks rec_cb = {
+    sizeof(sgf_callbacks),
     r_tree_begin, r_tree_end,   r_node,         r_property, r_value_begin,
     r_value_data, r_value_end,  r_property_end, r_diag, NULL};
 
 /* Parse data (in chunks of `chunk` bytes, 0: at once) into r. Returns the
  * final status. */
-static sgf_status parse(rec *r, const char *data, size_t len, unsigned flags,
+static int parse(rec *r, const char *data, size_t len, unsigned flags,
                         size_t chunk) {
   sgf_options opt;
   sgf_parser *p;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t off = 0;
   sgf_options_init(&opt);
   opt.flags = flags;
@@ -349,7 +350,7 @@ static void fail(const char *path, const char *what) {
 static int check_output(const char *path, const char *layout,
                         const buf *out, const buf *a) {
   rec r;
-  sgf_status st;
+  int st;
   char msg[200];
   memset(&r, 0, sizeof r);
   st = parse(&r, out->p, out->len, SGF_OPT_STRICT, 0);
@@ -378,7 +379,7 @@ static int check_output(const char *path, const char *layout,
 static void one_file(const char *path, buf *in) {
   rec a, c;
   buf compact = {0}, readable = {0}, chunked = {0}, again = {0};
-  sgf_status st;
+  int st;
   nfiles++;
   if (read_file(path, in) != 0) {
     fprintf(stderr, "roundtrip: %s: cannot read\n", path);
@@ -398,7 +399,7 @@ static void one_file(const char *path, buf *in) {
     goto done;
   }
   if (sgf_writer_finish(a.w[0]) || sgf_writer_finish(a.w[1])) {
-    fail(path, sgf_write_status_message(sgf_writer_status(a.w[0])));
+    fail(path, sgf_strerror(sgf_writer_status(a.w[0])));
     goto done;
   }
   if (a.ev.len == 0) { /* no game tree: nothing is written */
@@ -424,7 +425,7 @@ static void one_file(const char *path, buf *in) {
       size_t off, step = (way & 2) ? in->len + 1 : 7;
       chunked.len = 0;
       w = new_writer(&chunked, SGF_LAYOUT_COMPACT);
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       if (way & 1)
         sgf_writer_value_callbacks(&cb);
       else

@@ -528,7 +528,7 @@ static void parse(int ti, const unsigned char *buf, size_t n,
     exit(1);
   }
   size_t off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   while (off < n && st == SGF_OK) {
     size_t len = n - off;
     if (pl->how == CHUNK && pl->k) len = pl->k;
@@ -653,7 +653,6 @@ static int set_options(sgf_options *opt, const tbuf *t) {
     unsigned long long v = strtoull(eq, NULL, 10);
     if (!strcmp(line, "max_depth")) opt->max_depth = v;
     else if (!strcmp(line, "max_ident_len")) opt->max_ident_len = (size_t)v;
-    else if (!strcmp(line, "max_value_bytes")) opt->max_value_bytes = (size_t)v;
     else return -1;
   }
   return 0;
@@ -675,7 +674,7 @@ static int expected_status(const tbuf *golden, int strict) {
     }
     s += len + 1;
   }
-  return err ? SGF_ERROR : SGF_OK;
+  return err ? SGF_EPARSE : SGF_OK;
 }
 
 static int not_dot(const struct dirent *d) { return d->d_name[0] != '.'; }

@@ -1,7 +1,7 @@
 /* test_alloc.c - allocation-failure loops. For every entry point that
  * allocates, fail the i-th allocation for i = 0, 1, 2 ... until the
  * operation succeeds; each failure must end cleanly (a NULL return, or a
- * fatal out-of-memory diagnostic and SGF_ERROR) and leave nothing
+ * fatal out-of-memory diagnostic and SGF_EPARSE) and leave nothing
  * outstanding after destroy. The counting allocator (test/fuzz/harness.c)
  * also checks the sizes the library passes to free and realloc.
  *
@@ -14,7 +14,7 @@
  * (attached, detached, collecting), a tree builder parse (one game at a
  * time and collected, a game kept), sgf_collection_parse, sgf_tree_create
  * and sgf_cursor_create, every kind of cursor edit (a failed edit must
- * return SGF_EDIT_NOMEM and leave the tree exactly as it was), and
+ * return SGF_ENOMEM and leave the tree exactly as it was), and
  * sgf_writer_create (the writer must not allocate afterwards).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -85,12 +85,15 @@ static void test_reader_create(void **state) {
         fz_alloc c;
         sgf_allocator a;
         sgf_options o;
+        sgf_reader_options ro;
         sgf_reader *r;
         fz_alloc_init(&c, &a, hooks);
         fz_alloc_schedule(&c, i, all ? SIZE_MAX : 1);
         sgf_options_init(&o);
         o.allocator = &a;
-        r = sgf_reader_create(NULL, NULL, &o);
+        sgf_reader_options_init(&ro);
+        ro.parser = &o;
+        r = sgf_reader_create(NULL, NULL, &ro);
         if (r == NULL) {
           assert_true(c.failures > 0);
           assert_int_equal(c.live, 0);
@@ -167,21 +170,24 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
   fz_alloc c;
   sgf_allocator a;
   sgf_options o;
+  sgf_reader_options ro;
   sgf_reader_callbacks cb;
   sgf_reader *r;
   sgf_parser *p;
   seen s;
   size_t off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   int clean;
   fz_alloc_init(&c, &a, hooks);
   sgf_options_init(&o);
   o.allocator = &a;
-  memset(&cb, 0, sizeof cb);
+  sgf_reader_callbacks_init(&cb);
   cb.on_property = s_prop;
   cb.on_diagnostic = s_diag;
   memset(&s, 0, sizeof s);
-  r = sgf_reader_create(&cb, &s, &o);
+  sgf_reader_options_init(&ro);
+  ro.parser = &o;
+  r = sgf_reader_create(&cb, &s, &ro);
   assert_non_null(r);
   p = sgf_reader_parser(r);
   fz_alloc_schedule(&c, at, count);
@@ -200,7 +206,7 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
     assert_int_equal(s.diags, 0);
   } else {
     const sgf_diag *e = sgf_parser_error(p);
-    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(st, SGF_EPARSE);
     assert_non_null(e);
     assert_int_equal(e->code, SGF_DIAG_NOMEM);
     assert_int_equal(e->severity, SGF_SEV_FATAL);
@@ -209,8 +215,8 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
     assert_int_equal(s.diags, 1); /* reported once, through the handler */
     assert_int_equal(s.last.code, SGF_DIAG_NOMEM);
     /* sticky */
-    assert_int_equal(sgf_parser_feed(p, ")", 1, NULL), SGF_ERROR);
-    assert_int_equal(sgf_parser_finish(p), SGF_ERROR);
+    assert_int_equal(sgf_parser_feed(p, ")", 1, NULL), SGF_EPARSE);
+    assert_int_equal(sgf_parser_finish(p), SGF_EPARSE);
   }
   sgf_reader_destroy(r);
   assert_int_equal(c.live, 0);
@@ -262,7 +268,7 @@ static void test_parser_implicit_growth(void **state) {
       sgf_allocator a;
       sgf_options o;
       sgf_parser *p;
-      sgf_status st;
+      int st;
       fz_alloc_init(&c, &a, hooks);
       sgf_options_init(&o);
       o.allocator = &a;
@@ -273,7 +279,7 @@ static void test_parser_implicit_growth(void **state) {
       if (st == SGF_OK) st = sgf_parser_finish(p);
       if (c.failures > 0) {
         const sgf_diag *e = sgf_parser_error(p);
-        assert_int_equal(st, SGF_ERROR);
+        assert_int_equal(st, SGF_EPARSE);
         assert_non_null(e);
         assert_int_equal(e->code, SGF_DIAG_NOMEM);
         assert_true(e->pos.offset < n);
@@ -329,11 +335,14 @@ static void test_tree_builder_create(void **state) {
         fz_alloc c;
         sgf_allocator a;
         sgf_tree_builder_options o;
+        sgf_options po;
         sgf_tree_builder *b;
         fz_alloc_init(&c, &a, hooks);
         fz_alloc_schedule(&c, i, 1);
         sgf_tree_builder_options_init(&o);
-        o.parser.allocator = &a;
+        sgf_options_init(&po);
+        o.parser = &po;
+        po.allocator = &a;
         o.flags = flags;
         b = sgf_tree_builder_create(NULL, NULL, &o);
         if (b == NULL) {
@@ -391,17 +400,20 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
   fz_alloc c;
   sgf_allocator a;
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_tree_builder *b;
   sgf_parser *p;
   sgf_collection *coll = NULL;
   games g;
-  sgf_status st;
+  int st;
   fz_alloc_init(&c, &a, hooks);
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = &a;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = &a;
   o.flags = flags;
-  memset(&cb, 0, sizeof cb);
+  sgf_tree_builder_callbacks_init(&cb);
   cb.on_game = g_game;
   memset(&g, 0, sizeof g);
   b = sgf_tree_builder_create(&cb, &g, &o);
@@ -425,7 +437,7 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
     }
   } else {
     const sgf_diag *e = sgf_parser_error(p);
-    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(st, SGF_EPARSE);
     assert_non_null(e);
     assert_int_equal(e->code, SGF_DIAG_NOMEM);
     assert_int_equal(e->severity, SGF_SEV_FATAL);
@@ -479,12 +491,15 @@ static void test_collection_parse(void **state) {
     fz_alloc c;
     sgf_allocator a;
     sgf_tree_builder_options o;
+    sgf_options po;
     sgf_collection *coll;
     sgf_diag err;
     fz_alloc_init(&c, &a, 1);
     fz_alloc_schedule(&c, i, 1);
     sgf_tree_builder_options_init(&o);
-    o.parser.allocator = &a;
+    sgf_options_init(&po);
+    o.parser = &po;
+    po.allocator = &a;
     memset(&err, 0, sizeof err);
     coll = sgf_collection_parse(in, len, &o, &err);
     if (coll == NULL) {
@@ -559,7 +574,7 @@ static void test_cursor_edits(void **state) {
         assert_non_null(t);
         cur = sgf_cursor_create(t);
         assert_non_null(cur);
-        for (j = 0; j < k; j++) assert_int_equal(do_edit(cur, j), SGF_EDIT_OK);
+        for (j = 0; j < k; j++) assert_int_equal(do_edit(cur, j), SGF_OK);
         before = fz_tree_dump(t, &bl, &err);
         if (before == NULL) print_error("edit %d: %s\n", k, err);
         assert_non_null(before);
@@ -570,14 +585,14 @@ static void test_cursor_edits(void **state) {
         if (after == NULL) print_error("edit %d: %s\n", k, err);
         assert_non_null(after);
         if (c.failures > 0) {
-          if (r != SGF_EDIT_NOMEM)
+          if (r != SGF_ENOMEM)
             print_error("edit %d, failing call %zu: returned %d\n", k, i, r);
-          assert_int_equal(r, SGF_EDIT_NOMEM);
+          assert_int_equal(r, SGF_ENOMEM);
           if (bl != al || memcmp(before, after, bl) != 0)
             print_error("edit %d, failing call %zu: the tree changed\n", k, i);
           assert_true(bl == al && memcmp(before, after, bl) == 0);
         } else {
-          assert_int_equal(r, SGF_EDIT_OK);
+          assert_int_equal(r, SGF_OK);
         }
         free(before);
         free(after);
@@ -679,6 +694,7 @@ static void *only_malloc(void *ctx, size_t n) {
 static void test_incomplete_allocator(void **state) {
   sgf_allocator a;
   sgf_options o;
+  sgf_reader_options ro;
   sgf_parser *p;
   (void)state;
   memset(&a, 0, sizeof a);
@@ -692,7 +708,9 @@ static void test_incomplete_allocator(void **state) {
   sgf_options_init(&o);
   o.max_ident_len = (size_t)-1;
   assert_null(sgf_parser_create(NULL, NULL, &o));
-  assert_null(sgf_reader_create(NULL, NULL, &o));
+  sgf_reader_options_init(&ro);
+  ro.parser = &o;
+  assert_null(sgf_reader_create(NULL, NULL, &ro));
 }
 
 int main(void) {

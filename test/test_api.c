@@ -80,7 +80,7 @@ static int s_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return act(s, '!', s->inner.on_diagnostic(p, u, d));
 }
 
-static const sgf_callbacks script_cb = {s_tb, s_te, s_n,  s_p,   s_vb,
+static const sgf_callbacks script_cb = {sizeof(sgf_callbacks), s_tb, s_te, s_n,  s_p,   s_vb,
                                         s_d,  s_ve, s_pe, s_diag, NULL};
 
 static void script_init(script *s, char kind, int nth, int action) {
@@ -100,7 +100,7 @@ static void script_free(script *s) {
 
 /* Parse in chunks of `chunk` bytes (0: whole), resuming after pauses;
  * stops at ERROR/ABORTED. Returns the final status; *npause counts. */
-static sgf_status feed_all(sgf_parser *p, const char *in, size_t len,
+static int feed_all(sgf_parser *p, const char *in, size_t len,
                            size_t chunk, int *npause) {
   size_t off = 0;
   int dummy;
@@ -112,7 +112,7 @@ static sgf_status feed_all(sgf_parser *p, const char *in, size_t len,
     if (chunk && n > chunk)
       n = chunk;
     size_t used = 0;
-    sgf_status st = sgf_parser_feed(p, in + off, n, &used);
+    int st = sgf_parser_feed(p, in + off, n, &used);
     off += used;
     if (st == SGF_PAUSED) {
       ++*npause;
@@ -123,7 +123,7 @@ static sgf_status feed_all(sgf_parser *p, const char *in, size_t len,
       return st;
   }
   for (;;) {
-    sgf_status st = sgf_parser_finish(p);
+    int st = sgf_parser_finish(p);
     if (st == SGF_PAUSED) {
       ++*npause;
       sgf_parser_resume(p);
@@ -137,13 +137,13 @@ static sgf_status feed_all(sgf_parser *p, const char *in, size_t len,
  * `want` and the status must be `want_st`. */
 static void expect_script(const char *in, const sgf_options *opt, char kind,
                           int nth, int action, const char *want,
-                          sgf_status want_st) {
+                          int want_st) {
   for (int pass = 0; pass < 2; pass++) {
     script s;
     script_init(&s, kind, nth, action);
     sgf_parser *p = sgf_parser_create(&script_cb, &s.log, opt);
     assert_non_null(p);
-    sgf_status st = feed_all(p, in, strlen(in), pass ? 1 : 0, NULL);
+    int st = feed_all(p, in, strlen(in), pass ? 1 : 0, NULL);
     evlog_flush(&s.log);
     const char *got = s.out.p ? s.out.p : "";
     if (strcmp(got, want) != 0) {
@@ -179,11 +179,8 @@ static void test_options_init(void **state) {
   assert_true(o.max_depth == 0 || o.max_depth == SGF_DEFAULT_MAX_DEPTH);
   assert_true(o.max_ident_len == 0 ||
               o.max_ident_len == SGF_DEFAULT_MAX_IDENT_LEN);
-  assert_true(o.max_value_bytes == 0 ||
-              o.max_value_bytes == SGF_DEFAULT_MAX_VALUE_BYTES);
   assert_null(o.allocator);
-  for (int i = 0; i < 4; i++)
-    assert_null(o.reserved[i]);
+  assert_int_equal(o.size, sizeof o);
 }
 
 static void test_null_callbacks(void **state) {
@@ -388,7 +385,7 @@ static void test_skip_from_value_data(void **state) {
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
     r.action = SGF_SKIP;
-    sgf_callbacks cb = {r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL};
+    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL};
     sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
     assert_non_null(p);
     assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);
@@ -450,7 +447,7 @@ static void test_pause_blocks_until_resume(void **state) {
   long count = s.log.count;
   /* While paused nothing happens: no callback, nothing consumed. */
   size_t used2 = 99;
-  sgf_status st = sgf_parser_feed(p, in + used, strlen(in) - used, &used2);
+  int st = sgf_parser_feed(p, in + used, strlen(in) - used, &used2);
   assert_int_equal(st, SGF_PAUSED);
   assert_int_equal(used2, 0);
   assert_int_equal(sgf_parser_finish(p), SGF_PAUSED);
@@ -487,14 +484,14 @@ static void test_abort_sticky(void **state) {
   assert_non_null(p);
   const char *in = "(;B[aa];W[bb])";
   size_t used = 0;
-  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_ABORTED);
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_EABORTED);
   long count = s.log.count;
   assert_int_equal(count, 3);
-  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_ABORTED);
-  assert_int_equal(sgf_parser_feed(p, in, 0, &used), SGF_ABORTED);
-  assert_int_equal(sgf_parser_finish(p), SGF_ABORTED);
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_EABORTED);
+  assert_int_equal(sgf_parser_feed(p, in, 0, &used), SGF_EABORTED);
+  assert_int_equal(sgf_parser_finish(p), SGF_EABORTED);
   sgf_parser_resume(p); /* resume does not clear an abort */
-  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_ABORTED);
+  assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_EABORTED);
   assert_int_equal(s.log.count, count);
   assert_null(sgf_parser_error(p));
   /* Reset clears it; the action fired once, so the parse completes. */
@@ -512,7 +509,7 @@ static void test_abort_from_diagnostic(void **state) {
   expect_script("junk(;B[aa])", NULL, '!', 1, SGF_ABORT,
                 "0 1:1 warning junk-before (6): text before the first game "
                 "tree ignored\n",
-                SGF_ABORTED);
+                SGF_EABORTED);
   /* Other actions from on_diagnostic count as continue. */
   const char *in = "(;B[aa]))";
   const char *full = "0 1:1 tree-begin\n"
@@ -541,11 +538,11 @@ static void test_reset(void **state) {
   assert_non_null(p);
   /* A strict error is sticky... */
   size_t used;
-  assert_int_equal(sgf_parser_feed(p, "xx(;)", 5, &used), SGF_ERROR);
+  assert_int_equal(sgf_parser_feed(p, "xx(;)", 5, &used), SGF_EPARSE);
   assert_non_null(sgf_parser_error(p));
   assert_int_equal(sgf_parser_error(p)->code, SGF_DIAG_JUNK_BEFORE);
   assert_int_equal(sgf_parser_error(p)->severity, SGF_SEV_ERROR);
-  assert_int_equal(sgf_parser_finish(p), SGF_ERROR);
+  assert_int_equal(sgf_parser_finish(p), SGF_EPARSE);
   /* ...until reset, which also forgets positions and depth. */
   sgf_parser_reset(p);
   assert_null(sgf_parser_error(p));
@@ -560,7 +557,7 @@ static void test_reset(void **state) {
   sgf_parser_reset(p);
   assert_int_equal(sgf_parser_depth(p), 0);
   /* Options survive a reset: still strict. */
-  assert_int_equal(sgf_parser_feed(p, "(;)x", 4, &used), SGF_ERROR);
+  assert_int_equal(sgf_parser_feed(p, "(;)x", 4, &used), SGF_EPARSE);
   assert_int_equal(sgf_parser_error(p)->code, SGF_DIAG_JUNK_AFTER);
   sgf_parser_destroy(p);
   script_free(&s);
@@ -572,7 +569,7 @@ static void test_reset(void **state) {
 typedef struct reent {
   const char *in;
   int calls;
-  sgf_status feed_st, finish_st;
+  int feed_st, finish_st;
   size_t used;
 } reent;
 
@@ -591,14 +588,14 @@ static void test_feed_from_callback_busy(void **state) {
   reent r;
   memset(&r, 0, sizeof r);
   sgf_callbacks cb;
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_node = re_node;
   sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
   assert_non_null(p);
   const char *in = "(;B[aa];W[bb])";
   assert_int_equal(feed_all(p, in, strlen(in), 0, NULL), SGF_OK);
-  assert_int_equal(r.feed_st, SGF_BUSY);
-  assert_int_equal(r.finish_st, SGF_BUSY);
+  assert_int_equal(r.feed_st, SGF_EBUSY);
+  assert_int_equal(r.finish_st, SGF_EBUSY);
   assert_true(r.used == 0 || r.used == 1234);
   assert_int_equal(r.calls, 2); /* the outer parse went on unharmed */
   sgf_parser_destroy(p);
@@ -662,7 +659,7 @@ static void test_positions(void **state) {
     posrec r;
     tbuf_init(&r.ev);
     sgf_callbacks cb;
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     cb.on_node = pq_node;
     cb.on_property = pq_prop;
     cb.on_value_end = pq_ve;
@@ -881,13 +878,13 @@ static void test_depth_limit_million(void **state) {
     diagcount dc;
     memset(&dc, 0, sizeof dc);
     sgf_callbacks cb;
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     cb.on_diagnostic = dc_diag;
     cb.on_tree_begin = dc_tb;
     sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
     assert_non_null(p);
     size_t live = c.live;
-    sgf_status st;
+    int st;
     if (variant == 0) {
       st = feed_all(p, in, 2 * n, 0, NULL);
     } else {
@@ -900,7 +897,7 @@ static void test_depth_limit_million(void **state) {
       st = feed_all(p, in2, n + 2, 4096, NULL);
       free(in2);
     }
-    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(st, SGF_EPARSE);
     assert_int_equal(dc.fatal, 1);
     assert_int_equal(dc.last.code, SGF_DIAG_DEPTH_LIMIT);
     assert_int_equal(dc.last.severity, SGF_SEV_FATAL);
@@ -947,12 +944,12 @@ static void test_ident_limit_default(void **state) {
       diagcount dc;
       memset(&dc, 0, sizeof dc);
       sgf_callbacks cb;
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       cb.on_diagnostic = dc_diag;
       cb.on_property = dc_prop;
       sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
       assert_non_null(p);
-      sgf_status st = feed_all(p, in, n, 7, NULL);
+      int st = feed_all(p, in, n, 7, NULL);
       if (k == 64) {
         assert_int_equal(st, SGF_OK);
         assert_int_equal(dc.props, 2);
@@ -962,7 +959,7 @@ static void test_ident_limit_default(void **state) {
         assert_int_equal(dc.last.code, SGF_DIAG_IDENT_LIMIT);
         assert_int_equal(dc.last.pos.offset, 2);
         assert_int_equal(dc.last.severity, SGF_SEV_ERROR);
-        assert_int_equal(st, strict ? SGF_ERROR : SGF_OK);
+        assert_int_equal(st, strict ? SGF_EPARSE : SGF_OK);
         assert_int_equal(dc.props, strict ? 0 : 1); /* B[aa] only */
       }
       sgf_parser_destroy(p);
@@ -1128,20 +1125,20 @@ static int rp_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
-static sgf_status report_run(reporter *r, unsigned flags) {
+static int report_run(reporter *r, unsigned flags) {
   sgf_options o;
   sgf_options_init(&o);
   o.flags = flags;
   sgf_callbacks cb;
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_node = rp_node;
   cb.on_diagnostic = rp_diag;
   sgf_parser *p = sgf_parser_create(&cb, r, &o);
   assert_non_null(p);
   const char *in = "(;B[aa];W[bb])";
-  sgf_status st = feed_all(p, in, strlen(in), 0, NULL);
+  int st = feed_all(p, in, strlen(in), 0, NULL);
   const sgf_diag *e = sgf_parser_error(p);
-  if (st == SGF_ERROR) {
+  if (st == SGF_EPARSE) {
     assert_non_null(e);
     assert_int_equal(e->code, r->code);
     assert_int_equal(e->pos.offset, 1234);
@@ -1181,13 +1178,13 @@ static void test_report(void **state) {
   r.code = SGF_DIAG_JUNK;
   r.sev = SGF_SEV_WARNING;
   r.abort_in_diag = 1;
-  assert_int_equal(report_run(&r, 0), SGF_ABORTED);
+  assert_int_equal(report_run(&r, 0), SGF_EABORTED);
   assert_int_equal(r.report_ret, SGF_ABORT);
   /* A fatal one stops the parser. */
   memset(&r, 0, sizeof r);
   r.code = SGF_DIAG_NOMEM;
   r.sev = SGF_SEV_FATAL;
-  assert_int_equal(report_run(&r, 0), SGF_ERROR);
+  assert_int_equal(report_run(&r, 0), SGF_EPARSE);
   assert_int_equal(r.report_ret, SGF_ABORT);
   assert_int_equal(r.dc.last.severity, SGF_SEV_FATAL);
   assert_int_equal(r.reported, 1);
@@ -1195,7 +1192,7 @@ static void test_report(void **state) {
   memset(&r, 0, sizeof r);
   r.code = SGF_DIAG_JUNK;
   r.sev = SGF_SEV_WARNING;
-  assert_int_equal(report_run(&r, SGF_OPT_STRICT), SGF_ERROR);
+  assert_int_equal(report_run(&r, SGF_OPT_STRICT), SGF_EPARSE);
   assert_int_equal(r.report_ret, SGF_ABORT);
   assert_int_equal(r.dc.last.severity, SGF_SEV_ERROR);
 }
@@ -1254,18 +1251,19 @@ static int rd_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return 0;
 }
 
-static const sgf_reader_callbacks rd_cb = {rd_tb, rd_te, rd_n, rd_prop,
+static const sgf_reader_callbacks rd_cb = {sizeof(sgf_reader_callbacks), rd_tb, rd_te, rd_n, rd_prop,
                                            rd_diag};
 
-static sgf_status reader_run(const char *in, size_t len, size_t chunk,
-                             const sgf_options *opt, rdr *r, int *npause) {
+static int reader_run(const char *in, size_t len, size_t chunk,
+                             const sgf_reader_options *opt, rdr *r,
+                             int *npause) {
   tbuf_init(&r->ev);
   sgf_reader *rd = sgf_reader_create(&rd_cb, r, opt);
   assert_non_null(rd);
   sgf_parser *p = sgf_reader_parser(rd);
   assert_non_null(p);
-  sgf_status st = feed_all(p, in, len, chunk, npause);
-  if (st == SGF_ERROR) {
+  int st = feed_all(p, in, len, chunk, npause);
+  if (st == SGF_EPARSE) {
     r->last = *sgf_parser_error(p);
   }
   sgf_reader_destroy(rd);
@@ -1295,15 +1293,15 @@ static void test_reader_value_limit_exact(void **state) {
   /* The limit counts the raw value bytes of one property (props.h,
    * sgf_options.max_value_bytes: "all its values, raw"): a property whose
    * values total exactly the limit is accepted. */
-  sgf_options o;
-  sgf_options_init(&o);
+  sgf_reader_options o;
+  sgf_reader_options_init(&o);
   o.max_value_bytes = 64;
   char in[512];
   size_t n = (size_t)snprintf(in, sizeof in, "(;C[%064d])", 0);
   for (size_t chunk = 0; chunk <= 1; chunk++) {
     rdr r;
     memset(&r, 0, sizeof r);
-    sgf_status st = reader_run(in, n, chunk, &o, &r, NULL);
+    int st = reader_run(in, n, chunk, &o, &r, NULL);
     tbuf_free(&r.ev);
     assert_int_equal(st, SGF_OK);
     assert_int_equal(r.nprops, 1);
@@ -1312,7 +1310,7 @@ static void test_reader_value_limit_exact(void **state) {
   n = (size_t)snprintf(in, sizeof in, "(;AB[%032d][%032d])", 1, 2);
   rdr r;
   memset(&r, 0, sizeof r);
-  sgf_status st = reader_run(in, n, 0, &o, &r, NULL);
+  int st = reader_run(in, n, 0, &o, &r, NULL);
   tbuf_free(&r.ev);
   assert_int_equal(st, SGF_OK);
 }
@@ -1322,8 +1320,8 @@ static void test_reader_value_limit_over(void **state) {
   /* Over the limit (two values, 600 + 600 raw bytes, limit 1000): fatal
    * value-limit, positioned at the second value, marked at the property;
    * nothing more is delivered. */
-  sgf_options o;
-  sgf_options_init(&o);
+  sgf_reader_options o;
+  sgf_reader_options_init(&o);
   o.max_value_bytes = 1000;
   static char in[2000];
   /* ( 0 ; 1 AB 2 [ 4 ...600... ] 605 [ 606 ...600... ] 1207 ) */
@@ -1333,9 +1331,9 @@ static void test_reader_value_limit_over(void **state) {
   for (size_t chunk = 0; chunk <= 1; chunk++) {
     rdr r;
     memset(&r, 0, sizeof r);
-    sgf_status st = reader_run(in, n, chunk, &o, &r, NULL);
+    int st = reader_run(in, n, chunk, &o, &r, NULL);
     tbuf_free(&r.ev);
-    assert_int_equal(st, SGF_ERROR);
+    assert_int_equal(st, SGF_EPARSE);
     assert_int_equal(r.nprops, 0);
     assert_int_equal(r.last.code, SGF_DIAG_VALUE_LIMIT);
     assert_int_equal(r.last.severity, SGF_SEV_FATAL);
@@ -1397,7 +1395,7 @@ static void test_reader_pause_skip(void **state) {
     r.action_at = 1;
     r.action = SGF_ABORT;
     assert_int_equal(reader_run(in, strlen(in), 0, NULL, &r, NULL),
-                     SGF_ABORTED);
+                     SGF_EABORTED);
     assert_string_equal(r.ev.p, "(;GM@2[1@4]");
     tbuf_free(&r.ev);
   }
@@ -1411,9 +1409,12 @@ static void test_reader_allocation_failure(void **state) {
     sgf_allocator a;
     counting_init(&c, &a, i % 2);
     c.fail_at = i;
-    sgf_options o;
-    sgf_options_init(&o);
-    o.allocator = &a;
+    sgf_options po;
+    sgf_options_init(&po);
+    po.allocator = &a;
+    sgf_reader_options o;
+    sgf_reader_options_init(&o);
+    o.parser = &po;
     rdr r;
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
@@ -1439,9 +1440,12 @@ static void test_reader_allocation_failure(void **state) {
     counting c;
     sgf_allocator a;
     counting_init(&c, &a, 1);
-    sgf_options o;
-    sgf_options_init(&o);
-    o.allocator = &a;
+    sgf_options po;
+    sgf_options_init(&po);
+    po.allocator = &a;
+    sgf_reader_options o;
+    sgf_reader_options_init(&o);
+    o.parser = &po;
     rdr r;
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
@@ -1451,11 +1455,11 @@ static void test_reader_allocation_failure(void **state) {
     char in[3000];
     size_t n = (size_t)snprintf(in, sizeof in, "(;C[%02000d]AB[aa][bb][cc])",
                                 7);
-    sgf_status st = feed_all(sgf_reader_parser(rd), in, n, 100, NULL);
+    int st = feed_all(sgf_reader_parser(rd), in, n, 100, NULL);
     if (st == SGF_OK) {
       ok = 1;
     } else {
-      assert_int_equal(st, SGF_ERROR);
+      assert_int_equal(st, SGF_EPARSE);
       assert_int_equal(sgf_parser_error(sgf_reader_parser(rd))->code,
                        SGF_DIAG_NOMEM);
     }
@@ -1491,7 +1495,7 @@ static void test_stats_variations(void **state) {
     stats s;
     sgf_callbacks cb;
     stats_reset(&s);
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     stats_callbacks(&cb);
     sgf_parser *p = sgf_parser_create(&cb, &s, NULL);
     assert_non_null(p);
@@ -1520,7 +1524,7 @@ static void test_stats_chunking(void **state) {
       stats s;
       stats_reset(&s);
       sgf_callbacks cb;
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       stats_callbacks(&cb);
       sgf_parser *p = sgf_parser_create(&cb, &s, NULL);
       assert_non_null(p);

@@ -67,7 +67,7 @@ typedef struct tcase {
   tbuf expected;
   int strict;
   int has_diag;     /* the golden log holds at least one diagnostic */
-  int expect_error; /* final status SGF_ERROR expected */
+  int expect_error; /* final status SGF_EPARSE expected */
   sgf_options opt;
 } tcase;
 
@@ -140,8 +140,6 @@ static int parse_options(tcase *c, const char *text, size_t len) {
       c->opt.max_depth = (uint64_t)v;
     else if (strcmp(line, "max_ident_len") == 0)
       c->opt.max_ident_len = (size_t)v;
-    else if (strcmp(line, "max_value_bytes") == 0)
-      c->opt.max_value_bytes = (size_t)v;
     else
       return -1;
   }
@@ -368,7 +366,7 @@ static void run_free(run *r) {
 }
 
 static sgf_parser *make_parser(run *r, const tcase *c) {
-  sgf_callbacks cb = {w_tree_begin, w_tree_end,     w_node,
+  sgf_callbacks cb = {sizeof(sgf_callbacks), w_tree_begin, w_tree_end,     w_node,
                       w_property,   w_value_begin,  w_value_data,
                       w_value_end,  w_property_end, w_diag, NULL};
   return sgf_parser_create(&cb, &r->log, &c->opt);
@@ -392,7 +390,7 @@ static void plan_name(plan pl, char *buf, size_t n) {
 #define MAX_PAUSES 4
 
 /* Feed buf[off, off+n), resuming after pauses. */
-static sgf_status feed_chunk(sgf_parser *p, run *r, const char *buf,
+static int feed_chunk(sgf_parser *p, run *r, const char *buf,
                              size_t off, size_t n, int *npauses,
                              char *err, size_t errn) {
   size_t done = 0;
@@ -403,43 +401,43 @@ static sgf_status feed_chunk(sgf_parser *p, run *r, const char *buf,
     r->winoff = off + done;
     r->input = buf;
     if (off + n > r->inmax) r->inmax = off + n;
-    sgf_status st = sgf_parser_feed(p, buf + off + done, n - done, &used);
+    int st = sgf_parser_feed(p, buf + off + done, n - done, &used);
     r->win = NULL;
-    if (st == SGF_ERROR || st == SGF_ABORTED)
+    if (st == SGF_EPARSE || st == SGF_EABORTED)
       return st;
     if (used > n - done) {
       snprintf(err, errn, "feed consumed %zu of %zu bytes", used, n - done);
-      return SGF_BUSY;
+      return SGF_EBUSY;
     }
     done += used;
     if (st == SGF_PAUSED) {
       if (++*npauses > MAX_PAUSES) {
         snprintf(err, errn, "too many pauses");
-        return SGF_BUSY;
+        return SGF_EBUSY;
       }
       sgf_parser_resume(p);
       continue;
     }
     if (st != SGF_OK) {
       snprintf(err, errn, "feed returned %d", (int)st);
-      return SGF_BUSY;
+      return SGF_EBUSY;
     }
     if (done != n) {
       snprintf(err, errn, "feed returned SGF_OK having consumed %zu of %zu",
                done, n);
-      return SGF_BUSY;
+      return SGF_EBUSY;
     }
   } while (done < n);
   return SGF_OK;
 }
 
 /* One whole parse of c's input under plan pl. Returns the final status, or
- * SGF_BUSY with err set when the harness itself saw a broken contract. */
-static sgf_status run_plan(sgf_parser *p, run *r, const tcase *c, plan pl,
+ * SGF_EBUSY with err set when the harness itself saw a broken contract. */
+static int run_plan(sgf_parser *p, run *r, const tcase *c, plan pl,
                            int *npauses, char *err, size_t errn) {
   const char *buf = c->input.p ? c->input.p : "";
   size_t len = c->input.len;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   *npauses = 0;
   err[0] = '\0';
   if (pl.kind == PLAN_SPLIT) {
@@ -462,7 +460,7 @@ static sgf_status run_plan(sgf_parser *p, run *r, const tcase *c, plan pl,
       if (st == SGF_PAUSED) {
         if (++*npauses > MAX_PAUSES) {
           snprintf(err, errn, "too many pauses in finish");
-          st = SGF_BUSY;
+          st = SGF_EBUSY;
           break;
         }
         sgf_parser_resume(p);
@@ -475,18 +473,18 @@ static sgf_status run_plan(sgf_parser *p, run *r, const tcase *c, plan pl,
   return st;
 }
 
-static const char *status_name(sgf_status st) {
+static const char *status_name(int st) {
   switch (st) {
   case SGF_OK:
     return "SGF_OK";
   case SGF_PAUSED:
     return "SGF_PAUSED";
-  case SGF_ABORTED:
-    return "SGF_ABORTED";
-  case SGF_ERROR:
-    return "SGF_ERROR";
-  case SGF_BUSY:
-    return "SGF_BUSY";
+  case SGF_EABORTED:
+    return "SGF_EABORTED";
+  case SGF_EPARSE:
+    return "SGF_EPARSE";
+  case SGF_EBUSY:
+    return "SGF_EBUSY";
   }
   return "?";
 }
@@ -498,7 +496,7 @@ static int pos_eq(sgf_pos a, sgf_pos b) {
 /* Checks after a complete, unaborted run. Returns 0 if all is well; else
  * prints why (with the case, the plan and a diff) and returns -1. */
 static int check_run(sgf_parser *p, run *r, const tcase *c, plan pl,
-                     const char *extra, sgf_status st, const char *err) {
+                     const char *extra, int st, const char *err) {
   char pn[64];
   plan_name(pl, pn, sizeof pn);
   char what[256];
@@ -518,16 +516,16 @@ static int check_run(sgf_parser *p, run *r, const tcase *c, plan pl,
     fprintf(stderr, "%s: %s\n", what, r->contract);
     return -1;
   }
-  sgf_status want = c->expect_error ? SGF_ERROR : SGF_OK;
+  int want = c->expect_error ? SGF_EPARSE : SGF_OK;
   if (st != want) {
     fprintf(stderr, "%s: final status %s, expected %s\n", what,
             status_name(st), status_name(want));
     return -1;
   }
   const sgf_diag *e = sgf_parser_error(p);
-  if (st == SGF_ERROR) {
+  if (st == SGF_EPARSE) {
     if (!e) {
-      fprintf(stderr, "%s: SGF_ERROR but sgf_parser_error() is NULL\n", what);
+      fprintf(stderr, "%s: SGF_EPARSE but sgf_parser_error() is NULL\n", what);
       return -1;
     }
     if (e->code != r->last.code || !pos_eq(e->pos, r->last.pos) ||
@@ -548,10 +546,10 @@ static int check_run(sgf_parser *p, run *r, const tcase *c, plan pl,
     /* Sticky until reset: nothing more happens. */
     size_t before = r->out.len;
     size_t used = 99;
-    sgf_status s2 = sgf_parser_feed(p, "(;B[aa])", 8, &used);
-    sgf_status s3 = sgf_parser_finish(p);
+    int s2 = sgf_parser_feed(p, "(;B[aa])", 8, &used);
+    int s3 = sgf_parser_finish(p);
     evlog_flush(&r->log);
-    if (s2 != SGF_ERROR || s3 != SGF_ERROR || r->out.len != before) {
+    if (s2 != SGF_EPARSE || s3 != SGF_EPARSE || r->out.len != before) {
       fprintf(stderr,
               "%s: error not sticky: feed %s, finish %s, %zu new log bytes\n",
               what, status_name(s2), status_name(s3), r->out.len - before);
@@ -596,7 +594,7 @@ static int self_log(tcase *c) {
   sgf_parser *p = sgf_parser_create(&cb, &l, &c->opt);
   if (!p)
     return -1;
-  sgf_status st = sgf_parser_feed(p, c->input.p, c->input.len, NULL);
+  int st = sgf_parser_feed(p, c->input.p, c->input.len, NULL);
   if (st == SGF_OK)
     sgf_parser_finish(p);
   evlog_flush(&l);
@@ -615,7 +613,7 @@ static int run_and_check(sgf_parser *p, run *r, const tcase *c, plan pl) {
   char err[200];
   int np;
   run_restart(r, p);
-  sgf_status st = run_plan(p, r, c, pl, &np, err, sizeof err);
+  int st = run_plan(p, r, c, pl, &np, err, sizeof err);
   if (!err[0] && np != 0)
     snprintf(err, sizeof err, "paused %d times with no pause asked", np);
   return check_run(p, r, c, pl, "", st, err);
@@ -635,14 +633,14 @@ static void test_splits(void **state) {
     char err[200];
     int np;
     plan pl = {PLAN_WHOLE, 0};
-    sgf_status st = run_plan(p, &r, c, pl, &np, err, sizeof err);
+    int st = run_plan(p, &r, c, pl, &np, err, sizeof err);
     bad |= check_run(p, &r, c, pl, " (fresh parser)", st, err) != 0;
   }
   /* A reset in the middle of a parse forgets everything. */
   if (!bad && len > 1) {
     run_restart(&r, p);
     size_t used;
-    sgf_status st = sgf_parser_feed(p, c->input.p, len / 2, &used);
+    int st = sgf_parser_feed(p, c->input.p, len / 2, &used);
     (void)st;
     bad |= run_and_check(p, &r, c, (plan){PLAN_WHOLE, 0}) != 0;
   }
@@ -682,7 +680,7 @@ static void test_pause(void **state) {
     int np;
     /* Reference run: callback count and which callbacks are diagnostics. */
     run_restart(&r, p);
-    sgf_status st = run_plan(p, &r, c, pl, &np, err, sizeof err);
+    int st = run_plan(p, &r, c, pl, &np, err, sizeof err);
     if (check_run(p, &r, c, pl, " (reference)", st, err) != 0) {
       bad = 1;
       break;
@@ -755,7 +753,7 @@ static void test_abort(void **state) {
     int np;
     plan_name(pl, pn, sizeof pn);
     run_restart(&r, p);
-    sgf_status st = run_plan(p, &r, c, pl, &np, err, sizeof err);
+    int st = run_plan(p, &r, c, pl, &np, err, sizeof err);
     if (check_run(p, &r, c, pl, " (reference)", st, err) != 0) {
       bad = 1;
       break;
@@ -767,7 +765,7 @@ static void test_abort(void **state) {
       r.log.action = SGF_ABORT;
       st = run_plan(p, &r, c, pl, &np, err, sizeof err);
       int last_fatal = (k == total - 1 && c->expect_error);
-      if (err[0] || !(st == SGF_ABORTED || (last_fatal && st == SGF_ERROR))) {
+      if (err[0] || !(st == SGF_EABORTED || (last_fatal && st == SGF_EPARSE))) {
         fprintf(stderr, "case %s, %s, abort at callback %ld: status %s %s\n",
                 c->name, pn, k, status_name(st), err);
         bad = 1;
@@ -790,11 +788,11 @@ static void test_abort(void **state) {
         bad = 1;
         break;
       }
-      if (st == SGF_ABORTED) {
+      if (st == SGF_EABORTED) {
         size_t used = 7;
-        sgf_status s2 = sgf_parser_feed(p, c->input.p, c->input.len, &used);
-        sgf_status s3 = sgf_parser_finish(p);
-        if (s2 != SGF_ABORTED || s3 != SGF_ABORTED || r.log.count != k + 1) {
+        int s2 = sgf_parser_feed(p, c->input.p, c->input.len, &used);
+        int s3 = sgf_parser_finish(p);
+        if (s2 != SGF_EABORTED || s3 != SGF_EABORTED || r.log.count != k + 1) {
           fprintf(stderr,
                   "case %s, %s, abort at callback %ld: not sticky (feed %s, "
                   "finish %s)\n",
@@ -877,7 +875,7 @@ static void test_skip(void **state) {
     int np;
     plan_name(pl, pn, sizeof pn);
     run_restart(&r, p);
-    sgf_status st = run_plan(p, &r, c, pl, &np, err, sizeof err);
+    int st = run_plan(p, &r, c, pl, &np, err, sizeof err);
     if (check_run(p, &r, c, pl, " (reference)", st, err) != 0) {
       bad = 1;
       break;
@@ -952,12 +950,12 @@ static void test_skip(void **state) {
 
 /* Feed c's input to p under plan pl, logging into v, resuming after
  * pauses (counted in *np); then finish. Returns the final status, or
- * SGF_BUSY after a broken feed contract (err says which). */
-static sgf_status vlog_run(sgf_parser *p, vlog *v, const tcase *c, plan pl,
+ * SGF_EBUSY after a broken feed contract (err says which). */
+static int vlog_run(sgf_parser *p, vlog *v, const tcase *c, plan pl,
                            int *np, char *err, size_t errn) {
   const char *buf = c->input.p ? c->input.p : "";
   size_t len = c->input.len, off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   *np = 0;
   err[0] = '\0';
   sgf_parser_reset(p);
@@ -974,16 +972,16 @@ static sgf_status vlog_run(sgf_parser *p, vlog *v, const tcase *c, plan pl,
       v->winlen = n - done;
       st = sgf_parser_feed(p, buf + off + done, n - done, &used);
       v->win = NULL;
-      if (st == SGF_ERROR || st == SGF_ABORTED) return st;
+      if (st == SGF_EPARSE || st == SGF_EABORTED) return st;
       if (used > n - done) {
         snprintf(err, errn, "feed consumed %zu of %zu", used, n - done);
-        return SGF_BUSY;
+        return SGF_EBUSY;
       }
       done += used;
       if (st == SGF_PAUSED) {
         if (++*np > 1000) {
           snprintf(err, errn, "too many pauses");
-          return SGF_BUSY;
+          return SGF_EBUSY;
         }
         sgf_parser_resume(p);
         st = SGF_OK;
@@ -992,7 +990,7 @@ static sgf_status vlog_run(sgf_parser *p, vlog *v, const tcase *c, plan pl,
       if (st != SGF_OK || done != n) {
         snprintf(err, errn, "feed returned %d having used %zu of %zu",
                  (int)st, done, n);
-        return SGF_BUSY;
+        return SGF_EBUSY;
       }
     }
     off += n;
@@ -1003,7 +1001,7 @@ static sgf_status vlog_run(sgf_parser *p, vlog *v, const tcase *c, plan pl,
     if (st != SGF_PAUSED) break;
     if (++*np > 1000) {
       snprintf(err, errn, "too many pauses in finish");
-      return SGF_BUSY;
+      return SGF_EBUSY;
     }
     sgf_parser_resume(p);
   }
@@ -1029,10 +1027,10 @@ static int value_plan(sgf_parser *ps, sgf_parser *pw, vlog *vs, vlog *vw,
                       const tcase *c, plan pl, int hard) {
   char err[200];
   int np, failed = 0;
-  sgf_status want = vlog_run(ps, vs, c, pl, &np, err, sizeof err);
+  int want = vlog_run(ps, vs, c, pl, &np, err, sizeof err);
   if (err[0] || vs->contract[0])
     return vlog_report(c, "single events", pl, err, vs);
-  sgf_status got = vlog_run(pw, vw, c, pl, &np, err, sizeof err);
+  int got = vlog_run(pw, vw, c, pl, &np, err, sizeof err);
   if (err[0] || vw->contract[0])
     return vlog_report(c, "whole values", pl, err, vw);
   if (got != want || !same_log(&vw->out, &vs->out)) {
@@ -1074,21 +1072,21 @@ static int value_plan(sgf_parser *ps, sgf_parser *pw, vlog *vs, vlog *vw,
         failed = vlog_report(c, a == 0 ? "pause" : a == 1 ? "abort" : "skip",
                              pl, err, vw);
       } else if (a == 0 && (got != want || !same_log(&vw->out, &ref) ||
-                            (np != 1 && !(want == SGF_ERROR && np == 0)))) {
+                            (np != 1 && !(want == SGF_EPARSE && np == 0)))) {
         fprintf(stderr, "case %s: pause at call %ld: %d pauses, status %s\n",
                 c->name, k, np, status_name(got));
         tu_print_diff("pause", ref.p, ref.len, vw->out.p, vw->out.len);
         failed = 1;
       } else if (a == 1 &&
-                 (got != SGF_ABORTED || vw->out.len > ref.len ||
+                 (got != SGF_EABORTED || vw->out.len > ref.len ||
                   (vw->out.len && memcmp(vw->out.p, ref.p, vw->out.len)) ||
-                  sgf_parser_feed(pw, "(", 1, NULL) != SGF_ABORTED)) {
+                  sgf_parser_feed(pw, "(", 1, NULL) != SGF_EABORTED)) {
         fprintf(stderr, "case %s: abort at call %ld: status %s, log not a "
                         "prefix or not sticky\n",
                 c->name, k, status_name(got));
         failed = 1;
       } else if (a == 2) {
-        sgf_status sst;
+        int sst;
         vs->action_at = map[k];
         vs->action = SGF_SKIP;
         sst = vlog_run(ps, vs, c, pl, &np, err, sizeof err);

@@ -90,11 +90,11 @@ static void gen_fill(const gen *g, uint64_t off, unsigned char *buf,
 
 /* Feed the generated input in chunks, then finish (unless stopped).
  * *fed receives the bytes consumed. */
-static sgf_status feed_gen(sgf_parser *p, const gen *g, size_t chunk,
+static int feed_gen(sgf_parser *p, const gen *g, size_t chunk,
                            uint64_t *fed) {
   unsigned char *buf = malloc(chunk);
   uint64_t off = 0, total = gen_len(g);
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   assert_non_null(buf);
   while (off < total) {
     size_t n = total - off < chunk ? (size_t)(total - off) : chunk;
@@ -201,6 +201,7 @@ static int c_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 
 static sgf_callbacks count_callbacks(void) {
   sgf_callbacks cb;
+  sgf_callbacks_init(&cb);
   cb.on_tree_begin = c_tb;
   cb.on_tree_end = c_te;
   cb.on_node = c_node;
@@ -226,7 +227,7 @@ typedef struct hrun {
   sgf_parser *p;
   size_t base;   /* bytes outstanding after creation */
   uint64_t fed;
-  sgf_status st;
+  int st;
 } hrun;
 
 static void hrun_go(hrun *h, const gen *g, size_t chunk, unsigned flags,
@@ -312,25 +313,28 @@ static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
   fz_alloc a;
   sgf_allocator hooks;
   sgf_options o;
+  sgf_reader_options ro;
   sgf_reader_callbacks cb;
   sgf_reader *r;
   const sgf_diag *e;
   uint64_t fed = 0;
-  sgf_status st;
+  int st;
   size_t base;
   int props = 0;
   fz_alloc_init(&a, &hooks, 1);
   sgf_options_init(&o);
   o.allocator = &hooks;
-  o.max_value_bytes = limit;
-  memset(&cb, 0, sizeof cb);
+  sgf_reader_options_init(&ro);
+  ro.parser = &o;
+  ro.max_value_bytes = limit;
+  sgf_reader_callbacks_init(&cb);
   cb.on_property = rd_count_prop;
-  r = sgf_reader_create(&cb, &props, &o);
+  r = sgf_reader_create(&cb, &props, &ro);
   assert_non_null(r);
   base = a.live;
   fz_alloc_reset_peak(&a);
   st = feed_gen(sgf_reader_parser(r), &g, CHUNK, &fed);
-  assert_int_equal(st, SGF_ERROR);
+  assert_int_equal(st, SGF_EPARSE);
   assert_int_equal(props, 0);
   e = sgf_parser_error(sgf_reader_parser(r));
   assert_non_null(e);
@@ -381,7 +385,7 @@ static void test_million_parens(void **state) {
   (void)state;
   for (i = 0; i < 2; i++) {
     hrun_go(&h, &g, chunk[i], 0, 0);
-    assert_int_equal(h.st, SGF_ERROR);
+    assert_int_equal(h.st, SGF_EPARSE);
     assert_int_equal(h.c.tree_begin, SGF_DEFAULT_MAX_DEPTH);
     assert_int_equal(h.c.max_depth_seen, SGF_DEFAULT_MAX_DEPTH);
     assert_int_equal(h.c.tree_end, 0);
@@ -398,7 +402,7 @@ static void test_million_parens(void **state) {
   }
   /* A smaller limit, the same shape. */
   hrun_go(&h, &g, CHUNK, 0, 100);
-  assert_int_equal(h.st, SGF_ERROR);
+  assert_int_equal(h.st, SGF_EPARSE);
   assert_int_equal(h.c.tree_begin, 100);
   assert_int_equal(h.c.last.code, SGF_DIAG_DEPTH_LIMIT);
   assert_int_equal(h.c.last.pos.offset, 100);
@@ -420,7 +424,7 @@ static void test_million_implicit(void **state) {
   unsigned char *pat;
   uint64_t done = 0;
   size_t base, i;
-  sgf_status st;
+  int st;
   (void)state;
   memset(&c, 0, sizeof c);
   fz_alloc_init(&a, &hooks, 1);
@@ -438,7 +442,7 @@ static void test_million_implicit(void **state) {
     st = sgf_parser_feed(p, (const char *)pat, CHUNK, NULL);
     done += CHUNK;
   }
-  assert_int_equal(st, SGF_ERROR);
+  assert_int_equal(st, SGF_EPARSE);
   assert_int_equal(c.last.code, SGF_DIAG_DEPTH_LIMIT);
   assert_int_equal(c.max_depth_seen, SGF_DEFAULT_MAX_DEPTH);
   assert_true(c.by_code[SGF_DIAG_NODE_AFTER_VARIATION] >=
@@ -470,7 +474,7 @@ static void test_million_parens_skipped(void **state) {
   cnt c;
   sgf_parser *p;
   uint64_t fed;
-  sgf_status st;
+  int st;
   (void)state;
   memset(&c, 0, sizeof c);
   cb.on_node = skip_root;
@@ -543,7 +547,7 @@ static void test_huge_ident(void **state) {
     hrun_end(&h);
     /* strict: the error stops the parse there */
     hrun_go(&h, gs[i], CHUNK, SGF_OPT_STRICT, 0);
-    assert_int_equal(h.st, SGF_ERROR);
+    assert_int_equal(h.st, SGF_EPARSE);
     assert_int_equal(h.c.last.code, SGF_DIAG_IDENT_LIMIT);
     assert_int_equal(h.c.last.pos.offset, 2);
     assert_int_equal(h.c.prop, 0);
@@ -772,7 +776,7 @@ static void test_truncation(void **state) {
     sgf_callbacks cb = count_callbacks();
     cnt c;
     sgf_parser *p;
-    sgf_status st;
+    int st;
     const char *msg;
     uint64_t open;
     unsigned f;

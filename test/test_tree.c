@@ -118,10 +118,13 @@ static sgf_allocator counting_allocator(counting *c) {
 /* Parse s into a collection, asserting success. */
 static sgf_collection *parse(const char *s, unsigned popt_flags) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_diag err;
   sgf_collection *c;
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = popt_flags;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = popt_flags;
   c = sgf_collection_parse(s, strlen(s), &o, &err);
   assert_non_null(c);
   return c;
@@ -491,7 +494,7 @@ static void test_move_positions(void **state) {
   size_t len = strlen(in);
   (void)state;
   for (size_t chunk = 1; chunk <= len; chunk += len - 1) {
-    sgf_tree_builder_callbacks cb = {pos_keep, NULL, NULL};
+    sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), pos_keep, NULL, NULL};
     sgf_tree *t = NULL;
     sgf_tree_builder *b = sgf_tree_builder_create(&cb, &t, NULL);
     sgf_parser *p = sgf_tree_builder_parser(b);
@@ -575,19 +578,21 @@ static void test_points(void **state) {
   assert_int_equal(sgf_point_encode(51, 30, pt), 2);
   assert_memory_equal(pt, "ZE", 2);
   assert_int_equal(sgf_point_encode(SGF_PASS, SGF_PASS, pt), 0);
-  assert_int_equal(sgf_point_encode(52, 0, pt), -1);
-  assert_int_equal(sgf_point_encode(-2, 0, pt), -1);
-  assert_int_equal(sgf_point_decode("dp", 2, &x, &y), 1);
+  assert_int_equal(sgf_point_encode(52, 0, pt), SGF_EINVAL);
+  assert_int_equal(sgf_point_encode(-2, 0, pt), SGF_EINVAL);
+  assert_int_equal(sgf_point_decode("dp", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 3);
   assert_int_equal(y, 15);
-  assert_int_equal(sgf_point_decode("ZE", 2, &x, &y), 1);
+  assert_int_equal(sgf_point_decode("ZE", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 51);
   assert_int_equal(y, 30);
-  assert_int_equal(sgf_point_decode("", 0, &x, &y), 0);
-  assert_int_equal(sgf_point_decode("tt", 2, &x, &y), 1);
+  assert_int_equal(sgf_point_decode("", 0, &x, &y), SGF_OK);
+  assert_int_equal(x, SGF_PASS);
+  assert_int_equal(y, SGF_PASS);
+  assert_int_equal(sgf_point_decode("tt", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 19);
-  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), -1);
-  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), -1);
+  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), SGF_EINVAL);
+  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), SGF_EINVAL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -637,10 +642,10 @@ static void gamelog_free(gamelog *g) {
   buf_free(&g->sig);
 }
 
-static sgf_status feed_all(sgf_parser *p, const char *s, size_t len,
+static int feed_all(sgf_parser *p, const char *s, size_t len,
                            size_t chunk) {
   size_t off = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   if (chunk == 0) chunk = len ? len : 1;
   while (off < len && st == SGF_OK) {
     size_t n = len - off < chunk ? len - off : chunk, used;
@@ -652,7 +657,7 @@ static sgf_status feed_all(sgf_parser *p, const char *s, size_t len,
 }
 
 static void test_one_game_mode_and_keep(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
   gamelog g;
   sgf_tree_builder *b;
   size_t chunk;
@@ -688,7 +693,7 @@ static void test_one_game_mode_and_keep(void **state) {
 }
 
 static void test_collection_mode(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
   sgf_tree_builder_options o;
   gamelog g;
   sgf_tree_builder *b;
@@ -783,10 +788,13 @@ static void test_mainline_mode(void **state) {
   /* ... and that repair is still reported: an error in strict mode */
   {
     sgf_tree_builder_options o;
+    sgf_options po;
     sgf_diag err;
     const char *bad = "(;C[a](;C[b])(;C[x]);C[c])";
     sgf_tree_builder_options_init(&o);
-    o.parser.flags = SGF_OPT_MAINLINE | SGF_OPT_STRICT;
+    sgf_options_init(&po);
+    o.parser = &po;
+    po.flags = SGF_OPT_MAINLINE | SGF_OPT_STRICT;
     memset(&err, 0, sizeof err);
     assert_null(sgf_collection_parse(bad, strlen(bad), &o, &err));
     assert_int_equal(err.code, SGF_DIAG_NODE_AFTER_VARIATION);
@@ -816,7 +824,7 @@ static void test_lenient_shapes(void **state) {
 /* Orders the core never produces, through the detached handlers. */
 static void test_detached_robust_order(void **state) {
   sgf_tree_builder_options o;
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   const sgf_callbacks *h = sgf_tree_builder_handlers();
   sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
   sgf_tree_builder *b;
@@ -907,7 +915,7 @@ static int combo_data(sgf_parser *p, void *u, const char *at, size_t n) {
 }
 
 static void test_detached_with_own_parser(void **state) {
-  sgf_callbacks mine = {combo_tree_begin, combo_tree_end,  combo_node,
+  sgf_callbacks mine = {sizeof(sgf_callbacks), combo_tree_begin, combo_tree_end,  combo_node,
                         combo_property,   combo_value_begin, combo_data,
                         combo_value_end,  combo_property_end, NULL, NULL};
   sgf_tree_builder_options o;
@@ -968,24 +976,24 @@ static int pa_value(sgf_parser *p, void *u, const char *at, size_t n,
   return pa(u);
 }
 
-static const sgf_callbacks pass_events = {pa_plain, pa_plain, pa_node,
+static const sgf_callbacks pass_events = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
                                           pa_data,  pa_plain, pa_data,
                                           pa_plain, pa_plain, NULL, NULL};
 /* The same, values whole (on_value): the builder's parser then delivers
  * values whole too. */
-static const sgf_callbacks pass_whole = {pa_plain, pa_plain, pa_node,
+static const sgf_callbacks pass_whole = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
                                          pa_data,  NULL,     NULL,
                                          NULL,     pa_plain, NULL,
                                          pa_value};
 static const sgf_callbacks *passing = &pass_events;
 
 /* Run cql+ff4 with an action at event k; returns the feed status. */
-static sgf_status run_passer(passer *u, size_t k, int action, size_t chunk) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, passing};
+static int run_passer(passer *u, size_t k, int action, size_t chunk) {
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, passing};
   sgf_tree_builder *b;
   sgf_parser *p;
   buf s = {0};
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t off = 0;
   memset(u, 0, sizeof *u);
   u->act_at = k;
@@ -1039,7 +1047,7 @@ static void test_pass_through_pause_skip_abort(void **state) {
     }
   /* aborting anywhere stops cleanly (no leak: valgrind / ASan) */
   for (k = 1; k <= total; k++) {
-    assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_ABORTED);
+    assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_EABORTED);
     assert_int_equal(u.events, k);
     assert_true(u.g.games <= 2);
     gamelog_free(&u.g);
@@ -1074,7 +1082,7 @@ static void test_pass_through_whole_values(void **state) {
       assert_int_equal(run_passer(&u, k, SGF_PAUSE, 1), SGF_OK);
       assert_string_equal(u.g.sig.p, single.g.sig.p);
       gamelog_free(&u.g);
-      assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_ABORTED);
+      assert_int_equal(run_passer(&u, k, SGF_ABORT, 0), SGF_EABORTED);
       assert_int_equal(u.events, k);
       gamelog_free(&u.g);
       assert_int_equal(run_passer(&u, k, SGF_SKIP, 3), SGF_OK);
@@ -1088,7 +1096,7 @@ static void test_pass_through_whole_values(void **state) {
 
 static void test_skip_shapes(void **state) {
   passer u;
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, &pass_events};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, &pass_events};
   sgf_tree_builder *b;
   (void)state;
   /* skip at the 3rd node event (";C[b]"): the rest of the tree "a" lives in
@@ -1120,12 +1128,12 @@ static void test_skip_shapes(void **state) {
 }
 
 static void test_on_game_actions(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
   buf s = {0};
   size_t used;
-  sgf_status st;
+  int st;
   (void)state;
   buf_adds(&s, ff4_example);
   buf_adds(&s, cql_example);
@@ -1140,7 +1148,7 @@ static void test_on_game_actions(void **state) {
   g.action = SGF_ABORT;
   st = sgf_parser_feed(sgf_tree_builder_parser(b), s.p + used, s.len - used,
                        &used);
-  assert_int_equal(st, SGF_ABORTED);
+  assert_int_equal(st, SGF_EABORTED);
   assert_int_equal(g.games, 2);
   sgf_tree_builder_destroy(b);
   gamelog_free(&g);
@@ -1150,18 +1158,21 @@ static void test_on_game_actions(void **state) {
 /* A parser reset in the middle of a game: the partial game is dropped when
  * the next game begins. */
 static void test_reset_mid_game(void **state) {
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   sgf_parser *p;
   gamelog g;
   counting cnt;
   sgf_tree_builder_options o;
+  sgf_options po;
   (void)state;
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = NULL;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = NULL;
   {
     sgf_allocator a = counting_allocator(&cnt);
-    o.parser.allocator = &a;
+    po.allocator = &a;
     memset(&g, 0, sizeof g);
     g.keep_every = 1;
     b = sgf_tree_builder_create(&cb, &g, &o);
@@ -1190,14 +1201,14 @@ static void test_reset_mid_game(void **state) {
 /* ------------------------------------------------------------------ */
 /* Limits                                                              */
 
-static sgf_status run_limited(const char *s, const sgf_tree_builder_options *o,
+static int run_limited(const char *s, const sgf_tree_builder_options *o,
                               gamelog *g) {
-  sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
   sgf_tree_builder *b = sgf_tree_builder_create(&cb, g, o);
-  sgf_status st;
+  int st;
   assert_non_null(b);
   st = feed_all(sgf_tree_builder_parser(b), s, strlen(s), 0);
-  if (st == SGF_ERROR) {
+  if (st == SGF_EPARSE) {
     const sgf_diag *e = sgf_parser_error(sgf_tree_builder_parser(b));
     assert_non_null(e);
     assert_int_equal(e->code, g->last.code);
@@ -1211,13 +1222,16 @@ static sgf_status run_limited(const char *s, const sgf_tree_builder_options *o,
 
 static void test_node_limit(void **state) {
   sgf_tree_builder_options o;
+  sgf_options po;
   gamelog g;
   buf s = {0};
   (void)state;
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   o.max_nodes = 5; /* root a b c d: e is one too many */
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(ff4_example, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(ff4_example, &o, &g), SGF_EPARSE);
   assert_int_equal(g.games, 0);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_NODE_LIMIT);
   assert_int_equal(g.last.severity, SGF_SEV_FATAL);
@@ -1246,9 +1260,9 @@ static void test_node_limit(void **state) {
   assert_int_equal(g.last.mark.offset, 10);
   gamelog_free(&g);
   /* in strict mode an error stops */
-  o.parser.flags = SGF_OPT_STRICT;
+  po.flags = SGF_OPT_STRICT;
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.games, 1);
   gamelog_free(&g);
   buf_free(&s);
@@ -1256,6 +1270,7 @@ static void test_node_limit(void **state) {
 
 static void test_byte_and_value_limits(void **state) {
   sgf_tree_builder_options o;
+  sgf_options po;
   gamelog g;
   buf s = {0};
   size_t i;
@@ -1264,9 +1279,11 @@ static void test_byte_and_value_limits(void **state) {
   for (i = 0; i < 5000; i++) buf_adds(&s, "x");
   buf_adds(&s, "];B[aa])");
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   o.max_tree_bytes = 4096;
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_BYTE_LIMIT);
   assert_int_equal(g.last.mark.offset, 0);
   assert_int_equal(g.games, 0);
@@ -1278,7 +1295,7 @@ static void test_byte_and_value_limits(void **state) {
   buf_adds(&s, ")");
   o.max_tree_bytes = 100000;
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_BYTE_LIMIT);
   gamelog_free(&g);
   o.max_tree_bytes = 0;
@@ -1286,13 +1303,13 @@ static void test_byte_and_value_limits(void **state) {
   assert_int_equal(run_limited(s.p, &o, &g), SGF_OK);
   gamelog_free(&g);
   /* the value limit: positioned at the value, marked at the property */
-  o.parser.max_value_bytes = 100;
+  o.max_value_bytes = 100;
   buf_free(&s);
   buf_adds(&s, "(;C[short]AB[aa]\n[bb]C[");
   for (i = 0; i < 200; i++) buf_adds(&s, "y");
   buf_adds(&s, "])");
   memset(&g, 0, sizeof g);
-  assert_int_equal(run_limited(s.p, &o, &g), SGF_ERROR);
+  assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_VALUE_LIMIT);
   assert_int_equal(g.last.pos.offset, 22);
   assert_int_equal(g.last.mark.offset, 21);
@@ -1319,11 +1336,14 @@ static void test_allocation_failure_builder(void **state) {
       counting c;
       sgf_allocator a = counting_allocator(&c);
       sgf_tree_builder_options o;
+      sgf_options po;
       sgf_diag err;
       sgf_collection *col = NULL;
       int done;
       sgf_tree_builder_options_init(&o);
-      o.parser.allocator = &a;
+      sgf_options_init(&po);
+      o.parser = &po;
+      po.allocator = &a;
       c.fail_at = i;
       if (modes == 0) {
         col = sgf_collection_parse(s.p, s.len, &o, &err);
@@ -1338,7 +1358,7 @@ static void test_allocation_failure_builder(void **state) {
         sgf_collection_free(col);
       } else {
         /* one game at a time, keeping every game, fed in small chunks */
-        sgf_tree_builder_callbacks cb = {g_on_game, g_on_diag, NULL};
+        sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
         gamelog g;
         sgf_tree_builder *b;
         memset(&g, 0, sizeof g);
@@ -1348,9 +1368,9 @@ static void test_allocation_failure_builder(void **state) {
           assert_true(c.failed);
           done = 0;
         } else {
-          sgf_status st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
+          int st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
           if (c.failed) {
-            assert_int_equal(st, SGF_ERROR);
+            assert_int_equal(st, SGF_EPARSE);
             assert_int_equal(g.last.code, SGF_DIAG_NOMEM);
             assert_int_equal(sgf_parser_error(sgf_tree_builder_parser(b))->code,
                              SGF_DIAG_NOMEM);
@@ -1373,7 +1393,7 @@ static void test_allocation_failure_builder(void **state) {
 }
 
 /* Every cursor operation with every allocation failing: the result is
- * SGF_EDIT_NOMEM and the tree is as it was, or success. */
+ * SGF_ENOMEM and the tree is as it was, or success. */
 typedef int (*edit_fn)(sgf_cursor *c, int step);
 
 static int edit_script(sgf_cursor *c, int step) {
@@ -1428,11 +1448,11 @@ static void test_allocation_failure_cursor(void **state) {
       continue;
     }
     for (step = 0; (r = edit_script(cur, step)) != 99; step++) {
-      if (r == SGF_EDIT_NOMEM) { /* retry: the tree was left as it was */
+      if (r == SGF_ENOMEM) { /* retry: the tree was left as it was */
         failures++;
         r = edit_script(cur, step);
       }
-      assert_int_equal(r, SGF_EDIT_OK);
+      assert_int_equal(r, SGF_OK);
     }
     c.fail_at = 0; /* the checks below may build the position index */
     signature(t, &sig);
@@ -1501,6 +1521,7 @@ static void test_deep_variations(void **state) {
   enum { D = 10000 };
   buf s = {0};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_collection *col;
   const sgf_tree *t;
   const sgf_node *n, *deepest, *leaf1;
@@ -1514,11 +1535,13 @@ static void test_deep_variations(void **state) {
   for (i = 0; i < D; i++) buf_adds(&s, ")");
   buf_adds(&s, ")");
   sgf_tree_builder_options_init(&o);
+  sgf_options_init(&po);
+  o.parser = &po;
   /* the default depth limit stops it, positioned */
   col = sgf_collection_parse(s.p, s.len, &o, &err);
   assert_null(col);
   assert_int_equal(err.code, SGF_DIAG_DEPTH_LIMIT);
-  o.parser.max_depth = 2 * D;
+  po.max_depth = 2 * D;
   col = sgf_collection_parse(s.p, s.len, &o, &err);
   assert_non_null(col);
   t = sgf_collection_tree(col, 0);
@@ -1575,11 +1598,14 @@ static size_t peak_one_game(const char *s, size_t len, size_t *games) {
   counting c;
   sgf_allocator a = counting_allocator(&c);
   sgf_tree_builder_options o;
-  sgf_tree_builder_callbacks cb = {g_on_game, NULL, NULL};
+  sgf_options po;
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = &a;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = &a;
   memset(&g, 0, sizeof g);
   b = sgf_tree_builder_create(&cb, &g, &o);
   assert_int_equal(feed_all(sgf_tree_builder_parser(b), s, len, 4096), SGF_OK);
@@ -1640,7 +1666,7 @@ static void test_cursor_record(void **state) {
   h.black = "Black]Player";
   h.white = "W\\hite";
   h.date = "2024-01-01";
-  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "GM")->values[0].raw, "1");
   assert_string_equal(sgf_node_find_property(root, "FF")->values[0].raw, "4");
   assert_string_equal(sgf_node_find_property(root, "SZ")->values[0].raw, "19");
@@ -1652,34 +1678,34 @@ static void test_cursor_record(void **state) {
   assert_null(sgf_node_find_property(root, "HA"));
   h.komi = -0.25;
   h.handicap = 3;
-  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "-0.25");
   assert_string_equal(sgf_node_find_property(root, "HA")->values[0].raw, "3");
   assert_int_equal(sgf_node_property_count(root), 8); /* 7 replaced, HA */
   assert_string_equal(sgf_node_property(root, 3)->ident, "KM");
   h.komi = 7;
   h.handicap = 0;
-  assert_int_equal(sgf_cursor_header(c, &h), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "7");
   /* HA[3] stays: HA is only written when given */
   assert_int_equal(sgf_node_to_play(root), SGF_COLOR_WHITE);
-  assert_int_equal(sgf_cursor_set_text(c, "HA", "0"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "HA", "0"), SGF_OK);
   assert_int_equal(sgf_node_to_play(root), SGF_COLOR_BLACK);
 
   /* a game: B dd, W pp, B pass */
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0), SGF_OK);
   b1 = sgf_cursor_node(c);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_OK);
   w1 = sgf_cursor_node(c);
-  assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_OK);
   p = sgf_node_find_property(w1, "C");
   assert_string_equal(p->values[0].raw, "a \\] comment \\\\ here\nmore");
   n = sgf_unescape(p->values[0].raw, p->values[0].len, out);
   assert_int_equal(n, strlen("a ] comment \\ here\nmore"));
   assert_memory_equal(out, "a ] comment \\ here\nmore", n);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, SGF_PASS, 0),
-                   SGF_EDIT_OK);
+                   SGF_OK);
   pass = sgf_cursor_node(c);
   {
     const sgf_value *v;
@@ -1692,30 +1718,30 @@ static void test_cursor_record(void **state) {
   assert_int_equal(sgf_tree_node_count(t), 4);
 
   /* replaying an existing move reuses the child */
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), b1);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), w1);
   assert_int_equal(sgf_tree_node_count(t), 4);
-  assert_int_equal(sgf_cursor_forward(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_forward(c), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), pass);
-  assert_int_equal(sgf_cursor_forward(c), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_forward(c), SGF_EINVAL);
   assert_ptr_equal(sgf_cursor_node(c), pass);
 
   /* a variation appended last */
-  assert_int_equal(sgf_cursor_goto(c, b1), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_goto(c, b1), SGF_OK);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2,
                                        SGF_CURSOR_VARIATION),
-                   SGF_EDIT_OK);
+                   SGF_OK);
   w2 = sgf_cursor_node(c);
   assert_int_equal(sgf_node_child_count(b1), 2);
   assert_int_equal(sgf_node_child_index(w2), 1);
   assert_int_equal(sgf_node_depth(w2), 1);
   assert_int_equal(sgf_node_depth(pass), 0);
   /* a new main line: the old one becomes a variation */
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 16, 3, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_back(c), SGF_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 16, 3, 0), SGF_OK);
   w3 = sgf_cursor_node(c);
   assert_ptr_equal(sgf_node_first_child(b1), w3);
   assert_int_equal(sgf_node_child_index(w1), 1);
@@ -1728,82 +1754,82 @@ static void test_cursor_record(void **state) {
   assert_ptr_equal(sgf_tree_position(t, 5), w2);
   assert_int_equal(sgf_node_distance(w3, pass), 3);
   /* start a variation: back to b1, the next move goes last */
-  assert_int_equal(sgf_cursor_start_variation(c), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_start_variation(c), SGF_OK);
   assert_ptr_equal(sgf_cursor_node(c), b1);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_OK);
   assert_ptr_equal(sgf_node_last_child(b1), sgf_cursor_node(c));
   assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "W")->values[0].raw,
                       "Ea");
-  assert_int_equal(sgf_cursor_rewind(c), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_start_variation(c), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_back(c), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
+  assert_int_equal(sgf_cursor_start_variation(c), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_back(c), SGF_EINVAL);
 
   /* setup, markup, labels */
-  assert_int_equal(sgf_cursor_goto(c, pass), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_node(c, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 0, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 5), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_NONE, 1, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_goto(c, pass), SGF_OK);
+  assert_int_equal(sgf_cursor_add_node(c, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 0, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 2, 0), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 5), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_NONE, 1, 0), SGF_OK);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, SGF_PASS, 0),
-                   SGF_EDIT_INVALID);
+                   SGF_EINVAL);
   p = sgf_node_find_property(sgf_cursor_node(c), "AB");
   assert_int_equal(p->nvalues, 2); /* ba moved to AE */
   assert_string_equal(p->values[0].raw, "aa");
   assert_string_equal(p->values[1].raw, "ca");
   assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "AE")->values[0].raw,
                       "ba");
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_OK);
   assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "AW")->nvalues, 1);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_OK);
   assert_null(sgf_node_find_property(sgf_cursor_node(c), "AW")); /* emptied */
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_OK);
   assert_null(sgf_node_find_property(sgf_cursor_node(c), "TR"));
   assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "SQ")->values[0].raw,
                       "dd");
-  assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "B"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 3, "B"), SGF_OK);
   p = sgf_node_find_property(sgf_cursor_node(c), "LB");
   assert_int_equal(p->nvalues, 2);
   assert_string_equal(p->values[0].raw, "cd:B");
   assert_string_equal(p->values[1].raw, "ed:x");
-  assert_int_equal(sgf_cursor_add_label(c, 2, 2, "A:]"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_label(c, 2, 2, "A:]"), SGF_OK);
   assert_string_equal(p->values[2].raw, "cc:A\\:\\]");
   assert_int_equal(sgf_node_move(sgf_cursor_node(c), NULL), SGF_COLOR_NONE);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
   /* raw values are checked */
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "a]", 2), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\", 2), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_value(c, "xx", "a", 1), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\]", 3), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_value(c, "XX", "", 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a]", 2), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\", 2), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_value(c, "xx", "a", 1), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\]", 3), SGF_OK);
+  assert_int_equal(sgf_cursor_add_value(c, "XX", "", 0), SGF_OK);
   assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "XX")->nvalues, 2);
-  assert_int_equal(sgf_cursor_set_text(c, "PL", "W"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "PL", "W"), SGF_OK);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
-  assert_int_equal(sgf_cursor_set_text(c, "PL", "B"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "PL", "B"), SGF_OK);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_BLACK);
-  assert_int_equal(sgf_cursor_set_text(c, "MN", "40"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 9, 9, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_text(c, "MN", "40"), SGF_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 9, 9, 0), SGF_OK);
   assert_int_equal(sgf_node_move_number(sgf_cursor_node(c)), 40);
 
   /* bad arguments */
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_NONE, 1, 1, 0), SGF_EDIT_INVALID);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_NONE, 1, 1, 0), SGF_EINVAL);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 60, 1, 0),
-                   SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_set_text(c, "", "x"), SGF_EDIT_INVALID);
-  assert_int_equal(sgf_cursor_header(c, NULL), SGF_EDIT_INVALID);
+                   SGF_EINVAL);
+  assert_int_equal(sgf_cursor_set_text(c, "", "x"), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_header(c, NULL), SGF_EINVAL);
 
   /* the result on the root */
-  assert_int_equal(sgf_cursor_set_result(c, "W+3.5"), SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_set_result(c, "B+R"), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_set_result(c, "W+3.5"), SGF_OK);
+  assert_int_equal(sgf_cursor_set_result(c, "B+R"), SGF_OK);
   assert_string_equal(sgf_node_find_property(root, "RE")->values[0].raw, "B+R");
   check_invariants(t);
   sgf_cursor_destroy(c);
@@ -1820,8 +1846,8 @@ static void test_cursor_on_parsed_tree(void **state) {
   (void)state;
   for (i = 0; i < 10; i++)
     assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 10 + i, 0),
-                     SGF_EDIT_OK);
-  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 3, 3), SGF_EDIT_OK);
+                     SGF_OK);
+  assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 3, 3), SGF_OK);
   p = sgf_node_find_property(sgf_tree_root(t), "AB");
   assert_int_equal(p->nvalues, 14);
   assert_string_equal(p->values[0].raw, "aa");
@@ -1831,9 +1857,9 @@ static void test_cursor_on_parsed_tree(void **state) {
   assert_null(sgf_node_find_property(sgf_tree_root(t), "AW"));
   assert_int_equal(sgf_node_property_count(sgf_tree_root(t)), 2);
   /* the parsed move is found and reused */
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 4, 4, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 4, 4, 0), SGF_OK);
   assert_int_equal(sgf_tree_node_count(t), 2);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 4, 5, 0), SGF_EDIT_OK);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 4, 5, 0), SGF_OK);
   assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), 2);
   check_invariants(t);
   sgf_cursor_destroy(c);
@@ -1850,7 +1876,7 @@ static void test_cursor_long_game(void **state) {
     assert_int_equal(sgf_cursor_add_move(c, i % 2 ? SGF_COLOR_WHITE
                                                    : SGF_COLOR_BLACK,
                                          i % 19, (i / 19) % 19, 0),
-                     SGF_EDIT_OK);
+                     SGF_OK);
     if (i % 1000 == 0) assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), i + 1);
   }
   assert_int_equal(sgf_tree_node_count(t), 20001);
@@ -1895,15 +1921,18 @@ static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   return SGF_CONTINUE;
 }
 
-static sgf_status corpus_build(const buf *in, unsigned pflags, size_t chunk,
+static int corpus_build(const buf *in, unsigned pflags, size_t chunk,
                                corpus_run *r) {
-  sgf_tree_builder_callbacks cb = {corpus_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), corpus_game, NULL, NULL};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder *b;
-  sgf_status st;
+  int st;
   memset(r, 0, sizeof *r);
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = pflags;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = pflags;
   b = sgf_tree_builder_create(&cb, r, &o);
   assert_non_null(b);
   st = feed_all(sgf_tree_builder_parser(b), in->p ? in->p : "", in->len, chunk);
@@ -1928,7 +1957,7 @@ static void test_corpus_edge(void **state) {
     char path[8192];
     buf in = {0};
     corpus_run whole, chunked, main;
-    sgf_status st;
+    int st;
     size_t len = strlen(e->d_name);
     if (len < 4 || (strcmp(e->d_name + len - 4, ".sgf") != 0 &&
                     strcmp(e->d_name + len - 4, ".SGF") != 0))
@@ -1937,7 +1966,7 @@ static void test_corpus_edge(void **state) {
     if (read_file(path, &in) != 0) continue;
     files++;
     st = corpus_build(&in, 0, 0, &whole);
-    assert_true(st == SGF_OK || st == SGF_ERROR);
+    assert_true(st == SGF_OK || st == SGF_EPARSE);
     /* chunked feeding builds the same trees */
     assert_int_equal(corpus_build(&in, 0, 7, &chunked), st);
     assert_int_equal(chunked.games, whole.games);

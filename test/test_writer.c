@@ -135,15 +135,15 @@ static int r_d(sgf_parser *p, void *u, const sgf_diag *d) {
   if (r->diags++ == 0) r->first = *d;
   return SGF_CONTINUE;
 }
-static const sgf_callbacks rec_cb = {r_tb, r_te, r_n,  r_p, r_vb,
+static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n,  r_p, r_vb,
                                      r_vd, r_ve, r_pe, r_d, NULL};
 
 /* Parse (in chunks of `chunk` bytes; 0 whole) recording events. */
-static sgf_status parse_rec(rec *r, const char *in, size_t len,
+static int parse_rec(rec *r, const char *in, size_t len,
                             unsigned flags, size_t chunk) {
   sgf_options opt;
   sgf_parser *p;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t off = 0;
   sgf_options_init(&opt);
   opt.flags = flags;
@@ -175,7 +175,7 @@ static char *write_sgf(const char *in, size_t len, sgf_layout layout,
   wo.width = width;
   w = sgf_writer_create(sink_write, &s, &wo);
   assert_non_null(w);
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   sgf_writer_callbacks(&cb);
   p = sgf_parser_create(&cb, w, NULL);
   assert_non_null(p);
@@ -239,12 +239,12 @@ static int n_d(sgf_parser *p, void *u, const sgf_diag *d) {
 
 /* Expected events of a lenient parse of in, normalized. Returns the
  * status of that parse. */
-static sgf_status expected_events(const char *in, size_t len, buf *out) {
-  static const sgf_callbacks cb = {n_tb, n_te, n_n,  n_p, n_vb,
+static int expected_events(const char *in, size_t len, buf *out) {
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks), n_tb, n_te, n_n,  n_p, n_vb,
                                    n_vd, n_ve, NULL, n_d, NULL};
   nrec n;
   sgf_parser *p;
-  sgf_status st;
+  int st;
   memset(&n, 0, sizeof n);
   p = sgf_parser_create(&cb, &n, NULL);
   assert_non_null(p);
@@ -273,7 +273,7 @@ static void roundtrip(const char *name, const char *in, size_t len) {
     char *out3 = write_sgf(in, len, (sgf_layout)layout, layout ? 20 : 0, 3,
                            &olen3);
     rec r;
-    sgf_status st;
+    int st;
     if (olen3 != olen || memcmp(out, out3, olen) != 0) {
       fprintf(stderr, "%s: chunked input writes different bytes\n", name);
       fail();
@@ -848,18 +848,18 @@ static void test_order_rules(void **state) {
   w = sgf_writer_create(sink_write, &s, NULL);
   assert_non_null(w);
   /* a node outside a tree */
-  assert_int_equal(sgf_writer_node(w), -1);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_EORDER);
-  assert_int_equal(sgf_writer_tree_begin(w), -1); /* sticky */
-  assert_int_equal(sgf_writer_finish(w), -1);
-  assert_non_null(sgf_write_status_message(SGF_WRITE_EORDER));
+  assert_int_equal(sgf_writer_node(w), SGF_EORDER);
+  assert_int_equal(sgf_writer_status(w), SGF_EORDER);
+  assert_int_equal(sgf_writer_tree_begin(w), SGF_EORDER); /* sticky */
+  assert_int_equal(sgf_writer_finish(w), SGF_EORDER);
+  assert_non_null(sgf_strerror(SGF_EORDER));
   sgf_writer_reset(w, NULL, NULL);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_OK);
+  assert_int_equal(sgf_writer_status(w), SGF_OK);
 
   /* value data outside a value */
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
-  assert_int_equal(sgf_writer_value_data(w, "x", 1), -1);
+  assert_int_equal(sgf_writer_value_data(w, "x", 1), SGF_EORDER);
   sgf_writer_reset(w, NULL, NULL);
 
   /* a node after a variation */
@@ -868,19 +868,19 @@ static void test_order_rules(void **state) {
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
   assert_int_equal(sgf_writer_tree_end(w), 0);
-  assert_int_equal(sgf_writer_node(w), -1);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_EORDER);
+  assert_int_equal(sgf_writer_node(w), SGF_EORDER);
+  assert_int_equal(sgf_writer_status(w), SGF_EORDER);
   sgf_writer_reset(w, NULL, NULL);
 
   /* bad identifiers */
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
-  assert_int_equal(sgf_writer_property(w, "B1", 2), -1);
-  assert_int_equal(sgf_writer_status(w), SGF_WRITE_EIDENT);
+  assert_int_equal(sgf_writer_property(w, "B1", 2), SGF_EIDENT);
+  assert_int_equal(sgf_writer_status(w), SGF_EIDENT);
   sgf_writer_reset(w, NULL, NULL);
   assert_int_equal(sgf_writer_tree_begin(w), 0);
   assert_int_equal(sgf_writer_node(w), 0);
-  assert_int_equal(sgf_writer_property(w, "", 0), -1);
+  assert_int_equal(sgf_writer_property(w, "", 0), SGF_EIDENT);
   sgf_writer_reset(w, NULL, NULL);
   buf_free(&s.out);
 
@@ -975,6 +975,7 @@ static void test_filter(void **state) {
   memset(&f, 0, sizeof f);
   w = sgf_writer_create(sink_write, &s, NULL);
   sgf_writer_set_user(w, &f);
+  sgf_callbacks_init(&f.inner);
   sgf_writer_callbacks(&f.inner);
   cb = f.inner;
   cb.on_property = f_prop;
@@ -1026,7 +1027,7 @@ static void test_sink_chunks(void **state) {
       sgf_writer_options_init(&wo);
       wo.buffer_size = bufsize; /* 1 is raised to the minimum */
       w = sgf_writer_create(sink_write, &s, &wo);
-      memset(&cb, 0, sizeof cb);
+      sgf_callbacks_init(&cb);
       sgf_writer_callbacks(&cb);
       p = sgf_parser_create(&cb, w, NULL);
       assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_OK);
@@ -1062,14 +1063,14 @@ static void test_sink_failure(void **state) {
     sgf_writer_options_init(&wo);
     wo.buffer_size = 256;
     w = sgf_writer_create(sink_write, &s, &wo);
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     sgf_writer_callbacks(&cb);
     p = sgf_parser_create(&cb, w, NULL);
-    assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_ABORTED);
-    assert_int_equal(sgf_writer_status(w), SGF_WRITE_ESINK);
-    assert_int_equal(sgf_writer_finish(w), -1);
-    assert_int_equal(sgf_writer_node(w), -1);
-    assert_int_equal(sgf_writer_flush(w), -1);
+    assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_EABORTED);
+    assert_int_equal(sgf_writer_status(w), SGF_ESINK);
+    assert_int_equal(sgf_writer_finish(w), SGF_ESINK);
+    assert_int_equal(sgf_writer_node(w), SGF_ESINK);
+    assert_int_equal(sgf_writer_flush(w), SGF_ESINK);
     assert_true(s.out.len <= 1000 + 256);
     sgf_parser_destroy(p);
     sgf_writer_destroy(w);

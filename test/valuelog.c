@@ -128,7 +128,7 @@ static int s_ve(sgf_parser *p, void *u) {
 }
 
 static void common(sgf_callbacks *cb) {
-  memset(cb, 0, sizeof *cb);
+  sgf_callbacks_init(cb);
   cb->on_tree_begin = c_tb;
   cb->on_tree_end = c_te;
   cb->on_node = c_n;

@@ -43,7 +43,10 @@ typedef struct sgf_property {
 typedef int (*sgf_property_cb)(sgf_parser *p, void *user,
                                const sgf_property *prop);
 
+/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+ * with sgf_reader_callbacks_init(). Any callback may be NULL. */
 typedef struct sgf_reader_callbacks {
+  size_t size; /* sizeof(sgf_reader_callbacks) */
   sgf_cb on_tree_begin;
   sgf_cb on_tree_end;
   sgf_cb on_node;
@@ -51,13 +54,33 @@ typedef struct sgf_reader_callbacks {
   sgf_diag_cb on_diagnostic;
 } sgf_reader_callbacks;
 
+SGF_EXTERN void sgf_reader_callbacks_init(sgf_reader_callbacks *cb);
+
+#define SGF_DEFAULT_MAX_VALUE_BYTES (1u << 20)
+
+/* A versioned struct: initialize it with sgf_reader_options_init(). */
+typedef struct sgf_reader_options {
+  size_t size;                /* sizeof(sgf_reader_options) */
+  const sgf_options *parser;  /* for the reader's parser; NULL: defaults;
+                                 copied */
+  size_t max_value_bytes;     /* bytes buffered for one property (all its
+                                 values, raw); 0 means
+                                 SGF_DEFAULT_MAX_VALUE_BYTES */
+} sgf_reader_options;
+
+SGF_EXTERN void sgf_reader_options_init(sgf_reader_options *opt);
+
 typedef struct sgf_reader sgf_reader;
 
-/* Create a reader and its parser; cb and opt may be NULL. user is passed
- * to every callback. Returns NULL if memory runs out. */
+/* Create a reader and its parser; cb and opt may be NULL (both are
+ * copied). user is passed to every callback. Returns NULL if memory runs
+ * out or an option or a struct size is invalid. */
 SGF_EXTERN sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb,
-                                         void *user, const sgf_options *opt);
-SGF_EXTERN void sgf_reader_destroy(sgf_reader *r);
+                                         void *user,
+                                         const sgf_reader_options *opt);
+/* Free the reader and its parser. NULL is allowed. Returns SGF_OK, or
+ * SGF_EBUSY from inside one of its callbacks (nothing is freed). */
+SGF_EXTERN int sgf_reader_destroy(sgf_reader *r);
 
 /* The parser to feed. Owned by the reader. */
 SGF_EXTERN sgf_parser *sgf_reader_parser(sgf_reader *r);

@@ -8,7 +8,7 @@
  *     Memory is bounded by the largest game, not by the collection.
  *   collection (SGF_TREE_COLLECT): every completed tree is also kept in a
  *     sgf_collection, taken with sgf_tree_builder_collection_take().
- * Mainline only: set SGF_OPT_MAINLINE in options.parser.flags; the core
+ * Mainline only: set SGF_OPT_MAINLINE in options.parser->flags; the core
  * then passes over every secondary variation and the trees hold the main
  * line only.
  *
@@ -21,7 +21,7 @@
  *
  * MEMORY. A tree holds its nodes, properties and values in an arena of
  * blocks (up to 64 KiB each) taken through the allocator hooks of
- * options.parser.allocator; sgf_tree_free() returns them all. Per tree,
+ * options.parser->allocator; sgf_tree_free() returns them all. Per tree,
  * max_nodes and max_tree_bytes bound what a game may take; exceeding one
  * is a positioned diagnostic (SGF_DIAG_TREE_NODE_LIMIT /
  * SGF_DIAG_TREE_BYTE_LIMIT, marked at the game's '('), never unbounded
@@ -81,22 +81,26 @@ typedef enum sgf_color {
 #define SGF_DEFAULT_MAX_NODES 10000000u            /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20)    /* per tree: 256 MiB */
 
+/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+ * with sgf_tree_builder_options_init(). */
 typedef struct sgf_tree_builder_options {
-  sgf_options parser;      /* for the parser the builder creates: flags
-                              (SGF_OPT_STRICT, SGF_OPT_MAINLINE), limits;
-                              max_value_bytes also bounds one property's
-                              raw values here; allocator is used for the
-                              trees too */
+  size_t size;             /* sizeof(sgf_tree_builder_options) */
+  const sgf_options *parser; /* for the parser the builder creates (NULL:
+                              defaults; copied): flags (SGF_OPT_STRICT,
+                              SGF_OPT_MAINLINE), limits; its allocator is
+                              used for the trees too */
   unsigned flags;          /* SGF_TREE_* */
   uint64_t max_nodes;      /* per tree; 0 means SGF_DEFAULT_MAX_NODES
                               (at most 4,294,967,280) */
   uint64_t max_tree_bytes; /* per tree, arena blocks, position index and
                               what is buffered for it; 0 means
                               SGF_DEFAULT_MAX_TREE_BYTES */
-  void *reserved[4];       /* zero */
+  size_t max_value_bytes;  /* bytes buffered for one property's raw
+                              values; 0 means SGF_DEFAULT_MAX_VALUE_BYTES
+                              (sgfstream/props.h) */
 } sgf_tree_builder_options;
 
-/* Fill *opt with the defaults (all zero). */
+/* Fill *opt with the defaults (all zero) and set its size. */
 SGF_EXTERN void sgf_tree_builder_options_init(sgf_tree_builder_options *opt);
 
 /* on_game receives each completed top-level game tree. The tree belongs to
@@ -106,7 +110,10 @@ SGF_EXTERN void sgf_tree_builder_options_init(sgf_tree_builder_options *opt);
  * (SGF_SKIP means nothing here). */
 typedef int (*sgf_tree_cb)(sgf_tree_builder *b, void *user, sgf_tree *tree);
 
+/* A versioned struct: initialize it with
+ * sgf_tree_builder_callbacks_init(). */
 typedef struct sgf_tree_builder_callbacks {
+  size_t size;               /* sizeof(sgf_tree_builder_callbacks) */
   sgf_tree_cb on_game;       /* may be NULL */
   sgf_diag_cb on_diagnostic; /* every diagnostic, the core's and the
                                 builder's; may be NULL */
@@ -114,20 +121,25 @@ typedef struct sgf_tree_builder_callbacks {
    * has taken each event (at the end of a game: after on_game). Their
    * return values are honoured (the strongest of yours and the builder's:
    * abort > pause > skip > continue). Its on_diagnostic is not used. The
-   * struct is copied. sgf_parser_user() of the parser is the builder. */
+   * struct is copied (its own size says how much of it is read).
+   * sgf_parser_user() of the parser is the builder. */
   const sgf_callbacks *events;
 } sgf_tree_builder_callbacks;
 
+SGF_EXTERN void sgf_tree_builder_callbacks_init(
+    sgf_tree_builder_callbacks *cb);
+
 /* Create a builder and (unless SGF_TREE_DETACHED) its parser. cb and opt
  * may be NULL; both are copied. Returns NULL if memory runs out or an
- * option is invalid. */
+ * option or a struct size is invalid. */
 SGF_EXTERN sgf_tree_builder *sgf_tree_builder_create(
     const sgf_tree_builder_callbacks *cb, void *user,
     const sgf_tree_builder_options *opt);
 
 /* Free the builder, its parser, a partial game and the trees of its
- * collection not taken. NULL is allowed. Not from inside a callback. */
-SGF_EXTERN void sgf_tree_builder_destroy(sgf_tree_builder *b);
+ * collection not taken. NULL is allowed. Returns SGF_OK, or SGF_EBUSY
+ * from inside one of the builder's callbacks (nothing is freed). */
+SGF_EXTERN int sgf_tree_builder_destroy(sgf_tree_builder *b);
 
 /* The parser to feed, finish, resume; owned by the builder. NULL for a
  * detached builder. Reset through sgf_tree_builder_reset() (a plain
@@ -148,8 +160,9 @@ SGF_EXTERN sgf_collection *sgf_tree_builder_collection_take(
     sgf_tree_builder *b);
 
 /* Discard the partial game and the collected trees not taken, and reset
- * the parser (if the builder has one). Not from inside a callback. */
-SGF_EXTERN void sgf_tree_builder_reset(sgf_tree_builder *b);
+ * the parser (if the builder has one). Returns SGF_OK, or SGF_EBUSY from
+ * inside one of the builder's callbacks (nothing is done). */
+SGF_EXTERN int sgf_tree_builder_reset(sgf_tree_builder *b);
 
 /* For SGF_TREE_DETACHED builders: the builder's event handlers. Call each
  * from your parser's callback of the same name with user = the builder,
@@ -175,7 +188,9 @@ SGF_EXTERN void sgf_collection_free(sgf_collection *c);
  * implied). Warnings are not reported. Returns the collection (yours), or
  * NULL when parsing stopped (a fatal error or, in strict mode, an error):
  * then *err (may be NULL) receives the diagnostic (code SGF_DIAG_NOMEM if
- * memory ran out before parsing). opt may be NULL. */
+ * memory ran out before parsing). opt may be NULL; if its size (or its
+ * parser options' size) is invalid, NULL is returned and *err is not
+ * set. */
 SGF_EXTERN sgf_collection *sgf_collection_parse(
     const char *data, size_t len, const sgf_tree_builder_options *opt,
     sgf_diag *err);
@@ -330,26 +345,26 @@ SGF_EXTERN const sgf_node *sgf_node_iter_next(sgf_node_iter *it);
 
 #define SGF_PASS (-1)
 
-/* Writes the two letters of (x, y) to out and returns 2; returns 0 (and
- * writes nothing) for a pass (x or y is SGF_PASS); -1 if out of range. */
+/* Writes the two letters of (x, y) to out and returns 2, the number of
+ * bytes written; returns 0 (and writes nothing) for a pass (x or y is
+ * SGF_PASS); SGF_EINVAL if out of range. */
 SGF_EXTERN int sgf_point_encode(int x, int y, char out[2]);
-/* Decodes a raw value: 1 and (x, y) for a point; 0 for a pass (the empty
- * value; "tt" is the point (19, 19): on boards up to 19x19 it is the
- * FF[3] pass, decide that yourself); -1 if the value is not a point. */
+/* Decodes a raw value: SGF_OK and (x, y) for a point or a pass; a pass
+ * (the empty value) gives x = y = SGF_PASS, as sgf_point_encode() takes
+ * it. "tt" is the point (19, 19): on boards up to 19x19 it is the FF[3]
+ * pass, decide that yourself. SGF_EINVAL if the value is not a point
+ * (x and y are then not changed). */
 SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
 
 /* ---------------------------------------------------------------------- */
 /* Recording a game: a cursor is a tree plus a current node.               */
 
-/* What the cursor functions return. On failure the tree is as it was
- * (though arena bytes may have been spent), except as said for
- * sgf_cursor_header(). */
-typedef enum sgf_edit_status {
-  SGF_EDIT_OK = 0,
-  SGF_EDIT_NOMEM = -1,   /* memory ran out */
-  SGF_EDIT_INVALID = -2, /* bad argument, or no such node to go to */
-  SGF_EDIT_LIMIT = -3    /* the tree's node or byte limit */
-} sgf_edit_status;
+/* What the cursor functions return (sgfstream/error.h): SGF_OK, or
+ *   SGF_ENOMEM  memory ran out
+ *   SGF_EINVAL  a bad argument, or no such node to go to
+ *   SGF_ELIMIT  the tree's node or byte limit
+ * On failure the tree is as it was (though arena bytes may have been
+ * spent), except as said for sgf_cursor_header(). */
 
 /* Add as the last variation instead of as the new main line. */
 #define SGF_CURSOR_VARIATION 0x1u
@@ -373,7 +388,7 @@ SGF_EXTERN sgf_tree *sgf_cursor_tree(const sgf_cursor *c);
 SGF_EXTERN const sgf_node *sgf_cursor_node(const sgf_cursor *c);
 
 /* Moving: back to the parent, forward to the first child, to the root, or
- * to any node of the cursor's tree. SGF_EDIT_OK, or SGF_EDIT_INVALID (no
+ * to any node of the cursor's tree. SGF_OK, or SGF_EINVAL (no
  * such node; the cursor stays). */
 SGF_EXTERN int sgf_cursor_back(sgf_cursor *c);
 SGF_EXTERN int sgf_cursor_forward(sgf_cursor *c);
@@ -398,7 +413,7 @@ typedef struct sgf_game_header {
 
 /* Write GM[1] FF[4] and the given game information into the root node
  * (replacing properties of the same names). The cursor does not move. On
- * SGF_EDIT_NOMEM / SGF_EDIT_LIMIT some of the properties may have been
+ * SGF_ENOMEM / SGF_ELIMIT some of the properties may have been
  * written (calling again with the same header is safe). */
 SGF_EXTERN int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h);
 
@@ -414,7 +429,7 @@ SGF_EXTERN int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x,
 SGF_EXTERN int sgf_cursor_add_node(sgf_cursor *c, unsigned flags);
 
 /* Go back to the parent; the next node added there (move or empty node)
- * becomes its last variation. SGF_EDIT_INVALID at the root. */
+ * becomes its last variation. SGF_EINVAL at the root. */
 SGF_EXTERN int sgf_cursor_start_variation(sgf_cursor *c);
 
 /* Setup stone at (x, y) in the current node: AB (black), AW (white) or AE
@@ -440,7 +455,7 @@ SGF_EXTERN int sgf_cursor_add_label(sgf_cursor *c, int x, int y,
 SGF_EXTERN int sgf_cursor_set_text(sgf_cursor *c, const char *ident,
                                    const char *text);
 /* Append a raw value (escapes already in place) to ident on the current
- * node (the property is added at the end if absent). SGF_EDIT_INVALID if
+ * node (the property is added at the end if absent). SGF_EINVAL if
  * raw has an unescaped ']' or ends in a lone backslash. */
 SGF_EXTERN int sgf_cursor_add_value(sgf_cursor *c, const char *ident,
                                     const char *raw, size_t len);

@@ -30,7 +30,7 @@
  *     with no node gets an empty node ';' (as the parser repairs it).
  *   - events in an impossible order (a node outside any game tree, a node
  *     after a variation, a value outside a property...) are refused with
- *     SGF_WRITE_EORDER; nothing of them is written.
+ *     SGF_EORDER; nothing of them is written.
  *
  * LAYOUTS.
  *   SGF_LAYOUT_COMPACT   no whitespace at all, except what values contain
@@ -59,7 +59,7 @@
  * (1..len; the rest is offered again at once) or a negative number on
  * failure. 0 also counts as failure, so a sink that makes no progress
  * cannot hang the writer. After a failure the writer writes nothing more
- * and every call returns -1 (sticky, see sgf_writer_status()).
+ * and every call returns SGF_ESINK (sticky, see sgf_writer_status()).
  *
  * Nothing here recurses; the nesting depth is a counter. A writer is used
  * by one thread at a time.
@@ -123,7 +123,10 @@ typedef enum sgf_layout {
 #define SGF_WRITER_MIN_BUFFER 256u              /* smaller sizes are raised */
 #define SGF_WRITER_DEFAULT_WIDTH 78u            /* readable line width */
 
+/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+ * with sgf_writer_options_init(). */
 typedef struct sgf_writer_options {
+  size_t size;           /* sizeof(sgf_writer_options) */
   sgf_layout layout;     /* SGF_LAYOUT_COMPACT (0) by default */
   size_t buffer_size;    /* output buffer; 0 means SGF_WRITER_DEFAULT_BUFFER;
                             at least SGF_WRITER_MIN_BUFFER, at most INT_MAX */
@@ -131,27 +134,25 @@ typedef struct sgf_writer_options {
                             values once they are this long; 0 means
                             SGF_WRITER_DEFAULT_WIDTH, SIZE_MAX never */
   const sgf_allocator *allocator; /* NULL: libc; the struct is copied */
-  void *reserved[4];     /* zero */
 } sgf_writer_options;
 
-/* Fill *opt with the defaults (all zero: compact, 64 KiB, libc). */
+/* Fill *opt with the defaults (all zero: compact, 64 KiB, libc) and set
+ * its size. */
 SGF_EXTERN void sgf_writer_options_init(sgf_writer_options *opt);
 
-typedef enum sgf_write_status {
-  SGF_WRITE_OK = 0,
-  SGF_WRITE_EORDER = 1, /* an event where FF[4] allows none (a node
-                           outside a game tree, a node after a variation,
-                           value data outside a value...) */
-  SGF_WRITE_EIDENT = 2, /* an identifier that is empty, not letters only,
-                           or longer than the buffer */
-  SGF_WRITE_ESINK = 3   /* the sink returned a failure */
-} sgf_write_status;
+/* Errors (sgfstream/error.h) the writer reports, sticky once one is:
+ *   SGF_EORDER  an event where FF[4] allows none (a node outside a game
+ *               tree, a node after a variation, value data outside a
+ *               value...)
+ *   SGF_EIDENT  an identifier that is empty, not letters only, or longer
+ *               than the buffer
+ *   SGF_ESINK   the sink returned a failure */
 
 typedef struct sgf_writer sgf_writer;
 
-/* Create a writer that writes through write(ctx, ...). opt may be NULL.
- * Allocates the writer and its buffer, nothing later. Returns NULL if
- * memory runs out or write is NULL. */
+/* Create a writer that writes through write(ctx, ...). opt may be NULL
+ * (copied). Allocates the writer and its buffer, nothing later. Returns
+ * NULL if memory runs out, write is NULL or opt's size is invalid. */
 SGF_EXTERN sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
                                          const sgf_writer_options *opt);
 
@@ -165,8 +166,9 @@ SGF_EXTERN void sgf_writer_destroy(sgf_writer *w);
 SGF_EXTERN void sgf_writer_reset(sgf_writer *w, sgf_write_fn write,
                                  void *ctx);
 
-/* The events. Each returns 0, or -1 if the writer has failed (now or
- * before; sgf_writer_status() says why). The identifier given to
+/* The events. Each returns SGF_OK, or the writer's sticky error code if
+ * it has failed, now or before (SGF_EORDER, SGF_EIDENT, SGF_ESINK). The
+ * identifier given to
  * sgf_writer_property() is normalized as the parser does (lowercase
  * letters dropped, or all upper-cased if there is no uppercase one). Value
  * data is raw (escapes intact), in any number of slices split anywhere;
@@ -193,17 +195,18 @@ SGF_EXTERN int sgf_writer_tree_end(sgf_writer *w);
 SGF_EXTERN int sgf_writer_value(sgf_writer *w, const char *raw, size_t len);
 
 /* End of output: closes an open value and every open game tree (as the
- * parser's finish does), then flushes. Returns 0 or -1. The writer can go
+ * parser's finish does), then flushes. Returns SGF_OK or the sticky error
+ * code. The writer can go
  * on with a new game tree afterwards. */
 SGF_EXTERN int sgf_writer_finish(sgf_writer *w);
 
-/* Hand everything buffered to the sink. Returns 0 or -1. */
+/* Hand everything buffered to the sink. Returns SGF_OK or the sticky
+ * error code (SGF_ESINK). */
 SGF_EXTERN int sgf_writer_flush(sgf_writer *w);
 
-/* Why the writer failed (SGF_WRITE_OK if it has not), and a short static
- * description of a status. */
-SGF_EXTERN sgf_write_status sgf_writer_status(const sgf_writer *w);
-SGF_EXTERN const char *sgf_write_status_message(sgf_write_status s);
+/* Why the writer failed: SGF_OK if it has not, else the sticky code
+ * (SGF_EORDER, SGF_EIDENT, SGF_ESINK); sgf_strerror() describes it. */
+SGF_EXTERN int sgf_writer_status(const sgf_writer *w);
 
 /* Bytes written so far (handed to the sink or still buffered). */
 SGF_EXTERN uint64_t sgf_writer_bytes(const sgf_writer *w);
@@ -211,7 +214,9 @@ SGF_EXTERN uint64_t sgf_writer_bytes(const sgf_writer *w);
 /* Game trees open in the output (0 between game trees). */
 SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
 
-/* Fill the event members of *cb with handlers that pass each event to the
+/* cb->size must be set (sgf_callbacks_init(), VERSIONED STRUCTS in
+ * sgfstream.h): no member past it is written.
+ * Fill the event members of *cb with handlers that pass each event to the
  * writer that is the parser's user pointer: sgf_parser_create(&cb, writer,
  * &opt) copies a parse to the writer. A handler returns SGF_ABORT once the
  * writer has failed. on_diagnostic is left as it is; on_value (WHOLE
@@ -245,8 +250,8 @@ SGF_EXTERN void sgf_writer_value_callbacks(sgf_callbacks *cb);
  * raw. The walk is a loop over parent / first child
  * / next sibling links: no recursion, no allocation. The writer must be
  * between game trees (or inside a node, for a variation: then the subtree
- * is written as a variation of the output's current tree). Returns 0 or
- * -1 (sgf_writer_status() says why). */
+ * is written as a variation of the output's current tree). Returns SGF_OK
+ * or the writer's sticky error code. */
 SGF_EXTERN int sgf_writer_write_tree(sgf_writer *w, const sgf_tree *t);
 SGF_EXTERN int sgf_writer_write_subtree(sgf_writer *w, const sgf_node *n);
 SGF_EXTERN int sgf_writer_write_collection(sgf_writer *w,

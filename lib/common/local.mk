@@ -1,5 +1,7 @@
 # lib/common: what every layer of the library shares - the allocator hooks
-# (sgf_allocator) behind one set of helpers. Includes: the public headers.
+# (sgf_allocator) behind one set of helpers, and the copy of a versioned
+# struct (its size first) that reads only what the caller's header knew. Includes: the public headers.
 noinst_LTLIBRARIES += lib/common/libcommon.la
-lib_common_libcommon_la_SOURCES = lib/common/alloc.c lib/common/alloc.h
+lib_common_libcommon_la_SOURCES = lib/common/alloc.c lib/common/alloc.h \
+	lib/common/sized.c lib/common/sized.h
 lib_common_libcommon_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden

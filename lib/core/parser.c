@@ -84,6 +84,7 @@
 
 #include "alloc.h"
 #include "parser.h"
+#include "sized.h"
 #include "scan.h"
 
 enum {
@@ -273,7 +274,15 @@ static void keep_vtail(sgf_parser *p, int st, const unsigned char *s) {
 /* ------------------------------------------------------------------ */
 /* Creation and small accessors                                        */
 
-void sgf_options_init(sgf_options *opt) { memset(opt, 0, sizeof *opt); }
+void sgf_options_init(sgf_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
+}
+
+void sgf_callbacks_init(sgf_callbacks *cb) {
+  memset(cb, 0, sizeof *cb);
+  cb->size = sizeof *cb;
+}
 
 static void parser_clear(sgf_parser *p) {
   p->state = ST_TOP;
@@ -310,14 +319,27 @@ static void parser_clear(sgf_parser *p) {
   p->vfirst = 0;
 }
 
-sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
-                              const sgf_options *opt) {
+sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
+                              const sgf_options *given) {
   sgf_allocator a;
   sgf_parser *p;
   size_t idlen;
-  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
-  idlen = (opt && opt->max_ident_len) ? opt->max_ident_len
-                                      : SGF_DEFAULT_MAX_IDENT_LEN;
+  sgf_options o;
+  sgf_callbacks cb;
+  const sgf_options *opt = &o;
+  /* VERSIONED STRUCTS: the first sgf_callbacks ended at on_diagnostic */
+  if (!given)
+    sgf_options_init(&o);
+  else if (sgf__copy_sized(&o, sizeof o, given,
+                           SGF__SIZE_UPTO(sgf_options, allocator)))
+    return NULL;
+  if (!cbg)
+    sgf_callbacks_init(&cb);
+  else if (sgf__copy_sized(&cb, sizeof cb, cbg,
+                           SGF__SIZE_UPTO(sgf_callbacks, on_diagnostic)))
+    return NULL;
+  sgf__allocator_init(&a, opt->allocator);
+  idlen = opt->max_ident_len ? opt->max_ident_len : SGF_DEFAULT_MAX_IDENT_LEN;
   if (idlen > ((size_t)1 << 30)) return NULL;
   p = sgf__malloc(&a, sizeof *p);
   if (!p) return NULL;
@@ -332,31 +354,30 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cb, void *user,
     sgf__free(&a, p, sizeof *p);
     return NULL;
   }
-  if (cb) p->cb = *cb;
+  p->cb = cb;
   p->user = user;
-  p->flags = opt ? opt->flags : 0;
-  p->max_depth =
-      (opt && opt->max_depth) ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
-  p->max_value_bytes = (opt && opt->max_value_bytes)
-                           ? opt->max_value_bytes
-                           : SGF_DEFAULT_MAX_VALUE_BYTES;
+  p->flags = opt->flags;
+  p->max_depth = opt->max_depth ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
   parser_clear(p);
   return p;
 }
 
-void sgf_parser_destroy(sgf_parser *p) {
+int sgf_parser_destroy(sgf_parser *p) {
   sgf_allocator a;
-  if (!p) return;
+  if (!p) return SGF_OK;
+  if (p->ev.live) return SGF_EBUSY; /* the feed loop still uses p */
   a = p->alloc;
   sgf__free(&a, p->ident, p->max_ident_len + 1);
   sgf__free(&a, p->raw, p->max_ident_len + 1);
   sgf__free(&a, p->implicit, p->implicit_cap * sizeof(uint64_t));
   sgf__free(&a, p, sizeof *p);
+  return SGF_OK;
 }
 
-void sgf_parser_reset(sgf_parser *p) {
-  if (p->ev.live) return;
+int sgf_parser_reset(sgf_parser *p) {
+  if (p->ev.live) return SGF_EBUSY;
   parser_clear(p);
+  return SGF_OK;
 }
 
 void sgf_parser_resume(sgf_parser *p) {
@@ -434,7 +455,7 @@ static int deliver(sgf_parser *p, sgf_diag *d) {
   if (stop) {
     p->error = *d;
     p->has_error = 1;
-    p->status = SGF_ERROR;
+    p->status = SGF_EPARSE;
     return 1;
   }
   return r == SGF_ABORT ? 2 : 0;
@@ -661,7 +682,7 @@ static void ident_finish(sgf_parser *p) {
   } while (0)
 
 /* Parse len bytes at buf, the next ones of the input. Returns an
- * sgf_status, or SGF__NEED when it stopped at a ']' whose meaning the
+ * int, or SGF__NEED when it stopped at a ']' whose meaning the
  * bytes up to the end do not tell yet (DOUBLE-BYTE TEXT): *consumed says
  * where, and the caller holds the rest back. */
 static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
@@ -1402,34 +1423,34 @@ paused:
 aborted:
   p->ev.live = 0;
   p->state = st;
-  if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
+  if (p->status != SGF_EPARSE) p->status = SGF_EABORTED;
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
-  return (sgf_status)p->status;
+  return p->status;
 
 failed:
   p->ev.live = 0;
   p->state = st;
-  p->status = SGF_ERROR;
+  p->status = SGF_EPARSE;
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
-  return SGF_ERROR;
+  return SGF_EPARSE;
 }
 
 /* Bytes held back (la) are parsed first, with as many of the new ones as
  * fit after them; when they are all parsed the rest goes straight from
  * the caller's buffer. Bytes copied into la count as consumed. An empty
  * feed does nothing at all (no callback fires). */
-sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
-                           size_t *consumed) {
+int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
+                    size_t *consumed) {
   const unsigned char *in = (const unsigned char *)data;
   size_t used = 0, u;
   int r;
 
   if (consumed) *consumed = 0;
-  if (p->ev.live) return SGF_BUSY;
-  if (p->status != SGF_OK) return (sgf_status)p->status;
-  if (p->state == ST_DONE || p->state == ST_FIN_CLOSE) return SGF_BUSY;
+  if (p->ev.live) return SGF_EBUSY;
+  if (p->status != SGF_OK) return p->status;
+  if (p->state == ST_DONE || p->state == ST_FIN_CLOSE) return SGF_EORDER;
   if (len == 0) return SGF_OK; /* held-back bytes wait for more, or finish */
   for (;;) {
     if (p->la_len) {
@@ -1447,7 +1468,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
       }
       if (r != SGF_OK) {
         if (consumed) *consumed = used;
-        return (sgf_status)r;
+        return r;
       }
       continue;
     }
@@ -1461,7 +1482,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
     used += u;
     if (r != SGF_OK) {
       if (consumed) *consumed = used;
-      return (sgf_status)r;
+      return r;
     }
     break;
   }
@@ -1472,7 +1493,7 @@ sgf_status sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
 /* ------------------------------------------------------------------ */
 /* End of input                                                        */
 
-static sgf_status finish_core(sgf_parser *p) {
+static int finish_core(sgf_parser *p) {
   static const unsigned char nothing[1];
   const unsigned char *buf = nothing, *s = nothing;
   const uint64_t base = p->offset;
@@ -1603,21 +1624,21 @@ paused:
 aborted:
   p->ev.live = 0;
   p->state = st;
-  if (p->status != SGF_ERROR) p->status = SGF_ABORTED;
-  return (sgf_status)p->status;
+  if (p->status != SGF_EPARSE) p->status = SGF_EABORTED;
+  return p->status;
 
 failed:
   p->ev.live = 0;
   p->state = st;
-  p->status = SGF_ERROR;
-  return SGF_ERROR;
+  p->status = SGF_EPARSE;
+  return SGF_EPARSE;
 }
 
 /* The bytes held back for look-ahead are parsed first: nothing follows
  * them now, which decides every ']' they wait on. */
-sgf_status sgf_parser_finish(sgf_parser *p) {
-  if (p->ev.live) return SGF_BUSY;
-  if (p->status != SGF_OK) return (sgf_status)p->status;
+int sgf_parser_finish(sgf_parser *p) {
+  if (p->ev.live) return SGF_EBUSY;
+  if (p->status != SGF_OK) return p->status;
   while (p->la_len) {
     size_t u;
     int r;
@@ -1626,7 +1647,7 @@ sgf_status sgf_parser_finish(sgf_parser *p) {
     p->at_eof = 0;
     p->la_len -= u;
     if (p->la_len) memmove(p->la, p->la + u, p->la_len);
-    if (r != SGF_OK) return (sgf_status)r;
+    if (r != SGF_OK) return r;
   }
   return finish_core(p);
 }

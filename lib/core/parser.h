@@ -26,10 +26,9 @@ struct sgf_parser {
   unsigned flags;
   uint64_t max_depth;
   size_t max_ident_len;
-  size_t max_value_bytes;
 
   int state;      /* ST_* in parser.c */
-  int status;     /* sticky sgf_status: SGF_OK, SGF_PAUSED, ... */
+  int status;     /* sticky: SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE */
   int seen_tree;  /* a game tree has begun */
   int quiet;      /* bit 0: junk reported; bit 1: NUL reported, since the
                      last event */

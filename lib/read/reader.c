@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "sgfstream.h"
+#include "sized.h"
 
 struct sgf_reader {
   sgf_parser *parser;
@@ -187,25 +188,57 @@ static int on_property_end(sgf_parser *p, void *u) {
   return r->cb.on_property ? r->cb.on_property(p, r->user, &r->prop) : 0;
 }
 
-sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb, void *user,
-                              const sgf_options *opt) {
+void sgf_reader_callbacks_init(sgf_reader_callbacks *cb) {
+  memset(cb, 0, sizeof *cb);
+  cb->size = sizeof *cb;
+}
+
+void sgf_reader_options_init(sgf_reader_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
+}
+
+sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
+                              const sgf_reader_options *given) {
   static const sgf_callbacks core = {
-      on_tree_begin, on_tree_end,  on_node,         on_property,  on_value_begin,
-      on_value_data, on_value_end, on_property_end, on_diagnostic, NULL};
+      sizeof(sgf_callbacks), on_tree_begin, on_tree_end,  on_node,
+      on_property,           on_value_begin, on_value_data, on_value_end,
+      on_property_end,       on_diagnostic,  NULL};
   sgf_allocator a;
   sgf_reader *r;
-  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
+  sgf_reader_options ro;
+  sgf_reader_callbacks cb;
+  sgf_options po;
+  const sgf_options *opt = &po;
+  if (!given)
+    sgf_reader_options_init(&ro);
+  else if (sgf__copy_sized(&ro, sizeof ro, given,
+                           SGF__SIZE_UPTO(sgf_reader_options,
+                                          max_value_bytes)))
+    return NULL;
+  if (!cbg)
+    sgf_reader_callbacks_init(&cb);
+  else if (sgf__copy_sized(&cb, sizeof cb, cbg,
+                           SGF__SIZE_UPTO(sgf_reader_callbacks,
+                                          on_diagnostic)))
+    return NULL;
+  if (!ro.parser)
+    sgf_options_init(&po);
+  else if (sgf__copy_sized(&po, sizeof po, ro.parser,
+                           SGF__SIZE_UPTO(sgf_options, allocator)))
+    return NULL;
+  sgf__allocator_init(&a, opt->allocator);
   r = sgf__malloc(&a, sizeof *r);
   if (!r) return NULL;
   memset(r, 0, sizeof *r);
   r->alloc = a;
-  if (cb) r->cb = *cb;
+  r->cb = cb;
   r->user = user;
-  r->max_bytes = (opt && opt->max_value_bytes) ? opt->max_value_bytes
-                                               : SGF_DEFAULT_MAX_VALUE_BYTES;
+  r->max_bytes =
+      ro.max_value_bytes ? ro.max_value_bytes : SGF_DEFAULT_MAX_VALUE_BYTES;
   r->max_values = r->max_bytes / 16 < 64 ? 64 : r->max_bytes / 16;
-  r->ident_cap = (opt && opt->max_ident_len) ? opt->max_ident_len
-                                             : SGF_DEFAULT_MAX_IDENT_LEN;
+  r->ident_cap =
+      opt->max_ident_len ? opt->max_ident_len : SGF_DEFAULT_MAX_IDENT_LEN;
   r->ident = sgf__malloc(&a, r->ident_cap + 1);
   r->raw_ident = r->ident ? sgf__malloc(&a, r->ident_cap + 1) : NULL;
   r->parser = r->raw_ident ? sgf_parser_create(&core, r, opt) : NULL;
@@ -217,16 +250,18 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cb, void *user,
   return r;
 }
 
-void sgf_reader_destroy(sgf_reader *r) {
+int sgf_reader_destroy(sgf_reader *r) {
   sgf_allocator a;
-  if (!r) return;
+  if (!r) return SGF_OK;
+  /* from inside a callback the parser refuses: so do we */
+  if (sgf_parser_destroy(r->parser) != SGF_OK) return SGF_EBUSY;
   a = r->alloc;
-  sgf_parser_destroy(r->parser);
   sgf__free(&a, r->buf, r->cap);
   sgf__free(&a, r->vals, r->vcap * sizeof *r->vals);
   sgf__free(&a, r->ident, r->ident_cap + 1);
   sgf__free(&a, r->raw_ident, r->ident_cap + 1);
   sgf__free(&a, r, sizeof *r);
+  return SGF_OK;
 }
 
 sgf_parser *sgf_reader_parser(sgf_reader *r) { return r->parser; }

@@ -102,6 +102,7 @@
  */
 #include <string.h>
 
+#include "sized.h"
 #include "tree_internal.h"
 
 /* Where the current event is, and the identifier as written: through the
@@ -243,6 +244,12 @@ HOT_INLINE const sgf_event_state *event_state(sgf_tree_builder *b,
 
 void sgf_tree_builder_options_init(sgf_tree_builder_options *opt) {
   memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
+}
+
+void sgf_tree_builder_callbacks_init(sgf_tree_builder_callbacks *cb) {
+  memset(cb, 0, sizeof *cb);
+  cb->size = sizeof *cb;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1390,6 +1397,7 @@ static int h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks handlers = {
+    sizeof(sgf_callbacks),
     h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
     h_value_data, h_value_end, h_property_end, h_diagnostic, NULL};
 
@@ -1398,36 +1406,56 @@ const sgf_callbacks *sgf_tree_builder_handlers(void) { return &handlers; }
 /* ------------------------------------------------------------------ */
 /* Life cycle                                                          */
 
-sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
+sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
                                           void *user,
                                           const sgf_tree_builder_options *opt) {
   sgf_tree_builder_options o;
+  sgf_tree_builder_callbacks cbc;
+  const sgf_tree_builder_callbacks *cb = cbg ? &cbc : NULL;
+  sgf_options po;
+  sgf_callbacks evc;
   sgf_allocator a;
   sgf_tree_builder *b;
-  if (opt)
-    o = *opt;
-  else
+  /* VERSIONED STRUCTS (sgfstream.h): each read as far as its size says */
+  if (!opt)
     sgf_tree_builder_options_init(&o);
-  sgf__allocator_init(&a, o.parser.allocator);
+  else if (sgf__copy_sized(&o, sizeof o, opt,
+                           SGF__SIZE_UPTO(sgf_tree_builder_options,
+                                          max_value_bytes)))
+    return NULL;
+  if (!o.parser)
+    sgf_options_init(&po);
+  else if (sgf__copy_sized(&po, sizeof po, o.parser,
+                           SGF__SIZE_UPTO(sgf_options, allocator)))
+    return NULL;
+  if (cbg && sgf__copy_sized(&cbc, sizeof cbc, cbg,
+                             SGF__SIZE_UPTO(sgf_tree_builder_callbacks,
+                                            events)))
+    return NULL;
+  sgf_callbacks_init(&evc);
+  if (cb && cb->events &&
+      sgf__copy_sized(&evc, sizeof evc, cb->events,
+                      SGF__SIZE_UPTO(sgf_callbacks, on_diagnostic)))
+    return NULL;
+  sgf__allocator_init(&a, po.allocator);
   b = sgf__malloc(&a, sizeof *b);
   if (!b) return NULL;
   memset(b, 0, sizeof *b);
   b->alloc = a;
   if (cb) {
     b->cb = *cb;
-    if (cb->events) b->ev = *cb->events;
+    if (cb->events) b->ev = evc;
     b->cb.events = NULL;
   }
   b->user = user;
   b->flags = o.flags;
-  b->mainline = (o.parser.flags & SGF_OPT_MAINLINE) != 0;
+  b->mainline = (po.flags & SGF_OPT_MAINLINE) != 0;
   b->max_nodes = o.max_nodes ? o.max_nodes : SGF_DEFAULT_MAX_NODES;
   if (b->max_nodes > SGF__MAX_NODES_CAP) b->max_nodes = SGF__MAX_NODES_CAP;
   b->max_bytes = o.max_tree_bytes ? o.max_tree_bytes
                                   : SGF_DEFAULT_MAX_TREE_BYTES;
-  b->max_value_bytes = o.parser.max_value_bytes
-                           ? o.parser.max_value_bytes
-                           : SGF_DEFAULT_MAX_VALUE_BYTES;
+  b->max_value_bytes =
+      o.max_value_bytes ? o.max_value_bytes : SGF_DEFAULT_MAX_VALUE_BYTES;
   if (b->flags & SGF_TREE_COLLECT) {
     b->coll = sgf__collection_new(&a);
     if (!b->coll) goto failed;
@@ -1456,7 +1484,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cb,
                    !e->on_node && !e->on_property && !e->on_value_begin &&
                    !e->on_value_data && !e->on_value &&
                    b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
-    b->parser = sgf_parser_create(&h, b, &o.parser);
+    b->parser = sgf_parser_create(&h, b, &po);
     if (!b->parser) goto failed;
     event_state(b, b->parser);
   }
@@ -1466,11 +1494,13 @@ failed:
   return NULL;
 }
 
-void sgf_tree_builder_destroy(sgf_tree_builder *b) {
+int sgf_tree_builder_destroy(sgf_tree_builder *b) {
   sgf_allocator a;
-  if (!b) return;
+  if (!b) return SGF_OK;
+  /* inside on_game, or any callback of the builder's parser */
+  if (b->delivering || sgf_parser_destroy(b->parser) != SGF_OK)
+    return SGF_EBUSY;
   a = b->alloc;
-  sgf_parser_destroy(b->parser);
   drop_game(b);
   sgf_collection_free(b->coll);
   sgf__blocks_free(&a, b->spare);
@@ -1480,6 +1510,7 @@ void sgf_tree_builder_destroy(sgf_tree_builder *b) {
   sgf__free(&a, b->sb, b->sbcap);
   sgf__free(&a, b->ix, b->ixcap * sizeof *b->ix);
   sgf__free(&a, b, sizeof *b);
+  return SGF_OK;
 }
 
 sgf_parser *sgf_tree_builder_parser(sgf_tree_builder *b) { return b->parser; }
@@ -1500,10 +1531,12 @@ sgf_collection *sgf_tree_builder_collection_take(sgf_tree_builder *b) {
   return c;
 }
 
-void sgf_tree_builder_reset(sgf_tree_builder *b) {
-  if (b->parser) sgf_parser_reset(b->parser);
+int sgf_tree_builder_reset(sgf_tree_builder *b) {
+  if (b->delivering) return SGF_EBUSY;
+  if (b->parser && sgf_parser_reset(b->parser) != SGF_OK) return SGF_EBUSY;
   drop_game(b);
   b->depth = 0;
   b->state = B_IDLE;
   if (b->coll) sgf__collection_clear(b->coll);
+  return SGF_OK;
 }

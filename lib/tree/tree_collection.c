@@ -2,6 +2,7 @@
  * (one call: a builder in collection mode over one buffer). */
 #include <string.h>
 
+#include "sized.h"
 #include "tree_internal.h"
 
 struct sgf_collection {
@@ -71,12 +72,14 @@ sgf_collection *sgf_collection_parse(const char *data, size_t len,
   sgf_tree_builder_options o;
   sgf_tree_builder *b;
   sgf_parser *p;
-  sgf_status st;
+  int st;
   sgf_collection *c = NULL;
-  if (opt)
-    o = *opt;
-  else
+  if (!opt)
     sgf_tree_builder_options_init(&o);
+  else if (sgf__copy_sized(&o, sizeof o, opt,
+                           SGF__SIZE_UPTO(sgf_tree_builder_options,
+                                          max_value_bytes)))
+    return NULL; /* NULL without parsing: *err is not set */
   o.flags = (o.flags | SGF_TREE_COLLECT) & ~SGF_TREE_DETACHED;
   if (err) {
     memset(err, 0, sizeof *err);

@@ -31,8 +31,8 @@ struct sgf_cursor {
 static const sgf_pos nopos; /* zeros: made here, not read */
 
 static int edit_status(int err) {
-  return (err == SGF__ERR_NODES || err == SGF__ERR_BYTES) ? SGF_EDIT_LIMIT
-                                                          : SGF_EDIT_NOMEM;
+  return (err == SGF__ERR_NODES || err == SGF__ERR_BYTES) ? SGF_ELIMIT
+                                                          : SGF_ENOMEM;
 }
 
 static int is_pow2(size_t n) { return n && (n & (n - 1)) == 0; }
@@ -160,7 +160,7 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
   p->nvalues = 1;
   p->values = v;
   touched(n);
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 /* ident gets the single value raw (replacing its values), or is added. */
@@ -175,7 +175,7 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
   v[0].pos = nopos;
   p->nvalues = 1; /* room stays >= pow2ceil(1) */
   touched(n);
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 /* Append the value raw to ident (added if absent). */
@@ -201,7 +201,7 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
   p->values = arr;
   p->nvalues = k + 1;
   touched(n);
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 /* Index of the value of p that is exactly raw[0..len), or -1. */
@@ -246,15 +246,15 @@ static int point_put(sgf_cursor *c, const char *ident,
   char pt[2], *raw;
   size_t len, i;
   int r;
-  if (sgf_point_encode(x, y, pt) != 2) return SGF_EDIT_INVALID;
-  if (value_index(find(n, ident), pt, 2) >= 0) return SGF_EDIT_OK;
+  if (sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
+  if (value_index(find(n, ident), pt, 2) >= 0) return SGF_OK;
   raw = make_raw(t, pt, 2, NULL, NULL, 0, &len);
   if (!raw) return edit_status(t->err);
   if ((r = edit_prepare(t, n)) != 0) return r;
   if ((r = prop_append(t, n, ident, raw, len)) != 0) return r;
   for (i = 0; group[i]; i++)
     if (strcmp(group[i], ident) != 0) point_release(t, n, group[i], pt);
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -277,10 +277,10 @@ sgf_tree *sgf_cursor_tree(const sgf_cursor *c) { return c->tree; }
 const sgf_node *sgf_cursor_node(const sgf_cursor *c) { return c->node; }
 
 static int go(sgf_cursor *c, sgf_node *n) {
-  if (!n) return SGF_EDIT_INVALID;
+  if (!n) return SGF_EINVAL;
   c->node = n;
   c->variation_next = 0;
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 int sgf_cursor_back(sgf_cursor *c) { return go(c, c->node->parent); }
@@ -288,15 +288,15 @@ int sgf_cursor_forward(sgf_cursor *c) { return go(c, c->node->first_child); }
 int sgf_cursor_rewind(sgf_cursor *c) { return go(c, c->tree->root); }
 
 int sgf_cursor_goto(sgf_cursor *c, const sgf_node *n) {
-  if (!n || n->tree != c->tree) return SGF_EDIT_INVALID;
+  if (!n || n->tree != c->tree) return SGF_EINVAL;
   return go(c, (sgf_node *)n); /* a node of the cursor's own tree */
 }
 
 int sgf_cursor_start_variation(sgf_cursor *c) {
-  if (!c->node->parent) return SGF_EDIT_INVALID;
+  if (!c->node->parent) return SGF_EINVAL;
   c->node = c->node->parent;
   c->variation_next = 1;
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 /* ------------------------------------------------------------------ */
@@ -335,7 +335,7 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   sgf__node_link(t, n, c->node, first);
   c->node = n;
   c->variation_next = 0;
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }
 
 int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
@@ -345,9 +345,9 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   uint32_t want;
   sgf_node *ch;
   if (color != SGF_COLOR_BLACK && color != SGF_COLOR_WHITE)
-    return SGF_EDIT_INVALID;
+    return SGF_EINVAL;
   k = sgf_point_encode(x, y, pt);
-  if (k < 0) return SGF_EDIT_INVALID;
+  if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
   for (ch = c->node->first_child; ch; ch = ch->next) {
     const sgf_value *mv;
@@ -376,13 +376,13 @@ int sgf_cursor_add_stone(sgf_cursor *c, sgf_color color, int x, int y) {
     case SGF_COLOR_BLACK: ident = "AB"; break;
     case SGF_COLOR_WHITE: ident = "AW"; break;
     case SGF_COLOR_NONE: ident = "AE"; break;
-    default: return SGF_EDIT_INVALID;
+    default: return SGF_EINVAL;
   }
   return point_put(c, ident, setup_group, x, y);
 }
 
 int sgf_cursor_add_markup(sgf_cursor *c, sgf_markup kind, int x, int y) {
-  if ((unsigned)kind > SGF_MARKUP_CROSS) return SGF_EDIT_INVALID;
+  if ((unsigned)kind > SGF_MARKUP_CROSS) return SGF_EINVAL;
   return point_put(c, markup_group[kind], markup_group, x, y);
 }
 
@@ -411,7 +411,7 @@ int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   const sgf_property *p;
   char *raw;
   size_t len;
-  if (!text) return SGF_EDIT_INVALID;
+  if (!text) return SGF_EINVAL;
   p = find(c->node, "C");
   if (p)
     raw = make_raw(t, p->values[0].raw, p->values[0].len,
@@ -428,7 +428,7 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   sgf_property *p;
   char pt[2], *raw;
   size_t len, i;
-  if (!text || sgf_point_encode(x, y, pt) != 2) return SGF_EDIT_INVALID;
+  if (!text || sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
   raw = make_raw(t, pt, 2, ":", text, 1, &len);
   if (!raw) return edit_status(t->err);
   p = find(c->node, "LB");
@@ -439,7 +439,7 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
       sgf_value *w = (sgf_value *)v;
       w->raw = raw;
       w->len = len;
-      return SGF_EDIT_OK;
+      return SGF_OK;
     }
   }
   return prop_append(t, c->node, "LB", raw, len);
@@ -449,7 +449,7 @@ int sgf_cursor_set_text(sgf_cursor *c, const char *ident, const char *text) {
   sgf_tree *t = c->tree;
   char *raw;
   size_t len;
-  if (!valid_ident(ident) || !text) return SGF_EDIT_INVALID;
+  if (!valid_ident(ident) || !text) return SGF_EINVAL;
   raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
   if (!raw) return edit_status(t->err);
   return prop_set(t, c->node, ident, raw, len);
@@ -461,7 +461,7 @@ int sgf_cursor_add_value(sgf_cursor *c, const char *ident, const char *raw,
   char *copy;
   size_t n;
   if (!valid_ident(ident) || (!raw && len) || !valid_raw(raw, len))
-    return SGF_EDIT_INVALID;
+    return SGF_EINVAL;
   copy = make_raw(t, raw, len, NULL, NULL, 0, &n);
   if (!copy) return edit_status(t->err);
   return prop_append(t, c->node, ident, copy, n);
@@ -471,7 +471,7 @@ int sgf_cursor_set_result(sgf_cursor *c, const char *result) {
   sgf_tree *t = c->tree;
   char *raw;
   size_t len;
-  if (!result) return SGF_EDIT_INVALID;
+  if (!result) return SGF_EINVAL;
   raw = make_raw(t, NULL, 0, NULL, result, 0, &len);
   if (!raw) return edit_status(t->err);
   return prop_set(t, t->root, "RE", raw, len);
@@ -518,8 +518,8 @@ int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
   char num[32], *raw;
   size_t i, len;
   int r;
-  if (!h || h->board_size > 52) return SGF_EDIT_INVALID;
-  if (h->has_komi && fmt_komi(num, h->komi) != 0) return SGF_EDIT_INVALID;
+  if (!h || h->board_size > 52) return SGF_EINVAL;
+  if (h->has_komi && fmt_komi(num, h->komi) != 0) return SGF_EINVAL;
   texts[0] = h->black;
   texts[1] = h->white;
   texts[2] = h->date;
@@ -530,7 +530,7 @@ int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
   do {                                                                   \
     raw = make_raw(t, NULL, 0, NULL, (text), 0, &len);                   \
     if (!raw) return edit_status(t->err);                                \
-    if ((r = prop_set(t, root, (id), raw, len)) != SGF_EDIT_OK) return r; \
+    if ((r = prop_set(t, root, (id), raw, len)) != SGF_OK) return r; \
   } while (0)
   SET("GM", "1");
   SET("FF", "4");
@@ -549,5 +549,5 @@ int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
   for (i = 0; i < 6; i++)
     if (texts[i]) SET(idents[i], texts[i]);
 #undef SET
-  return SGF_EDIT_OK;
+  return SGF_OK;
 }

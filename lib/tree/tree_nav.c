@@ -215,7 +215,7 @@ const sgf_node *sgf_node_iter_next(sgf_node_iter *it) {
 
 int sgf_point_encode(int x, int y, char out[2]) {
   if (x == SGF_PASS || y == SGF_PASS) return 0;
-  if (x < 0 || x > 51 || y < 0 || y > 51) return -1;
+  if (x < 0 || x > 51 || y < 0 || y > 51) return SGF_EINVAL;
   out[0] = (char)(x < 26 ? 'a' + x : 'A' + (x - 26));
   out[1] = (char)(y < 26 ? 'a' + y : 'A' + (y - 26));
   return 2;
@@ -229,12 +229,15 @@ static int letter(char c) {
 
 int sgf_point_decode(const char *raw, size_t len, int *x, int *y) {
   int a, b;
-  if (len == 0) return 0;
-  if (len != 2) return -1;
+  if (len == 0) {
+    *x = *y = SGF_PASS;
+    return SGF_OK;
+  }
+  if (len != 2) return SGF_EINVAL;
   a = letter(raw[0]);
   b = letter(raw[1]);
-  if (a < 0 || b < 0) return -1;
+  if (a < 0 || b < 0) return SGF_EINVAL;
   *x = a;
   *y = b;
-  return 1;
+  return SGF_OK;
 }

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "sized.h"
 #include "writer_priv.h"
 
 /* The event functions are inlined into both their public function and
@@ -63,10 +64,10 @@ static const unsigned char stop_readable[256] = {
  * bytes are dropped; the buffer is empty afterwards either way. */
 static void flush_buf(sgf_writer *w) {
   size_t off = 0;
-  while (w->status == SGF_WRITE_OK && off < w->len) {
+  while (w->status == SGF_OK && off < w->len) {
     int n = w->write(w->ctx, w->buf + off, w->len - off);
     if (n <= 0 || (size_t)n > w->len - off) {
-      w->status = SGF_WRITE_ESINK;
+      w->status = SGF_ESINK;
       break;
     }
     off += (size_t)n;
@@ -121,17 +122,17 @@ static int line_full(const sgf_writer *w) {
 }
 
 static int order_error(sgf_writer *w) {
-  if (w->status == SGF_WRITE_OK) w->status = SGF_WRITE_EORDER;
+  if (w->status == SGF_OK) w->status = SGF_EORDER;
   w->where = W_FAILED;
-  return -1;
+  return w->status;
 }
 
 /* The end of an event that may have flushed: on failure, also leave every
  * fast path (they test `where` only, never `status`). */
 static inline int result(sgf_writer *w) {
-  if (w->status == SGF_WRITE_OK) return 0;
+  if (w->status == SGF_OK) return 0;
   w->where = W_FAILED;
-  return -1;
+  return w->status;
 }
 
 /* ------------------------------------------------------------------ */
@@ -152,7 +153,7 @@ static int is_upper(unsigned char c) { return c >= 'A' && c <= 'Z'; }
 static int is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 
 COLD int tree_begin_slow(sgf_writer *w) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   switch (w->where) {
     case W_TOP:
       break;
@@ -177,7 +178,7 @@ COLD int tree_begin_slow(sgf_writer *w) {
 }
 
 COLD int node_slow(sgf_writer *w) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   switch (w->where) {
     case W_SEQ_START:
       break;
@@ -227,7 +228,7 @@ EV_INLINE int ev_node(sgf_writer *w) {
  * break. */
 COLD int property_slow(sgf_writer *w, const unsigned char *id, size_t n) {
   size_t i, upper = 0;
-  if (w->status) return -1;
+  if (w->status) return w->status;
   switch (w->where) {
     case W_PROP:
       w->len = w->prop_mark;
@@ -261,9 +262,9 @@ COLD int property_slow(sgf_writer *w, const unsigned char *id, size_t n) {
   w->where = W_PROP;
   return result(w);
 bad_ident:
-  w->status = SGF_WRITE_EIDENT;
+  w->status = SGF_EIDENT;
   w->where = W_FAILED;
-  return -1;
+  return w->status;
 }
 
 EV_INLINE int ev_property(sgf_writer *w, const char *ident, size_t n) {
@@ -286,7 +287,7 @@ EV_INLINE int ev_property(sgf_writer *w, const char *ident, size_t n) {
 }
 
 COLD int value_begin_slow(sgf_writer *w) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   if (w->where == W_PROP) {
     w->node_props++;
   } else if (w->where == W_AFTER_VALUE) {
@@ -332,7 +333,7 @@ static inline unsigned char *put_pair(sgf_writer *w, unsigned char *o,
 COLD int value_data_slow(sgf_writer *w, const unsigned char *s, size_t n) {
   const unsigned char *end = s + n;
   const unsigned char *stop = w->stop;
-  if (w->status) return -1;
+  if (w->status) return w->status;
   if (n == 0) /* nothing: it begins no value either */
     return w->where == W_VALUE || w->where == W_PROP ||
                    w->where == W_AFTER_VALUE
@@ -340,7 +341,7 @@ COLD int value_data_slow(sgf_writer *w, const unsigned char *s, size_t n) {
                : order_error(w);
   if ((w->where == W_PROP || w->where == W_AFTER_VALUE) &&
       value_begin_slow(w))
-    return -1; /* data after a property or a value begins a value */
+    return w->status; /* data after a property or a value begins a value */
   if (w->where != W_VALUE) return order_error(w);
   if (w->esc) { /* the backslash that ended the last slice */
     unsigned char *o;
@@ -430,10 +431,10 @@ EV_INLINE int ev_value_data(sgf_writer *w, const char *raw, size_t n) {
 }
 
 COLD int value_end_slow(sgf_writer *w) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   if ((w->where == W_PROP || w->where == W_AFTER_VALUE) &&
       value_begin_slow(w))
-    return -1; /* an end after a property or a value: an empty value */
+    return w->status; /* an end after a property or a value: an empty value */
   if (w->where != W_VALUE) return order_error(w);
   if (w->esc) { /* a lone backslash at the end stands for itself */
     reserve(w, 2);
@@ -481,14 +482,14 @@ EV_INLINE int ev_property_end(sgf_writer *w) {
       w->where = W_NODE;
       return 0;
     case W_FAILED:
-      return -1;
+      return w->status;
     default:
       return order_error(w);
   }
 }
 
 COLD int tree_end_slow(sgf_writer *w) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   switch (w->where) {
     case W_SEQ_START:
       put1(w, ';');
@@ -522,6 +523,7 @@ EV_INLINE int ev_tree_end(sgf_writer *w) { return tree_end_slow(w); }
 
 void sgf_writer_options_init(sgf_writer_options *opt) {
   memset(opt, 0, sizeof *opt);
+  opt->size = sizeof *opt;
 }
 
 static void writer_clear(sgf_writer *w, sgf_write_fn write, void *ctx) {
@@ -530,7 +532,7 @@ static void writer_clear(sgf_writer *w, sgf_write_fn write, void *ctx) {
   w->len = 0;
   w->where = W_TOP;
   w->esc = 0;
-  w->status = SGF_WRITE_OK;
+  w->status = SGF_OK;
   w->depth = 0;
   w->prop_mark = 0;
   w->node_props = 0;
@@ -540,15 +542,22 @@ static void writer_clear(sgf_writer *w, sgf_write_fn write, void *ctx) {
 }
 
 sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
-                              const sgf_writer_options *opt) {
+                              const sgf_writer_options *given) {
   sgf_allocator a;
   sgf_writer *w;
-  size_t cap = (opt && opt->buffer_size) ? opt->buffer_size
-                                         : SGF_WRITER_DEFAULT_BUFFER;
+  sgf_writer_options o;
+  const sgf_writer_options *opt = &o;
+  size_t cap;
   if (!write) return NULL;
+  if (!given)
+    sgf_writer_options_init(&o);
+  else if (sgf__copy_sized(&o, sizeof o, given,
+                           SGF__SIZE_UPTO(sgf_writer_options, allocator)))
+    return NULL;
+  cap = opt->buffer_size ? opt->buffer_size : SGF_WRITER_DEFAULT_BUFFER;
   if (cap < SGF_WRITER_MIN_BUFFER) cap = SGF_WRITER_MIN_BUFFER;
   if (cap > 0x7fffffffu) cap = 0x7fffffffu; /* the sink returns an int */
-  sgf__allocator_init(&a, opt ? opt->allocator : NULL);
+  sgf__allocator_init(&a, opt->allocator);
   w = sgf__malloc(&a, sizeof *w);
   if (!w) return NULL;
   memset(w, 0, sizeof *w);
@@ -559,9 +568,9 @@ sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
     return NULL;
   }
   w->cap = cap;
-  w->readable = opt && opt->layout == SGF_LAYOUT_READABLE;
+  w->readable = opt->layout == SGF_LAYOUT_READABLE;
   w->stop = w->readable ? stop_readable : stop_compact;
-  w->width = (opt && opt->width) ? opt->width : SGF_WRITER_DEFAULT_WIDTH;
+  w->width = opt->width ? opt->width : SGF_WRITER_DEFAULT_WIDTH;
   writer_clear(w, write, ctx);
   return w;
 }
@@ -592,16 +601,16 @@ int sgf_writer_property_end(sgf_writer *w) { return ev_property_end(w); }
 int sgf_writer_tree_end(sgf_writer *w) { return ev_tree_end(w); }
 
 int sgf_writer_value(sgf_writer *w, const char *raw, size_t len) {
-  if (ev_value_begin(w) || ev_value_data(w, raw, len)) return -1;
+  if (ev_value_begin(w) || ev_value_data(w, raw, len)) return w->status;
   return ev_value_end(w);
 }
 
 int sgf_writer_value_text(sgf_writer *w, const char *text, size_t len,
                           unsigned flags) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   if ((w->where == W_PROP || w->where == W_AFTER_VALUE) && len > 0 &&
       value_begin_slow(w))
-    return -1; /* text after a property or a value begins a value */
+    return w->status; /* text after a property or a value begins a value */
   if (w->where != W_VALUE) return order_error(w);
   if (w->esc) { /* raw data ended in a backslash: it stands for itself */
     w->esc = 0;
@@ -639,15 +648,15 @@ int sgf_writer_value_text(sgf_writer *w, const char *text, size_t len,
 }
 
 int sgf_writer_finish(sgf_writer *w) {
-  if (w->status) return -1;
-  if (w->where == W_VALUE && ev_value_end(w)) return -1;
+  if (w->status) return w->status;
+  if (w->where == W_VALUE && ev_value_end(w)) return w->status;
   while (w->depth > 0)
-    if (ev_tree_end(w)) return -1;
+    if (ev_tree_end(w)) return w->status;
   return sgf_writer_flush(w);
 }
 
 int sgf_writer_flush(sgf_writer *w) {
-  if (w->status) return -1;
+  if (w->status) return w->status;
   if (w->where == W_PROP) {
     /* The identifier may still be taken back: flush what precedes it and
      * keep it (and only it) in the buffer. */
@@ -663,22 +672,8 @@ int sgf_writer_flush(sgf_writer *w) {
   return result(w);
 }
 
-sgf_write_status sgf_writer_status(const sgf_writer *w) {
-  return (sgf_write_status)w->status;
-}
-
-const char *sgf_write_status_message(sgf_write_status s) {
-  switch (s) {
-    case SGF_WRITE_OK:
-      return "no error";
-    case SGF_WRITE_EORDER:
-      return "event out of order for FF[4]";
-    case SGF_WRITE_EIDENT:
-      return "invalid property identifier";
-    case SGF_WRITE_ESINK:
-      return "output failed";
-  }
-  return "unknown writer status";
+int sgf_writer_status(const sgf_writer *w) {
+  return w->status;
 }
 
 uint64_t sgf_writer_bytes(const sgf_writer *w) { return out_pos(w); }
@@ -727,8 +722,13 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
   return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
 }
 
+/* A struct from a header without on_value (VERSIONED STRUCTS) keeps the
+ * three value members: nothing is written past cb->size. */
+#define HAS_ON_VALUE(cb) ((cb)->size >= SGF__SIZE_UPTO(sgf_callbacks, on_value))
+
 void sgf_writer_value_callbacks(sgf_callbacks *cb) {
   sgf_writer_callbacks(cb);
+  if (!HAS_ON_VALUE(cb)) return;
   cb->on_value_data = NULL;
   cb->on_value_end = NULL;
   cb->on_value = cb_value;
@@ -747,5 +747,5 @@ void sgf_writer_callbacks(sgf_callbacks *cb) {
   cb->on_value_begin = NULL;
   cb->on_property_end = NULL;
   /* the three value callbacks above, so that a filter can wrap them */
-  cb->on_value = NULL;
+  if (HAS_ON_VALUE(cb)) cb->on_value = NULL;
 }

@@ -25,7 +25,7 @@ struct sgf_writer {
   int where;    /* W_* */
   int esc;      /* the value's last raw byte was a backslash (pending) */
   int readable; /* SGF_LAYOUT_READABLE */
-  int status;   /* sgf_write_status; sticky */
+  int status;   /* SGF_OK or a negative code (sgfstream/error.h); sticky */
   const unsigned char *stop; /* bytes the value copy looks at */
   uint64_t depth;            /* game trees open */
   size_t prop_mark;  /* buf offset of the open property's identifier: the

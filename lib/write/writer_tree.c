@@ -16,24 +16,25 @@
 /* A node and its properties, in file order. */
 static int write_node(sgf_writer *w, const sgf_node *n) {
   size_t i, j, np = sgf_node_property_count(n);
-  if (sgf_writer_node(w)) return -1;
+  if (sgf_writer_node(w)) return sgf_writer_status(w);
   for (i = 0; i < np; i++) {
     const sgf_property *p = sgf_node_property(n, i);
-    if (sgf_writer_property(w, p->ident, p->ident_len)) return -1;
+    if (sgf_writer_property(w, p->ident, p->ident_len))
+      return sgf_writer_status(w);
     for (j = 0; j < p->nvalues; j++)
       if (sgf_writer_value(w, p->values[j].raw, p->values[j].len))
-        return -1;
-    if (sgf_writer_property_end(w)) return -1;
+        return sgf_writer_status(w);
+    if (sgf_writer_property_end(w)) return sgf_writer_status(w);
   }
   return 0;
 }
 
 int sgf_writer_write_subtree(sgf_writer *w, const sgf_node *top) {
   const sgf_node *n = top;
-  if (sgf_writer_tree_begin(w)) return -1;
+  if (sgf_writer_tree_begin(w)) return sgf_writer_status(w);
   for (;;) {
     const sgf_node *v;
-    if (write_node(w, n)) return -1;
+    if (write_node(w, n)) return sgf_writer_status(w);
     switch (sgf_node_child_count(n)) {
       case 0:
         break;
@@ -41,20 +42,20 @@ int sgf_writer_write_subtree(sgf_writer *w, const sgf_node *top) {
         n = sgf_node_first_child(n);
         continue;
       default: /* variations */
-        if (sgf_writer_tree_begin(w)) return -1;
+        if (sgf_writer_tree_begin(w)) return sgf_writer_status(w);
         n = sgf_node_first_child(n);
         continue;
     }
     /* n is a leaf: close variations until one has a next sibling. */
     for (;;) {
-      if (sgf_writer_tree_end(w)) return -1;
+      if (sgf_writer_tree_end(w)) return sgf_writer_status(w);
       v = n;
       while (v != top && sgf_node_child_count(sgf_node_parent(v)) == 1)
         v = sgf_node_parent(v);
       if (v == top) return 0;
       if (sgf_node_next_sibling(v) != NULL) {
         n = sgf_node_next_sibling(v);
-        if (sgf_writer_tree_begin(w)) return -1;
+        if (sgf_writer_tree_begin(w)) return sgf_writer_status(w);
         break;
       }
       n = sgf_node_parent(v); /* its last variation is closed: close it */
@@ -70,7 +71,7 @@ int sgf_writer_write_collection(sgf_writer *w, const sgf_collection *c) {
   size_t i, n = sgf_collection_count(c);
   for (i = 0; i < n; i++) {
     const sgf_tree *t = sgf_collection_tree(c, i);
-    if (t != NULL && sgf_writer_write_tree(w, t)) return -1;
+    if (t != NULL && sgf_writer_write_tree(w, t)) return sgf_writer_status(w);
   }
   return 0;
 }

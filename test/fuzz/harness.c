@@ -358,9 +358,9 @@ static void check_depth(run *r, const char *name) {
  * reset does nothing (the logs would show it). */
 static void check_busy(run *r) {
   size_t used = 5;
-  if (sgf_parser_feed(r->p, "(;)", 3, &used) != SGF_BUSY || used != 0)
+  if (sgf_parser_feed(r->p, "(;)", 3, &used) != SGF_EBUSY || used != 0)
     fail(r, "feed from inside a callback not refused");
-  if (sgf_parser_finish(r->p) != SGF_BUSY)
+  if (sgf_parser_finish(r->p) != SGF_EBUSY)
     fail(r, "finish from inside a callback not refused");
   sgf_parser_reset(r->p);
 }
@@ -687,7 +687,7 @@ static void run_free(run *r) {
 
 static sgf_callbacks run_callbacks(void) {
   sgf_callbacks cb;
-  memset(&cb, 0, sizeof cb); /* members not set here must be NULL */
+  sgf_callbacks_init(&cb); /* members not set here must be NULL */
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
   cb.on_node = on_node;
@@ -723,11 +723,11 @@ static void check_paused(run *r, uint64_t next) {
  * finish; pauses are resumed at once. copy: give each chunk its own heap
  * block, freed after use (so a pointer kept into it would be caught by
  * ASan). Returns the final status. */
-static sgf_status run_feed(run *r, const uint8_t *chunks, size_t n,
+static int run_feed(run *r, const uint8_t *chunks, size_t n,
                            int copy) {
   uint64_t pos = 0;
   size_t ci = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   int guard = 0;
   while (pos < r->len && st == SGF_OK && !r->failed) {
     size_t want = r->len - pos, done = 0;
@@ -783,7 +783,7 @@ static sgf_status run_feed(run *r, const uint8_t *chunks, size_t n,
     r->buf_len = 0;
     pos += want;
   }
-  if (r->failed) return SGF_ERROR;
+  if (r->failed) return SGF_EPARSE;
   if (st == SGF_OK && !r->stopped) {
     sgf_pos end = position(r, r->p);
     if (end.offset != r->len)
@@ -794,7 +794,7 @@ static sgf_status run_feed(run *r, const uint8_t *chunks, size_t n,
   r->finishing = 1;
   {
     long ncb = r->ncb;
-    sgf_status fin;
+    int fin;
     while ((fin = sgf_parser_finish(r->p)) == SGF_PAUSED) {
       sgf_parser_resume(r->p);
       if (++guard > 100000000) {
@@ -814,7 +814,7 @@ static sgf_status run_feed(run *r, const uint8_t *chunks, size_t n,
 }
 
 /* The invariants of a completed run. */
-static void final_checks(run *r, sgf_status st) {
+static void final_checks(run *r, int st) {
   const sgf_diag *e = sgf_parser_error(r->p);
   if (r->failed) return;
   switch (st) {
@@ -830,11 +830,11 @@ static void final_checks(run *r, sgf_status st) {
       if (sgf_parser_finish(r->p) != SGF_OK)
         fail(r, "a second finish did not return SGF_OK");
       break;
-    case SGF_ERROR:
+    case SGF_EPARSE:
       if (!r->stopped) {
-        fail(r, "SGF_ERROR without a fatal diagnostic");
+        fail(r, "SGF_EPARSE without a fatal diagnostic");
       } else if (e == NULL) {
-        fail(r, "SGF_ERROR but sgf_parser_error() is NULL");
+        fail(r, "SGF_EPARSE but sgf_parser_error() is NULL");
       } else if (e->code != r->stop.code ||
                  e->pos.offset != r->stop.pos.offset ||
                  e->severity != r->stop.severity) {
@@ -843,26 +843,26 @@ static void final_checks(run *r, sgf_status st) {
              sgf_diag_name(r->stop.code), r->stop.pos.offset);
       }
       break;
-    case SGF_ABORTED:
-      if (!r->aborted) fail(r, "SGF_ABORTED but no callback aborted");
-      if (r->stopped) fail(r, "SGF_ABORTED after a fatal diagnostic");
+    case SGF_EABORTED:
+      if (!r->aborted) fail(r, "SGF_EABORTED but no callback aborted");
+      if (r->stopped) fail(r, "SGF_EABORTED after a fatal diagnostic");
       break;
     default:
       fail(r, "the parse ended with status %d", (int)st);
   }
-  if (st != SGF_ERROR && r->stopped)
+  if (st != SGF_EPARSE && r->stopped)
     fail(r, "a stopping diagnostic but status %d", (int)st);
 }
 
 /* A complete checked run with a fresh parser. Returns the status. */
-static sgf_status run_once(run *r, const sgf_options *opt,
+static int run_once(run *r, const sgf_options *opt,
                            const uint8_t *chunks, size_t n, int copy) {
   sgf_callbacks cb = run_callbacks();
-  sgf_status st;
+  int st;
   r->p = sgf_parser_create(&cb, r, opt);
   if (r->p == NULL) {
     fail(r, "sgf_parser_create failed");
-    return SGF_ERROR;
+    return SGF_EPARSE;
   }
   st = run_feed(r, chunks, n, copy);
   final_checks(r, st);
@@ -880,7 +880,7 @@ static const char *run_result(run *r) {
 const char *fz_check_parse(const uint8_t *data, size_t size) {
   sgf_options opt;
   run r;
-  sgf_status st1, st2;
+  int st1, st2;
   fz_buf first;
   const char *res;
   if (size < 1) return NULL;
@@ -965,7 +965,7 @@ static const char *log_diff_msg(const char *what, const fz_buf *a,
 static const char *split_compare(const uint8_t *in, size_t len,
                                  const split_cfg *cfg) {
   run whole, part;
-  sgf_status sw, sp;
+  int sw, sp;
   const char *res = NULL;
   const uint8_t *chunks = cfg->chunks;
   size_t n = cfg->nchunks;
@@ -995,7 +995,7 @@ static const char *split_compare(const uint8_t *in, size_t len,
     res = log_diff("whole vs split", &whole.out, &part.out);
   } else if (sw != sp) {
     res = fz_failf("whole vs split: status %d vs %d", (int)sw, (int)sp);
-  } else if (sw == SGF_ERROR) {
+  } else if (sw == SGF_EPARSE) {
     const sgf_diag *a = sgf_parser_error(whole.p);
     const sgf_diag *b = sgf_parser_error(part.p);
     if (!a || !b || a->code != b->code || a->pos.offset != b->pos.offset ||
@@ -1343,7 +1343,7 @@ static void strip_lengths(fz_buf *b) {
 }
 
 static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
-  static const sgf_callbacks cb = {m_tb, m_te, m_node, m_prop, m_vb,
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks), m_tb, m_te, m_node, m_prop, m_vb,
                                    m_vd, m_ve, m_pe,   m_diag, NULL};
   sgf_options o = *opt;
   sgf_parser *p;
@@ -1363,6 +1363,7 @@ static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
 
 const char *fz_check_reader(const uint8_t *data, size_t size) {
   sgf_options opt;
+  sgf_reader_options ro;
   sgf_reader_callbacks cb;
   fz_alloc c;
   sgf_allocator a;
@@ -1371,18 +1372,20 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   rd d;
   rmodel m;
   size_t chunk, pos = 0, base, failed_before, bound;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   unsigned mode;
   if (size < 6) return NULL;
   fz_decode_options(data[0], &opt);
-  opt.max_value_bytes = 1 + 4 * (size_t)data[1];
+  sgf_reader_options_init(&ro);
+  ro.parser = &opt;
+  ro.max_value_bytes = 1 + 4 * (size_t)data[1];
   mode = data[2] & 3u;
   fz_alloc_init(&c, &a, (data[2] >> 2) & 1);
   opt.allocator = &a;
   memset(&d, 0, sizeof d);
   d.in = data + 6;
   d.len = size - 6;
-  d.max_bytes = opt.max_value_bytes;
+  d.max_bytes = ro.max_value_bytes;
   d.max_values = rd_max_values(d.max_bytes);
   d.flags = opt.flags;
   d.pause_every = data[2] >> 3;
@@ -1395,13 +1398,13 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
     fz_alloc_schedule(&c, data[3], SIZE_MAX);
     c.fail_stride = 2;
   }
-  memset(&cb, 0, sizeof cb);
+  sgf_reader_callbacks_init(&cb);
   cb.on_tree_begin = rd_tb;
   cb.on_tree_end = rd_te;
   cb.on_node = rd_node;
   cb.on_property = rd_prop;
   cb.on_diagnostic = rd_diag;
-  rdr = sgf_reader_create(&cb, &d, &opt);
+  rdr = sgf_reader_create(&cb, &d, &ro);
   if (rdr == NULL) {
     if (c.failures == 0) return fz_failf("sgf_reader_create failed");
     if (c.live != 0 || c.blocks != 0 || c.bad != 0)
@@ -1439,9 +1442,9 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
       if (c.failures > failed_before)
         rd_fail(&d, "%zu allocations failed but the parse ended OK",
                 c.failures - failed_before);
-    } else if (st == SGF_ERROR) {
+    } else if (st == SGF_EPARSE) {
       if (!d.stopped || e == NULL || e->code != d.stop.code)
-        rd_fail(&d, "SGF_ERROR without its diagnostic");
+        rd_fail(&d, "SGF_EPARSE without its diagnostic");
       else if (e->code == SGF_DIAG_NOMEM && c.failures == failed_before)
         rd_fail(&d, "out-of-memory with no allocation failed");
     } else {

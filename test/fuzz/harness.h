@@ -98,7 +98,7 @@ const char *fz_check_whole(const uint8_t *data, size_t size);
  *   [3] the first failing allocation call (counted from creation)
  *   [4] chunk size (0: whole)
  *   [5] SGF_SKIP from on_node number (1-based; 0 never)
- * and the input. The reader must end cleanly (OK, or SGF_ERROR with its
+ * and the input. The reader must end cleanly (OK, or SGF_EPARSE with its
  * diagnostic; out-of-memory only when an allocation failed) and agree with
  * a model of it built on the core's events (the same options, skip and
  * limits: max_value_bytes raw bytes and max(max_value_bytes / 16, 64)
@@ -205,7 +205,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size);
  * their rules, and the tree, written by the tree writer in both layouts,
  * must parse strictly into the same nodes, properties and values (modulo
  * the writer's normalization of raw values), and written into a sink that
- * fails part way it must fail with SGF_WRITE_ESINK. Nothing may be
+ * fails part way it must fail with SGF_ESINK. Nothing may be
  * outstanding after the cursors and the tree are freed. */
 const char *fz_check_cursor(const uint8_t *data, size_t size);
 

@@ -101,22 +101,26 @@ static int coord(unsigned b) {
   return SGF_PASS;
 }
 
-/* The documented encoding: 2 and the letters; 0 for a pass; -1 off the
+/* The documented encoding: 2 and the letters; 0 for a pass; SGF_EINVAL off the
  * board. */
 static int enc(int x, int y, char pt[2]) {
   if (x == SGF_PASS || y == SGF_PASS) return 0;
-  if (x < 0 || x > 51 || y < 0 || y > 51) return -1;
+  if (x < 0 || x > 51 || y < 0 || y > 51) return SGF_EINVAL;
   pt[0] = (char)(x < 26 ? 'a' + x : 'A' + x - 26);
   pt[1] = (char)(y < 26 ? 'a' + y : 'A' + y - 26);
   return 2;
 }
 
-/* The documented decoding: 1 and (x, y) for two letters, 0 for the
- * empty value, -1 for anything else. */
+/* The documented decoding: SGF_OK and (x, y) for two letters, SGF_OK and
+ * (SGF_PASS, SGF_PASS) for the empty value, SGF_EINVAL for anything
+ * else. */
 static int dec(const char *raw, size_t len, int *x, int *y) {
   int v[2], i;
-  if (len == 0) return 0;
-  if (len != 2) return -1;
+  if (len == 0) {
+    *x = *y = SGF_PASS;
+    return SGF_OK;
+  }
+  if (len != 2) return SGF_EINVAL;
   for (i = 0; i < 2; i++) {
     char c = raw[i];
     if (c >= 'a' && c <= 'z')
@@ -124,11 +128,11 @@ static int dec(const char *raw, size_t len, int *x, int *y) {
     else if (c >= 'A' && c <= 'Z')
       v[i] = c - 'A' + 26;
     else
-      return -1;
+      return SGF_EINVAL;
   }
   *x = v[0];
   *y = v[1];
-  return 1;
+  return SGF_OK;
 }
 
 /* sgf_point_encode and sgf_point_decode against enc() and dec(). */
@@ -139,10 +143,11 @@ static void check_point(cz *z, int x, int y, int k, const char pt[2]) {
       (k != 2 && (out[0] != '?' || out[1] != '?')))
     cz_fail(z, "sgf_point_encode(%d, %d) returned %d, expected %d", x, y, r,
             k);
-  else if (k == 2 && (sgf_point_decode(pt, 2, &dx, &dy) != 1 || dx != x ||
+  else if (k == 2 && (sgf_point_decode(pt, 2, &dx, &dy) != SGF_OK || dx != x ||
                       dy != y))
     cz_fail(z, "sgf_point_decode(%c%c) is not (%d, %d)", pt[0], pt[1], x, y);
-  else if (k == 0 && sgf_point_decode("", 0, &dx, &dy) != 0)
+  else if (k == 0 && (sgf_point_decode("", 0, &dx, &dy) != SGF_OK ||
+                      dx != SGF_PASS || dy != SGF_PASS))
     cz_fail(z, "sgf_point_decode of the empty value is not a pass");
 }
 
@@ -342,20 +347,20 @@ static void snap_same(cz *z, const snap *s, int root_may_change,
 static int status_ok(cz *z, int r, int invalid, size_t failures,
                      const char *what) {
   switch (r) {
-    case SGF_EDIT_OK:
+    case SGF_OK:
       if (invalid == 1) cz_fail(z, "%s with bad arguments returned OK", what);
       if (failures)
         cz_fail(z, "%s returned OK after %zu allocations failed", what,
                 failures);
       return !z->failed;
-    case SGF_EDIT_INVALID:
+    case SGF_EINVAL:
       if (invalid == 0) cz_fail(z, "%s returned INVALID", what);
       return 0;
-    case SGF_EDIT_NOMEM:
+    case SGF_ENOMEM:
       if (invalid == 1) cz_fail(z, "%s with bad arguments returned NOMEM", what);
       if (!failures) cz_fail(z, "%s returned NOMEM, no allocation failed", what);
       return 0;
-    case SGF_EDIT_LIMIT:
+    case SGF_ELIMIT:
       if (invalid == 1) cz_fail(z, "%s with bad arguments returned LIMIT", what);
       if (!z->limited) cz_fail(z, "%s returned LIMIT without limits", what);
       if (failures)
@@ -453,7 +458,7 @@ static void check_facts(cz *z) {
       int x1 = -9, y1 = -9, x2 = -9, y2 = -9;
       int r1 = sgf_point_decode(mvv->raw, mvv->len, &x1, &y1);
       int r2 = dec(mvv->raw, mvv->len, &x2, &y2);
-      if (r1 != r2 || (r1 == 1 && (x1 != x2 || y1 != y2)))
+      if (r1 != r2 || (r1 == SGF_OK && (x1 != x2 || y1 != y2)))
         cz_fail(z, "node %zu: sgf_point_decode(\"%s\") returned %d (%d, %d), "
                 "expected %d (%d, %d)",
                 i, show(mvv->raw, mvv->len), r1, x1, y1, r2, x2, y2);
@@ -511,10 +516,13 @@ static int buf_sink(void *ctx, const char *b, size_t n) {
 static sgf_collection *parse_strict(cz *z, const fz_buf *out,
                                     const char *what) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_diag d;
   sgf_collection *c;
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = SGF_OPT_STRICT;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = SGF_OPT_STRICT;
   memset(&d, 0, sizeof d);
   c = sgf_collection_parse(out->p ? out->p : "", out->len, &o, &d);
   if (c == NULL) {
@@ -589,7 +597,7 @@ static void write_back(cz *z, const sgf_node *top, const sgf_writer_options *wo,
   r |= sgf_writer_finish(w);
   if (r != 0)
     cz_fail(z, "%s: the writer failed: %s", what,
-            sgf_write_status_message(sgf_writer_status(w)));
+            sgf_strerror(sgf_writer_status(w)));
   sgf_writer_destroy(w);
   if (!z->failed && (c = parse_strict(z, &out, what)) != NULL) {
     const sgf_node *root = sgf_tree_root(sgf_collection_tree(c, 0));
@@ -670,7 +678,7 @@ static int failing_sink(void *ctx, const char *b, size_t n) {
 }
 
 /* The tree writer into a sink that fails after k bytes of the len the
- * tree takes: it must fail with SGF_WRITE_ESINK exactly when k < len. */
+ * tree takes: it must fail with SGF_ESINK exactly when k < len. */
 static void write_failing(cz *z, size_t len, size_t k) {
   sgf_writer_options wo = z->wo;
   size_t left = k;
@@ -682,7 +690,7 @@ static void write_failing(cz *z, size_t len, size_t k) {
   r = sgf_writer_write_tree(w, z->t);
   r |= sgf_writer_finish(w);
   if ((r != 0) != (k < len) ||
-      (k < len && sgf_writer_status(w) != SGF_WRITE_ESINK))
+      (k < len && sgf_writer_status(w) != SGF_ESINK))
     cz_fail(z, "tree writer into a sink failing after %zu of %zu bytes: "
             "returned %d, status %d",
             k, len, r, (int)sgf_writer_status(w));
@@ -884,7 +892,7 @@ static void op_go(cz *z, int op, const snap *s) {
     case OP_REWIND: what = "rewind"; r = sgf_cursor_rewind(c); break;
     default: what = "goto"; r = sgf_cursor_goto(c, want); break;
   }
-  if (r == SGF_EDIT_NOMEM || r == SGF_EDIT_LIMIT)
+  if (r == SGF_ENOMEM || r == SGF_ELIMIT)
     cz_fail(z, "%s returned %d", what, r); /* moving allocates nothing */
   if (!status_ok(z, r, invalid, z->ca->failures - fb, what)) {
     if (!z->failed) snap_same(z, s, 0, what);
@@ -1126,7 +1134,7 @@ static void op_header(cz *z, const snap *s) {
   r = sgf_cursor_header(z->cur[z->w], &h);
   if (!status_ok(z, r, open ? -1 : 0, z->ca->failures - fb, "header")) {
     /* some properties may have been written: the rest stays */
-    if (!z->failed) snap_same(z, s, r != SGF_EDIT_INVALID, "header");
+    if (!z->failed) snap_same(z, s, r != SGF_EINVAL, "header");
     return;
   }
 #define HAS(id, want)                                                     \
@@ -1203,7 +1211,7 @@ static void op_nulls(cz *z, unsigned f, const snap *s) {
     case 6: what = "add_value(NULL, 1)"; r = sgf_cursor_add_value(c, "C", NULL, 1); break;
     default: what = "add_value(\"a]\")"; r = sgf_cursor_add_value(c, "C", "a]", 2); break;
   }
-  if (r != SGF_EDIT_INVALID) cz_fail(z, "%s returned %d", what, r);
+  if (r != SGF_EINVAL) cz_fail(z, "%s returned %d", what, r);
   else snap_same(z, s, 0, what);
 }
 
@@ -1297,6 +1305,7 @@ static void run_op(cz *z) {
 static sgf_tree *start_tree(cz *z, const sgf_allocator *a, size_t tlen,
                             unsigned lim) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_collection *c;
   sgf_tree *t = NULL;
   const char *src = "(;)";
@@ -1309,7 +1318,9 @@ static sgf_tree *start_tree(cz *z, const sgf_allocator *a, size_t tlen,
     z->i += tlen;
   }
   sgf_tree_builder_options_init(&o);
-  o.parser.allocator = a;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.allocator = a;
   o.max_nodes = (lim & 15u) ? 4u * (lim & 15u) : 0;
   o.max_tree_bytes = (lim >> 4) ? 1024u * (lim >> 4) : 0;
   c = sgf_collection_parse(src, len, &o, NULL);

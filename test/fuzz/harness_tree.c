@@ -459,6 +459,7 @@ static int t_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 const char *fz_check_tree(const uint8_t *data, size_t size) {
   static const size_t vmax[4] = {0, 64, 1024, 65536};
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_callbacks ev;
   fz_alloc c;
@@ -468,16 +469,18 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   const unsigned char *in;
   size_t len, chunk, pos = 0, i, failed_before;
   unsigned mode;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   sgf_collection *coll = NULL;
   if (size < 6) return NULL;
   sgf_tree_builder_options_init(&o);
-  fz_decode_options(data[0], &o.parser);
+  sgf_options_init(&po);
+  o.parser = &po;
+  fz_decode_options(data[0], &po);
   o.flags = data[1] & 3u;
   mode = (data[1] >> 3) & 3u;
   fz_alloc_init(&c, &a, (data[1] >> 5) & 1);
-  o.parser.allocator = &a;
-  o.parser.max_value_bytes = vmax[data[1] >> 6];
+  po.allocator = &a;
+  o.max_value_bytes = vmax[data[1] >> 6];
   o.max_nodes = data[3];
   o.max_tree_bytes = (uint64_t)data[4] * 256;
   chunk = data[5];
@@ -495,8 +498,8 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
       o.max_tree_bytes ? o.max_tree_bytes : SGF_DEFAULT_MAX_TREE_BYTES;
   t.keep_some = (data[1] >> 2) & 1;
   t.cur = SIZE_MAX;
-  t.flags = o.parser.flags;
-  memset(&ev, 0, sizeof ev);
+  t.flags = po.flags;
+  sgf_callbacks_init(&ev);
   ev.on_tree_begin = t_tree_begin;
   ev.on_tree_end = t_tree_end;
   ev.on_node = t_node;
@@ -505,7 +508,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   ev.on_value_data = t_value_data;
   ev.on_value_end = t_value_end;
   ev.on_property_end = t_property_end;
-  memset(&cb, 0, sizeof cb);
+  sgf_tree_builder_callbacks_init(&cb);
   cb.on_game = t_on_game;
   cb.on_diagnostic = t_diag;
   cb.events = &ev;
@@ -535,12 +538,12 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
     const sgf_diag *e = sgf_parser_error(p);
     if (st == SGF_OK && c.failures > failed_before)
       t_fail(&t, "an allocation failed but the parse ended OK");
-    if (st == SGF_ERROR && (e == NULL || !t.stopped || e->code != t.stop.code))
-      t_fail(&t, "SGF_ERROR without its diagnostic");
-    if (st == SGF_ERROR && e != NULL && e->code == SGF_DIAG_NOMEM &&
+    if (st == SGF_EPARSE && (e == NULL || !t.stopped || e->code != t.stop.code))
+      t_fail(&t, "SGF_EPARSE without its diagnostic");
+    if (st == SGF_EPARSE && e != NULL && e->code == SGF_DIAG_NOMEM &&
         c.failures == failed_before)
       t_fail(&t, "out-of-memory with no allocation failed");
-    if (st != SGF_OK && st != SGF_ERROR) t_fail(&t, "the parse aborted");
+    if (st != SGF_OK && st != SGF_EPARSE) t_fail(&t, "the parse aborted");
   }
   /* The trees that outlived their on_game: still intact? */
   if ((o.flags & SGF_TREE_COLLECT) && !t.failed) {
@@ -748,14 +751,14 @@ static int rt_sink(void *ctx, const char *b, size_t n) {
 }
 
 /* Parse in with the recorder, copying to w (may be NULL). */
-static sgf_status rt_parse(rt *r, const unsigned char *in, size_t len,
+static int rt_parse(rt *r, const unsigned char *in, size_t len,
                            const sgf_options *opt, size_t chunk) {
-  static const sgf_callbacks cb = {rt_tb, rt_te, rt_node, rt_prop, rt_vb,
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks), rt_tb, rt_te, rt_node, rt_prop, rt_vb,
                                    rt_vd, rt_ve, rt_pe,   rt_diag, NULL};
   sgf_parser *p = sgf_parser_create(&cb, r, opt);
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t pos = 0;
-  if (p == NULL) return SGF_ABORTED;
+  if (p == NULL) return SGF_EABORTED;
   while (pos < len && st == SGF_OK) {
     size_t n = len - pos;
     if (chunk && chunk < n) n = chunk;
@@ -794,6 +797,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
                             const sgf_writer_options *wob, fz_buf *outa,
                             fz_buf *outb) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_tree_builder *b;
   sgf_collection *coll;
@@ -803,7 +807,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
   fz_alloc c;
   sgf_allocator a;
   twc x;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   size_t pos = 0;
   const char *res = NULL;
   fz_alloc_init(&c, &a, 1);
@@ -813,10 +817,11 @@ static const char *tw_build(const unsigned char *in, size_t len,
   if (x.w == NULL) abort();
   fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
   sgf_tree_builder_options_init(&o);
-  o.parser = *opt;
-  o.parser.allocator = NULL;
+  po = *opt;
+  o.parser = &po;
+  po.allocator = NULL;
   o.flags = SGF_TREE_COLLECT;
-  memset(&cb, 0, sizeof cb);
+  sgf_tree_builder_callbacks_init(&cb);
   cb.on_game = tw_on_game;
   b = sgf_tree_builder_create(&cb, &x, &o);
   if (b == NULL) abort();
@@ -830,7 +835,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
   if (st == SGF_OK) st = sgf_parser_finish(p);
   if (sgf_writer_finish(x.w) != 0 || x.wfail)
     res = fz_failf("roundtrip: sgf_writer_write_tree failed: %s",
-                   sgf_write_status_message(sgf_writer_status(x.w)));
+                   sgf_strerror(sgf_writer_status(x.w)));
   else if (c.calls != 0)
     res = fz_failf("roundtrip: the tree writer allocated");
   else if (st != SGF_OK)
@@ -848,7 +853,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
     if (sgf_writer_write_collection(wb, coll) != 0 ||
         sgf_writer_finish(wb) != 0)
       res = fz_failf("roundtrip: sgf_writer_write_collection failed: %s",
-                     sgf_write_status_message(sgf_writer_status(wb)));
+                     sgf_strerror(sgf_writer_status(wb)));
     sgf_writer_destroy(wb);
     sgf_collection_free(coll);
   }
@@ -861,11 +866,14 @@ static const char *tw_build(const unsigned char *in, size_t len,
 static sgf_collection *tw_parse(const fz_buf *out, const char *what,
                                 const char **err) {
   sgf_tree_builder_options o;
+  sgf_options po;
   sgf_collection *c;
   sgf_diag d;
   if (out->len == 0) return NULL;
   sgf_tree_builder_options_init(&o);
-  o.parser.flags = SGF_OPT_STRICT;
+  sgf_options_init(&po);
+  o.parser = &po;
+  po.flags = SGF_OPT_STRICT;
   memset(&d, 0, sizeof d);
   c = sgf_collection_parse(out->p, out->len, &o, &d);
   if (c == NULL)
@@ -972,7 +980,7 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
   }
   if (res == NULL && outa.len > 0) {
     sgf_options strict;
-    sgf_status st;
+    int st;
     sgf_options_init(&strict);
     strict.flags = SGF_OPT_STRICT;
     outc.len = 0;
@@ -1011,7 +1019,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   rt r1, r2, r3;
   fz_buf out1, out2;
   sgf_writer *w;
-  sgf_status st1, st2;
+  int st1, st2;
   const char *res = NULL;
   size_t chunk;
   if (size < 4) return NULL;
@@ -1039,7 +1047,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   if (sgf_writer_finish(w) != 0 || r1.wfail)
     res = fz_failf("roundtrip: the writer failed: %s (first parse status "
                    "%d)",
-                   sgf_write_status_message(sgf_writer_status(w)), (int)st1);
+                   sgf_strerror(sgf_writer_status(w)), (int)st1);
   else if (c.calls != 0)
     res = fz_failf("roundtrip: the writer allocated after creation");
   sgf_writer_destroy(w);
@@ -1053,19 +1061,19 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
    * cut off at its '[' by an error leaves no trace there.) */
   if (res == NULL) {
     fz_buf outw[2];
-    sgf_status stw[2];
+    int stw[2];
     int way;
     for (way = 0; way < 2; way++) {
       sgf_writer_options wv = wo;
       sgf_callbacks vcb;
       sgf_parser *p;
       size_t pos = 0;
-      sgf_status st = SGF_OK;
+      int st = SGF_OK;
       memset(&outw[way], 0, sizeof outw[way]);
       wv.allocator = NULL;
       w = sgf_writer_create(rt_sink, &outw[way], &wv);
       if (w == NULL) abort();
-      memset(&vcb, 0, sizeof vcb);
+      sgf_callbacks_init(&vcb);
       if (way)
         sgf_writer_value_callbacks(&vcb);
       else
@@ -1243,7 +1251,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   fz_buf outa, outb, outc;
   sgf_writer *w;
   int ra, rb;
-  sgf_write_status sa, sb;
+  int sa, sb;
   const char *res = NULL;
   sgf_options strict;
   rt r1, r2, r3;
@@ -1269,7 +1277,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   ra = run_script(w, data + 2, size - 2);
   sa = sgf_writer_status(w);
   if (c.calls != 0) res = fz_failf("writer: allocated after creation");
-  if (res == NULL && (ra == 0) != (sa == SGF_WRITE_OK))
+  if (res == NULL && (ra == 0) != (sa == SGF_OK))
     res = fz_failf("writer: calls returned %d but status %d", ra, (int)sa);
   sgf_writer_destroy(w);
   if (res == NULL && (c.live != 0 || c.bad != 0))
@@ -1291,10 +1299,10 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   /* FF[4] sets no depth limit and a script may nest deeper than the
    * parser's default: read the output back with no practical limit. */
   strict.max_depth = (uint64_t)1 << 40;
-  if (res == NULL && sa == SGF_WRITE_OK) {
-    sgf_status s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len,
+  if (res == NULL && sa == SGF_OK) {
+    int s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len,
                              &strict, 0);
-    sgf_status s2 = rt_parse(&r2, (const unsigned char *)outb.p, outb.len,
+    int s2 = rt_parse(&r2, (const unsigned char *)outb.p, outb.len,
                              &strict, 0);
     if (r2.ev.len == 0) {
       if (outb.len != 0) res = fz_failf("writer: output without a tree");

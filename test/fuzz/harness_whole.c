@@ -18,9 +18,9 @@ typedef struct wcfg {
 } wcfg;
 
 /* Parse the input under cfg into v (action as v says); the status. */
-static sgf_status wrun(sgf_parser *p, vlog *v, const wcfg *cfg) {
+static int wrun(sgf_parser *p, vlog *v, const wcfg *cfg) {
   size_t off = 0, ci = 0;
-  sgf_status st = SGF_OK;
+  int st = SGF_OK;
   int pauses = 0;
   sgf_parser_reset(p);
   vlog_clear(v);
@@ -37,22 +37,22 @@ static sgf_status wrun(sgf_parser *p, vlog *v, const wcfg *cfg) {
       v->winlen = n - done;
       st = sgf_parser_feed(p, v->win, n - done, &used);
       v->win = NULL;
-      if (st == SGF_ERROR || st == SGF_ABORTED) return st;
-      if (used > n - done) return SGF_BUSY;
+      if (st == SGF_EPARSE || st == SGF_EABORTED) return st;
+      if (used > n - done) return SGF_EBUSY;
       done += used;
       if (st == SGF_PAUSED) {
-        if (++pauses > 2) return SGF_BUSY;
+        if (++pauses > 2) return SGF_EBUSY;
         sgf_parser_resume(p);
         st = SGF_OK;
         continue;
       }
-      if (st != SGF_OK || done != n) return SGF_BUSY;
+      if (st != SGF_OK || done != n) return SGF_EBUSY;
     }
     off += n;
   }
   if (st != SGF_OK) return st;
   while ((st = sgf_parser_finish(p)) == SGF_PAUSED) {
-    if (++pauses > 2) return SGF_BUSY;
+    if (++pauses > 2) return SGF_EBUSY;
     sgf_parser_resume(p);
   }
   return st;
@@ -69,7 +69,7 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
   vlog vs, vw;
   sgf_callbacks cs, cw;
   sgf_parser *ps, *pw;
-  sgf_status ss, sw;
+  int ss, sw;
   const char *err = NULL;
   long k, *map = NULL;
   int action;
@@ -94,7 +94,7 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
   if (!ps || !pw) abort();
   ss = wrun(ps, &vs, &cfg);
   sw = wrun(pw, &vw, &cfg);
-  if (ss == SGF_BUSY || sw == SGF_BUSY) {
+  if (ss == SGF_EBUSY || sw == SGF_EBUSY) {
     err = fz_failf("a feed broke its contract (or paused unasked)");
   } else if (vs.contract[0] || vw.contract[0]) {
     err = fz_failf("contract: %s", vw.contract[0] ? vw.contract : vs.contract);
@@ -120,7 +120,7 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
       vs.action = action;
       sw = wrun(pw, &vw, &cfg);
       ss = wrun(ps, &vs, &cfg);
-      if (ss == SGF_BUSY || sw == SGF_BUSY)
+      if (ss == SGF_EBUSY || sw == SGF_EBUSY)
         err = fz_failf("a feed broke its contract with action %d at call "
                        "%ld",
                        action, k);

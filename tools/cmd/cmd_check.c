@@ -128,7 +128,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 }
 
 /* The parser stopped with status st. */
-static void stopped(check *c, sgf_status st)
+static void stopped(check *c, int st)
 {
   const sgf_diag *d = sgf_parser_error(c->p);
   int seen = d != NULL && c->have_last_error && same_diag(d, &c->last_error);
@@ -157,7 +157,7 @@ static void begin(void *ctx, const char *name)
 static int data(void *ctx, const char *buf, size_t len)
 {
   check *c = ctx;
-  sgf_status st;
+  int st;
   if (c->stopped)
     return 1;
   st = feed_chunked(c->p, buf, len, c->chunk);
@@ -189,7 +189,7 @@ static void end(void *ctx, const char *name, const char *error)
     report_failure(name, error);
     c->errors++;
   } else if (!c->stopped) {
-    sgf_status st = finish_chunked(c->p);
+    int st = finish_chunked(c->p);
     if (st != SGF_OK)
       stopped(c, st);
   }
@@ -312,7 +312,7 @@ int cmd_check(int argc, char **argv)
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
 
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   cb.on_diagnostic = on_diagnostic;
   c.p = sgf_parser_create(&cb, &c, &opt);
   in = input_reader_create(0);

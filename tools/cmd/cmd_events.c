@@ -65,7 +65,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
   return e->cb.on_diagnostic(p, u, d);
 }
 
-static void stopped(events *e, sgf_status st)
+static void stopped(events *e, int st)
 {
   const sgf_diag *d = sgf_parser_error(e->p);
   e->stopped = 1;
@@ -91,7 +91,7 @@ static void begin(void *ctx, const char *name)
 static int data(void *ctx, const char *buf, size_t len)
 {
   events *e = ctx;
-  sgf_status st;
+  int st;
   if (e->stopped)
     return 1;
   st = feed_chunked(e->p, buf, len, e->chunk);
@@ -106,7 +106,7 @@ static void end(void *ctx, const char *name, const char *error)
 {
   events *e = ctx;
   if (!e->stopped && error == NULL) {
-    sgf_status st = finish_chunked(e->p);
+    int st = finish_chunked(e->p);
     if (st != SGF_OK)
       stopped(e, st);
   }

@@ -101,7 +101,7 @@ static void end(void *ctx, const char *name, const char *error)
   fmt *f = ctx;
   int rc = rewrite_end(&f->rw, error);
   (void)name;
-  if (sgf_writer_status(f->rw.w) != SGF_WRITE_OK)
+  if (sgf_writer_status(f->rw.w) != SGF_OK)
     return; /* reported once, at the end */
   if (rc != 0)
     sgf_writer_finish(f->rw.w); /* close what a fatal error left open */
@@ -218,15 +218,15 @@ int cmd_fmt(int argc, char **argv)
       inplace_rewrite_arg(&ip, files[i]);
     } else {
       input_read(in, files[i], &sink, &f);
-      if (sgf_writer_status(f.rw.w) != SGF_WRITE_OK)
+      if (sgf_writer_status(f.rw.w) != SGF_OK)
         break;
     }
   }
 
   if (!in_place) {
-    if (sgf_writer_status(f.rw.w) == SGF_WRITE_OK)
+    if (sgf_writer_status(f.rw.w) == SGF_OK)
       sgf_writer_finish(f.rw.w);
-    if (sgf_writer_status(f.rw.w) != SGF_WRITE_OK) {
+    if (sgf_writer_status(f.rw.w) != SGF_OK) {
       rewrite_write_failed(&f.rw, &f.out, f.outname);
       output_discard(&f.out);
     } else if (f.out.is_stdout) {

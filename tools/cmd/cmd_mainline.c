@@ -107,7 +107,7 @@ static void end(void *ctx, const char *name, const char *error)
   mainline *m = ctx;
   (void)name;
   if (rewrite_end(&m->rw, error) != 0 &&
-      sgf_writer_status(m->rw.w) == SGF_WRITE_OK)
+      sgf_writer_status(m->rw.w) == SGF_OK)
     sgf_writer_finish(m->rw.w); /* close what a fatal error left open */
 }
 
@@ -175,7 +175,7 @@ int cmd_mainline(int argc, char **argv)
     output_stdout(&m.out, &loop);
     m.outname = "<stdout>";
   }
-  memset(&m.wcb, 0, sizeof m.wcb);
+  sgf_callbacks_init(&m.wcb);
   sgf_writer_value_callbacks(&m.wcb);
   cb = m.wcb;
   cb.on_tree_begin = ml_tree_begin;
@@ -194,12 +194,12 @@ int cmd_mainline(int argc, char **argv)
 
   for (i = 0; i < nfiles; i++) {
     input_read(in, files[i], &sink, &m);
-    if (sgf_writer_status(m.rw.w) != SGF_WRITE_OK)
+    if (sgf_writer_status(m.rw.w) != SGF_OK)
       break;
   }
-  if (sgf_writer_status(m.rw.w) == SGF_WRITE_OK)
+  if (sgf_writer_status(m.rw.w) == SGF_OK)
     sgf_writer_finish(m.rw.w);
-  if (sgf_writer_status(m.rw.w) != SGF_WRITE_OK) {
+  if (sgf_writer_status(m.rw.w) != SGF_OK) {
     rewrite_write_failed(&m.rw, &m.out, m.outname);
     output_discard(&m.out);
   } else if (m.out.is_stdout) {

@@ -350,7 +350,7 @@ static void end(void *ctx, const char *name, const char *error)
   rewrite_end(&s->rw, error);
   if (s->out_open) { /* stopped inside a game */
     s->out_open = 0;
-    if (sgf_writer_status(s->rw.w) != SGF_WRITE_OK)
+    if (sgf_writer_status(s->rw.w) != SGF_OK)
       rewrite_write_failed(&s->rw, &s->out, s->path);
     output_discard(&s->out);
     report_failure(s->path, "game incomplete, not written");
@@ -427,7 +427,7 @@ int cmd_split(int argc, char **argv)
     return EXIT_TROUBLE;
   }
   s.pattern_dirs = strchr(s.pattern, '/') != NULL;
-  memset(&s.wcb, 0, sizeof s.wcb);
+  sgf_callbacks_init(&s.wcb);
   sgf_writer_value_callbacks(&s.wcb);
   cb = s.wcb;
   cb.on_tree_begin = sp_tree_begin;

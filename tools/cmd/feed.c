@@ -3,7 +3,7 @@
  * consumed. The tools never pause, but their loop is the model. */
 #include "sgf.h"
 
-sgf_status feed_chunked(sgf_parser *p, const char *buf, size_t len,
+int feed_chunked(sgf_parser *p, const char *buf, size_t len,
                         size_t chunk)
 {
   while (len > 0) {
@@ -11,7 +11,7 @@ sgf_status feed_chunked(sgf_parser *p, const char *buf, size_t len,
     size_t done = 0;
     while (done < n) {
       size_t used = 0;
-      sgf_status st = sgf_parser_feed(p, buf + done, n - done, &used);
+      int st = sgf_parser_feed(p, buf + done, n - done, &used);
       done += used;
       if (st == SGF_PAUSED) {
         sgf_parser_resume(p);
@@ -27,9 +27,9 @@ sgf_status feed_chunked(sgf_parser *p, const char *buf, size_t len,
   return SGF_OK;
 }
 
-sgf_status finish_chunked(sgf_parser *p)
+int finish_chunked(sgf_parser *p)
 {
-  sgf_status st;
+  int st;
   while ((st = sgf_parser_finish(p)) == SGF_PAUSED)
     sgf_parser_resume(p);
   return st;

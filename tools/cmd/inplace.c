@@ -127,7 +127,7 @@ static const char *write_error(const inplace *ip)
     return output_error(&ip->out);
   if (ip->compressed && ip->z.err[0] != '\0')
     return ip->z.err;
-  return sgf_write_status_message(sgf_writer_status(ip->rw->w));
+  return sgf_strerror(sgf_writer_status(ip->rw->w));
 }
 
 /* The temporary file is complete: rename it over the name. */
@@ -163,7 +163,7 @@ static void end(void *ctx, const char *name, const char *error)
   if (ip->refused)
     return;
   if (rewrite_end(ip->rw, error) != 0) {
-    if (sgf_writer_status(ip->rw->w) != SGF_WRITE_OK)
+    if (sgf_writer_status(ip->rw->w) != SGF_OK)
       refuse(ip, ip->path, write_error(ip));
     else
       refuse(ip, ip->path, "errors in the input");

@@ -67,7 +67,7 @@ int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
   if (events != NULL) {
     cb = *events;
   } else {
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     sgf_writer_value_callbacks(&cb); /* values whole: faster */
   }
   cb.on_diagnostic = on_diagnostic;
@@ -101,15 +101,15 @@ void rewrite_begin(rewrite *rw, const char *name)
 
 /* The parser stopped with st: a fatal error (already reported through
  * on_diagnostic) or an abort because the writer failed. */
-static void stopped(rewrite *rw, sgf_status st)
+static void stopped(rewrite *rw, int st)
 {
   rw->stopped = 1;
-  if (st == SGF_ERROR) {
+  if (st == SGF_EPARSE) {
     if (rw->errors == 0) { /* stopped without a report: still an error */
       rw->errors++;
       report_failure(rw->name, "parsing stopped");
     }
-  } else if (sgf_writer_status(rw->w) == SGF_WRITE_OK) {
+  } else if (sgf_writer_status(rw->w) == SGF_OK) {
     rw->errors++;
     report_failure(rw->name, "parsing aborted");
   }
@@ -118,7 +118,7 @@ static void stopped(rewrite *rw, sgf_status st)
 
 int rewrite_data(rewrite *rw, const char *buf, size_t len)
 {
-  sgf_status st;
+  int st;
   if (rw->stopped)
     return 1;
   st = feed_chunked(rw->p, buf, len, 0);
@@ -136,11 +136,11 @@ int rewrite_end(rewrite *rw, const char *error)
     rw->errors++;
     raise_status(rw, EXIT_TROUBLE);
   } else if (!rw->stopped) {
-    sgf_status st = finish_chunked(rw->p);
+    int st = finish_chunked(rw->p);
     if (st != SGF_OK)
       stopped(rw, st);
   }
-  return rw->errors || sgf_writer_status(rw->w) != SGF_WRITE_OK ? -1 : 0;
+  return rw->errors || sgf_writer_status(rw->w) != SGF_OK ? -1 : 0;
 }
 
 void rewrite_fail(rewrite *rw, const char *name, const char *error)
@@ -159,6 +159,6 @@ void rewrite_write_failed(rewrite *rw, const output *out,
 {
   const char *e = out ? output_error(out) : NULL;
   report_failure(outname,
-                 e ? e : sgf_write_status_message(sgf_writer_status(rw->w)));
+                 e ? e : sgf_strerror(sgf_writer_status(rw->w)));
   raise_status(rw, EXIT_TROUBLE);
 }

@@ -63,10 +63,10 @@ int finish_output(int status);
 
 /* Feed len bytes in pieces of at most chunk bytes (0: all at once).
  * Pauses are resumed at once and the rest fed; returns SGF_OK, or the
- * status that stopped the parser (SGF_ABORTED or the error status). */
-sgf_status feed_chunked(sgf_parser *p, const char *buf, size_t len,
+ * status that stopped the parser (SGF_EABORTED or the error status). */
+int feed_chunked(sgf_parser *p, const char *buf, size_t len,
                         size_t chunk);
 /* sgf_parser_finish(), resuming pauses. */
-sgf_status finish_chunked(sgf_parser *p);
+int finish_chunked(sgf_parser *p);
 
 #endif /* SGF_TOOLS_SGF_H */

@@ -69,7 +69,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 
 void stats_callbacks(sgf_callbacks *cb)
 {
-  memset(cb, 0, sizeof *cb);
+  sgf_callbacks_init(cb);
   cb->on_tree_begin = on_tree_begin;
   cb->on_tree_end = on_tree_end;
   cb->on_node = on_node;
