@@ -25,6 +25,14 @@ bench_bench_write_SOURCES = bench/bench_write.c $(BENCH_COMMON)
 bench_bench_write_LDADD = lib/libsgfstream.la
 bench_bench_write_LDFLAGS = -no-install
 CLEANFILES += bench/bench_write$(EXEEXT)
+# bench/bench_values: the typed value decoders (sgfstream/value.h) on the
+# callbacks, against events/no-op and values/no-op in the same run
+# ('make bench/bench_values; bench/bench_values bench/data/aeb.sgf').
+EXTRA_PROGRAMS += bench/bench_values
+bench_bench_values_SOURCES = bench/bench_values.c $(BENCH_COMMON)
+bench_bench_values_LDADD = lib/libsgfstream.la
+bench_bench_values_LDFLAGS = -no-install
+CLEANFILES += bench/bench_values$(EXEEXT)
 BENCH_EXES = bench/bench_events$(EXEEXT) bench/bench_tree$(EXEEXT) \
 	bench/bench_write$(EXEEXT)
 EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \

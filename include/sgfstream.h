@@ -404,5 +404,6 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 #include "sgfstream/props.h"
 #include "sgfstream/tree.h"
 #include "sgfstream/writer.h"
+#include "sgfstream/value.h"
 
 #endif /* SGFSTREAM_H */

@@ -7,7 +7,7 @@
 #   lib/common    itself
 #   lib/simd      itself, config.h
 #   lib/core      itself, lib/common, lib/simd
-#   lib/read, lib/tree, lib/write    itself, lib/common
+#   lib/read, lib/tree, lib/write, lib/value    itself, lib/common
 #   tools/common  itself
 #   tools/io      itself
 #   tools/cmd     itself, tools/common, the public headers of tools/io
@@ -20,7 +20,7 @@ allowed() { # FOLDER -> the folders it may include from, besides itself
   case $1 in
   lib/simd) echo "config" ;;
   lib/core) echo "lib/common lib/simd" ;;
-  lib/read | lib/tree | lib/write) echo "lib/common" ;;
+  lib/read | lib/tree | lib/write | lib/value) echo "lib/common" ;;
   tools/cmd) echo "tools/common tools/io" ;;
   *) echo "" ;;
   esac

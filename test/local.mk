@@ -78,3 +78,22 @@ EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).
 TESTS += test/neon.sh
 EXTRA_DIST += test/neon.sh test/scan_check.c
+# lib/value (sgfstream/value.h): the unit tests (test/test_value.c), and a
+# differential test against sgfmill's answers for ../shared/corpus/dev
+# (test/value-sgfmill.sh runs test/value_diff and compares with
+# test/value-sgfmill.py; skips without the shared data or python3).
+VALUE_TEST_CPPFLAGS = $(TEST_CPPFLAGS)
+check_PROGRAMS += test/value_diff
+test_value_diff_SOURCES = test/value_diff.c $(TESTUTIL)
+test_value_diff_CPPFLAGS = $(TEST_CPPFLAGS)
+test_value_diff_LDADD = $(TEST_LIBS)
+TESTS += test/value-sgfmill.sh
+EXTRA_DIST += test/value-sgfmill.sh test/value-sgfmill.py
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_value
+TESTS += test/test_value
+test_test_value_SOURCES = test/test_value.c
+test_test_value_CPPFLAGS = $(VALUE_TEST_CPPFLAGS)
+test_test_value_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_value_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+endif

@@ -33,13 +33,16 @@
                  "or input fed after finish)")                               \
   XX(EIDENT, -7, "invalid property identifier")                              \
   XX(ESINK, -8, "the output sink failed")                                    \
-  XX(ELIMIT, -9, "a configured limit was reached")
+  XX(ELIMIT, -9, "a configured limit was reached")                          \
+  XX(ERANGE, -10, "value out of range (a point off the board, a number "   \
+                  "too large...)")                                         \
+  XX(ESYNTAX, -11, "value syntax: not a value of the property's type")
 
 typedef enum sgf_error {
 #define SGF__ERROR_ENUM(NAME, num, msg) SGF_##NAME = num,
   SGF_ERROR_MAP(SGF__ERROR_ENUM)
 #undef SGF__ERROR_ENUM
-  SGF_ERROR_LAST_ = -10 /* one past the most negative code */
+  SGF_ERROR_LAST_ = -12 /* one past the most negative code */
 } sgf_error;
 
 #endif /* SGFSTREAM_ERROR_H */

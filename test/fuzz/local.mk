@@ -73,6 +73,13 @@ FUZZ_TARGETS = test/fuzz/fuzz_parse$(EXEEXT) test/fuzz/fuzz_split$(EXEEXT) \
 	test/fuzz/fuzz_reader$(EXEEXT) test/fuzz/fuzz_tree$(EXEEXT) \
 	test/fuzz/fuzz_roundtrip$(EXEEXT) test/fuzz/fuzz_writer$(EXEEXT) \
 	test/fuzz/fuzz_cursor$(EXEEXT) test/fuzz/fuzz_unescape$(EXEEXT)
+# fuzz_value: the typed values (sgfstream/value.h).
+noinst_PROGRAMS += test/fuzz/fuzz_value
+test_fuzz_fuzz_value_SOURCES = test/fuzz/fuzz_value.c
+test_fuzz_fuzz_value_CPPFLAGS = $(FUZZ_CPPFLAGS)
+test_fuzz_fuzz_value_LDADD = $(TEST_LIBS)
+test_fuzz_fuzz_value_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
+FUZZ_TARGETS += test/fuzz/fuzz_value$(EXEEXT)
 fuzz: $(FUZZ_TARGETS)
 	top_srcdir='$(top_srcdir)' $(SHELL) $(srcdir)/test/fuzz/run.sh $(FUZZ_SECONDS)
 fuzz-smoke: $(FUZZ_TARGETS)

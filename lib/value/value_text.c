@@ -1,0 +1,100 @@
+/* value_text.c - Text and SimpleText per FF[4], both ways.
+ *
+ * FF[4] (section "Text"): a backslash makes the next byte literal, except
+ * that whitespace stays whitespace; a backslash before a line break is a
+ * soft line break and is removed with it; whitespace other than line
+ * breaks becomes a space; in SimpleText line breaks become spaces too. A
+ * line break is LF, CR, CR LF or LF CR (one break, not two). Text keeps
+ * its hard line breaks as written (CR LF stays CR LF): FF[4] says to keep
+ * them, not to rewrite them.
+ *
+ * The decoder is a small state machine so that a value may arrive in
+ * pieces split anywhere, also between a backslash and what it escapes or
+ * inside a CR LF pair.
+ */
+#include "value_priv.h"
+
+enum {
+  T_PLAIN = 0,
+  T_ESC,     /* after a backslash */
+  T_SOFT_CR, /* after a soft break's CR: an LF belongs to it */
+  T_SOFT_LF, /* after a soft break's LF: a CR belongs to it */
+  T_HARD_CR, /* SimpleText, after a hard CR: an LF belongs to it */
+  T_HARD_LF  /* SimpleText, after a hard LF: a CR belongs to it */
+};
+
+void sgf_text_decoder_init(sgf_text_decoder *d, unsigned flags) {
+  d->flags = flags;
+  d->state = T_PLAIN;
+}
+
+static int is_blank(char c) { return c == '\t' || c == '\v' || c == '\f'; }
+
+size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
+                             char *out) {
+  size_t i, n = 0;
+  int st = d->state;
+  int simple = (d->flags & SGF_TEXT_SIMPLE) != 0;
+  for (i = 0; i < len; i++) {
+    char c = raw[i];
+    switch (st) {
+    case T_SOFT_CR:
+    case T_HARD_CR:
+    case T_SOFT_LF:
+    case T_HARD_LF: {
+      char partner = (st == T_SOFT_CR || st == T_HARD_CR) ? '\n' : '\r';
+      st = T_PLAIN;
+      if (c == partner) continue; /* the second byte of the same break */
+      break;
+    }
+    case T_ESC:
+      st = T_PLAIN;
+      if (c == '\r') {
+        st = T_SOFT_CR;
+      } else if (c == '\n') {
+        st = T_SOFT_LF;
+      } else {
+        out[n++] = is_blank(c) ? ' ' : c;
+      }
+      continue;
+    default:
+      break;
+    }
+    if (c == '\\') {
+      st = T_ESC;
+    } else if (is_blank(c)) {
+      out[n++] = ' ';
+    } else if (simple && (c == '\r' || c == '\n')) {
+      out[n++] = ' ';
+      st = c == '\r' ? T_HARD_CR : T_HARD_LF;
+    } else {
+      out[n++] = c;
+    }
+  }
+  d->state = st;
+  return n;
+}
+
+size_t sgf_text_decode(const char *raw, size_t len, char *out,
+                       unsigned flags) {
+  sgf_text_decoder d;
+  sgf_text_decoder_init(&d, flags);
+  return sgf_text_decoder_feed(&d, raw, len, out);
+}
+
+int sgf_text_encode(const char *text, size_t len, char *out, unsigned flags,
+                    size_t *err_off) {
+  size_t i, n = 0;
+  if (!text && len) return SGF_EINVAL;
+  for (i = 0; i < len; i++) {
+    char c = text[i];
+    if (is_blank(c) ||
+        ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
+      return sgf__verr(err_off, i, SGF_ERANGE);
+    if (c == '\\' || c == ']' || (c == ':' && (flags & SGF_TEXT_COMPOSE)))
+      out[n++] = '\\';
+    out[n++] = c;
+  }
+  if (n > (size_t)INT32_MAX) return SGF_ERANGE;
+  return (int)n;
+}

@@ -1,0 +1,318 @@
+/* value_diff.c - the facts sgfmill's reference lists (../shared/reference/
+ * README.md), from the core parser and the value decoders, for
+ * test/value-sgfmill.sh to compare.
+ *
+ *   value_diff ROOT < paths     one JSON line per game tree of each file
+ *                               ROOT/PATH (PATH as given, one a line)
+ *
+ * A line: {"path": P, "game": i, "size": N (or [w, h]), "main": [node...]}
+ * where each node of the main line (the parser's SGF_OPT_MAINLINE: the
+ * first child at every node) lists "move": [colour, [row, col] or null],
+ * or "move_error": true where the move does not decode; and "AB", "AW",
+ * "AE" as sorted [row, col] lists (compressed lists expanded) or
+ * {"error": true}. Rows count from the bottom, as sgfmill's. "size" is
+ * {"error": true} when SZ does not decode. A file that cannot be read gives
+ * {"path": P, "error": "unreadable"}.
+ *
+ * The values come through on_value, so a value split by a chunk boundary
+ * (the file is fed in odd-sized chunks) is gathered in an sgf_value_acc:
+ * the streaming path a move handler would use. A node's values are kept
+ * until the node ends, because SZ may follow AB in the root node.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sgfstream.h>
+
+#include "testutil.h"
+
+#define CHUNK 4093
+#define MAXV 4096 /* values of interest in one node */
+
+enum { P_OTHER, P_B, P_W, P_AB, P_AW, P_AE, P_SZ };
+
+typedef struct val {
+  int prop;
+  size_t off, len; /* in the node's byte buffer */
+  int too_long;    /* longer than the accumulator: an error */
+} val;
+
+typedef struct state {
+  const char *path;
+  int game;         /* index of the current game tree, -1 before */
+  int in_game;      /* a game's line is open */
+  int nodes;        /* nodes of the current game printed */
+  int prop;         /* P_* of the current property */
+  sgf_board board;
+  int size_error;
+  sgf_value_acc acc;
+  tbuf bytes;       /* raw values of the current node */
+  val vals[MAXV];
+  size_t nvals;
+  int node_open;
+  tbuf out;
+} state;
+
+static void json_str(tbuf *o, const char *s) {
+  tbuf_adds(o, "\"");
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      tbuf_addf(o, "\\%c", c);
+    else if (c < 0x20)
+      tbuf_addf(o, "\\u%04x", c);
+    else
+      tbuf_add(o, s, 1);
+  }
+  tbuf_adds(o, "\"");
+}
+
+static int cmp_rc(const void *a, const void *b) {
+  const int *x = a, *y = b;
+  return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
+}
+
+/* AB / AW / AE of the node: every value's points, sorted, duplicates
+ * dropped (sgfmill returns a set). */
+static void point_list(state *s, int prop, const char *name) {
+  static int rc[52 * 52 * 2];
+  unsigned char seen[52 * 52];
+  size_t i, n = 0, any = 0;
+  int err = 0;
+  memset(seen, 0, sizeof seen);
+  for (i = 0; i < s->nvals; i++) {
+    sgf_point_iter it;
+    sgf_point pt;
+    int r;
+    if (s->vals[i].prop != prop) continue;
+    any = 1;
+    if (s->vals[i].too_long || s->size_error) {
+      err = 1;
+      continue;
+    }
+    sgf_point_iter_init(&it, &s->board, s->bytes.p + s->vals[i].off,
+                        s->vals[i].len, 0);
+    while ((r = sgf_point_iter_next(&it, &pt, NULL)) == 1) {
+      int row, col;
+      sgf_point_to_rowcol(&s->board, pt, &row, &col);
+      if (!seen[row * 52 + col]) {
+        seen[row * 52 + col] = 1;
+        rc[2 * n] = row;
+        rc[2 * n + 1] = col;
+        n++;
+      }
+    }
+    if (r < 0) err = 1;
+  }
+  if (!any) return;
+  tbuf_addf(&s->out, ", \"%s\": ", name);
+  if (err) {
+    tbuf_adds(&s->out, "{\"error\": true}");
+    return;
+  }
+  qsort(rc, n, 2 * sizeof rc[0], cmp_rc);
+  tbuf_adds(&s->out, "[");
+  for (i = 0; i < n; i++)
+    tbuf_addf(&s->out, "%s[%d, %d]", i ? ", " : "", rc[2 * i], rc[2 * i + 1]);
+  tbuf_adds(&s->out, "]");
+}
+
+static void start_game(state *s) {
+  size_t i;
+  /* The size comes from the root node's SZ (its first value). */
+  sgf_board_init(&s->board);
+  s->size_error = 0;
+  for (i = 0; i < s->nvals; i++) {
+    if (s->vals[i].prop != P_SZ) continue;
+    if (s->vals[i].too_long ||
+        sgf_board_decode(s->bytes.p + s->vals[i].off, s->vals[i].len,
+                         &s->board, NULL) < 0)
+      s->size_error = 1;
+    break;
+  }
+  tbuf_adds(&s->out, "{\"path\": ");
+  json_str(&s->out, s->path);
+  tbuf_addf(&s->out, ", \"game\": %d, \"size\": ", s->game);
+  if (s->size_error)
+    tbuf_adds(&s->out, "{\"error\": true}");
+  else if (s->board.width == s->board.height)
+    tbuf_addf(&s->out, "%d", s->board.width);
+  else
+    tbuf_addf(&s->out, "[%d, %d]", s->board.width, s->board.height);
+  tbuf_adds(&s->out, ", \"main\": [");
+  s->in_game = 1;
+  s->nodes = 0;
+}
+
+/* The node's facts, at its end. */
+static void flush_node(state *s) {
+  size_t i;
+  if (!s->node_open) return;
+  s->node_open = 0;
+  if (!s->in_game) start_game(s);
+  tbuf_adds(&s->out, s->nodes++ ? ", {" : "{");
+  for (i = 0; i < s->nvals; i++) {
+    /* sgfmill's get_move: B if present, else W; the first value. */
+    sgf_move m;
+    int p = s->vals[i].prop;
+    if (p != P_B && p != P_W) continue;
+    if (p == P_W) {
+      size_t j;
+      for (j = 0; j < s->nvals && s->vals[j].prop != P_B; j++) continue;
+      if (j < s->nvals) continue;
+    }
+    if (s->vals[i].too_long || s->size_error ||
+        sgf_move_decode(&s->board, s->bytes.p + s->vals[i].off,
+                        s->vals[i].len, &m, NULL) < 0) {
+      tbuf_adds(&s->out, "\"move_error\": true");
+    } else if (m.pass) {
+      tbuf_addf(&s->out, "\"move\": [\"%c\", null]", p == P_B ? 'b' : 'w');
+    } else {
+      int row, col;
+      sgf_point_to_rowcol(&s->board, m.pt, &row, &col);
+      tbuf_addf(&s->out, "\"move\": [\"%c\", [%d, %d]]", p == P_B ? 'b' : 'w',
+                row, col);
+    }
+    break;
+  }
+  {
+    /* Drop the leading ", " point_list writes when nothing came before. */
+    size_t mark = s->out.len;
+    point_list(s, P_AB, "AB");
+    point_list(s, P_AW, "AW");
+    point_list(s, P_AE, "AE");
+    if (s->out.len > mark && s->out.p[mark - 1] == '{')
+      memmove(s->out.p + mark, s->out.p + mark + 2, (s->out.len -= 2) - mark);
+  }
+  tbuf_adds(&s->out, "}");
+  s->nvals = 0;
+  tbuf_clear(&s->bytes);
+}
+
+static void end_game(state *s) {
+  flush_node(s);
+  if (!s->in_game) return;
+  tbuf_adds(&s->out, "]}\n");
+  fwrite(s->out.p, 1, s->out.len, stdout);
+  tbuf_clear(&s->out);
+  s->in_game = 0;
+}
+
+static int on_tree_begin(sgf_parser *p, void *u) {
+  state *s = u;
+  flush_node(s);
+  if (sgf_parser_depth(p) == 1) {
+    s->game++;
+    s->in_game = 0;
+  }
+  return SGF_CONTINUE;
+}
+
+static int on_tree_end(sgf_parser *p, void *u) {
+  state *s = u;
+  flush_node(s);
+  if (sgf_parser_depth(p) == 0) end_game(s); /* the game tree closed */
+  return SGF_CONTINUE;
+}
+
+static int on_node(sgf_parser *p, void *u) {
+  state *s = u;
+  (void)p;
+  flush_node(s);
+  s->node_open = 1;
+  return SGF_CONTINUE;
+}
+
+static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
+  state *s = u;
+  static const char *const names[] = {"", "B", "W", "AB", "AW", "AE", "SZ"};
+  int i;
+  (void)p;
+  s->prop = P_OTHER;
+  for (i = 1; i <= P_SZ; i++)
+    if (strlen(names[i]) == len && memcmp(names[i], id, len) == 0) s->prop = i;
+  return SGF_CONTINUE;
+}
+
+static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags) {
+  state *s = u;
+  const char *raw;
+  size_t rawlen;
+  int r;
+  (void)p;
+  if (s->prop == P_OTHER) return SGF_CONTINUE;
+  r = sgf_value_acc_piece(&s->acc, at, len, flags, &raw, &rawlen);
+  if (r == 0 || s->nvals == MAXV) return SGF_CONTINUE;
+  s->vals[s->nvals].prop = s->prop;
+  s->vals[s->nvals].too_long = r < 0;
+  s->vals[s->nvals].off = s->bytes.len;
+  s->vals[s->nvals].len = r < 0 ? 0 : rawlen;
+  if (r > 0) tbuf_add(&s->bytes, raw, rawlen);
+  s->nvals++;
+  return SGF_CONTINUE;
+}
+
+int main(int argc, char **argv) {
+  static state s;
+  sgf_callbacks cb;
+  sgf_options opt;
+  sgf_parser *p;
+  char line[4096];
+  tbuf path, data;
+  if (argc != 2) {
+    fprintf(stderr, "usage: value_diff ROOT < paths\n");
+    return 2;
+  }
+  sgf_callbacks_init(&cb);
+  cb.on_tree_begin = on_tree_begin;
+  cb.on_tree_end = on_tree_end;
+  cb.on_node = on_node;
+  cb.on_property = on_property;
+  cb.on_value = on_value;
+  sgf_options_init(&opt);
+  opt.flags = SGF_OPT_MAINLINE;
+  p = sgf_parser_create(&cb, &s, &opt);
+  if (!p) return 2;
+  tbuf_init(&path);
+  tbuf_init(&data);
+  tbuf_init(&s.bytes);
+  tbuf_init(&s.out);
+  while (fgets(line, sizeof line, stdin)) {
+    size_t n = strlen(line), off;
+    if (n && line[n - 1] == '\n') line[--n] = '\0';
+    if (!n) continue;
+    tbuf_clear(&path);
+    tbuf_addf(&path, "%s/%s%c", argv[1], line, '\0');
+    s.path = line;
+    tbuf_clear(&data);
+    if (tu_read_file(path.p, &data) != 0) {
+      fputs("{\"path\": ", stdout);
+      tbuf_clear(&s.out);
+      json_str(&s.out, line);
+      fwrite(s.out.p, 1, s.out.len, stdout);
+      fputs(", \"error\": \"unreadable\"}\n", stdout);
+      tbuf_clear(&s.out);
+      continue;
+    }
+    sgf_parser_reset(p);
+    s.game = -1;
+    s.in_game = 0;
+    s.node_open = 0;
+    s.nvals = 0;
+    tbuf_clear(&s.bytes);
+    for (off = 0; off < data.len; off += CHUNK) {
+      size_t k = data.len - off < CHUNK ? data.len - off : CHUNK;
+      if (sgf_parser_feed(p, data.p + off, k, NULL) != SGF_OK) break;
+    }
+    sgf_parser_finish(p);
+    end_game(&s);
+  }
+  sgf_parser_destroy(p);
+  tbuf_free(&path);
+  tbuf_free(&data);
+  tbuf_free(&s.bytes);
+  tbuf_free(&s.out);
+  return 0;
+}
