@@ -13,7 +13,7 @@
  * line only.
  *
  * NODES keep their properties in file order. Each property is an
- * sgf_property (sgfstream/props.h): the identifier normalized and as
+ * sgf_property (sgfstream/value.h): the identifier normalized and as
  * written, its values raw (escapes intact, the core's slices
  * concatenated; sgf_unescape() gives the text), with positions. Every
  * value's raw bytes are followed by a NUL byte for convenience (a value
@@ -44,10 +44,15 @@
  * change (that pass writes to the tree); different objects are
  * independent.
  *
- * This header is included by <sgfstream.h>.
+ * This header is included by <sgfstream.h>; it stands alone too.
  */
+/* The core API first, outside the guard (see sgfstream/common.h). */
+#include <sgfstream.h>
+
 #ifndef SGFSTREAM_TREE_H
 #define SGFSTREAM_TREE_H
+
+#include "sgfstream/value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,7 +102,7 @@ typedef struct sgf_tree_builder_options {
                               SGF_DEFAULT_MAX_TREE_BYTES */
   size_t max_value_bytes;  /* bytes buffered for one property's raw
                               values; 0 means SGF_DEFAULT_MAX_VALUE_BYTES
-                              (sgfstream/props.h) */
+                              (sgfstream/reader.h) */
 } sgf_tree_builder_options;
 
 /* Fill *opt with the defaults (all zero) and set its size. */
