@@ -82,6 +82,14 @@ typedef enum sgf_color {
  * call the handlers of sgf_tree_builder_handlers() from your own parser's
  * callbacks. */
 #define SGF_TREE_DETACHED 0x4u
+/* Build through the general path alone: one plain handler per event,
+ * every node buffered, none of the fast tiers that handle the usual
+ * cases (moves) in place. The trees are the same (test/test_tree_paths.c
+ * checks it), only slower: this is for testing and for telling a bug of
+ * the fast path from one of the general path. SGF_TREE_GENERAL=1 in the
+ * environment does the same for every builder created while it is set
+ * (and for sgf_tree_builder_handlers(), which this flag cannot reach). */
+#define SGF_TREE_GENERAL_ONLY 0x8u
 
 #define SGF_DEFAULT_MAX_NODES 10000000u            /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20)    /* per tree: 256 MiB */

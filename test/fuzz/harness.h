@@ -254,6 +254,24 @@ char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
  * chunks, with all the invariants above. */
 const char *fz_check_plain(const uint8_t *data, size_t size);
 
+/* fuzz_tree_paths (harness_paths.c): the tree builder's fast path and
+ * its general path (SGF_TREE_GENERAL_ONLY) build the same trees, the
+ * same diagnostics and the same status, node by node: structure,
+ * properties, identifiers as written, raw values, positions, derived
+ * facts.
+ *   [0] options (fz_decode_options)
+ *   [1] bit 0 SGF_TREE_SKIP_OVERSIZED, bit 1 SGF_TREE_COLLECT, bit 2 a
+ *       node limit of 1 + bits 7-4 (no byte limit: the two paths report
+ *       tree-byte-limit at different places, a known difference)
+ *   [2..] the input, fed whole and in chunks of 1 (up to 4 KiB), 2, 3, 7
+ *       and 64 bytes */
+const char *fz_check_tree_paths(const uint8_t *data, size_t size);
+/* The same for one input and one set of options, fed in chunks of chunk
+ * bytes (0: whole). */
+const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
+                                  unsigned flags, unsigned pflags,
+                                  uint64_t max_nodes, uint64_t max_bytes);
+
 /* The options chosen by a header byte: bit 0 SGF_OPT_STRICT, bit 1
  * SGF_OPT_MAINLINE, bits 4-2 max_depth (default, 1, 2, 3, 4, 8, 64, 10000),
  * bits 7-5 max_ident_len (default, 1, 2, 3, 4, 8, 16, 64). */
