@@ -127,7 +127,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size);
  * walked again at the end) must match the events the parser gave for its
  * game node for node, property for property, value for value, with
  * positions; the structure queries (ids, parents, children, sizes,
- * levels, variation depths, plies, the iterators, sgf_tree_position) must
+ * levels, variation depths, plies, the iterators, sgf_tree_node_at) must
  * agree with an independent walk; limits must hold; a failed allocation
  * must end the parse with out-of-memory; nothing may be outstanding after
  * everything is freed. */
@@ -237,12 +237,12 @@ const char *fz_escape_check(const char *text, size_t len,
                             const uint8_t *sizes, size_t nsizes);
 
 /* Walk t, checking its structure queries (ids, parents, children, sizes,
- * levels, variation depths, plies, iterators, sgf_tree_position) against
+ * levels, variation depths, plies, iterators, sgf_tree_node_at) against
  * an independent walk, and return a malloc'd text serialization of it
  * (every node in pre-order with its parent, position, properties and
  * values), *len its length. NULL if a check failed (*err says which). */
 char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err);
-/* The same; with FZ_DUMP_INDEX_MAY_FAIL, sgf_tree_position() may return
+/* The same; with FZ_DUMP_INDEX_MAY_FAIL, sgf_tree_node_at() may return
  * NULL (as tree.h allows when the index cannot be rebuilt after an edit:
  * memory, or the tree's byte limit) but never a wrong node. */
 #define FZ_DUMP_INDEX_MAY_FAIL 0x1u

@@ -30,15 +30,15 @@ static void dump_bytes(fz_buf *b, const char *s, size_t n) {
 static void dump_node(fz_buf *b, const sgf_tree *t, const sgf_node *n) {
   size_t i, j, np = sgf_node_property_count(n);
   const sgf_node *par = sgf_node_parent(n);
-  size_t id = sgf_node_id(n);
+  size_t id = sgf_node_index(n);
   fz_buf_printf(b, "N%zu p%lld ci%zu nc%zu st%zu lv%zu ply%zu d%zu mn%" PRId64
            " mv%d tp%d ix%d",
-        id, par ? (long long)sgf_node_id(par) : -1LL,
+        id, par ? (long long)sgf_node_index(par) : -1LL,
         sgf_node_child_index(n), sgf_node_child_count(n),
-        sgf_node_subtree_size(n), sgf_node_level(n), sgf_node_ply(n),
-        sgf_node_depth(n), sgf_node_move_number(n),
+        sgf_node_subtree_size(n), sgf_node_tree_depth(n), sgf_node_ply(n),
+        sgf_node_variation_depth(n), sgf_node_move_number(n),
         (int)sgf_node_move(n, NULL), (int)sgf_node_to_play(n),
-        sgf_tree_position(t, id) == n);
+        sgf_tree_node_at(t, id) == n);
   fz_buf_pos(b, sgf_node_pos(n));
   fz_buf_printf(b, " props%zu\n", np);
   for (i = 0; i < np; i++) {

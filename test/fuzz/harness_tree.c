@@ -91,15 +91,15 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
   while (n != NULL) {
     const sgf_node *parent = sgf_node_parent(n), *ch, *last = NULL;
     size_t k = sgf_node_child_count(n), seen = 0, sub = 1, np, j;
-    size_t level = sgf_node_level(n), depth = sgf_node_depth(n);
+    size_t level = sgf_node_tree_depth(n), depth = sgf_node_variation_depth(n);
     sgf_color mv = sgf_node_move(n, NULL);
     if (sgf_node_iter_next(&it) != n)
       return fz_failf("pre-order iterator differs at node %zu", i);
-    if (sgf_node_id(n) != i)
-      return fz_failf("node %zu has id %zu", i, sgf_node_id(n));
-    if (sgf_tree_position(t, i) != n &&
-        !(walk_index_may_fail && sgf_tree_position(t, i) == NULL))
-      return fz_failf("sgf_tree_position(%zu) is not node %zu", i, i);
+    if (sgf_node_index(n) != i)
+      return fz_failf("node %zu has id %zu", i, sgf_node_index(n));
+    if (sgf_tree_node_at(t, i) != n &&
+        !(walk_index_may_fail && sgf_tree_node_at(t, i) == NULL))
+      return fz_failf("sgf_tree_node_at(%zu) is not node %zu", i, i);
     if (sgf_node_tree(n) != t || sgf_node_root(n) != root)
       return fz_failf("node %zu: wrong tree or root", i);
     if (sgf_node_is_initial(n) != (i == 0) ||
@@ -117,12 +117,12 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
     } else {
       size_t ci = sgf_node_child_index(n);
       size_t pk = sgf_node_child_count(parent);
-      if (i == 0 || sgf_node_id(parent) >= i)
-        return fz_failf("node %zu: parent id %zu", i, sgf_node_id(parent));
-      if (level != sgf_node_level(parent) + 1)
+      if (i == 0 || sgf_node_index(parent) >= i)
+        return fz_failf("node %zu: parent id %zu", i, sgf_node_index(parent));
+      if (level != sgf_node_tree_depth(parent) + 1)
         return fz_failf("node %zu: level %zu under %zu", i, level,
-                        sgf_node_level(parent));
-      if (depth != sgf_node_depth(parent) + (ci != 0))
+                        sgf_node_tree_depth(parent));
+      if (depth != sgf_node_variation_depth(parent) + (ci != 0))
         return fz_failf("node %zu: variation depth %zu", i, depth);
       if (sgf_node_ply(n) !=
           sgf_node_ply(parent) + (mv != SGF_COLOR_NONE ? 1u : 0u))
@@ -154,7 +154,7 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       return fz_failf("node %zu: subtree size %zu, children say %zu", i,
                       sgf_node_subtree_size(n), sub);
     /* the serialization */
-    fz_buf_printf(out, "\nN%zu^%zu", i, parent ? sgf_node_id(parent) : (size_t)-1);
+    fz_buf_printf(out, "\nN%zu^%zu", i, parent ? sgf_node_index(parent) : (size_t)-1);
     fz_buf_pos(out, sgf_node_pos(n));
     np = sgf_node_property_count(n);
     for (j = 0; j < np; j++) {
