@@ -27,7 +27,7 @@
  *   values/no-op      as events/no-op, with values whole: on_value in
  *                     place of the three value callbacks (one call a
  *                     value when it lies whole in the chunk).
- *   reader/no-op      the property reader (props.h) with a no-op
+ *   reader/no-op      the property reader (reader.h) with a no-op
  *                     on_property.
  *   calls only        as many indirect calls to the no-op handlers as
  *                     events/no-op 64KiB makes, and nothing else.

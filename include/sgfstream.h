@@ -79,19 +79,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sgfstream/common.h"
 #include "sgfstream/diag.h"
 #include "sgfstream/error.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(_WIN32) && defined(SGF_BUILDING_DLL)
-#define SGF_EXTERN __declspec(dllexport)
-#elif defined(__GNUC__) && __GNUC__ >= 4
-#define SGF_EXTERN __attribute__((visibility("default")))
-#else
-#define SGF_EXTERN
 #endif
 
 #define SGF_VERSION_MAJOR 0
@@ -111,11 +104,7 @@ SGF_EXTERN const char *sgf_err_name(int code);
 /* ---------------------------------------------------------------------- */
 /* Positions and diagnostics                                               */
 
-typedef struct sgf_pos {
-  uint64_t offset; /* 0-based byte offset from the start of input */
-  uint64_t line;   /* 1-based */
-  uint64_t column; /* 1-based, in bytes */
-} sgf_pos;
+/* sgf_pos (a place in the input) is in sgfstream/common.h. */
 
 typedef enum sgf_severity {
   SGF_SEV_WARNING = 1,
@@ -145,14 +134,7 @@ SGF_EXTERN const char *sgf_severity_name(sgf_severity s);
 /* ---------------------------------------------------------------------- */
 /* Allocation, options, limits                                             */
 
-/* Allocator hooks. Sizes are passed on free and realloc. realloc may be
- * NULL (then malloc + copy + free is used). ctx is passed through. */
-typedef struct sgf_allocator {
-  void *(*malloc)(void *ctx, size_t size);
-  void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
-  void (*free)(void *ctx, void *ptr, size_t size);
-  void *ctx;
-} sgf_allocator;
+/* The allocator hooks (sgf_allocator) are in sgfstream/common.h. */
 
 /* Option flags. */
 #define SGF_OPT_STRICT 0x1u /* stop at the first deviation from FF[4] */
@@ -401,9 +383,11 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 }
 #endif
 
-#include "sgfstream/props.h"
+/* The umbrella: every other public header, in the order of their
+ * dependencies (see sgfstream/common.h). */
+#include "sgfstream/value.h"
+#include "sgfstream/reader.h"
 #include "sgfstream/tree.h"
 #include "sgfstream/writer.h"
-#include "sgfstream/value.h"
 
 #endif /* SGFSTREAM_H */

@@ -1,7 +1,7 @@
 /* test_api.c - unit tests of the public API beyond the golden logs: the
  * skip/pause/abort contract, re-entrancy, positions, allocator hooks and
  * allocation failure, limits, unescaping, the diagnostic catalogue,
- * sgf_parser_report, and the property reader (sgfstream/props.h). */
+ * sgf_parser_report, and the property reader (sgfstream/reader.h). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <setjmp.h>
@@ -1290,7 +1290,7 @@ static void test_reader_properties(void **state) {
 
 static void test_reader_value_limit_exact(void **state) {
   (void)state;
-  /* The limit counts the raw value bytes of one property (props.h,
+  /* The limit counts the raw value bytes of one property (reader.h,
    * sgf_options.max_value_bytes: "all its values, raw"): a property whose
    * values total exactly the limit is accepted. */
   sgf_reader_options o;

@@ -364,7 +364,7 @@ static void test_huge_value_reader(void **state) {
                 "creation\n",
                 SGF_DEFAULT_MAX_VALUE_BYTES, over);
   assert_true(over <= SGF_DEFAULT_MAX_VALUE_BYTES + small_const);
-  /* A limit that is not a power of two. props.h: "assembled in one
+  /* A limit that is not a power of two. reader.h: "assembled in one
    * buffer bounded by max_value_bytes". The buffer grows by doubling, so
    * today it may reach (almost) twice the limit: reported; tighten to
    * limit + small_const when the growth is clamped. */

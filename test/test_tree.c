@@ -154,8 +154,8 @@ static void signature(const sgf_tree *t, buf *out) {
   sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) {
     size_t i, j;
-    snprintf(tmp, sizeof tmp, "%zu<%ld:", sgf_node_id(n),
-             sgf_node_parent(n) ? (long)sgf_node_id(sgf_node_parent(n))
+    snprintf(tmp, sizeof tmp, "%zu<%ld:", sgf_node_index(n),
+             sgf_node_parent(n) ? (long)sgf_node_index(sgf_node_parent(n))
                                 : -1L);
     buf_adds(out, tmp);
     for (i = 0; i < sgf_node_property_count(n); i++) {
@@ -183,21 +183,21 @@ static void check_invariants(const sgf_tree *t) {
   while ((n = sgf_node_iter_next(&it)) != NULL) {
     const sgf_node *p = sgf_node_parent(n);
     size_t mv = sgf_node_move(n, NULL) != SGF_COLOR_NONE;
-    assert_int_equal(sgf_node_id(n), count);
-    assert_ptr_equal(sgf_tree_position(t, count), n);
+    assert_int_equal(sgf_node_index(n), count);
+    assert_ptr_equal(sgf_tree_node_at(t, count), n);
     assert_ptr_equal(sgf_node_tree(n), t);
     count++;
     if (!p) {
       assert_ptr_equal(n, sgf_tree_root(t));
-      assert_int_equal(sgf_node_level(n), 0);
-      assert_int_equal(sgf_node_depth(n), 0);
+      assert_int_equal(sgf_node_tree_depth(n), 0);
+      assert_int_equal(sgf_node_variation_depth(n), 0);
       assert_int_equal(sgf_node_ply(n), mv);
       assert_true(sgf_node_is_initial(n));
     } else {
       size_t ci = sgf_node_child_index(n);
       assert_ptr_equal(sgf_node_child(p, ci), n);
-      assert_int_equal(sgf_node_level(n), sgf_node_level(p) + 1);
-      assert_int_equal(sgf_node_depth(n), sgf_node_depth(p) + (ci > 0));
+      assert_int_equal(sgf_node_tree_depth(n), sgf_node_tree_depth(p) + 1);
+      assert_int_equal(sgf_node_variation_depth(n), sgf_node_variation_depth(p) + (ci > 0));
       assert_int_equal(sgf_node_ply(n), sgf_node_ply(p) + mv);
       assert_true(sgf_node_is_ancestor(p, n));
       assert_false(sgf_node_is_ancestor(n, p));
@@ -207,12 +207,12 @@ static void check_invariants(const sgf_tree *t) {
         assert_ptr_equal(sgf_node_next_sibling(sgf_node_prev_sibling(n)), n);
     }
     assert_int_equal(sgf_node_is_terminal(n), sgf_node_child_count(n) == 0);
-    assert_int_equal(sgf_node_is_mainline(n), sgf_node_depth(n) == 0);
+    assert_int_equal(sgf_node_is_mainline(n), sgf_node_variation_depth(n) == 0);
     assert_true(sgf_node_is_ancestor(n, n));
     assert_true(sgf_node_subtree_size(n) >= 1);
   }
   assert_int_equal(count, sgf_tree_node_count(t));
-  assert_null(sgf_tree_position(t, count));
+  assert_null(sgf_tree_node_at(t, count));
 }
 
 /* ------------------------------------------------------------------ */
@@ -249,7 +249,7 @@ static void test_ff4_example(void **state) {
   root = sgf_tree_root(t);
   assert_int_equal(sgf_node_child_count(root), 2);
   assert_int_equal(sgf_node_subtree_size(root), 11);
-  assert_int_equal(sgf_node_id(root), 0);
+  assert_int_equal(sgf_node_index(root), 0);
   p = sgf_node_find_property(root, "FF");
   assert_non_null(p);
   assert_int_equal(p->nvalues, 1);
@@ -260,21 +260,21 @@ static void test_ff4_example(void **state) {
     n = by_comment(t, want[i].c);
     assert_ptr_equal(sgf_node_parent(n),
                      want[i].parent ? by_comment(t, want[i].parent) : root);
-    assert_int_equal(sgf_node_id(n), want[i].id);
+    assert_int_equal(sgf_node_index(n), want[i].id);
     assert_int_equal(sgf_node_child_count(n), want[i].children);
     assert_int_equal(sgf_node_child_index(n), want[i].index);
-    assert_int_equal(sgf_node_level(n), want[i].level);
-    assert_int_equal(sgf_node_depth(n), want[i].depth);
+    assert_int_equal(sgf_node_tree_depth(n), want[i].level);
+    assert_int_equal(sgf_node_variation_depth(n), want[i].depth);
     assert_int_equal(sgf_node_subtree_size(n), want[i].subtree);
     assert_int_equal(sgf_node_ply(n), 0);
     assert_int_equal(sgf_node_move_number(n), 0);
     assert_int_equal(sgf_node_to_play(n), SGF_COLOR_BLACK);
     assert_ptr_equal(sgf_node_root(n), root);
-    assert_ptr_equal(sgf_tree_position(t, want[i].id), n);
+    assert_ptr_equal(sgf_tree_node_at(t, want[i].id), n);
   }
   /* position ids follow the document */
   for (i = 0; i < 10; i++) {
-    const sgf_property *c = sgf_node_find_property(sgf_tree_position(t, i + 1),
+    const sgf_property *c = sgf_node_find_property(sgf_tree_node_at(t, i + 1),
                                                    "C");
     assert_int_equal(c->values[0].raw[0], order[i]);
   }
@@ -390,15 +390,15 @@ static void test_cql_example(void **state) {
   assert_int_equal(sgf_tree_node_count(t), 10);
   for (i = 0; i < sizeof want / sizeof want[0]; i++) {
     const sgf_node *n = by_comment(t, want[i].c);
-    assert_int_equal(sgf_node_id(n), i); /* listed in document order */
+    assert_int_equal(sgf_node_index(n), i); /* listed in document order */
     assert_int_equal(sgf_node_ply(n), want[i].ply);
-    assert_int_equal(sgf_node_depth(n), want[i].depth);
+    assert_int_equal(sgf_node_variation_depth(n), want[i].depth);
     assert_int_equal(sgf_node_move_number(n), (int64_t)want[i].ply);
     assert_int_equal(sgf_node_to_play(n), want[i].color);
   }
   /* the two positions CQL's manual spells out */
-  assert_int_equal(sgf_node_depth(by_comment(t, "1. d4")), 1);
-  assert_int_equal(sgf_node_depth(by_comment(t, "2. d4")), 0);
+  assert_int_equal(sgf_node_variation_depth(by_comment(t, "1. d4")), 1);
+  assert_int_equal(sgf_node_variation_depth(by_comment(t, "2. d4")), 0);
   assert_true(sgf_node_is_mainline(by_comment(t, "2. d4")));
   assert_true(sgf_node_is_variation(by_comment(t, "1. d4")));
   for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
@@ -812,7 +812,7 @@ static void test_lenient_shapes(void **state) {
   /* a node after variations opens a variation of its own */
   assert_int_equal(sgf_node_child_count(sgf_tree_root(t)), 3);
   assert_int_equal(sgf_node_child_index(by_comment(t, "after")), 2);
-  assert_int_equal(sgf_node_depth(by_comment(t, "after")), 1);
+  assert_int_equal(sgf_node_variation_depth(by_comment(t, "after")), 1);
   t = sgf_collection_tree(col, 1);
   assert_int_equal(sgf_tree_node_count(t), 2);
   t = sgf_collection_tree(col, 2);
@@ -1495,18 +1495,18 @@ static void test_long_line(void **state) {
   assert_int_equal(sgf_tree_node_count(t), N);
   sgf_node_iter_mainline_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) {
-    assert_int_equal(sgf_node_id(n), k);
+    assert_int_equal(sgf_node_index(n), k);
     k++;
     last = n;
   }
   assert_int_equal(k, N);
-  assert_ptr_equal(sgf_tree_position(t, N - 1), last);
+  assert_ptr_equal(sgf_tree_node_at(t, N - 1), last);
   assert_int_equal(sgf_node_ply(last), N - 1);
-  assert_int_equal(sgf_node_level(last), N - 1);
+  assert_int_equal(sgf_node_tree_depth(last), N - 1);
   assert_int_equal(sgf_node_move_number(last), N - 1);
-  assert_int_equal(sgf_node_depth(last), 0);
-  assert_ptr_equal(sgf_node_lca(last, sgf_tree_position(t, 5)),
-                   sgf_tree_position(t, 5));
+  assert_int_equal(sgf_node_variation_depth(last), 0);
+  assert_ptr_equal(sgf_node_lca(last, sgf_tree_node_at(t, 5)),
+                   sgf_tree_node_at(t, 5));
   assert_int_equal(sgf_node_distance(sgf_tree_root(t), last), N - 1);
   assert_true(sgf_node_is_ancestor(sgf_tree_root(t), last));
   k = 0;
@@ -1546,20 +1546,20 @@ static void test_deep_variations(void **state) {
   assert_non_null(col);
   t = sgf_collection_tree(col, 0);
   assert_int_equal(sgf_tree_node_count(t), 2 * D + 1);
-  deepest = sgf_tree_position(t, 2 * D);
-  assert_int_equal(sgf_node_depth(deepest), D);
-  assert_int_equal(sgf_node_level(deepest), D);
+  deepest = sgf_tree_node_at(t, 2 * D);
+  assert_int_equal(sgf_node_variation_depth(deepest), D);
+  assert_int_equal(sgf_node_tree_depth(deepest), D);
   assert_int_equal(sgf_node_ply(deepest), D);
   assert_true(sgf_node_is_terminal(deepest));
-  leaf1 = sgf_tree_position(t, 1);
-  assert_int_equal(sgf_node_depth(leaf1), 0);
+  leaf1 = sgf_tree_node_at(t, 1);
+  assert_int_equal(sgf_node_variation_depth(leaf1), 0);
   assert_ptr_equal(sgf_node_lca(leaf1, deepest), sgf_tree_root(t));
   assert_int_equal(sgf_node_distance(leaf1, deepest), D + 1);
-  assert_int_equal(sgf_node_distance(sgf_tree_position(t, 2 * D - 1), deepest),
+  assert_int_equal(sgf_node_distance(sgf_tree_node_at(t, 2 * D - 1), deepest),
                    2);
   sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) {
-    assert_int_equal(sgf_node_id(n), k);
+    assert_int_equal(sgf_node_index(n), k);
     k++;
   }
   assert_int_equal(k, 2 * D + 1);
@@ -1572,8 +1572,8 @@ static void test_deep_variations(void **state) {
   assert_non_null(col);
   t = sgf_collection_tree(col, 0);
   assert_int_equal(sgf_tree_node_count(t), D);
-  assert_int_equal(sgf_node_depth(sgf_tree_position(t, D - 1)), 0);
-  assert_int_equal(sgf_node_ply(sgf_tree_position(t, D - 1)), D);
+  assert_int_equal(sgf_node_variation_depth(sgf_tree_node_at(t, D - 1)), 0);
+  assert_int_equal(sgf_node_ply(sgf_tree_node_at(t, D - 1)), D);
   check_invariants(t);
   sgf_collection_free(col);
   buf_free(&s);
@@ -1737,8 +1737,8 @@ static void test_cursor_record(void **state) {
   w2 = sgf_cursor_node(c);
   assert_int_equal(sgf_node_child_count(b1), 2);
   assert_int_equal(sgf_node_child_index(w2), 1);
-  assert_int_equal(sgf_node_depth(w2), 1);
-  assert_int_equal(sgf_node_depth(pass), 0);
+  assert_int_equal(sgf_node_variation_depth(w2), 1);
+  assert_int_equal(sgf_node_variation_depth(pass), 0);
   /* a new main line: the old one becomes a variation */
   assert_int_equal(sgf_cursor_back(c), SGF_OK);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 16, 3, 0), SGF_OK);
@@ -1746,12 +1746,12 @@ static void test_cursor_record(void **state) {
   assert_ptr_equal(sgf_node_first_child(b1), w3);
   assert_int_equal(sgf_node_child_index(w1), 1);
   assert_int_equal(sgf_node_child_index(w2), 2);
-  assert_int_equal(sgf_node_depth(pass), 1);
-  assert_int_equal(sgf_node_depth(w3), 0);
-  assert_int_equal(sgf_node_id(w3), 2);
-  assert_int_equal(sgf_node_id(w1), 3);
-  assert_ptr_equal(sgf_tree_position(t, 4), pass);
-  assert_ptr_equal(sgf_tree_position(t, 5), w2);
+  assert_int_equal(sgf_node_variation_depth(pass), 1);
+  assert_int_equal(sgf_node_variation_depth(w3), 0);
+  assert_int_equal(sgf_node_index(w3), 2);
+  assert_int_equal(sgf_node_index(w1), 3);
+  assert_ptr_equal(sgf_tree_node_at(t, 4), pass);
+  assert_ptr_equal(sgf_tree_node_at(t, 5), w2);
   assert_int_equal(sgf_node_distance(w3, pass), 3);
   /* start a variation: back to b1, the next move goes last */
   assert_int_equal(sgf_cursor_start_variation(c), SGF_OK);

@@ -14,7 +14,8 @@
  * In strict mode (SGF_OPT_STRICT) every warning is reported as an error
  * and parsing stops at the first one.
  *
- * This header is included by <sgfstream.h>; do not include it alone.
+ * This header is included by <sgfstream.h>; it stands alone too (it
+ * declares nothing but constants).
  */
 #ifndef SGFSTREAM_DIAG_H
 #define SGFSTREAM_DIAG_H

@@ -14,7 +14,8 @@
  *
  * Numbers are never reused or renumbered; new codes are appended.
  *
- * This header is included by <sgfstream.h>; do not include it alone.
+ * This header is included by <sgfstream.h>; it stands alone too (it
+ * declares nothing but constants).
  */
 #ifndef SGFSTREAM_ERROR_H
 #define SGFSTREAM_ERROR_H

@@ -13,7 +13,7 @@
  * line only.
  *
  * NODES keep their properties in file order. Each property is an
- * sgf_property (sgfstream/props.h): the identifier normalized and as
+ * sgf_property (sgfstream/value.h): the identifier normalized and as
  * written, its values raw (escapes intact, the core's slices
  * concatenated; sgf_unescape() gives the text), with positions. Every
  * value's raw bytes are followed by a NUL byte for convenience (a value
@@ -32,7 +32,7 @@
  * trees as deep (nested variations) or as long (single lines) as the
  * limits allow are fine.
  *
- * DERIVED FACTS (pre-order id, ply, variation depth, move number, ...) are
+ * DERIVED FACTS (pre-order index, ply, variation depth, move number, ...) are
  * computed once when the builder completes a tree, so queries are O(1)
  * (or O(path length) where said). After an edit through a cursor they are
  * recomputed by the next query that needs them (one O(n) pass), so a run
@@ -40,14 +40,19 @@
  *
  * THREADS. Builders and cursors are used by one thread at a time. A tree
  * may be read by several threads at once if no cursor changed it since it
- * was built, or since sgf_tree_position() was last called after the
+ * was built, or since sgf_tree_node_at() was last called after the
  * change (that pass writes to the tree); different objects are
  * independent.
  *
- * This header is included by <sgfstream.h>.
+ * This header is included by <sgfstream.h>; it stands alone too.
  */
+/* The core API first, outside the guard (see sgfstream/common.h). */
+#include <sgfstream.h>
+
 #ifndef SGFSTREAM_TREE_H
 #define SGFSTREAM_TREE_H
+
+#include "sgfstream/value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +82,14 @@ typedef enum sgf_color {
  * call the handlers of sgf_tree_builder_handlers() from your own parser's
  * callbacks. */
 #define SGF_TREE_DETACHED 0x4u
+/* Build through the general path alone: one plain handler per event,
+ * every node buffered, none of the fast tiers that handle the usual
+ * cases (moves) in place. The trees are the same (test/test_tree_paths.c
+ * checks it), only slower: this is for testing and for telling a bug of
+ * the fast path from one of the general path. SGF_TREE_GENERAL=1 in the
+ * environment does the same for every builder created while it is set
+ * (and for sgf_tree_builder_handlers(), which this flag cannot reach). */
+#define SGF_TREE_GENERAL_ONLY 0x8u
 
 #define SGF_DEFAULT_MAX_NODES 10000000u            /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20)    /* per tree: 256 MiB */
@@ -97,7 +110,7 @@ typedef struct sgf_tree_builder_options {
                               SGF_DEFAULT_MAX_TREE_BYTES */
   size_t max_value_bytes;  /* bytes buffered for one property's raw
                               values; 0 means SGF_DEFAULT_MAX_VALUE_BYTES
-                              (sgfstream/props.h) */
+                              (sgfstream/reader.h) */
 } sgf_tree_builder_options;
 
 /* Fill *opt with the defaults (all zero) and set its size. */
@@ -216,10 +229,10 @@ SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
 /* Bytes of memory the tree holds (arena blocks and position index). */
 SGF_EXTERN uint64_t sgf_tree_byte_count(const sgf_tree *t);
 
-/* The node whose pre-order index (sgf_node_id) is i, in O(1); NULL if i is
- * out of range, or if memory runs out rebuilding the index after an
- * edit. */
-SGF_EXTERN const sgf_node *sgf_tree_position(const sgf_tree *t, size_t i);
+/* The node whose pre-order index (sgf_node_index(), see NAMES below) is
+ * i, in O(1); NULL if i is out of range, or if memory runs out rebuilding
+ * the index after an edit. */
+SGF_EXTERN const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i);
 
 /* ---------------------------------------------------------------------- */
 /* Nodes: structure. All O(1) unless said; NULL when there is none. Nodes
@@ -240,21 +253,35 @@ SGF_EXTERN size_t sgf_node_child_count(const sgf_node *n);
  */
 SGF_EXTERN size_t sgf_node_child_index(const sgf_node *n);
 
-/* Position id: the node's index in pre-order (document order): the root
- * is 0. Assigned when the tree is built (renumbered after edits). */
-SGF_EXTERN size_t sgf_node_id(const sgf_node *n);
+/* NAMES. Where CQL (the Chess Query Language, whose vocabulary for game
+ * trees we follow) has a word, the function uses it: ply, variation depth
+ * (CQL's `depth`), initial, terminal, mainline, variation, lca, ancestor,
+ * descendant, distance. The depth of a node in the tree, counted in
+ * nodes, is its tree depth; the parser's sgf_parser_depth() counts open
+ * game trees instead.
+ *
+ * Pre-order index: the node's place in pre-order (document order), the
+ * root 0, the last node sgf_tree_node_count() - 1; sgf_tree_node_at()
+ * gives the node back. It is a position, not an identity: an edit
+ * through a cursor that adds a node before n in pre-order (a variation
+ * added above it, say) shifts n's index, and the indexes are refreshed
+ * by the next query. To keep hold of a node across edits keep the
+ * sgf_node pointer, which stays valid as long as the tree. */
+SGF_EXTERN size_t sgf_node_index(const sgf_node *n);
 /* Nodes in the subtree rooted at n, n included. */
 SGF_EXTERN size_t sgf_node_subtree_size(const sgf_node *n);
-/* Number of nodes on the path from the root to n, minus one (root: 0). */
-SGF_EXTERN size_t sgf_node_level(const sgf_node *n);
+/* Tree depth: the number of nodes on the path from the root to n, minus
+ * one (root: 0). Not a variation depth: a main line of 200 moves has tree
+ * depth 200 at its end and variation depth 0. */
+SGF_EXTERN size_t sgf_node_tree_depth(const sgf_node *n);
 /* Ply: the number of nodes holding a move (B or W) on the path from the
  * root to n, both included. */
 SGF_EXTERN size_t sgf_node_ply(const sgf_node *n);
-/* Variation depth (as in CQL): the number of nodes on the path from the
- * root to n, n included, that are not the first child of their parent.
- * 0 on the main line. */
-SGF_EXTERN size_t sgf_node_depth(const sgf_node *n);
-/* Depth 0 / depth > 0. */
+/* Variation depth (CQL's `depth`): the number of nodes on the path from
+ * the root to n, n included, that are not the first child of their
+ * parent, that is how many variations deep n lies. 0 on the main line. */
+SGF_EXTERN size_t sgf_node_variation_depth(const sgf_node *n);
+/* Variation depth 0 / variation depth > 0. */
 SGF_EXTERN int sgf_node_is_mainline(const sgf_node *n);
 SGF_EXTERN int sgf_node_is_variation(const sgf_node *n);
 /* Initial: n is the root. Terminal: n has no children. */

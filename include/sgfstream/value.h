@@ -1,4 +1,5 @@
-/* sgfstream/value.h - the property table and typed property values.
+/* sgfstream/value.h - property values: raw (as the reader and the tree
+ * give them), the property table, and typed values.
  *
  * THE PROPERTY TABLE. SGF_PROP_MAP below lists every FF[4] property and
  * the FF[1]-FF[3] ones still found in files, each with its value type
@@ -54,6 +55,42 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sgfstream/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* Raw values: a property and its values as written, escapes intact, as
+ * the reader (sgfstream/reader.h) and the tree (sgfstream/tree.h) give
+ * them. The typed values decode these bytes.                             */
+
+typedef struct sgf_value {
+  const char *raw; /* bytes between '[' and ']', escapes intact */
+  size_t len;
+  sgf_pos pos; /* of the '[' */
+} sgf_value;
+
+typedef struct sgf_property {
+  const char *ident;     /* normalized (FF[4]), NUL-terminated */
+  size_t ident_len;
+  const char *raw_ident; /* as written, NUL-terminated */
+  size_t raw_ident_len;
+  sgf_pos pos;           /* of the identifier's first byte */
+  size_t nvalues;        /* at least 1 */
+  const sgf_value *values;
+} sgf_property;
+
+/* end of raw values */
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The typed values use the parser's flags and the error codes. The raw
+ * values above come first: reader.h and tree.h, which <sgfstream.h>
+ * includes, need them even when a program names this header first. */
 #include <sgfstream.h>
 
 #ifdef __cplusplus

@@ -64,8 +64,13 @@
  * Nothing here recurses; the nesting depth is a counter. A writer is used
  * by one thread at a time.
  *
- * This header is included by <sgfstream.h>.
+ * This header is included by <sgfstream.h>; it stands alone too.
  */
+/* The core API first, outside the guard (see sgfstream/common.h); the
+ * tree writer takes trees. */
+#include <sgfstream.h>
+#include "sgfstream/tree.h"
+
 #ifndef SGFSTREAM_WRITER_H
 #define SGFSTREAM_WRITER_H
 

@@ -1,4 +1,4 @@
-# lib/read: the property reader (sgfstream/props.h), a client of the
+# lib/read: the property reader (sgfstream/reader.h), a client of the
 # public callbacks. Includes: the public headers and lib/common.
 noinst_LTLIBRARIES += lib/read/libread.la
 lib_read_libread_la_SOURCES = lib/read/reader.c

@@ -1,4 +1,4 @@
-/* reader.c - the property reader (sgfstream/props.h).
+/* reader.c - the property reader (sgfstream/reader.h).
  *
  * A client of the public callback API only: it collects the slices of a
  * property's values into one buffer and calls on_property at the core's

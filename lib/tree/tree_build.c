@@ -1,4 +1,5 @@
-/* tree_build.c - the tree builder (sgfstream/tree.h): trees from events.
+/* tree_build.c - the tree builder (sgfstream/tree.h): trees from events,
+ * the general path (build_priv.h says how the builder is split).
  *
  * A client of the public callback API, like the reader: the builder sees
  * the events any user could receive, reports through sgf_parser_report(),
@@ -42,15 +43,15 @@
  * static tables; others are copied with the bytes. A property the parser
  * never ended (the handler skipped, the input stopped) is left out.
  *
- * DIRECT. Most nodes are a move: one property, one short value. When a
- * node begins, room for such a node (DIRECT_SIZE) is reserved at the
- * free end of the arena's head block, and the node, its property, its
- * value and the value's bytes are written there in place as the events
- * come; at the node's end the room used is taken. Anything else (a second
- * property or value, a value of DIRECT_BYTES or more, an identifier to
- * copy, a general path) first moves what was written to the buffers
- * below (to_staged), and the node goes on BUFFERED. Only with the
- * builder's own parser, lazy, and no pass-through handler.
+ * TWO PATHS. This file is the general path: one plain handler per event
+ * (b_* below, then the pass-through), every node BUFFERED. build_fast.c
+ * adds a fast path for the usual cases (DIRECT, inline fast handlers,
+ * LEAVES) that hands everything else to these handlers.
+ * SGF_TREE_GENERAL_ONLY or SGF_TREE_GENERAL=1 keep a builder on this path
+ * alone; test/test_tree_paths.c and fuzz_tree_paths check that both
+ * build the same trees. The DIRECT bits here (open_node, close_node,
+ * to_staged at the head of the b_* handlers) are how the general path
+ * takes over a node the fast path began.
  *
  * BUFFERED. The node is read into the builder's buffers: its properties
  * (pp), their values (vals) and one byte buffer (sb) for their bytes and
@@ -58,14 +59,6 @@
  * they are copied into one arena allocation. The buffers are the
  * builder's and are reused for every node and game, so with one game at
  * a time the memory is bounded by the largest game.
- *
- * FAST PATHS. Each event handler has an inline fast path for the usual
- * case (DIRECT, or BUFFERED with room everywhere) that does just what the
- * general path (COLD) would; everything else takes the general path. The
- * three events of a DIRECT move node go first through LEAVES: handlers
- * that call nothing at all (positions read inline from the event state),
- * so they save no registers and set up no frame; whatever they cannot do
- * without a call goes on to the general handlers.
  *
  * LEAN EVENTS. The core always ends a value before anything else happens
  * in the property, and ends a property before the next property, node or
@@ -102,145 +95,12 @@
  */
 #include <string.h>
 
+
+#include <stdlib.h>
+#include <string.h>
+
 #include "sized.h"
-#include "tree_internal.h"
-
-/* Where the current event is, and the identifier as written: through the
- * public API only, like every layer above the core, inline from the
- * parser's event state (sgfstream.h, POSITIONS INLINE), so that the hot
- * handlers call nothing. A detached builder may be driven by any parser:
- * the state is looked up again when the parser changes. Used where a
- * builder b is in scope. */
-#define EVENT_POS(p) sgf_event_position((p), event_state(b, (p)))
-#define RAW_IDENT(p, len) sgf_event_raw_ident(event_state(b, (p)), (len))
-
-#if defined(__GNUC__)
-#define COLD static __attribute__((noinline, cold))
-#define NOINLINE static __attribute__((noinline))
-#define HOT_INLINE static inline __attribute__((always_inline))
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#else
-#define COLD static
-#define NOINLINE static
-#define HOT_INLINE static inline
-#define LIKELY(x) (x)
-#endif
-
-enum { B_IDLE, B_BUILD, B_DROP, B_FAILED };
-
-/* Failure causes beyond SGF__ERR_*. */
-enum { ERR_VALUE = 100 };
-
-/* Builder-only flag of the open node: it has PL, MN or HA (scan it). */
-#define OPEN_SCAN 0x10000u
-
-/* The arena blocks kept between games, at most. */
-#define SPARE_MAX ((uint64_t)4 << 20)
-
-/* DIRECT mode: a node with one property with one value of fewer than
- * DIRECT_BYTES bytes is written in place (node, property, value, bytes
- * and NUL, as a buffered node would be laid out) in DIRECT_SIZE bytes
- * reserved at the free end of the arena's head block. */
-#define DIRECT_BYTES 8u
-#define DIRECT_SIZE                                                     \
-  (sizeof(sgf_node) + sizeof(sgf_property) + sizeof(sgf_value) +        \
-   DIRECT_BYTES)
-#define DPROP(n) ((sgf_property *)((n) + 1))
-#define DVAL(n) ((sgf_value *)(DPROP(n) + 1))
-#define DBYTES(n) ((char *)(DVAL(n) + 1))
-/* What a DIRECT node with one value of len bytes takes of its room: the
- * value's NUL included, rounded up to the arena's 8 bytes. */
-#define DIRECT_TAKE(len) \
-  (DIRECT_SIZE - DIRECT_BYTES + (((len) + 8) & ~(size_t)7))
-
-/* A property of the open node. Identifiers are static strings, or (NULL)
- * copies in sb at *_off. */
-typedef struct sprop {
-  const char *ident, *raw;
-  size_t ident_off, raw_off;
-  size_t ident_len, raw_len;
-  sgf_pos pos;
-  size_t first, nvalues; /* its values: vals[first .. first + nvalues) */
-} sprop;
-
-/* A value of the open node: raw bytes at sb + off. */
-typedef struct sval {
-  size_t off, len;
-  sgf_pos pos;
-} sval;
-
-struct sgf_tree_builder {
-  /* what every event looks at first */
-  int building;   /* state B_BUILD and mskip 0 */
-  int lazy;       /* no value-end / property-end events (see the essay) */
-  int in_prop, in_value;
-  int open;       /* a node is being read: open_* */
-  int fresh;      /* see the essay */
-  uint32_t open_flags; /* HEAD, move, OPEN_SCAN */
-  uint32_t prop_flags; /* what the current property adds to open_flags */
-  sgf_tree *tree; /* the game being built */
-  sgf_node *cur;  /* the node linked last that is not closed over */
-  sgf_pos open_pos; /* the open node's ';' (DIRECT: in dn->pos) */
-
-  sprop *pp; /* the open node's properties; pp[npp] is the current one */
-  size_t npp, ppcap;
-  sval *vals; /* their values */
-  size_t nvals, valcap;
-  char *sb; /* their bytes */
-  size_t sblen, sbcap;
-  uint64_t room;  /* bytes that may still be buffered before the game
-                     reaches max_tree_bytes (see pending_bytes) */
-  size_t pfirst;  /* first value of the current property */
-  size_t psb;     /* sblen when the current property began */
-  /* (not next to room: one wide load of both just after two narrow
-     stores would stall on store forwarding) */
-  size_t vroom;   /* bytes the current property may still take before
-                     max_value_bytes (raw values + sizeof(sgf_value)
-                     each, as the reader counts) */
-  sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
-  size_t ixcap;
-
-  const sgf_parser *es_parser; /* the parser whose event state es is */
-  const sgf_event_state *es;
-
-  /* DIRECT mode (see the essay) */
-  int direct_ok;  /* may be used: own parser, lazy, no pass-through */
-  int direct;     /* the open node is being written in place, at dn */
-  int dstate;     /* 0: no property yet; 1: one, no value; 2: and a value */
-  sgf_node *dn;
-  size_t dlen;    /* bytes of that value so far */
-
-  size_t max_value_bytes;
-  uint64_t max_nodes, max_bytes;
-  sgf_allocator alloc;
-  sgf_parser *parser; /* NULL when detached */
-  sgf_tree_builder_callbacks cb;
-  sgf_callbacks ev; /* pass-through, zero if none */
-  void *user;
-  unsigned flags;
-
-  int state;      /* B_* */
-  uint64_t depth; /* game trees open */
-  uint64_t mskip; /* mainline mode: depth of a variation being skipped */
-  int mainline;   /* SGF_OPT_MAINLINE */
-  sgf_pos game_pos; /* the game's '(' */
-
-  sgf__block *spare;    /* blocks for the next game, in policy order */
-  sgf_tree *spare_tree; /* a tree struct for the next game */
-
-  sgf_tree *delivering; /* inside on_game */
-  int kept;
-  sgf_collection *coll; /* with SGF_TREE_COLLECT, never NULL */
-};
-
-/* The event state of p (see EVENT_POS). */
-HOT_INLINE const sgf_event_state *event_state(sgf_tree_builder *b,
-                                              const sgf_parser *p) {
-  if (LIKELY(b->es_parser == p)) return b->es;
-  b->es_parser = p;
-  b->es = sgf_parser_event_state(p);
-  return b->es;
-}
+#include "build_priv.h"
 
 void sgf_tree_builder_options_init(sgf_tree_builder_options *opt) {
   memset(opt, 0, sizeof *opt);
@@ -325,7 +185,7 @@ static uint64_t pending_bytes(const sgf_tree_builder *b) {
 }
 
 /* room from scratch (after something buffered was let go). */
-static void room_set(sgf_tree_builder *b) {
+void sgf__tb_room_set(sgf_tree_builder *b) {
   uint64_t used = b->tree->bytes + pending_bytes(b);
   b->room = used > b->max_bytes ? 0 : b->max_bytes - used;
 }
@@ -346,7 +206,7 @@ static void drop_game(sgf_tree_builder *b) {
 
 /* Report a failure (SGF__ERR_* or ERR_VALUE) at the current event and drop
  * the game; returns the action for the core. */
-static int fail(sgf_tree_builder *b, sgf_parser *p, int err) {
+int sgf__tb_fail(sgf_tree_builder *b, sgf_parser *p, int err) {
   sgf_diag d;
   int r;
   memset(&d, 0, sizeof d);
@@ -392,7 +252,7 @@ static int idle_action(const sgf_tree_builder *b) {
 }
 
 /* Grow a buffer of elements to hold at least want of them. */
-static int grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
+int sgf__tb_grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
                 size_t elem, size_t first) {
   size_t ncap = *cap ? *cap : first;
   void *q;
@@ -408,33 +268,18 @@ static int grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
   return 0;
 }
 
-/* Room in sb for add more bytes: 0, or -1 if memory runs out. */
-static inline int sb_room(sgf_tree_builder *b, size_t add) {
-  if (b->sbcap - b->sblen >= add) return 0;
-  if (add > SIZE_MAX - b->sblen) return -1;
-  return grow(b, (void **)&b->sb, &b->sbcap, b->sblen + add, 1, 256);
-}
-
 /* ------------------------------------------------------------------ */
 /* Properties and values of the open node                              */
-
-/* The value being read is complete. */
-static inline void end_value(sgf_tree_builder *b) {
-  sval *v = &b->vals[b->nvals - 1];
-  v->len = b->sblen - v->off;
-  b->sb[b->sblen++] = '\0'; /* room kept since value-begin */
-  b->in_value = 0;
-}
 
 /* The value being read is left out. */
 static void drop_value(sgf_tree_builder *b) {
   b->sblen = b->vals[--b->nvals].off;
   b->in_value = 0;
-  room_set(b);
+  sgf__tb_room_set(b);
 }
 
 /* The property being read is left out. */
-static void drop_prop(sgf_tree_builder *b) {
+void sgf__tb_drop_prop(sgf_tree_builder *b) {
   if (b->direct) {
     b->dstate = 0;
     return;
@@ -442,37 +287,7 @@ static void drop_prop(sgf_tree_builder *b) {
   b->sblen = b->psb;
   b->nvals = b->pfirst;
   b->in_prop = b->in_value = 0;
-  room_set(b);
-}
-
-/* The property being read is complete (no value open). */
-static inline void commit_prop(sgf_tree_builder *b) {
-  size_t k = b->nvals - b->pfirst;
-  sprop *sp;
-  if (k == 0) { /* no value: left out */
-    drop_prop(b);
-    return;
-  }
-  sp = &b->pp[b->npp++];
-  sp->first = b->pfirst;
-  sp->nvalues = k;
-  if (!(b->open_flags & SGF__N_MOVE))
-    b->open_flags |= b->prop_flags;
-  else
-    b->open_flags |= b->prop_flags & OPEN_SCAN;
-  b->in_prop = 0;
-}
-
-/* A node, property or tree event: the property being read ends there in
- * lazy mode; otherwise it was never ended and is left out. */
-static inline void end_pending(sgf_tree_builder *b) {
-  if (!b->in_prop) return;
-  if (!b->lazy) {
-    drop_prop(b);
-    return;
-  }
-  if (b->in_value) end_value(b);
-  commit_prop(b);
+  sgf__tb_room_set(b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -483,13 +298,13 @@ static inline void end_pending(sgf_tree_builder *b) {
 static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
   sgf_tree *t = b->tree;
   uint64_t used = t->bytes + sizeof(sgf_node);
-  if (t->nnodes >= t->max_nodes) return fail(b, p, SGF__ERR_NODES);
-  if (used > b->max_bytes) return fail(b, p, SGF__ERR_BYTES);
+  if (t->nnodes >= t->max_nodes) return sgf__tb_fail(b, p, SGF__ERR_NODES);
+  if (used > b->max_bytes) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   b->npp = b->nvals = b->sblen = 0;
   b->open_flags = head ? SGF__N_HEAD : 0;
   if (b->direct_ok) {
     sgf_node *n = sgf__tree_reserve(t, DIRECT_SIZE);
-    if (!n) return fail(b, p, t->err);
+    if (!n) return sgf__tb_fail(b, p, t->err);
     b->dn = n;
     b->direct = 1;
     b->dstate = 0;
@@ -502,163 +317,10 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
   return 0;
 }
 
-/* The open node, written in place so far, is buffered from here on (for
- * a second property or value, a longer value, an identifier to copy...):
- * what DIRECT wrote moves to pp, vals and sb, as if read that way (the
- * room reserved stays free for the buffered node's allocation). 0, or the
- * action after a failure. */
-COLD int to_staged(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_node *n = b->dn;
-  b->direct = 0;
-  b->open_pos = n->pos;
-  b->npp = b->nvals = b->sblen = 0;
-  if (b->dstate >= 1) {
-    const sgf_property *pr = DPROP(n);
-    sprop *sp;
-    if (grow(b, (void **)&b->pp, &b->ppcap, 1, sizeof *b->pp, 16) ||
-        grow(b, (void **)&b->vals, &b->valcap, 1, sizeof *b->vals, 16) ||
-        sb_room(b, b->dlen + 1)) {
-      b->dstate = 0;
-      return fail(b, p, SGF__ERR_NOMEM);
-    }
-    sp = &b->pp[0];
-    sp->ident = pr->ident;
-    sp->raw = pr->raw_ident;
-    sp->ident_len = pr->ident_len;
-    sp->raw_len = pr->raw_ident_len;
-    sp->pos = pr->pos;
-    b->psb = b->pfirst = 0;
-    b->vroom = b->max_value_bytes;
-    b->in_prop = 1;
-    if (b->dstate == 2) {
-      const sgf_value *va = DVAL(n);
-      if (b->dlen) memcpy(b->sb, DBYTES(n), b->dlen);
-      b->sblen = b->dlen;
-      b->vals[0].off = 0;
-      b->vals[0].pos = va->pos;
-      b->nvals = 1;
-      b->in_value = 1;
-      b->vroom -= sizeof(sgf_value) + b->dlen; /* direct_ok: no wrap */
-    }
-  }
-  b->dstate = 0;
-  room_set(b);
-  return 0;
-}
-
-/* Link n (id, flags f, k properties at pr; its place, pos and properties
- * written) as the last child of cur, with its derived facts (as
- * sgf__node_derive gives them); it becomes cur. */
-HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
-                          uint32_t id, uint32_t f, sgf_property *pr,
-                          size_t k, int may_scan) {
-  sgf_node *const parent = b->cur, *prev;
-  uint32_t last;
-  int64_t movenum, nextnum;
-  b->ix[id] = n;
-  b->cur = n;
-  t->nnodes = id + 1;
-  n->parent = parent;
-  n->first_child = n->last_child = n->next = NULL;
-  n->tree = t;
-  n->props = pr;
-  n->nprops = n->propcap = (uint32_t)k;
-  n->nchildren = 0;
-  n->id = id;
-  n->subtree = 1;
-  n->mn = 0;
-  if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
-    n->flags = f & ~OPEN_SCAN;
-    sgf__node_scan(n);
-    f = n->flags;
-  }
-  if (parent) {
-    uint32_t ci;
-    prev = parent->last_child;
-    if (prev) {
-      prev->next = n;
-      ci = prev->child_index + 1;
-    } else {
-      parent->first_child = n;
-      ci = 0;
-    }
-    parent->last_child = n;
-    parent->nchildren++;
-    n->child_index = ci;
-    n->level = parent->level + 1;
-    n->depth = parent->depth + (ci > 0);
-    n->ply = parent->ply;
-    last = parent->flags & SGF__N_DERIVED;
-    movenum = parent->movenum;
-    nextnum = parent->nextnum;
-  } else {
-    prev = NULL;
-    t->root = n;
-    n->child_index = n->level = n->depth = n->ply = 0;
-    last = 0;
-    movenum = 0;
-    nextnum = 1;
-  }
-  n->prev = prev;
-  if (f & SGF__N_MOVE) {
-    n->ply++;
-    movenum = (f & SGF__N_MN) ? n->mn : nextnum;
-    nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
-    last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
-  } else if (f & SGF__N_MN) {
-    nextnum = n->mn;
-  }
-  n->movenum = movenum;
-  n->nextnum = nextnum;
-  n->flags = f | last;
-}
-
-/* Room in the index for one more node: 0, or -1 if memory runs out. */
-static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
-  return id < b->ixcap ? 0
-                       : grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
-                              sizeof *b->ix, 64);
-}
-
-/* The DIRECT node n's one value, of len bytes, is complete: its value and
- * property records get their bytes (the NUL after them is the caller's to
- * write, last); returns the property. */
-HOT_INLINE sgf_property *direct_value_done(sgf_node *n, size_t len) {
-  sgf_property *pr = DPROP(n);
-  sgf_value *va = DVAL(n);
-  va->raw = DBYTES(n);
-  va->len = len;
-  pr->nvalues = 1;
-  pr->values = va;
-  return pr;
-}
-
-/* The open DIRECT node ends: its reserved place is taken as far as used
- * (its value, if any, gets its length and NUL) and it is linked. */
-HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_tree *t = b->tree;
-  sgf_node *n = b->dn;
-  const uint32_t id = t->nnodes;
-  uint32_t f = b->open_flags;
-  if (ix_room(b, id)) return fail(b, p, SGF__ERR_NOMEM);
-  b->open = b->direct = 0;
-  if (b->dstate == 2) {
-    const size_t len = b->dlen;
-    f |= b->prop_flags;
-    sgf__tree_take(t, DIRECT_TAKE(len));
-    link_node(b, t, n, id, f, direct_value_done(n, len), 1, 1);
-    DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
-  } else { /* no property (one without a value is left out) */
-    sgf__tree_take(t, sizeof(sgf_node));
-    link_node(b, t, n, id, f, NULL, 0, 1);
-  }
-  return 0;
-}
-
 /* The open buffered node ends: one arena allocation holds it, its
  * properties, their values and bytes, and it is linked. 0, or the action
  * after a failure. */
-static int close_staged(sgf_tree_builder *b, sgf_parser *p) {
+int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t = b->tree;
   const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
   const uint32_t id = t->nnodes;
@@ -671,9 +333,9 @@ static int close_staged(sgf_tree_builder *b, sgf_parser *p) {
   char *bytes;
   size_t i;
 
-  if (ix_room(b, id)) return fail(b, p, SGF__ERR_NOMEM);
+  if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     n = sgf__tree_alloc8(t, size);
-  if (!n) return fail(b, p, t->err);
+  if (!n) return sgf__tb_fail(b, p, t->err);
   b->open = 0;
   pr = (sgf_property *)(n + 1);
   va = (sgf_value *)(pr + k);
@@ -705,7 +367,7 @@ static int close_staged(sgf_tree_builder *b, sgf_parser *p) {
 
 /* The open node ends. */
 COLD int close_node(sgf_tree_builder *b, sgf_parser *p) {
-  return b->direct ? close_direct(b, p) : close_staged(b, p);
+  return b->direct ? close_direct(b, p) : sgf__tb_close_staged(b, p);
 }
 
 /* Whatever of the open node is pending ends, and the node too. */
@@ -732,9 +394,9 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
     t->index_arena = 1;
   } else {
     if (t->bytes > t->max_bytes || ixsize > t->max_bytes - t->bytes)
-      return fail(b, p, SGF__ERR_BYTES);
+      return sgf__tb_fail(b, p, SGF__ERR_BYTES);
     ix = sgf__malloc(&t->alloc, ixsize);
-    if (!ix) return fail(b, p, SGF__ERR_NOMEM);
+    if (!ix) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     t->bytes += ixsize;
   }
   memcpy(ix, b->ix, ixsize);
@@ -748,7 +410,7 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
   t->index_ok = 1;
   t->dirty = 0;
   if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
-    return fail(b, p, SGF__ERR_NOMEM);
+    return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   /* blocks the game did not take wait for the next one */
   b->spare = t->reuse;
   t->reuse = NULL;
@@ -767,7 +429,7 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
     /* on_game may have taken the collection: reserve in the new one */
     if (sgf__collection_reserve(b->coll)) {
       sgf_tree_free(t);
-      return fail(b, p, SGF__ERR_NOMEM);
+      return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     }
     sgf__collection_push(b->coll, t);
   } else {
@@ -783,7 +445,7 @@ static int b_tree_begin(sgf_tree_builder *b, sgf_parser *p) {
     b->depth = 1;
     b->game_pos = EVENT_POS(p);
     b->tree = game_tree(b);
-    if (!b->tree) return fail(b, p, SGF__ERR_NOMEM);
+    if (!b->tree) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     b->state = B_BUILD;
     b->building = 1;
     b->fresh = 1;
@@ -860,19 +522,18 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
 /* Properties                                                          */
 
 /* Identifiers of one or two uppercase letters need no copy. */
-static const char letters[] =
+const char sgf__tb_letters[] =
     "A\0B\0C\0D\0E\0F\0G\0H\0I\0J\0K\0L\0M\0N\0O\0P\0Q\0R\0S\0T\0U\0V\0W\0X\0Y\0Z";
 #define L2(c)                                                             \
   c "A\0" c "B\0" c "C\0" c "D\0" c "E\0" c "F\0" c "G\0" c "H\0" c "I\0" \
   c "J\0" c "K\0" c "L\0" c "M\0" c "N\0" c "O\0" c "P\0" c "Q\0" c "R\0" \
   c "S\0" c "T\0" c "U\0" c "V\0" c "W\0" c "X\0" c "Y\0" c "Z\0"
-static const char letters2[] =
+const char sgf__tb_letters2[] =
     L2("A") L2("B") L2("C") L2("D") L2("E") L2("F") L2("G") L2("H") L2("I")
     L2("J") L2("K") L2("L") L2("M") L2("N") L2("O") L2("P") L2("Q") L2("R")
     L2("S") L2("T") L2("U") L2("V") L2("W") L2("X") L2("Y") L2("Z");
 #undef L2
 
-static inline int upper(char c) { return c >= 'A' && c <= 'Z'; }
 
 static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
                       size_t n) {
@@ -881,22 +542,22 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
   sprop *sp;
   int same, r;
   if (!b->building) return idle_action(b);
-  if (b->direct && (r = to_staged(b, p)) != 0) return r;
+  if (b->direct && (r = sgf__tb_to_staged(b, p)) != 0) return r;
   if (b->in_prop) end_pending(b);
   if (!b->open) return SGF_CONTINUE; /* not in a node */
   raw = RAW_IDENT(p, &rn);
   if (n == 1 && upper(id[0]))
-    ident = letters + 2 * (id[0] - 'A');
+    ident = sgf__tb_letters + 2 * (id[0] - 'A');
   else if (n == 2 && upper(id[0]) && upper(id[1]))
-    ident = letters2 + 3 * (26 * (id[0] - 'A') + (id[1] - 'A'));
+    ident = sgf__tb_letters2 + 3 * (26 * (id[0] - 'A') + (id[1] - 'A'));
   same = rn == n && (raw == id || memcmp(raw, id, n) == 0);
   copy = (ident ? 0 : n + 1) + (same ? 0 : rn + 1);
   if (b->npp >= b->ppcap &&
-      grow(b, (void **)&b->pp, &b->ppcap, b->npp + 1, sizeof *b->pp, 16))
-    return fail(b, p, SGF__ERR_NOMEM);
+      sgf__tb_grow(b, (void **)&b->pp, &b->ppcap, b->npp + 1, sizeof *b->pp, 16))
+    return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   if (sizeof(sgf_property) + copy > b->room || b->npp >= UINT32_MAX)
-    return fail(b, p, SGF__ERR_BYTES);
-  if (copy && sb_room(b, copy)) return fail(b, p, SGF__ERR_NOMEM);
+    return sgf__tb_fail(b, p, SGF__ERR_BYTES);
+  if (copy && sb_room(b, copy)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   b->room -= sizeof(sgf_property) + copy;
   b->psb = b->sblen;
   sp = &b->pp[b->npp];
@@ -938,7 +599,7 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
 static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
   sval *v;
   int r;
-  if (b->direct && (r = to_staged(b, p)) != 0) return r;
+  if (b->direct && (r = sgf__tb_to_staged(b, p)) != 0) return r;
   if (!b->in_prop) return b->building ? SGF_CONTINUE : idle_action(b);
   if (b->in_value) { /* lazy: the value ended; else it never did */
     if (b->lazy)
@@ -946,13 +607,13 @@ static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
     else
       drop_value(b);
   }
-  if (sizeof(sgf_value) > b->vroom) return fail(b, p, ERR_VALUE);
-  if (sizeof(sgf_value) + 1 > b->room) return fail(b, p, SGF__ERR_BYTES);
+  if (sizeof(sgf_value) > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
+  if (sizeof(sgf_value) + 1 > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   if (b->nvals >= b->valcap &&
-      grow(b, (void **)&b->vals, &b->valcap, b->nvals + 1, sizeof *b->vals,
+      sgf__tb_grow(b, (void **)&b->vals, &b->valcap, b->nvals + 1, sizeof *b->vals,
            16))
-    return fail(b, p, SGF__ERR_NOMEM);
-  if (sb_room(b, 1)) return fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
+    return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+  if (sb_room(b, 1)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
   b->vroom -= sizeof(sgf_value);
   b->room -= sizeof(sgf_value) + 1;
   v = &b->vals[b->nvals++];
@@ -966,11 +627,11 @@ static int b_value_data(sgf_tree_builder *b, sgf_parser *p, const char *at,
                         size_t n) {
   char *d;
   int r;
-  if (b->direct && (r = to_staged(b, p)) != 0) return r;
+  if (b->direct && (r = sgf__tb_to_staged(b, p)) != 0) return r;
   if (!b->in_value) return b->building ? SGF_CONTINUE : idle_action(b);
-  if (n > b->vroom) return fail(b, p, ERR_VALUE);
-  if (n > b->room) return fail(b, p, SGF__ERR_BYTES);
-  if (sb_room(b, n + 1)) return fail(b, p, SGF__ERR_NOMEM);
+  if (n > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
+  if (n > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
+  if (sb_room(b, n + 1)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   b->vroom -= n;
   b->room -= n;
   d = b->sb + b->sblen;
@@ -984,9 +645,9 @@ static int b_value_data(sgf_tree_builder *b, sgf_parser *p, const char *at,
   return SGF_CONTINUE;
 }
 
-static int b_value_end(sgf_tree_builder *b, sgf_parser *p) {
+int sgf__tb_b_value_end(sgf_tree_builder *b, sgf_parser *p) {
   int r;
-  if (b->direct && (r = to_staged(b, p)) != 0) return r;
+  if (b->direct && (r = sgf__tb_to_staged(b, p)) != 0) return r;
   if (!b->in_value) return b->building ? SGF_CONTINUE : idle_action(b);
   end_value(b);
   return SGF_CONTINUE;
@@ -994,7 +655,7 @@ static int b_value_end(sgf_tree_builder *b, sgf_parser *p) {
 
 static int b_property_end(sgf_tree_builder *b, sgf_parser *p) {
   int r;
-  if (b->direct && (r = to_staged(b, p)) != 0) return r;
+  if (b->direct && (r = sgf__tb_to_staged(b, p)) != 0) return r;
   if (!b->in_prop) return b->building ? SGF_CONTINUE : idle_action(b);
   if (b->in_value) drop_value(b); /* a value never ended is left out */
   commit_prop(b);
@@ -1010,398 +671,114 @@ static int stronger(int a, int b) { return b > a ? b : a; }
 
 /* After the pass-through answered: unless the core goes on (continue or
  * pause), the property in progress will never be ended. */
-static int passed(sgf_tree_builder *b, int r, int mine) {
+int sgf__tb_passed(sgf_tree_builder *b, int r, int mine) {
   r = stronger(mine, r);
-  if (r != SGF_CONTINUE && r != SGF_PAUSE && b->in_prop) drop_prop(b);
+  if (r != SGF_CONTINUE && r != SGF_PAUSE && b->in_prop) sgf__tb_drop_prop(b);
   return r;
 }
 
-#define BUILDER(u) ((sgf_tree_builder *)(u))
-
-/* Each handler has a general path (COLD: every state, the pass-through,
- * failures) and an inline fast path for the usual case (see FAST PATHS),
- * which does what the general path would and nothing else: a node, a
- * property of one or two uppercase letters written as such, a value and
- * its data, in place (DIRECT) or with room in every buffer and no
- * pass-through handler for the event. Fields of *b are read and updated
- * before bytes are stored through a char pointer (which may alias *b: the
- * compiler would reload them after it). */
-
-COLD int slow_tree_begin(sgf_parser *p, void *u) {
+COLD_EXTERN int sgf__tb_slow_tree_begin(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_tree_begin(b, p);
   if (r != SGF_ABORT && b->ev.on_tree_begin)
-    r = passed(b, b->ev.on_tree_begin(p, b->user), r);
+    r = sgf__tb_passed(b, b->ev.on_tree_begin(p, b->user), r);
   return r;
 }
 
-COLD int slow_tree_end(sgf_parser *p, void *u) {
+COLD_EXTERN int sgf__tb_slow_tree_end(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_tree_end(b, p);
   if (r != SGF_ABORT && b->ev.on_tree_end)
-    r = passed(b, b->ev.on_tree_end(p, b->user), r);
+    r = sgf__tb_passed(b, b->ev.on_tree_end(p, b->user), r);
   return r;
 }
 
-COLD int slow_node(sgf_parser *p, void *u) {
+COLD_EXTERN int sgf__tb_slow_node(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_node(b, p);
   if (r != SGF_ABORT && b->ev.on_node)
-    r = passed(b, b->ev.on_node(p, b->user), r);
+    r = sgf__tb_passed(b, b->ev.on_node(p, b->user), r);
   return r;
 }
 
-COLD int slow_property(sgf_parser *p, void *u, const char *at, size_t n) {
+COLD_EXTERN int sgf__tb_slow_property(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_property(b, p, at, n);
   if (r != SGF_ABORT && b->ev.on_property)
-    r = passed(b, b->ev.on_property(p, b->user, at, n), r);
+    r = sgf__tb_passed(b, b->ev.on_property(p, b->user, at, n), r);
   return r;
 }
 
-COLD int slow_value_begin(sgf_parser *p, void *u) {
+COLD_EXTERN int sgf__tb_slow_value_begin(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_value_begin(b, p);
   if (r != SGF_ABORT && b->ev.on_value_begin)
-    r = passed(b, b->ev.on_value_begin(p, b->user), r);
+    r = sgf__tb_passed(b, b->ev.on_value_begin(p, b->user), r);
   return r;
 }
 
-COLD int slow_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+COLD_EXTERN int sgf__tb_slow_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_value_data(b, p, at, n);
   if (r != SGF_ABORT && b->ev.on_value_data)
-    r = passed(b, b->ev.on_value_data(p, b->user, at, n), r);
+    r = sgf__tb_passed(b, b->ev.on_value_data(p, b->user, at, n), r);
   return r;
 }
 
-static int h_tree_begin(sgf_parser *p, void *u) { return slow_tree_begin(p, u); }
-
-static int h_tree_end(sgf_parser *p, void *u) { return slow_tree_end(p, u); }
-
-NOINLINE int node_general(sgf_parser *p, void *u) {
+int sgf__tb_h_value_end(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->building && b->open && !b->ev.on_node)) {
-    sgf_tree *t;
-    uint64_t used;
-    int r;
-    if (LIKELY(b->direct)) {
-      r = close_direct(b, p);
-    } else {
-      if (b->in_prop) end_pending(b);
-      r = close_staged(b, p);
-    }
-    if (r != 0) return r;
-    /* open_node(b, p, 0): cur has just been linked, so fresh is 0 */
-    t = b->tree;
-    used = t->bytes + sizeof(sgf_node);
-    if (LIKELY(t->nnodes < t->max_nodes && used <= b->max_bytes)) {
-      if (LIKELY(b->direct_ok)) {
-        sgf__block *bl = t->blocks;
-        sgf_node *n;
-        if (LIKELY(bl->size - bl->used >= DIRECT_SIZE)) {
-          n = (sgf_node *)((char *)bl + bl->used);
-        } else { /* a new block */
-          n = sgf__tree_reserve(t, DIRECT_SIZE);
-          if (!n) return fail(b, p, t->err);
-        }
-        b->dn = n;
-        b->open = b->direct = 1;
-        b->dstate = 0;
-        b->open_flags = 0;
-        n->pos = EVENT_POS(p);
-        return SGF_CONTINUE;
-      } else {
-        b->room = b->max_bytes - used;
-        b->npp = b->nvals = b->sblen = 0;
-        b->open = 1;
-        b->open_flags = 0;
-        b->open_pos = EVENT_POS(p);
-        return SGF_CONTINUE;
-      }
-    }
-  }
-  return slow_node(p, u);
-}
-
-/* The identifier of a property, when it is one or two uppercase letters
- * written as such (raw, rn: as written): a static string, else NULL; *pf
- * gets what it tells about the node (as sgf__node_scan would find). */
-HOT_INLINE const char *static_ident(const char *id, size_t n,
-                                    const char *raw, size_t rn,
-                                    uint32_t *pf) {
-  char c0 = id[0], c1;
-  *pf = 0;
-  if (rn != n || !upper(c0)) return NULL;
-  if (n == 1 && (raw == id || raw[0] == c0)) {
-    if (c0 == 'B') *pf = SGF__N_BLACK;
-    if (c0 == 'W') *pf = SGF__N_WHITE;
-    return letters + 2 * (c0 - 'A');
-  }
-  if (n == 2 && upper(c1 = id[1]) &&
-      (raw == id || (raw[0] == c0 && raw[1] == c1))) {
-    if ((c0 == 'P' && c1 == 'L') || (c0 == 'M' && c1 == 'N') ||
-        (c0 == 'H' && c1 == 'A'))
-      *pf = OPEN_SCAN;
-    return letters2 + 3 * (26 * (c0 - 'A') + (c1 - 'A'));
-  }
-  return NULL;
-}
-
-/* The DIRECT node's property: a static identifier (what static_ident
- * gave, with its flags pf), its position still to be written. */
-HOT_INLINE sgf_property *direct_property(sgf_tree_builder *b,
-                                         const char *ident, size_t n,
-                                         uint32_t pf) {
-  sgf_property *pr = DPROP(b->dn);
-  b->prop_flags = pf;
-  b->dstate = 1;
-  pr->ident = pr->raw_ident = ident;
-  pr->ident_len = pr->raw_ident_len = n;
-  return pr;
-}
-
-NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
-                              size_t n) {
-  sgf_tree_builder *b = BUILDER(u);
-  size_t rn;
-  const char *raw, *ident;
-  uint32_t pf;
-  if (LIKELY(b->direct)) { /* implies building, open, no pass-through */
-    if (LIKELY(b->dstate == 0)) {
-      raw = RAW_IDENT(p, &rn);
-      ident = static_ident(at, n, raw, rn, &pf);
-      if (LIKELY(ident != NULL)) {
-        direct_property(b, ident, n, pf)->pos = EVENT_POS(p);
-        return SGF_CONTINUE;
-      }
-    }
-  } else if (LIKELY(b->building && b->open && !b->ev.on_property)) {
-    if (b->in_prop) end_pending(b);
-    raw = RAW_IDENT(p, &rn);
-    ident = static_ident(at, n, raw, rn, &pf);
-    if (LIKELY(ident && b->npp < b->ppcap && b->npp < UINT32_MAX &&
-               b->room >= sizeof(sgf_property))) {
-      sprop *sp = &b->pp[b->npp];
-      b->room -= sizeof(sgf_property);
-      b->psb = b->sblen;
-      b->pfirst = b->nvals;
-      b->vroom = b->max_value_bytes;
-      b->prop_flags = pf;
-      b->in_prop = 1;
-      sp->ident = sp->raw = ident;
-      sp->ident_len = sp->raw_len = n;
-      sp->pos = EVENT_POS(p);
-      return SGF_CONTINUE;
-    }
-  }
-  return slow_property(p, u, at, n);
-}
-
-static int h_value_begin(sgf_parser *p, void *u) {
-  sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct)) {
-    if (LIKELY(b->dstate == 1)) {
-      b->dstate = 2;
-      b->dlen = 0;
-      DVAL(b->dn)->pos = EVENT_POS(p);
-      return SGF_CONTINUE;
-    }
-  } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
-                    b->vroom >= sizeof(sgf_value) &&
-                    b->room >= sizeof(sgf_value) + 1 &&
-                    b->nvals < b->valcap && b->sbcap - b->sblen >= 2 &&
-                    !b->ev.on_value_begin)) {
-    sval *v;
-    if (b->in_value) end_value(b);
-    b->vroom -= sizeof(sgf_value);
-    b->room -= sizeof(sgf_value) + 1;
-    v = &b->vals[b->nvals++];
-    v->off = b->sblen;
-    v->pos = EVENT_POS(p);
-    b->in_value = 1;
-    return SGF_CONTINUE;
-  }
-  return slow_value_begin(p, u);
-}
-
-static int h_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
-  sgf_tree_builder *b = BUILDER(u);
-  char *d;
-  if (LIKELY(b->direct)) {
-    if (LIKELY(b->dstate == 2 && n < DIRECT_BYTES - b->dlen)) {
-      d = DBYTES(b->dn) + b->dlen;
-      b->dlen += n;
-      goto copy;
-    }
-  } else if (LIKELY(b->in_value && n <= b->vroom && n <= b->room &&
-                    n < b->sbcap - b->sblen && !b->ev.on_value_data)) {
-    d = b->sb + b->sblen;
-    b->sblen += n;
-    b->vroom -= n;
-    b->room -= n;
-    goto copy;
-  }
-  return slow_value_data(p, u, at, n);
-copy:
-  if (n == 2) { /* most values are points */
-    d[0] = at[0];
-    d[1] = at[1];
-  } else {
-    memcpy(d, at, n);
-  }
-  return SGF_CONTINUE;
-}
-
-/* Whole values (on_value): the builder's own parser uses this unless a
- * pass-through handler wants the three value events. A piece is
- * value-begin (FIRST), value-data (bytes), value-end (LAST; needed only
- * when not lazy), as the three events would be, in one call. */
-NOINLINE int value_general(sgf_parser *p, void *u, const char *at,
-                           size_t n, unsigned flags) {
-  sgf_tree_builder *b = BUILDER(u);
-  int r = SGF_CONTINUE;
-  /* DIRECT, the first value of the node's property, whole and short (a
-   * move): what value-begin and value-data do, at once */
-  if (LIKELY(b->direct && b->dstate == 1 &&
-             (flags & SGF_VALUE_FIRST) && n < DIRECT_BYTES)) {
-    char *d = DBYTES(b->dn);
-    b->dstate = 2;
-    b->dlen = n;
-    DVAL(b->dn)->pos = EVENT_POS(p);
-    if (n == 2) { /* most values are points */
-      d[0] = at[0];
-      d[1] = at[1];
-    } else if (n) {
-      memcpy(d, at, n);
-    }
-    return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
-  }
-  if (flags & SGF_VALUE_FIRST) r = h_value_begin(p, u);
-  if (r == SGF_CONTINUE && n) r = h_value_data(p, u, at, n);
-  if (r == SGF_CONTINUE && (flags & SGF_VALUE_LAST) && !b->lazy)
-    r = b_value_end(b, p);
-  if (r != SGF_ABORT && b->ev.on_value)
-    r = passed(b, b->ev.on_value(p, b->user, at, n, flags), r);
-  return r;
-}
-
-/* LEAVES. The three events of a move node, in the usual case, handled
- * by functions that call nothing (no registers to save, no frame): the
- * DIRECT node with a static identifier, a value of 0 or 2 bytes, and a
- * position the event state gives inline (pos_inline). Anything else, or
- * anything that might call (a full scan for PL, MN or HA, the index or an
- * arena block to grow, a limit), takes the general handler above, which
- * does the same and more. */
-
-/* In DIRECT mode, the event position is in the counters (as
- * sgf_event_position reads them). DIRECT is only for a builder's own
- * parser, whose event state es is from creation, and its events come
- * from inside its feed or finish (es->live): what is left to ask is
- * whether the event is on the current line. */
-HOT_INLINE int pos_inline(const sgf_tree_builder *b) {
-  const sgf_event_state *es = b->es;
-  return es->offset >= es->line_start;
-}
-
-/* The position of the current event, when pos_inline holds. */
-HOT_INLINE void put_pos(sgf_pos *d, const sgf_event_state *es) {
-  d->offset = es->offset;
-  d->line = es->line;
-  d->column = es->offset - es->line_start + 1;
-}
-
-static int h_node(sgf_parser *p, void *u) {
-  sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct && b->dstate == 2 && pos_inline(b))) {
-    sgf_tree *const t = b->tree;
-    sgf__block *const bl = t->blocks;
-    const uint32_t id = t->nnodes;
-    const uint32_t f = b->open_flags | b->prop_flags;
-    const size_t len = b->dlen;
-    const size_t take = DIRECT_TAKE(len);
-    /* the node written in place ends, the next begins behind it */
-    if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap &&
-               id + 1 < t->max_nodes &&
-               t->bytes + sizeof(sgf_node) <= b->max_bytes &&
-               bl->size - bl->used >= take + DIRECT_SIZE)) {
-      sgf_node *const n = b->dn, *next;
-      bl->used += take;
-      next = (sgf_node *)((char *)bl + bl->used);
-      link_node(b, t, n, id, f, direct_value_done(n, len), 1, 0);
-      b->dn = next;
-      b->dstate = 0;
-      b->open_flags = 0;
-      put_pos(&next->pos, b->es);
-      DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
-      return SGF_CONTINUE;
-    }
-  }
-  return node_general(p, u);
-}
-
-static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
-  sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct && b->dstate == 0 && pos_inline(b))) {
-    const sgf_event_state *es = b->es;
-    uint32_t pf;
-    const char *ident =
-        static_ident(at, n, es->raw_ident, es->raw_ident_len, &pf);
-    if (LIKELY(ident != NULL)) {
-      put_pos(&direct_property(b, ident, n, pf)->pos, es);
-      return SGF_CONTINUE;
-    }
-  }
-  return property_general(p, u, at, n);
-}
-
-static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
-                   unsigned flags) {
-  sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
-             (n == 2 || n == 0) && pos_inline(b))) {
-    sgf_node *dn = b->dn;
-    char *d = DBYTES(dn);
-    b->dstate = 2;
-    b->dlen = n;
-    put_pos(&DVAL(dn)->pos, b->es);
-    if (n) { /* a point */
-      d[0] = at[0];
-      d[1] = at[1];
-    }
-    return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
-  }
-  return value_general(p, u, at, n, flags);
-}
-
-static int h_value_end(sgf_parser *p, void *u) {
-  sgf_tree_builder *b = BUILDER(u);
-  int r = b_value_end(b, p);
+  int r = sgf__tb_b_value_end(b, p);
   if (r != SGF_ABORT && b->ev.on_value_end)
-    r = passed(b, b->ev.on_value_end(p, b->user), r);
+    r = sgf__tb_passed(b, b->ev.on_value_end(p, b->user), r);
   return r;
 }
 
-static int h_property_end(sgf_parser *p, void *u) {
+int sgf__tb_h_property_end(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_property_end(b, p);
   if (r != SGF_ABORT && b->ev.on_property_end)
-    r = passed(b, b->ev.on_property_end(p, b->user), r);
+    r = sgf__tb_passed(b, b->ev.on_property_end(p, b->user), r);
   return r;
 }
 
-static int h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
+int sgf__tb_h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   sgf_tree_builder *b = BUILDER(u);
   return b->cb.on_diagnostic ? b->cb.on_diagnostic(p, b->user, d)
                              : SGF_CONTINUE;
 }
 
-static const sgf_callbacks handlers = {
-    sizeof(sgf_callbacks),
-    h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
-    h_value_data, h_value_end, h_property_end, h_diagnostic, NULL};
+/* Whole values for the general path, when a pass-through handler wants
+ * them (the core then calls the three value events no more): a piece is
+ * value-begin (FIRST), value-data (bytes) and value-end (LAST), as the
+ * three events would be. */
+static int general_value(sgf_parser *p, void *u, const char *at, size_t n,
+                         unsigned flags) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = SGF_CONTINUE;
+  if (flags & SGF_VALUE_FIRST) r = b_value_begin(b, p);
+  if (r == SGF_CONTINUE && n) r = b_value_data(b, p, at, n);
+  if (r == SGF_CONTINUE && (flags & SGF_VALUE_LAST))
+    r = sgf__tb_b_value_end(b, p);
+  if (r != SGF_ABORT && b->ev.on_value)
+    r = sgf__tb_passed(b, b->ev.on_value(p, b->user, at, n, flags), r);
+  return r;
+}
 
-const sgf_callbacks *sgf_tree_builder_handlers(void) { return &handlers; }
+/* The general path's handlers: one plain handler per event. */
+static const sgf_callbacks general_handlers = {
+    sizeof(sgf_callbacks),
+    sgf__tb_slow_tree_begin,  sgf__tb_slow_tree_end,  sgf__tb_slow_node,
+    sgf__tb_slow_property,    sgf__tb_slow_value_begin,
+    sgf__tb_slow_value_data,  sgf__tb_h_value_end,    sgf__tb_h_property_end,
+    sgf__tb_h_diagnostic,     NULL};
+
+/* A detached builder's handlers are one static table: the switch can
+ * only be the environment's here (SGF_TREE_GENERAL=1). */
+const sgf_callbacks *sgf_tree_builder_handlers(void) {
+  const char *env = getenv("SGF_TREE_GENERAL");
+  if (env && strcmp(env, "1") == 0) return &general_handlers;
+  return &sgf__tb_fast_handlers;
+}
 
 /* ------------------------------------------------------------------ */
 /* Life cycle                                                          */
@@ -1416,6 +793,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
   sgf_callbacks evc;
   sgf_allocator a;
   sgf_tree_builder *b;
+  const char *env;
   /* VERSIONED STRUCTS (sgfstream.h): each read as far as its size says */
   if (!opt)
     sgf_tree_builder_options_init(&o);
@@ -1460,30 +838,20 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
     b->coll = sgf__collection_new(&a);
     if (!b->coll) goto failed;
   }
+  /* the switch (build_priv.h): read when a builder is created */
+  b->general = (b->flags & SGF_TREE_GENERAL_ONLY) != 0 ||
+               ((env = getenv("SGF_TREE_GENERAL")) && strcmp(env, "1") == 0);
   if (!(b->flags & SGF_TREE_DETACHED)) {
-    sgf_callbacks h = handlers;
-    const sgf_callbacks *e = &b->ev;
-    /* WHOLE VALUES: one call a value, unless a pass-through handler
-     * wants the three events (with its on_value, the core calls those
-     * three no more: neither do we) */
-    if (e->on_value || (!e->on_value_begin && !e->on_value_data &&
-                        !e->on_value_end)) {
-      h.on_value = h_value;
-      b->ev.on_value_begin = NULL;
-      b->ev.on_value_data = NULL;
-      b->ev.on_value_end = NULL;
+    sgf_callbacks h;
+    if (b->general) {
+      /* every event, the three value events (unless a pass-through
+       * handler wants whole values), not lazy, never DIRECT */
+      h = general_handlers;
+      if (b->ev.on_value) h.on_value = general_value;
+    } else {
+      h = sgf__tb_fast_handlers;
+      sgf__tb_fast_setup(b, &h);
     }
-    if (!b->ev.on_value_end && !b->ev.on_property_end) {
-      b->lazy = 1; /* see LEAN EVENTS */
-      h.on_value_end = NULL;
-      h.on_property_end = NULL;
-    }
-    /* DIRECT: no pass-through handler, and a value written in place is
-     * always within max_value_bytes */
-    b->direct_ok = b->lazy && !e->on_tree_begin && !e->on_tree_end &&
-                   !e->on_node && !e->on_property && !e->on_value_begin &&
-                   !e->on_value_data && !e->on_value &&
-                   b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
     b->parser = sgf_parser_create(&h, b, &po);
     if (!b->parser) goto failed;
     event_state(b, b->parser);
@@ -1540,3 +908,4 @@ int sgf_tree_builder_reset(sgf_tree_builder *b) {
   if (b->coll) sgf__collection_clear(b->coll);
   return SGF_OK;
 }
+

@@ -1,5 +1,5 @@
 /* tree_nav.c - reading a tree: structure, derived facts, properties,
- * iterators, points. Nothing here allocates (but sgf_tree_position after
+ * iterators, points. Nothing here allocates (but sgf_tree_node_at after
  * an edit) and nothing recurses; derived facts are refreshed first when a
  * cursor changed the tree (sgf__fresh).
  */
@@ -16,7 +16,7 @@ size_t sgf_tree_node_count(const sgf_tree *t) { return t->nnodes; }
 
 uint64_t sgf_tree_byte_count(const sgf_tree *t) { return t->bytes; }
 
-const sgf_node *sgf_tree_position(const sgf_tree *t, size_t i) {
+const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i) {
   sgf_tree *m = (sgf_tree *)t; /* the index is a cache */
   if (i >= t->nnodes) return NULL;
   if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) return NULL;
@@ -56,7 +56,7 @@ size_t sgf_node_child_index(const sgf_node *n) {
   return n->child_index;
 }
 
-size_t sgf_node_id(const sgf_node *n) {
+size_t sgf_node_index(const sgf_node *n) {
   sgf__fresh(n);
   return n->id;
 }
@@ -66,7 +66,7 @@ size_t sgf_node_subtree_size(const sgf_node *n) {
   return n->subtree;
 }
 
-size_t sgf_node_level(const sgf_node *n) {
+size_t sgf_node_tree_depth(const sgf_node *n) {
   sgf__fresh(n);
   return n->level;
 }
@@ -76,13 +76,13 @@ size_t sgf_node_ply(const sgf_node *n) {
   return n->ply;
 }
 
-size_t sgf_node_depth(const sgf_node *n) {
+size_t sgf_node_variation_depth(const sgf_node *n) {
   sgf__fresh(n);
   return n->depth;
 }
 
-int sgf_node_is_mainline(const sgf_node *n) { return sgf_node_depth(n) == 0; }
-int sgf_node_is_variation(const sgf_node *n) { return sgf_node_depth(n) > 0; }
+int sgf_node_is_mainline(const sgf_node *n) { return sgf_node_variation_depth(n) == 0; }
+int sgf_node_is_variation(const sgf_node *n) { return sgf_node_variation_depth(n) > 0; }
 int sgf_node_is_initial(const sgf_node *n) { return n->parent == NULL; }
 int sgf_node_is_terminal(const sgf_node *n) { return n->first_child == NULL; }
 

@@ -127,7 +127,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size);
  * walked again at the end) must match the events the parser gave for its
  * game node for node, property for property, value for value, with
  * positions; the structure queries (ids, parents, children, sizes,
- * levels, variation depths, plies, the iterators, sgf_tree_position) must
+ * levels, variation depths, plies, the iterators, sgf_tree_node_at) must
  * agree with an independent walk; limits must hold; a failed allocation
  * must end the parse with out-of-memory; nothing may be outstanding after
  * everything is freed. */
@@ -237,12 +237,12 @@ const char *fz_escape_check(const char *text, size_t len,
                             const uint8_t *sizes, size_t nsizes);
 
 /* Walk t, checking its structure queries (ids, parents, children, sizes,
- * levels, variation depths, plies, iterators, sgf_tree_position) against
+ * levels, variation depths, plies, iterators, sgf_tree_node_at) against
  * an independent walk, and return a malloc'd text serialization of it
  * (every node in pre-order with its parent, position, properties and
  * values), *len its length. NULL if a check failed (*err says which). */
 char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err);
-/* The same; with FZ_DUMP_INDEX_MAY_FAIL, sgf_tree_position() may return
+/* The same; with FZ_DUMP_INDEX_MAY_FAIL, sgf_tree_node_at() may return
  * NULL (as tree.h allows when the index cannot be rebuilt after an edit:
  * memory, or the tree's byte limit) but never a wrong node. */
 #define FZ_DUMP_INDEX_MAY_FAIL 0x1u
@@ -253,6 +253,24 @@ char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
  * strict+mainline, whole versus byte by byte with pauses versus 7-byte
  * chunks, with all the invariants above. */
 const char *fz_check_plain(const uint8_t *data, size_t size);
+
+/* fuzz_tree_paths (harness_paths.c): the tree builder's fast path and
+ * its general path (SGF_TREE_GENERAL_ONLY) build the same trees, the
+ * same diagnostics and the same status, node by node: structure,
+ * properties, identifiers as written, raw values, positions, derived
+ * facts.
+ *   [0] options (fz_decode_options)
+ *   [1] bit 0 SGF_TREE_SKIP_OVERSIZED, bit 1 SGF_TREE_COLLECT, bit 2 a
+ *       node limit of 1 + bits 7-4 (no byte limit: the two paths report
+ *       tree-byte-limit at different places, a known difference)
+ *   [2..] the input, fed whole and in chunks of 1 (up to 4 KiB), 2, 3, 7
+ *       and 64 bytes */
+const char *fz_check_tree_paths(const uint8_t *data, size_t size);
+/* The same for one input and one set of options, fed in chunks of chunk
+ * bytes (0: whole). */
+const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
+                                  unsigned flags, unsigned pflags,
+                                  uint64_t max_nodes, uint64_t max_bytes);
 
 /* The options chosen by a header byte: bit 0 SGF_OPT_STRICT, bit 1
  * SGF_OPT_MAINLINE, bits 4-2 max_depth (default, 1, 2, 3, 4, 8, 64, 10000),

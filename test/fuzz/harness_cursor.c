@@ -438,14 +438,14 @@ static void check_facts(cz *z) {
     int64_t k = 0, pm = 0, pn = 1;
     int plast = SGF_COLOR_NONE, mnk, pl;
     size_t pid;
-    if (i >= count || sgf_node_id(n) != i) { /* checked by the walk */
+    if (i >= count || sgf_node_index(n) != i) { /* checked by the walk */
       cz_fail(z, "node %zu of %zu in pre-order has id %zu", i, count,
-              sgf_node_id(n));
+              sgf_node_index(n));
       break;
     }
     par = sgf_node_parent(n);
     if (par != NULL) {
-      pid = sgf_node_id(par);
+      pid = sgf_node_index(par);
       pm = num[pid];
       pn = nxt[pid];
       plast = last[pid];
@@ -650,20 +650,20 @@ static void check_pairs(cz *z, const uint8_t *seed) {
     }
     dist = sgf_node_ply(a) + sgf_node_ply(b) - 2 * sgf_node_ply(x);
     if (sgf_node_lca(a, b) != x)
-      cz_fail(z, "lca of nodes %zu and %zu is not node %zu", sgf_node_id(a),
-              sgf_node_id(b), sgf_node_id(x));
+      cz_fail(z, "lca of nodes %zu and %zu is not node %zu", sgf_node_index(a),
+              sgf_node_index(b), sgf_node_index(x));
     else if (sgf_node_is_ancestor(a, b) != (x == a) ||
              sgf_node_is_descendant(a, b) != (x == b))
-      cz_fail(z, "ancestry of nodes %zu and %zu wrong", sgf_node_id(a),
-              sgf_node_id(b));
+      cz_fail(z, "ancestry of nodes %zu and %zu wrong", sgf_node_index(a),
+              sgf_node_index(b));
     else if (sgf_node_distance(a, b) != dist)
       cz_fail(z, "distance of nodes %zu and %zu is %zu, expected %zu",
-              sgf_node_id(a), sgf_node_id(b), sgf_node_distance(a, b), dist);
+              sgf_node_index(a), sgf_node_index(b), sgf_node_distance(a, b), dist);
     else if (z->other != NULL &&
              (sgf_node_lca(a, sgf_tree_root(z->other)) != NULL ||
               sgf_node_distance(a, sgf_tree_root(z->other)) != SIZE_MAX ||
               sgf_node_is_ancestor(sgf_tree_root(z->other), a)))
-      cz_fail(z, "node %zu and another tree's root: related", sgf_node_id(a));
+      cz_fail(z, "node %zu and another tree's root: related", sgf_node_index(a));
   }
 }
 
@@ -698,7 +698,7 @@ static void write_failing(cz *z, size_t len, size_t k) {
 }
 
 /* Everything at once; allocation failures are switched off around it
- * (sgf_tree_position may allocate its index). */
+ * (sgf_tree_node_at may allocate its index). */
 static void full_check(cz *z, int writes) {
   size_t fail_at = z->ca->fail_at, dl = 0;
   const char *err = NULL;
@@ -874,10 +874,10 @@ static void op_go(cz *z, int op, const snap *s) {
         want = sgf_tree_root(z->other); /* another tree's: refused */
       } else {
         size_t id = k % sgf_tree_node_count(z->t);
-        want = sgf_tree_position(z->t, id); /* NULL if its index failed */
-        if (want != NULL && sgf_node_id(want) != id)
-          cz_fail(z, "sgf_tree_position(%zu) has id %zu", id,
-                  sgf_node_id(want));
+        want = sgf_tree_node_at(z->t, id); /* NULL if its index failed */
+        if (want != NULL && sgf_node_index(want) != id)
+          cz_fail(z, "sgf_tree_node_at(%zu) has id %zu", id,
+                  sgf_node_index(want));
       }
       break;
     }

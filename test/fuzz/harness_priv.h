@@ -17,6 +17,14 @@ typedef struct fz_buf {
 /* Append n bytes to the fz_buf ctx (an evlog_write_fn). */
 void fz_buf_add(void *ctx, const char *s, size_t n);
 void fz_buf_free(fz_buf *b);
+/* printf-style append (at most 255 bytes), and "@offset:line:column"
+ * (harness_tree.c). */
+void fz_buf_printf(fz_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void fz_buf_pos(fz_buf *b, sgf_pos p);
 /* 1 if a and b hold the same bytes. */
 int fz_buf_eq(const fz_buf *a, const fz_buf *b);
 

@@ -25,12 +25,7 @@
 
 static void buf_puts(fz_buf *b, const char *s) { fz_buf_add(b, s, strlen(s)); }
 
-static void buf_printf(fz_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void buf_printf(fz_buf *b, const char *fmt, ...) {
+void fz_buf_printf(fz_buf *b, const char *fmt, ...) {
   char tmp[256];
   int n;
   va_list ap;
@@ -41,8 +36,8 @@ static void buf_printf(fz_buf *b, const char *fmt, ...) {
     fz_buf_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
 }
 
-static void buf_pos(fz_buf *b, sgf_pos p) {
-  buf_printf(b, "@%" PRIu64 ":%" PRIu64 ":%" PRIu64, p.offset, p.line,
+void fz_buf_pos(fz_buf *b, sgf_pos p) {
+  fz_buf_printf(b, "@%" PRIu64 ":%" PRIu64 ":%" PRIu64, p.offset, p.line,
              p.column);
 }
 
@@ -53,12 +48,12 @@ static void put_prop_head(fz_buf *b, const char *id, size_t n,
   fz_buf_add(b, id, n);
   buf_puts(b, "/");
   fz_buf_add(b, raw, rn);
-  buf_pos(b, pos);
+  fz_buf_pos(b, pos);
 }
 
 static void put_value(fz_buf *b, const char *raw, size_t len, sgf_pos pos) {
-  buf_printf(b, " V%zu", len);
-  buf_pos(b, pos);
+  fz_buf_printf(b, " V%zu", len);
+  fz_buf_pos(b, pos);
   buf_puts(b, "=");
   fz_buf_add(b, raw, len);
 }
@@ -96,15 +91,15 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
   while (n != NULL) {
     const sgf_node *parent = sgf_node_parent(n), *ch, *last = NULL;
     size_t k = sgf_node_child_count(n), seen = 0, sub = 1, np, j;
-    size_t level = sgf_node_level(n), depth = sgf_node_depth(n);
+    size_t level = sgf_node_tree_depth(n), depth = sgf_node_variation_depth(n);
     sgf_color mv = sgf_node_move(n, NULL);
     if (sgf_node_iter_next(&it) != n)
       return fz_failf("pre-order iterator differs at node %zu", i);
-    if (sgf_node_id(n) != i)
-      return fz_failf("node %zu has id %zu", i, sgf_node_id(n));
-    if (sgf_tree_position(t, i) != n &&
-        !(walk_index_may_fail && sgf_tree_position(t, i) == NULL))
-      return fz_failf("sgf_tree_position(%zu) is not node %zu", i, i);
+    if (sgf_node_index(n) != i)
+      return fz_failf("node %zu has id %zu", i, sgf_node_index(n));
+    if (sgf_tree_node_at(t, i) != n &&
+        !(walk_index_may_fail && sgf_tree_node_at(t, i) == NULL))
+      return fz_failf("sgf_tree_node_at(%zu) is not node %zu", i, i);
     if (sgf_node_tree(n) != t || sgf_node_root(n) != root)
       return fz_failf("node %zu: wrong tree or root", i);
     if (sgf_node_is_initial(n) != (i == 0) ||
@@ -122,12 +117,12 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
     } else {
       size_t ci = sgf_node_child_index(n);
       size_t pk = sgf_node_child_count(parent);
-      if (i == 0 || sgf_node_id(parent) >= i)
-        return fz_failf("node %zu: parent id %zu", i, sgf_node_id(parent));
-      if (level != sgf_node_level(parent) + 1)
+      if (i == 0 || sgf_node_index(parent) >= i)
+        return fz_failf("node %zu: parent id %zu", i, sgf_node_index(parent));
+      if (level != sgf_node_tree_depth(parent) + 1)
         return fz_failf("node %zu: level %zu under %zu", i, level,
-                        sgf_node_level(parent));
-      if (depth != sgf_node_depth(parent) + (ci != 0))
+                        sgf_node_tree_depth(parent));
+      if (depth != sgf_node_variation_depth(parent) + (ci != 0))
         return fz_failf("node %zu: variation depth %zu", i, depth);
       if (sgf_node_ply(n) !=
           sgf_node_ply(parent) + (mv != SGF_COLOR_NONE ? 1u : 0u))
@@ -159,8 +154,8 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       return fz_failf("node %zu: subtree size %zu, children say %zu", i,
                       sgf_node_subtree_size(n), sub);
     /* the serialization */
-    buf_printf(out, "\nN%zu^%zu", i, parent ? sgf_node_id(parent) : (size_t)-1);
-    buf_pos(out, sgf_node_pos(n));
+    fz_buf_printf(out, "\nN%zu^%zu", i, parent ? sgf_node_index(parent) : (size_t)-1);
+    fz_buf_pos(out, sgf_node_pos(n));
     np = sgf_node_property_count(n);
     for (j = 0; j < np; j++) {
       const sgf_property *pr = sgf_node_property(n, j);
@@ -354,8 +349,8 @@ static int t_tree_end(sgf_parser *p, void *u) {
 
 static int t_node(sgf_parser *p, void *u) {
   tctx *t = u;
-  buf_printf(&t->model, "\nN%zu^%zu", t->nodes, t->cur);
-  buf_pos(&t->model, sgf_parser_position(p));
+  fz_buf_printf(&t->model, "\nN%zu^%zu", t->nodes, t->cur);
+  fz_buf_pos(&t->model, sgf_parser_position(p));
   t->cur = t->nodes++;
   t->in_prop = t->in_value = 0;
   return t->failed ? SGF_ABORT : SGF_CONTINUE;

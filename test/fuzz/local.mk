@@ -9,7 +9,7 @@
 FUZZ_HARNESS = test/fuzz/harness.c test/fuzz/harness.h \
 	test/fuzz/harness_tree.c test/fuzz/harness_priv.h \
 	test/fuzz/harness_cursor.c test/fuzz/harness_text.c \
-	test/fuzz/harness_whole.c test/valuelog.c test/valuelog.h \
+	test/fuzz/harness_whole.c test/fuzz/harness_paths.c test/valuelog.c test/valuelog.h \
 	test/testutil.c test/testutil.h
 FUZZ_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/test/fuzz
 if HAVE_CMOCKA
@@ -28,6 +28,17 @@ test_test_regressions_CPPFLAGS = $(FUZZ_CPPFLAGS)
 test_test_regressions_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_regressions_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
+# the tree builder's fast and general paths build the same trees: every
+# golden case and the shared corpus (a sample of its archives)
+check_PROGRAMS += test/test_tree_paths
+TESTS += test/test_tree_paths
+test_test_tree_paths_SOURCES = test/test_tree_paths.c $(FUZZ_HARNESS)
+test_test_tree_paths_CPPFLAGS = $(FUZZ_CPPFLAGS)
+test_test_tree_paths_LDADD = $(TEST_LIBS)
+if BUILD_TOOLS
+test_test_tree_paths_CPPFLAGS += -DHAVE_LIBARCHIVE $(ARCHIVE_CFLAGS)
+test_test_tree_paths_LDADD += $(ARCHIVE_LIBS)
+endif
 EXTRA_DIST += SECURITY.md test/regressions test/fuzz/make-seeds.sh \
 	test/fuzz/run.sh test/fuzz/README.md test/fuzz/coverage.sh
 
@@ -36,7 +47,12 @@ FUZZ_SMOKE_SECONDS = 8
 if ENABLE_FUZZERS
 noinst_PROGRAMS += test/fuzz/fuzz_parse test/fuzz/fuzz_split \
 	test/fuzz/fuzz_reader test/fuzz/fuzz_tree test/fuzz/fuzz_roundtrip \
-	test/fuzz/fuzz_writer test/fuzz/fuzz_cursor test/fuzz/fuzz_unescape
+	test/fuzz/fuzz_writer test/fuzz/fuzz_cursor test/fuzz/fuzz_unescape \
+	test/fuzz/fuzz_tree_paths
+test_fuzz_fuzz_tree_paths_SOURCES = test/fuzz/fuzz_tree_paths.c $(FUZZ_HARNESS)
+test_fuzz_fuzz_tree_paths_CPPFLAGS = $(FUZZ_CPPFLAGS)
+test_fuzz_fuzz_tree_paths_LDADD = $(TEST_LIBS)
+test_fuzz_fuzz_tree_paths_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
 test_fuzz_fuzz_parse_SOURCES = test/fuzz/fuzz_parse.c $(FUZZ_HARNESS)
 test_fuzz_fuzz_parse_CPPFLAGS = $(FUZZ_CPPFLAGS)
 test_fuzz_fuzz_parse_LDADD = $(TEST_LIBS)

@@ -8,6 +8,7 @@
 #   fuzz_parse   lenient; strict; mainline
 #   fuzz_split   byte by byte; 7-byte chunks pausing at every 3rd callback
 #   fuzz_reader  max_value_bytes 1021; 129 with failing allocations
+#   fuzz_tree_paths  defaults; mainline, small limits, skip oversized
 #   fuzz_tree    defaults; collecting, keeping, small limits, failing
 #                allocations
 #   fuzz_roundtrip  compact; readable, 300-byte buffer, width 20, a sink
@@ -27,7 +28,7 @@ out=${2:?usage: make-seeds.sh TOP_SRCDIR OUTDIR}
 corpus=${SGF_CORPUS:-$top/../shared/corpus}
 
 rm -rf "$out"
-targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer"
+targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_tree_paths"
 targets="$targets fuzz_cursor fuzz_unescape"
 for t in $targets; do mkdir -p "$out/$t"; done
 
@@ -110,6 +111,8 @@ seed() {
   { printf '\000\040\006\003\100\000'; cat "$f"; } >"$out/fuzz_reader/$n-fail"
   { printf '\000\000\000\000\000\000'; cat "$f"; } >"$out/fuzz_tree/$n-plain"
   { printf '\000\057\050\200\200\000'; cat "$f"; } >"$out/fuzz_tree/$n-fail"
+  { printf '\000\000'; cat "$f"; } >"$out/fuzz_tree_paths/$n-plain"
+  { printf '\002\047'; cat "$f"; } >"$out/fuzz_tree_paths/$n-mainline-limits"
   { printf '\000\000\000\000'; cat "$f"; } >"$out/fuzz_roundtrip/$n-compact"
   { printf '\000\167\007\005'; cat "$f"; } >"$out/fuzz_roundtrip/$n-readable"
   { printf '\000'; cat "$f"; } >"$out/fuzz_unescape/$n-bytes"

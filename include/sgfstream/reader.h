@@ -1,4 +1,4 @@
-/* sgfstream/props.h - the property reader: whole properties, not slices.
+/* sgfstream/reader.h - the property reader: whole properties, not slices.
  *
  * For handler writers who do not want value slices. The reader sits on a
  * parser's public callbacks and hands you each property once it is
@@ -14,30 +14,20 @@
  * sgf_reader_parser() returns. The same return contract as the core
  * applies to every callback here (continue, skip, pause, abort).
  *
- * This header is included by <sgfstream.h>.
+ * This header is included by <sgfstream.h>; it stands alone too. The
+ * property and value types are in sgfstream/value.h (raw values).
  */
-#ifndef SGFSTREAM_PROPS_H
-#define SGFSTREAM_PROPS_H
+/* The core API first, outside the guard (see sgfstream/common.h). */
+#include <sgfstream.h>
+
+#ifndef SGFSTREAM_READER_H
+#define SGFSTREAM_READER_H
+
+#include "sgfstream/value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct sgf_value {
-  const char *raw; /* bytes between '[' and ']', escapes intact */
-  size_t len;
-  sgf_pos pos; /* of the '[' */
-} sgf_value;
-
-typedef struct sgf_property {
-  const char *ident;     /* normalized (FF[4]), NUL-terminated */
-  size_t ident_len;
-  const char *raw_ident; /* as written, NUL-terminated */
-  size_t raw_ident_len;
-  sgf_pos pos;           /* of the identifier's first byte */
-  size_t nvalues;        /* at least 1 */
-  const sgf_value *values;
-} sgf_property;
 
 /* All pointers in *prop are valid during the callback only. */
 typedef int (*sgf_property_cb)(sgf_parser *p, void *user,
@@ -89,4 +79,4 @@ SGF_EXTERN sgf_parser *sgf_reader_parser(sgf_reader *r);
 }
 #endif
 
-#endif /* SGFSTREAM_PROPS_H */
+#endif /* SGFSTREAM_READER_H */

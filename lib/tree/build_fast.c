@@ -1,0 +1,411 @@
+/* build_fast.c - the tree builder's fast path (build_priv.h): the DIRECT
+ * storage mode and the two faster tiers of handlers. Each does what the
+ * general path (tree_build.c) would do and nothing else, for the usual
+ * case only; everything else goes on to the general handlers.
+ *
+ * DIRECT. Most nodes are a move: one property, one short value. When a
+ * node begins, room for such a node (DIRECT_SIZE) is reserved at the
+ * free end of the arena's head block, and the node, its property, its
+ * value and the value's bytes are written there in place as the events
+ * come; at the node's end the room used is taken. Anything else (a second
+ * property or value, a value of DIRECT_BYTES or more, an identifier to
+ * copy, a general path) first moves what was written to the buffers
+ * below (to_staged), and the node goes on BUFFERED. Only with the
+ * builder's own parser, lazy, and no pass-through handler.
+ *
+ * FAST PATHS. Each event handler has an inline fast path for the usual
+ * case (DIRECT, or BUFFERED with room everywhere) that does just what the
+ * general path (COLD) would; everything else takes the general path. The
+ * three events of a DIRECT move node go first through LEAVES: handlers
+ * that call nothing at all (positions read inline from the event state),
+ * so they save no registers and set up no frame; whatever they cannot do
+ * without a call goes on to the general handlers.
+ */
+#include <string.h>
+
+#include "build_priv.h"
+
+/* The open node, written in place so far, is buffered from here on (for
+ * a second property or value, a longer value, an identifier to copy...):
+ * what DIRECT wrote moves to pp, vals and sb, as if read that way (the
+ * room reserved stays free for the buffered node's allocation). 0, or the
+ * action after a failure. */
+COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_node *n = b->dn;
+  b->direct = 0;
+  b->open_pos = n->pos;
+  b->npp = b->nvals = b->sblen = 0;
+  if (b->dstate >= 1) {
+    const sgf_property *pr = DPROP(n);
+    sprop *sp;
+    if (sgf__tb_grow(b, (void **)&b->pp, &b->ppcap, 1, sizeof *b->pp, 16) ||
+        sgf__tb_grow(b, (void **)&b->vals, &b->valcap, 1, sizeof *b->vals, 16) ||
+        sb_room(b, b->dlen + 1)) {
+      b->dstate = 0;
+      return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+    }
+    sp = &b->pp[0];
+    sp->ident = pr->ident;
+    sp->raw = pr->raw_ident;
+    sp->ident_len = pr->ident_len;
+    sp->raw_len = pr->raw_ident_len;
+    sp->pos = pr->pos;
+    b->psb = b->pfirst = 0;
+    b->vroom = b->max_value_bytes;
+    b->in_prop = 1;
+    if (b->dstate == 2) {
+      const sgf_value *va = DVAL(n);
+      if (b->dlen) memcpy(b->sb, DBYTES(n), b->dlen);
+      b->sblen = b->dlen;
+      b->vals[0].off = 0;
+      b->vals[0].pos = va->pos;
+      b->nvals = 1;
+      b->in_value = 1;
+      b->vroom -= sizeof(sgf_value) + b->dlen; /* direct_ok: no wrap */
+    }
+  }
+  b->dstate = 0;
+  sgf__tb_room_set(b);
+  return 0;
+}
+
+/* Each handler has a general path (COLD: every state, the pass-through,
+ * failures) and an inline fast path for the usual case (see FAST PATHS),
+ * which does what the general path would and nothing else: a node, a
+ * property of one or two uppercase letters written as such, a value and
+ * its data, in place (DIRECT) or with room in every buffer and no
+ * pass-through handler for the event. Fields of *b are read and updated
+ * before bytes are stored through a char pointer (which may alias *b: the
+ * compiler would reload them after it). */
+
+
+static int h_tree_begin(sgf_parser *p, void *u) { return sgf__tb_slow_tree_begin(p, u); }
+
+static int h_tree_end(sgf_parser *p, void *u) { return sgf__tb_slow_tree_end(p, u); }
+
+NOINLINE int node_general(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->building && b->open && !b->ev.on_node)) {
+    sgf_tree *t;
+    uint64_t used;
+    int r;
+    if (LIKELY(b->direct)) {
+      r = close_direct(b, p);
+    } else {
+      if (b->in_prop) end_pending(b);
+      r = sgf__tb_close_staged(b, p);
+    }
+    if (r != 0) return r;
+    /* open_node(b, p, 0): cur has just been linked, so fresh is 0 */
+    t = b->tree;
+    used = t->bytes + sizeof(sgf_node);
+    if (LIKELY(t->nnodes < t->max_nodes && used <= b->max_bytes)) {
+      if (LIKELY(b->direct_ok)) {
+        sgf__block *bl = t->blocks;
+        sgf_node *n;
+        if (LIKELY(bl->size - bl->used >= DIRECT_SIZE)) {
+          n = (sgf_node *)((char *)bl + bl->used);
+        } else { /* a new block */
+          n = sgf__tree_reserve(t, DIRECT_SIZE);
+          if (!n) return sgf__tb_fail(b, p, t->err);
+        }
+        b->dn = n;
+        b->open = b->direct = 1;
+        b->dstate = 0;
+        b->open_flags = 0;
+        n->pos = EVENT_POS(p);
+        return SGF_CONTINUE;
+      } else {
+        b->room = b->max_bytes - used;
+        b->npp = b->nvals = b->sblen = 0;
+        b->open = 1;
+        b->open_flags = 0;
+        b->open_pos = EVENT_POS(p);
+        return SGF_CONTINUE;
+      }
+    }
+  }
+  return sgf__tb_slow_node(p, u);
+}
+
+/* The identifier of a property, when it is one or two uppercase letters
+ * written as such (raw, rn: as written): a static string, else NULL; *pf
+ * gets what it tells about the node (as sgf__node_scan would find). */
+HOT_INLINE const char *static_ident(const char *id, size_t n,
+                                    const char *raw, size_t rn,
+                                    uint32_t *pf) {
+  char c0 = id[0], c1;
+  *pf = 0;
+  if (rn != n || !upper(c0)) return NULL;
+  if (n == 1 && (raw == id || raw[0] == c0)) {
+    if (c0 == 'B') *pf = SGF__N_BLACK;
+    if (c0 == 'W') *pf = SGF__N_WHITE;
+    return sgf__tb_letters + 2 * (c0 - 'A');
+  }
+  if (n == 2 && upper(c1 = id[1]) &&
+      (raw == id || (raw[0] == c0 && raw[1] == c1))) {
+    if ((c0 == 'P' && c1 == 'L') || (c0 == 'M' && c1 == 'N') ||
+        (c0 == 'H' && c1 == 'A'))
+      *pf = OPEN_SCAN;
+    return sgf__tb_letters2 + 3 * (26 * (c0 - 'A') + (c1 - 'A'));
+  }
+  return NULL;
+}
+
+/* The DIRECT node's property: a static identifier (what static_ident
+ * gave, with its flags pf), its position still to be written. */
+HOT_INLINE sgf_property *direct_property(sgf_tree_builder *b,
+                                         const char *ident, size_t n,
+                                         uint32_t pf) {
+  sgf_property *pr = DPROP(b->dn);
+  b->prop_flags = pf;
+  b->dstate = 1;
+  pr->ident = pr->raw_ident = ident;
+  pr->ident_len = pr->raw_ident_len = n;
+  return pr;
+}
+
+NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
+                              size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  size_t rn;
+  const char *raw, *ident;
+  uint32_t pf;
+  if (LIKELY(b->direct)) { /* implies building, open, no pass-through */
+    if (LIKELY(b->dstate == 0)) {
+      raw = RAW_IDENT(p, &rn);
+      ident = static_ident(at, n, raw, rn, &pf);
+      if (LIKELY(ident != NULL)) {
+        direct_property(b, ident, n, pf)->pos = EVENT_POS(p);
+        return SGF_CONTINUE;
+      }
+    }
+  } else if (LIKELY(b->building && b->open && !b->ev.on_property)) {
+    if (b->in_prop) end_pending(b);
+    raw = RAW_IDENT(p, &rn);
+    ident = static_ident(at, n, raw, rn, &pf);
+    if (LIKELY(ident && b->npp < b->ppcap && b->npp < UINT32_MAX &&
+               b->room >= sizeof(sgf_property))) {
+      sprop *sp = &b->pp[b->npp];
+      b->room -= sizeof(sgf_property);
+      b->psb = b->sblen;
+      b->pfirst = b->nvals;
+      b->vroom = b->max_value_bytes;
+      b->prop_flags = pf;
+      b->in_prop = 1;
+      sp->ident = sp->raw = ident;
+      sp->ident_len = sp->raw_len = n;
+      sp->pos = EVENT_POS(p);
+      return SGF_CONTINUE;
+    }
+  }
+  return sgf__tb_slow_property(p, u, at, n);
+}
+
+static int h_value_begin(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct)) {
+    if (LIKELY(b->dstate == 1)) {
+      b->dstate = 2;
+      b->dlen = 0;
+      DVAL(b->dn)->pos = EVENT_POS(p);
+      return SGF_CONTINUE;
+    }
+  } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
+                    b->vroom >= sizeof(sgf_value) &&
+                    b->room >= sizeof(sgf_value) + 1 &&
+                    b->nvals < b->valcap && b->sbcap - b->sblen >= 2 &&
+                    !b->ev.on_value_begin)) {
+    sval *v;
+    if (b->in_value) end_value(b);
+    b->vroom -= sizeof(sgf_value);
+    b->room -= sizeof(sgf_value) + 1;
+    v = &b->vals[b->nvals++];
+    v->off = b->sblen;
+    v->pos = EVENT_POS(p);
+    b->in_value = 1;
+    return SGF_CONTINUE;
+  }
+  return sgf__tb_slow_value_begin(p, u);
+}
+
+static int h_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  char *d;
+  if (LIKELY(b->direct)) {
+    if (LIKELY(b->dstate == 2 && n < DIRECT_BYTES - b->dlen)) {
+      d = DBYTES(b->dn) + b->dlen;
+      b->dlen += n;
+      goto copy;
+    }
+  } else if (LIKELY(b->in_value && n <= b->vroom && n <= b->room &&
+                    n < b->sbcap - b->sblen && !b->ev.on_value_data)) {
+    d = b->sb + b->sblen;
+    b->sblen += n;
+    b->vroom -= n;
+    b->room -= n;
+    goto copy;
+  }
+  return sgf__tb_slow_value_data(p, u, at, n);
+copy:
+  if (n == 2) { /* most values are points */
+    d[0] = at[0];
+    d[1] = at[1];
+  } else {
+    memcpy(d, at, n);
+  }
+  return SGF_CONTINUE;
+}
+
+/* Whole values (on_value): the builder's own parser uses this unless a
+ * pass-through handler wants the three value events. A piece is
+ * value-begin (FIRST), value-data (bytes), value-end (LAST; needed only
+ * when not lazy), as the three events would be, in one call. */
+NOINLINE int value_general(sgf_parser *p, void *u, const char *at,
+                           size_t n, unsigned flags) {
+  sgf_tree_builder *b = BUILDER(u);
+  int r = SGF_CONTINUE;
+  /* DIRECT, the first value of the node's property, whole and short (a
+   * move): what value-begin and value-data do, at once */
+  if (LIKELY(b->direct && b->dstate == 1 &&
+             (flags & SGF_VALUE_FIRST) && n < DIRECT_BYTES)) {
+    char *d = DBYTES(b->dn);
+    b->dstate = 2;
+    b->dlen = n;
+    DVAL(b->dn)->pos = EVENT_POS(p);
+    if (n == 2) { /* most values are points */
+      d[0] = at[0];
+      d[1] = at[1];
+    } else if (n) {
+      memcpy(d, at, n);
+    }
+    return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
+  }
+  if (flags & SGF_VALUE_FIRST) r = h_value_begin(p, u);
+  if (r == SGF_CONTINUE && n) r = h_value_data(p, u, at, n);
+  if (r == SGF_CONTINUE && (flags & SGF_VALUE_LAST) && !b->lazy)
+    r = sgf__tb_b_value_end(b, p);
+  if (r != SGF_ABORT && b->ev.on_value)
+    r = sgf__tb_passed(b, b->ev.on_value(p, b->user, at, n, flags), r);
+  return r;
+}
+
+/* LEAVES. The three events of a move node, in the usual case, handled
+ * by functions that call nothing (no registers to save, no frame): the
+ * DIRECT node with a static identifier, a value of 0 or 2 bytes, and a
+ * position the event state gives inline (pos_inline). Anything else, or
+ * anything that might call (a full scan for PL, MN or HA, the index or an
+ * arena block to sgf__tb_grow, a limit), takes the general handler above, which
+ * does the same and more. */
+
+/* In DIRECT mode, the event position is in the counters (as
+ * sgf_event_position reads them). DIRECT is only for a builder's own
+ * parser, whose event state es is from creation, and its events come
+ * from inside its feed or finish (es->live): what is left to ask is
+ * whether the event is on the current line. */
+HOT_INLINE int pos_inline(const sgf_tree_builder *b) {
+  const sgf_event_state *es = b->es;
+  return es->offset >= es->line_start;
+}
+
+/* The position of the current event, when pos_inline holds. */
+HOT_INLINE void put_pos(sgf_pos *d, const sgf_event_state *es) {
+  d->offset = es->offset;
+  d->line = es->line;
+  d->column = es->offset - es->line_start + 1;
+}
+
+static int h_node(sgf_parser *p, void *u) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct && b->dstate == 2 && pos_inline(b))) {
+    sgf_tree *const t = b->tree;
+    sgf__block *const bl = t->blocks;
+    const uint32_t id = t->nnodes;
+    const uint32_t f = b->open_flags | b->prop_flags;
+    const size_t len = b->dlen;
+    const size_t take = DIRECT_TAKE(len);
+    /* the node written in place ends, the next begins behind it */
+    if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap &&
+               id + 1 < t->max_nodes &&
+               t->bytes + sizeof(sgf_node) <= b->max_bytes &&
+               bl->size - bl->used >= take + DIRECT_SIZE)) {
+      sgf_node *const n = b->dn, *next;
+      bl->used += take;
+      next = (sgf_node *)((char *)bl + bl->used);
+      link_node(b, t, n, id, f, direct_value_done(n, len), 1, 0);
+      b->dn = next;
+      b->dstate = 0;
+      b->open_flags = 0;
+      put_pos(&next->pos, b->es);
+      DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
+      return SGF_CONTINUE;
+    }
+  }
+  return node_general(p, u);
+}
+
+static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct && b->dstate == 0 && pos_inline(b))) {
+    const sgf_event_state *es = b->es;
+    uint32_t pf;
+    const char *ident =
+        static_ident(at, n, es->raw_ident, es->raw_ident_len, &pf);
+    if (LIKELY(ident != NULL)) {
+      put_pos(&direct_property(b, ident, n, pf)->pos, es);
+      return SGF_CONTINUE;
+    }
+  }
+  return property_general(p, u, at, n);
+}
+
+static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
+                   unsigned flags) {
+  sgf_tree_builder *b = BUILDER(u);
+  if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
+             (n == 2 || n == 0) && pos_inline(b))) {
+    sgf_node *dn = b->dn;
+    char *d = DBYTES(dn);
+    b->dstate = 2;
+    b->dlen = n;
+    put_pos(&DVAL(dn)->pos, b->es);
+    if (n) { /* a point */
+      d[0] = at[0];
+      d[1] = at[1];
+    }
+    return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
+  }
+  return value_general(p, u, at, n, flags);
+}
+
+const sgf_callbacks sgf__tb_fast_handlers = {
+    sizeof(sgf_callbacks),
+    h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
+    h_value_data, sgf__tb_h_value_end, sgf__tb_h_property_end, sgf__tb_h_diagnostic, NULL};
+
+/* A builder with its own parser and the fast path: what it asks of the
+ * parser (h, a copy of sgf__tb_fast_handlers) and of itself. */
+void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h) {
+  const sgf_callbacks *e = &b->ev;
+  /* WHOLE VALUES: one call a value, unless a pass-through handler
+   * wants the three events (with its on_value, the core calls those
+   * three no more: neither do we) */
+  if (e->on_value || (!e->on_value_begin && !e->on_value_data &&
+                      !e->on_value_end)) {
+    h->on_value = h_value;
+    b->ev.on_value_begin = NULL;
+    b->ev.on_value_data = NULL;
+    b->ev.on_value_end = NULL;
+  }
+  if (!b->ev.on_value_end && !b->ev.on_property_end) {
+    b->lazy = 1; /* see LEAN EVENTS in tree_build.c */
+    h->on_value_end = NULL;
+    h->on_property_end = NULL;
+  }
+  /* DIRECT: no pass-through handler, and a value written in place is
+   * always within max_value_bytes */
+  b->direct_ok = b->lazy && !e->on_tree_begin && !e->on_tree_end &&
+                 !e->on_node && !e->on_property && !e->on_value_begin &&
+                 !e->on_value_data && !e->on_value &&
+                 b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
+}

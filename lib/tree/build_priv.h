@@ -1,0 +1,349 @@
+/* build_priv.h - what the two halves of the tree builder share: the
+ * builder struct, its storage modes and the inline steps both take.
+ *
+ * tree_build.c is the GENERAL path: every event handled by one plain
+ * handler per event (b_* then the pass-through), buffering each node
+ * (BUFFERED) and copying it into the arena when it ends; the life cycle.
+ * build_fast.c is the FAST path: the DIRECT storage mode and the two
+ * faster tiers of handlers (inline fast paths, LEAVES) that do what the
+ * general path does in the usual cases and hand everything else to it.
+ * SGF_TREE_GENERAL_ONLY (or SGF_TREE_GENERAL=1 in the environment) makes
+ * a builder use the general path alone; test/test_tree_paths.c checks
+ * that both build the same trees.
+ */
+#ifndef SGF_BUILD_PRIV_H
+#define SGF_BUILD_PRIV_H
+
+#include <string.h>
+
+#include "tree_internal.h"
+
+/* Where the current event is, and the identifier as written: through the
+ * public API only, like every layer above the core, inline from the
+ * parser's event state (sgfstream.h, POSITIONS INLINE), so that the hot
+ * handlers call nothing. A detached builder may be driven by any parser:
+ * the state is looked up again when the parser changes. Used where a
+ * builder b is in scope. */
+#define EVENT_POS(p) sgf_event_position((p), event_state(b, (p)))
+#define RAW_IDENT(p, len) sgf_event_raw_ident(event_state(b, (p)), (len))
+
+#if defined(__GNUC__)
+#define COLD static __attribute__((noinline, cold))
+#define COLD_EXTERN __attribute__((noinline, cold))
+#define NOINLINE static __attribute__((noinline))
+#define HOT_INLINE static inline __attribute__((always_inline))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define COLD static
+#define COLD_EXTERN
+#define NOINLINE static
+#define HOT_INLINE static inline
+#define LIKELY(x) (x)
+#endif
+
+enum { B_IDLE, B_BUILD, B_DROP, B_FAILED };
+
+/* Failure causes beyond SGF__ERR_*. */
+enum { ERR_VALUE = 100 };
+
+/* Builder-only flag of the open node: it has PL, MN or HA (scan it). */
+#define OPEN_SCAN 0x10000u
+
+/* The arena blocks kept between games, at most. */
+#define SPARE_MAX ((uint64_t)4 << 20)
+
+/* DIRECT mode: a node with one property with one value of fewer than
+ * DIRECT_BYTES bytes is written in place (node, property, value, bytes
+ * and NUL, as a buffered node would be laid out) in DIRECT_SIZE bytes
+ * reserved at the free end of the arena's head block. */
+#define DIRECT_BYTES 8u
+#define DIRECT_SIZE                                                     \
+  (sizeof(sgf_node) + sizeof(sgf_property) + sizeof(sgf_value) +        \
+   DIRECT_BYTES)
+#define DPROP(n) ((sgf_property *)((n) + 1))
+#define DVAL(n) ((sgf_value *)(DPROP(n) + 1))
+#define DBYTES(n) ((char *)(DVAL(n) + 1))
+/* What a DIRECT node with one value of len bytes takes of its room: the
+ * value's NUL included, rounded up to the arena's 8 bytes. */
+#define DIRECT_TAKE(len) \
+  (DIRECT_SIZE - DIRECT_BYTES + (((len) + 8) & ~(size_t)7))
+
+/* A property of the open node. Identifiers are static strings, or (NULL)
+ * copies in sb at *_off. */
+typedef struct sprop {
+  const char *ident, *raw;
+  size_t ident_off, raw_off;
+  size_t ident_len, raw_len;
+  sgf_pos pos;
+  size_t first, nvalues; /* its values: vals[first .. first + nvalues) */
+} sprop;
+
+/* A value of the open node: raw bytes at sb + off. */
+typedef struct sval {
+  size_t off, len;
+  sgf_pos pos;
+} sval;
+
+struct sgf_tree_builder {
+  /* what every event looks at first */
+  int building;   /* state B_BUILD and mskip 0 */
+  int lazy;       /* no value-end / property-end events (see the essay) */
+  int in_prop, in_value;
+  int open;       /* a node is being read: open_* */
+  int fresh;      /* see the essay */
+  uint32_t open_flags; /* HEAD, move, OPEN_SCAN */
+  uint32_t prop_flags; /* what the current property adds to open_flags */
+  sgf_tree *tree; /* the game being built */
+  sgf_node *cur;  /* the node linked last that is not closed over */
+  sgf_pos open_pos; /* the open node's ';' (DIRECT: in dn->pos) */
+
+  sprop *pp; /* the open node's properties; pp[npp] is the current one */
+  size_t npp, ppcap;
+  sval *vals; /* their values */
+  size_t nvals, valcap;
+  char *sb; /* their bytes */
+  size_t sblen, sbcap;
+  uint64_t room;  /* bytes that may still be buffered before the game
+                     reaches max_tree_bytes (see pending_bytes) */
+  size_t pfirst;  /* first value of the current property */
+  size_t psb;     /* sblen when the current property began */
+  /* (not next to room: one wide load of both just after two narrow
+     stores would stall on store forwarding) */
+  size_t vroom;   /* bytes the current property may still take before
+                     max_value_bytes (raw values + sizeof(sgf_value)
+                     each, as the reader counts) */
+  sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
+  size_t ixcap;
+
+  const sgf_parser *es_parser; /* the parser whose event state es is */
+  const sgf_event_state *es;
+
+  /* DIRECT mode (see the essay) */
+  int direct_ok;  /* may be used: own parser, lazy, no pass-through */
+  int direct;     /* the open node is being written in place, at dn */
+  int dstate;     /* 0: no property yet; 1: one, no value; 2: and a value */
+  sgf_node *dn;
+  size_t dlen;    /* bytes of that value so far */
+
+  size_t max_value_bytes;
+  uint64_t max_nodes, max_bytes;
+  sgf_allocator alloc;
+  sgf_parser *parser; /* NULL when detached */
+  sgf_tree_builder_callbacks cb;
+  sgf_callbacks ev; /* pass-through, zero if none */
+  void *user;
+  unsigned flags;
+  int general;    /* SGF_TREE_GENERAL_ONLY: the general path alone */
+
+  int state;      /* B_* */
+  uint64_t depth; /* game trees open */
+  uint64_t mskip; /* mainline mode: depth of a variation being skipped */
+  int mainline;   /* SGF_OPT_MAINLINE */
+  sgf_pos game_pos; /* the game's '(' */
+
+  sgf__block *spare;    /* blocks for the next game, in policy order */
+  sgf_tree *spare_tree; /* a tree struct for the next game */
+
+  sgf_tree *delivering; /* inside on_game */
+  int kept;
+  sgf_collection *coll; /* with SGF_TREE_COLLECT, never NULL */
+};
+
+/* The event state of p (see EVENT_POS). */
+HOT_INLINE const sgf_event_state *event_state(sgf_tree_builder *b,
+                                              const sgf_parser *p) {
+  if (LIKELY(b->es_parser == p)) return b->es;
+  b->es_parser = p;
+  b->es = sgf_parser_event_state(p);
+  return b->es;
+}
+
+#define BUILDER(u) ((sgf_tree_builder *)(u))
+
+/* Shared by the two halves (tree_build.c unless said). */
+int sgf__tb_fail(sgf_tree_builder *b, sgf_parser *p, int err);
+int sgf__tb_grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
+                 size_t elem, size_t first);
+void sgf__tb_drop_prop(sgf_tree_builder *b);
+void sgf__tb_room_set(sgf_tree_builder *b);
+int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p);
+int sgf__tb_b_value_end(sgf_tree_builder *b, sgf_parser *p);
+int sgf__tb_passed(sgf_tree_builder *b, int r, int mine);
+int sgf__tb_slow_tree_begin(sgf_parser *p, void *u);
+int sgf__tb_slow_tree_end(sgf_parser *p, void *u);
+int sgf__tb_slow_node(sgf_parser *p, void *u);
+int sgf__tb_slow_property(sgf_parser *p, void *u, const char *at, size_t n);
+int sgf__tb_slow_value_begin(sgf_parser *p, void *u);
+int sgf__tb_slow_value_data(sgf_parser *p, void *u, const char *at,
+                            size_t n);
+int sgf__tb_h_value_end(sgf_parser *p, void *u);
+int sgf__tb_h_property_end(sgf_parser *p, void *u);
+int sgf__tb_h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d);
+extern const char sgf__tb_letters[], sgf__tb_letters2[];
+/* build_fast.c: DIRECT to BUFFERED; the fast handlers, and what a
+ * builder with its own parser sets up to use them (lazy, DIRECT, whole
+ * values) in h, the handlers it will give its parser. */
+int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p);
+extern const sgf_callbacks sgf__tb_fast_handlers;
+void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h);
+
+static inline int upper(char c) { return c >= 'A' && c <= 'Z'; }
+
+/* Room in sb for add more bytes: 0, or -1 if memory runs out. */
+static inline int sb_room(sgf_tree_builder *b, size_t add) {
+  if (b->sbcap - b->sblen >= add) return 0;
+  if (add > SIZE_MAX - b->sblen) return -1;
+  return sgf__tb_grow(b, (void **)&b->sb, &b->sbcap, b->sblen + add, 1, 256);
+}
+
+/* ------------------------------------------------------------------ */
+/* Properties and values of the open node                              */
+
+/* The value being read is complete. */
+static inline void end_value(sgf_tree_builder *b) {
+  sval *v = &b->vals[b->nvals - 1];
+  v->len = b->sblen - v->off;
+  b->sb[b->sblen++] = '\0'; /* room kept since value-begin */
+  b->in_value = 0;
+}
+
+/* The property being read is complete (no value open). */
+static inline void commit_prop(sgf_tree_builder *b) {
+  size_t k = b->nvals - b->pfirst;
+  sprop *sp;
+  if (k == 0) { /* no value: left out */
+    sgf__tb_drop_prop(b);
+    return;
+  }
+  sp = &b->pp[b->npp++];
+  sp->first = b->pfirst;
+  sp->nvalues = k;
+  if (!(b->open_flags & SGF__N_MOVE))
+    b->open_flags |= b->prop_flags;
+  else
+    b->open_flags |= b->prop_flags & OPEN_SCAN;
+  b->in_prop = 0;
+}
+
+/* A node, property or tree event: the property being read ends there in
+ * lazy mode; otherwise it was never ended and is left out. */
+static inline void end_pending(sgf_tree_builder *b) {
+  if (!b->in_prop) return;
+  if (!b->lazy) {
+    sgf__tb_drop_prop(b);
+    return;
+  }
+  if (b->in_value) end_value(b);
+  commit_prop(b);
+}
+
+/* Link n (id, flags f, k properties at pr; its place, pos and properties
+ * written) as the last child of cur, with its derived facts (as
+ * sgf__node_derive gives them); it becomes cur. */
+HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
+                          uint32_t id, uint32_t f, sgf_property *pr,
+                          size_t k, int may_scan) {
+  sgf_node *const parent = b->cur, *prev;
+  uint32_t last;
+  int64_t movenum, nextnum;
+  b->ix[id] = n;
+  b->cur = n;
+  t->nnodes = id + 1;
+  n->parent = parent;
+  n->first_child = n->last_child = n->next = NULL;
+  n->tree = t;
+  n->props = pr;
+  n->nprops = n->propcap = (uint32_t)k;
+  n->nchildren = 0;
+  n->id = id;
+  n->subtree = 1;
+  n->mn = 0;
+  if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
+    n->flags = f & ~OPEN_SCAN;
+    sgf__node_scan(n);
+    f = n->flags;
+  }
+  if (parent) {
+    uint32_t ci;
+    prev = parent->last_child;
+    if (prev) {
+      prev->next = n;
+      ci = prev->child_index + 1;
+    } else {
+      parent->first_child = n;
+      ci = 0;
+    }
+    parent->last_child = n;
+    parent->nchildren++;
+    n->child_index = ci;
+    n->level = parent->level + 1;
+    n->depth = parent->depth + (ci > 0);
+    n->ply = parent->ply;
+    last = parent->flags & SGF__N_DERIVED;
+    movenum = parent->movenum;
+    nextnum = parent->nextnum;
+  } else {
+    prev = NULL;
+    t->root = n;
+    n->child_index = n->level = n->depth = n->ply = 0;
+    last = 0;
+    movenum = 0;
+    nextnum = 1;
+  }
+  n->prev = prev;
+  if (f & SGF__N_MOVE) {
+    n->ply++;
+    movenum = (f & SGF__N_MN) ? n->mn : nextnum;
+    nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
+    last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
+  } else if (f & SGF__N_MN) {
+    nextnum = n->mn;
+  }
+  n->movenum = movenum;
+  n->nextnum = nextnum;
+  n->flags = f | last;
+}
+
+/* Room in the index for one more node: 0, or -1 if memory runs out. */
+static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
+  return id < b->ixcap ? 0
+                       : sgf__tb_grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
+                              sizeof *b->ix, 64);
+}
+
+/* The DIRECT node n's one value, of len bytes, is complete: its value and
+ * property records get their bytes (the NUL after them is the caller's to
+ * write, last); returns the property. */
+HOT_INLINE sgf_property *direct_value_done(sgf_node *n, size_t len) {
+  sgf_property *pr = DPROP(n);
+  sgf_value *va = DVAL(n);
+  va->raw = DBYTES(n);
+  va->len = len;
+  pr->nvalues = 1;
+  pr->values = va;
+  return pr;
+}
+
+/* The open DIRECT node ends: its reserved place is taken as far as used
+ * (its value, if any, gets its length and NUL) and it is linked. */
+HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
+  sgf_tree *t = b->tree;
+  sgf_node *n = b->dn;
+  const uint32_t id = t->nnodes;
+  uint32_t f = b->open_flags;
+  if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+  b->open = b->direct = 0;
+  if (b->dstate == 2) {
+    const size_t len = b->dlen;
+    f |= b->prop_flags;
+    sgf__tree_take(t, DIRECT_TAKE(len));
+    link_node(b, t, n, id, f, direct_value_done(n, len), 1, 1);
+    DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
+  } else { /* no property (one without a value is left out) */
+    sgf__tree_take(t, sizeof(sgf_node));
+    link_node(b, t, n, id, f, NULL, 0, 1);
+  }
+  return 0;
+}
+
+#endif

@@ -1,0 +1,182 @@
+/* test_tree_paths.c - the tree builder's fast path and its general path
+ * (SGF_TREE_GENERAL_ONLY) build the same trees: every golden case
+ * (test/cases/NAME/input.sgf) and the shared corpus (../shared/corpus, or
+ * $SGF_CORPUS: every plain file, and the first ARCHIVE_SAMPLE records of
+ * each .tar.xz when built with libarchive), each fed whole and in small
+ * chunks, under several sets of options; the two builds are compared node
+ * by node (fz_tree_paths_compare, test/fuzz/harness_paths.c). The corpus
+ * part is left out, saying so, when the corpus is absent. Exit status 0,
+ * or 1 at the first difference (printed). */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifdef HAVE_LIBARCHIVE
+#include <archive.h>
+#include <archive_entry.h>
+#endif
+
+#include "harness.h"
+#include "../testutil.h"
+
+#define ARCHIVE_SAMPLE 2000
+
+typedef struct optset {
+  unsigned flags, pflags;
+  uint64_t max_nodes, max_bytes;
+} optset;
+
+/* Lenient defaults; mainline; strict; a node limit with the game dropped
+ * (and the parse going on), and one that stops.
+ * KNOWN DIFFERENCE, left out here: with a small max_tree_bytes the two
+ * paths drop the same game but report tree-byte-limit at different
+ * places: the general path counts what it buffers for the open node and
+ * stops at the event that crosses the limit, the fast path writes a move
+ * node in place and finds the limit at a later node, when the arena needs
+ * a block it may not take. */
+static const optset opts[] = {
+    {0, 0, 0, 0},
+    {0, SGF_OPT_MAINLINE, 0, 0},
+    {0, SGF_OPT_STRICT, 0, 0},
+    {SGF_TREE_SKIP_OVERSIZED | SGF_TREE_COLLECT, 0, 40, 0},
+    {0, 0, 100, 0},
+};
+
+static long inputs, failures;
+
+/* Compare one input under every option set, whole and in chunks (bytes
+ * one at a time only for small inputs: the golden cases). */
+static void check(const char *name, const char *data, size_t len,
+                  int bytewise) {
+  static const size_t chunks[] = {0, 1, 3, 7, 4096};
+  size_t i, k;
+  inputs++;
+  for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+    for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+      const char *err;
+      if (chunks[k] == 1 && !bytewise) continue;
+      if (chunks[k] == 3 && !bytewise && i > 0) continue;
+      err = fz_tree_paths_compare(data, len, chunks[k], opts[i].flags,
+                                  opts[i].pflags, opts[i].max_nodes,
+                                  opts[i].max_bytes);
+      if (err) {
+        if (failures++ < 5) fprintf(stderr, "FAIL: %s: %s\n", name, err);
+        return;
+      }
+    }
+  }
+}
+
+static void check_file(const char *path, int bytewise) {
+  tbuf b;
+  tbuf_init(&b);
+  if (tu_read_file(path, &b) != 0) {
+    fprintf(stderr, "FAIL: cannot read %s\n", path);
+    failures++;
+  } else {
+    check(path, b.p ? b.p : "", b.len, bytewise && b.len <= 65536);
+  }
+  tbuf_free(&b);
+}
+
+static void golden_cases(const char *top) {
+  char dir[4096], path[4096 + 300];
+  DIR *d;
+  struct dirent *e;
+  snprintf(dir, sizeof dir, "%s/test/cases", top);
+  d = opendir(dir);
+  if (!d) {
+    fprintf(stderr, "FAIL: no golden cases in %s\n", dir);
+    failures++;
+    return;
+  }
+  while ((e = readdir(d)) != NULL) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(path, sizeof path, "%s/%s/input.sgf", dir, e->d_name);
+    if (tu_exists(path)) check_file(path, 1);
+  }
+  closedir(d);
+}
+
+static int ends_with(const char *s, const char *suf) {
+  size_t n = strlen(s), m = strlen(suf);
+  return n >= m && strcmp(s + n - m, suf) == 0;
+}
+
+#ifdef HAVE_LIBARCHIVE
+static void sample_archive(const char *path) {
+  struct archive *a = archive_read_new();
+  struct archive_entry *e;
+  long n = 0;
+  tbuf b;
+  tbuf_init(&b);
+  archive_read_support_filter_all(a);
+  archive_read_support_format_all(a);
+  if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
+    fprintf(stderr, "FAIL: %s: %s\n", path, archive_error_string(a));
+    failures++;
+    archive_read_free(a);
+    return;
+  }
+  while (n < ARCHIVE_SAMPLE && archive_read_next_header(a, &e) == ARCHIVE_OK) {
+    char buf[65536];
+    la_ssize_t got;
+    if (archive_entry_filetype(e) != AE_IFREG) continue;
+    tbuf_clear(&b);
+    while ((got = archive_read_data(a, buf, sizeof buf)) > 0)
+      tbuf_add(&b, buf, (size_t)got);
+    check(archive_entry_pathname(e), b.p ? b.p : "", b.len, 0);
+    n++;
+  }
+  archive_read_free(a);
+  tbuf_free(&b);
+}
+#endif
+
+static int corpus_file(const char *path, const struct stat *st, int type,
+                       struct FTW *ftw) {
+  (void)st;
+  (void)ftw;
+  if (type != FTW_F) return 0;
+  if (ends_with(path, ".tar.xz")) {
+#ifdef HAVE_LIBARCHIVE
+    sample_archive(path);
+#endif
+    return 0;
+  }
+  if (ends_with(path, ".md") || ends_with(path, ".txt")) return 0;
+  check_file(path, 0);
+  return 0;
+}
+
+int main(void) {
+  const char *top = getenv("top_srcdir");
+  const char *corpus = getenv("SGF_CORPUS");
+  char cpath[4096];
+  long golden;
+  if (!top) top = ".";
+  golden_cases(top);
+  golden = inputs;
+  printf("golden cases: %ld inputs\n", golden);
+  if (!corpus) {
+    snprintf(cpath, sizeof cpath, "%s/../shared/corpus", top);
+    corpus = cpath;
+  }
+  if (!tu_exists(corpus)) {
+    printf("SKIP: the corpus part: no corpus at %s\n", corpus);
+  } else {
+    nftw(corpus, corpus_file, 16, FTW_PHYS);
+    printf("corpus: %ld inputs\n", inputs - golden);
+  }
+  if (failures) {
+    fprintf(stderr, "%ld inputs differ between the paths\n", failures);
+    return 1;
+  }
+  printf("test_tree_paths: fast and general paths agree on %ld inputs\n",
+         inputs);
+  return 0;
+}
