@@ -53,6 +53,11 @@ typedef struct input_reader input_reader;
 input_reader *input_reader_create(size_t bufsize);
 void input_reader_destroy(input_reader *r);
 
+/* Have r read files in place, on its loop's own thread (stream.h,
+ * IO_SOURCE_INLINE): for a reader used in a task of libuv's thread pool
+ * (jobs.c, ranges.c), which must not wait for the pool itself. */
+void input_reader_inline(input_reader *r);
+
 /* Read every input in path ("-" for standard input) into sink. Returns 0,
  * or -1 if fail() or end() with an error was called. (none() is not a
  * failure.) */

@@ -1,0 +1,212 @@
+/* stream.c - a source of bytes on a libuv loop feeding one consumer, which
+ * may pause it (see stream.h).
+ *
+ * Every chunk, whether a stream's read callback or a file's uv_fs_read
+ * callback brought it, goes through feed(): the consumer is offered the
+ * bytes, and what it leaves when it pauses stays where it lies in the
+ * buffer (kept_at, kept). Nothing is read while bytes are kept, so the
+ * buffer is never overwritten under them, and memory stays one buffer.
+ * pump() issues the next read unless the source is paused, ended or has a
+ * read in flight; reads done in place loop in pump() rather than recurse.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "stream.h"
+
+#include <string.h>
+
+static void finish(io_source *s, int status)
+{
+  if (s->ended)
+    return;
+  s->ended = 1;
+  if (s->stream != NULL)
+    uv_read_stop(s->stream);
+  s->ops->end(s->ctx, status);
+}
+
+/* Offer buf[at, at + n) to the consumer until it is used up or the
+ * consumer pauses or stops. Returns nonzero if reading may go on. */
+static int feed(io_source *s, size_t at, size_t n)
+{
+  while (n > 0 && !s->ended) {
+    size_t used = n;
+    int rc;
+    s->in_data = 1;
+    s->resumed = 0;
+    rc = s->ops->data(s->ctx, s->buf + at, n, &used);
+    s->in_data = 0;
+    if (rc == IO_STOP) {
+      finish(s, 0);
+      return 0;
+    }
+    if (rc != IO_PAUSE)
+      used = n;
+    if (used > n)
+      used = n;
+    at += used;
+    n -= used;
+    if (rc == IO_PAUSE && !s->resumed) {
+      s->paused = 1;
+      s->kept_at = at;
+      s->kept = n;
+      if (s->stream != NULL)
+        uv_read_stop(s->stream);
+      return 0;
+    }
+  }
+  s->kept = 0;
+  return !s->ended;
+}
+
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
+{
+  io_source *s = h->data;
+  (void)suggested;
+  /* Always the one buffer: reading stops whenever bytes are kept in it,
+   * so nothing unread is ever overwritten. */
+  *b = uv_buf_init(s->buf, (unsigned)s->cap);
+}
+
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
+{
+  io_source *s = st->data;
+  (void)b;
+  if (n == 0)
+    return; /* would block: keep waiting */
+  if (n < 0) {
+    finish(s, n == UV_EOF ? 0 : (int)n);
+    return;
+  }
+  s->reads++;
+  feed(s, 0, (size_t)n);
+}
+
+static void pump(io_source *s);
+
+/* A file read came back with n: bytes, 0 at the end, or an error. */
+static int file_got(io_source *s, ssize_t n)
+{
+  if (n <= 0) {
+    finish(s, (int)n);
+    return 0;
+  }
+  s->reads++;
+  if (s->pos >= 0)
+    s->pos += n;
+  return feed(s, 0, (size_t)n);
+}
+
+static void on_fs_read(uv_fs_t *req)
+{
+  io_source *s = req->data;
+  ssize_t n = req->result;
+  uv_fs_req_cleanup(req);
+  s->reading = 0;
+  if (file_got(s, n))
+    pump(s);
+}
+
+static void pump(io_source *s)
+{
+  while (!s->paused && !s->ended && !s->reading) {
+    uv_buf_t b = uv_buf_init(s->buf, (unsigned)s->cap);
+    if (s->stream != NULL) {
+      int e = uv_read_start(s->stream, on_alloc, on_read);
+      if (e != 0)
+        finish(s, e);
+      return;
+    }
+    if (s->flags & IO_SOURCE_INLINE) {
+      ssize_t n;
+      uv_fs_read(s->loop, &s->req, s->fd, &b, 1, s->pos, NULL);
+      n = s->req.result;
+      uv_fs_req_cleanup(&s->req);
+      if (!file_got(s, n))
+        return;
+      continue;
+    }
+    s->req.data = s;
+    s->reading = 1;
+    if (uv_fs_read(s->loop, &s->req, s->fd, &b, 1, s->pos, on_fs_read) <
+        0) {
+      int e = (int)s->req.result;
+      s->reading = 0;
+      uv_fs_req_cleanup(&s->req);
+      finish(s, e < 0 ? e : UV_EIO);
+    }
+    return;
+  }
+}
+
+static void init(io_source *s, uv_loop_t *loop, char *buf, size_t cap,
+                 const io_source_ops *ops, void *ctx)
+{
+  memset(s, 0, sizeof *s);
+  s->loop = loop;
+  s->buf = buf;
+  s->cap = cap;
+  s->ops = ops;
+  s->ctx = ctx;
+  s->fd = -1;
+  s->pos = -1;
+}
+
+void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st,
+                      char *buf, size_t cap, const io_source_ops *ops,
+                      void *ctx)
+{
+  init(s, loop, buf, cap, ops, ctx);
+  s->stream = st;
+  st->data = s;
+}
+
+void io_source_file(io_source *s, uv_loop_t *loop, uv_file fd, int64_t pos,
+                    int flags, char *buf, size_t cap,
+                    const io_source_ops *ops, void *ctx)
+{
+  init(s, loop, buf, cap, ops, ctx);
+  s->fd = fd;
+  s->pos = pos;
+  s->flags = flags;
+}
+
+int io_source_start(io_source *s)
+{
+  if (s->stream != NULL) {
+    int e = uv_read_start(s->stream, on_alloc, on_read);
+    if (e != 0)
+      s->ended = 1;
+    return e;
+  }
+  pump(s);
+  return 0;
+}
+
+void io_source_resume(io_source *s)
+{
+  if (s->in_data) {
+    s->resumed = 1; /* feed() goes on with the rest when data() returns */
+    return;
+  }
+  if (!s->paused || s->ended)
+    return;
+  s->paused = 0;
+  if (feed(s, s->kept_at, s->kept))
+    pump(s);
+}
+
+int io_source_ended(const io_source *s)
+{
+  return s->ended;
+}
+
+void io_source_rewind(io_source *s, int64_t pos, size_t keep)
+{
+  s->ended = 0;
+  s->paused = 1;
+  if (s->pos >= 0)
+    s->pos = pos;
+  s->kept_at = 0;
+  s->kept = keep;
+}
