@@ -78,4 +78,12 @@ int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
  * stderr, with a pointer to 'sgf CMD --help'). */
 int jobs_parse(const char *cmd, const char *arg, unsigned *out);
 
+/* Size libuv's thread pool for N tasks at once: UV_THREADPOOL_SIZE = N + 1
+ * (the one more serves the loop's own file reads). libuv reads it once,
+ * when the process first uses the pool, and takes at most JOBS_POOL_MAX;
+ * so this must come before anything queues work or reads a file with a
+ * callback. jobs_run() and ranges_run() call it first. */
+#define JOBS_POOL_MAX 1024
+void jobs_pool_size(unsigned n);
+
 #endif /* SGF_TOOLS_JOBS_H */
