@@ -79,6 +79,7 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
     return;
   }
   s->reads++;
+  s->bytes += n;
   feed(s, 0, (size_t)n);
 }
 
@@ -92,6 +93,7 @@ static int file_got(io_source *s, ssize_t n)
     return 0;
   }
   s->reads++;
+  s->bytes += n;
   if (s->pos >= 0)
     s->pos += n;
   return feed(s, 0, (size_t)n);

@@ -72,6 +72,7 @@ typedef struct io_source {
   int flags;
   int paused, reading, ended, in_data, resumed;
   long reads;          /* reads that gave bytes */
+  int64_t bytes;       /* bytes read so far */
   uv_fs_t req;
 } io_source;
 
