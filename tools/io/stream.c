@@ -113,6 +113,10 @@ static void pump(io_source *s)
 {
   while (!s->paused && !s->ended && !s->reading) {
     uv_buf_t b = uv_buf_init(s->buf, (unsigned)s->cap);
+    if (s->size > 0 && s->pos >= s->size) {
+      finish(s, 0);
+      return;
+    }
     if (s->stream != NULL) {
       int e = uv_read_start(s->stream, on_alloc, on_read);
       if (e != 0)
@@ -152,6 +156,7 @@ static void init(io_source *s, uv_loop_t *loop, char *buf, size_t cap,
   s->ctx = ctx;
   s->fd = -1;
   s->pos = -1;
+  s->size = -1;
 }
 
 void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st,
@@ -201,6 +206,11 @@ void io_source_resume(io_source *s)
 int io_source_ended(const io_source *s)
 {
   return s->ended;
+}
+
+void io_source_size(io_source *s, int64_t size)
+{
+  s->size = size > 0 ? size : -1;
 }
 
 void io_source_rewind(io_source *s, int64_t pos, size_t keep)

@@ -73,6 +73,7 @@ typedef struct io_source {
   int paused, reading, ended, in_data, resumed;
   long reads;          /* reads that gave bytes */
   int64_t bytes;       /* bytes read so far */
+  int64_t size;        /* a file's size when known (> 0), else -1 */
   uv_fs_t req;
 } io_source;
 
@@ -86,6 +87,12 @@ void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st,
 void io_source_file(io_source *s, uv_loop_t *loop, uv_file fd, int64_t pos,
                     int flags, char *buf, size_t cap,
                     const io_source_ops *ops, void *ctx);
+
+/* The file is size bytes long (its fstat): once a file read at offsets
+ * has reached it, the source ends without asking for the end-of-file read,
+ * which for a small file would be a second trip through the pool. A size
+ * of 0 says nothing (files in /proc are read to their end). */
+void io_source_size(io_source *s, int64_t size);
 
 /* Start reading (bytes already kept, see input.c, are fed first on
  * resume). Returns 0, or a libuv error from uv_read_start (end() is not
