@@ -188,6 +188,11 @@ static int read_source(source *s, const char *name, const input_sink *sink,
   s->sink = sink;
   s->ctx = ctx;
   s->mode = SRC_FIRST;
+  if (fd == 0 && r->in_stream != NULL && r->in_eof) {
+    sink->begin(ctx, name); /* read to its end already: empty */
+    sink->end(ctx, name, NULL);
+    return 0;
+  }
   if (fd == 0 && r->in_stream != NULL)
     io_source_stream(&s->io, &r->loop, r->in_stream, r->rbuf, r->rcap,
                      &src_ops, s);
@@ -209,12 +214,16 @@ static int read_source(source *s, const char *name, const input_sink *sink,
     return -1;
   }
   uv_run(&r->loop, UV_RUN_DEFAULT);
+  if (fd == 0 && r->in_stream != NULL && s->io.eof)
+    r->in_eof = 1;
   if (s->mode != SRC_ARCHIVE)
     return s->status < 0 ? -1 : 0;
   /* Paused on the first chunk, which looks like an archive. */
   {
     size_t n = s->io.kept;
     rc = input__read_archive(s, name, n, s->status, sink, ctx);
+    if (fd == 0 && r->in_stream != NULL && s->io.eof)
+      r->in_eof = 1;
     if (rc != INPUT__NOT_ARCHIVE)
       return rc;
     /* Start again from the first byte; if the file cannot be read at
@@ -226,6 +235,8 @@ static int read_source(source *s, const char *name, const input_sink *sink,
   sink->begin(ctx, name);
   io_source_resume(&s->io);
   uv_run(&r->loop, UV_RUN_DEFAULT);
+  if (fd == 0 && r->in_stream != NULL && s->io.eof)
+    r->in_eof = 1;
   return s->status < 0 ? -1 : 0;
 }
 

@@ -24,6 +24,8 @@ struct input_reader {
   uv_stream_t *in_stream;
   uv_pipe_t in_pipe;
   uv_tty_t in_tty;
+  int in_eof; /* the stream's end was read: "-" again is empty (a
+               * terminal would otherwise be read again) */
 };
 
 enum { IN_NONE = 0, IN_FILE, IN_PIPE, IN_TTY, IN_BAD };

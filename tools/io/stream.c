@@ -75,7 +75,8 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
   if (n == 0)
     return; /* would block: keep waiting */
   if (n < 0) {
-    finish(s, n == UV_EOF ? 0 : (int)n);
+    s->eof = n == UV_EOF;
+    finish(s, s->eof ? 0 : (int)n);
     return;
   }
   s->reads++;
@@ -89,6 +90,7 @@ static void pump(io_source *s);
 static int file_got(io_source *s, ssize_t n)
 {
   if (n <= 0) {
+    s->eof = n == 0;
     finish(s, (int)n);
     return 0;
   }
@@ -114,6 +116,7 @@ static void pump(io_source *s)
   while (!s->paused && !s->ended && !s->reading) {
     uv_buf_t b = uv_buf_init(s->buf, (unsigned)s->cap);
     if (s->size > 0 && s->pos >= s->size) {
+      s->eof = 1;
       finish(s, 0);
       return;
     }
@@ -216,6 +219,7 @@ void io_source_size(io_source *s, int64_t size)
 void io_source_rewind(io_source *s, int64_t pos, size_t keep)
 {
   s->ended = 0;
+  s->eof = 0;
   s->paused = 1;
   if (s->pos >= 0)
     s->pos = pos;

@@ -71,6 +71,7 @@ typedef struct io_source {
   int64_t pos;         /* next offset of a file; -1: current position */
   int flags;
   int paused, reading, ended, in_data, resumed;
+  int eof;             /* the end of the input was read */
   long reads;          /* reads that gave bytes */
   int64_t bytes;       /* bytes read so far */
   int64_t size;        /* a file's size when known (> 0), else -1 */
