@@ -2,7 +2,7 @@
  * stream.h): when the consumer pauses, reading stops; after resume every
  * byte arrives exactly once, in order; and a parser that pauses at every
  * event logs what one that never pauses logs. For a pipe (uv_pipe), a
- * socketpair, and a file read with callbacks and in place.
+ * socketpair, and a file read with callbacks, in place, and ahead.
  *
  * A paused source is left paused for several turns of the loop (an idle
  * handle counts them) while the other end is readable (the whole input is
@@ -68,7 +68,7 @@ typedef struct consumer {
   int pausing;     /* pause: 0 never, 1 after every byte, 2 at every event */
   int paused, ended, status;
   int turns;
-  long reads_at_pause;
+  long reads_at_pause, issued_at_pause;
   int64_t consumed; /* bytes taken by the consumer */
   long pauses;
   /* what arrived (mode 0, 1) */
@@ -98,10 +98,14 @@ static void on_idle(uv_idle_t *h)
   consumer *c = h->data;
   if (++c->turns < TURNS)
     return; /* stay paused while the loop polls */
-  /* Nothing was read while paused, and no more than one buffer was read
-   * past what the consumer took. */
+  /* Nothing was read (or, reading ahead, asked for) while paused, and no
+   * more than one buffer was read past what the consumer took (two when
+   * reading ahead: the read in flight when it paused is held). */
   assert_int_equal(c->src->reads, c->reads_at_pause);
+  assert_int_equal(c->src->issued, c->issued_at_pause);
   assert_true(c->src->bytes - c->consumed <= CAP);
+  if (c->src->held)
+    assert_true(c->src->bytes + c->src->held_n - c->consumed <= 2 * CAP);
   uv_idle_stop(h);
   c->paused = 0;
   if (c->p != NULL) {
@@ -117,6 +121,7 @@ static int pause_now(consumer *c)
   c->pauses++;
   c->turns = 0;
   c->reads_at_pause = c->src->reads;
+  c->issued_at_pause = c->src->issued;
   uv_idle_start(&c->idle, on_idle);
   return IO_PAUSE;
 }
@@ -203,7 +208,7 @@ static void consumer_free(consumer *c)
 
 /* ------------------------------------------------------------ sources */
 
-enum { K_PIPE, K_SOCKETPAIR, K_FILE, K_FILE_INLINE };
+enum { K_PIPE, K_SOCKETPAIR, K_FILE, K_FILE_INLINE, K_FILE_AHEAD };
 
 static void write_all(int fd, const char *b, size_t n)
 {
@@ -221,7 +226,7 @@ static void run(int kind, consumer *c, int pausing, int parse)
   uv_loop_t loop;
   io_source src;
   uv_pipe_t pipe;
-  char buf[CAP];
+  char buf[CAP], buf2[CAP];
   uv_file fds[2] = {-1, -1};
   char path[] = "/tmp/test_stream.XXXXXX";
   assert_int_equal(uv_loop_init(&loop), 0);
@@ -248,6 +253,8 @@ static void run(int kind, consumer *c, int pausing, int parse)
     io_source_file(&src, &loop, fds[0], 0,
                    kind == K_FILE_INLINE ? IO_SOURCE_INLINE : 0, buf, CAP,
                    &c_ops, c);
+    if (kind == K_FILE_AHEAD)
+      io_source_readahead(&src, buf2);
     break;
   }
   assert_int_equal(io_source_start(&src), 0);
@@ -268,7 +275,7 @@ static void run(int kind, consumer *c, int pausing, int parse)
 /* ------------------------------------------------------------ tests */
 
 static const char *kind_name[] = {"pipe", "socketpair", "file",
-                                  "file read in place"};
+                                  "file read in place", "file read ahead"};
 
 /* Pausing after every byte: every byte exactly once, in order, and the
  * source paused once a byte. */
@@ -276,7 +283,7 @@ static void test_bytes(void **state)
 {
   int kind;
   (void)state;
-  for (kind = K_PIPE; kind <= K_FILE_INLINE; kind++) {
+  for (kind = K_PIPE; kind <= K_FILE_AHEAD; kind++) {
     consumer c;
     print_message("%s\n", kind_name[kind]);
     run(kind, &c, 1, 0);
@@ -306,7 +313,7 @@ static void test_events(void **state)
   assert_int_equal(sgf_parser_finish(whole.p), SGF_OK);
   evlog_flush(&whole.log);
   assert_true(whole.out_len > 0);
-  for (kind = K_PIPE; kind <= K_FILE_INLINE; kind++) {
+  for (kind = K_PIPE; kind <= K_FILE_AHEAD; kind++) {
     consumer never, every;
     print_message("%s\n", kind_name[kind]);
     run(kind, &never, 0, 1);

@@ -64,6 +64,7 @@ void input_reader_destroy(input_reader *r)
   uv_run(&r->loop, UV_RUN_DEFAULT);
   uv_loop_close(&r->loop);
   free(r->rbuf);
+  free(r->rbuf2);
   free(r->name);
   free(r);
 }
@@ -106,6 +107,21 @@ static int stdin_setup(input_reader *r)
 
 /* ------------------------------------------------------------ reading */
 
+/* A plain file larger than the buffer, read with callbacks, is read ahead
+ * into a second buffer while the sink works on the first: the loop's
+ * thread then seldom waits for the pool (stream.h). */
+static void readahead(source *s)
+{
+  input_reader *r = s->r;
+  if (!s->seekable || s->size <= (int64_t)r->rcap ||
+      (s->io.flags & IO_SOURCE_INLINE))
+    return;
+  if (r->rbuf2 == NULL)
+    r->rbuf2 = malloc(r->rcap);
+  if (r->rbuf2 != NULL)
+    io_source_readahead(&s->io, r->rbuf2);
+}
+
 static int src_data(void *ctx, const char *buf, size_t len, size_t *used)
 {
   source *s = ctx;
@@ -121,6 +137,7 @@ static int src_data(void *ctx, const char *buf, size_t len, size_t *used)
     }
     s->mode = SRC_PLAIN;
     s->r->nfilters = 0;
+    readahead(s);
     s->sink->begin(s->ctx, s->name);
   }
     /* fall through */
@@ -232,6 +249,7 @@ static int read_source(source *s, const char *name, const input_sink *sink,
   }
   s->mode = SRC_PLAIN;
   r->nfilters = 0;
+  readahead(s);
   sink->begin(ctx, name);
   io_source_resume(&s->io);
   uv_run(&r->loop, UV_RUN_DEFAULT);

@@ -12,6 +12,8 @@ struct input_reader {
   uv_loop_t loop;
   char *rbuf; /* every read of a file or stream lands here */
   size_t rcap;
+  char *rbuf2; /* the read-ahead buffer of a large plain file, made when
+                * first needed */
   int io_flags; /* IO_SOURCE_INLINE for a reader on a pool thread */
   char *name; /* "ARCHIVE:ENTRY" */
   size_t name_cap;

@@ -85,9 +85,12 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
 }
 
 static void pump(io_source *s);
+static void issue(io_source *s, char *into);
 
-/* A file read came back with n: bytes, 0 at the end, or an error. */
-static int file_got(io_source *s, ssize_t n)
+/* A file read came back with n bytes in buf: 0 at the end, < 0 an error.
+ * With read-ahead, the next read goes into the other buffer before these
+ * bytes are fed. Nonzero if the consumer took them all. */
+static int file_got(io_source *s, char *buf, ssize_t n)
 {
   if (n <= 0) {
     s->eof = n == 0;
@@ -98,7 +101,23 @@ static int file_got(io_source *s, ssize_t n)
   s->bytes += n;
   if (s->pos >= 0)
     s->pos += n;
+  s->buf = buf;
+  if (s->ahead != NULL && !s->reading && !(s->size > 0 && s->pos >= s->size))
+    issue(s, buf == s->ahead ? s->bufs : s->ahead);
   return feed(s, 0, (size_t)n);
+}
+
+/* The consumer took everything: go on with a read that came back while
+ * it was paused, or wait for the one in flight, or start one. */
+static void next(io_source *s)
+{
+  while (s->held && !s->paused && !s->ended) {
+    s->held = 0;
+    if (!file_got(s, s->rbuf, s->held_n))
+      return;
+  }
+  if (!s->reading)
+    pump(s);
 }
 
 static void on_fs_read(uv_fs_t *req)
@@ -107,14 +126,33 @@ static void on_fs_read(uv_fs_t *req)
   ssize_t n = req->result;
   uv_fs_req_cleanup(req);
   s->reading = 0;
-  if (file_got(s, n))
-    pump(s);
+  if (s->paused) { /* a read ahead: keep it until resume */
+    s->held = 1;
+    s->held_n = n;
+    return;
+  }
+  if (file_got(s, s->rbuf, n))
+    next(s);
+}
+
+static void issue(io_source *s, char *into)
+{
+  uv_buf_t b = uv_buf_init(into, (unsigned)s->cap);
+  s->req.data = s;
+  s->reading = 1;
+  s->rbuf = into;
+  s->issued++;
+  if (uv_fs_read(s->loop, &s->req, s->fd, &b, 1, s->pos, on_fs_read) < 0) {
+    int e = (int)s->req.result;
+    s->reading = 0;
+    uv_fs_req_cleanup(&s->req);
+    finish(s, e < 0 ? e : UV_EIO);
+  }
 }
 
 static void pump(io_source *s)
 {
   while (!s->paused && !s->ended && !s->reading) {
-    uv_buf_t b = uv_buf_init(s->buf, (unsigned)s->cap);
     if (s->size > 0 && s->pos >= s->size) {
       s->eof = 1;
       finish(s, 0);
@@ -122,28 +160,23 @@ static void pump(io_source *s)
     }
     if (s->stream != NULL) {
       int e = uv_read_start(s->stream, on_alloc, on_read);
+      s->issued++;
       if (e != 0)
         finish(s, e);
       return;
     }
     if (s->flags & IO_SOURCE_INLINE) {
+      uv_buf_t b = uv_buf_init(s->buf, (unsigned)s->cap);
       ssize_t n;
+      s->issued++;
       uv_fs_read(s->loop, &s->req, s->fd, &b, 1, s->pos, NULL);
       n = s->req.result;
       uv_fs_req_cleanup(&s->req);
-      if (!file_got(s, n))
+      if (!file_got(s, s->buf, n))
         return;
       continue;
     }
-    s->req.data = s;
-    s->reading = 1;
-    if (uv_fs_read(s->loop, &s->req, s->fd, &b, 1, s->pos, on_fs_read) <
-        0) {
-      int e = (int)s->req.result;
-      s->reading = 0;
-      uv_fs_req_cleanup(&s->req);
-      finish(s, e < 0 ? e : UV_EIO);
-    }
+    issue(s, s->buf);
     return;
   }
 }
@@ -203,7 +236,15 @@ void io_source_resume(io_source *s)
     return;
   s->paused = 0;
   if (feed(s, s->kept_at, s->kept))
-    pump(s);
+    next(s);
+}
+
+void io_source_readahead(io_source *s, char *buf2)
+{
+  if (s->stream != NULL || (s->flags & IO_SOURCE_INLINE) || s->ahead)
+    return;
+  s->bufs = s->buf;
+  s->ahead = buf2;
 }
 
 int io_source_ended(const io_source *s)
@@ -220,6 +261,7 @@ void io_source_rewind(io_source *s, int64_t pos, size_t keep)
 {
   s->ended = 0;
   s->eof = 0;
+  s->held = 0;
   s->paused = 1;
   if (s->pos >= 0)
     s->pos = pos;

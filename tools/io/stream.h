@@ -72,6 +72,12 @@ typedef struct io_source {
   int flags;
   int paused, reading, ended, in_data, resumed;
   int eof;             /* the end of the input was read */
+  long issued;         /* reads asked for (uv_read_start for a stream) */
+  /* read-ahead (io_source_readahead()): the two buffers, where the read
+   * in flight lands, and a read that came back while paused */
+  char *bufs, *ahead, *rbuf;
+  int held;
+  ssize_t held_n;
   long reads;          /* reads that gave bytes */
   int64_t bytes;       /* bytes read so far */
   int64_t size;        /* a file's size when known (> 0), else -1 */
@@ -108,6 +114,15 @@ void io_source_resume(io_source *s);
  * offsets), and buf[0, keep) is fed before it, on resume. The source is
  * paused and no longer ended after it. */
 void io_source_rewind(io_source *s, int64_t pos, size_t keep);
+
+/* Read ahead, for a file read with callbacks: each read is issued into
+ * the other buffer (buf2, cap bytes, which must outlive s) before the
+ * bytes of the one before are fed, so the consumer works while the pool
+ * reads. A consumer that pauses then has at most one more buffer read
+ * past the kept bytes: that read is held, not fed, and no other is
+ * issued until resume. Not for archives' pulls (io_source_rewind()).
+ * May be called from data(). */
+void io_source_readahead(io_source *s, char *buf2);
 
 /* Has end() been called? */
 int io_source_ended(const io_source *s);
