@@ -3,8 +3,9 @@
  *
  * One input_reader serves a whole run: it owns a libuv loop and one read
  * buffer, so opening the next file allocates nothing (an archive, while
- * it is read, has libarchive's own buffers for decompressed data). No
- * input is ever held in memory whole.
+ * it is read, has libarchive's own buffers for decompressed data; a plain
+ * file larger than the buffer is read ahead into a second one, made once).
+ * No input is ever held in memory whole.
  *
  * Every FILE is read by one io_source (stream.h) on the reader's loop:
  * its read callbacks feed the consumer, which may pause it (then reading
@@ -15,8 +16,11 @@
  *                 a stream, read with uv_read_start; a regular file is
  *                 read with uv_fs_read;
  *   a file        read with uv_fs_read, a callback per chunk (the read
- *                 runs in libuv's thread pool; in place for a reader on a
- *                 pool thread, input_reader_inline());
+ *                 runs in libuv's thread pool, the next one issued while
+ *                 the sink works on a chunk); in place when it fits in the
+ *                 buffer (one read: a trip through the pool would cost
+ *                 more) or for a reader on a pool thread
+ *                 (input_reader_inline());
  *   an archive    (tar, zip, 7z, cpio, ar, ..., possibly compressed, or a
  *                 single compressed file such as game.sgf.gz), recognised
  *                 by its first chunk, which the source is paused on; then

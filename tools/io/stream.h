@@ -3,8 +3,8 @@
  * until it resumes.
  *
  * A source reads into one buffer it is given (never more than that is
- * read ahead of the consumer) and hands each chunk to data(). data() says
- * how much it used:
+ * read ahead of the consumer, or two buffers with io_source_readahead())
+ * and hands each chunk to data(). data() says how much it used:
  *
  *   IO_GO     all of it; the next read is issued
  *   IO_PAUSE  *used bytes; the rest is kept, and reading stops: for a
