@@ -57,6 +57,19 @@ test_roundtrip_LDADD = $(TEST_LIBS)
 TESTS += test/roundtrip.sh
 endif
 
+# The tool's input loop: pause and resume (tools/io/stream.h).
+if HAVE_CMOCKA
+if BUILD_TOOLS
+check_PROGRAMS += test/test_stream
+TESTS += test/test_stream
+test_test_stream_SOURCES = test/test_stream.c
+test_test_stream_CPPFLAGS = $(TEST_CPPFLAGS) $(IO_CPPFLAGS)
+test_test_stream_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS) $(UV_CFLAGS)
+test_test_stream_LDADD = tools/io/libsgfio.la $(TEST_LIBS) $(CMOCKA_LIBS) \
+	$(UV_LIBS) $(ARCHIVE_LIBS)
+endif
+endif
+
 # The sgf tool (each skips without it).
 TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 	test/tool-events.sh test/tool-exit.sh test/tool-inplace.sh \

@@ -95,18 +95,13 @@ int input__archive_magic(const unsigned char *b, size_t n)
 static la_ssize_t ar_read(struct archive *a, void *ud, const void **out)
 {
   source *s = ud;
-  ssize_t n;
-  *out = s->r->rbuf;
-  if (s->prefix > 0) {
-    n = (ssize_t)s->prefix;
-    s->prefix = 0;
-    return n;
-  }
-  n = input__src_read(s, s->r->rbuf, s->r->rcap);
+  const char *p = NULL;
+  ssize_t n = input__src_pull(s, &p);
   if (n < 0) {
     archive_set_error(a, EIO, "%s", input__errmsg((int)n));
     return ARCHIVE_FATAL;
   }
+  *out = p;
   return n;
 }
 
@@ -118,14 +113,14 @@ static la_int64_t ar_seek(struct archive *a, void *ud, la_int64_t off,
   (void)a;
   switch (whence) {
   case SEEK_SET: to = off; break;
-  case SEEK_CUR: to = s->pos - (int64_t)s->prefix + off; break;
+  case SEEK_CUR: to = s->io.pos - (int64_t)s->io.kept + off; break;
   case SEEK_END: to = s->size + off; break;
   default: return ARCHIVE_FATAL;
   }
   if (to < 0)
     return ARCHIVE_FATAL;
-  s->pos = to;
-  s->prefix = 0;
+  /* (the source is paused or ended between pulls: no read in flight) */
+  io_source_rewind(&s->io, to, 0);
   return to;
 }
 
@@ -230,7 +225,7 @@ static int read_entry(input_reader *r, struct archive *a, const char *name,
   return rc;
 }
 
-static struct archive *open_archive(source *s, size_t n)
+static struct archive *open_archive(source *s)
 {
   struct archive *a = archive_read_new();
   if (a == NULL)
@@ -264,16 +259,6 @@ static struct archive *open_archive(source *s, size_t n)
   archive_read_support_format_xar(a);
   archive_read_support_format_zip(a);
   archive_read_support_format_raw(a); /* game.sgf.gz: one plain stream */
-  s->prefix = n;
-  if (s->named) {
-    uv_fs_t req;
-    if (uv_fs_fstat(&s->r->loop, &req, s->fd, NULL) == 0 &&
-        S_ISREG(req.statbuf.st_mode)) {
-      s->seekable = 1;
-      s->size = (int64_t)req.statbuf.st_size;
-    }
-    uv_fs_req_cleanup(&req);
-  }
   archive_read_set_read_callback(a, ar_read);
   if (s->seekable)
     archive_read_set_seek_callback(a, ar_seek);
@@ -289,7 +274,8 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
   struct archive_entry *e;
   int rc, entries = 0, sgf_entries = 0, retries = 0, result = 0;
 
-  a = open_archive(s, n);
+  (void)n; /* kept in s->io, pulled first */
+  a = open_archive(s);
   if (a == NULL) {
     sink->fail(ctx, path, strerror(ENOMEM));
     return -1;
@@ -306,7 +292,7 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
     }
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
       if (entries == 0 && magic == INPUT__MAGIC_MAYBE &&
-          (s->seekable || s->reads <= 1)) {
+          (s->seekable || s->io.reads <= 1)) {
         result = INPUT__NOT_ARCHIVE; /* not an archive after all */
       } else {
         keep_error(r, a);

@@ -1,12 +1,16 @@
-/* input.c - files and standard input, read in chunks through libuv.
+/* input.c - files and standard input, read in chunks on the reader's
+ * libuv loop through one io_source (stream.h) per FILE.
  *
- * Files are not streams: a file (or standard input redirected from one) is
- * read with synchronous uv_fs_read calls into the reader's one buffer. A
- * pipe or terminal on standard input is a stream: uv_read_start with an
- * allocator that hands out that same buffer, and the loop run until one
- * read has landed; the read callback stops reading at once, so the stream
- * is pulled one chunk at a time and never runs ahead of the consumer
- * (that is the backpressure). Archives are in archive.c.
+ * The source's consumer here is a small state machine (source.mode): the
+ * first chunk decides. Plain SGF goes to the sink from the read callback,
+ * chunk by chunk, and the loop runs until the source ends. If the chunk
+ * looks like an archive, the consumer pauses with the whole chunk kept
+ * and the loop returns; libarchive then pulls (input__src_pull): the kept
+ * chunk first, then each pull resumes the source and runs the loop until
+ * the consumer has paused on the next chunk, which libarchive uses in
+ * place until its next pull. So an archive is read by the same loop, the
+ * same buffer and the same reads as a plain file. Archives are in
+ * archive.c.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -15,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define DEFAULT_BUFSIZE (256u * 1024u)
 
@@ -59,55 +64,12 @@ void input_reader_destroy(input_reader *r)
   uv_run(&r->loop, UV_RUN_DEFAULT);
   uv_loop_close(&r->loop);
   free(r->rbuf);
+  free(r->rbuf2);
   free(r->name);
   free(r);
 }
 
 /* ------------------------------------------------------------ stdin */
-
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
-{
-  input_reader *r = h->data;
-  (void)suggested;
-  /* Always the reader's own buffer, and reading stops after one read:
-   * there is nothing to free on any path, and no data is ever waiting in
-   * a second buffer. */
-  *b = uv_buf_init(r->want, (unsigned)r->want_cap);
-}
-
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *b)
-{
-  input_reader *r = st->data;
-  (void)b;
-  if (nread == 0)
-    return; /* would block: not the end, keep waiting */
-  uv_read_stop(st);
-  r->got = nread; /* bytes, UV_EOF or an error */
-  r->done = 1;
-}
-
-static ssize_t stream_read(input_reader *r, char *buf, size_t cap)
-{
-  int e;
-  if (r->in_eof)
-    return 0;
-  r->want = buf;
-  r->want_cap = cap;
-  r->done = 0;
-  e = uv_read_start(r->in_stream, on_alloc, on_read);
-  if (e != 0)
-    return e;
-  while (!r->done) {
-    uv_run(&r->loop, UV_RUN_ONCE);
-    if (!r->done && !uv_is_active((uv_handle_t *)r->in_stream))
-      return UV_EIO;
-  }
-  if (r->got == UV_EOF) {
-    r->in_eof = 1;
-    return 0;
-  }
-  return r->got;
-}
 
 /* Decide once how standard input is read. Returns 0 or a libuv error. */
 static int stdin_setup(input_reader *r)
@@ -138,7 +100,6 @@ static int stdin_setup(input_reader *r)
   default:
     return UV_EBADF;
   }
-  r->in_stream->data = r;
   if (e != 0)
     r->in_kind = IN_BAD;
   return e;
@@ -146,66 +107,155 @@ static int stdin_setup(input_reader *r)
 
 /* ------------------------------------------------------------ reading */
 
-ssize_t input__src_read(source *s, char *buf, size_t cap)
-{
-  ssize_t n;
-  if (s->stream) {
-    n = stream_read(s->r, buf, cap);
-  } else {
-    uv_fs_t req;
-    uv_buf_t b = uv_buf_init(buf, (unsigned)cap);
-    uv_fs_read(&s->r->loop, &req, s->fd, &b, 1, s->seekable ? s->pos : -1,
-               NULL);
-    n = req.result;
-    uv_fs_req_cleanup(&req);
-  }
-  if (n > 0) {
-    s->pos += n;
-    s->reads++;
-  }
-  return n;
-}
-
-/* A plain SGF input whose first n bytes are in rbuf. */
-static int read_plain(source *s, const char *name, ssize_t n,
-                      const input_sink *sink, void *ctx)
+/* A plain file larger than the buffer, read with callbacks, is read ahead
+ * into a second buffer while the sink works on the first: the loop's
+ * thread then seldom waits for the pool (stream.h). */
+static void readahead(source *s)
 {
   input_reader *r = s->r;
-  const char *err = NULL;
-  r->nfilters = 0;
-  sink->begin(ctx, name);
-  while (n > 0) {
-    if (sink->data(ctx, r->rbuf, (size_t)n))
-      break;
-    n = input__src_read(s, r->rbuf, r->rcap);
+  if (!s->seekable || s->size <= (int64_t)r->rcap ||
+      (s->io.flags & IO_SOURCE_INLINE))
+    return;
+  if (r->rbuf2 == NULL)
+    r->rbuf2 = malloc(r->rcap);
+  if (r->rbuf2 != NULL)
+    io_source_readahead(&s->io, r->rbuf2);
+}
+
+static int src_data(void *ctx, const char *buf, size_t len, size_t *used)
+{
+  source *s = ctx;
+  switch (s->mode) {
+  case SRC_FIRST: {
+    int magic = input__archive_magic((const unsigned char *)buf, len);
+    if (magic != INPUT__MAGIC_NONE) {
+      /* libarchive takes over, pulling: keep this chunk for it */
+      s->mode = SRC_ARCHIVE;
+      s->status = magic;
+      *used = 0;
+      return IO_PAUSE;
+    }
+    s->mode = SRC_PLAIN;
+    s->r->nfilters = 0;
+    readahead(s);
+    s->sink->begin(s->ctx, s->name);
   }
-  if (n < 0)
-    err = input__errmsg((int)n);
-  sink->end(ctx, name, err);
-  return err ? -1 : 0;
+    /* fall through */
+  case SRC_PLAIN:
+    return s->sink->data(s->ctx, buf, len) ? IO_STOP : IO_GO;
+  default: /* SRC_PULL: hand the chunk to libarchive, and wait */
+    s->got = buf;
+    s->got_len = len;
+    *used = len;
+    return IO_PAUSE;
+  }
+}
+
+static void src_end(void *ctx, int status)
+{
+  source *s = ctx;
+  s->status = status;
+  if (s->mode == SRC_FIRST && status < 0) {
+    s->sink->fail(s->ctx, s->name, input__errmsg(status));
+    s->status = -1;
+    return;
+  }
+  if (s->mode == SRC_FIRST) { /* empty: a plain input with nothing in it */
+    s->r->nfilters = 0;
+    s->sink->begin(s->ctx, s->name);
+    s->mode = SRC_PLAIN;
+  }
+  if (s->mode == SRC_PLAIN) {
+    s->sink->end(s->ctx, s->name, status < 0 ? input__errmsg(status) : NULL);
+    s->status = status < 0 ? -1 : 0;
+  }
+}
+
+static const io_source_ops src_ops = {src_data, src_end};
+
+ssize_t input__src_pull(source *s, const char **out)
+{
+  size_t n = s->io.kept;
+  if (n > 0) { /* the chunk the archive was recognised by */
+    *out = s->io.buf + s->io.kept_at;
+    s->io.kept = 0;
+    return (ssize_t)n;
+  }
+  if (s->io.ended)
+    return s->status < 0 ? s->status : 0;
+  s->mode = SRC_PULL;
+  s->status = 0;
+  s->got = NULL;
+  io_source_resume(&s->io);
+  if (s->got == NULL && !s->io.ended)
+    uv_run(&s->r->loop, UV_RUN_DEFAULT); /* until the next chunk or end */
+  if (s->got != NULL) {
+    *out = s->got;
+    return (ssize_t)s->got_len;
+  }
+  return s->status < 0 ? s->status : 0;
 }
 
 static int read_source(source *s, const char *name, const input_sink *sink,
-                       void *ctx)
+                       void *ctx, uv_file fd)
 {
   input_reader *r = s->r;
-  ssize_t n = input__src_read(s, r->rbuf, r->rcap);
-  int rc, magic;
-  if (n < 0) {
-    sink->fail(ctx, name, input__errmsg((int)n));
+  int rc;
+  s->name = name;
+  s->sink = sink;
+  s->ctx = ctx;
+  s->mode = SRC_FIRST;
+  if (fd == 0 && r->in_stream != NULL && r->in_eof) {
+    sink->begin(ctx, name); /* read to its end already: empty */
+    sink->end(ctx, name, NULL);
+    return 0;
+  }
+  if (fd == 0 && r->in_stream != NULL)
+    io_source_stream(&s->io, &r->loop, r->in_stream, r->rbuf, r->rcap,
+                     &src_ops, s);
+  else {
+    /* A file that fits in the buffer is read in place: one read, with
+     * nothing to do meanwhile, costs less than a trip through the pool
+     * and back (a directory of small files ran five times slower). */
+    int flags = r->io_flags;
+    if (s->seekable && s->size <= (int64_t)r->rcap)
+      flags |= IO_SOURCE_INLINE;
+    io_source_file(&s->io, &r->loop, fd, s->seekable ? 0 : -1, flags,
+                   r->rbuf, r->rcap, &src_ops, s);
+    if (s->seekable)
+      io_source_size(&s->io, s->size);
+  }
+  rc = io_source_start(&s->io);
+  if (rc != 0) {
+    sink->fail(ctx, name, input__errmsg(rc));
     return -1;
   }
-  magic = input__archive_magic((const unsigned char *)r->rbuf, (size_t)n);
-  if (magic != INPUT__MAGIC_NONE) {
-    rc = input__read_archive(s, name, (size_t)n, magic, sink, ctx);
+  uv_run(&r->loop, UV_RUN_DEFAULT);
+  if (fd == 0 && r->in_stream != NULL && s->io.eof)
+    r->in_eof = 1;
+  if (s->mode != SRC_ARCHIVE)
+    return s->status < 0 ? -1 : 0;
+  /* Paused on the first chunk, which looks like an archive. */
+  {
+    size_t n = s->io.kept;
+    rc = input__read_archive(s, name, n, s->status, sink, ctx);
+    if (fd == 0 && r->in_stream != NULL && s->io.eof)
+      r->in_eof = 1;
     if (rc != INPUT__NOT_ARCHIVE)
       return rc;
-    if (s->seekable) { /* start again from the first byte */
-      s->pos = 0;
-      n = input__src_read(s, r->rbuf, r->rcap);
-    }
+    /* Start again from the first byte; if the file cannot be read at
+     * offsets, only that chunk was read, and it is still there. */
+    io_source_rewind(&s->io, 0, s->seekable ? 0 : n);
   }
-  return read_plain(s, name, n, sink, ctx);
+  s->mode = SRC_PLAIN;
+  r->nfilters = 0;
+  readahead(s);
+  sink->begin(ctx, name);
+  io_source_resume(&s->io);
+  uv_run(&r->loop, UV_RUN_DEFAULT);
+  if (fd == 0 && r->in_stream != NULL && s->io.eof)
+    r->in_eof = 1;
+  return s->status < 0 ? -1 : 0;
 }
 
 int input_filters(const input_reader *r, int *codes, int max)
@@ -230,6 +280,7 @@ int input_read_file(input_reader *r, const char *path,
 {
   source s;
   uv_fs_t req;
+  uv_file fd;
   int rc;
   memset(&s, 0, sizeof s);
   s.r = r;
@@ -239,9 +290,7 @@ int input_read_file(input_reader *r, const char *path,
       sink->fail(ctx, "<stdin>", input__errmsg(rc));
       return -1;
     }
-    s.fd = 0;
-    s.stream = r->in_kind != IN_FILE;
-    return read_source(&s, "<stdin>", sink, ctx);
+    return read_source(&s, "<stdin>", sink, ctx, 0);
   }
   rc = uv_fs_open(&r->loop, &req, path, UV_FS_O_RDONLY, 0, NULL);
   uv_fs_req_cleanup(&req);
@@ -256,10 +305,21 @@ int input_read_file(input_reader *r, const char *path,
     sink->fail(ctx, path, input__errmsg(rc));
     return -1;
   }
-  s.fd = rc;
-  s.named = 1;
-  rc = read_source(&s, path, sink, ctx);
-  uv_fs_close(&r->loop, &req, s.fd, NULL);
+  fd = rc;
+  /* A regular file is read at offsets (libarchive may seek in it). */
+  if (uv_fs_fstat(&r->loop, &req, fd, NULL) == 0 &&
+      S_ISREG(req.statbuf.st_mode)) {
+    s.seekable = 1;
+    s.size = (int64_t)req.statbuf.st_size;
+  }
+  uv_fs_req_cleanup(&req);
+  rc = read_source(&s, path, sink, ctx, fd);
+  uv_fs_close(&r->loop, &req, fd, NULL);
   uv_fs_req_cleanup(&req);
   return rc;
+}
+
+void input_reader_inline(input_reader *r)
+{
+  r->io_flags = IO_SOURCE_INLINE;
 }

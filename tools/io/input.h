@@ -1,22 +1,36 @@
 /* input.h - the sgf tool's input: files, stdin and archives, in chunks,
- * all I/O through libuv.
+ * all I/O through libuv, on an event loop.
  *
- * One input_reader serves a whole run: it owns the libuv loop and one read
+ * One input_reader serves a whole run: it owns a libuv loop and one read
  * buffer, so opening the next file allocates nothing (an archive, while
- * it is read, has libarchive's own buffers for decompressed data). No
- * input is ever held in memory whole.
+ * it is read, has libarchive's own buffers for decompressed data; a plain
+ * file larger than the buffer is read ahead into a second one, made once).
+ * No input is ever held in memory whole.
  *
+ * Every FILE is read by one io_source (stream.h) on the reader's loop:
+ * its read callbacks feed the consumer, which may pause it (then reading
+ * stops until it resumes: backpressure). input_read() runs the loop until
+ * the input is over, so for the commands it is still one call per FILE.
  * A FILE argument is one of
- *   "-"           standard input: a pipe or terminal is read with
- *                 uv_read_start, a regular file with uv_fs_read;
- *   a file        read with uv_fs_read;
+ *   "-"           standard input: a pipe or terminal (uv_guess_handle) is
+ *                 a stream, read with uv_read_start; a regular file is
+ *                 read with uv_fs_read;
+ *   a file        read with uv_fs_read, a callback per chunk (the read
+ *                 runs in libuv's thread pool, the next one issued while
+ *                 the sink works on a chunk); in place when it fits in the
+ *                 buffer (one read: a trip through the pool would cost
+ *                 more) or for a reader on a pool thread
+ *                 (input_reader_inline());
  *   an archive    (tar, zip, 7z, cpio, ar, ..., possibly compressed, or a
  *                 single compressed file such as game.sgf.gz), recognised
- *                 by its first bytes and read with libarchive, which gets
- *                 its bytes through the same uv_fs_read loop. Each regular
+ *                 by its first chunk, which the source is paused on; then
+ *                 libarchive pulls, each pull resuming the same source
+ *                 until it has paused on the next chunk. Each regular
  *                 entry whose name ends in ".sgf" (any case) is one input
  *                 named "ARCHIVE:ENTRY"; a single compressed file is one
  *                 input named like the file.
+ * The sink below cannot pause (the commands' parsers never do); a
+ * consumer that pauses uses stream.h directly.
  */
 #ifndef SGF_TOOLS_INPUT_H
 #define SGF_TOOLS_INPUT_H
@@ -52,6 +66,11 @@ typedef struct input_reader input_reader;
  * libuv fails. */
 input_reader *input_reader_create(size_t bufsize);
 void input_reader_destroy(input_reader *r);
+
+/* Have r read files in place, on its loop's own thread (stream.h,
+ * IO_SOURCE_INLINE): for a reader used in a task of libuv's thread pool
+ * (jobs.c, ranges.c), which must not wait for the pool itself. */
+void input_reader_inline(input_reader *r);
 
 /* Read every input in path ("-" for standard input) into sink. Returns 0,
  * or -1 if fail() or end() with an error was called. (none() is not a

@@ -6,10 +6,15 @@
 
 #include "input.h"
 
+#include "stream.h"
+
 struct input_reader {
   uv_loop_t loop;
   char *rbuf; /* every read of a file or stream lands here */
   size_t rcap;
+  char *rbuf2; /* the read-ahead buffer of a large plain file, made when
+                * first needed */
+  int io_flags; /* IO_SOURCE_INLINE for a reader on a pool thread */
   char *name; /* "ARCHIVE:ENTRY" */
   size_t name_cap;
   char err[256]; /* the last error message, for sinks */
@@ -21,31 +26,35 @@ struct input_reader {
   uv_stream_t *in_stream;
   uv_pipe_t in_pipe;
   uv_tty_t in_tty;
-  int in_eof;
-  /* The stream read in progress. */
-  char *want;
-  size_t want_cap;
-  ssize_t got;
-  int done;
+  int in_eof; /* the stream's end was read: "-" again is empty (a
+               * terminal would otherwise be read again) */
 };
 
 enum { IN_NONE = 0, IN_FILE, IN_PIPE, IN_TTY, IN_BAD };
 
-/* Where the bytes of one FILE argument come from. */
+/* Where the bytes of one FILE argument come from: an io_source (stream.h)
+ * on the reader's loop, and what its consumer is doing with them. */
 typedef struct source {
   input_reader *r;
-  uv_file fd;
-  int stream;     /* read standard input with uv_read_start */
-  int named;      /* a file opened by name (not standard input) */
-  int seekable;   /* read at pos with positional reads */
-  int64_t pos;    /* bytes read so far: the next read's offset */
+  io_source io;
+  int mode;       /* SRC_*: what data() does with a chunk */
+  int seekable;   /* a regular file, read at io.pos */
   int64_t size;   /* file size, when seekable */
-  size_t prefix;  /* bytes of rbuf read but not yet given to libarchive */
-  long reads;     /* successful reads so far */
+  int status;     /* what io's end() said */
+  /* SRC_PULL: the chunk handed over, or NULL */
+  const char *got;
+  size_t got_len;
+  /* SRC_PLAIN: where the bytes go */
+  const char *name;
+  const input_sink *sink;
+  void *ctx;
 } source;
 
-/* Read at most cap bytes: > 0 bytes read, 0 at end, < 0 a libuv error. */
-ssize_t input__src_read(source *s, char *buf, size_t cap);
+enum { SRC_FIRST = 0, SRC_ARCHIVE, SRC_PLAIN, SRC_PULL };
+
+/* For libarchive's pull: the next chunk (kept bytes first), read through
+ * the source's loop. > 0 bytes at *out, 0 at the end, < 0 a libuv error. */
+ssize_t input__src_pull(source *s, const char **out);
 
 /* Is the open file a directory? Read every .sgf file below it (walk.c). */
 int input__fd_is_dir(input_reader *r, uv_file fd);
@@ -61,13 +70,13 @@ const char *input__errmsg(int err);
 enum { INPUT__MAGIC_NONE = 0, INPUT__MAGIC_MAYBE, INPUT__MAGIC_SURE };
 int input__archive_magic(const unsigned char *b, size_t n);
 
-/* Read the archive whose first n bytes are in r->rbuf; magic is what
- * input__archive_magic() said. Returns 0 or -1 (failure reported to the
+/* Read the archive whose first n bytes are kept in s->io (paused there);
+ * magic is what input__archive_magic() said. Returns 0 or -1 (failure reported to the
  * sink), or INPUT__NOT_ARCHIVE when the magic was only MAYBE and
  * libarchive could not read a first header: the input is a plain file.
- * Then, unless s->seekable, the first n bytes are still in r->rbuf and
- * nothing more was read (when more was, the failure is reported as for
- * an archive instead). */
+ * Then, unless s->seekable, the first n bytes are still at the start of
+ * r->rbuf and nothing more was read (when more was, the failure is
+ * reported as for an archive instead). */
 #define INPUT__NOT_ARCHIVE 1
 int input__read_archive(source *s, const char *path, size_t n, int magic,
                         const input_sink *sink, void *ctx);

@@ -1,6 +1,7 @@
 /* input_range.c - byte ranges of one plain file, for reading a large file
- * in several threads at once (ranges.c). Positional uv_fs_read calls on
- * the reader's loop, into its buffer, like every other file read. */
+ * in several tasks of the thread pool at once (ranges.c). Positional
+ * uv_fs_read calls done in place (the caller is on a pool thread), into
+ * the reader's buffer. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "input_priv.h"

@@ -1,48 +1,34 @@
-/* jobs.c - inputs read in worker threads, results delivered in input
- * order (see jobs.h).
+/* jobs.c - inputs read in tasks of libuv's thread pool, results
+ * delivered in input order on the loop's thread (see jobs.h).
  *
  * The window is a ring of slots, one per input handed out, addressed by
  * three positions that only grow (a slot is ring[position % nslots]):
  *
  *   head   the next input to deliver; everything before it is delivered
- *   take   the next input a worker may take (head <= take <= tail)
- *   tail   where the main thread puts the next input
+ *   take   the next input a task may take (head <= take <= tail)
+ *   tail   where the loop's thread puts the next input
  *
- * The main thread alone moves head and tail; workers move take. Slots in
- * [tail, head + nslots) are free and the main thread fills them without
- * the lock; one mutex guards everything else. A slot is either a worker's
- * input (a path to read) or made by the main thread already done: a
- * directory that could not be listed (a failure to report), or standard
- * input (to read on the main thread). Workers skip the latter when taking.
+ * Everything but the reading happens on the loop's thread (jobs->loop, in
+ * jobs_run()): handing out inputs (fill()), queueing tasks, and
+ * delivering. A task (uv_queue_work) takes a batch of up to JOBS_BATCH
+ * consecutive inputs with one of N contexts (a reader reading in place,
+ * the command's state, room for a result); at most N tasks are queued at
+ * once, so a context is always free for the next one. What an input gives
+ * (a result, a failure, or "read this on the loop's thread" for a link to
+ * a directory) is appended to its slot's records under the mutex, and the
+ * slot marked done. A task wakes the loop (uv_async_send) when it
+ * finishes or adds to the head slot; after_work does too. Records are
+ * delivered without the lock: a task only ever writes past nrec, and the
+ * loop's thread empties a slot's records (nrec = 0) only when it has
+ * delivered all of them.
  *
- * A worker appends what its input gives (a result, a failure, or "read
- * this on the main thread" for a link to a directory) to its slot's
- * records; nrec says how many there are. The main thread delivers the
- * head slot's records as they come and moves head on once that slot is
- * done. Records are delivered without the lock: a worker only ever writes
- * past nrec, and the main thread empties a slot's records (nrec = 0) only
- * when it has delivered all of them. A worker whose slot's records are
- * full (an archive with many members, not yet at the head) waits for
- * room.
- *
- * Most inputs are small files that give one record, so the common path
- * avoids the lock: a worker takes a batch of up to JOBS_BATCH inputs at
- * once, writes each one's first record straight into its slot (nrec is
- * still 0 there, so the main thread does not look at it), and publishes
- * the whole batch, records and "done", under one lock when it takes the
- * next batch. Any further record of an input (an archive's members) goes
- * in under the lock, after the batch's finished inputs are published, so
- * that a worker waiting for room never holds back the head.
- *
- * No deadlock: workers take inputs in order, so the head input is done,
- * being read, or free for an idle worker to take; the main thread waits
- * only for the head, and a worker that waits (idle, or for room) tells it
- * first.
- *
- * Wake-ups are batched too: the main thread sleeps while the head input
- * is being read, and also after it is done until half the window is done
- * or a worker has nothing to do, so that it does not wake once per small
- * file; and it is signalled after the lock is let go.
+ * A task whose slot's records are full (an archive with more than
+ * JOBS_RECORDS members, not yet at the head) waits for room. No deadlock:
+ * tasks take inputs in order, so the head input is done or in a running
+ * task, which is not waiting (its slot is the head, delivered as it
+ * fills). The pool has one thread more than N (jobs_pool_size()), so the
+ * loop's own file reads (standard input, read in its place on the loop's
+ * thread) always find a thread even when every task waits for room.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -70,7 +56,7 @@ typedef struct record {
 
 typedef struct slot {
   int state;        /* SLOT_* */
-  int worker;       /* for a worker to read (else made by the main thread) */
+  int worker;       /* for a task to read (else made on the loop) */
   const char *path; /* an argument, or own */
   char *own;        /* a path from a directory walk */
   size_t own_cap;
@@ -79,43 +65,40 @@ typedef struct slot {
   size_t cap;
   size_t nrec;            /* records written */
   size_t printed;         /* records delivered */
-  int reading;            /* the main thread is delivering records */
-  /* the worker's own while it reads the input: */
-  int first;              /* rec[0] written, not yet counted in nrec */
-  int locked;             /* records go in under the lock */
+  int reading;            /* the loop's thread is delivering records */
 } slot;
 
 typedef struct jobs jobs;
 
-typedef struct worker {
+/* One context of N: a task in the pool while busy. */
+typedef struct task {
+  uv_work_t req;
   jobs *j;
-  uv_thread_t tid;
   input_reader *in;
   void *state;
+  unsigned char *result;      /* end() fills it, add() copies it */
   slot *s;                    /* the input being read */
-  slot *batch[JOBS_BATCH];    /* the inputs taken together */
+  slot *batch[JOBS_BATCH];
   size_t nbatch;
-  size_t nread;               /* batch[0..nread) are read */
-  size_t npub;                /* batch[0..npub) are published (done) */
-  unsigned char *result;      /* for results that go in under the lock */
-} worker;
+  int busy;
+} task;
 
 struct jobs {
   const jobs_ops *ops;
   void *arg;
   input_reader *main;
   slot *ring;
-  size_t nslots, lowwater;
+  size_t nslots;
   uint64_t head, take, tail;
-  size_t ndone;     /* done slots in [head, tail) */
-  unsigned idle;    /* workers waiting for work */
-  unsigned blocked; /* workers waiting for room in their slot */
-  int main_waiting, stopping;
+  unsigned blocked; /* tasks waiting for room in their slot */
   uv_mutex_t mu;
-  uv_cond_t work, room, ready;
-  worker *w;
-  unsigned nw;
-  /* the main thread's side: what to hand out next */
+  uv_cond_t room;
+  uv_loop_t loop;
+  uv_async_t wake;
+  int in_fill, closing;
+  task *t;
+  unsigned nt, running;
+  /* the loop's side: what to hand out next */
   char **files;
   int nfiles, argi;
   input_walk *walk;
@@ -194,114 +177,51 @@ static int record_set(record *r, int kind, const char *name,
   return 0;
 }
 
-/* ------------------------------------------------------------ waking */
+/* ------------------------------------------------------------ tasks */
 
-/* Should the waiting main thread get up? (Lock held.) */
-static int main_should_wake(const jobs *j)
+/* A record of t's input; for REC_ROW, its result is in t->result. */
+static void add(task *t, int kind, const char *name, const char *error)
 {
-  const slot *s;
-  if (j->head == j->tail)
-    return 1;
-  s = slot_at(j, j->head);
-  if (s->state != SLOT_DONE) /* an archive's results, a few at a time */
-    return s->nrec - s->printed >=
-           (s->cap < JOBS_RECORDS ? s->cap : JOBS_RECORDS / 2);
-  return j->direct || j->ndone >= j->lowwater || j->idle + j->blocked > 0;
-}
-
-/* Something the main thread may wait for changed: should it be woken?
- * Then it is counted as woken already (main_waiting = 0), so that one
- * signal is sent, after the lock is let go: signalling with the lock held
- * would have the main thread wake up only to wait for the lock. (Lock
- * held.) */
-static int poke(jobs *j)
-{
-  if (j->main_waiting && main_should_wake(j)) {
-    j->main_waiting = 0;
-    return 1;
-  }
-  return 0;
-}
-
-/* ------------------------------------------------------------ workers */
-
-/* Mark the inputs of w's batch that are read as done. (Lock held.) */
-static void publish(worker *w)
-{
-  jobs *j = w->j;
-  for (; w->npub < w->nread; w->npub++) {
-    slot *d = w->batch[w->npub];
-    if (d->first)
-      d->nrec = 1; /* its nrec was 0 */
-    d->first = 0;
-    d->state = SLOT_DONE;
-    j->ndone++;
-  }
-}
-
-/* Where a result of w's input goes: straight into its slot if it is the
- * input's first record, else w->result. */
-static void *result_dest(worker *w)
-{
-  slot *s = w->s;
-  return s->locked || s->first ? w->result : result_at(w->j, s, 0);
-}
-
-/* A record of w's input; for REC_ROW, its result is at result_dest(). */
-static void add(worker *w, int kind, const char *name, const char *error)
-{
-  jobs *j = w->j;
-  slot *s = w->s;
+  jobs *j = t->j;
+  slot *s = t->s;
   int wake;
   if (name == s->path)
     name = NULL;
-  if (!s->locked && !s->first) {
-    record_set(&s->rec[0], kind, name, error);
-    s->first = 1;
-    return;
-  }
   uv_mutex_lock(&j->mu);
-  publish(w);
-  if (s->first) {
-    s->nrec = 1;
-    s->first = 0;
-  }
-  s->locked = 1;
   while (s->nrec == s->cap && grow(j, s) != 0) {
     j->blocked++;
-    if (poke(j))
-      uv_cond_signal(&j->ready); /* (we are about to let go of the lock) */
+    uv_async_send(&j->wake); /* deliver, to make room */
     uv_cond_wait(&j->room, &j->mu);
     j->blocked--;
   }
   record_set(&s->rec[s->nrec], kind, name, error);
   if (kind == REC_ROW)
-    memcpy(result_at(j, s, s->nrec), w->result, j->ops->result_size);
+    memcpy(result_at(j, s, s->nrec), t->result, j->ops->result_size);
   s->nrec++;
-  wake = poke(j);
+  wake = s == slot_at(j, j->head) && s->cap > 1; /* an archive's members */
   uv_mutex_unlock(&j->mu);
   if (wake)
-    uv_cond_signal(&j->ready);
+    uv_async_send(&j->wake);
 }
 
 static void w_begin(void *ctx, const char *name)
 {
-  worker *w = ctx;
-  w->j->ops->begin(w->state, name);
+  task *t = ctx;
+  t->j->ops->begin(t->state, name);
 }
 
 static int w_data(void *ctx, const char *buf, size_t len)
 {
-  worker *w = ctx;
-  return w->j->ops->data(w->state, buf, len);
+  task *t = ctx;
+  return t->j->ops->data(t->state, buf, len);
 }
 
 static void w_end(void *ctx, const char *name, const char *error)
 {
-  worker *w = ctx;
+  task *t = ctx;
   /* An input that broke off still gives what was read, with the error. */
-  w->j->ops->end(w->state, name, error, result_dest(w));
-  add(w, REC_ROW, name, error);
+  t->j->ops->end(t->state, name, error, t->result);
+  add(t, REC_ROW, name, error);
 }
 
 static void w_fail(void *ctx, const char *name, const char *error)
@@ -314,67 +234,77 @@ static void w_none(void *ctx, const char *name, const char *why)
   add(ctx, REC_NONE, name, why);
 }
 
-static const input_sink worker_sink = {w_begin, w_data, w_end, w_fail,
-                                       w_none};
+static const input_sink task_sink = {w_begin, w_data, w_end, w_fail,
+                                     w_none};
 
-/* Take the next inputs for w: a fair share of those waiting, at most
- * JOBS_BATCH. (Lock held.) */
-static size_t take_batch(worker *w)
+/* In the pool: read the batch, each input marked done as it ends. */
+static void work(uv_work_t *req)
 {
-  jobs *j = w->j;
+  task *t = req->data;
+  jobs *j = t->j;
+  size_t i;
+  for (i = 0; i < t->nbatch; i++) {
+    int wake;
+    t->s = t->batch[i];
+    if (input_read_file(t->in, t->s->path, &task_sink, t) == INPUT_IS_DIR)
+      add(t, REC_MAIN, NULL, NULL);
+    uv_mutex_lock(&j->mu);
+    t->s->state = SLOT_DONE;
+    wake = t->s == slot_at(j, j->head) && i + 1 < t->nbatch;
+    uv_mutex_unlock(&j->mu);
+    if (wake) /* (the batch's last is announced by after_work) */
+      uv_async_send(&j->wake);
+  }
+}
+
+static void fill(jobs *j);
+
+static void after_work(uv_work_t *req, int status)
+{
+  task *t = req->data;
+  (void)status;
+  t->busy = 0;
+  t->j->running--;
+  fill(t->j);
+}
+
+static void on_wake(uv_async_t *a)
+{
+  fill(a->data);
+}
+
+/* Queue a task for the next inputs: a fair share of those waiting, at
+ * most JOBS_BATCH. 0 if there was none. (Lock held.) */
+static int queue_task(jobs *j)
+{
   uint64_t waiting = j->tail - j->take;
-  size_t want = (size_t)(waiting / (2u * j->nw));
+  size_t want = (size_t)(waiting / (2u * j->nt));
+  task *t = NULL;
+  unsigned i;
+  for (i = 0; i < j->nt && t == NULL; i++)
+    if (!j->t[i].busy)
+      t = &j->t[i];
+  if (t == NULL)
+    return 0;
   if (want > JOBS_BATCH)
     want = JOBS_BATCH;
   if (want < 1)
     want = 1;
-  w->nbatch = w->nread = w->npub = 0;
-  while (w->nbatch < want && j->take < j->tail) {
+  t->nbatch = 0;
+  while (t->nbatch < want && j->take < j->tail) {
     slot *s = slot_at(j, j->take++);
     if (!s->worker)
-      continue; /* made by the main thread */
+      continue; /* made on the loop */
     s->state = SLOT_RUNNING;
-    w->batch[w->nbatch++] = s;
+    t->batch[t->nbatch++] = s;
   }
-  return w->nbatch;
-}
-
-static void worker_main(void *arg)
-{
-  worker *w = arg;
-  jobs *j = w->j;
-  int wake;
-  uv_mutex_lock(&j->mu);
-  for (;;) {
-    publish(w);
-    if (take_batch(w) > 0) {
-      size_t i;
-      wake = poke(j);
-      uv_mutex_unlock(&j->mu);
-      if (wake)
-        uv_cond_signal(&j->ready);
-      for (i = 0; i < w->nbatch; i++) {
-        w->s = w->batch[i];
-        if (input_read_file(w->in, w->s->path, &worker_sink, w) ==
-            INPUT_IS_DIR)
-          add(w, REC_MAIN, NULL, NULL);
-        w->nread = i + 1;
-      }
-      uv_mutex_lock(&j->mu);
-      continue;
-    }
-    wake = poke(j);
-    if (j->stopping)
-      break;
-    j->idle++;
-    if (poke(j) || wake)
-      uv_cond_signal(&j->ready);
-    uv_cond_wait(&j->work, &j->mu);
-    j->idle--;
-  }
-  uv_mutex_unlock(&j->mu);
-  if (wake)
-    uv_cond_signal(&j->ready);
+  if (t->nbatch == 0)
+    return 0;
+  t->busy = 1;
+  j->running++;
+  t->req.data = t;
+  uv_queue_work(&j->loop, &t->req, work, after_work);
+  return 1;
 }
 
 /* ------------------------------------------------------------ main side */
@@ -420,7 +350,6 @@ static int made(slot *s, int kind, const char *error)
 static int gen_one(jobs *j, slot *s)
 {
   s->nrec = s->printed = 0;
-  s->first = s->locked = 0;
   for (;;) {
     const char *a;
     if (j->walk != NULL) {
@@ -480,6 +409,7 @@ static int gen_one(jobs *j, slot *s)
   }
 }
 
+
 static void deliver(jobs *j, slot *s, size_t i)
 {
   record *r = &s->rec[i];
@@ -494,15 +424,16 @@ static void deliver(jobs *j, slot *s, size_t i)
   }
 }
 
-/* Deliver all that can be, in order, without waiting. (Lock held; it is
- * let go while delivering.) */
-static void drain(jobs *j)
+/* Deliver all that can be, in order. Nonzero if anything was. (Lock
+ * held; it is let go while delivering.) */
+static int drain(jobs *j)
 {
+  int any = 0;
   while (j->head != j->tail) {
     slot *s = slot_at(j, j->head);
     size_t i;
     if (s->state == SLOT_DONE) {
-      /* A run of done slots: no worker touches them any more, so they are
+      /* A run of done slots: no task touches them any more, so they are
        * delivered with one letting go of the lock, then freed. */
       uint64_t end = j->head + 1, p;
       while (end != j->tail && slot_at(j, end)->state == SLOT_DONE)
@@ -515,10 +446,10 @@ static void drain(jobs *j)
         d->nrec = d->printed = 0;
       }
       uv_mutex_lock(&j->mu);
-      j->ndone -= (size_t)(end - j->head);
       j->head = end;
       if (j->take < j->head)
-        j->take = j->head; /* main-made slots no worker looked at */
+        j->take = j->head; /* slots made on the loop no task looked at */
+      any = 1;
       continue;
     }
     if (s->printed < s->nrec) { /* the head input is still being read */
@@ -535,18 +466,21 @@ static void drain(jobs *j)
         if (j->blocked > 0)
           uv_cond_broadcast(&j->room);
       }
+      any = 1;
       continue;
     }
-    return;
+    break;
   }
+  return any;
 }
 
-/* Hand out up to 64 inputs, filling the free slots without the lock.
- * (Lock held on entry and exit.) */
-static void hand_out(jobs *j)
+/* Fill the free slots, up to 64 inputs, without the lock (no task looks
+ * at slots past tail). Nonzero if anything changed. (Lock held on entry
+ * and exit.) */
+static int hand_out(jobs *j)
 {
   uint64_t t = j->tail;
-  size_t nmade = 0, n = 0;
+  size_t n = 0;
   int g = GEN_SLOT;
   uv_mutex_unlock(&j->mu);
   while (t - j->head < j->nslots && n < 64) {
@@ -555,27 +489,29 @@ static void hand_out(jobs *j)
     if (g != GEN_SLOT)
       break;
     s->state = s->worker ? SLOT_QUEUED : SLOT_DONE;
-    if (!s->worker)
-      nmade++;
     t++;
     n++;
   }
   uv_mutex_lock(&j->mu);
   j->tail = t;
-  j->ndone += nmade;
   if (g == GEN_END)
     j->gen_done = 1;
   if (g == GEN_DIRECT)
-    j->direct = 1; /* (workers look at it, in main_should_wake()) */
-  if (n > nmade && j->idle > 0)
-    uv_cond_broadcast(&j->work);
+    j->direct = 1;
+  return n > 0 || g != GEN_SLOT;
 }
 
-static void run_main(jobs *j)
+/* Everything the loop's thread does: deliver, hand out, queue tasks, until
+ * nothing more can be done now; close the loop's last handle at the end. */
+static void fill(jobs *j)
 {
+  int done;
+  if (j->in_fill || j->closing)
+    return; /* (input_read() of the loop's own runs no callback of ours) */
+  j->in_fill = 1;
   uv_mutex_lock(&j->mu);
   for (;;) {
-    drain(j);
+    int progress = drain(j);
     if (j->direct && j->head == j->tail) {
       uv_mutex_unlock(&j->mu);
       if (j->direct_error != NULL)
@@ -584,39 +520,50 @@ static void run_main(jobs *j)
         input_read(j->main, j->direct_path, j->ops->sink, j->arg);
       uv_mutex_lock(&j->mu);
       j->direct = 0;
-      continue;
+      progress = 1;
     }
-    if (!j->direct && !j->gen_done && j->tail - j->head < j->nslots) {
-      hand_out(j);
-      continue;
-    }
-    if (j->gen_done && j->head == j->tail)
+    if (!j->direct && !j->gen_done && j->tail - j->head < j->nslots)
+      progress |= hand_out(j);
+    while (j->running < j->nt && j->take < j->tail && queue_task(j))
+      progress = 1;
+    if (!progress)
       break;
-    while (!main_should_wake(j)) {
-      j->main_waiting = 1; /* (poke() clears it when it wakes us) */
-      uv_cond_wait(&j->ready, &j->mu);
-    }
-    j->main_waiting = 0;
   }
-  j->stopping = 1;
-  uv_cond_broadcast(&j->work);
+  done = j->gen_done && !j->direct && j->head == j->tail && j->running == 0;
   uv_mutex_unlock(&j->mu);
+  j->in_fill = 0;
+  if (done) {
+    j->closing = 1;
+    uv_close((uv_handle_t *)&j->wake, NULL);
+  }
 }
 
 /* ------------------------------------------------------------ setup */
 
+void jobs_pool_size(unsigned n)
+{
+  char v[16];
+  /* libuv reads it once, when a loop first uses the pool, and takes at
+   * most 1024 threads (UV_THREADPOOL_SIZE's limit in libuv 1.x): N tasks
+   * and one thread for the loop's own file reads. */
+  if (n + 1 > JOBS_POOL_MAX)
+    n = JOBS_POOL_MAX - 1;
+  snprintf(v, sizeof v, "%u", n + 1);
+  setenv("UV_THREADPOOL_SIZE", v, 1);
+}
+
 static void free_jobs(jobs *j)
 {
   size_t i, k;
-  if (j->w != NULL) {
-    for (i = 0; i < j->nw; i++) {
-      worker *w = &j->w[i];
-      if (w->state != NULL)
-        j->ops->destroy(w->state);
-      input_reader_destroy(w->in);
-      free(w->result);
+  if (j->t != NULL) {
+    for (i = 0; i < j->nt; i++) {
+      task *t = &j->t[i];
+      if (t->state != NULL)
+        j->ops->destroy(t->state);
+      input_reader_destroy(t->in);
+      free(t->result);
     }
-    free(j->w);
+    free(j->t);
   }
   if (j->ring != NULL) {
     for (i = 0; i < j->nslots; i++) {
@@ -637,20 +584,19 @@ int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
              const jobs_ops *ops, void *arg)
 {
   jobs *j = calloc(1, sizeof *j);
-  unsigned i, started = 0;
   size_t k;
   if (j == NULL)
     return -1;
+  jobs_pool_size(nthreads);
   j->ops = ops;
   j->arg = arg;
   j->main = main;
   j->files = files;
   j->nfiles = nfiles;
   j->nslots = (size_t)JOBS_WINDOW * nthreads;
-  j->lowwater = j->nslots / 2;
   j->ring = calloc(j->nslots, sizeof *j->ring);
-  j->w = calloc(nthreads, sizeof *j->w);
-  if (j->ring == NULL || j->w == NULL)
+  j->t = calloc(nthreads, sizeof *j->t);
+  if (j->ring == NULL || j->t == NULL)
     goto fail;
   for (k = 0; k < j->nslots; k++) {
     slot *s = &j->ring[k];
@@ -660,43 +606,34 @@ int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
     if (s->rec == NULL || s->results == NULL)
       goto fail;
   }
-  for (j->nw = 0; j->nw < nthreads; j->nw++) {
-    worker *w = &j->w[j->nw];
-    w->j = j;
-    w->in = input_reader_create(0);
-    w->state = ops->create(arg);
-    w->result = malloc(ops->result_size);
-    if (w->in == NULL || w->state == NULL || w->result == NULL) {
-      j->nw++; /* free it too */
+  for (j->nt = 0; j->nt < nthreads; j->nt++) {
+    task *t = &j->t[j->nt];
+    t->j = j;
+    t->in = input_reader_create(0);
+    t->state = ops->create(arg);
+    t->result = malloc(ops->result_size);
+    if (t->in == NULL || t->state == NULL || t->result == NULL) {
+      j->nt++; /* free it too */
       goto fail;
     }
+    input_reader_inline(t->in);
   }
-  if (uv_mutex_init(&j->mu) != 0)
+  if (uv_loop_init(&j->loop) != 0)
     goto fail;
-  if (uv_cond_init(&j->work) != 0 || uv_cond_init(&j->room) != 0 ||
-      uv_cond_init(&j->ready) != 0) {
-    /* (a failed uv_cond_init leaves nothing to destroy; not worth
-     * tracking which did for an error that does not happen) */
-    uv_mutex_destroy(&j->mu);
+  if (uv_mutex_init(&j->mu) != 0 || uv_cond_init(&j->room) != 0 ||
+      uv_async_init(&j->loop, &j->wake, on_wake) != 0) {
+    /* (not worth tracking which of them failed for errors that do not
+     * happen: the loop is left as it is) */
     goto fail;
   }
-  for (i = 0; i < nthreads; i++) {
-    if (uv_thread_create(&j->w[i].tid, worker_main, &j->w[i]) != 0)
-      break;
-    started++;
-  }
-  if (started > 0)
-    run_main(j); /* with fewer threads if some could not start */
-  else
-    j->stopping = 1;
-  for (i = 0; i < started; i++)
-    uv_thread_join(&j->w[i].tid);
-  uv_cond_destroy(&j->ready);
+  j->wake.data = j;
+  fill(j);
+  uv_run(&j->loop, UV_RUN_DEFAULT);
+  uv_loop_close(&j->loop);
   uv_cond_destroy(&j->room);
-  uv_cond_destroy(&j->work);
   uv_mutex_destroy(&j->mu);
   free_jobs(j);
-  return started > 0 ? 0 : -1;
+  return 0;
 
 fail:
   free_jobs(j);

@@ -6,6 +6,7 @@ if BUILD_TOOLS
 noinst_LTLIBRARIES += tools/io/libsgfio.la
 tools_io_libsgfio_la_SOURCES = \
 	tools/io/input.c tools/io/input.h tools/io/input_priv.h \
+	tools/io/stream.c tools/io/stream.h \
 	tools/io/walk.c tools/io/archive.c \
 	tools/io/input_range.c tools/io/ranges.c tools/io/ranges.h \
 	tools/io/output.c tools/io/output.h \

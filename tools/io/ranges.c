@@ -5,6 +5,7 @@
 #include "ranges.h"
 
 #include "input.h"
+#include "jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +118,7 @@ static int64_t find_cut(input_reader *r, const char *path, int64_t from,
   return f.found;
 }
 
-/* ------------------------------------------------------------ threads */
+/* ------------------------------------------------------------ tasks */
 
 typedef struct range {
   const char *path;
@@ -127,12 +128,13 @@ typedef struct range {
   void *state;
   void *result;
   int ok;        /* read whole, and (unless last) between game trees */
-  uv_thread_t thread;
+  uv_work_t req;
 } range;
 
-static void range_main(void *arg)
+/* In libuv's thread pool: one range, read in place. */
+static void range_work(uv_work_t *req)
 {
-  range *g = arg;
+  range *g = req->data;
   input_reader *r = input_reader_create(0);
   int rc;
   g->ok = 0;
@@ -143,6 +145,12 @@ static void range_main(void *arg)
   g->ok = rc == 0 && (g->last || g->ops->between(g->state));
   g->ops->end(g->state, g->result);
   input_reader_destroy(r);
+}
+
+static void range_done(uv_work_t *req, int status)
+{
+  (void)req;
+  (void)status;
 }
 
 /* SGF_RANGES_DEBUG set: say on stderr how the file was read (the tests
@@ -174,7 +182,8 @@ int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
 {
   input_reader *m;
   int64_t size, cuts[RANGES_MAX + 1];
-  unsigned k, nr = 0, started = 0;
+  unsigned k, nr = 0;
+  uv_loop_t loop;
   range *g = NULL;
   unsigned char *results = NULL;
   int ok = 0;
@@ -183,6 +192,7 @@ int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
     return -1;
   if (n > RANGES_MAX)
     n = RANGES_MAX;
+  jobs_pool_size(n);
   m = input_reader_create(0);
   if (m == NULL)
     return -1;
@@ -230,15 +240,16 @@ int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
     if (g[k].state == NULL)
       goto out;
   }
-  for (k = 0; k < nr; k++) {
-    if (uv_thread_create(&g[k].thread, range_main, &g[k]) != 0)
-      break;
-    started++;
-  }
-  for (k = 0; k < started; k++)
-    uv_thread_join(&g[k].thread);
-  if (started < nr)
+  /* All ranges at once on the pool (N + 1 threads: jobs_pool_size());
+   * the loop only waits for them. */
+  if (uv_loop_init(&loop) != 0)
     goto out;
+  for (k = 0; k < nr; k++) {
+    g[k].req.data = &g[k];
+    uv_queue_work(&loop, &g[k].req, range_work, range_done);
+  }
+  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_loop_close(&loop);
   ok = 1;
   for (k = 0; k < nr; k++)
     if (!g[k].ok) {

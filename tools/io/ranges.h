@@ -1,5 +1,6 @@
 /* ranges.h - one large plain SGF file counted in byte ranges at once, each
- * range in a thread of its own: `sgf stats -j N` with a single FILE.
+ * range a task of libuv's thread pool: `sgf stats -j N` with a single
+ * FILE.
  *
  * CUTS. The file is cut only where a game tree seems to end and the next
  * to begin: at the '(' of a ')' followed by blanks (space, tab, CR, LF, or
@@ -34,8 +35,8 @@
 
 typedef struct ranges_ops {
   size_t result_size; /* bytes of one range's result (> 0) */
-  /* One state per range, made on the calling thread before the threads
-   * start, then used by its range's thread only. NULL: out of memory. */
+  /* One state per range, made on the calling thread before the tasks
+   * are queued, then used by its range's task only. NULL: out of memory. */
   void *(*create)(void *arg);
   void (*destroy)(void *state);
   void (*begin)(void *state);
@@ -52,7 +53,7 @@ typedef struct ranges_ops {
 /* Count path in up to n ranges. Returns 0 with *result the sum of the
  * ranges' results, or -1 when the file was not cut (too small, not a
  * plain regular file, fewer than two cuts found, a cut not between game
- * trees, a read error, no memory or threads): then read it the ordinary
+ * trees, a read error, no memory or loop): then read it the ordinary
  * way, which also reports any error. */
 int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
                void *arg, void *result);
