@@ -133,7 +133,7 @@ static int c_data(void *ctx, const char *buf, size_t len, size_t *used)
   assert_false(c->ended);
   if (c->p != NULL) {
     size_t n = 0;
-    sgf_status st = sgf_parser_feed(c->p, buf, len, &n);
+    int st = sgf_parser_feed(c->p, buf, len, &n);
     c->consumed += (int64_t)n;
     if (st == SGF_PAUSED) {
       *used = n;
@@ -160,7 +160,7 @@ static void c_end(void *ctx, int status)
   c->ended = 1;
   c->status = status;
   if (c->p != NULL) {
-    sgf_status st;
+    int st;
     while ((st = sgf_parser_finish(c->p)) == SGF_PAUSED) {
       c->log.action_at = c->log.count;
       sgf_parser_resume(c->p);
@@ -183,7 +183,7 @@ static void consumer_init(consumer *c, uv_loop_t *loop, io_source *src,
   assert_non_null(c->got);
   if (parse) {
     sgf_callbacks cb;
-    memset(&cb, 0, sizeof cb);
+    sgf_callbacks_init(&cb);
     evlog_init(&c->log, log_write, c);
     evlog_callbacks(&cb);
     c->p = sgf_parser_create(&cb, &c->log, NULL);
@@ -304,7 +304,7 @@ static void test_events(void **state)
   int kind;
   (void)state;
   memset(&whole, 0, sizeof whole);
-  memset(&cb, 0, sizeof cb);
+  sgf_callbacks_init(&cb);
   evlog_init(&whole.log, log_write, &whole);
   evlog_callbacks(&cb);
   whole.p = sgf_parser_create(&cb, &whole.log, NULL);

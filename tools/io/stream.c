@@ -153,11 +153,11 @@ static void issue(io_source *s, char *into)
 static void pump(io_source *s)
 {
   while (!s->paused && !s->ended && !s->reading) {
-    if (s->size > 0 && s->pos >= s->size) {
-      s->eof = 1;
-      finish(s, 0);
-      return;
-    }
+    /* At the size fstat gave, read once more all the same: a file that
+     * grew since is read to its real end, never cut at the old size. The
+     * size only keeps read-ahead from issuing a read past it. */
+    if (s->size > 0 && s->pos >= s->size)
+      s->size = -1;
     if (s->stream != NULL) {
       int e = uv_read_start(s->stream, on_alloc, on_read);
       s->issued++;

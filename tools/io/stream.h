@@ -95,10 +95,10 @@ void io_source_file(io_source *s, uv_loop_t *loop, uv_file fd, int64_t pos,
                     int flags, char *buf, size_t cap,
                     const io_source_ops *ops, void *ctx);
 
-/* The file is size bytes long (its fstat): once a file read at offsets
- * has reached it, the source ends without asking for the end-of-file read,
- * which for a small file would be a second trip through the pool. A size
- * of 0 says nothing (files in /proc are read to their end). */
+/* The file is size bytes long (its fstat): read-ahead issues no read past
+ * it. The file is still read until a read returns 0, so one that grew
+ * since its fstat is read whole. A size of 0 says nothing (files in /proc
+ * are read to their end). */
 void io_source_size(io_source *s, int64_t size);
 
 /* Start reading (bytes already kept, see input.c, are fed first on
