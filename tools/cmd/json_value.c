@@ -1,0 +1,445 @@
+/* json_value.c - `sgf json`: values to JSON. Text goes FF[4]-decoded
+ * (sgf_text_decode) through the game's charset converter to UTF-8; other
+ * values are typed by the property table (sgfstream/value.h): numbers and
+ * reals as JSON numbers, points and moves as their two letters, a pass as
+ * null, a composed value as a pair. A value the table does not type, or
+ * that is not of its type, is written as its raw text, the latter with a
+ * warning. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "json_game.h"
+#include "sgf.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int jbuf_reserve(jbuf *b, size_t n)
+{
+  size_t cap;
+  char *np;
+  if (b->cap - b->len >= n)
+    return 0;
+  cap = b->cap ? b->cap : 256;
+  while (cap - b->len < n) {
+    if (cap > ((size_t)-1) / 2)
+      return -1;
+    cap *= 2;
+  }
+  np = realloc(b->p, cap);
+  if (np == NULL)
+    return -1;
+  b->p = np;
+  b->cap = cap;
+  return 0;
+}
+
+int jbuf_add(jbuf *b, const void *s, size_t n)
+{
+  if (jbuf_reserve(b, n) != 0)
+    return -1;
+  if (n)
+    memcpy(b->p + b->len, s, n);
+  b->len += n;
+  return 0;
+}
+
+void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
+{
+  va_list ap;
+  jout_flush(g->out);
+  fflush(stdout);
+  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: ", g->name, pos.line,
+          pos.column, error ? "error" : "warning");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
+}
+
+sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k)
+{
+  size_t i;
+  pos.offset += 1 + k;
+  pos.column += 1 + k;
+  for (i = 0; i < k; i++) {
+    if (raw[i] == '\n' || (raw[i] == '\r' && (i + 1 >= k || raw[i + 1] != '\n'))) {
+      pos.line++;
+      pos.column = k - i; /* the bytes after the break, plus one */
+    }
+  }
+  return pos;
+}
+
+/* The raw offset of decoded byte k (the decoder maps many to one). */
+static size_t raw_offset(const char *raw, size_t len, unsigned flags,
+                         size_t k)
+{
+  sgf_text_decoder d;
+  char tmp[2];
+  size_t i, n = 0;
+  sgf_text_decoder_init(&d, flags);
+  for (i = 0; i < len; i++) {
+    n += sgf_text_decoder_feed(&d, raw + i, 1, tmp);
+    if (n > k)
+      return i;
+  }
+  return len;
+}
+
+static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos)
+{
+  if (!info->guessed || g->guess_warned)
+    return;
+  g->guess_warned = 1;
+  jdiag(g, pos, 0, "text read as %s, not as the CA says (--guess); "
+                   "further text of this game likewise", info->charset);
+}
+
+/* Convert len bytes (FF[4]-decoded with flags, or raw: flags ~0u) and
+ * write them as a JSON string. */
+static void write_converted(jgame *g, const char *s, size_t len,
+                            const char *raw, size_t rawlen, unsigned flags,
+                            sgf_pos pos)
+{
+  sgf_charset_info info;
+  size_t off = 0;
+  int n = sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, &info,
+                              &off);
+  if (n == SGF_ESYNTAX) {
+    size_t k = flags == ~0u ? off : raw_offset(raw, rawlen, flags, off);
+    jdiag(g, jpos_in_value(pos, raw, k), 1,
+          "text does not decode as %s (byte 0x%02x); the value is written "
+          "as ISO-8859-1",
+          info.charset, (unsigned)(unsigned char)s[off]);
+    n = (int)info.len; /* the text as ISO-8859-1 */
+  } else if (n < 0) {
+    jdiag(g, pos, 1, "out of memory converting text");
+    jout_cstr(g->out, "null");
+    return;
+  }
+  warn_guess(g, &info, pos);
+  jout_string(g->out, g->conv, (size_t)n);
+}
+
+void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
+                 sgf_pos pos)
+{
+  unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
+  size_t n;
+  g->text.len = 0;
+  if (jbuf_reserve(&g->text, len + 1) != 0) {
+    jdiag(g, pos, 1, "out of memory");
+    jout_cstr(g->out, "null");
+    return;
+  }
+  n = sgf_text_decode(raw, len, g->text.p, flags);
+  write_converted(g, g->text.p, n, raw, len, flags, pos);
+}
+
+void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  write_converted(g, raw, len, raw, len, ~0u, pos);
+}
+
+void jwrite_name(jgame *g, const char *name)
+{
+  size_t i, len = strlen(name);
+  if (sgf_utf8_valid(name, len) == len) {
+    jout_string(g->out, name, len);
+    return;
+  }
+  g->text.len = 0;
+  if (jbuf_reserve(&g->text, 2 * len) != 0) {
+    jout_cstr(g->out, "null");
+    return;
+  }
+  for (i = 0; i < len; i++) {
+    unsigned char b = (unsigned char)name[i];
+    if (b < 0x80) {
+      g->text.p[g->text.len++] = (char)b;
+    } else {
+      g->text.p[g->text.len++] = (char)(0xC0 | b >> 6);
+      g->text.p[g->text.len++] = (char)(0x80 | (b & 0x3F));
+    }
+  }
+  jout_string(g->out, g->text.p, g->text.len);
+}
+
+static void write_point(jgame *g, sgf_point pt)
+{
+  char two[3];
+  if (sgf_board_point_encode(&g->board, pt, two) != 2) {
+    jout_cstr(g->out, "null"); /* cannot happen: it was decoded */
+    return;
+  }
+  two[2] = '\0';
+  jout_byte(g->out, '"');
+  jout_bytes(g->out, two, 2);
+  jout_byte(g->out, '"');
+}
+
+static void write_part(jgame *g, const sgf_vpart *p, int rect,
+                       const char *raw, sgf_pos pos)
+{
+  char num[SGF_REAL_MAX];
+  int n, x, y;
+  switch (p->type) {
+  case SGF_VT_NUMBER:
+    jout_int(g->out, p->u.number);
+    return;
+  case SGF_VT_REAL:
+    n = sgf_real_encode(p->u.real, num);
+    if (n > 0)
+      jout_bytes(g->out, num, (size_t)n);
+    else
+      jout_cstr(g->out, "null");
+    return;
+  case SGF_VT_DOUBLE:
+    jout_int(g->out, p->u.dbl);
+    return;
+  case SGF_VT_COLOR:
+    jout_cstr(g->out, p->u.color == 'B' ? "\"B\"" : "\"W\"");
+    return;
+  case SGF_VT_TEXT:
+  case SGF_VT_SIMPLETEXT:
+    jwrite_text(g, p->u.text.at, p->u.text.len, p->type == SGF_VT_SIMPLETEXT,
+                jpos_in_value(pos, raw, (size_t)(p->u.text.at - raw)));
+    /* jpos_in_value counted the '[' once more: harmless for a column */
+    return;
+  case SGF_VT_MOVE:
+    if (p->u.move.pass)
+      jout_cstr(g->out, "null");
+    else
+      write_point(g, p->u.move.pt);
+    return;
+  case SGF_VT_POINT:
+  case SGF_VT_STONE:
+    if (!rect) {
+      write_point(g, p->u.point);
+      return;
+    }
+    for (y = p->u.rect.a.y; y <= p->u.rect.b.y; y++)
+      for (x = p->u.rect.a.x; x <= p->u.rect.b.x; x++) {
+        sgf_point pt;
+        pt.x = x;
+        pt.y = y;
+        if (x != p->u.rect.a.x || y != p->u.rect.a.y)
+          jout_byte(g->out, ',');
+        write_point(g, pt);
+      }
+    return;
+  default: /* NONE */
+    jout_cstr(g->out, "null");
+  }
+}
+
+void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  const sgf_propdef *def = g->def;
+  sgf_typed_value v;
+  size_t off = 0;
+  int rc, rect;
+  if (g->raw || def == NULL) {
+    jwrite_raw(g, raw, len, pos);
+    return;
+  }
+  rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);
+  if (rc < 0) {
+    jdiag(g, jpos_in_value(pos, raw, off), 0,
+          "%s: not a valid %s value (%s); written as its raw text",
+          def->ident, sgf_vtype_name(NULL, def->type),
+          sgf_strerror(rc));
+    jwrite_raw(g, raw, len, pos);
+    return;
+  }
+  rect = def->shape != SGF_VS_SINGLE && def->type2 == SGF_VT_UNKNOWN;
+  if (v.composed) {
+    jout_byte(g->out, '[');
+    write_part(g, &v.part[0], 0, raw, pos);
+    jout_byte(g->out, ',');
+    write_part(g, &v.part[1], 0, raw, pos);
+    jout_byte(g->out, ']');
+    return;
+  }
+  write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
+}
+
+void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  jmove m;
+  sgf_move mv;
+  size_t off;
+  (void)pos; /* the tree's value reports a bad move */
+  memset(&m, 0, sizeof m);
+  m.color = g->move_color;
+  if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
+    m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
+    m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
+  } else {
+    m.x = -2;
+    m.raw_off = (uint32_t)g->move_raw.len;
+    m.raw_len = (uint32_t)len;
+    if (len > UINT32_MAX || jbuf_add(&g->move_raw, raw, len) != 0)
+      return;
+  }
+  if (jbuf_add(&g->moves, &m, sizeof m) != 0)
+    jdiag(g, pos, 1, "out of memory keeping the main line");
+}
+
+void jwrite_moves(jgame *g)
+{
+  const jmove *m = (const jmove *)g->moves.p;
+  size_t i, n = g->moves.len / sizeof *m;
+  sgf_pos none;
+  memset(&none, 0, sizeof none);
+  jout_cstr(g->out, ",\"moves\":[");
+  for (i = 0; i < n; i++) {
+    if (i)
+      jout_byte(g->out, ',');
+    jout_cstr(g->out, m[i].color == 'B' ? "[\"B\"," : "[\"W\",");
+    if (m[i].x == -1) {
+      jout_cstr(g->out, "null");
+    } else if (m[i].x == -2) { /* reported where it was read */
+      jwrite_raw(g, g->move_raw.p + m[i].raw_off, m[i].raw_len, none);
+    } else {
+      sgf_point pt;
+      pt.x = m[i].x;
+      pt.y = m[i].y;
+      write_point(g, pt);
+    }
+    jout_byte(g->out, ']');
+  }
+  jout_byte(g->out, ']');
+}
+
+/* ------------------------------------------------------------ the root */
+
+int jroot_next(const jgame *g, size_t *at, jrec *r)
+{
+  const char *p = g->root.p + *at;
+  if (*at >= g->root.len)
+    return 0;
+  if (*p == 'P') {
+    r->is_value = 0;
+    r->len = (unsigned char)p[1];
+    r->s = p + 2;
+    *at += 2 + r->len;
+    return 1;
+  }
+  r->is_value = 1;
+  memcpy(&r->pos, p + 1, sizeof r->pos);
+  memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
+  r->s = p + 1 + sizeof r->pos + sizeof r->len;
+  *at += 1 + sizeof r->pos + sizeof r->len + r->len;
+  return 1;
+}
+
+/* The first value of property id in the root node, or 0. */
+static int root_value(const jgame *g, const char *id, jrec *out)
+{
+  size_t at = 0;
+  jrec r;
+  int in = 0;
+  while (jroot_next(g, &at, &r)) {
+    if (!r.is_value) {
+      in = r.len == strlen(id) && memcmp(r.s, id, r.len) == 0;
+      continue;
+    }
+    if (in) {
+      *out = r;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void jroot_settings(jgame *g)
+{
+  jrec r;
+  sgf_board_init(&g->board);
+  if (root_value(g, "SZ", &r) &&
+      sgf_board_decode(r.s, r.len, &g->board, NULL) != 0)
+    jdiag(g, r.pos, 0, "SZ: not a board size; 19 x 19 assumed");
+  sgf_charset_reset(g->cs);
+  if (root_value(g, "CA", &r)) {
+    size_t n;
+    g->text.len = 0;
+    if (jbuf_reserve(&g->text, r.len + 1) != 0)
+      return;
+    n = sgf_text_decode(r.s, r.len, g->text.p, SGF_TEXT_SIMPLE);
+    if (sgf_charset_set_ca(g->cs, g->text.p, n) != 0)
+      jdiag(g, r.pos, 0, "CA[%.*s]: a charset iconv does not know; text "
+                         "read as UTF-8, else ISO-8859-1", (int)(n > 40 ? 40 : n),
+            g->text.p);
+  }
+}
+
+/* The header fields: key, property, kind (t text, r real, n number, s
+ * size). */
+static const struct {
+  const char *key, *id;
+  char kind;
+} fields[] = {
+    {"black", "PB", 't'},    {"white", "PW", 't'},
+    {"black_rank", "BR", 't'}, {"white_rank", "WR", 't'},
+    {"result", "RE", 't'},   {"date", "DT", 't'},
+    {"komi", "KM", 'r'},     {"handicap", "HA", 'n'},
+    {"size", "SZ", 's'},     {"rules", "RU", 't'},
+    {"event", "EV", 't'},    {"round", "RO", 't'},
+    {"place", "PC", 't'},    {"game_name", "GN", 't'},
+};
+
+void jwrite_header(jgame *g)
+{
+  size_t i;
+  for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+    jrec r;
+    char num[SGF_REAL_MAX];
+    double d;
+    int64_t n;
+    sgf_board b;
+    jout_cstr(g->out, ",\"");
+    jout_cstr(g->out, fields[i].key);
+    jout_cstr(g->out, "\":");
+    if (!root_value(g, fields[i].id, &r)) {
+      jout_cstr(g->out, "null");
+      continue;
+    }
+    if (g->raw) {
+      jwrite_raw(g, r.s, r.len, r.pos);
+      continue;
+    }
+    switch (fields[i].kind) {
+    case 'r':
+      if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
+          (n = sgf_real_encode(d, num)) > 0) {
+        jout_bytes(g->out, num, (size_t)n);
+        continue;
+      }
+      break;
+    case 'n':
+      if (sgf_number_decode(r.s, r.len, &n, NULL) == 0) {
+        jout_int(g->out, n);
+        continue;
+      }
+      break;
+    case 's':
+      if (sgf_board_decode(r.s, r.len, &b, NULL) == 0) {
+        jout_byte(g->out, '[');
+        jout_int(g->out, b.width);
+        jout_byte(g->out, ',');
+        jout_int(g->out, b.height);
+        jout_byte(g->out, ']');
+        continue;
+      }
+      break;
+    default:
+      break;
+    }
+    /* text, and what does not decode as its type: as text */
+    jwrite_text(g, r.s, r.len, 1, r.pos);
+  }
+}
