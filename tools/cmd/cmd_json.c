@@ -98,22 +98,23 @@ static int tree_mode(const jgame *g)
   return g->mode == JMODE_FULL;
 }
 
-static unsigned char *top(jgame *g)
+static jlevel *top(jgame *g)
 {
   return &g->stack[g->depth - 1];
 }
 
-static int push(jgame *g, unsigned char flags)
+static int push(jgame *g, unsigned flags)
 {
   if (g->depth == g->stack_cap) {
     size_t cap = g->stack_cap ? 2 * g->stack_cap : 64;
-    unsigned char *s = realloc(g->stack, cap);
+    jlevel *s = realloc(g->stack, cap * sizeof *s);
     if (s == NULL)
       return -1;
     g->stack = s;
     g->stack_cap = cap;
   }
-  g->stack[g->depth++] = flags;
+  g->stack[g->depth].entry = g->entries;
+  g->stack[g->depth++].flags = flags;
   return 0;
 }
 
@@ -124,16 +125,46 @@ static void node_close(jgame *g)
   g->node_open = 0;
 }
 
+/* A "tree" entry: {"parent":N,"nodes":[ (parent < 0: null). */
+static void entry_open(jgame *g, int64_t parent)
+{
+  if (tree_mode(g)) {
+    jout_cstr(g->out, g->entries ? ",{\"parent\":" : "{\"parent\":");
+    if (parent < 0)
+      jout_cstr(g->out, "null");
+    else
+      jout_int(g->out, parent);
+    jout_cstr(g->out, ",\"nodes\":[");
+  }
+  g->entries++;
+  g->entry_open = 1;
+  g->any_node = 0;
+}
+
+static void entry_close(jgame *g)
+{
+  node_close(g);
+  if (g->entry_open && tree_mode(g))
+    jout_cstr(g->out, "]}");
+  g->entry_open = 0;
+}
+
 static void node_open(jgame *g)
 {
-  unsigned char *t = top(g);
   node_close(g);
+  if (!g->entry_open) {
+    /* a node after a child tree in the same tree (the parser makes that
+     * an implicit variation): it continues from the tree's entry */
+    int64_t parent = (int64_t)top(g)->entry;
+    top(g)->entry = g->entries;
+    entry_open(g, parent);
+  }
   if (tree_mode(g)) {
-    if (*t & JL_ANY_NODE)
+    if (g->any_node)
       jout_byte(g->out, ',');
     jout_byte(g->out, '[');
   }
-  *t |= JL_ANY_NODE;
+  g->any_node = 1;
   g->node_open = 1;
   g->nprops = 0;
 }
@@ -154,7 +185,7 @@ static void prop_begin(jgame *g, const char *ident, size_t len)
 
 static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
 {
-  if (g->move_color && (*top(g) & JL_MAIN))
+  if (g->move_color && (top(g)->flags & JL_MAIN))
     jkeep_move(g, raw, len, pos);
   if (!tree_mode(g))
     return;
@@ -196,7 +227,8 @@ static void root_done(jgame *g)
   if (g->mode == JMODE_HEADERS)
     return;
   if (tree_mode(g))
-    jout_cstr(g->out, ",\"tree\":{\"nodes\":[");
+    jout_cstr(g->out, ",\"tree\":[");
+  entry_open(g, -1);
   if (!had_node)
     return;
   node_open(g);
@@ -221,6 +253,8 @@ static void game_begin(jgame *g, sgf_pos pos)
   g->nprops = 0;
   g->guess_warned = 0;
   g->depth = 0;
+  g->entries = 0;
+  g->entry_open = 0;
   g->root.len = 0;
   g->moves.len = 0;
   g->move_raw.len = 0;
@@ -231,17 +265,14 @@ static void game_begin(jgame *g, sgf_pos pos)
 /* Close the innermost game tree; at the top, the line. */
 static void tree_close(jgame *g, int incomplete)
 {
-  unsigned char t;
   if (g->root_phase != 2)
     root_done(g);
-  node_close(g);
-  t = *top(g);
-  if (tree_mode(g))
-    jout_cstr(g->out, "]}"); /* "nodes" or "variations" */
-  (void)t;
+  entry_close(g);
   g->depth--;
   if (g->depth > 0)
     return;
+  if (tree_mode(g))
+    jout_byte(g->out, ']');
   if (g->mode != JMODE_HEADERS)
     jwrite_moves(g);
   if (incomplete)
@@ -256,29 +287,28 @@ static int on_tree_begin(sgf_parser *p, void *u)
 {
   jrun *r = u;
   jgame *g = &r->g;
-  unsigned char *t, flags;
+  jlevel *t;
+  unsigned flags;
+  int64_t parent;
   if (g->depth == 0) {
     game_begin(g, sgf_parser_position(p));
     return SGF_CONTINUE;
   }
-  if (g->root_phase != 2) {
+  if (g->root_phase != 2)
     root_done(g);
-    if (g->mode == JMODE_HEADERS)
-      return SGF_SKIP;
-  }
-  node_close(g);
+  entry_close(g);
   t = top(g);
-  flags = (*t & JL_MAIN) && !(*t & JL_VARS) ? JL_MAIN : 0;
-  if (tree_mode(g)) {
-    jout_cstr(g->out, (*t & JL_VARS) ? ",{\"nodes\":["
-                                     : "],\"variations\":[{\"nodes\":[");
-  }
-  *t |= JL_VARS;
+  flags = (t->flags & JL_MAIN) && !(t->flags & JL_CHILD) ? JL_MAIN : 0;
+  t->flags |= JL_CHILD;
+  parent = (int64_t)t->entry;
   if (push(g, flags) != 0) {
     jdiag(g, sgf_parser_position(p), 1, "out of memory");
     return SGF_ABORT;
   }
-  return SGF_CONTINUE;
+  entry_open(g, parent);
+  /* --headers: the root node is written; pass over this variation (and
+   * from its end, the rest of the game: on_tree_end) */
+  return g->mode == JMODE_HEADERS ? SGF_SKIP : SGF_CONTINUE;
 }
 
 static int on_tree_end(sgf_parser *p, void *u)

@@ -32,10 +32,13 @@ typedef struct jmove {
   uint32_t raw_off, raw_len;
 } jmove;
 
-/* Each open game tree: */
-#define JL_MAIN 0x1u     /* on the main line */
-#define JL_ANY_NODE 0x2u /* a node was written into "nodes" */
-#define JL_VARS 0x4u     /* "variations" is open (nodes closed) */
+/* Each open game tree: its entry in "tree" and flags. */
+#define JL_MAIN 0x1u  /* on the main line */
+#define JL_CHILD 0x2u /* a child tree began: later ones are not main */
+typedef struct jlevel {
+  uint64_t entry;
+  unsigned flags;
+} jlevel;
 
 typedef struct jgame {
   jout *out;
@@ -55,8 +58,10 @@ typedef struct jgame {
                                   (buffered), 2 root written */
   int node_open, nprops;       /* tree: a node's array is open */
   int guess_warned;
-  unsigned char *stack;        /* JL_* per open game tree */
+  jlevel *stack;               /* per open game tree */
   size_t depth, stack_cap;
+  uint64_t entries;            /* "tree" entries written */
+  int entry_open, any_node;    /* an entry's "nodes" is open; it has one */
 
   /* the property being read */
   const sgf_propdef *def;
