@@ -6,9 +6,11 @@
  * core's on_node_end event, when it lands, can take that role), because
  * CA may follow text and the header fields come first. Then the header
  * fields, then the tree node by node, and last the main line's moves,
- * gathered while the tree went by. Nesting lives in an explicit stack of
- * one byte per open game tree (JL_*), never in recursion, so any depth
- * the parser allows is written in constant stack.
+ * gathered while the tree went by. The tree is a flat list of its game
+ * trees (variations) in file order, each naming its parent by index:
+ * nested JSON would be as deep as the variations, and jq 1.6 (depth 256)
+ * and Python (recursion limit) refuse deep documents. The open game trees
+ * live in an explicit stack (jlevel), never in recursion.
  *
  * --headers writes the root node only and returns SGF_SKIP at the first
  * event after it, so the tokenizer passes over the rest of each game.
@@ -54,15 +56,15 @@ void help_json(FILE *f)
           "size,\n"
           "rules, event, round, place, game_name (null when absent), "
           "\"tree\"\n"
-          "({\"nodes\": [node...], \"variations\": [tree...]}, a node an "
-          "array of\n"
-          "[\"ID\", value...] in file order) and \"moves\" (the main "
-          "line,\n"
-          "[[\"B\",\"pd\"], ...], a pass null). Text is UTF-8 by the "
-          "game's CA.\n"
-          "See sgf(1), JSON SCHEMA. With no FILE, or when FILE is -, read "
-          "standard\n"
-          "input.\n"
+          "(the game's variations in file order, each {\"parent\": N, "
+          "\"nodes\":\n"
+          "[node...]}, a node an array of [\"ID\", value...] in file "
+          "order) and\n"
+          "\"moves\" (the main line: [[\"B\",\"pd\"], ...], a pass "
+          "null). Text is\n"
+          "UTF-8 by the game's CA. See sgf(1), JSON SCHEMA. With no FILE, "
+          "or when\n"
+          "FILE is -, read standard input.\n"
           "\n"
           "      --headers       only the source and the header fields; "
           "the rest\n"
