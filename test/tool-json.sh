@@ -198,6 +198,25 @@ got=$(python3 check.py get out.jsonl 'repr(g["tree"][0]["nodes"][1][1][1])')
 got=$(python3 check.py get out.jsonl 'repr(g["tree"][0]["nodes"][1])')
 [ "$got" = "[['B', 'pd'], ['KM', 6.5]]" ] || bad "typed: '$got'"
 
+# ---- exit statuses and help
+mkdir empty
+"$sgf" json empty >out.jsonl 2>err.txt
+rc=$?
+[ $rc = 3 ] || bad "a directory without .sgf: exit $rc, want 3"
+[ -s out.jsonl ] && bad "a directory without .sgf: output"
+"$sgf" json --help >out.txt 2>err.txt
+rc=$?
+[ $rc = 0 ] && head -1 out.txt | grep -q '^usage: sgf json' ||
+  bad "sgf json --help: exit $rc"
+"$sgf" json --no-such-option >out.txt 2>err.txt
+rc=$?
+[ $rc = 2 ] || bad "unknown option: exit $rc, want 2"
+# a truncated game: closed by the parser with a warning, still one line
+printf '(;PB[x];B[aa]' | "$sgf" json >out.jsonl 2>err.txt
+rc=$?
+[ $rc = 1 ] || bad "unclosed game: exit $rc, want 1"
+valid out.jsonl || bad "unclosed game: the line does not load"
+
 # ---- 3. deep trees: no recursion in the writer
 python3 -c '
 import sys
