@@ -48,6 +48,7 @@ typedef struct jgame {
   const char *name;            /* the input's name, for diagnostics */
   const char *file, *member;   /* source */
   int status;                  /* exit status so far */
+  int input_utf8;              /* the input was converted: CA is moot */
   uint64_t errors_in_input;
 
   /* the game */

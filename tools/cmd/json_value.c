@@ -364,6 +364,10 @@ void jroot_settings(jgame *g)
       sgf_board_decode(r.s, r.len, &g->board, NULL) != 0)
     jdiag(g, r.pos, 0, "SZ: not a board size; 19 x 19 assumed");
   sgf_charset_reset(g->cs);
+  if (g->input_utf8) {
+    sgf_charset_set_ca(g->cs, "UTF-8", 5);
+    return;
+  }
   if (root_value(g, "CA", &r)) {
     size_t n;
     g->text.len = 0;
