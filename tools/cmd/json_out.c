@@ -12,7 +12,7 @@ void jout_flush(jout *o)
   o->len = 0;
 }
 
-void jout_bytes(jout *o, const char *s, size_t len)
+void jout_bytes_slow(jout *o, const char *s, size_t len)
 {
   while (len > 0) {
     size_t room = JOUT_CAP - o->len, n = len < room ? len : room;
@@ -23,11 +23,6 @@ void jout_bytes(jout *o, const char *s, size_t len)
     if (o->len == JOUT_CAP)
       jout_flush(o);
   }
-}
-
-void jout_cstr(jout *o, const char *s)
-{
-  jout_bytes(o, s, strlen(s));
 }
 
 void jout_string(jout *o, const char *s, size_t len)

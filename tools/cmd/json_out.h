@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define JOUT_CAP 65536
 
@@ -28,8 +29,24 @@ static inline void jout_byte(jout *o, char c)
   o->buf[o->len++] = c;
 }
 
-void jout_bytes(jout *o, const char *s, size_t len);
-void jout_cstr(jout *o, const char *s);
+void jout_bytes_slow(jout *o, const char *s, size_t len);
+
+/* Inline: most pieces are a few bytes of constant length, which the
+ * compiler then copies without a call. */
+static inline void jout_bytes(jout *o, const char *s, size_t len)
+{
+  if (len <= JOUT_CAP - o->len) {
+    memcpy(o->buf + o->len, s, len);
+    o->len += len;
+    return;
+  }
+  jout_bytes_slow(o, s, len);
+}
+
+static inline void jout_cstr(jout *o, const char *s)
+{
+  jout_bytes(o, s, strlen(s));
+}
 /* A JSON string of len bytes of UTF-8, quotes included. */
 void jout_string(jout *o, const char *s, size_t len);
 void jout_int(jout *o, int64_t n);

@@ -168,17 +168,15 @@ void jwrite_name(jgame *g, const char *name)
   jout_string(g->out, g->text.p, g->text.len);
 }
 
+/* A decoded point's two letters (no range check: it was decoded). */
 static void write_point(jgame *g, sgf_point pt)
 {
-  char two[3];
-  if (sgf_board_point_encode(&g->board, pt, two) != 2) {
-    jout_cstr(g->out, "null"); /* cannot happen: it was decoded */
-    return;
-  }
-  two[2] = '\0';
-  jout_byte(g->out, '"');
-  jout_bytes(g->out, two, 2);
-  jout_byte(g->out, '"');
+  char q[4];
+  q[0] = '"';
+  q[1] = (char)(pt.x < 26 ? 'a' + pt.x : 'A' + pt.x - 26);
+  q[2] = (char)(pt.y < 26 ? 'a' + pt.y : 'A' + pt.y - 26);
+  q[3] = '"';
+  jout_bytes(g->out, q, 4);
 }
 
 static void write_part(jgame *g, const sgf_vpart *p, int rect,
@@ -275,7 +273,13 @@ void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos)
   (void)pos; /* the tree's value reports a bad move */
   memset(&m, 0, sizeof m);
   m.color = g->move_color;
-  if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
+  if (len == 2 && raw[0] >= 'a' && raw[0] < 'a' + g->board.width &&
+      raw[1] >= 'a' && raw[1] < 'a' + g->board.height &&
+      (raw[0] != 't' || raw[1] != 't' || g->board.width > 19 ||
+       g->board.height > 19)) { /* the common case, as sgf_move_decode */
+    m.x = (signed char)(raw[0] - 'a');
+    m.y = (signed char)(raw[1] - 'a');
+  } else if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
     m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
     m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
   } else {
@@ -340,12 +344,12 @@ int jroot_next(const jgame *g, size_t *at, jrec *r)
 /* The first value of property id in the root node, or 0. */
 static int root_value(const jgame *g, const char *id, jrec *out)
 {
-  size_t at = 0;
+  size_t at = 0, idlen = strlen(id);
   jrec r;
   int in = 0;
   while (jroot_next(g, &at, &r)) {
     if (!r.is_value) {
-      in = r.len == strlen(id) && memcmp(r.s, id, r.len) == 0;
+      in = r.len == idlen && memcmp(r.s, id, idlen) == 0;
       continue;
     }
     if (in) {
@@ -396,11 +400,39 @@ static const struct {
     {"place", "PC", 't'},    {"game_name", "GN", 't'},
 };
 
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+/* The first value of each header field, in one pass over the records. */
+static void find_fields(const jgame *g, jrec *val, int *have)
+{
+  size_t at = 0, i;
+  jrec r;
+  int cur = -1;
+  memset(have, 0, NFIELDS * sizeof *have);
+  while (jroot_next(g, &at, &r)) {
+    if (!r.is_value) {
+      cur = -1;
+      if (r.len == 2)
+        for (i = 0; i < NFIELDS; i++)
+          if (r.s[0] == fields[i].id[0] && r.s[1] == fields[i].id[1]) {
+            cur = (int)i;
+            break;
+          }
+    } else if (cur >= 0 && !have[cur]) {
+      val[cur] = r;
+      have[cur] = 1;
+    }
+  }
+}
+
 void jwrite_header(jgame *g)
 {
+  jrec val[NFIELDS];
+  int have[NFIELDS];
   size_t i;
-  for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-    jrec r;
+  find_fields(g, val, have);
+  for (i = 0; i < NFIELDS; i++) {
+    jrec r = val[i];
     char num[SGF_REAL_MAX];
     double d;
     int64_t n;
@@ -408,7 +440,7 @@ void jwrite_header(jgame *g)
     jout_cstr(g->out, ",\"");
     jout_cstr(g->out, fields[i].key);
     jout_cstr(g->out, "\":");
-    if (!root_value(g, fields[i].id, &r)) {
+    if (!have[i]) {
       jout_cstr(g->out, "null");
       continue;
     }
