@@ -184,6 +184,46 @@ static void test_guess(void **st)
   done(&v);
 }
 
+static void test_dbcs_text(void **st)
+{
+  char out[64];
+  size_t n;
+  conv v = {0};
+  (void)st;
+  /* Shift_JIS 0x905C (a second byte '\\'), unescaped and escaped */
+  n = sgf_text_decode_dbcs(S("\x90\\x\x83\\"), out, 0, "Shift_JIS");
+  assert_int_equal(n, 5);
+  assert_memory_equal(out, "\x90\\x\x83\\", 5);
+  n = sgf_text_decode_dbcs(S("\x90\\\\x"), out, 0, "SJIS");
+  assert_int_equal(n, 3);
+  assert_memory_equal(out, "\x90\\x", 3);
+  /* FF[4] escapes and line breaks around them still apply */
+  n = sgf_text_decode_dbcs(S("a\\]\x90\\\tb\\\nc\nd"), out,
+                           SGF_TEXT_SIMPLE, "GB18030");
+  assert_int_equal(n, 9);
+  assert_memory_equal(out, "a]\x90\\ bc d", 9);
+  /* an escaped lead byte; half-width katakana are no lead in Shift_JIS */
+  n = sgf_text_decode_dbcs(S("\\\x90\\\xb1\\]"), out, 0, "Shift_JIS");
+  assert_int_equal(n, 4);
+  assert_memory_equal(out, "\x90\\\xb1]", 4);
+  /* other charsets: plain FF[4] */
+  n = sgf_text_decode_dbcs(S("\x90\\x"), out, 0, "UTF-8");
+  assert_int_equal(n, 2);
+  n = sgf_text_decode_dbcs(S("\x90\\x"), out, 0, NULL);
+  assert_int_equal(n, 2);
+  /* what the converter was told */
+  v.c = make(0, NULL);
+  assert_null(sgf_charset_declared(v.c));
+  assert_int_equal(sgf_charset_set_ca(v.c, S(" Shift_JIS")), 0);
+  assert_string_equal(sgf_charset_declared(v.c), "Shift_JIS");
+  sgf_charset_reset(v.c);
+  assert_null(sgf_charset_declared(v.c));
+  done(&v);
+  v.c = make(0, "Big5");
+  assert_string_equal(sgf_charset_declared(v.c), "Big5");
+  done(&v);
+}
+
 static void test_utf8_valid(void **st)
 {
   (void)st;
@@ -201,7 +241,7 @@ int main(void)
       cmocka_unit_test(test_no_ca),      cmocka_unit_test(test_ca),
       cmocka_unit_test(test_errors),     cmocka_unit_test(test_per_game),
       cmocka_unit_test(test_override),   cmocka_unit_test(test_guess),
-      cmocka_unit_test(test_utf8_valid),
+      cmocka_unit_test(test_dbcs_text),  cmocka_unit_test(test_utf8_valid),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

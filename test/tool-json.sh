@@ -171,6 +171,13 @@ want=$(printf '%s\n%s' "$sjis" "$(printf '\302\214\303\251')")
   bad "CA after text / per game: black '$got', want '$want'"
 got=$(python3 check.py allC out.jsonl | head -1)
 [ "$got" = "[\"$sjis\", \"$sjis\"]" ] || bad "CA after text: C $got, want $sjis"
+# a Shift_JIS second byte '\', written unescaped (the parser decides the
+# ']') and escaped
+printf '(;CA[SJIS]PB[\220\\]PW[\220\\\\x])' >dbcs.sgf
+"$sgf" json dbcs.sgf >out.jsonl 2>err.txt
+got=$(python3 check.py get out.jsonl 'g["black"] + "/" + g["white"]')
+want=$(printf '\220\\/\220\\x' | iconv -f SHIFT_JIS -t UTF-8)
+[ "$got" = "$want" ] || bad "Shift_JIS second byte '\\': '$got', want '$want'"
 # --charset overrides CA and the lack of one
 "$sgf" json --charset=Shift_JIS ca.sgf >out.jsonl 2>err.txt
 got=$(python3 check.py get out.jsonl 'g["black"]' | tail -1)
@@ -325,8 +332,10 @@ else
   # Nihon Ki-in: Shift_JIS with no CA, by --guess
   f="$edge/sabaki-sgf__tests__sgf__encoding__nihon-kiin.sgf"
   "$sgf" json --headers --guess "$f" >out.jsonl 2>err.txt
-  got=$(python3 check.py get out.jsonl 'g["place"] + "/" + g["white_rank"]')
-  want=$(printf '\212\330\215\221\212\373\211@/\213\343\222i' |
+  # (PB: 0x905C and 0x835C, their second byte an unescaped backslash)
+  got=$(python3 check.py get out.jsonl \
+        'g["place"] + "/" + g["white_rank"] + "/" + g["black"]')
+  want=$(printf '\212\330\215\221\212\373\211@/\213\343\222i/\220\\\341\301\203\\' |
          iconv -f SHIFT_JIS -t UTF-8)
   [ "$got" = "$want" ] || bad "nihon-kiin --guess: '$got', want '$want'"
 fi

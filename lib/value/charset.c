@@ -547,3 +547,65 @@ int sgf_charset_convert(sgf_charset *c, const char *in, size_t len,
     info->len = len + count_high(in, len);
   return r;
 }
+
+const char *sgf_charset_declared(const sgf_charset *c)
+{
+  const cs_kind *k;
+  if (c == NULL)
+    return NULL;
+  k = c->have_override ? &c->over : &c->ca;
+  return k->kind == CS_AUTO ? NULL : k->name;
+}
+
+/* ------------------------------------------------------------ DBCS text */
+
+enum { DB_NONE = 0, DB_SJIS, DB_OTHER };
+
+static int dbcs_kind(const char *name)
+{
+  static const char *const sjis[] = {"SHIFT_JIS", "SHIFT-JIS", "SJIS",
+                                     "MS_KANJI", "X-SJIS", "CP932"};
+  static const char *const other[] = {"GB18030", "GBK", "GB2312", "CP936",
+                                      "BIG5", "BIG-5", "CP950",
+                                      "BIG5-HKSCS"};
+  if (name == NULL)
+    return DB_NONE;
+  if (in_list(name, sjis, sizeof sjis / sizeof *sjis))
+    return DB_SJIS;
+  if (in_list(name, other, sizeof other / sizeof *other))
+    return DB_OTHER;
+  return DB_NONE;
+}
+
+static int is_lead(int kind, unsigned char b)
+{
+  if (kind == DB_SJIS)
+    return (b >= 0x81 && b <= 0x9F) || (b >= 0xE0 && b <= 0xFC);
+  return b >= 0x81 && b <= 0xFE;
+}
+
+size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
+                            unsigned flags, const char *charset)
+{
+  int kind = dbcs_kind(charset);
+  sgf_text_decoder d;
+  size_t i = 0, run = 0, n = 0;
+  if (kind == DB_NONE)
+    return sgf_text_decode(raw, len, out, flags);
+  sgf_text_decoder_init(&d, flags);
+  while (i < len) {
+    if (!is_lead(kind, (unsigned char)raw[i]) || i + 1 == len) {
+      i++;
+      continue;
+    }
+    /* the run before and the lead byte through the FF[4] decoder (the
+     * lead may be escaped; it leaves the decoder in its plain state),
+     * the second byte as it is */
+    n += sgf_text_decoder_feed(&d, raw + run, i + 1 - run, out + n);
+    out[n++] = raw[i + 1];
+    i += raw[i + 1] == '\\' && i + 2 < len && raw[i + 2] == '\\' ? 3 : 2;
+    run = i;
+  }
+  n += sgf_text_decoder_feed(&d, raw + run, len - run, out + n);
+  return n;
+}

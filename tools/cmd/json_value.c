@@ -89,6 +89,17 @@ static size_t raw_offset(const char *raw, size_t len, unsigned flags,
   return len;
 }
 
+/* A backslash right after a byte >= 0x81 (a double-byte character's
+ * second byte, perhaps). */
+static int dbcs_backslash(const char *raw, size_t len)
+{
+  size_t i;
+  for (i = 1; i < len; i++)
+    if (raw[i] == '\\' && (unsigned char)raw[i - 1] >= 0x81)
+      return 1;
+  return 0;
+}
+
 static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos)
 {
   if (!info->guessed || g->guess_warned)
@@ -100,23 +111,37 @@ static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos)
 
 /* Convert len bytes (FF[4]-decoded with flags, or raw: flags ~0u) and
  * write them as a JSON string. */
-static void write_converted(jgame *g, const char *s, size_t len,
-                            const char *raw, size_t rawlen, unsigned flags,
-                            sgf_pos pos)
+/* Convert len bytes of s (FF[4]-decoded text with flags, or raw: flags
+ * ~0u) into g->conv; returns its length, or -1 (reported). */
+static int convert(jgame *g, const char *s, size_t len, const char *raw,
+                   size_t rawlen, unsigned flags, sgf_pos pos,
+                   sgf_charset_info *info)
 {
-  sgf_charset_info info;
   size_t off = 0;
-  int n = sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, &info,
+  int n = sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, info,
                               &off);
   if (n == SGF_ESYNTAX) {
     size_t k = flags == ~0u ? off : raw_offset(raw, rawlen, flags, off);
     jdiag(g, jpos_in_value(pos, raw, k), 1,
           "text does not decode as %s (byte 0x%02x); the value is written "
           "as ISO-8859-1",
-          info.charset, (unsigned)(unsigned char)s[off]);
-    n = (int)info.len; /* the text as ISO-8859-1 */
-  } else if (n < 0) {
+          info->charset, (unsigned)(unsigned char)s[off]);
+    return (int)info->len; /* the text as ISO-8859-1 */
+  }
+  if (n < 0) {
     jdiag(g, pos, 1, "out of memory converting text");
+    return -1;
+  }
+  return n;
+}
+
+static void write_converted(jgame *g, const char *s, size_t len,
+                            const char *raw, size_t rawlen, unsigned flags,
+                            sgf_pos pos)
+{
+  sgf_charset_info info;
+  int n = convert(g, s, len, raw, rawlen, flags, pos, &info);
+  if (n < 0) {
     jout_cstr(g->out, "null");
     return;
   }
@@ -128,6 +153,7 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
                  sgf_pos pos)
 {
   unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
+  const char *declared = sgf_charset_declared(g->cs);
   size_t n;
   g->text.len = 0;
   if (jbuf_reserve(&g->text, len + 1) != 0) {
@@ -135,7 +161,29 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
     jout_cstr(g->out, "null");
     return;
   }
-  n = sgf_text_decode(raw, len, g->text.p, flags);
+  /* a double-byte charset's second byte may be a backslash */
+  if (declared == NULL && dbcs_backslash(raw, len)) {
+    /* no CA: if --guess finds the double-byte charset whose reading of
+     * the backslashes was used, that is the text */
+    static const struct {
+      const char *rule, *a, *b;
+    } tries[] = {{"SHIFT_JIS", "SHIFT_JIS", "SHIFT_JIS"},
+                 {"GB18030", "GB18030", "BIG5"}};
+    size_t t;
+    for (t = 0; t < 2; t++) {
+      sgf_charset_info info;
+      int k;
+      n = sgf_text_decode_dbcs(raw, len, g->text.p, flags, tries[t].rule);
+      k = convert(g, g->text.p, n, raw, len, flags, pos, &info);
+      if (k >= 0 && info.charset != NULL &&
+          (strcmp(info.charset, tries[t].a) == 0 ||
+           strcmp(info.charset, tries[t].b) == 0)) {
+        jout_string(g->out, g->conv, (size_t)k);
+        return;
+      }
+    }
+  }
+  n = sgf_text_decode_dbcs(raw, len, g->text.p, flags, declared);
   write_converted(g, g->text.p, n, raw, len, flags, pos);
 }
 
