@@ -389,5 +389,6 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 #include "sgfstream/reader.h"
 #include "sgfstream/tree.h"
 #include "sgfstream/writer.h"
+#include "sgfstream/charset.h"
 
 #endif /* SGFSTREAM_H */

@@ -110,3 +110,21 @@ test_test_value_CPPFLAGS = $(VALUE_TEST_CPPFLAGS)
 test_test_value_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_value_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
+# the charset converter (sgfstream/charset.h), and `sgf json`
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_charset
+TESTS += test/test_charset
+test_test_charset_SOURCES = test/test_charset.c
+test_test_charset_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_charset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_charset_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+# tools/common/utf16.c: UTF-16 input to UTF-8 in chunks
+check_PROGRAMS += test/test_utf16
+TESTS += test/test_utf16
+test_test_utf16_SOURCES = test/test_utf16.c
+test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_utf16_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+endif
+TESTS += test/tool-json.sh
+EXTRA_DIST += test/tool-json.sh

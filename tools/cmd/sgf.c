@@ -26,6 +26,7 @@ static const command commands[] = {
     {"stats", "count games, nodes, moves... and measure speed", cmd_stats,
      help_stats},
     {"events", "print the parser's event log", cmd_events, help_events},
+    {"json", "write each game as a line of JSON", cmd_json, help_json},
     {"fmt", "rewrite SGF files normalized (valid FF[4])", cmd_fmt, help_fmt},
     {"mainline", "keep only the main line of each game", cmd_mainline,
      help_mainline},

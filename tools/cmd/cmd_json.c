@@ -1,0 +1,728 @@
+/* cmd_json.c - `sgf json`: JSON Lines, one game a line, written as the
+ * parser's events arrive (no tree is built).
+ *
+ * STREAMING. A line is written in event order: the root node's values are
+ * held until the root node is complete (the next ';', '(' or ')'; the
+ * core's on_node_end event, when it lands, can take that role), because
+ * CA may follow text and the header fields come first. Then the header
+ * fields, then the tree node by node, and last the main line's moves,
+ * gathered while the tree went by. The tree is a flat list of its game
+ * trees (variations) in file order, each naming its parent by index:
+ * nested JSON would be as deep as the variations, and jq 1.6 (depth 256)
+ * and Python (recursion limit) refuse deep documents. The open game trees
+ * live in an explicit stack (jlevel), never in recursion.
+ *
+ * --headers writes the root node only and returns SGF_SKIP at the first
+ * event after it, so the tokenizer passes over the rest of each game.
+ * --mainline uses the parser's mainline mode (SGF_OPT_MAINLINE) and
+ * writes no tree. A game the parser stops inside (a fatal error) is closed
+ * as it stands and marked "incomplete": every line is valid JSON.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "input.h"
+#include "json_game.h"
+#include "sgf.h"
+#include "utf16.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct jrun {
+  jgame g;
+  sgf_callbacks cb;
+  size_t chunk;
+  const char *arg;      /* the FILE argument as inputs are named */
+  int stopped;
+  int have_error;
+  sgf_diag last_error;
+  /* UTF-16 input: the first bytes decide (until the input layer does
+   * this for every command: see utf16.h) */
+  char head[4];
+  size_t nhead;
+  int decided;
+  utf16_conv *u16;
+} jrun;
+
+void help_json(FILE *f)
+{
+  fprintf(f,
+          "usage: sgf json [--headers | --mainline] [--raw] "
+          "[--charset=NAME] [--guess]\n"
+          "                [--strict] [--max-depth=N] [--chunk=N] "
+          "[FILE]...\n"
+          "\n"
+          "Write each game of FILE as one line of JSON (JSON Lines): "
+          "\"source\"\n"
+          "(file, member, game, offset, line, column), the header fields "
+          "black,\n"
+          "white, black_rank, white_rank, result, date, komi, handicap, "
+          "size,\n"
+          "rules, event, round, place, game_name (null when absent), "
+          "\"tree\"\n"
+          "(the game's variations in file order, each {\"parent\": N, "
+          "\"nodes\":\n"
+          "[node...]}, a node an array of [\"ID\", value...] in file "
+          "order) and\n"
+          "\"moves\" (the main line: [[\"B\",\"pd\"], ...], a pass "
+          "null). Text is\n"
+          "UTF-8 by the game's CA. See sgf(1), JSON SCHEMA. With no FILE, "
+          "or when\n"
+          "FILE is -, read standard input.\n"
+          "\n"
+          "      --headers       only the source and the header fields; "
+          "the rest\n"
+          "                      of each game is skipped unparsed\n"
+          "      --mainline      no tree: the header fields and the main "
+          "line\n"
+          "      --raw           every value as written (escapes kept), "
+          "as a string\n"
+          "      --charset=NAME  read text in NAME (iconv's names), "
+          "whatever CA says\n"
+          "      --guess         guess the charset of text with no or "
+          "a wrong CA\n"
+          "                      (GB18030, Shift_JIS, EUC-KR, Big5); a "
+          "warning\n"
+          "                      when it overrules CA\n"
+          "  -s, --strict        stop at the first deviation from FF[4]\n"
+          "      --max-depth=N   allow N nested game trees (default "
+          "%u)\n"
+          "      --chunk=N       feed the parser N bytes at a time\n"
+          "  -h, --help          show this help\n"
+          "\n"
+          "Text that does not decode is an error, positioned, and is "
+          "written read\n"
+          "as ISO-8859-1 (each byte one character, so nothing is lost).\n"
+          "\n" EXIT_STATUS_HELP,
+          SGF_DEFAULT_MAX_DEPTH);
+}
+
+/* ------------------------------------------------------------ the tree */
+
+static int tree_mode(const jgame *g)
+{
+  return g->mode == JMODE_FULL;
+}
+
+static jlevel *top(jgame *g)
+{
+  return &g->stack[g->depth - 1];
+}
+
+static int push(jgame *g, unsigned flags)
+{
+  if (g->depth == g->stack_cap) {
+    size_t cap = g->stack_cap ? 2 * g->stack_cap : 64;
+    jlevel *s = realloc(g->stack, cap * sizeof *s);
+    if (s == NULL)
+      return -1;
+    g->stack = s;
+    g->stack_cap = cap;
+  }
+  g->stack[g->depth].entry = g->entries;
+  g->stack[g->depth++].flags = flags;
+  return 0;
+}
+
+static void node_close(jgame *g)
+{
+  if (g->node_open && tree_mode(g))
+    jout_byte(g->out, ']');
+  g->node_open = 0;
+}
+
+/* A "tree" entry: {"parent":N,"nodes":[ (parent < 0: null). */
+static void entry_open(jgame *g, int64_t parent)
+{
+  if (tree_mode(g)) {
+    jout_cstr(g->out, g->entries ? ",{\"parent\":" : "{\"parent\":");
+    if (parent < 0)
+      jout_cstr(g->out, "null");
+    else
+      jout_int(g->out, parent);
+    jout_cstr(g->out, ",\"nodes\":[");
+  }
+  g->entries++;
+  g->entry_open = 1;
+  g->any_node = 0;
+}
+
+static void entry_close(jgame *g)
+{
+  node_close(g);
+  if (g->entry_open && tree_mode(g))
+    jout_cstr(g->out, "]}");
+  g->entry_open = 0;
+}
+
+static void node_open(jgame *g)
+{
+  node_close(g);
+  if (!g->entry_open) {
+    /* a node after a child tree in the same tree (the parser makes that
+     * an implicit variation): it continues from the tree's entry */
+    int64_t parent = (int64_t)top(g)->entry;
+    top(g)->entry = g->entries;
+    entry_open(g, parent);
+  }
+  if (tree_mode(g)) {
+    if (g->any_node)
+      jout_byte(g->out, ',');
+    jout_byte(g->out, '[');
+  }
+  g->any_node = 1;
+  g->node_open = 1;
+  g->nprops = 0;
+}
+
+static void prop_begin(jgame *g, const char *ident, size_t len)
+{
+  g->def = sgf_prop_lookup(NULL, ident, len);
+  g->move_color = len == 1 && (ident[0] == 'B' || ident[0] == 'W')
+                      ? ident[0] : 0;
+  if (!tree_mode(g))
+    return;
+  if (g->nprops++)
+    jout_byte(g->out, ',');
+  jout_cstr(g->out, "[\"");
+  jout_bytes(g->out, ident, len); /* uppercase letters */
+  jout_byte(g->out, '"');
+}
+
+static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  if (g->move_color && (top(g)->flags & JL_MAIN))
+    jkeep_move(g, raw, len, pos);
+  if (!tree_mode(g))
+    return;
+  jout_byte(g->out, ',');
+  jwrite_value(g, raw, len, pos);
+}
+
+static void prop_end(jgame *g)
+{
+  if (tree_mode(g))
+    jout_byte(g->out, ']');
+}
+
+/* The root node is complete: CA and SZ, the header, then the node. */
+static void root_done(jgame *g)
+{
+  int had_node = g->root_phase == 1;
+  size_t at = 0;
+  jrec r;
+  g->root_phase = 2;
+  jroot_settings(g);
+  jout_cstr(g->out, "{\"source\":{\"file\":");
+  jwrite_name(g, g->file);
+  jout_cstr(g->out, ",\"member\":");
+  if (g->member)
+    jwrite_name(g, g->member);
+  else
+    jout_cstr(g->out, "null");
+  jout_cstr(g->out, ",\"game\":");
+  jout_uint(g->out, g->index);
+  jout_cstr(g->out, ",\"offset\":");
+  jout_uint(g->out, g->pos.offset);
+  jout_cstr(g->out, ",\"line\":");
+  jout_uint(g->out, g->pos.line);
+  jout_cstr(g->out, ",\"column\":");
+  jout_uint(g->out, g->pos.column);
+  jout_byte(g->out, '}');
+  jwrite_header(g);
+  if (g->mode == JMODE_HEADERS)
+    return;
+  if (tree_mode(g))
+    jout_cstr(g->out, ",\"tree\":[");
+  entry_open(g, -1);
+  if (!had_node)
+    return;
+  node_open(g);
+  while (jroot_next(g, &at, &r)) {
+    if (!r.is_value) {
+      if (g->nprops)
+        prop_end(g);
+      prop_begin(g, r.s, r.len);
+    } else {
+      prop_value(g, r.s, r.len, r.pos);
+    }
+  }
+  if (g->nprops)
+    prop_end(g);
+}
+
+static void game_begin(jgame *g, sgf_pos pos)
+{
+  g->pos = pos;
+  g->root_phase = 0;
+  g->node_open = 0;
+  g->nprops = 0;
+  g->guess_warned = 0;
+  g->depth = 0;
+  g->entries = 0;
+  g->entry_open = 0;
+  g->root.len = 0;
+  g->moves.len = 0;
+  g->move_raw.len = 0;
+  sgf_board_init(&g->board);
+  push(g, JL_MAIN);
+}
+
+/* Close the innermost game tree; at the top, the line. */
+static void tree_close(jgame *g, int incomplete)
+{
+  if (g->root_phase != 2)
+    root_done(g);
+  entry_close(g);
+  g->depth--;
+  if (g->depth > 0)
+    return;
+  if (tree_mode(g))
+    jout_byte(g->out, ']');
+  if (g->mode != JMODE_HEADERS)
+    jwrite_moves(g);
+  if (incomplete)
+    jout_cstr(g->out, ",\"incomplete\":true");
+  jout_cstr(g->out, "}\n");
+  g->index++;
+}
+
+/* ------------------------------------------------------------ events */
+
+static int on_tree_begin(sgf_parser *p, void *u)
+{
+  jrun *r = u;
+  jgame *g = &r->g;
+  jlevel *t;
+  unsigned flags;
+  int64_t parent;
+  if (g->depth == 0) {
+    game_begin(g, sgf_parser_position(p));
+    return SGF_CONTINUE;
+  }
+  if (g->root_phase != 2)
+    root_done(g);
+  entry_close(g);
+  t = top(g);
+  flags = (t->flags & JL_MAIN) && !(t->flags & JL_CHILD) ? JL_MAIN : 0;
+  t->flags |= JL_CHILD;
+  parent = (int64_t)t->entry;
+  if (push(g, flags) != 0) {
+    jdiag(g, sgf_parser_position(p), 1, "out of memory");
+    return SGF_ABORT;
+  }
+  entry_open(g, parent);
+  /* --headers: the root node is written; pass over this variation (and
+   * from its end, the rest of the game: on_tree_end) */
+  return g->mode == JMODE_HEADERS ? SGF_SKIP : SGF_CONTINUE;
+}
+
+static int on_tree_end(sgf_parser *p, void *u)
+{
+  jrun *r = u;
+  jgame *g = &r->g;
+  (void)p;
+  if (g->depth == 0)
+    return SGF_CONTINUE;
+  tree_close(g, 0);
+  /* --headers: a variation right after the root node was skipped; skip
+   * the rest of the game too. */
+  if (g->mode == JMODE_HEADERS && g->depth > 0)
+    return SGF_SKIP;
+  return SGF_CONTINUE;
+}
+
+static int on_node(sgf_parser *p, void *u)
+{
+  jrun *r = u;
+  jgame *g = &r->g;
+  (void)p;
+  if (g->depth == 0)
+    return SGF_CONTINUE;
+  if (g->root_phase == 0 && g->depth == 1) {
+    g->root_phase = 1; /* the root node: held until complete */
+    return SGF_CONTINUE;
+  }
+  if (g->root_phase != 2) {
+    /* TODO: with the core's on_node_end, complete the root there. */
+    root_done(g);
+    if (g->mode == JMODE_HEADERS)
+      return SGF_SKIP;
+  }
+  node_open(g);
+  return SGF_CONTINUE;
+}
+
+static int on_property(sgf_parser *p, void *u, const char *at, size_t len)
+{
+  jrun *r = u;
+  jgame *g = &r->g;
+  (void)p;
+  if (g->depth == 0)
+    return SGF_CONTINUE;
+  if (g->root_phase == 1) {
+    unsigned char n = (unsigned char)(len > 255 ? 255 : len);
+    if (jbuf_reserve(&g->root, 2 + (size_t)n) != 0)
+      return SGF_ABORT;
+    g->root.p[g->root.len++] = 'P';
+    g->root.p[g->root.len++] = (char)n;
+    jbuf_add(&g->root, at, n);
+    return SGF_CONTINUE;
+  }
+  if (!g->node_open) /* a property before any node: not in a node */
+    return SGF_CONTINUE;
+  prop_begin(g, at, len);
+  return SGF_CONTINUE;
+}
+
+static void value_done(jrun *r, const char *at, size_t len)
+{
+  jgame *g = &r->g;
+  if (g->root_phase == 1) {
+    if (jbuf_reserve(&g->root, 1 + sizeof g->vpos + sizeof len + len) != 0)
+      return;
+    g->root.p[g->root.len++] = 'V';
+    jbuf_add(&g->root, &g->vpos, sizeof g->vpos);
+    jbuf_add(&g->root, &len, sizeof len);
+    jbuf_add(&g->root, at, len);
+    return;
+  }
+  if (g->node_open && g->nprops > 0)
+    prop_value(g, at, len, g->vpos);
+  else if (g->node_open && !tree_mode(g))
+    prop_value(g, at, len, g->vpos);
+}
+
+static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags)
+{
+  jrun *r = u;
+  jgame *g = &r->g;
+  if (g->depth == 0)
+    return SGF_CONTINUE;
+  if (flags & SGF_VALUE_FIRST) {
+    g->vpos = sgf_parser_position(p);
+    g->val.len = 0;
+    if (flags & SGF_VALUE_LAST) {
+      value_done(r, at, len);
+      return SGF_CONTINUE;
+    }
+  }
+  if (jbuf_add(&g->val, at, len) != 0) {
+    jdiag(g, g->vpos, 1, "out of memory");
+    return SGF_ABORT;
+  }
+  if (flags & SGF_VALUE_LAST)
+    value_done(r, g->val.p, g->val.len);
+  return SGF_CONTINUE;
+}
+
+static int on_property_end(sgf_parser *p, void *u)
+{
+  jrun *r = u;
+  jgame *g = &r->g;
+  (void)p;
+  if (g->depth == 0 || g->root_phase == 1 || !g->node_open)
+    return SGF_CONTINUE;
+  prop_end(g);
+  return SGF_CONTINUE;
+}
+
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
+{
+  jrun *r = u;
+  const char *msg = sgf_diag_message(d->code);
+  const char *name = sgf_diag_name(d->code);
+  (void)p;
+  jout_flush(r->g.out);
+  fflush(stdout);
+  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
+          d->pos.line, d->pos.column, sgf_severity_name(d->severity),
+          msg ? msg : "unknown diagnostic", name ? name : "unknown");
+  if (d->severity == SGF_SEV_WARNING) {
+    r->g.status = exit_worse(r->g.status, EXIT_WARNINGS);
+  } else {
+    r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+    r->last_error = *d;
+    r->have_error = 1;
+  }
+  return SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------ inputs */
+
+static void stopped(jrun *r)
+{
+  const sgf_diag *d = sgf_parser_error(r->g.p);
+  r->stopped = 1;
+  r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+  if (d != NULL && !(r->have_error && d->code == r->last_error.code &&
+                     d->pos.offset == r->last_error.pos.offset))
+    on_diagnostic(r->g.p, r, d);
+}
+
+static void begin(void *ctx, const char *name)
+{
+  jrun *r = ctx;
+  size_t n = strlen(r->arg);
+  sgf_parser_reset(r->g.p);
+  r->stopped = 0;
+  r->have_error = 0;
+  r->g.name = name;
+  r->g.index = 0;
+  r->g.depth = 0;
+  r->g.file = name;
+  r->g.member = NULL;
+  r->g.input_utf8 = 0;
+  r->nhead = 0;
+  r->decided = 0;
+  if (strcmp(name, r->arg) != 0 && strncmp(name, r->arg, n) == 0 &&
+      name[n] == ':') {
+    r->g.file = r->arg;
+    r->g.member = name + n + 1;
+  }
+}
+
+/* Bytes for the parser: the input's, or UTF-8 from UTF-16. */
+static int feed(void *ctx, const char *buf, size_t len)
+{
+  jrun *r = ctx;
+  if (feed_chunked(r->g.p, buf, len, r->chunk) != SGF_OK) {
+    stopped(r);
+    return 1;
+  }
+  return 0;
+}
+
+static void utf16_failed(jrun *r, uint64_t off)
+{
+  jdiag(&r->g, sgf_parser_position(r->g.p), 1,
+        "not UTF-16 at byte %" PRIu64 " of the input (after the mark): "
+        "the rest of the input is not read", off);
+  r->stopped = 1;
+}
+
+static int feed16(jrun *r, const char *buf, size_t len)
+{
+  uint64_t off = 0;
+  int rc = utf16_feed(r->u16, buf, len, feed, r, &off);
+  if (rc == UTF16_INVALID)
+    utf16_failed(r, off);
+  return rc != 0;
+}
+
+/* The first bytes (up to 4) decide whether the input is UTF-16. */
+static int decide(jrun *r)
+{
+  size_t skip;
+  int order = utf16_detect(r->head, r->nhead, &skip);
+  r->decided = 1;
+  if (order == UTF16_NONE)
+    return feed(r, r->head, r->nhead);
+  r->u16 = utf16_create(order);
+  if (r->u16 == NULL) {
+    report_failure(r->g.name, "out of memory");
+    r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+    r->stopped = 1;
+    return 1;
+  }
+  r->g.input_utf8 = 1;
+  jdiag(&r->g, sgf_parser_position(r->g.p), 0,
+        "input is UTF-16%s%s; read converted to UTF-8 (lines and columns "
+        "count in the converted text, CA is not used)",
+        order == UTF16_LE ? "LE" : "BE", skip ? "" : " without a mark");
+  return feed16(r, r->head + skip, r->nhead - skip);
+}
+
+static int data(void *ctx, const char *buf, size_t len)
+{
+  jrun *r = ctx;
+  if (r->stopped)
+    return 1;
+  if (!r->decided) {
+    size_t n = len < 4 - r->nhead ? len : 4 - r->nhead;
+    memcpy(r->head + r->nhead, buf, n);
+    r->nhead += n;
+    buf += n;
+    len -= n;
+    if (r->nhead < 4)
+      return 0;
+    if (decide(r))
+      return 1;
+  }
+  return r->u16 ? feed16(r, buf, len) : feed(r, buf, len);
+}
+
+static void end(void *ctx, const char *name, const char *error)
+{
+  jrun *r = ctx;
+  uint64_t off = 0;
+  if (!r->stopped && error == NULL && !r->decided)
+    decide(r); /* an input of fewer than 4 bytes */
+  if (!r->stopped && error == NULL && r->u16 != NULL &&
+      utf16_finish(r->u16, &off) != 0)
+    utf16_failed(r, off);
+  if (!r->stopped && error == NULL && finish_chunked(r->g.p) != SGF_OK)
+    stopped(r);
+  while (r->g.depth > 0) /* the parser stopped inside a game */
+    tree_close(&r->g, 1);
+  if (error != NULL) {
+    report_failure(name, error);
+    r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+  }
+  utf16_destroy(r->u16);
+  r->u16 = NULL;
+  jout_flush(r->g.out);
+}
+
+static void fail(void *ctx, const char *name, const char *error)
+{
+  jrun *r = ctx;
+  report_failure(name, error);
+  r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+}
+
+static void none(void *ctx, const char *name, const char *why)
+{
+  jrun *r = ctx;
+  r->g.status = exit_worse(r->g.status, report_no_input(name, why));
+}
+
+static int parse_depth(const char *arg, uint64_t *out)
+{
+  char *end;
+  unsigned long long v;
+  errno = 0;
+  v = strtoull(arg, &end, 10);
+  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || v == 0) {
+    fprintf(stderr, "sgf: invalid depth '%s' (a positive number)\n"
+                    "Try 'sgf json --help'.\n", arg);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+int cmd_json(int argc, char **argv)
+{
+  enum {
+    OPT_CHUNK = OPT_LONG_BASE,
+    OPT_HEADERS,
+    OPT_MAINLINE,
+    OPT_RAW,
+    OPT_CHARSET,
+    OPT_GUESS,
+    OPT_DEPTH
+  };
+  static const struct option longopts[] = {
+      {"headers", no_argument, NULL, OPT_HEADERS},
+      {"mainline", no_argument, NULL, OPT_MAINLINE},
+      {"raw", no_argument, NULL, OPT_RAW},
+      {"charset", required_argument, NULL, OPT_CHARSET},
+      {"guess", no_argument, NULL, OPT_GUESS},
+      {"strict", no_argument, NULL, 's'},
+      {"max-depth", required_argument, NULL, OPT_DEPTH},
+      {"chunk", required_argument, NULL, OPT_CHUNK},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  static const input_sink sink = {begin, data, end, fail, none};
+  static char *stdin_only[] = {"-", NULL};
+  jrun *r;
+  jgame *g;
+  sgf_options opt;
+  sgf_charset_options copt;
+  input_reader *in;
+  char **files;
+  int nfiles, ch, i, status;
+
+  r = calloc(1, sizeof *r);
+  if (r == NULL || (r->g.out = malloc(sizeof *r->g.out)) == NULL) {
+    report_failure("json", "out of memory");
+    free(r);
+    return EXIT_TROUBLE;
+  }
+  g = &r->g;
+  g->out->len = 0;
+  sgf_options_init(&opt);
+  sgf_charset_options_init(&copt);
+  opterr = 0;
+  status = EXIT_CLEAN;
+  while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
+    switch (ch) {
+    case 's': opt.flags |= SGF_OPT_STRICT; break;
+    case OPT_HEADERS: g->mode = JMODE_HEADERS; break;
+    case OPT_MAINLINE: g->mode = JMODE_MAINLINE; break;
+    case OPT_RAW: g->raw = 1; break;
+    case OPT_CHARSET: copt.override = optarg; break;
+    case OPT_GUESS: copt.flags |= SGF_CS_GUESS; break;
+    case OPT_DEPTH:
+      if (parse_depth(optarg, &opt.max_depth) != 0)
+        status = EXIT_TROUBLE;
+      break;
+    case OPT_CHUNK:
+      if (parse_chunk("json", optarg, &r->chunk) != 0)
+        status = EXIT_TROUBLE;
+      break;
+    case 'h':
+      help_json(stdout);
+      status = finish_output(EXIT_CLEAN);
+      goto out;
+    default: status = option_error("json", ch, argv); goto out;
+    }
+    if (status != EXIT_CLEAN)
+      goto out;
+  }
+  if (g->mode == JMODE_MAINLINE)
+    opt.flags |= SGF_OPT_MAINLINE;
+  files = optind < argc ? argv + optind : stdin_only;
+  nfiles = optind < argc ? argc - optind : 1;
+
+  g->cs = sgf_charset_create(&copt);
+  if (g->cs == NULL) {
+    fprintf(stderr, "sgf: json: unknown charset '%s' (iconv's names: "
+                    "iconv --list)\n", copt.override ? copt.override : "");
+    status = EXIT_TROUBLE;
+    goto out;
+  }
+  sgf_callbacks_init(&r->cb);
+  r->cb.on_tree_begin = on_tree_begin;
+  r->cb.on_tree_end = on_tree_end;
+  r->cb.on_node = on_node;
+  r->cb.on_property = on_property;
+  r->cb.on_value = on_value;
+  r->cb.on_property_end = on_property_end;
+  r->cb.on_diagnostic = on_diagnostic;
+  g->p = sgf_parser_create(&r->cb, r, &opt);
+  in = input_reader_create(0);
+  if (g->p == NULL || in == NULL) {
+    report_failure("json", "out of memory");
+    input_reader_destroy(in);
+    status = EXIT_TROUBLE;
+    goto out;
+  }
+  for (i = 0; i < nfiles; i++) {
+    r->arg = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+    input_read(in, files[i], &sink, r);
+  }
+  input_reader_destroy(in);
+  jout_flush(g->out);
+  status = finish_output(g->status);
+out:
+  sgf_parser_destroy(g->p);
+  if (g->cs) {
+    sgf_charset_free(g->cs, g->conv, g->conv_cap);
+    sgf_charset_destroy(g->cs);
+  }
+  free(g->stack);
+  free(g->val.p);
+  free(g->root.p);
+  free(g->moves.p);
+  free(g->move_raw.p);
+  free(g->text.p);
+  free(g->out);
+  free(r);
+  return status;
+}

@@ -1,0 +1,123 @@
+/* json_game.h - what the parts of `sgf json` share: the state of the
+ * game being written, and the writing of values (json_value.c) for the
+ * event handlers (cmd_json.c). */
+#ifndef SGF_TOOLS_JSON_GAME_H
+#define SGF_TOOLS_JSON_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgfstream.h>
+#include <sgfstream/charset.h>
+#include <sgfstream/value.h>
+
+#include "json_out.h"
+
+enum { JMODE_FULL = 0, JMODE_MAINLINE, JMODE_HEADERS };
+
+/* A growing byte buffer (libc). */
+typedef struct jbuf {
+  char *p;
+  size_t len, cap;
+} jbuf;
+/* Room for n more bytes; 0, or -1 when memory runs out. */
+int jbuf_reserve(jbuf *b, size_t n);
+int jbuf_add(jbuf *b, const void *s, size_t n);
+
+/* A move of the main line: color, the point (pass: x = -1), or the raw
+ * value (x = -2) at raw_off in jgame.move_raw when it did not decode. */
+typedef struct jmove {
+  char color;
+  signed char x, y;
+  uint32_t raw_off, raw_len;
+} jmove;
+
+/* Each open game tree: its entry in "tree" and flags. */
+#define JL_MAIN 0x1u  /* on the main line */
+#define JL_CHILD 0x2u /* a child tree began: later ones are not main */
+typedef struct jlevel {
+  uint64_t entry;
+  unsigned flags;
+} jlevel;
+
+typedef struct jgame {
+  jout *out;
+  sgf_parser *p;
+  sgf_charset *cs;
+  int mode, raw;
+  const char *name;            /* the input's name, for diagnostics */
+  const char *file, *member;   /* source */
+  int status;                  /* exit status so far */
+  int input_utf8;              /* the input was converted: CA is moot */
+  uint64_t errors_in_input;
+
+  /* the game */
+  uint64_t index;              /* games of this input so far */
+  sgf_pos pos;                 /* its '(' */
+  sgf_board board;
+  int root_phase;              /* 0 no node yet, 1 root node open
+                                  (buffered), 2 root written */
+  int node_open, nprops;       /* tree: a node's array is open */
+  int guess_warned;
+  jlevel *stack;               /* per open game tree */
+  size_t depth, stack_cap;
+  uint64_t entries;            /* "tree" entries written */
+  int entry_open, any_node;    /* an entry's "nodes" is open; it has one */
+
+  /* the property being read */
+  const sgf_propdef *def;
+  char ident[SGF_PROP_IDENT_MAX + 1];
+  size_t ident_len;
+  char move_color;             /* 'B' / 'W' for B and W, else 0 */
+  sgf_pos vpos;                /* the value's '[' */
+  jbuf val;                    /* a value that came in pieces */
+
+  jbuf root;                   /* the root node's records */
+  jbuf moves;                  /* jmove */
+  jbuf move_raw;
+  jbuf text;                   /* FF[4]-decoded text */
+  char *conv;                  /* UTF-8 from sgf_charset */
+  size_t conv_cap;
+} jgame;
+
+/* json_value.c */
+
+/* "NAME:LINE:COL: warning: ..." on stderr; the exit status follows. */
+void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Where byte k of a value lies whose '[' is at pos. */
+sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k);
+/* A Text (simple 0) or SimpleText (1) value as a JSON string. */
+void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
+                 sgf_pos pos);
+/* A file or member name: as it is when UTF-8, else read as ISO-8859-1. */
+void jwrite_name(jgame *g, const char *name);
+/* The value as written (escapes kept), in UTF-8, as a JSON string. */
+void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos);
+/* One value of the property g->def as the table types it: one JSON value,
+ * or several separated by commas (a rectangle of a point list). */
+void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos);
+/* Keep a main-line move (g->move_color) for "moves". */
+void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos);
+/* ,"moves":[...] */
+void jwrite_moves(jgame *g);
+/* The header fields of the root node's records: ,"black":... */
+void jwrite_header(jgame *g);
+/* Set the converter's CA and the board from the root node's records. */
+void jroot_settings(jgame *g);
+
+/* The root node's records in g->root: 'P' len ident, or 'V' pos len
+ * bytes. jroot_next() steps through them (*at 0 to start): 1 and the
+ * record, 0 at the end. */
+typedef struct jrec {
+  int is_value;
+  const char *s;
+  size_t len;
+  sgf_pos pos;
+} jrec;
+int jroot_next(const jgame *g, size_t *at, jrec *r);
+
+#endif /* SGF_TOOLS_JSON_GAME_H */

@@ -1,0 +1,55 @@
+/* json_out.h - JSON text on standard output, buffered, for `sgf json`.
+ *
+ * Strings given to jout_string() must be valid UTF-8 (sgf_charset's
+ * output always is): the writer escapes the quote, the backslash and the
+ * control characters (\n, \r, \t, \b, \f, else \u00XX) and passes every
+ * other byte through, so a line holds exactly the text it was given.
+ */
+#ifndef SGF_TOOLS_JSON_OUT_H
+#define SGF_TOOLS_JSON_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define JOUT_CAP 65536
+
+typedef struct jout {
+  size_t len;
+  char buf[JOUT_CAP];
+} jout;
+
+/* Hand what is buffered to stdout (stdio reports write errors). */
+void jout_flush(jout *o);
+
+static inline void jout_byte(jout *o, char c)
+{
+  if (o->len == JOUT_CAP)
+    jout_flush(o);
+  o->buf[o->len++] = c;
+}
+
+void jout_bytes_slow(jout *o, const char *s, size_t len);
+
+/* Inline: most pieces are a few bytes of constant length, which the
+ * compiler then copies without a call. */
+static inline void jout_bytes(jout *o, const char *s, size_t len)
+{
+  if (len <= JOUT_CAP - o->len) {
+    memcpy(o->buf + o->len, s, len);
+    o->len += len;
+    return;
+  }
+  jout_bytes_slow(o, s, len);
+}
+
+static inline void jout_cstr(jout *o, const char *s)
+{
+  jout_bytes(o, s, strlen(s));
+}
+/* A JSON string of len bytes of UTF-8, quotes included. */
+void jout_string(jout *o, const char *s, size_t len);
+void jout_int(jout *o, int64_t n);
+void jout_uint(jout *o, uint64_t n);
+
+#endif /* SGF_TOOLS_JSON_OUT_H */

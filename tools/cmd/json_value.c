@@ -1,0 +1,529 @@
+/* json_value.c - `sgf json`: values to JSON. Text goes FF[4]-decoded
+ * (sgf_text_decode) through the game's charset converter to UTF-8; other
+ * values are typed by the property table (sgfstream/value.h): numbers and
+ * reals as JSON numbers, points and moves as their two letters, a pass as
+ * null, a composed value as a pair. A value the table does not type, or
+ * that is not of its type, is written as its raw text, the latter with a
+ * warning. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "json_game.h"
+#include "sgf.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int jbuf_reserve(jbuf *b, size_t n)
+{
+  size_t cap;
+  char *np;
+  if (b->cap - b->len >= n)
+    return 0;
+  cap = b->cap ? b->cap : 256;
+  while (cap - b->len < n) {
+    if (cap > ((size_t)-1) / 2)
+      return -1;
+    cap *= 2;
+  }
+  np = realloc(b->p, cap);
+  if (np == NULL)
+    return -1;
+  b->p = np;
+  b->cap = cap;
+  return 0;
+}
+
+int jbuf_add(jbuf *b, const void *s, size_t n)
+{
+  if (jbuf_reserve(b, n) != 0)
+    return -1;
+  if (n)
+    memcpy(b->p + b->len, s, n);
+  b->len += n;
+  return 0;
+}
+
+void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
+{
+  va_list ap;
+  jout_flush(g->out);
+  fflush(stdout);
+  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: ", g->name, pos.line,
+          pos.column, error ? "error" : "warning");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
+}
+
+sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k)
+{
+  size_t i;
+  pos.offset += 1 + k;
+  pos.column += 1 + k;
+  for (i = 0; i < k; i++) {
+    if (raw[i] == '\n' || (raw[i] == '\r' && (i + 1 >= k || raw[i + 1] != '\n'))) {
+      pos.line++;
+      pos.column = k - i; /* the bytes after the break, plus one */
+    }
+  }
+  return pos;
+}
+
+/* The raw offset of decoded byte k (the decoder maps many to one). */
+static size_t raw_offset(const char *raw, size_t len, unsigned flags,
+                         size_t k)
+{
+  sgf_text_decoder d;
+  char tmp[2];
+  size_t i, n = 0;
+  sgf_text_decoder_init(&d, flags);
+  for (i = 0; i < len; i++) {
+    n += sgf_text_decoder_feed(&d, raw + i, 1, tmp);
+    if (n > k)
+      return i;
+  }
+  return len;
+}
+
+/* A backslash right after a byte >= 0x81 (a double-byte character's
+ * second byte, perhaps). */
+static int dbcs_backslash(const char *raw, size_t len)
+{
+  size_t i;
+  for (i = 1; i < len; i++)
+    if (raw[i] == '\\' && (unsigned char)raw[i - 1] >= 0x81)
+      return 1;
+  return 0;
+}
+
+static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos)
+{
+  if (!info->guessed || g->guess_warned)
+    return;
+  g->guess_warned = 1;
+  jdiag(g, pos, 0, "text read as %s, not as the CA says (--guess); "
+                   "further text of this game likewise", info->charset);
+}
+
+/* Convert len bytes (FF[4]-decoded with flags, or raw: flags ~0u) and
+ * write them as a JSON string. */
+/* Convert len bytes of s (FF[4]-decoded text with flags, or raw: flags
+ * ~0u) into g->conv; returns its length, or -1 (reported). */
+static int convert(jgame *g, const char *s, size_t len, const char *raw,
+                   size_t rawlen, unsigned flags, sgf_pos pos,
+                   sgf_charset_info *info)
+{
+  size_t off = 0;
+  int n = sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, info,
+                              &off);
+  if (n == SGF_ESYNTAX) {
+    size_t k = flags == ~0u ? off : raw_offset(raw, rawlen, flags, off);
+    jdiag(g, jpos_in_value(pos, raw, k), 1,
+          "text does not decode as %s (byte 0x%02x); the value is written "
+          "as ISO-8859-1",
+          info->charset, (unsigned)(unsigned char)s[off]);
+    return (int)info->len; /* the text as ISO-8859-1 */
+  }
+  if (n < 0) {
+    jdiag(g, pos, 1, "out of memory converting text");
+    return -1;
+  }
+  return n;
+}
+
+static void write_converted(jgame *g, const char *s, size_t len,
+                            const char *raw, size_t rawlen, unsigned flags,
+                            sgf_pos pos)
+{
+  sgf_charset_info info;
+  int n = convert(g, s, len, raw, rawlen, flags, pos, &info);
+  if (n < 0) {
+    jout_cstr(g->out, "null");
+    return;
+  }
+  warn_guess(g, &info, pos);
+  jout_string(g->out, g->conv, (size_t)n);
+}
+
+void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
+                 sgf_pos pos)
+{
+  unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
+  const char *declared = sgf_charset_declared(g->cs);
+  size_t n;
+  g->text.len = 0;
+  if (jbuf_reserve(&g->text, len + 1) != 0) {
+    jdiag(g, pos, 1, "out of memory");
+    jout_cstr(g->out, "null");
+    return;
+  }
+  /* a double-byte charset's second byte may be a backslash */
+  if (declared == NULL && dbcs_backslash(raw, len)) {
+    /* no CA: if --guess finds the double-byte charset whose reading of
+     * the backslashes was used, that is the text */
+    static const struct {
+      const char *rule, *a, *b;
+    } tries[] = {{"SHIFT_JIS", "SHIFT_JIS", "SHIFT_JIS"},
+                 {"GB18030", "GB18030", "BIG5"}};
+    size_t t;
+    for (t = 0; t < 2; t++) {
+      sgf_charset_info info;
+      int k;
+      n = sgf_text_decode_dbcs(raw, len, g->text.p, flags, tries[t].rule);
+      k = convert(g, g->text.p, n, raw, len, flags, pos, &info);
+      if (k >= 0 && info.charset != NULL &&
+          (strcmp(info.charset, tries[t].a) == 0 ||
+           strcmp(info.charset, tries[t].b) == 0)) {
+        jout_string(g->out, g->conv, (size_t)k);
+        return;
+      }
+    }
+  }
+  n = sgf_text_decode_dbcs(raw, len, g->text.p, flags, declared);
+  write_converted(g, g->text.p, n, raw, len, flags, pos);
+}
+
+void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  write_converted(g, raw, len, raw, len, ~0u, pos);
+}
+
+void jwrite_name(jgame *g, const char *name)
+{
+  size_t i, len = strlen(name);
+  if (sgf_utf8_valid(name, len) == len) {
+    jout_string(g->out, name, len);
+    return;
+  }
+  g->text.len = 0;
+  if (jbuf_reserve(&g->text, 2 * len) != 0) {
+    jout_cstr(g->out, "null");
+    return;
+  }
+  for (i = 0; i < len; i++) {
+    unsigned char b = (unsigned char)name[i];
+    if (b < 0x80) {
+      g->text.p[g->text.len++] = (char)b;
+    } else {
+      g->text.p[g->text.len++] = (char)(0xC0 | b >> 6);
+      g->text.p[g->text.len++] = (char)(0x80 | (b & 0x3F));
+    }
+  }
+  jout_string(g->out, g->text.p, g->text.len);
+}
+
+/* A decoded point's two letters (no range check: it was decoded). */
+static void write_point(jgame *g, sgf_point pt)
+{
+  char q[4];
+  q[0] = '"';
+  q[1] = (char)(pt.x < 26 ? 'a' + pt.x : 'A' + pt.x - 26);
+  q[2] = (char)(pt.y < 26 ? 'a' + pt.y : 'A' + pt.y - 26);
+  q[3] = '"';
+  jout_bytes(g->out, q, 4);
+}
+
+static void write_part(jgame *g, const sgf_vpart *p, int rect,
+                       const char *raw, sgf_pos pos)
+{
+  char num[SGF_REAL_MAX];
+  int n, x, y;
+  switch (p->type) {
+  case SGF_VT_NUMBER:
+    jout_int(g->out, p->u.number);
+    return;
+  case SGF_VT_REAL:
+    n = sgf_real_encode(p->u.real, num);
+    if (n > 0)
+      jout_bytes(g->out, num, (size_t)n);
+    else
+      jout_cstr(g->out, "null");
+    return;
+  case SGF_VT_DOUBLE:
+    jout_int(g->out, p->u.dbl);
+    return;
+  case SGF_VT_COLOR:
+    jout_cstr(g->out, p->u.color == 'B' ? "\"B\"" : "\"W\"");
+    return;
+  case SGF_VT_TEXT:
+  case SGF_VT_SIMPLETEXT:
+    jwrite_text(g, p->u.text.at, p->u.text.len, p->type == SGF_VT_SIMPLETEXT,
+                jpos_in_value(pos, raw, (size_t)(p->u.text.at - raw)));
+    /* jpos_in_value counted the '[' once more: harmless for a column */
+    return;
+  case SGF_VT_MOVE:
+    if (p->u.move.pass)
+      jout_cstr(g->out, "null");
+    else
+      write_point(g, p->u.move.pt);
+    return;
+  case SGF_VT_POINT:
+  case SGF_VT_STONE:
+    if (!rect) {
+      write_point(g, p->u.point);
+      return;
+    }
+    for (y = p->u.rect.a.y; y <= p->u.rect.b.y; y++)
+      for (x = p->u.rect.a.x; x <= p->u.rect.b.x; x++) {
+        sgf_point pt;
+        pt.x = x;
+        pt.y = y;
+        if (x != p->u.rect.a.x || y != p->u.rect.a.y)
+          jout_byte(g->out, ',');
+        write_point(g, pt);
+      }
+    return;
+  default: /* NONE */
+    jout_cstr(g->out, "null");
+  }
+}
+
+void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  const sgf_propdef *def = g->def;
+  sgf_typed_value v;
+  size_t off = 0;
+  int rc, rect;
+  if (g->raw || def == NULL) {
+    jwrite_raw(g, raw, len, pos);
+    return;
+  }
+  rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);
+  if (rc < 0) {
+    jdiag(g, jpos_in_value(pos, raw, off), 0,
+          "%s: not a valid %s value (%s); written as its raw text",
+          def->ident, sgf_vtype_name(NULL, def->type),
+          sgf_strerror(rc));
+    jwrite_raw(g, raw, len, pos);
+    return;
+  }
+  rect = def->shape != SGF_VS_SINGLE && def->type2 == SGF_VT_UNKNOWN;
+  if (v.composed) {
+    jout_byte(g->out, '[');
+    write_part(g, &v.part[0], 0, raw, pos);
+    jout_byte(g->out, ',');
+    write_part(g, &v.part[1], 0, raw, pos);
+    jout_byte(g->out, ']');
+    return;
+  }
+  write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
+}
+
+void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos)
+{
+  jmove m;
+  sgf_move mv;
+  size_t off;
+  (void)pos; /* the tree's value reports a bad move */
+  memset(&m, 0, sizeof m);
+  m.color = g->move_color;
+  if (len == 2 && raw[0] >= 'a' && raw[0] < 'a' + g->board.width &&
+      raw[1] >= 'a' && raw[1] < 'a' + g->board.height &&
+      (raw[0] != 't' || raw[1] != 't' || g->board.width > 19 ||
+       g->board.height > 19)) { /* the common case, as sgf_move_decode */
+    m.x = (signed char)(raw[0] - 'a');
+    m.y = (signed char)(raw[1] - 'a');
+  } else if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
+    m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
+    m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
+  } else {
+    m.x = -2;
+    m.raw_off = (uint32_t)g->move_raw.len;
+    m.raw_len = (uint32_t)len;
+    if (len > UINT32_MAX || jbuf_add(&g->move_raw, raw, len) != 0)
+      return;
+  }
+  if (jbuf_add(&g->moves, &m, sizeof m) != 0)
+    jdiag(g, pos, 1, "out of memory keeping the main line");
+}
+
+void jwrite_moves(jgame *g)
+{
+  const jmove *m = (const jmove *)g->moves.p;
+  size_t i, n = g->moves.len / sizeof *m;
+  sgf_pos none;
+  memset(&none, 0, sizeof none);
+  jout_cstr(g->out, ",\"moves\":[");
+  for (i = 0; i < n; i++) {
+    if (i)
+      jout_byte(g->out, ',');
+    jout_cstr(g->out, m[i].color == 'B' ? "[\"B\"," : "[\"W\",");
+    if (m[i].x == -1) {
+      jout_cstr(g->out, "null");
+    } else if (m[i].x == -2) { /* reported where it was read */
+      jwrite_raw(g, g->move_raw.p + m[i].raw_off, m[i].raw_len, none);
+    } else {
+      sgf_point pt;
+      pt.x = m[i].x;
+      pt.y = m[i].y;
+      write_point(g, pt);
+    }
+    jout_byte(g->out, ']');
+  }
+  jout_byte(g->out, ']');
+}
+
+/* ------------------------------------------------------------ the root */
+
+int jroot_next(const jgame *g, size_t *at, jrec *r)
+{
+  const char *p = g->root.p + *at;
+  if (*at >= g->root.len)
+    return 0;
+  if (*p == 'P') {
+    r->is_value = 0;
+    r->len = (unsigned char)p[1];
+    r->s = p + 2;
+    *at += 2 + r->len;
+    return 1;
+  }
+  r->is_value = 1;
+  memcpy(&r->pos, p + 1, sizeof r->pos);
+  memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
+  r->s = p + 1 + sizeof r->pos + sizeof r->len;
+  *at += 1 + sizeof r->pos + sizeof r->len + r->len;
+  return 1;
+}
+
+/* The first value of property id in the root node, or 0. */
+static int root_value(const jgame *g, const char *id, jrec *out)
+{
+  size_t at = 0, idlen = strlen(id);
+  jrec r;
+  int in = 0;
+  while (jroot_next(g, &at, &r)) {
+    if (!r.is_value) {
+      in = r.len == idlen && memcmp(r.s, id, idlen) == 0;
+      continue;
+    }
+    if (in) {
+      *out = r;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+void jroot_settings(jgame *g)
+{
+  jrec r;
+  sgf_board_init(&g->board);
+  if (root_value(g, "SZ", &r) &&
+      sgf_board_decode(r.s, r.len, &g->board, NULL) != 0)
+    jdiag(g, r.pos, 0, "SZ: not a board size; 19 x 19 assumed");
+  sgf_charset_reset(g->cs);
+  if (g->input_utf8) {
+    sgf_charset_set_ca(g->cs, "UTF-8", 5);
+    return;
+  }
+  if (root_value(g, "CA", &r)) {
+    size_t n;
+    g->text.len = 0;
+    if (jbuf_reserve(&g->text, r.len + 1) != 0)
+      return;
+    n = sgf_text_decode(r.s, r.len, g->text.p, SGF_TEXT_SIMPLE);
+    if (sgf_charset_set_ca(g->cs, g->text.p, n) != 0)
+      jdiag(g, r.pos, 0, "CA[%.*s]: a charset iconv does not know; text "
+                         "read as UTF-8, else ISO-8859-1", (int)(n > 40 ? 40 : n),
+            g->text.p);
+  }
+}
+
+/* The header fields: key, property, kind (t text, r real, n number, s
+ * size). */
+static const struct {
+  const char *key, *id;
+  char kind;
+} fields[] = {
+    {"black", "PB", 't'},    {"white", "PW", 't'},
+    {"black_rank", "BR", 't'}, {"white_rank", "WR", 't'},
+    {"result", "RE", 't'},   {"date", "DT", 't'},
+    {"komi", "KM", 'r'},     {"handicap", "HA", 'n'},
+    {"size", "SZ", 's'},     {"rules", "RU", 't'},
+    {"event", "EV", 't'},    {"round", "RO", 't'},
+    {"place", "PC", 't'},    {"game_name", "GN", 't'},
+};
+
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+/* The first value of each header field, in one pass over the records. */
+static void find_fields(const jgame *g, jrec *val, int *have)
+{
+  size_t at = 0, i;
+  jrec r;
+  int cur = -1;
+  memset(have, 0, NFIELDS * sizeof *have);
+  while (jroot_next(g, &at, &r)) {
+    if (!r.is_value) {
+      cur = -1;
+      if (r.len == 2)
+        for (i = 0; i < NFIELDS; i++)
+          if (r.s[0] == fields[i].id[0] && r.s[1] == fields[i].id[1]) {
+            cur = (int)i;
+            break;
+          }
+    } else if (cur >= 0 && !have[cur]) {
+      val[cur] = r;
+      have[cur] = 1;
+    }
+  }
+}
+
+void jwrite_header(jgame *g)
+{
+  jrec val[NFIELDS];
+  int have[NFIELDS];
+  size_t i;
+  find_fields(g, val, have);
+  for (i = 0; i < NFIELDS; i++) {
+    jrec r = val[i];
+    char num[SGF_REAL_MAX];
+    double d;
+    int64_t n;
+    sgf_board b;
+    jout_cstr(g->out, ",\"");
+    jout_cstr(g->out, fields[i].key);
+    jout_cstr(g->out, "\":");
+    if (!have[i]) {
+      jout_cstr(g->out, "null");
+      continue;
+    }
+    if (g->raw) {
+      jwrite_raw(g, r.s, r.len, r.pos);
+      continue;
+    }
+    switch (fields[i].kind) {
+    case 'r':
+      if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
+          (n = sgf_real_encode(d, num)) > 0) {
+        jout_bytes(g->out, num, (size_t)n);
+        continue;
+      }
+      break;
+    case 'n':
+      if (sgf_number_decode(r.s, r.len, &n, NULL) == 0) {
+        jout_int(g->out, n);
+        continue;
+      }
+      break;
+    case 's':
+      if (sgf_board_decode(r.s, r.len, &b, NULL) == 0) {
+        jout_byte(g->out, '[');
+        jout_int(g->out, b.width);
+        jout_byte(g->out, ',');
+        jout_int(g->out, b.height);
+        jout_byte(g->out, ']');
+        continue;
+      }
+      break;
+    default:
+      break;
+    }
+    /* text, and what does not decode as its type: as text */
+    jwrite_text(g, r.s, r.len, 1, r.pos);
+  }
+}
