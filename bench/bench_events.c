@@ -85,7 +85,7 @@ static int nop_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   return SGF_CONTINUE;
 }
 static int nop_reader_property(sgf_parser *p, void *u,
-                               const sgf_property *prop) {
+                               const sgf_prop_view *prop) {
   (void)p; (void)u; (void)prop;
   return SGF_CONTINUE;
 }
@@ -173,7 +173,7 @@ static int cnt_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   return SGF_CONTINUE;
 }
 static int cnt_reader_property(sgf_parser *p, void *u,
-                               const sgf_property *prop) {
+                               const sgf_prop_view *prop) {
   counts *c = u;
   (void)p;
   c->property++;

@@ -13,8 +13,9 @@
  * What it leaves out, and the real builder (lib/tree/tree_build.c) does: the
  * identifier as written (sgf_parser_raw_ident) and identifier copies,
  * the node and byte limits, derived facts (ply, depth, move numbers, ids,
- * subtree sizes), the position index, the public sgf_property and
- * sgf_value layout, and every failure path. So bench_tree's "trees"
+ * subtree sizes), the position index, the property and value records
+ * behind the views (sgf_prop_view, sgf_value_view), and every failure
+ * path. So bench_tree's "trees"
  * row can approach this floor but not pass it; the floor says how much
  * of the time is the events and positions themselves.
  */

@@ -122,13 +122,13 @@ typedef struct seen {
   sgf_diag last;
 } seen;
 
-static int s_prop(sgf_parser *p, void *u, const sgf_property *pr) {
+static int s_prop(sgf_parser *p, void *u, const sgf_prop_view *pr) {
   seen *s = u;
   size_t i;
   (void)p;
   s->props++;
   s->values += pr->nvalues;
-  for (i = 0; i < pr->nvalues; i++) s->bytes += pr->values[i].len;
+  for (i = 0; i < pr->nvalues; i++) s->bytes += sgf_prop_value(pr, i).len;
   return SGF_CONTINUE;
 }
 

@@ -1224,7 +1224,7 @@ static int rd_n(sgf_parser *p, void *u) {
   tbuf_adds(&((rdr *)u)->ev, ";");
   return 0;
 }
-static int rd_prop(sgf_parser *p, void *u, const sgf_property *prop) {
+static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *prop) {
   rdr *r = u;
   (void)p;
   assert_int_equal(strlen(prop->ident), prop->ident_len);
@@ -1234,10 +1234,14 @@ static int rd_prop(sgf_parser *p, void *u, const sgf_property *prop) {
   if (strcmp(prop->ident, prop->raw_ident) != 0)
     tbuf_addf(&r->ev, "/%s", prop->raw_ident);
   tbuf_addf(&r->ev, "@%llu", (unsigned long long)prop->pos.offset);
-  for (size_t i = 0; i < prop->nvalues; i++)
-    tbuf_addf(&r->ev, "[%.*s@%llu]", (int)prop->values[i].len,
-              prop->values[i].raw,
-              (unsigned long long)prop->values[i].pos.offset);
+  for (size_t i = 0; i < prop->nvalues; i++) {
+    sgf_value_view v = sgf_prop_value(prop, i);
+    tbuf_addf(&r->ev, "[%.*s@%llu]", (int)v.len, v.raw,
+              (unsigned long long)v.pos.offset);
+  }
+  /* past the last value: a view of nothing */
+  assert_null(sgf_prop_value(prop, prop->nvalues).raw);
+  assert_int_equal(sgf_prop_value(prop, prop->nvalues).len, 0);
   if (++r->nprops == r->action_at)
     return r->action;
   return 0;

@@ -301,7 +301,7 @@ static void test_huge_value_core(void **state) {
 
 /* The reader buffers a property's values: it must stop at the limit, at
  * the value, with memory bounded by the limit, and not read on. */
-static int rd_count_prop(sgf_parser *p, void *u, const sgf_property *pr) {
+static int rd_count_prop(sgf_parser *p, void *u, const sgf_prop_view *pr) {
   (void)p;
   (void)pr;
   (*(int *)u)++;
@@ -355,7 +355,7 @@ static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
 
 static void test_huge_value_reader(void **state) {
   uint64_t n = env_u64("SGF_HOSTILE_BIG", (uint64_t)1 << 30);
-  const size_t small_const = 4096 + 16 * sizeof(sgf_value);
+  const size_t small_const = 4096 + 16 * sizeof(sgf_value_view);
   size_t over = 0;
   (void)state;
   /* The default limit, 1 MiB. */

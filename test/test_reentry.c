@@ -118,7 +118,7 @@ typedef struct rd_run {
   int props, busy;
 } rd_run;
 
-static int rd_prop(sgf_parser *p, void *u, const sgf_property *prop) {
+static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *prop) {
   rd_run *x = u;
   (void)prop;
   x->props++;

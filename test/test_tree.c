@@ -130,15 +130,27 @@ static sgf_collection *parse(const char *s, unsigned popt_flags) {
   return c;
 }
 
+/* Value i of n's first property ident (raw NULL if there is none). */
+static sgf_value_view val_of(const sgf_node *n, const char *ident,
+                             size_t i) {
+  sgf_prop_view p = sgf_node_find_prop(n, ident);
+  return sgf_prop_value(&p, i);
+}
+
+/* Value j of n's i-th property (raw NULL if there is none). */
+static sgf_value_view val_at(const sgf_node *n, size_t i, size_t j) {
+  sgf_prop_view p = sgf_node_prop(n, i);
+  return sgf_prop_value(&p, j);
+}
+
 /* The first node (pre-order) whose C value is text. */
 static const sgf_node *by_comment(const sgf_tree *t, const char *text) {
   sgf_node_iter it;
   const sgf_node *n;
   sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) {
-    const sgf_property *p = sgf_node_find_property(n, "C");
-    if (p && p->values[0].len == strlen(text) &&
-        memcmp(p->values[0].raw, text, p->values[0].len) == 0)
+    sgf_value_view v = val_of(n, "C", 0);
+    if (v.raw && v.len == strlen(text) && memcmp(v.raw, text, v.len) == 0)
       return n;
   }
   fail_msg("no node with C[%s]", text);
@@ -158,14 +170,15 @@ static void signature(const sgf_tree *t, buf *out) {
              sgf_node_parent(n) ? (long)sgf_node_index(sgf_node_parent(n))
                                 : -1L);
     buf_adds(out, tmp);
-    for (i = 0; i < sgf_node_property_count(n); i++) {
-      const sgf_property *p = sgf_node_property(n, i);
-      buf_add(out, p->ident, p->ident_len);
+    for (i = 0; i < sgf_node_prop_count(n); i++) {
+      sgf_prop_view p = sgf_node_prop(n, i);
+      buf_add(out, p.ident, p.ident_len);
       buf_adds(out, "/");
-      buf_add(out, p->raw_ident, p->raw_ident_len);
-      for (j = 0; j < p->nvalues; j++) {
+      buf_add(out, p.raw_ident, p.raw_ident_len);
+      for (j = 0; j < p.nvalues; j++) {
+        sgf_value_view v = sgf_prop_value(&p, j);
         buf_adds(out, "[");
-        buf_add(out, p->values[j].raw, p->values[j].len);
+        buf_add(out, v.raw, v.len);
         buf_adds(out, "]");
       }
     }
@@ -237,7 +250,7 @@ static void test_ff4_example(void **state) {
   sgf_collection *col = parse(ff4_example, 0);
   const sgf_tree *t;
   const sgf_node *root, *n;
-  const sgf_property *p;
+  sgf_prop_view p;
   sgf_node_iter it;
   size_t i;
   const char *order = "abcdefghij";
@@ -250,11 +263,11 @@ static void test_ff4_example(void **state) {
   assert_int_equal(sgf_node_child_count(root), 2);
   assert_int_equal(sgf_node_subtree_size(root), 11);
   assert_int_equal(sgf_node_index(root), 0);
-  p = sgf_node_find_property(root, "FF");
-  assert_non_null(p);
-  assert_int_equal(p->nvalues, 1);
-  assert_string_equal(p->values[0].raw, "4");
-  assert_null(sgf_node_find_property(root, "C"));
+  p = sgf_node_find_prop(root, "FF");
+  assert_true(p.nvalues > 0);
+  assert_int_equal(p.nvalues, 1);
+  assert_string_equal(sgf_prop_value(&p, 0).raw, "4");
+  assert_int_equal(sgf_node_find_prop(root, "C").nvalues, 0);
 
   for (i = 0; i < sizeof want / sizeof want[0]; i++) {
     n = by_comment(t, want[i].c);
@@ -274,9 +287,8 @@ static void test_ff4_example(void **state) {
   }
   /* position ids follow the document */
   for (i = 0; i < 10; i++) {
-    const sgf_property *c = sgf_node_find_property(sgf_tree_node_at(t, i + 1),
-                                                   "C");
-    assert_int_equal(c->values[0].raw[0], order[i]);
+    sgf_value_view c = val_of(sgf_tree_node_at(t, i + 1), "C", 0);
+    assert_int_equal(c.raw[0], order[i]);
   }
   /* siblings, child(i) */
   assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "c")), by_comment(t, "d"));
@@ -383,7 +395,7 @@ static void test_cql_example(void **state) {
   };
   sgf_collection *col = parse(cql_example, 0);
   const sgf_tree *t = sgf_collection_tree(col, 0);
-  const sgf_value *v;
+  sgf_value_view v;
   sgf_node_iter it;
   size_t i;
   (void)state;
@@ -409,11 +421,12 @@ static void test_cql_example(void **state) {
     assert_int_equal(sgf_node_distance(y, x), pairs[i].dist);
   }
   assert_int_equal(sgf_node_move(by_comment(t, "1. Nf3"), &v), SGF_COLOR_BLACK);
-  assert_string_equal(v->raw, "fc");
+  assert_string_equal(v.raw, "fc");
   assert_int_equal(sgf_node_move(by_comment(t, "1...Nf6"), &v), SGF_COLOR_WHITE);
-  assert_string_equal(v->raw, "ff");
+  assert_string_equal(v.raw, "ff");
   assert_int_equal(sgf_node_move(by_comment(t, "start"), &v), SGF_COLOR_NONE);
-  assert_null(v);
+  assert_null(v.raw);
+  assert_int_equal(v.len, 0);
   sgf_node_iter_mainline_init(&it, by_comment(t, "1. d4"));
   assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "1. d4"));
   assert_ptr_equal(sgf_node_iter_next(&it), by_comment(t, "1...Nf6"));
@@ -511,12 +524,13 @@ static void test_move_positions(void **state) {
     assert_pos_at(sgf_node_pos(sgf_tree_root(t)), in, off);
     n = sgf_node_first_child(sgf_tree_root(t));
     for (; n; n = sgf_node_first_child(n), moves++) {
-      const sgf_property *pr = sgf_node_property(n, 0);
+      sgf_prop_view pr = sgf_node_prop(n, 0);
       off = (size_t)(strchr(in + off + 1, ';') - in);
       assert_pos_at(sgf_node_pos(n), in, off);
-      assert_non_null(pr);
-      assert_pos_at(pr->pos, in, (size_t)(strpbrk(in + off, "BW") - in));
-      assert_pos_at(pr->values[0].pos, in, (size_t)(strchr(in + off, '[') - in));
+      assert_int_equal(pr.nvalues, 1);
+      assert_pos_at(pr.pos, in, (size_t)(strpbrk(in + off, "BW") - in));
+      assert_pos_at(sgf_prop_value(&pr, 0).pos, in,
+                    (size_t)(strchr(in + off, '[') - in));
     }
     assert_int_equal(moves, 8);
     sgf_tree_free(t);
@@ -529,39 +543,41 @@ static void test_properties_raw(void **state) {
                   "C[second])";
   sgf_collection *col = parse(s, 0);
   const sgf_node *n = sgf_tree_root(sgf_collection_tree(col, 0));
-  const sgf_property *p;
+  sgf_prop_view p;
   char out[16];
   size_t k;
   (void)state;
-  assert_int_equal(sgf_node_property_count(n), 6);
-  p = sgf_node_property(n, 0);
-  assert_string_equal(p->ident, "CP");
-  assert_string_equal(p->raw_ident, "CoPyright");
-  assert_int_equal(p->raw_ident_len, 9);
-  assert_int_equal(p->pos.offset, 2);
-  assert_int_equal(p->values[0].pos.offset, 11);
-  p = sgf_node_property(n, 1);
-  assert_string_equal(p->ident, "B");
-  assert_string_equal(p->raw_ident, "b");
+  assert_int_equal(sgf_node_prop_count(n), 6);
+  p = sgf_node_prop(n, 0);
+  assert_string_equal(p.ident, "CP");
+  assert_string_equal(p.raw_ident, "CoPyright");
+  assert_int_equal(p.raw_ident_len, 9);
+  assert_int_equal(p.pos.offset, 2);
+  assert_int_equal(sgf_prop_value(&p, 0).pos.offset, 11);
+  p = sgf_node_prop(n, 1);
+  assert_string_equal(p.ident, "B");
+  assert_string_equal(p.raw_ident, "b");
   assert_int_equal(sgf_node_move(n, NULL), SGF_COLOR_BLACK);
-  p = sgf_node_find_property(n, "C"); /* the first C */
-  assert_ptr_equal(p, sgf_node_property(n, 2));
-  assert_int_equal(p->values[0].len, 6);
-  assert_memory_equal(p->values[0].raw, "a\\]b\\\\", 6);
-  k = sgf_unescape(p->values[0].raw, p->values[0].len, out);
+  p = sgf_node_find_prop(n, "C"); /* the first C */
+  assert_ptr_equal(p.ident, sgf_node_prop(n, 2).ident);
+  assert_int_equal(p.pos.offset, sgf_node_prop(n, 2).pos.offset);
+  assert_int_equal(sgf_prop_value(&p, 0).len, 6);
+  assert_memory_equal(sgf_prop_value(&p, 0).raw, "a\\]b\\\\", 6);
+  k = sgf_unescape(sgf_prop_value(&p, 0).raw, sgf_prop_value(&p, 0).len, out);
   assert_int_equal(k, 4);
   assert_memory_equal(out, "a]b\\", 4);
-  p = sgf_node_find_property(n, "AB");
-  assert_int_equal(p->nvalues, 3);
-  assert_string_equal(sgf_property_value(p, 2)->raw, "cc");
-  assert_int_equal(sgf_property_value(p, 2)->pos.line, 2);
-  assert_null(sgf_property_value(p, 3));
-  p = sgf_node_find_property(n, "XX");
-  assert_int_equal(p->values[0].len, 0);
-  assert_string_equal(p->values[0].raw, "");
-  assert_string_equal(sgf_node_property(n, 5)->values[0].raw, "second");
-  assert_null(sgf_node_property(n, 6));
-  assert_null(sgf_node_find_property(n, "W"));
+  p = sgf_node_find_prop(n, "AB");
+  assert_int_equal(p.nvalues, 3);
+  assert_string_equal(sgf_prop_value(&p, 2).raw, "cc");
+  assert_int_equal(sgf_prop_value(&p, 2).pos.line, 2);
+  assert_null(sgf_prop_value(&p, 3).raw);
+  p = sgf_node_find_prop(n, "XX");
+  assert_int_equal(sgf_prop_value(&p, 0).len, 0);
+  assert_string_equal(sgf_prop_value(&p, 0).raw, "");
+  assert_string_equal(val_at(n, 5, 0).raw, "second");
+  assert_int_equal(sgf_node_prop(n, 6).nvalues, 0);
+  assert_null(sgf_node_prop(n, 6).ident);
+  assert_int_equal(sgf_node_find_prop(n, "W").nvalues, 0);
   sgf_collection_free(col);
 }
 
@@ -861,11 +877,11 @@ static void test_detached_robust_order(void **state) {
   assert_int_equal(g.games, 1);
   t = g.kept[0];
   assert_int_equal(sgf_tree_node_count(t), 2);
-  assert_int_equal(sgf_node_property_count(sgf_tree_root(t)), 0);
+  assert_int_equal(sgf_node_prop_count(sgf_tree_root(t)), 0);
   {
     const sgf_node *n = sgf_node_first_child(sgf_tree_root(t));
-    assert_int_equal(sgf_node_property_count(n), 1); /* C left out */
-    assert_string_equal(sgf_node_property(n, 0)->values[0].raw, "aa");
+    assert_int_equal(sgf_node_prop_count(n), 1); /* C left out */
+    assert_string_equal(val_at(n, 0, 0).raw, "aa");
     assert_int_equal(sgf_node_ply(n), 1);
   }
   /* a game with no node adds nothing */
@@ -1119,7 +1135,7 @@ static void test_skip_shapes(void **state) {
   assert_int_equal(sgf_tree_node_count(u.g.kept[0]), 7);
   {
     const sgf_node *a = sgf_node_first_child(sgf_tree_root(u.g.kept[0]));
-    assert_int_equal(sgf_node_property_count(a), 0);
+    assert_int_equal(sgf_node_prop_count(a), 0);
     assert_int_equal(sgf_node_child_count(a), 0);
     check_invariants(u.g.kept[0]);
   }
@@ -1652,7 +1668,7 @@ static void test_cursor_record(void **state) {
   sgf_cursor *c = sgf_cursor_create(t);
   sgf_game_header h;
   const sgf_node *root = sgf_tree_root(t), *b1, *w1, *pass, *w2, *w3;
-  const sgf_property *p;
+  sgf_prop_view p;
   char out[64];
   size_t n;
   (void)state;
@@ -1667,26 +1683,26 @@ static void test_cursor_record(void **state) {
   h.white = "W\\hite";
   h.date = "2024-01-01";
   assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
-  assert_string_equal(sgf_node_find_property(root, "GM")->values[0].raw, "1");
-  assert_string_equal(sgf_node_find_property(root, "FF")->values[0].raw, "4");
-  assert_string_equal(sgf_node_find_property(root, "SZ")->values[0].raw, "19");
-  assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "6.5");
-  assert_string_equal(sgf_node_find_property(root, "PB")->values[0].raw,
+  assert_string_equal(val_of(root, "GM", 0).raw, "1");
+  assert_string_equal(val_of(root, "FF", 0).raw, "4");
+  assert_string_equal(val_of(root, "SZ", 0).raw, "19");
+  assert_string_equal(val_of(root, "KM", 0).raw, "6.5");
+  assert_string_equal(val_of(root, "PB", 0).raw,
                       "Black\\]Player");
-  assert_string_equal(sgf_node_find_property(root, "PW")->values[0].raw,
+  assert_string_equal(val_of(root, "PW", 0).raw,
                       "W\\\\hite");
-  assert_null(sgf_node_find_property(root, "HA"));
+  assert_int_equal(sgf_node_find_prop(root, "HA").nvalues, 0);
   h.komi = -0.25;
   h.handicap = 3;
   assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
-  assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "-0.25");
-  assert_string_equal(sgf_node_find_property(root, "HA")->values[0].raw, "3");
-  assert_int_equal(sgf_node_property_count(root), 8); /* 7 replaced, HA */
-  assert_string_equal(sgf_node_property(root, 3)->ident, "KM");
+  assert_string_equal(val_of(root, "KM", 0).raw, "-0.25");
+  assert_string_equal(val_of(root, "HA", 0).raw, "3");
+  assert_int_equal(sgf_node_prop_count(root), 8); /* 7 replaced, HA */
+  assert_string_equal(sgf_node_prop(root, 3).ident, "KM");
   h.komi = 7;
   h.handicap = 0;
   assert_int_equal(sgf_cursor_header(c, &h), SGF_OK);
-  assert_string_equal(sgf_node_find_property(root, "KM")->values[0].raw, "7");
+  assert_string_equal(val_of(root, "KM", 0).raw, "7");
   /* HA[3] stays: HA is only written when given */
   assert_int_equal(sgf_node_to_play(root), SGF_COLOR_WHITE);
   assert_int_equal(sgf_cursor_set_text(c, "HA", "0"), SGF_OK);
@@ -1699,18 +1715,19 @@ static void test_cursor_record(void **state) {
   w1 = sgf_cursor_node(c);
   assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_OK);
   assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_OK);
-  p = sgf_node_find_property(w1, "C");
-  assert_string_equal(p->values[0].raw, "a \\] comment \\\\ here\nmore");
-  n = sgf_unescape(p->values[0].raw, p->values[0].len, out);
+  p = sgf_node_find_prop(w1, "C");
+  assert_string_equal(sgf_prop_value(&p, 0).raw, "a \\] comment \\\\ here\nmore");
+  n = sgf_unescape(sgf_prop_value(&p, 0).raw, sgf_prop_value(&p, 0).len, out);
   assert_int_equal(n, strlen("a ] comment \\ here\nmore"));
   assert_memory_equal(out, "a ] comment \\ here\nmore", n);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, SGF_PASS, 0),
                    SGF_OK);
   pass = sgf_cursor_node(c);
   {
-    const sgf_value *v;
+    sgf_value_view v;
     assert_int_equal(sgf_node_move(pass, &v), SGF_COLOR_BLACK);
-    assert_int_equal(v->len, 0);
+    assert_int_equal(v.len, 0);
+    assert_non_null(v.raw);
   }
   assert_int_equal(sgf_node_ply(pass), 3);
   assert_int_equal(sgf_node_move_number(pass), 3);
@@ -1758,7 +1775,7 @@ static void test_cursor_record(void **state) {
   assert_ptr_equal(sgf_cursor_node(c), b1);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_OK);
   assert_ptr_equal(sgf_node_last_child(b1), sgf_cursor_node(c));
-  assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "W")->values[0].raw,
+  assert_string_equal(val_of(sgf_cursor_node(c), "W", 0).raw,
                       "Ea");
   assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
   assert_int_equal(sgf_cursor_start_variation(c), SGF_EINVAL);
@@ -1775,34 +1792,35 @@ static void test_cursor_record(void **state) {
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_NONE, 1, 0), SGF_OK);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, SGF_PASS, 0),
                    SGF_EINVAL);
-  p = sgf_node_find_property(sgf_cursor_node(c), "AB");
-  assert_int_equal(p->nvalues, 2); /* ba moved to AE */
-  assert_string_equal(p->values[0].raw, "aa");
-  assert_string_equal(p->values[1].raw, "ca");
-  assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "AE")->values[0].raw,
+  p = sgf_node_find_prop(sgf_cursor_node(c), "AB");
+  assert_int_equal(p.nvalues, 2); /* ba moved to AE */
+  assert_string_equal(sgf_prop_value(&p, 0).raw, "aa");
+  assert_string_equal(sgf_prop_value(&p, 1).raw, "ca");
+  assert_string_equal(val_of(sgf_cursor_node(c), "AE", 0).raw,
                       "ba");
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_OK);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_OK);
-  assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "AW")->nvalues, 1);
+  assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "AW").nvalues, 1);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_OK);
-  assert_null(sgf_node_find_property(sgf_cursor_node(c), "AW")); /* emptied */
+  assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "AW").nvalues, 0); /* emptied */
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_OK);
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_OK);
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_OK);
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_OK);
-  assert_null(sgf_node_find_property(sgf_cursor_node(c), "TR"));
-  assert_string_equal(sgf_node_find_property(sgf_cursor_node(c), "SQ")->values[0].raw,
+  assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "TR").nvalues, 0);
+  assert_string_equal(val_of(sgf_cursor_node(c), "SQ", 0).raw,
                       "dd");
   assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EINVAL);
   assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_OK);
   assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_OK);
   assert_int_equal(sgf_cursor_add_label(c, 2, 3, "B"), SGF_OK);
-  p = sgf_node_find_property(sgf_cursor_node(c), "LB");
-  assert_int_equal(p->nvalues, 2);
-  assert_string_equal(p->values[0].raw, "cd:B");
-  assert_string_equal(p->values[1].raw, "ed:x");
+  p = sgf_node_find_prop(sgf_cursor_node(c), "LB");
+  assert_int_equal(p.nvalues, 2);
+  assert_string_equal(sgf_prop_value(&p, 0).raw, "cd:B");
+  assert_string_equal(sgf_prop_value(&p, 1).raw, "ed:x");
   assert_int_equal(sgf_cursor_add_label(c, 2, 2, "A:]"), SGF_OK);
-  assert_string_equal(p->values[2].raw, "cc:A\\:\\]");
+  p = sgf_node_find_prop(sgf_cursor_node(c), "LB"); /* the node changed */
+  assert_string_equal(sgf_prop_value(&p, 2).raw, "cc:A\\:\\]");
   assert_int_equal(sgf_node_move(sgf_cursor_node(c), NULL), SGF_COLOR_NONE);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
   /* raw values are checked */
@@ -1811,7 +1829,7 @@ static void test_cursor_record(void **state) {
   assert_int_equal(sgf_cursor_add_value(c, "xx", "a", 1), SGF_EINVAL);
   assert_int_equal(sgf_cursor_add_value(c, "XX", "a\\]", 3), SGF_OK);
   assert_int_equal(sgf_cursor_add_value(c, "XX", "", 0), SGF_OK);
-  assert_int_equal(sgf_node_find_property(sgf_cursor_node(c), "XX")->nvalues, 2);
+  assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "XX").nvalues, 2);
   assert_int_equal(sgf_cursor_set_text(c, "PL", "W"), SGF_OK);
   assert_int_equal(sgf_node_to_play(sgf_cursor_node(c)), SGF_COLOR_WHITE);
   assert_int_equal(sgf_cursor_set_text(c, "PL", "B"), SGF_OK);
@@ -1830,7 +1848,7 @@ static void test_cursor_record(void **state) {
   /* the result on the root */
   assert_int_equal(sgf_cursor_set_result(c, "W+3.5"), SGF_OK);
   assert_int_equal(sgf_cursor_set_result(c, "B+R"), SGF_OK);
-  assert_string_equal(sgf_node_find_property(root, "RE")->values[0].raw, "B+R");
+  assert_string_equal(val_of(root, "RE", 0).raw, "B+R");
   check_invariants(t);
   sgf_cursor_destroy(c);
   sgf_tree_free(t);
@@ -1841,21 +1859,21 @@ static void test_cursor_on_parsed_tree(void **state) {
   sgf_collection *col = parse("(;AB[aa][bb][cc]AW[dd]C[x];B[ee])", 0);
   sgf_tree *t = sgf_collection_tree(col, 0);
   sgf_cursor *c = sgf_cursor_create(t);
-  const sgf_property *p;
+  sgf_prop_view p;
   int i;
   (void)state;
   for (i = 0; i < 10; i++)
     assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 10 + i, 0),
                      SGF_OK);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 3, 3), SGF_OK);
-  p = sgf_node_find_property(sgf_tree_root(t), "AB");
-  assert_int_equal(p->nvalues, 14);
-  assert_string_equal(p->values[0].raw, "aa");
-  assert_string_equal(p->values[2].raw, "cc");
-  assert_string_equal(p->values[12].raw, "ta");
-  assert_string_equal(p->values[13].raw, "dd");
-  assert_null(sgf_node_find_property(sgf_tree_root(t), "AW"));
-  assert_int_equal(sgf_node_property_count(sgf_tree_root(t)), 2);
+  p = sgf_node_find_prop(sgf_tree_root(t), "AB");
+  assert_int_equal(p.nvalues, 14);
+  assert_string_equal(sgf_prop_value(&p, 0).raw, "aa");
+  assert_string_equal(sgf_prop_value(&p, 2).raw, "cc");
+  assert_string_equal(sgf_prop_value(&p, 12).raw, "ta");
+  assert_string_equal(sgf_prop_value(&p, 13).raw, "dd");
+  assert_int_equal(sgf_node_find_prop(sgf_tree_root(t), "AW").nvalues, 0);
+  assert_int_equal(sgf_node_prop_count(sgf_tree_root(t)), 2);
   /* the parsed move is found and reused */
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 4, 4, 0), SGF_OK);
   assert_int_equal(sgf_tree_node_count(t), 2);
@@ -1914,8 +1932,8 @@ static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) {
     size_t i;
-    for (i = 0; i < sgf_node_property_count(n); i++)
-      r->values += sgf_node_property(n, i)->nvalues;
+    for (i = 0; i < sgf_node_prop_count(n); i++)
+      r->values += sgf_node_prop(n, i).nvalues;
   }
   signature(t, &r->sig);
   return SGF_CONTINUE;

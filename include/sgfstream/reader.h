@@ -15,7 +15,7 @@
  * applies to every callback here (continue, skip, pause, abort).
  *
  * This header is included by <sgfstream.h>; it stands alone too. The
- * property and value types are in sgfstream/value.h (raw values).
+ * property and value views are in sgfstream/value.h (raw values).
  */
 /* The core API first, outside the guard (see sgfstream/common.h). */
 #include <sgfstream.h>
@@ -29,9 +29,11 @@
 extern "C" {
 #endif
 
-/* All pointers in *prop are valid during the callback only. */
+/* The property, complete: *prop and everything it points to (its
+ * identifiers, and its values through sgf_prop_value()) are valid during
+ * the callback only. */
 typedef int (*sgf_property_cb)(sgf_parser *p, void *user,
-                               const sgf_property *prop);
+                               const sgf_prop_view *prop);
 
 /* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
  * with sgf_reader_callbacks_init(). Any callback may be NULL. */

@@ -12,12 +12,13 @@
  * then passes over every secondary variation and the trees hold the main
  * line only.
  *
- * NODES keep their properties in file order. Each property is an
- * sgf_property (sgfstream/value.h): the identifier normalized and as
- * written, its values raw (escapes intact, the core's slices
- * concatenated; sgf_unescape() gives the text), with positions. Every
- * value's raw bytes are followed by a NUL byte for convenience (a value
- * may itself contain NUL bytes: use len).
+ * NODES keep their properties in file order: the identifier normalized
+ * and as written, the values raw (escapes intact, the core's slices
+ * concatenated; sgf_unescape() gives the text), with positions. They are
+ * read through views returned by value (sgf_prop_view, sgf_value_view in
+ * sgfstream/value.h), not through the tree's own storage, which may
+ * change. Every value's raw bytes are followed by a NUL byte for
+ * convenience (a value may itself contain NUL bytes: use len).
  *
  * MEMORY. A tree holds its nodes, properties and values in an arena of
  * blocks (up to 64 KiB each) taken through the allocator hooks of
@@ -216,7 +217,7 @@ SGF_EXTERN sgf_collection *sgf_collection_parse(
  * Returns NULL if memory runs out. */
 SGF_EXTERN sgf_tree *sgf_tree_create(const sgf_allocator *alloc);
 
-/* Free a tree and all its nodes. NULL is allowed. Nodes, properties and
+/* Free a tree and all its nodes. NULL is allowed. Nodes, views and
  * cursors of the tree must not be used afterwards. */
 SGF_EXTERN void sgf_tree_free(sgf_tree *t);
 
@@ -312,8 +313,9 @@ SGF_EXTERN sgf_pos sgf_node_pos(const sgf_node *n);
 
 /* The move the node holds: the colour of its first B or W property (in
  * file order), or SGF_COLOR_NONE. If value is not NULL it receives that
- * property's first value (NULL when there is no move). */
-SGF_EXTERN sgf_color sgf_node_move(const sgf_node *n, const sgf_value **value);
+ * property's first value (a view of nothing, raw NULL, when there is no
+ * move), valid as the views below are. */
+SGF_EXTERN sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value);
 
 /* Move number. Moves (nodes holding B or W) are numbered 1, 2, 3 ... along
  * the path from the root. A node with MN[k] that holds a move gives that
@@ -331,20 +333,20 @@ SGF_EXTERN int64_t sgf_node_move_number(const sgf_node *n);
 SGF_EXTERN sgf_color sgf_node_to_play(const sgf_node *n);
 
 /* ---------------------------------------------------------------------- */
-/* Nodes: properties, in file order. Pointers live as long as the tree and
- * stay valid until a cursor changes that node.                             */
+/* Nodes: properties, in file order, as views (RAW VALUES in
+ * sgfstream/value.h) returned by value. A view and the bytes it points to
+ * stay valid until the tree is freed or a cursor changes that node; the
+ * values come through sgf_prop_value(). All O(1) unless said.            */
 
-SGF_EXTERN size_t sgf_node_property_count(const sgf_node *n);
-/* The i-th property (0-based), or NULL if out of range. */
-SGF_EXTERN const sgf_property *sgf_node_property(const sgf_node *n,
-                                                 size_t i);
-/* The first property whose normalized identifier is ident ("B", "AB"),
- * or NULL. O(number of properties). */
-SGF_EXTERN const sgf_property *sgf_node_find_property(const sgf_node *n,
-                                                      const char *ident);
-/* The i-th value of a property, or NULL if out of range. */
-SGF_EXTERN const sgf_value *sgf_property_value(const sgf_property *p,
-                                               size_t i);
+SGF_EXTERN size_t sgf_node_prop_count(const sgf_node *n);
+/* The i-th property (0-based); a view of nothing (nvalues 0, NULL
+ * pointers) if i is out of range. */
+SGF_EXTERN sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i);
+/* The first property whose normalized identifier is ident ("B", "AB"); a
+ * view of nothing (nvalues 0) if there is none: test nvalues. O(number
+ * of properties). */
+SGF_EXTERN sgf_prop_view sgf_node_find_prop(const sgf_node *n,
+                                            const char *ident);
 
 /* ---------------------------------------------------------------------- */
 /* Iterators (no allocation, no recursion). The struct is plain data:

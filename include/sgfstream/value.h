@@ -64,23 +64,39 @@ extern "C" {
 /* ---------------------------------------------------------------------- */
 /* Raw values: a property and its values as written, escapes intact, as
  * the reader (sgfstream/reader.h) and the tree (sgfstream/tree.h) give
- * them. The typed values decode these bytes.                             */
+ * them. The typed values below decode these bytes.
+ *
+ * VIEWS, NOT STORAGE. The reader and the tree hand out small views,
+ * returned by value: copies that describe a property or a value and
+ * point at bytes the reader or the tree owns. How those keep properties
+ * is theirs to change (a tree may pack them into flat arrays) without
+ * changing this API. A view is valid as long as what it points into:
+ * during the on_property callback for the reader's; for the tree's, until
+ * the tree is freed or a cursor changes that node. Keep the bytes you
+ * need beyond that. A view that stands for nothing (no such property,
+ * value or move) has nvalues 0, lengths 0 and NULL pointers.            */
 
-typedef struct sgf_value {
-  const char *raw; /* bytes between '[' and ']', escapes intact */
+typedef struct sgf_value_view {
+  const char *raw; /* bytes between '[' and ']', escapes intact; followed
+                      by a NUL byte (the value may hold NUL bytes: use
+                      len) */
   size_t len;
   sgf_pos pos; /* of the '[' */
-} sgf_value;
+} sgf_value_view;
 
-typedef struct sgf_property {
+typedef struct sgf_prop_view {
   const char *ident;     /* normalized (FF[4]), NUL-terminated */
   size_t ident_len;
   const char *raw_ident; /* as written, NUL-terminated */
   size_t raw_ident_len;
   sgf_pos pos;           /* of the identifier's first byte */
-  size_t nvalues;        /* at least 1 */
-  const sgf_value *values;
-} sgf_property;
+  size_t nvalues;        /* at least 1 for a property that is there */
+  const void *priv[2];   /* private: where the values are */
+} sgf_prop_view;
+
+/* The i-th value (0-based) of the property p describes; a view of
+ * nothing (raw NULL) if i >= p->nvalues. O(1), no allocation. */
+SGF_EXTERN sgf_value_view sgf_prop_value(const sgf_prop_view *p, size_t i);
 
 /* end of raw values */
 

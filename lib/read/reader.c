@@ -2,14 +2,17 @@
  *
  * A client of the public callback API only: it collects the slices of a
  * property's values into one buffer and calls on_property at the core's
- * on_property_end. Values are recorded as offsets while the buffer may
- * still move, and turned into pointers just before delivery. Everything
+ * on_property_end, as a view (sgf_prop_view) whose values are kept the
+ * way the tree keeps them (rawval.h), so sgf_prop_value() serves both.
+ * Values are recorded as offsets while the buffer may still move, and
+ * turned into pointers just before delivery. Everything
  * buffered for one property is bounded: raw bytes by max_value_bytes,
  * the number of values by max_value_bytes / 16 (at least 64).
  */
 #include <string.h>
 
 #include "alloc.h"
+#include "rawval.h"
 #include "sgfstream.h"
 #include "sized.h"
 
@@ -24,11 +27,11 @@ struct sgf_reader {
 
   char *buf; /* raw value bytes of the current property */
   size_t len, cap;
-  sgf_value *vals; /* .raw holds an offset into buf until delivery */
+  sgf__val *vals; /* .raw holds an offset into buf until delivery */
   size_t nvals, vcap;
   int failed; /* the current property exceeded the limit */
 
-  sgf_property prop;
+  sgf_prop_view prop; /* what on_property gets: priv[0] is vals */
   char *ident, *raw_ident; /* max_ident_len + 1 each */
   size_t ident_cap;
 };
@@ -124,7 +127,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
 
 static int on_value_begin(sgf_parser *p, void *u) {
   sgf_reader *r = u;
-  sgf_value *v;
+  sgf__val *v;
   if (!fits(r, 0, 1)) return over_limit(r, p, sgf_parser_position(p));
   if (r->nvals == r->vcap) {
     size_t ncap = r->vcap ? r->vcap * 2 : 16;
@@ -169,7 +172,7 @@ static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
 
 static int on_value_end(sgf_parser *p, void *u) {
   sgf_reader *r = u;
-  sgf_value *v = &r->vals[r->nvals - 1];
+  sgf__val *v = &r->vals[r->nvals - 1];
   (void)p;
   v->len = r->len - v->len; /* was the start offset */
   return SGF_CONTINUE;
@@ -184,7 +187,7 @@ static int on_property_end(sgf_parser *p, void *u) {
     off += r->vals[i].len;
   }
   r->prop.nvalues = r->nvals;
-  r->prop.values = r->vals;
+  r->prop.priv[0] = r->vals; /* as sgf__prop_view() would make it */
   return r->cb.on_property ? r->cb.on_property(p, r->user, &r->prop) : 0;
 }
 

@@ -36,7 +36,7 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
   b->open_pos = n->pos;
   b->npp = b->nvals = b->sblen = 0;
   if (b->dstate >= 1) {
-    const sgf_property *pr = DPROP(n);
+    const sgf__prop *pr = DPROP(n);
     sprop *sp;
     if (sgf__tb_grow(b, (void **)&b->pp, &b->ppcap, 1, sizeof *b->pp, 16) ||
         sgf__tb_grow(b, (void **)&b->vals, &b->valcap, 1, sizeof *b->vals, 16) ||
@@ -54,14 +54,14 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
     b->vroom = b->max_value_bytes;
     b->in_prop = 1;
     if (b->dstate == 2) {
-      const sgf_value *va = DVAL(n);
+      const sgf__val *va = DVAL(n);
       if (b->dlen) memcpy(b->sb, DBYTES(n), b->dlen);
       b->sblen = b->dlen;
       b->vals[0].off = 0;
       b->vals[0].pos = va->pos;
       b->nvals = 1;
       b->in_value = 1;
-      b->vroom -= sizeof(sgf_value) + b->dlen; /* direct_ok: no wrap */
+      b->vroom -= sizeof(sgf__val) + b->dlen; /* direct_ok: no wrap */
     }
   }
   b->dstate = 0;
@@ -154,10 +154,10 @@ HOT_INLINE const char *static_ident(const char *id, size_t n,
 
 /* The DIRECT node's property: a static identifier (what static_ident
  * gave, with its flags pf), its position still to be written. */
-HOT_INLINE sgf_property *direct_property(sgf_tree_builder *b,
-                                         const char *ident, size_t n,
-                                         uint32_t pf) {
-  sgf_property *pr = DPROP(b->dn);
+HOT_INLINE sgf__prop *direct_property(sgf_tree_builder *b,
+                                      const char *ident, size_t n,
+                                      uint32_t pf) {
+  sgf__prop *pr = DPROP(b->dn);
   b->prop_flags = pf;
   b->dstate = 1;
   pr->ident = pr->raw_ident = ident;
@@ -185,9 +185,9 @@ NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
     raw = RAW_IDENT(p, &rn);
     ident = static_ident(at, n, raw, rn, &pf);
     if (LIKELY(ident && b->npp < b->ppcap && b->npp < UINT32_MAX &&
-               b->room >= sizeof(sgf_property))) {
+               b->room >= sizeof(sgf__prop))) {
       sprop *sp = &b->pp[b->npp];
-      b->room -= sizeof(sgf_property);
+      b->room -= sizeof(sgf__prop);
       b->psb = b->sblen;
       b->pfirst = b->nvals;
       b->vroom = b->max_value_bytes;
@@ -212,14 +212,14 @@ static int h_value_begin(sgf_parser *p, void *u) {
       return SGF_CONTINUE;
     }
   } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
-                    b->vroom >= sizeof(sgf_value) &&
-                    b->room >= sizeof(sgf_value) + 1 &&
+                    b->vroom >= sizeof(sgf__val) &&
+                    b->room >= sizeof(sgf__val) + 1 &&
                     b->nvals < b->valcap && b->sbcap - b->sblen >= 2 &&
                     !b->ev.on_value_begin)) {
     sval *v;
     if (b->in_value) end_value(b);
-    b->vroom -= sizeof(sgf_value);
-    b->room -= sizeof(sgf_value) + 1;
+    b->vroom -= sizeof(sgf__val);
+    b->room -= sizeof(sgf__val) + 1;
     v = &b->vals[b->nvals++];
     v->off = b->sblen;
     v->pos = EVENT_POS(p);
@@ -407,5 +407,5 @@ void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h) {
   b->direct_ok = b->lazy && !e->on_tree_begin && !e->on_tree_end &&
                  !e->on_node && !e->on_property && !e->on_value_begin &&
                  !e->on_value_data && !e->on_value &&
-                 b->max_value_bytes >= sizeof(sgf_value) + DIRECT_BYTES;
+                 b->max_value_bytes >= sizeof(sgf__val) + DIRECT_BYTES;
 }

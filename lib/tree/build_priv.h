@@ -58,10 +58,10 @@ enum { ERR_VALUE = 100 };
  * reserved at the free end of the arena's head block. */
 #define DIRECT_BYTES 8u
 #define DIRECT_SIZE                                                     \
-  (sizeof(sgf_node) + sizeof(sgf_property) + sizeof(sgf_value) +        \
+  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__val) +           \
    DIRECT_BYTES)
-#define DPROP(n) ((sgf_property *)((n) + 1))
-#define DVAL(n) ((sgf_value *)(DPROP(n) + 1))
+#define DPROP(n) ((sgf__prop *)((n) + 1))
+#define DVAL(n) ((sgf__val *)(DPROP(n) + 1))
 #define DBYTES(n) ((char *)(DVAL(n) + 1))
 /* What a DIRECT node with one value of len bytes takes of its room: the
  * value's NUL included, rounded up to the arena's 8 bytes. */
@@ -110,7 +110,7 @@ struct sgf_tree_builder {
   /* (not next to room: one wide load of both just after two narrow
      stores would stall on store forwarding) */
   size_t vroom;   /* bytes the current property may still take before
-                     max_value_bytes (raw values + sizeof(sgf_value)
+                     max_value_bytes (raw values + sizeof(sgf__val)
                      each, as the reader counts) */
   sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
   size_t ixcap;
@@ -241,7 +241,7 @@ static inline void end_pending(sgf_tree_builder *b) {
  * written) as the last child of cur, with its derived facts (as
  * sgf__node_derive gives them); it becomes cur. */
 HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
-                          uint32_t id, uint32_t f, sgf_property *pr,
+                          uint32_t id, uint32_t f, sgf__prop *pr,
                           size_t k, int may_scan) {
   sgf_node *const parent = b->cur, *prev;
   uint32_t last;
@@ -314,9 +314,9 @@ static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
 /* The DIRECT node n's one value, of len bytes, is complete: its value and
  * property records get their bytes (the NUL after them is the caller's to
  * write, last); returns the property. */
-HOT_INLINE sgf_property *direct_value_done(sgf_node *n, size_t len) {
-  sgf_property *pr = DPROP(n);
-  sgf_value *va = DVAL(n);
+HOT_INLINE sgf__prop *direct_value_done(sgf_node *n, size_t len) {
+  sgf__prop *pr = DPROP(n);
+  sgf__val *va = DVAL(n);
   va->raw = DBYTES(n);
   va->len = len;
   pr->nvalues = 1;

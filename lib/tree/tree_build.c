@@ -179,8 +179,8 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
  * built in ix, then copied). */
 static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
-         (uint64_t)b->nvals * sizeof(sgf_value) +
-         (uint64_t)(b->npp + b->in_prop) * sizeof(sgf_property) +
+         (uint64_t)b->nvals * sizeof(sgf__val) +
+         (uint64_t)(b->npp + b->in_prop) * sizeof(sgf__prop) +
          (b->open ? sizeof(sgf_node) : 0);
 }
 
@@ -325,11 +325,11 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
   const uint32_t id = t->nnodes;
   const char *const sb = b->sb;
-  size_t size = sizeof(sgf_node) + k * sizeof(sgf_property) +
-                m * sizeof(sgf_value) + ((sblen + 7) & ~(size_t)7);
+  size_t size = sizeof(sgf_node) + k * sizeof(sgf__prop) +
+                m * sizeof(sgf__val) + ((sblen + 7) & ~(size_t)7);
   sgf_node *n;
-  sgf_property *pr;
-  sgf_value *va;
+  sgf__prop *pr;
+  sgf__val *va;
   char *bytes;
   size_t i;
 
@@ -337,8 +337,8 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
     n = sgf__tree_alloc8(t, size);
   if (!n) return sgf__tb_fail(b, p, t->err);
   b->open = 0;
-  pr = (sgf_property *)(n + 1);
-  va = (sgf_value *)(pr + k);
+  pr = (sgf__prop *)(n + 1);
+  va = (sgf__val *)(pr + k);
   bytes = (char *)(va + m);
   /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
    * + 0 is undefined) */
@@ -555,10 +555,10 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
   if (b->npp >= b->ppcap &&
       sgf__tb_grow(b, (void **)&b->pp, &b->ppcap, b->npp + 1, sizeof *b->pp, 16))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  if (sizeof(sgf_property) + copy > b->room || b->npp >= UINT32_MAX)
+  if (sizeof(sgf__prop) + copy > b->room || b->npp >= UINT32_MAX)
     return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   if (copy && sb_room(b, copy)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  b->room -= sizeof(sgf_property) + copy;
+  b->room -= sizeof(sgf__prop) + copy;
   b->psb = b->sblen;
   sp = &b->pp[b->npp];
   sp->ident = ident;
@@ -607,15 +607,15 @@ static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
     else
       drop_value(b);
   }
-  if (sizeof(sgf_value) > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
-  if (sizeof(sgf_value) + 1 > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
+  if (sizeof(sgf__val) > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
+  if (sizeof(sgf__val) + 1 > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   if (b->nvals >= b->valcap &&
       sgf__tb_grow(b, (void **)&b->vals, &b->valcap, b->nvals + 1, sizeof *b->vals,
            16))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   if (sb_room(b, 1)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
-  b->vroom -= sizeof(sgf_value);
-  b->room -= sizeof(sgf_value) + 1;
+  b->vroom -= sizeof(sgf__val);
+  b->room -= sizeof(sgf__val) + 1;
   v = &b->vals[b->nvals++];
   v->off = b->sblen;
   v->pos = EVENT_POS(p);

@@ -5,14 +5,14 @@
  * all it needs, then links: when memory (or a limit) runs out, the tree
  * is as it was (some arena bytes may be spent).
  *
- * ROOM TO GROW. A node has props/propcap. A property (sgf_property, the
- * public struct) has no capacity field, so nodes flagged SGF__N_EDIT keep
- * an invariant instead: each property's values array has room for at
- * least pow2ceil(nvalues) values. Appending to a property whose count is
- * a power of two therefore reallocates (to double), any other append has
- * room. The builder sizes values arrays exactly, so the first append to
- * a parsed node copies the arrays whose counts are not powers of two
- * (edit_prepare) and flags the node.
+ * ROOM TO GROW. A node has props/propcap. A property (sgf__prop, the
+ * record behind the public views) has no capacity field, so nodes
+ * flagged SGF__N_EDIT keep an invariant instead: each property's values
+ * array has room for at least pow2ceil(nvalues) values. Appending to a
+ * property whose count is a power of two therefore reallocates (to
+ * double), any other append has room. The builder sizes values arrays
+ * exactly, so the first append to a parsed node copies the arrays whose
+ * counts are not powers of two (edit_prepare) and flags the node.
  *
  * After an edit the node's own flags are rescanned; if they changed (a
  * move, PL, MN or HA appeared), the tree is marked dirty and the next
@@ -104,8 +104,8 @@ static int valid_raw(const char *raw, size_t len) {
 /* ------------------------------------------------------------------ */
 /* Properties of one node                                              */
 
-static sgf_property *find(sgf_node *n, const char *ident) {
-  return (sgf_property *)sgf_node_find_property(n, ident);
+static sgf__prop *find(sgf_node *n, const char *ident) {
+  return sgf__node_find(n, ident);
 }
 
 /* The node's own flags may have changed: derived facts follow lazily. */
@@ -120,8 +120,8 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
   uint32_t i;
   if (n->flags & SGF__N_EDIT) return 0;
   for (i = 0; i < n->nprops; i++) {
-    sgf_property *p = &n->props[i];
-    sgf_value *arr;
+    sgf__prop *p = &n->props[i];
+    sgf__val *arr;
     if (is_pow2(p->nvalues)) continue;
     arr = sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr,
                           sizeof(void *));
@@ -137,9 +137,9 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
 static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
   size_t ilen = strlen(ident);
-  sgf_value *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
+  sgf__val *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
   char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
-  sgf_property *props = n->props, *p;
+  sgf__prop *props = n->props, *p;
   if (!id) return edit_status(t->err);
   if (n->nprops == n->propcap) {
     uint32_t cap = n->propcap ? n->propcap * 2 : 4;
@@ -166,10 +166,10 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
 /* ident gets the single value raw (replacing its values), or is added. */
 static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
-  sgf_property *p = find(n, ident);
-  sgf_value *v;
+  sgf__prop *p = find(n, ident);
+  sgf__val *v;
   if (!p) return prop_new(t, n, ident, raw, len);
-  v = (sgf_value *)p->values; /* arena memory: ours to change */
+  v = (sgf__val *)p->values; /* arena memory: ours to change */
   v[0].raw = raw;
   v[0].len = len;
   v[0].pos = nopos;
@@ -181,8 +181,8 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
 /* Append the value raw to ident (added if absent). */
 static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
                        const char *raw, size_t len) {
-  sgf_property *p = find(n, ident);
-  sgf_value *arr;
+  sgf__prop *p = find(n, ident);
+  sgf__val *arr;
   size_t k;
   int r;
   if (!p) return prop_new(t, n, ident, raw, len);
@@ -193,7 +193,7 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
     if (!arr) return edit_status(t->err);
     memcpy(arr, p->values, k * sizeof *arr);
   } else {
-    arr = (sgf_value *)p->values;
+    arr = (sgf__val *)p->values;
   }
   arr[k].raw = raw;
   arr[k].len = len;
@@ -205,7 +205,7 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
 }
 
 /* Index of the value of p that is exactly raw[0..len), or -1. */
-static long value_index(const sgf_property *p, const char *raw, size_t len) {
+static long value_index(const sgf__prop *p, const char *raw, size_t len) {
   size_t i;
   for (i = 0; p && i < p->nvalues; i++)
     if (p->values[i].len == len && memcmp(p->values[i].raw, raw, len) == 0)
@@ -217,8 +217,8 @@ static long value_index(const sgf_property *p, const char *raw, size_t len) {
  * and one markup, per point and node); the property goes when empty. */
 static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
                          const char *pt) {
-  sgf_property *p = find(n, ident);
-  sgf_value *v;
+  sgf__prop *p = find(n, ident);
+  sgf__val *v;
   long j = value_index(p, pt, 2);
   int r;
   if (j < 0) return 0;
@@ -228,7 +228,7 @@ static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
     memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
     n->nprops--;
   } else {
-    v = (sgf_value *)p->values;
+    v = (sgf__val *)p->values;
     memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
     p->nvalues--; /* room stays >= pow2ceil(nvalues) */
   }
@@ -312,9 +312,9 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   if (!n) return edit_status(t->err);
   n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
   if (ident) {
-    sgf_property *props = sgf__tree_alloc(t, 2 * sizeof *props,
+    sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props,
                                           sizeof(void *));
-    sgf_value *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *))
+    sgf__val *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *))
                          : NULL;
     size_t len;
     char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
@@ -350,9 +350,9 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
   for (ch = c->node->first_child; ch; ch = ch->next) {
-    const sgf_value *mv;
+    const sgf__val *mv;
     if ((ch->flags & SGF__N_MOVE) != want) continue;
-    sgf_node_move(ch, &mv);
+    mv = sgf__node_move_value(ch);
     if (mv && mv->len == (size_t)k && memcmp(mv->raw, pt, (size_t)k) == 0)
       return go(c, ch); /* replayed: reuse the existing child */
   }
@@ -408,7 +408,7 @@ static const char *comment_join(const char *raw, size_t n) {
 
 int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   sgf_tree *t = c->tree;
-  const sgf_property *p;
+  const sgf__prop *p;
   char *raw;
   size_t len;
   if (!text) return SGF_EINVAL;
@@ -425,7 +425,7 @@ int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
 
 int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   sgf_tree *t = c->tree;
-  sgf_property *p;
+  sgf__prop *p;
   char pt[2], *raw;
   size_t len, i;
   if (!text || sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
@@ -433,10 +433,10 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   if (!raw) return edit_status(t->err);
   p = find(c->node, "LB");
   for (i = 0; p && i < p->nvalues; i++) {
-    const sgf_value *v = &p->values[i];
+    const sgf__val *v = &p->values[i];
     if (v->len >= 3 && v->raw[0] == pt[0] && v->raw[1] == pt[1] &&
         v->raw[2] == ':') { /* one label per point: replace it */
-      sgf_value *w = (sgf_value *)v;
+      sgf__val *w = (sgf__val *)v;
       w->raw = raw;
       w->len = len;
       return SGF_OK;

@@ -34,7 +34,7 @@ int sgf__parse_int(const char *raw, size_t len, int64_t *out) {
 
 /* The colour a PL value names: B/b/1 black, W/w/2 white (first byte after
  * blanks; "Black", "white" work too). */
-static unsigned pl_flag(const sgf_value *v) {
+static unsigned pl_flag(const sgf__val *v) {
   size_t i = 0;
   while (i < v->len && (v->raw[i] == ' ' || v->raw[i] == '\t')) i++;
   if (i == v->len) return 0;
@@ -50,7 +50,7 @@ void sgf__node_scan(sgf_node *n) {
                                          SGF__N_PL_W | SGF__N_MN | SGF__N_HA2);
   int move = 0, pl = 0, mn = 0, ha = 0;
   for (i = 0; i < n->nprops; i++) {
-    const sgf_property *p = &n->props[i];
+    const sgf__prop *p = &n->props[i];
     const char *id = p->ident;
     if (p->nvalues == 0) continue;
     if (!move && p->ident_len == 1 && (id[0] == 'B' || id[0] == 'W')) {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "alloc.h"
+#include "rawval.h"
 #include "sgfstream.h"
 
 /* Node flags. */
@@ -44,7 +45,7 @@ enum {
 struct sgf_node {
   sgf_node *parent, *first_child, *last_child, *next, *prev;
   sgf_tree *tree;
-  sgf_property *props; /* nprops in file order, room for propcap */
+  sgf__prop *props; /* nprops in file order, room for propcap */
   uint32_t nprops, propcap;
   uint32_t flags;
   uint32_t nchildren;
@@ -170,6 +171,12 @@ int sgf__tree_index(sgf_tree *t);
 static inline void sgf__fresh(const sgf_node *n) {
   if (n->tree->dirty) sgf__tree_refresh(n->tree);
 }
+
+/* The first property of n whose normalized identifier is ident, or NULL
+ * (the tree's own storage: the cursor edits it in place). */
+sgf__prop *sgf__node_find(const sgf_node *n, const char *ident);
+/* The first value of n's move (its first B or W), or NULL. */
+const sgf__val *sgf__node_move_value(const sgf_node *n);
 
 /* Integer value of a raw property value (optional sign, digits, blanks
  * around); 0 if it is not an integer. */

@@ -121,20 +121,36 @@ sgf_pos sgf_node_pos(const sgf_node *n) { return n->pos; }
 /* ------------------------------------------------------------------ */
 /* Game facts                                                          */
 
-sgf_color sgf_node_move(const sgf_node *n, const sgf_value **value) {
+/* The node's first B or W property (with a value), or NULL. */
+static const sgf__prop *move_prop(const sgf_node *n) {
   uint32_t i;
-  if (value) *value = NULL;
-  if (!(n->flags & SGF__N_MOVE)) return SGF_COLOR_NONE;
+  for (i = 0; i < n->nprops; i++) {
+    const sgf__prop *p = &n->props[i];
+    if (p->ident_len == 1 && (p->ident[0] == 'B' || p->ident[0] == 'W') &&
+        p->nvalues > 0)
+      return p;
+  }
+  return NULL;
+}
+
+const sgf__val *sgf__node_move_value(const sgf_node *n) {
+  const sgf__prop *p;
+  if (!(n->flags & SGF__N_MOVE)) return NULL;
+  p = move_prop(n);
+  return p ? &p->values[0] : NULL;
+}
+
+sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   if (value) {
-    for (i = 0; i < n->nprops; i++) {
-      const sgf_property *p = &n->props[i];
-      if (p->ident_len == 1 && (p->ident[0] == 'B' || p->ident[0] == 'W') &&
-          p->nvalues > 0) {
-        *value = &p->values[0];
-        break;
-      }
+    const sgf__val *v = sgf__node_move_value(n);
+    if (v) {
+      *value = sgf__value_view(v);
+    } else {
+      static const sgf_value_view none;
+      *value = none;
     }
   }
+  if (!(n->flags & SGF__N_MOVE)) return SGF_COLOR_NONE;
   return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
 }
 
@@ -156,25 +172,24 @@ sgf_color sgf_node_to_play(const sgf_node *n) {
 /* ------------------------------------------------------------------ */
 /* Properties                                                          */
 
-size_t sgf_node_property_count(const sgf_node *n) { return n->nprops; }
+size_t sgf_node_prop_count(const sgf_node *n) { return n->nprops; }
 
-const sgf_property *sgf_node_property(const sgf_node *n, size_t i) {
-  return i < n->nprops ? &n->props[i] : NULL;
+sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i) {
+  return sgf__prop_view(i < n->nprops ? &n->props[i] : NULL);
 }
 
-const sgf_property *sgf_node_find_property(const sgf_node *n,
-                                           const char *ident) {
+sgf__prop *sgf__node_find(const sgf_node *n, const char *ident) {
   uint32_t i;
   size_t len = strlen(ident);
   for (i = 0; i < n->nprops; i++) {
-    const sgf_property *p = &n->props[i];
+    sgf__prop *p = &n->props[i];
     if (p->ident_len == len && memcmp(p->ident, ident, len) == 0) return p;
   }
   return NULL;
 }
 
-const sgf_value *sgf_property_value(const sgf_property *p, size_t i) {
-  return i < p->nvalues ? &p->values[i] : NULL;
+sgf_prop_view sgf_node_find_prop(const sgf_node *n, const char *ident) {
+  return sgf__prop_view(sgf__node_find(n, ident));
 }
 
 /* ------------------------------------------------------------------ */

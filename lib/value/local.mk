@@ -8,3 +8,5 @@ lib_value_libvalue_la_SOURCES = lib/value/value_priv.h \
 	lib/value/value_typed.c lib/value/charset.c
 lib_value_libvalue_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib/common
 lib_value_libvalue_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+# the values of a property view, made by the reader or the tree
+lib_value_libvalue_la_SOURCES += lib/value/value_raw.c

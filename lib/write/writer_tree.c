@@ -15,15 +15,16 @@
 
 /* A node and its properties, in file order. */
 static int write_node(sgf_writer *w, const sgf_node *n) {
-  size_t i, j, np = sgf_node_property_count(n);
+  size_t i, j, np = sgf_node_prop_count(n);
   if (sgf_writer_node(w)) return sgf_writer_status(w);
   for (i = 0; i < np; i++) {
-    const sgf_property *p = sgf_node_property(n, i);
-    if (sgf_writer_property(w, p->ident, p->ident_len))
+    sgf_prop_view p = sgf_node_prop(n, i);
+    if (sgf_writer_property(w, p.ident, p.ident_len))
       return sgf_writer_status(w);
-    for (j = 0; j < p->nvalues; j++)
-      if (sgf_writer_value(w, p->values[j].raw, p->values[j].len))
-        return sgf_writer_status(w);
+    for (j = 0; j < p.nvalues; j++) {
+      sgf_value_view v = sgf_prop_value(&p, j);
+      if (sgf_writer_value(w, v.raw, v.len)) return sgf_writer_status(w);
+    }
     if (sgf_writer_property_end(w)) return sgf_writer_status(w);
   }
   return 0;

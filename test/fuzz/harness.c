@@ -1170,30 +1170,32 @@ static int rd_node(sgf_parser *p, void *u) {
   return a;
 }
 
-static int rd_prop(sgf_parser *p, void *u, const sgf_property *pr) {
+static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *pr) {
   rd *d = u;
   size_t i, total = 0;
   (void)p;
-  if (pr->nvalues < 1 || pr->values == NULL || pr->ident == NULL ||
-      pr->raw_ident == NULL) {
+  if (pr->nvalues < 1 || sgf_prop_value(pr, 0).raw == NULL ||
+      pr->ident == NULL || pr->raw_ident == NULL) {
     rd_fail(d, "property with %zu values", pr->nvalues);
     return SGF_ABORT;
   }
   if (strlen(pr->ident) != pr->ident_len ||
       strlen(pr->raw_ident) != pr->raw_ident_len)
     rd_fail(d, "property identifier not NUL-terminated at its length");
+  if (sgf_prop_value(pr, pr->nvalues).raw != NULL)
+    rd_fail(d, "a value past the last one of %s", pr->ident);
   log_prop_head(&d->log, pr->ident, pr->ident_len, pr->raw_ident,
                 pr->raw_ident_len, pr->pos);
   for (i = 0; i < pr->nvalues; i++) {
-    const sgf_value *v = &pr->values[i];
-    total += v->len;
-    log_value(&d->log, v->raw, v->len, v->pos);
+    sgf_value_view v = sgf_prop_value(pr, i);
+    total += v.len;
+    log_value(&d->log, v.raw, v.len, v.pos);
     if (!d->failed) {
       /* the value's text: whole, streamed in pieces, escaped again */
-      const char *msg = fz_unescape_check(v->raw, v->len, d->usizes, 2);
+      const char *msg = fz_unescape_check(v.raw, v.len, d->usizes, 2);
       if (msg != NULL)
         rd_fail(d, "value %zu of %s at offset %" PRIu64 ": %s", i,
-                pr->ident, v->pos.offset, msg);
+                pr->ident, v.pos.offset, msg);
     }
   }
   if (total > d->max_bytes || pr->nvalues > d->max_values)
@@ -1460,7 +1462,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
     uint64_t md = opt.max_depth ? opt.max_depth : SGF_DEFAULT_MAX_DEPTH;
     uint64_t imp = d.len / 4 + 16 < md ? d.len / 4 + 16 : md;
     bound = 3 * (d.max_bytes + 256) +
-            3 * (d.max_values + 16) * sizeof(sgf_value) + 4096 +
+            3 * (d.max_values + 16) * sizeof(sgf_value_view) + 4096 +
             (size_t)(3 * 8 * imp);
   }
   if (!d.failed && c.peak - base > bound)

@@ -221,31 +221,45 @@ static void one_node(const sgf_node *n, fz_buf *b) {
   if (n != NULL) fz_node_ser(n, b, 0);
 }
 
-/* The first property named id, and how many there are. */
-static const sgf_property *prop_of(const sgf_node *n, const char *id,
-                                   size_t *count) {
-  size_t i, np = sgf_node_property_count(n), k = 0;
-  const sgf_property *first = NULL;
+/* 1 if a and b are views of the same property (the same values). */
+static int same_prop(const sgf_prop_view *a, const sgf_prop_view *b) {
+  size_t i;
+  if (a->nvalues != b->nvalues || a->ident != b->ident) return 0;
+  for (i = 0; i < a->nvalues; i++) {
+    sgf_value_view x = sgf_prop_value(a, i), y = sgf_prop_value(b, i);
+    if (x.raw != y.raw || x.len != y.len) return 0;
+  }
+  return 1;
+}
+
+/* The first property named id (nvalues 0 if none, or if
+ * sgf_node_find_prop finds another), and how many there are. */
+static sgf_prop_view prop_of(const sgf_node *n, const char *id,
+                             size_t *count) {
+  size_t i, np = sgf_node_prop_count(n), k = 0;
+  sgf_prop_view first, found, none;
+  memset(&none, 0, sizeof none);
+  first = none;
   for (i = 0; i < np; i++) {
-    const sgf_property *p = sgf_node_property(n, i);
-    if (p != NULL && strcmp(p->ident, id) == 0) {
-      if (first == NULL) first = p;
+    sgf_prop_view p = sgf_node_prop(n, i);
+    if (p.nvalues != 0 && strcmp(p.ident, id) == 0) {
+      if (first.nvalues == 0) first = p;
       k++;
     }
   }
   if (count != NULL) *count = k;
-  if (first != sgf_node_find_property(n, id)) return NULL;
+  found = sgf_node_find_prop(n, id);
+  if (!same_prop(&first, &found)) return none;
   return first;
 }
 
 /* How many values of p are exactly raw[0..len). */
-static size_t value_count(const sgf_property *p, const char *raw,
-                          size_t len) {
+static size_t value_count(sgf_prop_view p, const char *raw, size_t len) {
   size_t i, k = 0;
-  for (i = 0; p != NULL && i < p->nvalues; i++)
-    if (p->values[i].len == len &&
-        (len == 0 || memcmp(p->values[i].raw, raw, len) == 0))
-      k++;
+  for (i = 0; i < p.nvalues; i++) {
+    sgf_value_view v = sgf_prop_value(&p, i);
+    if (v.len == len && (len == 0 || memcmp(v.raw, raw, len) == 0)) k++;
+  }
   return k;
 }
 
@@ -265,13 +279,14 @@ static int unescapes_to(const char *raw, size_t len, const char *want,
 /* The text value of n's property id, unescaped, into b (b->len 0 and
  * returns 0 if there is none). */
 static int text_of(const sgf_node *n, const char *id, fz_buf *b) {
-  const sgf_property *p = prop_of(n, id, NULL);
+  sgf_prop_view p = prop_of(n, id, NULL);
+  sgf_value_view v = sgf_prop_value(&p, 0);
   char *out;
   b->len = 0;
-  if (p == NULL || p->nvalues == 0) return 0;
-  out = malloc(p->values[0].len ? p->values[0].len : 1);
+  if (p.nvalues == 0) return 0;
+  out = malloc(v.len ? v.len : 1);
   if (out == NULL) abort();
-  fz_buf_add(b, out, sgf_unescape(p->values[0].raw, p->values[0].len, out));
+  fz_buf_add(b, out, sgf_unescape(v.raw, v.len, out));
   free(out);
   return 1;
 }
@@ -379,7 +394,7 @@ static int status_ok(cz *z, int r, int invalid, size_t failures,
  * integers are ignored"): 1 and *k for plain digits, 0 when it has no
  * digit at all, -1 for forms the header leaves open (signs, blanks,
  * digits among other bytes, too long). */
-static int int_value(const sgf_value *v, int64_t *k) {
+static int int_value(const sgf_value_view *v, int64_t *k) {
   size_t i, digits = 0;
   int64_t x = 0;
   for (i = 0; i < v->len; i++)
@@ -395,25 +410,25 @@ static int int_value(const sgf_value *v, int64_t *k) {
  * not an integer, -1 when the header leaves it open (several). */
 static int int_prop(const sgf_node *n, const char *id, int64_t *k) {
   size_t count;
-  const sgf_property *p = prop_of(n, id, &count);
+  sgf_prop_view p = prop_of(n, id, &count);
+  sgf_value_view v = sgf_prop_value(&p, 0);
   if (count == 0) return 0;
-  if (count > 1 || p == NULL || p->nvalues != 1) return -1;
-  return int_value(&p->values[0], k);
+  if (count > 1 || p.nvalues != 1) return -1;
+  return int_value(&v, k);
 }
 
 /* PL of n: its colour, SGF_COLOR_NONE for none or neither B nor W, -1
  * when the header leaves it open. */
 static int pl_of(const sgf_node *n) {
   size_t count, i;
-  const sgf_property *p = prop_of(n, "PL", &count);
-  const sgf_value *v;
+  sgf_prop_view p = prop_of(n, "PL", &count);
+  sgf_value_view v = sgf_prop_value(&p, 0);
   if (count == 0) return SGF_COLOR_NONE;
-  if (count > 1 || p == NULL || p->nvalues != 1) return -1;
-  v = &p->values[0];
-  if (v->len == 1 && v->raw[0] == 'B') return SGF_COLOR_BLACK;
-  if (v->len == 1 && v->raw[0] == 'W') return SGF_COLOR_WHITE;
-  for (i = 0; i < v->len; i++)
-    if (strchr("BbWw12 \t", v->raw[i]) != NULL && v->raw[i] != '\0')
+  if (count > 1 || p.nvalues != 1) return -1;
+  if (v.len == 1 && v.raw[0] == 'B') return SGF_COLOR_BLACK;
+  if (v.len == 1 && v.raw[0] == 'W') return SGF_COLOR_WHITE;
+  for (i = 0; i < v.len; i++)
+    if (strchr("BbWw12 \t", v.raw[i]) != NULL && v.raw[i] != '\0')
       return -1;
   return SGF_COLOR_NONE;
 }
@@ -433,7 +448,7 @@ static void check_facts(cz *z) {
   const sgf_node *n = sgf_tree_root(z->t);
   for (i = 0; n != NULL && !z->failed; i++) {
     const sgf_node *par;
-    const sgf_value *mvv = NULL;
+    sgf_value_view mvv;
     sgf_color mv;
     int64_t k = 0, pm = 0, pn = 1;
     int plast = SGF_COLOR_NONE, mnk, pl;
@@ -451,17 +466,18 @@ static void check_facts(cz *z) {
       plast = last[pid];
     }
     mv = sgf_node_move(n, &mvv);
-    if ((mv != SGF_COLOR_NONE) != (mvv != NULL))
+    if ((mv != SGF_COLOR_NONE) != (mvv.raw != NULL) ||
+        (mvv.raw == NULL && mvv.len != 0))
       cz_fail(z, "node %zu: sgf_node_move colour %d with value %p", i,
-              (int)mv, (const void *)mvv);
-    if (mvv != NULL) {
+              (int)mv, (const void *)mvv.raw);
+    if (mvv.raw != NULL) {
       int x1 = -9, y1 = -9, x2 = -9, y2 = -9;
-      int r1 = sgf_point_decode(mvv->raw, mvv->len, &x1, &y1);
-      int r2 = dec(mvv->raw, mvv->len, &x2, &y2);
+      int r1 = sgf_point_decode(mvv.raw, mvv.len, &x1, &y1);
+      int r2 = dec(mvv.raw, mvv.len, &x2, &y2);
       if (r1 != r2 || (r1 == SGF_OK && (x1 != x2 || y1 != y2)))
         cz_fail(z, "node %zu: sgf_point_decode(\"%s\") returned %d (%d, %d), "
                 "expected %d (%d, %d)",
-                i, show(mvv->raw, mvv->len), r1, x1, y1, r2, x2, y2);
+                i, show(mvv.raw, mvv.len), r1, x1, y1, r2, x2, y2);
     }
     mnk = int_prop(n, "MN", &k);
     if (mnk < 0) open_mn = 1;
@@ -605,9 +621,9 @@ static void write_back(cz *z, const sgf_node *top, const sgf_writer_options *wo,
       const sgf_node *a = sgf_node_first_child(root);
       char wn[64];
       if (sgf_node_child_count(root) != 2 ||
-          sgf_node_property_count(root) != 1)
+          sgf_node_prop_count(root) != 1)
         cz_fail(z, "%s: a node with %zu properties and %zu variations", what,
-                sgf_node_property_count(root), sgf_node_child_count(root));
+                sgf_node_prop_count(root), sgf_node_child_count(root));
       snprintf(wn, sizeof wn, "%s (first)", what);
       if (!z->failed) same_subtree(z, top, a, wn);
       snprintf(wn, sizeof wn, "%s (second)", what);
@@ -777,9 +793,9 @@ static const sgf_node *child_with_move(const sgf_node *n, sgf_color color,
   const sgf_node *ch;
   for (ch = sgf_node_first_child(n); ch != NULL;
        ch = sgf_node_next_sibling(ch)) {
-    const sgf_value *v = NULL;
-    if (sgf_node_move(ch, &v) == color && v != NULL &&
-        v->len == (size_t)k && (k == 0 || memcmp(v->raw, pt, (size_t)k) == 0))
+    sgf_value_view v;
+    if (sgf_node_move(ch, &v) == color && v.raw != NULL &&
+        v.len == (size_t)k && (k == 0 || memcmp(v.raw, pt, (size_t)k) == 0))
       return ch;
   }
   return NULL;
@@ -789,7 +805,7 @@ static void op_move(cz *z, unsigned f, int pass, const snap *s) {
   sgf_color color = (f & 1u) ? SGF_COLOR_WHITE : SGF_COLOR_BLACK;
   unsigned flags = (f & 2u) ? SGF_CURSOR_VARIATION : 0u;
   const sgf_node *from = s->node, *had, *n;
-  const sgf_value *v = NULL;
+  sgf_value_view v;
   char pt[2];
   int x, y, k, r;
   size_t fb = z->ca->failures;
@@ -811,8 +827,8 @@ static void op_move(cz *z, unsigned f, int pass, const snap *s) {
     return;
   }
   n = sgf_cursor_node(z->cur[z->w]);
-  if (sgf_node_move(n, &v) != color || v == NULL || v->len != (size_t)k ||
-      (k && memcmp(v->raw, pt, (size_t)k) != 0)) {
+  if (sgf_node_move(n, &v) != color || v.raw == NULL || v.len != (size_t)k ||
+      (k && memcmp(v.raw, pt, (size_t)k) != 0)) {
     cz_fail(z, "add_move(%d, %d, %d): the cursor's node holds another move",
             (int)color, x, y);
     return;
@@ -824,9 +840,9 @@ static void op_move(cz *z, unsigned f, int pass, const snap *s) {
   } else {
     placed(z, s, from, !(flags & SGF_CURSOR_VARIATION) && !z->pending[z->w],
            "add_move");
-    if (!z->failed && sgf_node_property_count(n) != 1)
+    if (!z->failed && sgf_node_prop_count(n) != 1)
       cz_fail(z, "add_move: the new node has %zu properties",
-              sgf_node_property_count(n));
+              sgf_node_prop_count(n));
   }
   z->pending[z->w] = 0;
 }
@@ -841,7 +857,7 @@ static void op_node(cz *z, unsigned f, const snap *s) {
   }
   placed(z, s, s->node, !(flags & SGF_CURSOR_VARIATION) && !z->pending[z->w],
          "add_node");
-  if (!z->failed && sgf_node_property_count(sgf_cursor_node(z->cur[z->w])))
+  if (!z->failed && sgf_node_prop_count(sgf_cursor_node(z->cur[z->w])))
     cz_fail(z, "add_node: the new node has properties");
   z->pending[z->w] = 0;
 }
@@ -951,10 +967,9 @@ static void op_comment(cz *z, const snap *s) {
   memset(&got, 0, sizeof got);
   had = text_of(n, "C", &old);
   {
-    const sgf_property *p = prop_of(n, "C", NULL);
-    had_raw_end = p != NULL && p->values[0].len > 0
-                      ? p->values[0].raw[p->values[0].len - 1]
-                      : 0;
+    sgf_prop_view p = prop_of(n, "C", NULL);
+    sgf_value_view v = sgf_prop_value(&p, 0);
+    had_raw_end = p.nvalues != 0 && v.len > 0 ? v.raw[v.len - 1] : 0;
   }
   fb = z->ca->failures;
   r = sgf_cursor_add_comment(z->cur[z->w], t);
@@ -985,7 +1000,7 @@ static void op_label(cz *z, const snap *s) {
   char t[40], pt[2];
   int x, y, k, r;
   size_t tl, fb, i, found = 0;
-  const sgf_property *p;
+  sgf_prop_view p;
   point(z, &x, &y);
   tl = text(z, t);
   k = enc(x, y, pt);
@@ -998,20 +1013,20 @@ static void op_label(cz *z, const snap *s) {
   /* LB[xy:text]: the text half escaped as in a compose value (no bare
    * ':'), and unescaping it gives the text */
   p = prop_of(s->node, "LB", NULL);
-  for (i = 0; p != NULL && i < p->nvalues; i++) {
-    const sgf_value *v = &p->values[i];
+  for (i = 0; i < p.nvalues; i++) {
+    sgf_value_view v = sgf_prop_value(&p, i);
     size_t j;
     int bare = 0;
-    if (v->len < 3 || v->raw[0] != pt[0] || v->raw[1] != pt[1] ||
-        v->raw[2] != ':')
+    if (v.len < 3 || v.raw[0] != pt[0] || v.raw[1] != pt[1] ||
+        v.raw[2] != ':')
       continue;
-    for (j = 3; j < v->len; j++) {
-      if (v->raw[j] == '\\')
+    for (j = 3; j < v.len; j++) {
+      if (v.raw[j] == '\\')
         j++;
-      else if (v->raw[j] == ':' || v->raw[j] == ']')
+      else if (v.raw[j] == ':' || v.raw[j] == ']')
         bare = 1;
     }
-    if (!bare && unescapes_to(v->raw + 3, v->len - 3, t, tl)) found++;
+    if (!bare && unescapes_to(v.raw + 3, v.len - 3, t, tl)) found++;
   }
   if (found == 0)
     cz_fail(z, "add_label %c%c \"%s\": no LB value reads back as that", pt[0],
@@ -1025,7 +1040,8 @@ static void op_text(cz *z, int op, unsigned f, const snap *s) {
   int valid = 1, r;
   size_t tl, fb, np;
   const sgf_node *n;
-  const sgf_property *p;
+  sgf_prop_view p;
+  sgf_value_view v;
   if (op == OP_RESULT) {
     id = "RE";
     n = sgf_tree_root(z->t);
@@ -1053,8 +1069,8 @@ static void op_text(cz *z, int op, unsigned f, const snap *s) {
     return;
   }
   p = prop_of(n, id, &np);
-  if (p == NULL || p->nvalues != 1 ||
-      !unescapes_to(p->values[0].raw, p->values[0].len, t, tl))
+  v = sgf_prop_value(&p, 0);
+  if (p.nvalues != 1 || !unescapes_to(v.raw, v.len, t, tl))
     cz_fail(z, "%s %s \"%s\": the property does not read back as that",
             op == OP_RESULT ? "set_result" : "set_text", id, show(t, tl));
 }
@@ -1064,7 +1080,8 @@ static void op_add_value(cz *z, const snap *s) {
   const char *id;
   int valid, r, bad;
   size_t len, fb, before = 0, i;
-  const sgf_property *p;
+  sgf_prop_view p;
+  sgf_value_view v;
   id = ident(z, buf, &valid);
   len = raw_bytes(z, raw);
   /* bad: an unescaped ']' or a lone final backslash */
@@ -1078,7 +1095,7 @@ static void op_add_value(cz *z, const snap *s) {
   }
   if (valid == 1) {
     p = prop_of(s->node, id, NULL);
-    before = p ? p->nvalues : 0;
+    before = p.nvalues;
   }
   fb = z->ca->failures;
   r = sgf_cursor_add_value(z->cur[z->w], id, raw, len);
@@ -1088,11 +1105,11 @@ static void op_add_value(cz *z, const snap *s) {
     return;
   }
   p = prop_of(s->node, id, NULL);
-  if (p == NULL || (valid == 1 && p->nvalues != before + 1) ||
-      p->values[p->nvalues - 1].len != len ||
-      (len && memcmp(p->values[p->nvalues - 1].raw, raw, len) != 0))
+  v = sgf_prop_value(&p, p.nvalues - 1);
+  if (p.nvalues == 0 || (valid == 1 && p.nvalues != before + 1) ||
+      v.len != len || (len && memcmp(v.raw, raw, len) != 0))
     cz_fail(z, "add_value %s (%zu bytes): not the last value of %zu", id,
-            len, p ? p->nvalues : 0);
+            len, p.nvalues);
 }
 
 /* The header: each field read back from the root. */
@@ -1139,8 +1156,8 @@ static void op_header(cz *z, const snap *s) {
   }
 #define HAS(id, want)                                                     \
   do {                                                                    \
-    const sgf_property *p_ = prop_of(root, (id), NULL);                   \
-    if (!text_of(root, (id), &got) || p_ == NULL || p_->nvalues != 1 ||   \
+    sgf_prop_view p_ = prop_of(root, (id), NULL);                         \
+    if (!text_of(root, (id), &got) || p_.nvalues != 1 ||                  \
         got.len != strlen(want) ||                                        \
         (got.len && memcmp(got.p, (want), got.len) != 0))                 \
       cz_fail(z, "header: %s does not read \"%s\"", (id),               \
@@ -1163,14 +1180,14 @@ static void op_header(cz *z, const snap *s) {
 #undef HAS
   if (h.has_komi && !open && !z->failed) {
     /* at most two decimals, no locale, and the value within rounding */
-    const sgf_property *p = prop_of(root, "KM", NULL);
+    sgf_prop_view p = prop_of(root, "KM", NULL);
+    sgf_value_view v = sgf_prop_value(&p, 0);
     size_t j = 0, dot = 0, dec = 0;
-    int okf = p != NULL && p->nvalues == 1 && p->values[0].len > 0 &&
-              p->values[0].len < 30;
+    int okf = p.nvalues == 1 && v.len > 0 && v.len < 30;
     char num[32];
     if (okf) {
-      memcpy(num, p->values[0].raw, p->values[0].len);
-      num[p->values[0].len] = '\0';
+      memcpy(num, v.raw, v.len);
+      num[v.len] = '\0';
       if (num[0] == '-') j = 1;
       if (num[j] == '\0') okf = 0;
       for (; num[j] != '\0' && okf; j++) {
@@ -1190,7 +1207,7 @@ static void op_header(cz *z, const snap *s) {
     }
     if (!okf)
       cz_fail(z, "header: KM for komi %.6f reads \"%.*s\"", h.komi,
-              p ? (int)p->values[0].len : 0, p ? p->values[0].raw : "");
+              (int)v.len, v.raw ? v.raw : "");
   }
   if (sgf_cursor_node(z->cur[z->w]) != s->node) cz_fail(z, "header moved");
   fz_buf_free(&got);

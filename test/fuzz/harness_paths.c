@@ -28,7 +28,7 @@ static void dump_bytes(fz_buf *b, const char *s, size_t n) {
 }
 
 static void dump_node(fz_buf *b, const sgf_tree *t, const sgf_node *n) {
-  size_t i, j, np = sgf_node_property_count(n);
+  size_t i, j, np = sgf_node_prop_count(n);
   const sgf_node *par = sgf_node_parent(n);
   size_t id = sgf_node_index(n);
   fz_buf_printf(b, "N%zu p%lld ci%zu nc%zu st%zu lv%zu ply%zu d%zu mn%" PRId64
@@ -42,18 +42,18 @@ static void dump_node(fz_buf *b, const sgf_tree *t, const sgf_node *n) {
   fz_buf_pos(b, sgf_node_pos(n));
   fz_buf_printf(b, " props%zu\n", np);
   for (i = 0; i < np; i++) {
-    const sgf_property *p = sgf_node_property(n, i);
+    sgf_prop_view p = sgf_node_prop(n, i);
     fz_buf_add(b, " P", 2);
-    dump_bytes(b, p->ident, p->ident_len);
+    dump_bytes(b, p.ident, p.ident_len);
     fz_buf_add(b, "/", 1);
-    dump_bytes(b, p->raw_ident, p->raw_ident_len);
-    fz_buf_pos(b, p->pos);
-    fz_buf_printf(b, " nv%zu\n", p->nvalues);
-    for (j = 0; j < p->nvalues; j++) {
-      const sgf_value *v = sgf_property_value(p, j);
+    dump_bytes(b, p.raw_ident, p.raw_ident_len);
+    fz_buf_pos(b, p.pos);
+    fz_buf_printf(b, " nv%zu\n", p.nvalues);
+    for (j = 0; j < p.nvalues; j++) {
+      sgf_value_view v = sgf_prop_value(&p, j);
       fz_buf_add(b, "  V", 3);
-      fz_buf_pos(b, v->pos);
-      dump_bytes(b, v->raw, v->len);
+      fz_buf_pos(b, v.pos);
+      dump_bytes(b, v.raw, v.len);
       fz_buf_add(b, "\n", 1);
     }
   }

@@ -156,26 +156,33 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
     /* the serialization */
     fz_buf_printf(out, "\nN%zu^%zu", i, parent ? sgf_node_index(parent) : (size_t)-1);
     fz_buf_pos(out, sgf_node_pos(n));
-    np = sgf_node_property_count(n);
+    np = sgf_node_prop_count(n);
     for (j = 0; j < np; j++) {
-      const sgf_property *pr = sgf_node_property(n, j);
+      sgf_prop_view pr = sgf_node_prop(n, j), first;
       size_t v;
-      if (pr == NULL || pr->nvalues == 0 || pr->ident == NULL ||
-          strlen(pr->ident) != pr->ident_len)
+      if (pr.nvalues == 0 || pr.ident == NULL ||
+          strlen(pr.ident) != pr.ident_len)
         return fz_failf("node %zu: property %zu malformed", i, j);
-      put_prop_head(out, pr->ident, pr->ident_len, pr->raw_ident,
-                    pr->raw_ident_len, pr->pos);
-      for (v = 0; v < pr->nvalues; v++) {
-        const sgf_value *val = sgf_property_value(pr, v);
-        if (val == NULL || val != &pr->values[v] || val->raw[val->len] != 0)
+      /* find gives the first property of that name: this one or one
+         before it in file order */
+      first = sgf_node_find_prop(n, pr.ident);
+      if (first.nvalues == 0 || strcmp(first.ident, pr.ident) != 0 ||
+          first.pos.offset > pr.pos.offset)
+        return fz_failf("node %zu: find %s misses property %zu", i,
+                        pr.ident, j);
+      put_prop_head(out, pr.ident, pr.ident_len, pr.raw_ident,
+                    pr.raw_ident_len, pr.pos);
+      for (v = 0; v < pr.nvalues; v++) {
+        sgf_value_view val = sgf_prop_value(&pr, v);
+        if (val.raw == NULL || val.raw[val.len] != 0)
           return fz_failf("node %zu: value %zu of %s malformed", i, v,
-                          pr->ident);
-        put_value(out, val->raw, val->len, val->pos);
+                          pr.ident);
+        put_value(out, val.raw, val.len, val.pos);
       }
-      if (sgf_property_value(pr, pr->nvalues) != NULL)
+      if (sgf_prop_value(&pr, pr.nvalues).raw != NULL)
         return fz_failf("node %zu: value past the end", i);
     }
-    if (sgf_node_property(n, np) != NULL)
+    if (sgf_node_prop(n, np).nvalues != 0)
       return fz_failf("node %zu: property past the end", i);
     /* next in pre-order, by the links */
     if (sgf_node_first_child(n) != NULL) {
@@ -236,20 +243,21 @@ static void put_num(fz_buf *b, const char *tag, size_t v) {
 /* One node's properties, values normalized as the writer documents
  * (norm) or raw. */
 void fz_node_ser(const sgf_node *n, fz_buf *b, int norm) {
-  size_t i, j, np = sgf_node_property_count(n);
+  size_t i, j, np = sgf_node_prop_count(n);
   for (i = 0; i < np; i++) {
-    const sgf_property *p = sgf_node_property(n, i);
-    if (p == NULL) {
+    sgf_prop_view p = sgf_node_prop(n, i);
+    if (p.nvalues == 0) {
       fz_buf_add(b, " P?", 3);
       continue;
     }
     fz_buf_add(b, " P", 2);
-    fz_buf_add(b, p->ident, p->ident_len);
-    for (j = 0; j < p->nvalues; j++) {
+    fz_buf_add(b, p.ident, p.ident_len);
+    for (j = 0; j < p.nvalues; j++) {
+      sgf_value_view v = sgf_prop_value(&p, j);
       size_t start;
       fz_buf_add(b, "[", 1);
       start = b->len;
-      fz_buf_add(b, p->values[j].raw, p->values[j].len);
+      fz_buf_add(b, v.raw, v.len);
       if (norm) fz_raw_normalize(b, start);
       put_num(b, "]", b->len - start);
     }

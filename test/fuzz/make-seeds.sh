@@ -19,6 +19,8 @@
 #                file of at most 255 bytes as the game a program edits
 #   fuzz_unescape  each file as a raw value / text: one byte a piece;
 #                pieces of 3, 0 and 7 bytes
+#   fuzz_value   a few values of each kind (not made from the files), on
+#                several properties and boards
 # The files of test/regressions/ (inputs that once failed) go into every
 # target's directory as they are. OUTDIR is emptied first. Under the
 # build directory it is ignored by git (fuzz-seeds/).
@@ -29,7 +31,7 @@ corpus=${SGF_CORPUS:-$top/../shared/corpus}
 
 rm -rf "$out"
 targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_tree_paths"
-targets="$targets fuzz_cursor fuzz_unescape"
+targets="$targets fuzz_cursor fuzz_unescape fuzz_value"
 for t in $targets; do mkdir -p "$out/$t"; done
 
 # fuzz_writer: options, sink, then one call a byte (see harness.h).
@@ -97,6 +99,20 @@ src='(;GM[1]AB[aa][bb][cc]C[abc];B[aa]C[x\]](;W[bb]LB[cc:x])(;W[cc]MN[5]))'
 { b 3 2 16 0 0; cursors; } >"$c/cursors-fail-every-other"
 { b 0 0 1 ${#src} 50; printf '%s' "$src"; edit; } >"$c/parsed-limits"
 { b 4 9 1 ${#src} 0; printf '%s' "$src"; edit; } >"$c/parsed-fail"
+
+# fuzz_value: a property (byte 0), the board (bytes 1-2: columns, rows),
+# then one raw value (see fuzz_value.c).
+i=0
+for val in aa tt '' 3 -12 6.5 B 2 'ab:cd' 'aa:bb' 'dd:a\]b' 'x\\y' 'line
+two'; do
+  for prop in 0 5 17 40 63 90; do
+    for board in '19 19' '9 13' '52 52'; do
+      # shellcheck disable=SC2086 # two numbers
+      { b "$prop" $board; printf '%s' "$val"; } >"$out/fuzz_value/$i"
+      i=$((i + 1))
+    done
+  done
+done
 
 # seed FILE NAME: write the variants of one input.
 seed() {
