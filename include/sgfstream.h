@@ -305,58 +305,9 @@ SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
 SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
                                             size_t *len);
 
-/* POSITIONS INLINE. sgf_parser_position() is a function call; in a handler
- * that otherwise calls nothing, the call (and the registers it makes the
- * handler save) costs more than the handler's own work: three of them a
- * move were a tenth of the tree builder's time. A handler that wants the
- * position of nearly every event can read it inline instead, from the
- * parser's event state:
- *
- *   es = sgf_parser_event_state(p);          once, after creating p
- *   node->pos = sgf_event_position(p, es);   in any callback
- *
- * sgf_event_position() returns exactly what sgf_parser_position() returns,
- * at any time: it reads the counters where they tell the position by
- * themselves (inside feed and finish, an event on the current line) and
- * calls sgf_parser_position() where they do not (a value that began
- * before a line break, or outside feed and finish). sgf_event_raw_ident()
- * is sgf_parser_raw_ident() the same way, without a call.
- *
- * The struct lives inside the parser: the pointer is valid until the
- * parser is destroyed, and the members change as the parser goes. Read
- * them only through these two functions. Their layout and meaning are
- * part of the library's ABI (they do not change within soname
- * libsgfstream.so.0), because the functions are compiled into your
- * program. */
-typedef struct sgf_event_state {
-  uint64_t offset;      /* private: offset of the current event */
-  uint64_t line;        /* private: the current line */
-  uint64_t line_start;  /* private: offset of the current line's start */
-  const char *raw_ident; /* private: what sgf_parser_raw_ident() returns */
-  size_t raw_ident_len;  /* private */
-  int live;              /* private: inside feed or finish */
-} sgf_event_state;
-
-SGF_EXTERN const sgf_event_state *sgf_parser_event_state(
-    const sgf_parser *p);
-
-static inline sgf_pos sgf_event_position(const sgf_parser *p,
-                                         const sgf_event_state *es) {
-  if (es->live && es->offset >= es->line_start) {
-    sgf_pos r;
-    r.offset = es->offset;
-    r.line = es->line;
-    r.column = es->offset - es->line_start + 1;
-    return r;
-  }
-  return sgf_parser_position(p);
-}
-
-static inline const char *sgf_event_raw_ident(const sgf_event_state *es,
-                                              size_t *len) {
-  if (len) *len = es->raw_ident_len;
-  return es->raw_ident;
-}
+/* A handler that wants the position of nearly every event can read it
+ * without a call through the opt-in, versioned <sgfstream/event_state.h>
+ * (not included here, not part of the stable API). */
 
 /* Number of game trees currently open (0 between game trees). */
 SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <sgfstream.h>
+#include <sgfstream/event_state.h>
 
 #include "eventlog.h"
 #include "stats.h"
@@ -610,9 +611,9 @@ typedef struct posrec {
 
 /* sgf_parser_position(p), and the inline sgf_event_position equal to it. */
 static sgf_pos both_pos(sgf_parser *p) {
-  const sgf_event_state *es = sgf_parser_event_state(p);
+  const sgf_event_state *es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
   sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
-  assert_ptr_equal(es, sgf_parser_event_state(p)); /* stable */
+  assert_ptr_equal(es, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION)); /* stable */
   assert_int_equal(a.offset, b.offset);
   assert_int_equal(a.line, b.line);
   assert_int_equal(a.column, b.column);
@@ -635,7 +636,7 @@ static int pq_prop(sgf_parser *p, void *u, const char *at, size_t n) {
   size_t rl = 0, rl2 = 0;
   const char *raw = sgf_parser_raw_ident(p, &rl);
   char what[64];
-  assert_ptr_equal(sgf_event_raw_ident(sgf_parser_event_state(p), &rl2), raw);
+  assert_ptr_equal(sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION), &rl2), raw);
   assert_int_equal(rl2, rl);
   snprintf(what, sizeof what, "p%.*s/%.*s", (int)n, at, (int)rl, raw);
   note_pos(p, u, what);
@@ -686,6 +687,19 @@ static void test_positions(void **state) {
   assert_int_equal(sgf_parser_depth(p), 0);
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   assert_int_equal(sgf_parser_depth(p), 0);
+  sgf_parser_destroy(p);
+}
+
+/* The opt-in event state (sgfstream/event_state.h) is given only to a
+ * program compiled with the library's version of its layout. */
+static void test_event_state_version(void **state) {
+  (void)state;
+  sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
+  assert_non_null(p);
+  assert_non_null(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION));
+  assert_null(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION + 1));
+  assert_null(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION - 1));
+  assert_null(sgf_parser_event_state(p, 0));
   sgf_parser_destroy(p);
 }
 
@@ -1565,6 +1579,7 @@ int main(void) {
       cmocka_unit_test(test_reset),
       cmocka_unit_test(test_feed_from_callback_busy),
       cmocka_unit_test(test_positions),
+      cmocka_unit_test(test_event_state_version),
       cmocka_unit_test(test_large_offsets_type),
       cmocka_unit_test(test_allocator_counts),
       cmocka_unit_test(test_allocator_failure_parser),

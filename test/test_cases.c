@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include <sgfstream.h>
+#include <sgfstream/event_state.h>
 
 #include "eventlog.h"
 #include "testutil.h"
@@ -245,7 +246,7 @@ static void contract_fail(run *r, const char *fmt, ...) {
 /* Every event: its kind noted, and the inline position and raw identifier
  * (sgf_event_position, sgf_event_raw_ident) equal to the functions'. */
 static void note_kind(run *r, sgf_parser *p, char k) {
-  const sgf_event_state *es = sgf_parser_event_state(p);
+  const sgf_event_state *es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
   sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
   size_t ra = 0, rb = 0;
   const char *pa = sgf_parser_raw_ident(p, &ra);

@@ -421,8 +421,9 @@ sgf_pos sgf_parser_position(const sgf_parser *p) {
   return mark_pos(&m);
 }
 
-const sgf_event_state *sgf_parser_event_state(const sgf_parser *p) {
-  return &p->ev;
+const sgf_event_state *sgf_parser_event_state(const sgf_parser *p,
+                                              int version) {
+  return version == SGF_EVENT_STATE_VERSION ? &p->ev : NULL;
 }
 
 const char *sgf_parser_raw_ident(const sgf_parser *p, size_t *len) {

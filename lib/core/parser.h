@@ -3,6 +3,7 @@
 #define SGF_PARSER_H
 
 #include "sgfstream.h"
+#include "sgfstream/event_state.h"
 
 /* A position as the parser keeps it: the column is derived on demand. */
 typedef struct sgf__mark {
@@ -45,7 +46,8 @@ struct sgf_parser {
                          demand, never past max_depth entries */
   size_t nimplicit, implicit_cap;
 
-  /* The public event state (sgfstream.h, POSITIONS INLINE):
+  /* The opt-in event state (sgfstream/event_state.h, version
+   * SGF_EVENT_STATE_VERSION: a change here raises it):
    *   ev.offset        offset of the event being delivered
    *   ev.line          current line
    *   ev.line_start    offset where it began

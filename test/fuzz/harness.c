@@ -11,6 +11,7 @@
  */
 #include "harness.h"
 #include "harness_priv.h"
+#include <sgfstream/event_state.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -315,10 +316,10 @@ static int is_letter(int c) {
 }
 
 /* sgf_parser_position(p), checked against the inline sgf_event_position
- * (sgfstream.h, POSITIONS INLINE): both must give the same at any time. */
+ * (sgfstream/event_state.h): both must give the same at any time. */
 static sgf_pos position(run *r, sgf_parser *p) {
   sgf_pos a = sgf_parser_position(p);
-  sgf_pos b = sgf_event_position(p, sgf_parser_event_state(p));
+  sgf_pos b = sgf_event_position(p, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION));
   if (a.offset != b.offset || a.line != b.line || a.column != b.column)
     fail(r, "sgf_event_position %" PRIu64 ":%" PRIu64 " (offset %" PRIu64
             ") but sgf_parser_position %" PRIu64 ":%" PRIu64
@@ -466,7 +467,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   sgf_pos pos = event_begin(r, "property");
   size_t rn = 0, rn2 = 0, i, upper = 0;
   const char *raw = sgf_parser_raw_ident(p, &rn);
-  if (sgf_event_raw_ident(sgf_parser_event_state(p), &rn2) != raw ||
+  if (sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION), &rn2) != raw ||
       rn2 != rn)
     fail(r, "sgf_event_raw_ident differs from sgf_parser_raw_ident");
   if (r->where != W_NODE || r->after_child)
