@@ -259,33 +259,33 @@ static const sgf_callbacks nop_callbacks = {
     sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end,    nop_node,
     nop_property,   nop_value_begin, nop_value_data,
-    nop_value_end,  nop_property_end, nop_diagnostic, NULL};
+    nop_value_end,  nop_property_end, nop_diagnostic, NULL, NULL};
 
 static const sgf_callbacks nop_value_callbacks = {
     sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end, nop_node, nop_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, nop_value};
+    nop_property_end, nop_diagnostic, nop_value, NULL};
 
 static const sgf_callbacks pos_inline_callbacks = {
     sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end, inl_node, inl_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, inl_value};
+    nop_property_end, nop_diagnostic, inl_value, NULL};
 
 static const sgf_callbacks pos_call_callbacks = {
     sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end, call_node, call_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, call_value};
+    nop_property_end, nop_diagnostic, call_value, NULL};
 
 static const sgf_callbacks cnt_value_callbacks = {
     sizeof(sgf_callbacks),
     cnt_tree_begin, cnt_tree_end, cnt_node, cnt_property, NULL, NULL, NULL,
-    cnt_property_end, cnt_diagnostic, cnt_value};
+    cnt_property_end, cnt_diagnostic, cnt_value, NULL};
 
 static const sgf_callbacks cnt_callbacks = {
     sizeof(sgf_callbacks),
     cnt_tree_begin, cnt_tree_end,    cnt_node,
     cnt_property,   cnt_value_begin, cnt_value_data,
-    cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL};
+    cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL, NULL};
 
 static const sgf_reader_callbacks nop_reader_callbacks = {
     sizeof(sgf_reader_callbacks),

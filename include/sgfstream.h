@@ -19,6 +19,8 @@
  *   on_value_data     zero or more raw slices of the value (see below)
  *   on_value_end      ']' closed the value
  *   on_property_end   the property's last value was closed
+ *   on_node_end       the node is complete: its last property is done
+ *                     and ';' '(' or ')' follows (or the end of input)
  *   on_tree_end       ')' closed the game tree
  *   on_diagnostic     a warning, error or fatal error (see diag.h)
  * or, when on_value is set, in place of the three value events:
@@ -58,6 +60,8 @@
  *                 variation) that is open after this event, emitting no
  *                 further event until its on_tree_end (which is emitted).
  *                 From on_tree_end this skips the rest of the enclosing tree.
+ *                 From on_node_end of a game's root node this skips the
+ *                 rest of the game: read the root, decide, move on.
  *                 Diagnostics are not reported for skipped bytes.
  *   SGF_PAUSE     sgf_parser_feed() returns SGF_PAUSED at once, with
  *                 *consumed telling how many bytes were used. No callback
@@ -252,6 +256,16 @@ typedef struct sgf_callbacks {
   /* If set: values come whole, or in pieces (WHOLE VALUES above), and
    * on_value_begin, on_value_data and on_value_end are not called. */
   sgf_value_cb on_value;
+  /* NODE END. The node begun by the last on_node is complete: its last
+   * property is done (on_property_end has fired) and the byte at
+   * sgf_parser_position() is the ';' '(' or ')' that follows it, or the
+   * end of input in sgf_parser_finish() (before the diagnostic for a
+   * tree left open). Once per node, in every mode (slices or whole
+   * values), unless the node was skipped or the parse stopped first.
+   * SGF_SKIP from it skips the rest of the innermost open game tree,
+   * which for a game's root node is the rest of the game. Added after
+   * on_value. */
+  sgf_cb on_node_end;
 } sgf_callbacks;
 
 /* Zero *cb (every callback NULL) and set its size. */
@@ -311,6 +325,16 @@ SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
 
 /* Number of game trees currently open (0 between game trees). */
 SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);
+
+/* How many diagnostics of that severity (as reported: in strict mode
+ * warnings are errors) the parser has reported since it was created or
+ * reset, its own and those of sgf_parser_report(); whether or not
+ * on_diagnostic is set. Diagnostics in skipped trees are not reported,
+ * so not counted. 0 for any other severity. After a parse that ended
+ * SGF_OK: errors short of fatal were repaired or dropped if the count
+ * of SGF_SEV_ERROR is not 0. */
+SGF_EXTERN uint64_t sgf_parser_diag_count(const sgf_parser *p,
+                                          sgf_severity severity);
 
 /* The diagnostic that stopped the parser (result SGF_EPARSE), else NULL. */
 SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);

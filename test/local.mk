@@ -16,9 +16,14 @@ TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la
 if HAVE_CMOCKA
 check_PROGRAMS += test/test_cases test/test_api test/test_tree \
 	test/test_writer test/roundtrip test/test_error test/test_abi \
-	test/test_reentry
+	test/test_reentry test/test_node_end
 TESTS += test/test_cases test/test_api test/test_tree test/test_writer \
-	test/test_error test/test_abi test/test_reentry
+	test/test_error test/test_abi test/test_reentry test/test_node_end
+# on_node_end (the headers scan) and sgf_parser_diag_count()
+test_test_node_end_SOURCES = test/test_node_end.c $(TESTUTIL)
+test_test_node_end_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_node_end_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_node_end_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 # every code of the error space; a caller built against an older (shorter)
 # struct; feed/finish/reset/destroy called from inside every callback
 test_test_error_SOURCES = test/test_error.c

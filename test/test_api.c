@@ -82,7 +82,7 @@ static int s_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks script_cb = {sizeof(sgf_callbacks), s_tb, s_te, s_n,  s_p,   s_vb,
-                                        s_d,  s_ve, s_pe, s_diag, NULL};
+                                        s_d,  s_ve, s_pe, s_diag, NULL, NULL};
 
 static void script_init(script *s, char kind, int nth, int action) {
   memset(s, 0, sizeof *s);
@@ -386,7 +386,7 @@ static void test_skip_from_value_data(void **state) {
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
     r.action = SGF_SKIP;
-    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL};
+    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL, NULL};
     sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
     assert_non_null(p);
     assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);

@@ -317,6 +317,8 @@ static void parser_clear(sgf_parser *p) {
   p->at_eof = 0;
   p->la_len = 0;
   p->vfirst = 0;
+  p->node_open = 0;
+  memset(p->ndiag, 0, sizeof p->ndiag);
 }
 
 sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
@@ -433,6 +435,11 @@ const char *sgf_parser_raw_ident(const sgf_parser *p, size_t *len) {
 
 uint64_t sgf_parser_depth(const sgf_parser *p) { return p->depth; }
 
+uint64_t sgf_parser_diag_count(const sgf_parser *p, sgf_severity severity) {
+  if (severity < SGF_SEV_WARNING || severity > SGF_SEV_FATAL) return 0;
+  return p->ndiag[severity - 1];
+}
+
 const sgf_diag *sgf_parser_error(const sgf_parser *p) {
   return p->has_error ? &p->error : NULL;
 }
@@ -452,6 +459,8 @@ static int deliver(sgf_parser *p, sgf_diag *d) {
     d->severity = SGF_SEV_ERROR;
   stop = d->severity == SGF_SEV_FATAL ||
          (d->severity == SGF_SEV_ERROR && (p->flags & SGF_OPT_STRICT));
+  if (d->severity >= SGF_SEV_WARNING && d->severity <= SGF_SEV_FATAL)
+    p->ndiag[d->severity - 1]++;
   if (p->cb.on_diagnostic) r = p->cb.on_diagnostic(p, p->user, d);
   if (stop) {
     p->error = *d;
@@ -580,6 +589,7 @@ static void ident_finish(sgf_parser *p) {
         if (p->depth > 0) {               \
           st = skip_state(st);            \
           p->skip_target = p->depth;      \
+          p->node_open = 0;               \
         }                                 \
       } else if (r_ == SGF_PAUSE) {       \
         goto paused;                      \
@@ -647,6 +657,26 @@ static void ident_finish(sgf_parser *p) {
   do {                \
     p->quiet = 0;     \
     EMIT(name);       \
+  } while (0)
+
+/* A node begins: it is open until NODE_END. */
+#define EMIT_NODE()         \
+  do {                      \
+    p->node_open = 1;       \
+    EMIT_Q(on_node);         \
+  } while (0)
+
+/* The open node ends at the byte at s (';' '(' or ')'; in finish, the end
+ * of input), which is looked at again after the event: the state to
+ * resume in is the current one. node_open is kept only for on_node_end:
+ * without it the flag is never read, and the hot loop pays one test. */
+#define NODE_END()                                          \
+  do {                                                      \
+    if (UNLIKELY(p->cb.on_node_end != NULL) && p->node_open) { \
+      p->node_open = 0;                                     \
+      p->ev.offset = OFF(s);                                \
+      CALLBACK(p->cb.on_node_end(p, p->user));              \
+    }                                                       \
   } while (0)
 
 /* Report a diagnostic at a mark; stop on error or abort. */
@@ -822,9 +852,11 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_NODE:
       L_node:
         if (*s == ';') { /* the common cases first, before the jump table */
+          NODE_END();
+          if (st != ST_NODE) continue;
           p->ev.offset = OFF(s);
           s++;
-          EMIT_Q(on_node);
+          EMIT_NODE();
           if (st != ST_NODE) continue;
           /* Fast path for the node that fills game records: ";B[qd]", a
            * one-letter identifier and a two-byte value, all in this chunk.
@@ -879,7 +911,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           case C_SEMI:
             p->ev.offset = OFF(s);
             s++;
-            EMIT_Q(on_node);
+            EMIT_NODE();
             if (s < end && st == ST_NODE) goto L_node;
             continue;
           case C_UPPER:
@@ -915,6 +947,8 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             s++;
             continue;
           case C_LPAREN:
+            NODE_END();
+            if (st != ST_NODE) continue;
             HERE(p->open_pos);
             p->open_ret = ST_NODE;
   p->orphan_ret = ST_NODE;
@@ -922,6 +956,8 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             s++;
             continue;
           case C_RPAREN:
+            NODE_END();
+            if (st != ST_NODE) continue;
             goto close_tree;
           case C_LBRACK:
             DIAG_HERE(SGF_DIAG_ORPHAN_VALUE);
@@ -1098,7 +1134,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             p->ev.offset = OFF(s);
             st = ST_NODE;
             s++;
-            EMIT_Q(on_node);
+            EMIT_NODE();
             continue;
           case C_WS:
             s++;
@@ -1116,14 +1152,14 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             DIAG_HERE(SGF_DIAG_MISSING_SEMICOLON);
             p->ev.offset = OFF(s);
             st = ST_NODE;
-            EMIT_Q(on_node);
+            EMIT_NODE();
             continue;
           case C_LPAREN:
           case C_RPAREN:
             DIAG_HERE(SGF_DIAG_TREE_WITHOUT_NODE);
             p->ev.offset = OFF(s);
             st = ST_NODE;
-            EMIT_Q(on_node);
+            EMIT_NODE();
             continue;
           default: {
             sgf__mark h;
@@ -1254,7 +1290,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);
         SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);
         st = ST_AFTER_IDENT;
-        EMIT_Q(on_node);
+        EMIT_NODE();
         continue;
 
       /* ---------------------------------------------- values without use */
@@ -1531,7 +1567,7 @@ static int finish_core(sgf_parser *p) {
           DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);
         SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);
         st = ST_AFTER_IDENT;
-        EMIT_Q(on_node);
+        EMIT_NODE();
         continue;
       case ST_OPEN:
         st = p->open_ret;
@@ -1541,7 +1577,7 @@ static int finish_core(sgf_parser *p) {
         DIAG_HERE(SGF_DIAG_TREE_WITHOUT_NODE);
         p->ev.offset = OFF(s);
         st = ST_NODE;
-        EMIT_Q(on_node);
+        EMIT_NODE();
         continue;
       case ST_IDENT:
       case ST_AFTER_IDENT:
@@ -1576,6 +1612,9 @@ static int finish_core(sgf_parser *p) {
         st = ST_NODE;
         continue;
       case ST_NODE:
+        NODE_END();
+        if (st != ST_NODE) continue;
+        /* fall through */
       case ST_AFTER_CHILD:
       case ST_SKIP:
       case ST_SKIP_VALUE:

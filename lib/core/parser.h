@@ -87,6 +87,9 @@ struct sgf_parser {
   int at_eof;             /* finish(): no byte follows the held-back ones */
   int vfirst;             /* on_value: the open value's first piece is
                              still to be delivered */
+  int node_open;          /* a node began and on_node_end has not fired
+                             (kept for on_node_end only) */
+  uint64_t ndiag[3];      /* diagnostics reported, per severity - 1 */
   size_t la_len;          /* bytes held back in la, not yet parsed */
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
 };

@@ -217,7 +217,7 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
   static const sgf_callbacks core = {
       sizeof(sgf_callbacks), on_tree_begin, on_tree_end,  on_node,
       on_property,           on_value_begin, on_value_data, on_value_end,
-      on_property_end,       on_diagnostic,  NULL};
+      on_property_end,       on_diagnostic,  NULL, NULL};
   sgf_allocator a;
   sgf_reader *r;
   sgf_reader_options ro;

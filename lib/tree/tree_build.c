@@ -1410,7 +1410,8 @@ static int h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 static const sgf_callbacks handlers = {
     sizeof(sgf_callbacks),
     h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
-    h_value_data, h_value_end, h_property_end, h_diagnostic, NULL};
+    h_value_data, h_value_end, h_property_end, h_diagnostic, NULL,
+    NULL};
 
 const sgf_callbacks *sgf_tree_builder_handlers(void) { return &handlers; }
 
