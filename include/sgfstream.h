@@ -208,6 +208,14 @@ typedef enum sgf_action {
   SGF_ABORT = 3
 } sgf_action;
 
+/* The callbacks return int, not sgf_action: a handler may return any
+ * sgf_action value, and handlers written as returning int (every one
+ * before 1.0) keep matching these types. With enum return types they
+ * would not: calling through a function pointer of another type is
+ * undefined in C and an error in C++, and an enum's size is the
+ * compiler's choice (-fshort-enums), so it cannot be promised in an
+ * ABI. Values that are not an sgf_action count as SGF_ABORT (on
+ * on_diagnostic: as SGF_CONTINUE). */
 typedef int (*sgf_cb)(sgf_parser *p, void *user);
 typedef int (*sgf_data_cb)(sgf_parser *p, void *user, const char *at,
                            size_t len);
@@ -323,7 +331,11 @@ SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
  * without a call through the opt-in, versioned <sgfstream/event_state.h>
  * (not included here, not part of the stable API). */
 
-/* Number of game trees currently open (0 between game trees). */
+/* Inside a callback: the depth of the game tree the event belongs to,
+ * counting the game's own tree as 1: in a game's root node and in its
+ * top-level on_tree_begin and on_tree_end alike 1, in a variation's
+ * events 2, and so on (on_diagnostic: the trees open when it was found).
+ * Outside callbacks: the game trees open (0 between game trees). */
 SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);
 
 /* How many diagnostics of that severity (as reported: in strict mode

@@ -703,6 +703,42 @@ static void test_event_state_version(void **state) {
   sgf_parser_destroy(p);
 }
 
+/* sgf_parser_depth() is the depth of the tree an event belongs to: the
+ * same in a tree's tree-begin, its nodes and its tree-end. */
+static int dp_log(sgf_parser *p, void *u, char what) {
+  tbuf_addf(u, "%c%llu ", what, (unsigned long long)sgf_parser_depth(p));
+  return SGF_CONTINUE;
+}
+static int dp_tb(sgf_parser *p, void *u) { return dp_log(p, u, 'b'); }
+static int dp_te(sgf_parser *p, void *u) { return dp_log(p, u, 'e'); }
+static int dp_n(sgf_parser *p, void *u) { return dp_log(p, u, 'n'); }
+static int dp_pause(sgf_parser *p, void *u) {
+  dp_log(p, u, 'e');
+  return SGF_PAUSE;
+}
+
+static void test_depth(void **state) {
+  (void)state;
+  for (int pause = 0; pause <= 1; pause++) {
+    tbuf out;
+    sgf_callbacks cb;
+    tbuf_init(&out);
+    sgf_callbacks_init(&cb);
+    cb.on_tree_begin = dp_tb;
+    cb.on_tree_end = pause ? dp_pause : dp_te;
+    cb.on_node = dp_n;
+    sgf_parser *p = sgf_parser_create(&cb, &out, NULL);
+    assert_non_null(p);
+    /* the last tree is closed by finish */
+    assert_int_equal(feed_all(p, "(;(;)(;(;)));(;", 15, 0, NULL), SGF_OK);
+    assert_string_equal(out.p, "b1 n1 b2 n2 e2 b2 n2 b3 n3 e3 e2 e1 "
+                               "b1 n1 e1 ");
+    assert_int_equal(sgf_parser_depth(p), 0);
+    sgf_parser_destroy(p);
+    tbuf_free(&out);
+  }
+}
+
 static void test_large_offsets_type(void **state) {
   (void)state;
   /* Offsets are 64-bit: the type must hold values over 4 GiB. */
@@ -1580,6 +1616,7 @@ int main(void) {
       cmocka_unit_test(test_feed_from_callback_busy),
       cmocka_unit_test(test_positions),
       cmocka_unit_test(test_event_state_version),
+      cmocka_unit_test(test_depth),
       cmocka_unit_test(test_large_offsets_type),
       cmocka_unit_test(test_allocator_counts),
       cmocka_unit_test(test_allocator_failure_parser),

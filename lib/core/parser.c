@@ -433,7 +433,11 @@ const char *sgf_parser_raw_ident(const sgf_parser *p, size_t *len) {
   return p->ev.raw_ident;
 }
 
-uint64_t sgf_parser_depth(const sgf_parser *p) { return p->depth; }
+/* In on_tree_end the tree has been counted out already (the state to
+ * resume in is set before a callback): closing adds it back. */
+uint64_t sgf_parser_depth(const sgf_parser *p) {
+  return p->depth + (uint64_t)(p->ev.live && p->closing);
+}
 
 uint64_t sgf_parser_diag_count(const sgf_parser *p, sgf_severity severity) {
   if (severity < SGF_SEV_WARNING || severity > SGF_SEV_FATAL) return 0;
@@ -659,6 +663,15 @@ static void ident_finish(sgf_parser *p) {
     EMIT(name);       \
   } while (0)
 
+/* A tree ends; sgf_parser_depth() still counts it during the event (a
+ * pause or an abort leaves closing set: feed and finish clear it). */
+#define EMIT_TREE_END()     \
+  do {                      \
+    p->closing = 1;         \
+    EMIT_Q(on_tree_end);    \
+    p->closing = 0;         \
+  } while (0)
+
 /* A node begins: it is open until NODE_END. */
 #define EMIT_NODE()         \
   do {                      \
@@ -726,6 +739,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
   int cls;
 
   p->ev.live = 1;
+  p->closing = 0;
   p->buf = buf;
 
   while (s < end) {
@@ -1396,7 +1410,7 @@ static int feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         continue;
       }
     }
-    EMIT_Q(on_tree_end);
+    EMIT_TREE_END();
     continue;
 
   begin_top_tree:
@@ -1538,6 +1552,7 @@ static int finish_core(sgf_parser *p) {
   int st = p->state;
 
   p->ev.live = 1;
+  p->closing = 0;
 
   for (;;) {
     switch (st) {
@@ -1647,7 +1662,7 @@ static int finish_core(sgf_parser *p) {
           }
         }
         p->ev.offset = OFF(s);
-        EMIT_Q(on_tree_end);
+        EMIT_TREE_END();
         continue;
       default:
         st = ST_DONE;

@@ -87,6 +87,7 @@ struct sgf_parser {
   int at_eof;             /* finish(): no byte follows the held-back ones */
   int vfirst;             /* on_value: the open value's first piece is
                              still to be delivered */
+  int closing;            /* on_tree_end is being delivered */
   int node_open;          /* a node began and on_node_end has not fired
                              (kept for on_node_end only) */
   uint64_t ndiag[3];      /* diagnostics reported, per severity - 1 */

@@ -449,10 +449,10 @@ static int on_tree_end(sgf_parser *p, void *u) {
                            : "inside a property");
   }
   node_closed(r, "tree-end", pos.offset);
+  check_depth(r, "tree-end"); /* the depth of the tree that ends */
   if (r->depth > 0) r->depth--;
   r->where = r->depth ? W_NODE : W_TOP;
   r->after_child = r->depth > 0;
-  check_depth(r, "tree-end");
   return decide(r, 1, lg);
 }
 
