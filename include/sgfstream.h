@@ -85,6 +85,7 @@
 
 #include "sgfstream/diag.h"
 #include "sgfstream/error.h"
+#include "sgfstream/version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,12 +99,11 @@ extern "C" {
 #define SGF_EXTERN
 #endif
 
-#define SGF_VERSION_MAJOR 0
-#define SGF_VERSION_MINOR 1
-#define SGF_VERSION_PATCH 0
-#define SGF_VERSION_STRING "0.1.0"
+/* SGF_VERSION_MAJOR, _MINOR, _PATCH and _STRING: in sgfstream/version.h,
+ * which configure writes from AC_INIT's version. */
 
-/* The library's version string, for comparing with the header's. */
+/* The library's version string, for comparing with the header's
+ * SGF_VERSION_STRING. */
 SGF_EXTERN const char *sgf_version(void);
 
 /* What a result code (sgfstream/error.h) means, and its name ("EBUSY"):

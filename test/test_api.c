@@ -169,6 +169,12 @@ static void test_version(void **state) {
   (void)state;
   assert_non_null(sgf_version());
   assert_string_equal(sgf_version(), SGF_VERSION_STRING);
+  /* the parts and the string come from one version (configure.ac) */
+  char parts[64];
+  snprintf(parts, sizeof parts, "%d.%d.%d", SGF_VERSION_MAJOR,
+           SGF_VERSION_MINOR, SGF_VERSION_PATCH);
+  assert_string_equal(parts, SGF_VERSION_STRING);
+  assert_true(SGF_VERSION_MAJOR >= 1);
 }
 
 static void test_options_init(void **state) {
