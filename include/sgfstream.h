@@ -106,7 +106,12 @@ extern "C" {
  * SGF_VERSION_STRING. */
 SGF_EXTERN const char *sgf_version(void);
 
-/* What a result code (sgfstream/error.h) means, and its name ("EBUSY"):
+/* RESULTS. Functions returning int return SGF_OK (0) or a negative
+ * SGF_E* code (sgfstream/error.h), listed at each; sgf_parser_feed() and
+ * sgf_parser_finish() also return SGF_PAUSED (1). Functions returning a
+ * pointer say when it is NULL; the rest cannot fail.
+ *
+ * What a result code (sgfstream/error.h) means, and its name ("EBUSY"):
  * static strings, never NULL; "unknown error" / "UNKNOWN" for a number
  * that is not a code. */
 SGF_EXTERN const char *sgf_strerror(int code);
@@ -301,15 +306,22 @@ SGF_EXTERN int sgf_parser_destroy(sgf_parser *p);
 
 /* Feed len bytes. *consumed (may be NULL) receives how many bytes were
  * used: all of them unless the result is SGF_PAUSED (the rest must be fed
- * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE. */
+ * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE.
+ * Returns SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE (sticky: every
+ * later feed returns it again, *consumed 0), SGF_EBUSY (inside a
+ * callback) or SGF_EORDER (after finish); see the list above. */
 SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf,
                               size_t len, size_t *consumed);
 
 /* End of input: closes what is still open (with diagnostics) and emits the
- * remaining events. May return SGF_PAUSED; call it again after resume. */
+ * remaining events. Returns SGF_OK (also when called again after a
+ * complete finish), SGF_PAUSED (call it again after resume),
+ * SGF_EABORTED, SGF_EPARSE (sticky, like feed's) or SGF_EBUSY. After it,
+ * feed returns SGF_EORDER until sgf_parser_reset(). */
 SGF_EXTERN int sgf_parser_finish(sgf_parser *p);
 
-/* Leave the paused state. Does not feed anything by itself. */
+/* Leave the paused state. Does not feed anything by itself. No result:
+ * on a parser that is not paused it does nothing. */
 SGF_EXTERN void sgf_parser_resume(sgf_parser *p);
 
 /* Forget everything about the input so far (also a sticky error) and start
@@ -319,11 +331,12 @@ SGF_EXTERN int sgf_parser_reset(sgf_parser *p);
 
 /* Inside a callback: where the current event's token starts ('(' ';' '['
  * ']' ')', the identifier's first byte, or the slice's first byte).
- * Outside: the position of the next byte to be fed. */
+ * Outside: the position of the next byte to be fed. Never fails. */
 SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
 
 /* Inside on_property: the identifier as written (e.g. "CoPyright"), not
- * NUL-terminated. */
+ * NUL-terminated; its length in *len (len may be NULL). Elsewhere: the
+ * last identifier, or "" before any. Never fails. */
 SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
                                             size_t *len);
 
@@ -361,7 +374,8 @@ SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
  * or SGF_ABORT when the parser stops. */
 SGF_EXTERN int sgf_parser_report(sgf_parser *p, const sgf_diag *d);
 
-/* The user pointer given at creation, and a way to change it. */
+/* The user pointer given at creation, and a way to change it (allowed
+ * from inside callbacks: the next callback gets the new one). */
 SGF_EXTERN void *sgf_parser_user(const sgf_parser *p);
 SGF_EXTERN void sgf_parser_set_user(sgf_parser *p, void *user);
 

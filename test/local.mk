@@ -7,8 +7,8 @@ TEST_EXTENSIONS = .sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	srcdir='$(srcdir)'; top_srcdir='$(top_srcdir)'; \
-	top_builddir='$(top_builddir)'; \
-	export srcdir top_srcdir top_builddir;
+	top_builddir='$(top_builddir)'; CC='$(CC)'; \
+	export srcdir top_srcdir top_builddir CC;
 TEST_CPPFLAGS = $(AM_CPPFLAGS) $(COMMON_CPPFLAGS) -I$(top_srcdir)/test
 TESTUTIL = test/testutil.c test/testutil.h
 TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la
@@ -70,14 +70,14 @@ TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 # The library's exports, the scanners over the golden cases, the corpus,
 # and the layering of lib/ and tools/.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \
-	test/check-layers.sh
+	test/check-layers.sh test/readme-example.sh
 EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-events.sh test/cases-scanners.sh test/corpus.sh \
 	test/roundtrip.sh test/tool-write.sh test/tool-archives.sh \
 	test/tool-stats-jobs.sh test/tool-exit.sh test/check-layers.sh \
 	test/tool-inplace.sh test/tool-inplace-corpus.sh test/inplace-lib.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
-	test/tool-fds.sh
+	test/tool-fds.sh test/readme-example.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).
