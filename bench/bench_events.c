@@ -27,6 +27,10 @@
  *   values/no-op      as events/no-op, with values whole: on_value in
  *                     place of the three value callbacks (one call a
  *                     value when it lies whole in the chunk).
+ *   values/pos-inl    as values/no-op, the node, property and value
+ *                     handlers reading their position inline (opt-in
+ *                     sgfstream/event_state.h)
+ *   values/pos-call   the same through sgf_parser_position() calls
  *   reader/no-op      the property reader (reader.h) with a no-op
  *                     on_property.
  *   calls only        as many indirect calls to the no-op handlers as
@@ -49,6 +53,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <sgfstream.h>
+#include <sgfstream/event_state.h>
 
 #include "load.h"
 #include "util.h"
@@ -200,27 +205,87 @@ static int cnt_value(sgf_parser *p, void *u, const char *at, size_t len,
   return SGF_CONTINUE;
 }
 
+/* values/pos-inl and values/pos-call: the handlers of values/no-op
+ * that also take the position of each node, property and value, read
+ * inline from the opt-in event state (sgfstream/event_state.h) or by
+ * calling sgf_parser_position(): what the opt-in buys a handler that
+ * does little else. The state is looked up again when the parser changes
+ * (a new parser per run). */
+static sgf_pos pos_sink;
+static const sgf_parser *pos_parser;
+static const sgf_event_state *pos_es;
+
+static const sgf_event_state *pos_state(const sgf_parser *p) {
+  if (pos_parser != p) {
+    pos_parser = p;
+    pos_es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
+  }
+  return pos_es;
+}
+static int inl_node(sgf_parser *p, void *u) {
+  (void)u;
+  pos_sink = sgf_event_position(p, pos_state(p));
+  return SGF_CONTINUE;
+}
+static int inl_property(sgf_parser *p, void *u, const char *at, size_t len) {
+  (void)u; (void)at; (void)len;
+  pos_sink = sgf_event_position(p, pos_state(p));
+  return SGF_CONTINUE;
+}
+static int inl_value(sgf_parser *p, void *u, const char *at, size_t len,
+                     unsigned flags) {
+  (void)u; (void)at; (void)len;
+  if (flags & SGF_VALUE_FIRST) pos_sink = sgf_event_position(p, pos_state(p));
+  return SGF_CONTINUE;
+}
+static int call_node(sgf_parser *p, void *u) {
+  (void)u;
+  pos_sink = sgf_parser_position(p);
+  return SGF_CONTINUE;
+}
+static int call_property(sgf_parser *p, void *u, const char *at, size_t len) {
+  (void)u; (void)at; (void)len;
+  pos_sink = sgf_parser_position(p);
+  return SGF_CONTINUE;
+}
+static int call_value(sgf_parser *p, void *u, const char *at, size_t len,
+                      unsigned flags) {
+  (void)u; (void)at; (void)len;
+  if (flags & SGF_VALUE_FIRST) pos_sink = sgf_parser_position(p);
+  return SGF_CONTINUE;
+}
+
 static const sgf_callbacks nop_callbacks = {
     sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end,    nop_node,
     nop_property,   nop_value_begin, nop_value_data,
-    nop_value_end,  nop_property_end, nop_diagnostic, NULL};
+    nop_value_end,  nop_property_end, nop_diagnostic, NULL, NULL};
 
 static const sgf_callbacks nop_value_callbacks = {
     sizeof(sgf_callbacks),
     nop_tree_begin, nop_tree_end, nop_node, nop_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, nop_value};
+    nop_property_end, nop_diagnostic, nop_value, NULL};
+
+static const sgf_callbacks pos_inline_callbacks = {
+    sizeof(sgf_callbacks),
+    nop_tree_begin, nop_tree_end, inl_node, inl_property, NULL, NULL, NULL,
+    nop_property_end, nop_diagnostic, inl_value, NULL};
+
+static const sgf_callbacks pos_call_callbacks = {
+    sizeof(sgf_callbacks),
+    nop_tree_begin, nop_tree_end, call_node, call_property, NULL, NULL, NULL,
+    nop_property_end, nop_diagnostic, call_value, NULL};
 
 static const sgf_callbacks cnt_value_callbacks = {
     sizeof(sgf_callbacks),
     cnt_tree_begin, cnt_tree_end, cnt_node, cnt_property, NULL, NULL, NULL,
-    cnt_property_end, cnt_diagnostic, cnt_value};
+    cnt_property_end, cnt_diagnostic, cnt_value, NULL};
 
 static const sgf_callbacks cnt_callbacks = {
     sizeof(sgf_callbacks),
     cnt_tree_begin, cnt_tree_end,    cnt_node,
     cnt_property,   cnt_value_begin, cnt_value_data,
-    cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL};
+    cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL, NULL};
 
 static const sgf_reader_callbacks nop_reader_callbacks = {
     sizeof(sgf_reader_callbacks),
@@ -587,6 +652,10 @@ int main(int argc, char **argv) {
       {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0},
       {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0,
        0, 1},
+      {"values/pos-inl", RUN_EVENTS, 64 * 1024, &pos_inline_callbacks,
+       NULL, 0, 0, 1},
+      {"values/pos-call", RUN_EVENTS, 64 * 1024, &pos_call_callbacks, NULL,
+       0, 0, 1},
       {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0,
        0, 0},
   };

@@ -2,7 +2,8 @@
  * in-memory input.
  *
  *   bench/bench_tree [-n REPS] [-c CHUNK] [-m MAXBYTES] [--collect]
- *                    [--no-count] [--no-floor] [--results FILE]
+ *                    [--no-count] [--no-floor]
+ *                    [--floor-only none|inline|call] [--results FILE]
  *                    FILE | DIR | --list LISTFILE
  *
  * The input is read into memory once (bench/load.c: a FILE is one input, a
@@ -24,9 +25,11 @@
  *
  * Then, unless --no-floor, the same inputs go through the floor builder
  * (tree_floor.h: the least a builder on the callbacks does, links, bytes
- * and positions), best of REPS, once with the three positions per move
- * and once without: how far the real builder is from what the events
- * themselves cost. Its node count must equal the builder's; where it
+ * and positions), best of REPS, with the three positions per move read
+ * inline (sgfstream/event_state.h), read by sgf_parser_position() calls,
+ * and not read (--floor-only: just one of them): how far the real
+ * builder is from what the events themselves cost, and what the opt-in
+ * event state buys. Its node count must equal the builder's; where it
  * cannot build (a value over 64 KiB) or counts otherwise, the floor is
  * left out with a word on stderr, and the exit status does not change.
  *
@@ -144,7 +147,12 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
 }
 
 /* The same inputs through the floor builder (tree_floor.h); returns the
- * seconds taken, or -1 on failure. */
+ * seconds taken, or -1 on failure. Never inlined, so that a profiler can
+ * look at it alone: valgrind --tool=callgrind --toggle-collect=run_floor
+ * bench/bench_tree -n 1 --no-count --floor-only call FILE */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static double run_floor(const bench_inputs *in, size_t chunk, int positions,
                         uint64_t *games, uint64_t *nodes) {
   tree_floor *f;
@@ -176,12 +184,13 @@ static void usage(FILE *f) {
   fprintf(f,
           "usage: bench_tree [-n REPS] [-c CHUNK] [-m MAXBYTES] [--collect] "
           "[--no-count]\n"
-          "                  [--no-floor] [--results FILE] "
-          "FILE | DIR | --list LISTFILE\n");
+          "                  [--no-floor] [--floor-only none|inline|call] "
+          "[--results FILE]\n"
+          "                  FILE | DIR | --list LISTFILE\n");
 }
 
 int main(int argc, char **argv) {
-  int reps = 3, collect = 0, count = 1, floor = 1, i;
+  int reps = 3, collect = 0, count = 1, floor = 1, floor_only = -1, i;
   size_t chunk = 65536, max = 0;
   const char *path = NULL, *results_path = NULL;
   bench_load_mode mode = BENCH_LOAD_PATH;
@@ -210,6 +219,16 @@ int main(int argc, char **argv) {
       count = 0;
     } else if (!strcmp(argv[i], "--no-floor")) {
       floor = 0;
+    } else if (!strcmp(argv[i], "--floor-only") && i + 1 < argc) {
+      const char *m = argv[++i];
+      floor_only = !strcmp(m, "none")     ? TREE_FLOOR_NO_POS
+                   : !strcmp(m, "inline") ? TREE_FLOOR_POS_INLINE
+                   : !strcmp(m, "call")   ? TREE_FLOOR_POS_CALL
+                                          : -2;
+      if (floor_only == -2) {
+        usage(stderr);
+        return 2;
+      }
     } else if (!strcmp(argv[i], "--results") && i + 1 < argc) {
       results_path = argv[++i];
     } else if (!strcmp(argv[i], "--list") && i + 1 < argc && !path) {
@@ -271,10 +290,19 @@ int main(int argc, char **argv) {
   bench_result(results, collect ? "trees/collect" : "trees", in.bytes, best,
                rs.games, in.count, count ? cnt.peak : 0,
                count ? "heap" : "-");
-  if (floor) { /* the floor, with and without the three positions */
-    for (int pos = 1; pos >= 0; pos--) {
+  if (floor) { /* the floor: positions inline, by call, none */
+    static const int modes[] = {TREE_FLOOR_POS_INLINE, TREE_FLOOR_POS_CALL,
+                                TREE_FLOOR_NO_POS};
+    static const char *const label[] = {"floor, no pos  ", "floor          ",
+                                        "floor, pos call"};
+    static const char *const what[] = {
+        " only", " and the 3 positions (inline)",
+        " and the 3 positions (sgf_parser_position calls)"};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+      const int pos = modes[m];
       double fbest = -1;
       uint64_t fg = 0, fn = 0;
+      if (floor_only >= 0 && pos != floor_only) continue;
       for (i = 0; i < reps && fbest != -2; i++) {
         double t = run_floor(&in, chunk, pos, &fg, &fn);
         if (t < 0)
@@ -292,12 +320,11 @@ int main(int argc, char **argv) {
         printf("  floor          not measured on this input\n");
         break;
       }
-      printf("  floor%s %7.1f MB/s (%.1f ns/node): bench/tree_floor.c, "
+      printf("  %s %7.1f MB/s (%.1f ns/node): bench/tree_floor.c, "
              "links and bytes%s\n",
-             pos ? "         " : ", no pos", (double)in.bytes / fbest / 1e6,
-             fbest * 1e9 / (double)(fn ? fn : 1),
-             pos ? " and the 3 positions" : " only");
-      if (pos)
+             label[pos], (double)in.bytes / fbest / 1e6,
+             fbest * 1e9 / (double)(fn ? fn : 1), what[pos]);
+      if (pos == TREE_FLOOR_POS_INLINE)
         bench_result(results, "trees floor", in.bytes, fbest, fg, in.count,
                      0, "-");
     }

@@ -124,7 +124,7 @@ static int v_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 static const sgf_callbacks verify_callbacks = {
     sizeof(sgf_callbacks),
     v_tree_begin, v_tree_end,   v_node, v_property, v_value_begin,
-    v_value_data, NULL,         NULL,   v_diagnostic, NULL};
+    v_value_data, NULL,         NULL,   v_diagnostic, NULL, NULL};
 
 /* ---------------------------------------------------------------------- */
 /* Sinks                                                                   */
@@ -196,7 +196,7 @@ static int w_property_end(sgf_parser *p, void *u) {
 static const sgf_callbacks check_callbacks = {
     sizeof(sgf_callbacks),
     w_tree_begin, w_tree_end,  w_node,         w_property, w_value_begin,
-    w_value_data, w_value_end, w_property_end, NULL, NULL};
+    w_value_data, w_value_end, w_property_end, NULL, NULL, NULL};
 
 /* ---------------------------------------------------------------------- */
 /* One run                                                                 */

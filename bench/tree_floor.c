@@ -1,6 +1,8 @@
 /* bench/tree_floor.c - the floor of a tree builder (see tree_floor.h). */
 #include "tree_floor.h"
 
+#include <sgfstream/event_state.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +41,7 @@ struct fblock {
 struct tree_floor {
   sgf_parser *p;
   const sgf_event_state *es; /* the parser's: positions inline */
-  int positions;
+  int positions; /* TREE_FLOOR_* */
   fblock *first, *block; /* the blocks; the one being filled */
   size_t used;           /* bytes of block->data taken */
   fnode *cur;            /* the node linked last, where children go */
@@ -112,6 +114,11 @@ static int on_tree_end(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
+/* The position of the current event, as f->positions says. */
+#define FLOOR_POS(f, p)                                                 \
+  ((f)->positions == TREE_FLOOR_POS_CALL ? sgf_parser_position(p)       \
+                                         : sgf_event_position((p), (f)->es))
+
 /* Append x to a list kept as first and last. */
 #define APPEND(first, last, x) \
   do {                         \
@@ -130,7 +137,7 @@ static int on_node(sgf_parser *p, void *u) {
   n->first_child = n->last_child = n->next = NULL;
   n->props = n->last_prop = NULL;
   if (parent) APPEND(parent->first_child, parent->last_child, n);
-  if (f->positions) n->pos = sgf_event_position(p, f->es);
+  if (f->positions) n->pos = FLOOR_POS(f, p);
   f->cur = n;
   f->game_nodes++;
   return SGF_CONTINUE;
@@ -145,7 +152,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
   q->ident = id;
   q->ident_len = len;
   q->values = q->last_value = NULL;
-  if (f->positions) q->pos = sgf_event_position(p, f->es);
+  if (f->positions) q->pos = FLOOR_POS(f, p);
   APPEND(n->props, n->last_prop, q);
   return SGF_CONTINUE;
 }
@@ -161,7 +168,7 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
     if (!v) return fail(f);
     v->next = NULL;
     v->len = 0;
-    if (f->positions) v->pos = sgf_event_position(p, f->es);
+    if (f->positions) v->pos = FLOOR_POS(f, p);
     f->vlink = q->last_value ? &q->last_value->next : &q->values;
     APPEND(q->values, q->last_value, v);
     f->value = v;
@@ -209,7 +216,9 @@ tree_floor *tree_floor_create(int positions) {
     tree_floor_destroy(f);
     return NULL;
   }
-  f->es = sgf_parser_event_state(f->p);
+  f->es = sgf_parser_event_state(f->p, SGF_EVENT_STATE_VERSION);
+  if (!f->es && f->positions == TREE_FLOOR_POS_INLINE)
+    f->positions = TREE_FLOOR_POS_CALL; /* a library of another version */
   return f;
 }
 

@@ -7,7 +7,7 @@
  * property event with the identifier the core hands over; one value per
  * value with its raw bytes copied (the input is gone after the callback);
  * with positions, the node's, property's and value's place in the file,
- * read inline (sgf_event_position, as the real builder does). Bump allocation in
+ * read inline (sgf_event_position, as the real builder does) or by call. Bump allocation in
  * 64 KiB blocks reused from game to game, so no malloc per game.
  *
  * What it leaves out, and the real builder (lib/tree/tree_build.c) does: the
@@ -29,8 +29,15 @@
 
 typedef struct tree_floor tree_floor;
 
-/* A floor builder and its parser (default options). positions: 1 to
- * record the three positions, 0 to leave them out. NULL on OOM. */
+/* How the floor takes the three positions of a move. */
+enum {
+  TREE_FLOOR_NO_POS = 0,     /* not at all */
+  TREE_FLOOR_POS_INLINE = 1, /* sgf_event_position(): event_state.h */
+  TREE_FLOOR_POS_CALL = 2    /* sgf_parser_position() calls */
+};
+
+/* A floor builder and its parser (default options), taking positions as
+ * TREE_FLOOR_*. NULL on OOM. */
 tree_floor *tree_floor_create(int positions);
 void tree_floor_destroy(tree_floor *f);
 /* Its parser: feed, finish and reset it like any other. */

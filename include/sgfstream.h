@@ -19,6 +19,8 @@
  *   on_value_data     zero or more raw slices of the value (see below)
  *   on_value_end      ']' closed the value
  *   on_property_end   the property's last value was closed
+ *   on_node_end       the node is complete: its last property is done
+ *                     and ';' '(' or ')' follows (or the end of input)
  *   on_tree_end       ')' closed the game tree
  *   on_diagnostic     a warning, error or fatal error (see diag.h)
  * or, when on_value is set, in place of the three value events:
@@ -58,6 +60,8 @@
  *                 variation) that is open after this event, emitting no
  *                 further event until its on_tree_end (which is emitted).
  *                 From on_tree_end this skips the rest of the enclosing tree.
+ *                 From on_node_end of a game's root node this skips the
+ *                 rest of the game: read the root, decide, move on.
  *                 Diagnostics are not reported for skipped bytes.
  *   SGF_PAUSE     sgf_parser_feed() returns SGF_PAUSED at once, with
  *                 *consumed telling how many bytes were used. No callback
@@ -82,20 +86,25 @@
 #include "sgfstream/common.h"
 #include "sgfstream/diag.h"
 #include "sgfstream/error.h"
+#include "sgfstream/version.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define SGF_VERSION_MAJOR 0
-#define SGF_VERSION_MINOR 1
-#define SGF_VERSION_PATCH 0
-#define SGF_VERSION_STRING "0.1.0"
+/* SGF_VERSION_MAJOR, _MINOR, _PATCH and _STRING: in sgfstream/version.h,
+ * which configure writes from AC_INIT's version. */
 
-/* The library's version string, for comparing with the header's. */
+/* The library's version string, for comparing with the header's
+ * SGF_VERSION_STRING. */
 SGF_EXTERN const char *sgf_version(void);
 
-/* What a result code (sgfstream/error.h) means, and its name ("EBUSY"):
+/* RESULTS. Functions returning int return SGF_OK (0) or a negative
+ * SGF_E* code (sgfstream/error.h), listed at each; sgf_parser_feed() and
+ * sgf_parser_finish() also return SGF_PAUSED (1). Functions returning a
+ * pointer say when it is NULL; the rest cannot fail.
+ *
+ * What a result code (sgfstream/error.h) means, and its name ("EBUSY"):
  * static strings, never NULL; "unknown error" / "UNKNOWN" for a number
  * that is not a code. */
 SGF_EXTERN const char *sgf_strerror(int code);
@@ -186,6 +195,14 @@ typedef enum sgf_action {
   SGF_ABORT = 3
 } sgf_action;
 
+/* The callbacks return int, not sgf_action: a handler may return any
+ * sgf_action value, and handlers written as returning int (every one
+ * before 1.0) keep matching these types. With enum return types they
+ * would not: calling through a function pointer of another type is
+ * undefined in C and an error in C++, and an enum's size is the
+ * compiler's choice (-fshort-enums), so it cannot be promised in an
+ * ABI. Values that are not an sgf_action count as SGF_ABORT (on
+ * on_diagnostic: as SGF_CONTINUE). */
 typedef int (*sgf_cb)(sgf_parser *p, void *user);
 typedef int (*sgf_data_cb)(sgf_parser *p, void *user, const char *at,
                            size_t len);
@@ -234,6 +251,16 @@ typedef struct sgf_callbacks {
   /* If set: values come whole, or in pieces (WHOLE VALUES above), and
    * on_value_begin, on_value_data and on_value_end are not called. */
   sgf_value_cb on_value;
+  /* NODE END. The node begun by the last on_node is complete: its last
+   * property is done (on_property_end has fired) and the byte at
+   * sgf_parser_position() is the ';' '(' or ')' that follows it, or the
+   * end of input in sgf_parser_finish() (before the diagnostic for a
+   * tree left open). Once per node, in every mode (slices or whole
+   * values), unless the node was skipped or the parse stopped first.
+   * SGF_SKIP from it skips the rest of the innermost open game tree,
+   * which for a game's root node is the rest of the game. Added after
+   * on_value. */
+  sgf_cb on_node_end;
 } sgf_callbacks;
 
 /* Zero *cb (every callback NULL) and set its size. */
@@ -261,15 +288,22 @@ SGF_EXTERN int sgf_parser_destroy(sgf_parser *p);
 
 /* Feed len bytes. *consumed (may be NULL) receives how many bytes were
  * used: all of them unless the result is SGF_PAUSED (the rest must be fed
- * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE. */
+ * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE.
+ * Returns SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE (sticky: every
+ * later feed returns it again, *consumed 0), SGF_EBUSY (inside a
+ * callback) or SGF_EORDER (after finish); see the list above. */
 SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf,
                               size_t len, size_t *consumed);
 
 /* End of input: closes what is still open (with diagnostics) and emits the
- * remaining events. May return SGF_PAUSED; call it again after resume. */
+ * remaining events. Returns SGF_OK (also when called again after a
+ * complete finish), SGF_PAUSED (call it again after resume),
+ * SGF_EABORTED, SGF_EPARSE (sticky, like feed's) or SGF_EBUSY. After it,
+ * feed returns SGF_EORDER until sgf_parser_reset(). */
 SGF_EXTERN int sgf_parser_finish(sgf_parser *p);
 
-/* Leave the paused state. Does not feed anything by itself. */
+/* Leave the paused state. Does not feed anything by itself. No result:
+ * on a parser that is not paused it does nothing. */
 SGF_EXTERN void sgf_parser_resume(sgf_parser *p);
 
 /* Forget everything about the input so far (also a sticky error) and start
@@ -279,69 +313,35 @@ SGF_EXTERN int sgf_parser_reset(sgf_parser *p);
 
 /* Inside a callback: where the current event's token starts ('(' ';' '['
  * ']' ')', the identifier's first byte, or the slice's first byte).
- * Outside: the position of the next byte to be fed. */
+ * Outside: the position of the next byte to be fed. Never fails. */
 SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
 
 /* Inside on_property: the identifier as written (e.g. "CoPyright"), not
- * NUL-terminated. */
+ * NUL-terminated; its length in *len (len may be NULL). Elsewhere: the
+ * last identifier, or "" before any. Never fails. */
 SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
                                             size_t *len);
 
-/* POSITIONS INLINE. sgf_parser_position() is a function call; in a handler
- * that otherwise calls nothing, the call (and the registers it makes the
- * handler save) costs more than the handler's own work: three of them a
- * move were a tenth of the tree builder's time. A handler that wants the
- * position of nearly every event can read it inline instead, from the
- * parser's event state:
- *
- *   es = sgf_parser_event_state(p);          once, after creating p
- *   node->pos = sgf_event_position(p, es);   in any callback
- *
- * sgf_event_position() returns exactly what sgf_parser_position() returns,
- * at any time: it reads the counters where they tell the position by
- * themselves (inside feed and finish, an event on the current line) and
- * calls sgf_parser_position() where they do not (a value that began
- * before a line break, or outside feed and finish). sgf_event_raw_ident()
- * is sgf_parser_raw_ident() the same way, without a call.
- *
- * The struct lives inside the parser: the pointer is valid until the
- * parser is destroyed, and the members change as the parser goes. Read
- * them only through these two functions. Their layout and meaning are
- * part of the library's ABI (they do not change within soname
- * libsgfstream.so.0), because the functions are compiled into your
- * program. */
-typedef struct sgf_event_state {
-  uint64_t offset;      /* private: offset of the current event */
-  uint64_t line;        /* private: the current line */
-  uint64_t line_start;  /* private: offset of the current line's start */
-  const char *raw_ident; /* private: what sgf_parser_raw_ident() returns */
-  size_t raw_ident_len;  /* private */
-  int live;              /* private: inside feed or finish */
-} sgf_event_state;
+/* A handler that wants the position of nearly every event can read it
+ * without a call through the opt-in, versioned <sgfstream/event_state.h>
+ * (not included here, not part of the stable API). */
 
-SGF_EXTERN const sgf_event_state *sgf_parser_event_state(
-    const sgf_parser *p);
-
-static inline sgf_pos sgf_event_position(const sgf_parser *p,
-                                         const sgf_event_state *es) {
-  if (es->live && es->offset >= es->line_start) {
-    sgf_pos r;
-    r.offset = es->offset;
-    r.line = es->line;
-    r.column = es->offset - es->line_start + 1;
-    return r;
-  }
-  return sgf_parser_position(p);
-}
-
-static inline const char *sgf_event_raw_ident(const sgf_event_state *es,
-                                              size_t *len) {
-  if (len) *len = es->raw_ident_len;
-  return es->raw_ident;
-}
-
-/* Number of game trees currently open (0 between game trees). */
+/* Inside a callback: the depth of the game tree the event belongs to,
+ * counting the game's own tree as 1: in a game's root node and in its
+ * top-level on_tree_begin and on_tree_end alike 1, in a variation's
+ * events 2, and so on (on_diagnostic: the trees open when it was found).
+ * Outside callbacks: the game trees open (0 between game trees). */
 SGF_EXTERN uint64_t sgf_parser_depth(const sgf_parser *p);
+
+/* How many diagnostics of that severity (as reported: in strict mode
+ * warnings are errors) the parser has reported since it was created or
+ * reset, its own and those of sgf_parser_report(); whether or not
+ * on_diagnostic is set. Diagnostics in skipped trees are not reported,
+ * so not counted. 0 for any other severity. After a parse that ended
+ * SGF_OK: errors short of fatal were repaired or dropped if the count
+ * of SGF_SEV_ERROR is not 0. */
+SGF_EXTERN uint64_t sgf_parser_diag_count(const sgf_parser *p,
+                                          sgf_severity severity);
 
 /* The diagnostic that stopped the parser (result SGF_EPARSE), else NULL. */
 SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
@@ -356,7 +356,8 @@ SGF_EXTERN const sgf_diag *sgf_parser_error(const sgf_parser *p);
  * or SGF_ABORT when the parser stops. */
 SGF_EXTERN int sgf_parser_report(sgf_parser *p, const sgf_diag *d);
 
-/* The user pointer given at creation, and a way to change it. */
+/* The user pointer given at creation, and a way to change it (allowed
+ * from inside callbacks: the next callback gets the new one). */
 SGF_EXTERN void *sgf_parser_user(const sgf_parser *p);
 SGF_EXTERN void sgf_parser_set_user(sgf_parser *p, void *user);
 

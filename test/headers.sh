@@ -17,11 +17,13 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/headers.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 inc=$top_srcdir/include
+# sgfstream/version.h is generated into the build tree
+binc=$(cd "${top_builddir:-.}" && pwd)/include
 headers="sgfstream.h"
 for h in "$inc"/sgfstream/*.h; do headers="$headers sgfstream/${h##*/}"; done
 fail=0
-cflags="-std=c11 -Wall -Wextra -Werror -pedantic -I$inc"
-cxxflags="-std=c++11 -Wall -Wextra -Werror -pedantic -I$inc"
+cflags="-std=c11 -Wall -Wextra -Werror -pedantic -I$inc -I$binc"
+cxxflags="-std=c++11 -Wall -Wextra -Werror -pedantic -I$inc -I$binc"
 try() { # LANG FILE
   if [ "$1" = c ]; then
     $CC $cflags -c "$2" -o "$tmp/o.o" 2>"$tmp/err"
@@ -48,7 +50,7 @@ done
 sed -n '/^## Using the library/,$p' "$top_srcdir/README.md" |
   sed -n '/^```c$/,/^```$/p' | sed '1d' | sed '/^```$/,$d' >"$tmp/readme.c"
 if [ -s "$tmp/readme.c" ]; then
-  cflags="-std=c11 -Wall -Werror -pedantic -I$inc" # examples leave "user" unused
+  cflags="-std=c11 -Wall -Werror -pedantic -I$inc -I$binc" # examples leave "user" unused
   try c "$tmp/readme.c"
 else
   echo "FAIL: no C example found in README.md"; fail=1

@@ -16,9 +16,14 @@ TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la
 if HAVE_CMOCKA
 check_PROGRAMS += test/test_cases test/test_api test/test_tree \
 	test/test_writer test/roundtrip test/test_error test/test_abi \
-	test/test_reentry
+	test/test_reentry test/test_node_end
 TESTS += test/test_cases test/test_api test/test_tree test/test_writer \
-	test/test_error test/test_abi test/test_reentry
+	test/test_error test/test_abi test/test_reentry test/test_node_end
+# on_node_end (the headers scan) and sgf_parser_diag_count()
+test_test_node_end_SOURCES = test/test_node_end.c $(TESTUTIL)
+test_test_node_end_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_node_end_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_node_end_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 # every code of the error space; a caller built against an older (shorter)
 # struct; feed/finish/reset/destroy called from inside every callback
 test_test_error_SOURCES = test/test_error.c
@@ -78,14 +83,14 @@ TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 # The library's exports, the scanners over the golden cases, the corpus,
 # the layering of lib/ and tools/, and the public headers standing alone.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \
-	test/check-layers.sh test/headers.sh
+	test/check-layers.sh test/headers.sh test/readme-example.sh
 EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-events.sh test/cases-scanners.sh test/corpus.sh \
 	test/roundtrip.sh test/tool-write.sh test/tool-archives.sh \
 	test/tool-stats-jobs.sh test/tool-exit.sh test/check-layers.sh \
 	test/tool-inplace.sh test/tool-inplace-corpus.sh test/inplace-lib.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
-	test/tool-fds.sh test/headers.sh
+	test/tool-fds.sh test/headers.sh test/readme-example.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).

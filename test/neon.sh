@@ -21,6 +21,8 @@
 # (-s SEED, -f DIR, -n ITER, -d DOCS), SGF_SKIP_NEON=1 skip.
 top_srcdir=${top_srcdir:-$(dirname "$0")/..}
 top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
+# sgfstream/version.h is written by configure, in the build's include/
+top_builddir=$(cd "${top_builddir:-.}" && pwd) || exit 99
 
 if [ -n "${SGF_SKIP_NEON:-}" ]; then
   echo "neon: SGF_SKIP_NEON is set: skipped"
@@ -58,7 +60,7 @@ cd "$tmp" || exit 99
 echo "/* test/neon.sh: nothing defined */" >config.h
 WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
       -Wpointer-arith -Wno-unused-parameter"
-CFLAGS="-std=c11 ${NEON_CFLAGS:--O2} $WARN -I. -I$top_srcdir/include"
+CFLAGS="-std=c11 ${NEON_CFLAGS:--O2} $WARN -I. -I$top_builddir/include -I$top_srcdir/include"
 
 echo "neon: compiler $CROSS_CC ($("$CROSS_CC" -dumpmachine 2>/dev/null)), runner ${QEMU:-native}"
 # The library, less scan.c (scan_check.c includes it).

@@ -196,7 +196,7 @@ static int r_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 static const sgf_callbacks rec_cb = {
     sizeof(sgf_callbacks),
     r_tree_begin, r_tree_end,   r_node,         r_property, r_value_begin,
-    r_value_data, r_value_end,  r_property_end, r_diag, NULL};
+    r_value_data, r_value_end,  r_property_end, r_diag, NULL, NULL};
 
 /* Parse data (in chunks of `chunk` bytes, 0: at once) into r. Returns the
  * final status. */

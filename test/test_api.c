@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <sgfstream.h>
+#include <sgfstream/event_state.h>
 
 #include "eventlog.h"
 #include "stats.h"
@@ -81,7 +82,7 @@ static int s_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 static const sgf_callbacks script_cb = {sizeof(sgf_callbacks), s_tb, s_te, s_n,  s_p,   s_vb,
-                                        s_d,  s_ve, s_pe, s_diag, NULL};
+                                        s_d,  s_ve, s_pe, s_diag, NULL, NULL};
 
 static void script_init(script *s, char kind, int nth, int action) {
   memset(s, 0, sizeof *s);
@@ -168,6 +169,12 @@ static void test_version(void **state) {
   (void)state;
   assert_non_null(sgf_version());
   assert_string_equal(sgf_version(), SGF_VERSION_STRING);
+  /* the parts and the string come from one version (configure.ac) */
+  char parts[64];
+  snprintf(parts, sizeof parts, "%d.%d.%d", SGF_VERSION_MAJOR,
+           SGF_VERSION_MINOR, SGF_VERSION_PATCH);
+  assert_string_equal(parts, SGF_VERSION_STRING);
+  assert_true(SGF_VERSION_MAJOR >= 1);
 }
 
 static void test_options_init(void **state) {
@@ -385,7 +392,7 @@ static void test_skip_from_value_data(void **state) {
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
     r.action = SGF_SKIP;
-    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL};
+    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL, NULL};
     sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
     assert_non_null(p);
     assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);
@@ -610,9 +617,9 @@ typedef struct posrec {
 
 /* sgf_parser_position(p), and the inline sgf_event_position equal to it. */
 static sgf_pos both_pos(sgf_parser *p) {
-  const sgf_event_state *es = sgf_parser_event_state(p);
+  const sgf_event_state *es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
   sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
-  assert_ptr_equal(es, sgf_parser_event_state(p)); /* stable */
+  assert_ptr_equal(es, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION)); /* stable */
   assert_int_equal(a.offset, b.offset);
   assert_int_equal(a.line, b.line);
   assert_int_equal(a.column, b.column);
@@ -635,7 +642,7 @@ static int pq_prop(sgf_parser *p, void *u, const char *at, size_t n) {
   size_t rl = 0, rl2 = 0;
   const char *raw = sgf_parser_raw_ident(p, &rl);
   char what[64];
-  assert_ptr_equal(sgf_event_raw_ident(sgf_parser_event_state(p), &rl2), raw);
+  assert_ptr_equal(sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION), &rl2), raw);
   assert_int_equal(rl2, rl);
   snprintf(what, sizeof what, "p%.*s/%.*s", (int)n, at, (int)rl, raw);
   note_pos(p, u, what);
@@ -687,6 +694,55 @@ static void test_positions(void **state) {
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   assert_int_equal(sgf_parser_depth(p), 0);
   sgf_parser_destroy(p);
+}
+
+/* The opt-in event state (sgfstream/event_state.h) is given only to a
+ * program compiled with the library's version of its layout. */
+static void test_event_state_version(void **state) {
+  (void)state;
+  sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
+  assert_non_null(p);
+  assert_non_null(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION));
+  assert_null(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION + 1));
+  assert_null(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION - 1));
+  assert_null(sgf_parser_event_state(p, 0));
+  sgf_parser_destroy(p);
+}
+
+/* sgf_parser_depth() is the depth of the tree an event belongs to: the
+ * same in a tree's tree-begin, its nodes and its tree-end. */
+static int dp_log(sgf_parser *p, void *u, char what) {
+  tbuf_addf(u, "%c%llu ", what, (unsigned long long)sgf_parser_depth(p));
+  return SGF_CONTINUE;
+}
+static int dp_tb(sgf_parser *p, void *u) { return dp_log(p, u, 'b'); }
+static int dp_te(sgf_parser *p, void *u) { return dp_log(p, u, 'e'); }
+static int dp_n(sgf_parser *p, void *u) { return dp_log(p, u, 'n'); }
+static int dp_pause(sgf_parser *p, void *u) {
+  dp_log(p, u, 'e');
+  return SGF_PAUSE;
+}
+
+static void test_depth(void **state) {
+  (void)state;
+  for (int pause = 0; pause <= 1; pause++) {
+    tbuf out;
+    sgf_callbacks cb;
+    tbuf_init(&out);
+    sgf_callbacks_init(&cb);
+    cb.on_tree_begin = dp_tb;
+    cb.on_tree_end = pause ? dp_pause : dp_te;
+    cb.on_node = dp_n;
+    sgf_parser *p = sgf_parser_create(&cb, &out, NULL);
+    assert_non_null(p);
+    /* the last tree is closed by finish */
+    assert_int_equal(feed_all(p, "(;(;)(;(;)));(;", 15, 0, NULL), SGF_OK);
+    assert_string_equal(out.p, "b1 n1 b2 n2 e2 b2 n2 b3 n3 e3 e2 e1 "
+                               "b1 n1 e1 ");
+    assert_int_equal(sgf_parser_depth(p), 0);
+    sgf_parser_destroy(p);
+    tbuf_free(&out);
+  }
 }
 
 static void test_large_offsets_type(void **state) {
@@ -1569,6 +1625,8 @@ int main(void) {
       cmocka_unit_test(test_reset),
       cmocka_unit_test(test_feed_from_callback_busy),
       cmocka_unit_test(test_positions),
+      cmocka_unit_test(test_event_state_version),
+      cmocka_unit_test(test_depth),
       cmocka_unit_test(test_large_offsets_type),
       cmocka_unit_test(test_allocator_counts),
       cmocka_unit_test(test_allocator_failure_parser),

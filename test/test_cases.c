@@ -23,6 +23,11 @@
  *     the three value events carry (test/valuelog.h), for every plan
  *     above; with a pause, an abort, and a skip at every call (the skip
  *     compared with a skip at the matching single event).
+ * The split and pause harnesses run every plan twice: as above, and with
+ * on_node_end set, where the log (with node-end lines, which the golden
+ * files leave out) must be the whole-buffer parse's, and that log must
+ * pass node_end_check(): the golden log once its node-end lines are
+ * removed, each node ended once, at the right byte.
  * Beyond the log, every run checks the final status, sgf_parser_error()
  * against the last diagnostic, sticky errors, the end position, and the
  * slice contract (len > 0, inside the fed buffer, positioned at its first
@@ -52,6 +57,7 @@
 #include <string.h>
 
 #include <sgfstream.h>
+#include <sgfstream/event_state.h>
 
 #include "eventlog.h"
 #include "testutil.h"
@@ -65,6 +71,9 @@ typedef struct tcase {
   char *dir;
   tbuf input;
   tbuf expected;
+  tbuf expected_ne; /* with node-end lines: the whole-buffer parse's, once
+                       node_end_check() has passed it */
+  int ne_state;     /* expected_ne: 0 not yet made, 1 made, -1 wrong */
   int strict;
   int has_diag;     /* the golden log holds at least one diagnostic */
   int expect_error; /* final status SGF_EPARSE expected */
@@ -154,6 +163,7 @@ static int load_case(tcase *c, const char *root, const char *name) {
   c->dir = path_join(root, name);
   tbuf_init(&c->input);
   tbuf_init(&c->expected);
+  tbuf_init(&c->expected_ne);
   sgf_options_init(&c->opt);
   char *p = path_join(c->dir, "input.sgf");
   int rc = tu_read_file(p, &c->input);
@@ -212,6 +222,7 @@ static void free_case(tcase *c) {
   free(c->dir);
   tbuf_free(&c->input);
   tbuf_free(&c->expected);
+  tbuf_free(&c->expected_ne);
 }
 
 /* ------------------------------------------------------------------ */
@@ -230,7 +241,8 @@ typedef struct run {
   char contract[256]; /* first slice-contract violation, "" if none */
   sgf_diag last;      /* last diagnostic seen */
   int ndiag;
-  tbuf kinds; /* one char per callback: b e n p v d V P ! */
+  tbuf kinds; /* one char per callback: b e n p v d V P E ! */
+  int node_end; /* on_node_end is set: the log has node-end lines */
 } run;
 
 static void contract_fail(run *r, const char *fmt, ...) {
@@ -245,7 +257,7 @@ static void contract_fail(run *r, const char *fmt, ...) {
 /* Every event: its kind noted, and the inline position and raw identifier
  * (sgf_event_position, sgf_event_raw_ident) equal to the functions'. */
 static void note_kind(run *r, sgf_parser *p, char k) {
-  const sgf_event_state *es = sgf_parser_event_state(p);
+  const sgf_event_state *es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
   sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
   size_t ra = 0, rb = 0;
   const char *pa = sgf_parser_raw_ident(p, &ra);
@@ -328,6 +340,10 @@ static int w_property_end(sgf_parser *p, void *u) {
   note_kind(u, p, 'P');
   return ((run *)u)->inner.on_property_end(p, u);
 }
+static int w_node_end(sgf_parser *p, void *u) {
+  note_kind(u, p, 'E');
+  return ((run *)u)->inner.on_node_end(p, u);
+}
 static int w_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   run *r = u;
   note_kind(r, p, '!');
@@ -341,6 +357,7 @@ static void run_init(run *r) {
   tbuf_init(&r->out);
   tbuf_init(&r->kinds);
   evlog_callbacks(&r->inner);
+  evlog_node_end(&r->inner);
   evlog_init(&r->log, tu_evlog_sink, &r->out);
 }
 
@@ -368,7 +385,8 @@ static void run_free(run *r) {
 static sgf_parser *make_parser(run *r, const tcase *c) {
   sgf_callbacks cb = {sizeof(sgf_callbacks), w_tree_begin, w_tree_end,     w_node,
                       w_property,   w_value_begin,  w_value_data,
-                      w_value_end,  w_property_end, w_diag, NULL};
+                      w_value_end,  w_property_end, w_diag, NULL, NULL};
+  if (r->node_end) cb.on_node_end = w_node_end;
   return sgf_parser_create(&cb, &r->log, &c->opt);
 }
 
@@ -434,7 +452,7 @@ static int feed_chunk(sgf_parser *p, run *r, const char *buf,
 /* One whole parse of c's input under plan pl. Returns the final status, or
  * SGF_EBUSY with err set when the harness itself saw a broken contract. */
 static int run_plan(sgf_parser *p, run *r, const tcase *c, plan pl,
-                           int *npauses, char *err, size_t errn) {
+                    int *npauses, char *err, size_t errn) {
   const char *buf = c->input.p ? c->input.p : "";
   size_t len = c->input.len;
   int st = SGF_OK;
@@ -505,10 +523,13 @@ static int check_run(sgf_parser *p, run *r, const tcase *c, plan pl,
     fprintf(stderr, "%s: harness: %s\n", what, err);
     return -1;
   }
-  if (r->out.len != c->expected.len ||
-      (r->out.len && memcmp(r->out.p, c->expected.p, r->out.len) != 0)) {
-    fprintf(stderr, "%s: event log differs from %s/events\n", what, c->dir);
-    tu_print_diff(what, c->expected.p ? c->expected.p : "", c->expected.len,
+  const tbuf *want_log = r->node_end ? &c->expected_ne : &c->expected;
+  if (r->out.len != want_log->len ||
+      (r->out.len && memcmp(r->out.p, want_log->p, r->out.len) != 0)) {
+    fprintf(stderr, "%s: event log differs from %s%s\n", what, c->dir,
+            r->node_end ? "/events with node-end (whole buffer)"
+                        : "/events");
+    tu_print_diff(what, want_log->p ? want_log->p : "", want_log->len,
                   r->out.p ? r->out.p : "", r->out.len);
     return -1;
   }
@@ -607,6 +628,101 @@ static int self_log(tcase *c) {
 }
 
 /* ------------------------------------------------------------------ */
+/* Node ends                                                           */
+
+/* The rule of on_node_end checked on a log with node-end lines: without
+ * them it is the golden log; each ends the open node, at a ';' '(' or ')'
+ * of the input or at its end; no property or value event follows it
+ * before the next node; every node of a parse that did not stop gets
+ * one before the next node, tree-begin or tree-end. 0 if so; else -1
+ * with err set. */
+static int node_end_check(const tcase *c, const tbuf *log, char *err,
+                          size_t errn) {
+  const char *s = log->p ? log->p : "", *end = s + log->len;
+  tbuf stripped;
+  int open = 0, ended = 0, rc = 0;
+  tbuf_init(&stripped);
+  err[0] = '\0';
+  while (s < end && !err[0]) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
+    unsigned long long off = 0, ln = 0, col = 0;
+    char ev[32] = "";
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(n < 511 ? n : 511), s);
+    if (sscanf(line, "%llu %llu:%llu %31s", &off, &ln, &col, ev) != 4)
+      snprintf(err, errn, "unreadable log line: %.60s", line);
+    if (strcmp(ev, "node-end") == 0) {
+      if (!open)
+        snprintf(err, errn, "node-end at %llu with no open node", off);
+      else if (off != c->input.len &&
+               (off > c->input.len || !strchr(";()", c->input.p[off]) ||
+                c->input.p[off] == '\0'))
+        snprintf(err, errn, "node-end at %llu: not ';' '(' ')' or the end",
+                 off);
+      open = 0;
+      ended = 1;
+    } else {
+      tbuf_add(&stripped, s, n);
+      if (strcmp(ev, "node") == 0 || strcmp(ev, "tree-begin") == 0 ||
+          strcmp(ev, "tree-end") == 0) {
+        if (open)
+          snprintf(err, errn, "%s at %llu with the node before it open", ev,
+                   off);
+        open = strcmp(ev, "node") == 0;
+        ended = 0;
+      } else if (ended && (strncmp(ev, "property", 8) == 0 ||
+                           strncmp(ev, "value", 5) == 0)) {
+        snprintf(err, errn, "%s at %llu after node-end", ev, off);
+      }
+    }
+    s += n;
+  }
+  if (!err[0] && open && !c->expect_error)
+    snprintf(err, errn, "a node open at the end of a clean parse");
+  if (!err[0] && (stripped.len != c->expected.len ||
+                  (stripped.len && memcmp(stripped.p, c->expected.p,
+                                          stripped.len) != 0)))
+    snprintf(err, errn, "without its node-end lines the log differs from "
+                        "the golden one");
+  if (err[0]) rc = -1;
+  tbuf_free(&stripped);
+  return rc;
+}
+
+static int run_plan(sgf_parser *p, run *r, const tcase *c, plan pl,
+                    int *npauses, char *err, size_t errn);
+
+/* c->expected_ne from a whole-buffer parse with on_node_end, checked by
+ * node_end_check(); once per case. 0 if it is there. */
+static int node_end_ready(tcase *c) {
+  if (c->ne_state == 0) {
+    run r;
+    char err[200];
+    int np;
+    run_init(&r);
+    r.node_end = 1;
+    sgf_parser *p = make_parser(&r, c);
+    assert_non_null(p);
+    run_plan(p, &r, c, (plan){PLAN_WHOLE, 0}, &np, err, sizeof err);
+    if (!err[0]) node_end_check(c, &r.out, err, sizeof err);
+    if (err[0]) {
+      fprintf(stderr, "case %s, whole buffer with on_node_end: %s\n",
+              c->name, err);
+      tu_print_diff(c->name, c->expected.p ? c->expected.p : "",
+                    c->expected.len, r.out.p ? r.out.p : "", r.out.len);
+      c->ne_state = -1;
+    } else {
+      tbuf_add(&c->expected_ne, r.out.p ? r.out.p : "", r.out.len);
+      c->ne_state = 1;
+    }
+    sgf_parser_destroy(p);
+    run_free(&r);
+  }
+  return c->ne_state == 1 ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------ */
 /* The split test                                                      */
 
 static int run_and_check(sgf_parser *p, run *r, const tcase *c, plan pl) {
@@ -619,10 +735,11 @@ static int run_and_check(sgf_parser *p, run *r, const tcase *c, plan pl) {
   return check_run(p, r, c, pl, "", st, err);
 }
 
-static void test_splits(void **state) {
-  const tcase *c = *state;
+/* Every plan, without and then with on_node_end. */
+static int splits(const tcase *c, int node_end) {
   run r;
   run_init(&r);
+  r.node_end = node_end;
   sgf_parser *p = make_parser(&r, c);
   assert_non_null(p);
   size_t len = c->input.len;
@@ -659,17 +776,22 @@ static void test_splits(void **state) {
   }
   sgf_parser_destroy(p);
   run_free(&r);
-  if (bad)
+  return bad;
+}
+
+static void test_splits(void **state) {
+  tcase *c = *state;
+  if (splits(c, 0) || node_end_ready(c) != 0 || splits(c, 1))
     fail_msg("case %s: see the log above", c->name);
 }
 
 /* ------------------------------------------------------------------ */
 /* The pause harness                                                   */
 
-static void test_pause(void **state) {
-  const tcase *c = *state;
+static int pauses(const tcase *c, int node_end) {
   run r;
   run_init(&r);
+  r.node_end = node_end;
   sgf_parser *p = make_parser(&r, c);
   assert_non_null(p);
   int bad = 0;
@@ -708,7 +830,12 @@ static void test_pause(void **state) {
   }
   sgf_parser_destroy(p);
   run_free(&r);
-  if (bad)
+  return bad;
+}
+
+static void test_pause(void **state) {
+  tcase *c = *state;
+  if (pauses(c, 0) || node_end_ready(c) != 0 || pauses(c, 1))
     fail_msg("case %s: see the log above", c->name);
 }
 

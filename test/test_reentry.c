@@ -3,7 +3,7 @@
  * on as if they had not been called (the same events). Run under ASan
  * (configure --enable-sanitizers) this also shows no use after free. The
  * layers' own entry points (reader, tree builder) are refused the same
- * way from their callbacks. */
+ * way from their callbacks, and the writer's from its sink. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -193,8 +193,80 @@ static void test_tree_builder_refused(void **state) {
   }
 }
 
+/* The writer: its sink calling the writer's entry points back is
+ * refused, every time, and the output is what it is without the calls. */
+typedef struct w_run {
+  sgf_writer *w;
+  int poke;
+  int calls, busy, other;
+  char out[4096];
+  size_t len;
+} w_run;
+
+static void w_expect(w_run *x, int rc) {
+  if (rc == SGF_EBUSY)
+    x->busy++;
+  else
+    x->other++;
+}
+
+static int w_sink(void *ctx, const char *buf, size_t len) {
+  w_run *x = ctx;
+  x->calls++;
+  if (x->poke) {
+    w_expect(x, sgf_writer_destroy(x->w));
+    w_expect(x, sgf_writer_reset(x->w, NULL, NULL));
+    w_expect(x, sgf_writer_finish(x->w));
+    w_expect(x, sgf_writer_flush(x->w));
+    w_expect(x, sgf_writer_node(x->w));
+    w_expect(x, sgf_writer_tree_end(x->w));
+    w_expect(x, sgf_writer_value(x->w, "zz", 2));
+  }
+  if (x->len + len > sizeof x->out) return -1;
+  memcpy(x->out + x->len, buf, len);
+  x->len += len;
+  return (int)len;
+}
+
+static void w_write(w_run *x) {
+  sgf_writer_options o;
+  sgf_parser *p;
+  sgf_callbacks cb;
+  sgf_writer_options_init(&o);
+  o.buffer_size = SGF_WRITER_MIN_BUFFER; /* many flushes */
+  x->w = sgf_writer_create(w_sink, x, &o);
+  assert_non_null(x->w);
+  sgf_callbacks_init(&cb);
+  sgf_writer_callbacks(&cb);
+  p = sgf_parser_create(&cb, x->w, NULL);
+  assert_non_null(p);
+  for (int i = 0; i < 40; i++) /* 40 games: over 1 KiB of output */
+    assert_int_equal(sgf_parser_feed(p, input, sizeof input - 2, NULL),
+                     SGF_OK);
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  assert_int_equal(sgf_writer_finish(x->w), SGF_OK);
+  assert_int_equal(sgf_parser_destroy(p), SGF_OK);
+  assert_int_equal(sgf_writer_destroy(x->w), SGF_OK);
+}
+
+static void test_writer_refused(void **state) {
+  static w_run plain, poked;
+  (void)state;
+  memset(&plain, 0, sizeof plain);
+  memset(&poked, 0, sizeof poked);
+  poked.poke = 1;
+  w_write(&plain);
+  w_write(&poked);
+  assert_true(poked.calls > 3);
+  assert_int_equal(poked.busy, 7 * poked.calls);
+  assert_int_equal(poked.other, 0);
+  assert_int_equal(poked.len, plain.len);
+  assert_memory_equal(poked.out, plain.out, plain.len);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_writer_refused),
       cmocka_unit_test(test_parser_entry_points),
       cmocka_unit_test(test_reader_destroy_refused),
       cmocka_unit_test(test_tree_builder_refused),

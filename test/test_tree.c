@@ -933,7 +933,7 @@ static int combo_data(sgf_parser *p, void *u, const char *at, size_t n) {
 static void test_detached_with_own_parser(void **state) {
   sgf_callbacks mine = {sizeof(sgf_callbacks), combo_tree_begin, combo_tree_end,  combo_node,
                         combo_property,   combo_value_begin, combo_data,
-                        combo_value_end,  combo_property_end, NULL, NULL};
+                        combo_value_end,  combo_property_end, NULL, NULL, NULL};
   sgf_tree_builder_options o;
   combo c;
   sgf_parser *p;
@@ -994,13 +994,13 @@ static int pa_value(sgf_parser *p, void *u, const char *at, size_t n,
 
 static const sgf_callbacks pass_events = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
                                           pa_data,  pa_plain, pa_data,
-                                          pa_plain, pa_plain, NULL, NULL};
+                                          pa_plain, pa_plain, NULL, NULL, NULL};
 /* The same, values whole (on_value): the builder's parser then delivers
  * values whole too. */
 static const sgf_callbacks pass_whole = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
                                          pa_data,  NULL,     NULL,
                                          NULL,     pa_plain, NULL,
-                                         pa_value};
+                                         pa_value, NULL};
 static const sgf_callbacks *passing = &pass_events;
 
 /* Run cql+ff4 with an action at event k; returns the feed status. */

@@ -136,7 +136,7 @@ static int r_d(sgf_parser *p, void *u, const sgf_diag *d) {
   return SGF_CONTINUE;
 }
 static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n,  r_p, r_vb,
-                                     r_vd, r_ve, r_pe, r_d, NULL};
+                                     r_vd, r_ve, r_pe, r_d, NULL, NULL};
 
 /* Parse (in chunks of `chunk` bytes; 0 whole) recording events. */
 static int parse_rec(rec *r, const char *in, size_t len,
@@ -241,7 +241,7 @@ static int n_d(sgf_parser *p, void *u, const sgf_diag *d) {
  * status of that parse. */
 static int expected_events(const char *in, size_t len, buf *out) {
   static const sgf_callbacks cb = {sizeof(sgf_callbacks), n_tb, n_te, n_n,  n_p, n_vb,
-                                   n_vd, n_ve, NULL, n_d, NULL};
+                                   n_vd, n_ve, NULL, n_d, NULL, NULL};
   nrec n;
   sgf_parser *p;
   int st;

@@ -212,7 +212,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
 static int on_tree_end(sgf_parser *p, void *u) {
   state *s = u;
   flush_node(s);
-  if (sgf_parser_depth(p) == 0) end_game(s); /* the game tree closed */
+  if (sgf_parser_depth(p) == 1) end_game(s); /* the game tree closed */
   return SGF_CONTINUE;
 }
 

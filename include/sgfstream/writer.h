@@ -161,15 +161,23 @@ typedef struct sgf_writer sgf_writer;
 SGF_EXTERN sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
                                          const sgf_writer_options *opt);
 
+/* RE-ENTRY. While the sink runs, the writer is busy: every function
+ * here called on it from inside the sink (or from code the sink calls,
+ * e.g. a parser handler) does nothing and returns SGF_EBUSY;
+ * sgf_writer_status() then says SGF_EBUSY. Nothing is written, freed or
+ * forgotten; the writer goes on once the sink returns. */
+
 /* Free the writer. Output still in the buffer is NOT flushed: call
- * sgf_writer_finish() or sgf_writer_flush() first. NULL is allowed. */
-SGF_EXTERN void sgf_writer_destroy(sgf_writer *w);
+ * sgf_writer_finish() or sgf_writer_flush() first. NULL is allowed.
+ * Returns SGF_OK, or SGF_EBUSY from inside the sink (nothing freed). */
+SGF_EXTERN int sgf_writer_destroy(sgf_writer *w);
 
 /* Start again, as if just created, writing to a new sink (e.g. the next
  * file of `sgf split`; write NULL keeps the current one); buffered output
- * is discarded, a failure forgotten. The byte count restarts at 0. */
-SGF_EXTERN void sgf_writer_reset(sgf_writer *w, sgf_write_fn write,
-                                 void *ctx);
+ * is discarded, a failure forgotten. The byte count restarts at 0.
+ * Returns SGF_OK, or SGF_EBUSY from inside the sink (nothing done). */
+SGF_EXTERN int sgf_writer_reset(sgf_writer *w, sgf_write_fn write,
+                                void *ctx);
 
 /* The events. Each returns SGF_OK, or the writer's sticky error code if
  * it has failed, now or before (SGF_EORDER, SGF_EIDENT, SGF_ESINK). The

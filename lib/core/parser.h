@@ -1,8 +1,11 @@
-/* parser.h - the parser's private state (see parser.c for the design). */
+/* parser.h - the parser's private state and the functions the units of
+ * lib/core share (see parser.c for the design). Visible to no other
+ * layer. */
 #ifndef SGF_PARSER_H
 #define SGF_PARSER_H
 
 #include "sgfstream.h"
+#include "sgfstream/event_state.h"
 
 /* A position as the parser keeps it: the column is derived on demand. */
 typedef struct sgf__mark {
@@ -45,7 +48,8 @@ struct sgf_parser {
                          demand, never past max_depth entries */
   size_t nimplicit, implicit_cap;
 
-  /* The public event state (sgfstream.h, POSITIONS INLINE):
+  /* The opt-in event state (sgfstream/event_state.h, version
+   * SGF_EVENT_STATE_VERSION: a change here raises it):
    *   ev.offset        offset of the event being delivered
    *   ev.line          current line
    *   ev.line_start    offset where it began
@@ -85,8 +89,79 @@ struct sgf_parser {
   int at_eof;             /* finish(): no byte follows the held-back ones */
   int vfirst;             /* on_value: the open value's first piece is
                              still to be delivered */
+  int closing;            /* on_tree_end is being delivered */
+  int node_open;          /* a node began and on_node_end has not fired
+                             (kept for on_node_end only) */
+  uint64_t ndiag[3];      /* diagnostics reported, per severity - 1 */
   size_t la_len;          /* bytes held back in la, not yet parsed */
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
 };
+
+/* The states of the tokenizer (described in tokenize.c). */
+enum {
+  ST_TOP,
+  ST_BOM,
+  ST_TOP_OPEN,
+  ST_TOP_IDENT,
+  ST_TOP_IDENT_WS,
+  ST_CONFIRM_NODE,
+  ST_OPEN,
+  ST_SEQ_START,
+  ST_NODE,
+  ST_IDENT,
+  ST_AFTER_IDENT,
+  ST_PROP,
+  ST_VALUE,
+  ST_VALUE_ESC,
+  ST_VALUE_TRAIL, /* the ']' at the cursor is a trail byte: value data */
+  ST_AFTER_VALUE,
+  ST_ORPHAN,
+  ST_ORPHAN_ESC,
+  ST_LONG_IDENT,
+  ST_DROP_VALUES,
+  ST_AFTER_CHILD,
+  ST_SKIP,
+  ST_SKIP_VALUE,
+  ST_SKIP_ESC,
+  ST_FIN_CLOSE,
+  ST_DONE
+};
+
+/* sgf__feed_core() stopped for look-ahead: the rest of the chunk is held
+ * back (DOUBLE-BYTE TEXT in dbcs.c). */
+#define SGF__NEED 100
+
+/* What a look-ahead after a ']' found (sgf__bracket_closes). */
+enum { LA_CLOSE, LA_GO_ON, LA_NEED };
+
+/* A mark as the API gives positions. */
+static inline sgf_pos sgf__mark_pos(const sgf__mark *m) {
+  sgf_pos r;
+  r.offset = m->off;
+  r.line = m->line;
+  r.column = m->off - m->line_start + 1;
+  return r;
+}
+
+/* parser.c: report a diagnostic of the parser's at a mark; 0 to go on,
+ * 1 if the parser stopped (the error is set), 2 if the handler aborted. */
+int sgf__diag(sgf_parser *p, sgf_diag_code code, const sgf__mark *at,
+              const sgf__mark *mark);
+/* parser.c: the buffered identifier is complete: normalize it. */
+void sgf__ident_finish(sgf_parser *p);
+
+/* tokenize.c: parse len bytes at buf, the next ones of the input. Returns
+ * SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE, or SGF__NEED when it
+ * stopped at a ']' whose meaning the bytes up to the end do not tell yet:
+ * *consumed says where, and the caller holds the rest back. */
+int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
+                   size_t *consumed);
+
+/* dbcs.c (see DOUBLE-BYTE TEXT there). */
+int sgf__bracket_closes(const unsigned char *s, const unsigned char *end,
+                        int eof);
+int sgf__dbcs_before_escape(const sgf_parser *p, const unsigned char *at);
+int sgf__dbcs_before(const sgf_parser *p, const unsigned char *at);
+void sgf__keep_vtail(sgf_parser *p, int st, const unsigned char *s);
 
 #endif

@@ -14,11 +14,13 @@
 #include "alloc.h"
 #include "rawval.h"
 #include "sgfstream.h"
+#include "sgfstream/event_state.h"
 #include "sized.h"
 
 struct sgf_reader {
   sgf_parser *parser;
-  const sgf_event_state *es; /* the parser's: positions inline */
+  const sgf_event_state *es; /* the parser's, positions inline; NULL if
+                                of another version (event_state.h) */
   sgf_reader_callbacks cb;
   void *user;
   sgf_allocator alloc;
@@ -96,6 +98,18 @@ static void copy_short(char *dst, const char *src, size_t n) {
   dst[n] = '\0';
 }
 
+/* The current event's position and identifier as written: inline from
+ * the event state, through the parser's functions without one. */
+static sgf_pos event_pos(const sgf_reader *r, const sgf_parser *p) {
+  return r->es ? sgf_event_position(p, r->es) : sgf_parser_position(p);
+}
+
+static const char *event_raw_ident(const sgf_reader *r, const sgf_parser *p,
+                                   size_t *len) {
+  return r->es ? sgf_event_raw_ident(r->es, len)
+               : sgf_parser_raw_ident(p, len);
+}
+
 static int same_short(const char *a, const char *b, size_t n) {
   size_t i;
   for (i = 0; i < n; i++)
@@ -106,7 +120,7 @@ static int same_short(const char *a, const char *b, size_t n) {
 static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   sgf_reader *r = u;
   size_t rn;
-  const char *raw = sgf_event_raw_ident(r->es, &rn);
+  const char *raw = event_raw_ident(r, p, &rn);
   if (n > r->ident_cap || rn > r->ident_cap) return out_of_memory(r, p);
   copy_short(r->ident, id, n);
   r->prop.ident = r->ident;
@@ -118,7 +132,7 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
     r->prop.raw_ident = r->raw_ident;
   }
   r->prop.raw_ident_len = rn;
-  r->prop.pos = sgf_event_position(p, r->es);
+  r->prop.pos = event_pos(r, p);
   r->len = 0;
   r->nvals = 0;
   r->failed = 0;
@@ -140,7 +154,7 @@ static int on_value_begin(sgf_parser *p, void *u) {
   v = &r->vals[r->nvals++];
   v->raw = NULL;
   v->len = r->len; /* start offset until value end */
-  v->pos = sgf_event_position(p, r->es);
+  v->pos = event_pos(r, p);
   return SGF_CONTINUE;
 }
 
@@ -206,7 +220,7 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
   static const sgf_callbacks core = {
       sizeof(sgf_callbacks), on_tree_begin, on_tree_end,  on_node,
       on_property,           on_value_begin, on_value_data, on_value_end,
-      on_property_end,       on_diagnostic,  NULL};
+      on_property_end,       on_diagnostic,  NULL, NULL};
   sgf_allocator a;
   sgf_reader *r;
   sgf_reader_options ro;
@@ -249,7 +263,7 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
     sgf_reader_destroy(r);
     return NULL;
   }
-  r->es = sgf_parser_event_state(r->parser);
+  r->es = sgf_parser_event_state(r->parser, SGF_EVENT_STATE_VERSION);
   return r;
 }
 

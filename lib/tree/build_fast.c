@@ -381,7 +381,8 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
 const sgf_callbacks sgf__tb_fast_handlers = {
     sizeof(sgf_callbacks),
     h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
-    h_value_data, sgf__tb_h_value_end, sgf__tb_h_property_end, sgf__tb_h_diagnostic, NULL};
+    h_value_data, sgf__tb_h_value_end, sgf__tb_h_property_end, sgf__tb_h_diagnostic, NULL,
+    NULL};
 
 /* A builder with its own parser and the fast path: what it asks of the
  * parser (h, a copy of sgf__tb_fast_handlers) and of itself. */

@@ -16,16 +16,23 @@
 
 #include <string.h>
 
+#include "sgfstream/event_state.h"
 #include "tree_internal.h"
 
 /* Where the current event is, and the identifier as written: through the
  * public API only, like every layer above the core, inline from the
- * parser's event state (sgfstream.h, POSITIONS INLINE), so that the hot
- * handlers call nothing. A detached builder may be driven by any parser:
- * the state is looked up again when the parser changes. Used where a
- * builder b is in scope. */
+ * parser's opt-in event state (sgfstream/event_state.h), so that the hot
+ * handlers call nothing. Should the library's state be of another
+ * version (NULL), es is sgf__tb_no_state, whose live == 0 makes every
+ * read call sgf_parser_position() / sgf_parser_raw_ident(), and DIRECT is
+ * not used. A detached builder may be driven by any parser: the state is
+ * looked up again when the parser changes. Used where a builder b is in
+ * scope. */
 #define EVENT_POS(p) sgf_event_position((p), event_state(b, (p)))
-#define RAW_IDENT(p, len) sgf_event_raw_ident(event_state(b, (p)), (len))
+#define RAW_IDENT(p, len)                                   \
+  (event_state(b, (p)) != &sgf__tb_no_state                 \
+       ? sgf_event_raw_ident(b->es, (len))                  \
+       : sgf_parser_raw_ident((p), (len)))
 
 #if defined(__GNUC__)
 #define COLD static __attribute__((noinline, cold))
@@ -149,12 +156,17 @@ struct sgf_tree_builder {
   sgf_collection *coll; /* with SGF_TREE_COLLECT, never NULL */
 };
 
+/* The event state of a parser of another version: never live
+ * (tree_build.c). */
+extern const sgf_event_state sgf__tb_no_state;
+
 /* The event state of p (see EVENT_POS). */
 HOT_INLINE const sgf_event_state *event_state(sgf_tree_builder *b,
                                               const sgf_parser *p) {
   if (LIKELY(b->es_parser == p)) return b->es;
   b->es_parser = p;
-  b->es = sgf_parser_event_state(p);
+  b->es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
+  if (!b->es) b->es = &sgf__tb_no_state;
   return b->es;
 }
 

@@ -765,12 +765,14 @@ static int general_value(sgf_parser *p, void *u, const char *at, size_t n,
 }
 
 /* The general path's handlers: one plain handler per event. */
+const sgf_event_state sgf__tb_no_state;
+
 static const sgf_callbacks general_handlers = {
     sizeof(sgf_callbacks),
     sgf__tb_slow_tree_begin,  sgf__tb_slow_tree_end,  sgf__tb_slow_node,
     sgf__tb_slow_property,    sgf__tb_slow_value_begin,
     sgf__tb_slow_value_data,  sgf__tb_h_value_end,    sgf__tb_h_property_end,
-    sgf__tb_h_diagnostic,     NULL};
+    sgf__tb_h_diagnostic,     NULL,                   NULL};
 
 /* A detached builder's handlers are one static table: the switch can
  * only be the environment's here (SGF_TREE_GENERAL=1). */
@@ -854,7 +856,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
     }
     b->parser = sgf_parser_create(&h, b, &po);
     if (!b->parser) goto failed;
-    event_state(b, b->parser);
+    if (event_state(b, b->parser) == &sgf__tb_no_state) b->direct_ok = 0;
   }
   return b;
 failed:

@@ -61,11 +61,21 @@ static const unsigned char stop_readable[256] = {
 /* The buffer                                                          */
 
 /* Hand the buffer to the sink. On failure the status is set and the
- * bytes are dropped; the buffer is empty afterwards either way. */
+ * bytes are dropped; the buffer is empty afterwards either way. While
+ * the sink runs the writer is busy: status SGF_EBUSY and where W_FAILED,
+ * so that every entry point the sink (or code it calls) may reach
+ * refuses at its first test, the hot events included, at no cost to
+ * them; destroy and reset test the status too. */
 static void flush_buf(sgf_writer *w) {
   size_t off = 0;
+  const int where = w->where;
   while (w->status == SGF_OK && off < w->len) {
-    int n = w->write(w->ctx, w->buf + off, w->len - off);
+    int n;
+    w->status = SGF_EBUSY;
+    w->where = W_FAILED;
+    n = w->write(w->ctx, w->buf + off, w->len - off);
+    w->where = where;
+    w->status = SGF_OK;
     if (n <= 0 || (size_t)n > w->len - off) {
       w->status = SGF_ESINK;
       break;
@@ -575,16 +585,20 @@ sgf_writer *sgf_writer_create(sgf_write_fn write, void *ctx,
   return w;
 }
 
-void sgf_writer_destroy(sgf_writer *w) {
+int sgf_writer_destroy(sgf_writer *w) {
   sgf_allocator a;
-  if (!w) return;
+  if (!w) return SGF_OK;
+  if (w->status == SGF_EBUSY) return SGF_EBUSY; /* inside the sink */
   a = w->alloc;
   sgf__free(&a, w->buf, w->cap);
   sgf__free(&a, w, sizeof *w);
+  return SGF_OK;
 }
 
-void sgf_writer_reset(sgf_writer *w, sgf_write_fn write, void *ctx) {
+int sgf_writer_reset(sgf_writer *w, sgf_write_fn write, void *ctx) {
+  if (w->status == SGF_EBUSY) return SGF_EBUSY;
   writer_clear(w, write ? write : w->write, write ? ctx : w->ctx);
+  return SGF_OK;
 }
 
 int sgf_writer_tree_begin(sgf_writer *w) { return ev_tree_begin(w); }

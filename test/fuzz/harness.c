@@ -11,6 +11,7 @@
  */
 #include "harness.h"
 #include "harness_priv.h"
+#include <sgfstream/event_state.h>
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -229,6 +230,8 @@ typedef struct run {
   uint64_t depth;
   int where;
   int after_child;    /* in W_NODE: a variation of this tree has closed */
+  int node_open;      /* a node began, its node-end has not come */
+  int node_ended;     /* node-end came; no property until the next node */
   int skipping;       /* a skip is under way ... */
   uint64_t skip_depth; /* ... of the tree open at this depth */
   uint64_t value_next; /* offset where the next slice must start */
@@ -315,10 +318,10 @@ static int is_letter(int c) {
 }
 
 /* sgf_parser_position(p), checked against the inline sgf_event_position
- * (sgfstream.h, POSITIONS INLINE): both must give the same at any time. */
+ * (sgfstream/event_state.h): both must give the same at any time. */
 static sgf_pos position(run *r, sgf_parser *p) {
   sgf_pos a = sgf_parser_position(p);
-  sgf_pos b = sgf_event_position(p, sgf_parser_event_state(p));
+  sgf_pos b = sgf_event_position(p, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION));
   if (a.offset != b.offset || a.line != b.line || a.column != b.column)
     fail(r, "sgf_event_position %" PRIu64 ":%" PRIu64 " (offset %" PRIu64
             ") but sgf_parser_position %" PRIu64 ":%" PRIu64
@@ -390,9 +393,18 @@ static int decide(run *r, int structural, int logged) {
     if (r->depth > 0) { /* at depth 0 a skip does nothing */
       r->skipping = 1;
       r->skip_depth = r->depth;
+      r->node_open = 0; /* a skipped node gets no node-end */
     }
   }
   return a;
+}
+
+/* node, tree-begin, tree-end: the node before them must have ended. */
+static void node_closed(run *r, const char *name, uint64_t off) {
+  if (r->node_open)
+    fail(r, "%s at offset %" PRIu64 " with no node-end for the node before",
+         name, off);
+  r->node_open = r->node_ended = 0;
 }
 
 static int on_tree_begin(sgf_parser *p, void *u) {
@@ -408,6 +420,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   if (r->where == W_NODE && r->after_child &&
       (r->flags & SGF_OPT_MAINLINE) && !fz_tolerate("mainline-second-child"))
     fail(r, "mainline: a second variation at offset %" PRIu64, pos.offset);
+  node_closed(r, "tree-begin", pos.offset);
   r->depth++;
   r->where = W_SEQ;
   r->after_child = 0;
@@ -435,10 +448,11 @@ static int on_tree_end(sgf_parser *p, void *u) {
          r->where == W_SEQ ? "of a tree without a node"
                            : "inside a property");
   }
+  node_closed(r, "tree-end", pos.offset);
+  check_depth(r, "tree-end"); /* the depth of the tree that ends */
   if (r->depth > 0) r->depth--;
   r->where = r->depth ? W_NODE : W_TOP;
   r->after_child = r->depth > 0;
-  check_depth(r, "tree-end");
   return decide(r, 1, lg);
 }
 
@@ -454,9 +468,27 @@ static int on_node(sgf_parser *p, void *u) {
     fail(r, "node at offset %" PRIu64 " outside a sequence", pos.offset);
   if (r->where == W_NODE && r->after_child)
     fail(r, "node at offset %" PRIu64 " after a variation", pos.offset);
+  node_closed(r, "node", pos.offset);
   r->where = W_NODE;
   r->after_child = 0;
+  r->node_open = 1;
   check_depth(r, "node");
+  return decide(r, 1, lg);
+}
+
+/* The node is complete: at the ';' '(' or ')' after it, or the end. */
+static int on_node_end(sgf_parser *p, void *u) {
+  run *r = u;
+  int lg = r->logcb.on_node_end(p, &r->log);
+  sgf_pos pos = event_begin(r, "node-end");
+  int c = byte_at(r, pos.offset);
+  if (!(c == ';' || c == '(' || c == ')' || (c == -1 && r->finishing)))
+    fail(r, "node-end at offset %" PRIu64 " on byte %d", pos.offset, c);
+  if (r->where != W_NODE || !r->node_open || r->after_child)
+    fail(r, "node-end at offset %" PRIu64 " with no node open", pos.offset);
+  r->node_open = 0;
+  r->node_ended = 1;
+  check_depth(r, "node-end");
   return decide(r, 1, lg);
 }
 
@@ -466,10 +498,10 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   sgf_pos pos = event_begin(r, "property");
   size_t rn = 0, rn2 = 0, i, upper = 0;
   const char *raw = sgf_parser_raw_ident(p, &rn);
-  if (sgf_event_raw_ident(sgf_parser_event_state(p), &rn2) != raw ||
+  if (sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION), &rn2) != raw ||
       rn2 != rn)
     fail(r, "sgf_event_raw_ident differs from sgf_parser_raw_ident");
-  if (r->where != W_NODE || r->after_child)
+  if (r->where != W_NODE || r->after_child || r->node_ended)
     fail(r, "property at offset %" PRIu64 " outside a node", pos.offset);
   if (n == 0 || n > r->max_ident || rn < n || rn > r->max_ident ||
       raw == NULL) {
@@ -651,6 +683,7 @@ static void run_init(run *r, const unsigned char *in, size_t len,
   memset(r, 0, sizeof *r);
   evlog_init(&r->log, fz_buf_add, &r->out);
   evlog_callbacks(&r->logcb);
+  evlog_node_end(&r->logcb);
   r->in = in;
   r->len = len;
   r->flags = opt->flags;
@@ -673,6 +706,7 @@ static void run_restart(run *r) {
   r->depth = 0;
   r->where = W_TOP;
   r->after_child = r->skipping = 0;
+  r->node_open = r->node_ended = 0;
   r->skip_depth = r->value_next = r->last_off = 0;
   r->unclosed_value = 0;
   r->ncb = r->nev = r->ndiag = r->nskips = 0;
@@ -697,6 +731,7 @@ static sgf_callbacks run_callbacks(void) {
   cb.on_value_end = on_value_end;
   cb.on_property_end = on_property_end;
   cb.on_diagnostic = on_diagnostic;
+  cb.on_node_end = on_node_end;
   return cb;
 }
 
@@ -1346,7 +1381,7 @@ static void strip_lengths(fz_buf *b) {
 
 static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
   static const sgf_callbacks cb = {sizeof(sgf_callbacks), m_tb, m_te, m_node, m_prop, m_vb,
-                                   m_vd, m_ve, m_pe,   m_diag, NULL};
+                                   m_vd, m_ve, m_pe,   m_diag, NULL, NULL};
   sgf_options o = *opt;
   sgf_parser *p;
   memset(m, 0, sizeof *m);

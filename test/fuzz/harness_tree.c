@@ -757,7 +757,7 @@ static int rt_sink(void *ctx, const char *b, size_t n) {
 static int rt_parse(rt *r, const unsigned char *in, size_t len,
                            const sgf_options *opt, size_t chunk) {
   static const sgf_callbacks cb = {sizeof(sgf_callbacks), rt_tb, rt_te, rt_node, rt_prop, rt_vb,
-                                   rt_vd, rt_ve, rt_pe,   rt_diag, NULL};
+                                   rt_vd, rt_ve, rt_pe,   rt_diag, NULL, NULL};
   sgf_parser *p = sgf_parser_create(&cb, r, opt);
   int st = SGF_OK;
   size_t pos = 0;

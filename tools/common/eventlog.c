@@ -197,6 +197,11 @@ static int on_property_end(sgf_parser *p, void *u)
   return simple(p, u, "property-end");
 }
 
+static int on_node_end(sgf_parser *p, void *u)
+{
+  return simple(p, u, "node-end");
+}
+
 static int is_alnum_only(const char *s, size_t n)
 {
   size_t i;
@@ -276,4 +281,9 @@ void evlog_callbacks(sgf_callbacks *cb)
   cb->on_value_end = on_value_end;
   cb->on_property_end = on_property_end;
   cb->on_diagnostic = on_diagnostic;
+}
+
+void evlog_node_end(sgf_callbacks *cb)
+{
+  cb->on_node_end = on_node_end;
 }

@@ -9,6 +9,8 @@
  * sgf_parser_position() inside the callback. EVENT is one of
  *
  *   tree-begin | tree-end | node | value-begin | value-end | property-end
+ *   node-end (only with evlog_node_end(): the golden logs and `sgf
+ *   events` leave it out, so that they read as before it existed)
  *   property NAME[ raw=RAW]
  *   value-data "BYTES"
  *
@@ -72,8 +74,12 @@ void evlog_init(evlog *l, evlog_write_fn write, void *ctx);
 /* Free the line buffer. The log may be initialized again afterwards. */
 void evlog_free(evlog *l);
 
-/* Fill all nine callbacks. The parser's user pointer must be the evlog*. */
+/* Fill all nine callbacks (all but on_node_end). The parser's user
+ * pointer must be the evlog*. */
 void evlog_callbacks(sgf_callbacks *cb);
+
+/* Set on_node_end too: a "node-end" line for it. */
+void evlog_node_end(sgf_callbacks *cb);
 
 /* After sgf_parser_finish(): write the value-data line still pending, if
  * any. Returns 0 (-1 if a line was lost because memory ran out). */

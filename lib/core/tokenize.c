@@ -1,0 +1,878 @@
+/* tokenize.c - the tokenizer: the byte-driven state machine behind
+ * sgf_parser_feed() (see the design in parser.c). One function,
+ * sgf__feed_core(), with the hot states first and the transitions they
+ * share after the switch; its helpers that run per byte (newline,
+ * text_run) are here with it, so that the hot loop is one unit.
+ *
+ * States (ST_*):
+ *   TOP           depth 0, between game trees (preamble, trailing text).
+ *   BOM           offset 1..2 of a possible byte-order mark.
+ *   TOP_OPEN      depth 0, a '(' or ';' was seen that may open a tree. A
+ *                 '(' opens one only if ';' follows (after whitespace), or
+ *                 letters and '[' (lenient: ';' missing). Prose such as
+ *                 "(MA property)" stays junk. A ';' followed by letters
+ *                 and '[' opens a tree with the '(' missing.
+ *   TOP_IDENT(_WS) the letters (and whitespace) after such a candidate.
+ *   CONFIRM_NODE  a candidate was confirmed: the node is emitted next.
+ *   OPEN          depth >= 1, a '(' is pending: "()" is dropped with a
+ *                 warning, anything else begins the variation.
+ *   SEQ_START     a tree has begun and has no node yet.
+ *   NODE          inside a node, between properties.
+ *   IDENT         inside an identifier (buffered, never split).
+ *   AFTER_IDENT   the identifier ended; '[' must follow. The property
+ *                 event fires at the '[' (an identifier with no value is
+ *                 dropped with a warning, never half-reported).
+ *   PROP          the property was emitted; the '[' is next.
+ *   VALUE(_ESC)   inside a value (after a backslash). The hot loop: it
+ *                 skips bytes the class table calls uninteresting and
+ *                 emits maximal slices. Once a line break is met, the
+ *                 text scanner (scan.h) takes over up to the next ']'
+ *                 '\\' or NUL and counts the line breaks it passes in
+ *                 bulk, so multi-line comments cost no stop per line.
+ *   AFTER_VALUE   after ']': another '[' continues the property; anything
+ *                 else ends it (property-end) and is looked at in NODE.
+ *   ORPHAN(_ESC)  a value with no identifier, skipped with a warning.
+ *   AFTER_CHILD   after a variation's ')': only '(' or ')' belong here. In
+ *                 lenient mode a node here opens an implicit variation
+ *                 (closed by the enclosing ')'), so nothing is lost and
+ *                 the event stream stays FF[4]-shaped.
+ *   SKIP, SKIP_VALUE, SKIP_ESC  a handler asked to skip: only brackets and
+ *                 parentheses are tracked until the skipped tree closes.
+ *   FIN_CLOSE     finish(): closing the trees left open.
+ *   DONE          finish() completed.
+ *
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "emit.h"
+#include "parser.h"
+#include "scan.h"
+
+/* Byte classes for the structural states. */
+enum {
+  C_OTHER = 0,
+  C_WS,     /* space, tab, VT, FF */
+  C_NL,     /* LF, CR */
+  C_NUL,
+  C_LPAREN,
+  C_RPAREN,
+  C_SEMI,
+  C_LBRACK,
+  C_RBRACK,
+  C_BSLASH,
+  C_UPPER,
+  C_LOWER
+};
+
+/* Constant tables: nothing to initialize, nothing shared that changes. */
+static const unsigned char byte_class[256] = {
+    ['A'] = C_UPPER, ['B'] = C_UPPER, ['C'] = C_UPPER, ['D'] = C_UPPER, ['E']
+    = C_UPPER, ['F'] = C_UPPER, ['G'] = C_UPPER, ['H'] = C_UPPER, ['I'] =
+    C_UPPER, ['J'] = C_UPPER, ['K'] = C_UPPER, ['L'] = C_UPPER, ['M'] =
+    C_UPPER, ['N'] = C_UPPER, ['O'] = C_UPPER, ['P'] = C_UPPER, ['Q'] =
+    C_UPPER, ['R'] = C_UPPER, ['S'] = C_UPPER, ['T'] = C_UPPER, ['U'] =
+    C_UPPER, ['V'] = C_UPPER, ['W'] = C_UPPER, ['X'] = C_UPPER, ['Y'] =
+    C_UPPER, ['Z'] = C_UPPER,
+    ['a'] = C_LOWER, ['b'] = C_LOWER, ['c'] = C_LOWER, ['d'] = C_LOWER, ['e']
+    = C_LOWER, ['f'] = C_LOWER, ['g'] = C_LOWER, ['h'] = C_LOWER, ['i'] =
+    C_LOWER, ['j'] = C_LOWER, ['k'] = C_LOWER, ['l'] = C_LOWER, ['m'] =
+    C_LOWER, ['n'] = C_LOWER, ['o'] = C_LOWER, ['p'] = C_LOWER, ['q'] =
+    C_LOWER, ['r'] = C_LOWER, ['s'] = C_LOWER, ['t'] = C_LOWER, ['u'] =
+    C_LOWER, ['v'] = C_LOWER, ['w'] = C_LOWER, ['x'] = C_LOWER, ['y'] =
+    C_LOWER, ['z'] = C_LOWER,
+    [' '] = C_WS, ['\t'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS,
+    ['\n'] = C_NL, ['\r'] = C_NL, [0] = C_NUL,
+    ['('] = C_LPAREN, [')'] = C_RPAREN, [';'] = C_SEMI,
+    ['['] = C_LBRACK, [']'] = C_RBRACK, ['\\'] = C_BSLASH};
+/* Bytes that stop the scan inside a value: ']' '\\' LF CR NUL. */
+static const unsigned char value_stop[256] = {
+    [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
+
+static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
+
+/* Room for one more implicit variation (at most max_depth in all, since
+ * each is a level of depth). */
+static int implicit_grow(sgf_parser *p) {
+  size_t ncap = p->implicit_cap ? p->implicit_cap * 2 : 16;
+  void *q;
+  if (ncap > p->max_depth) ncap = (size_t)p->max_depth;
+  if (ncap <= p->implicit_cap) return -1;
+  q = sgf__realloc(&p->alloc, p->implicit, p->implicit_cap * sizeof(uint64_t),
+                   ncap * sizeof(uint64_t));
+  if (!q) return -1;
+  p->implicit = q;
+  p->implicit_cap = ncap;
+  return 0;
+}
+
+/* Account for the line break at offset o (byte c is LF or CR). */
+static inline void newline(sgf_parser *p, uint64_t o, unsigned char c) {
+  if (c == '\r') {
+    p->ev.line++;
+    p->cr_end = o + 1;
+  } else if (p->cr_end != o) {
+    p->ev.line++;
+  }
+  p->ev.line_start = o + 1;
+}
+
+/* Text from s (inside a value) up to the next ']' '\\' NUL or end, its
+ * line breaks counted in bulk as newline() would count them one by one;
+ * bias as in feed_core (OFF). Returns where the scan stopped. (Out of
+ * line: it keeps the scanner's result off feed_core's frame.) */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
+                                     const unsigned char *end,
+                                     uint64_t bias) {
+  sgf__lines ln;
+  const uint64_t o = (uint64_t)(uintptr_t)s + bias;
+  s = p->scan->text(s, end, p->cr_end == o, &ln);
+  p->ev.line += ln.n;
+  if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
+  if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
+  return s;
+}
+
+/* A NUL between tokens is whitespace with a warning (one per run). */
+#define NUL_AS_SPACE()                 \
+  do {                                 \
+    if (!(p->quiet & 2)) {             \
+      p->quiet |= 2;                   \
+      DIAG_HERE(SGF_DIAG_NUL_BYTE);    \
+    }                                  \
+    s++;                               \
+  } while (0)
+
+/* A blank between tokens at the cursor (class cls: C_WS, C_NL or C_NUL):
+ * passed, a line break counted, a NUL warned about. */
+#define BLANK(cls)                   \
+  do {                               \
+    if ((cls) == C_NL)               \
+      NEWLINE_STEP();                \
+    else if ((cls) == C_NUL)         \
+      NUL_AS_SPACE();                \
+    else                             \
+      s++;                           \
+  } while (0)
+
+/* A line break at the cursor, when the byte is one. */
+#define NEWLINE_IF_BREAK()                            \
+  do {                                                \
+    if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s); \
+  } while (0)
+
+/* A line break at the cursor (class C_NL): counted and passed. */
+#define NEWLINE_STEP()          \
+  do {                          \
+    newline(p, OFF(s), *s);     \
+    s++;                        \
+  } while (0)
+
+/* Parse len bytes at buf, the next ones of the input. Returns an
+ * int, or SGF__NEED when it stopped at a ']' whose meaning the
+ * bytes up to the end do not tell yet (DOUBLE-BYTE TEXT): *consumed says
+ * where, and the caller holds the rest back. */
+int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
+                     size_t *consumed) {
+  const unsigned char *s = buf, *end = buf + len;
+  const uint64_t base = p->offset;
+  /* OFF(q) = base + (q - buf), in one addition (wraps around harmlessly) */
+  const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
+  int st = p->state;
+  int cls;
+
+  p->ev.live = 1;
+  p->closing = 0;
+  p->buf = buf;
+
+  while (s < end) {
+    switch (st) {
+      /* ---------------------------------------------- the hot states */
+      case ST_VALUE:
+      case ST_VALUE_ESC:
+      case ST_VALUE_TRAIL:
+      L_value: {
+        const unsigned char *start = s;
+        sgf__mark m;
+        HERE(m);
+        if (st != ST_VALUE) {
+          if (st == ST_VALUE_ESC) {
+            if (*s == ']' && sgf__dbcs_before_escape(p, s)) {
+              int d = sgf__bracket_closes(s + 1, end, p->at_eof);
+              if (d == LA_NEED) goto need_more;
+              if (d == LA_CLOSE) { /* the backslash was a trail byte */
+                sgf__mark b;
+                b.off = OFF(s) - 1;
+                b.line = p->ev.line;
+                b.line_start = p->ev.line_start;
+                st = ST_VALUE;
+                DIAG(SGF_DIAG_DBCS_BACKSLASH, &b, &p->value_pos);
+                goto value_close;
+              }
+            }
+            NEWLINE_IF_BREAK();
+          }
+          s++; /* the escaped byte, or a ']' that is a trail byte */
+          st = ST_VALUE;
+        }
+        for (;;) {
+          /* Short values (moves, points) inline; long ones in bulk. */
+          const unsigned char *lim = (end - s > 16) ? s + 16 : end;
+          while (s < lim && !value_stop[*s]) s++;
+          if (s == lim && s < end) s = p->scan->value(s, end);
+          if (s == end) break;
+          if (*s == ']') break;
+          if (*s == '\\') {
+            if (++s == end) {
+              st = ST_VALUE_ESC;
+              break;
+            }
+            if (*s == ']' && sgf__dbcs_before_escape(p, s)) {
+              st = ST_VALUE_ESC; /* decided above, after the bytes before */
+              break;
+            }
+            NEWLINE_IF_BREAK();
+            s++;
+          } else if (*s == 0) {
+            if (!(p->quiet & 2)) {
+              if (s > start) break; /* deliver the bytes before it first */
+              p->quiet |= 2;
+              DIAG_HERE(SGF_DIAG_NUL_BYTE);
+            }
+            s++;
+          } else { /* a line break: multi-line text, counted in bulk */
+            s = text_run(p, s, end, bias);
+          }
+        }
+        if (s > start) {
+          p->ev.offset = m.off;
+          if (m.off < p->ev.line_start) p->ev_saved = m;
+          if (UNLIKELY(p->cb.on_value != NULL) && s < end &&
+              st == ST_VALUE && *s == ']' &&
+              !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
+            /* the slice ends the value: one piece, begin to end */
+            st = ST_AFTER_VALUE;
+            s++;
+            VPIECE((const char *)start, (size_t)(s - 1 - start), 1);
+            if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
+            continue;
+          }
+          EMIT_VDATA((const char *)start, (size_t)(s - start));
+          if (s == end || st != ST_VALUE || *s != ']') continue;
+        }
+        /* s is at ']' (a byte before it in this pass is a quick no) */
+        if ((s == start || s[-1] >= 0x81) && sgf__dbcs_before(p, s)) {
+          int d = sgf__bracket_closes(s + 1, end, p->at_eof);
+          if (d == LA_NEED) goto need_more;
+          if (d == LA_GO_ON) { /* the ']' is a trail byte */
+            sgf__mark b;
+            HERE(b);
+            st = ST_VALUE_TRAIL;
+            DIAG(SGF_DIAG_DBCS_BRACKET, &b, &p->value_pos);
+            goto L_value;
+          }
+        }
+      value_close:
+        p->ev.offset = OFF(s);
+        st = ST_AFTER_VALUE;
+        s++;
+        EMIT_VEND();
+        if (s < end && st == ST_AFTER_VALUE) goto L_after_value;
+        continue;
+      }
+
+      case ST_AFTER_VALUE:
+      L_after_value:
+        cls = byte_class[*s];
+        if (cls == C_LBRACK) {
+          p->ev.offset = OFF(s);
+          HERE(p->value_pos);
+          st = ST_VALUE;
+          s++;
+          EMIT_VBEGIN();
+          if (s < end && st == ST_VALUE) goto L_value;
+        } else if (cls == C_WS || cls == C_NL || cls == C_NUL) {
+          BLANK(cls);
+        } else {
+          p->ev.offset = OFF(s);
+          st = ST_NODE;
+          EMIT(on_property_end);
+          if (st == ST_NODE) goto L_node;
+        }
+        continue;
+
+      case ST_NODE:
+      L_node:
+        if (*s == ';') { /* the common cases first, before the jump table */
+          NODE_END();
+          if (st != ST_NODE) continue;
+          p->ev.offset = OFF(s);
+          s++;
+          EMIT_NODE();
+          if (st != ST_NODE) continue;
+          /* Fast path for the node that fills game records: ";B[qd]", a
+           * one-letter identifier and a two-byte value, all in this chunk.
+           * Same events, positions and stopping points as the general
+           * path below; only the state dispatch between them is saved. */
+          if (end - s >= 5 && s[1] == '[' && s[4] == ']' &&
+              byte_class[s[0]] == C_UPPER && !value_stop[s[2]] &&
+              !value_stop[s[3]] && s[3] < 0x81) {
+            p->ev.raw_ident = (const char *)s;
+            p->ev.raw_ident_len = 1;
+            p->ev.offset = OFF(s);
+            s++;
+            st = ST_PROP;
+            EMIT_DATA(on_property, (const char *)s - 1, 1);
+            if (st != ST_PROP) continue;
+            HERE(p->value_pos);
+            p->ev.offset = p->value_pos.off;
+            if (UNLIKELY(p->cb.on_value != NULL)) { /* whole, one call */
+              s += 4;
+              st = ST_AFTER_VALUE;
+              CALLBACK(p->cb.on_value(p, p->user, (const char *)s - 3, 2,
+                                      SGF_VALUE_FIRST | SGF_VALUE_LAST));
+            } else {
+              s++;
+              st = ST_VALUE;
+              EMIT(on_value_begin);
+              if (st != ST_VALUE) continue;
+              p->ev.offset = OFF(s);
+              s += 2;
+              EMIT_DATA(on_value_data, (const char *)s - 2, 2);
+              if (st != ST_VALUE) continue;
+              p->ev.offset = OFF(s);
+              s++;
+              st = ST_AFTER_VALUE;
+              EMIT(on_value_end);
+            }
+            if (s == end || st != ST_AFTER_VALUE) continue;
+            if (*s != ';') goto L_after_value;
+            /* the next node at once (AFTER_VALUE's last case, inline) */
+            p->ev.offset = OFF(s);
+            st = ST_NODE;
+            EMIT(on_property_end);
+            if (st == ST_NODE) goto L_node;
+            continue;
+          }
+          if (s < end) goto L_node;
+          continue;
+        }
+        cls = byte_class[*s];
+        if (cls == C_UPPER) goto L_ident_fast;
+        switch (cls) {
+          case C_SEMI:
+            p->ev.offset = OFF(s);
+            s++;
+            EMIT_NODE();
+            if (s < end && st == ST_NODE) goto L_node;
+            continue;
+          case C_UPPER:
+          L_ident_fast: {
+            /* Fast path: an FF[4] identifier followed directly by '['. */
+            const unsigned char *q = s + 1;
+            size_t n;
+            while (q < end && byte_class[*q] == C_UPPER) q++;
+            n = (size_t)(q - s);
+            if (q < end && *q == '[' && n <= p->max_ident_len) {
+              /* handed over in place: valid during the callback */
+              p->ev.raw_ident = (const char *)s;
+              p->ev.raw_ident_len = n;
+              p->ev.offset = OFF(s);
+              s = q;
+              st = ST_PROP;
+              EMIT_DATA(on_property, (const char *)s - n, n);
+              if (st == ST_PROP) goto L_prop;
+              continue;
+            }
+          }
+          /* fall through */
+          case C_LOWER:
+            HERE(p->ident_pos);
+            p->ident_len = p->ev.raw_ident_len = 0;
+            st = ST_IDENT;
+            continue;
+          case C_WS:
+            s++;
+            continue;
+          case C_NL:
+            NEWLINE_STEP();
+            continue;
+          case C_LPAREN:
+            NODE_END();
+            if (st != ST_NODE) continue;
+            HERE(p->open_pos);
+            p->open_ret = ST_NODE;
+  p->orphan_ret = ST_NODE;
+            st = ST_OPEN;
+            s++;
+            continue;
+          case C_RPAREN:
+            NODE_END();
+            if (st != ST_NODE) continue;
+            goto close_tree;
+          case C_LBRACK:
+            DIAG_HERE(SGF_DIAG_ORPHAN_VALUE);
+            p->orphan_ret = ST_NODE;
+            st = ST_ORPHAN;
+            s++;
+            continue;
+          case C_NUL:
+            NUL_AS_SPACE();
+            continue;
+          default:
+            JUNK_HERE(SGF_DIAG_JUNK);
+            s++;
+            continue;
+        }
+
+      case ST_IDENT:
+        while (s < end) {
+          cls = byte_class[*s];
+          if (cls == C_UPPER) {
+            if (p->ev.raw_ident_len == p->max_ident_len) goto ident_limit;
+            p->raw[p->ev.raw_ident_len++] = (char)*s;
+            p->ident[p->ident_len++] = (char)*s;
+          } else if (cls == C_LOWER) {
+            if (p->ev.raw_ident_len == p->max_ident_len) goto ident_limit;
+            p->raw[p->ev.raw_ident_len++] = (char)*s;
+          } else {
+            st = ST_AFTER_IDENT;
+            p->ws_seen = 0;
+            break;
+          }
+          s++;
+        }
+        continue;
+
+      case ST_AFTER_IDENT:
+        cls = byte_class[*s];
+        if (cls == C_LBRACK) {
+          sgf__ident_finish(p);
+          p->ev.raw_ident = p->raw;
+          if (p->ident_len != p->ev.raw_ident_len ||
+              memcmp(p->ident, p->raw, p->ev.raw_ident_len) != 0)
+            DIAG(SGF_DIAG_LOWERCASE_IDENT, &p->ident_pos, NULL);
+          if (p->ws_seen)
+            DIAG(SGF_DIAG_SPACE_BEFORE_VALUE, &p->ident_pos, NULL);
+          SETEV(p->ident_pos);
+          st = ST_PROP;
+          EMIT_DATA(on_property, p->ident, p->ident_len);
+        } else if (cls == C_WS) {
+          p->ws_seen = 1;
+          s++;
+        } else if (cls == C_NL) {
+          p->ws_seen = 1;
+          NEWLINE_STEP();
+        } else if (cls == C_NUL) {
+          p->ws_seen = 1;
+          NUL_AS_SPACE();
+        } else {
+          sgf__ident_finish(p);
+          DIAG(SGF_DIAG_NO_VALUE, &p->ident_pos, NULL);
+          st = ST_NODE;
+        }
+        continue;
+
+      case ST_PROP: /* *s is the first '[' */
+      L_prop:
+        p->ev.offset = OFF(s);
+        HERE(p->value_pos);
+        st = ST_VALUE;
+        s++;
+        EMIT_VBEGIN();
+        if (s < end && st == ST_VALUE) goto L_value;
+        continue;
+
+      /* ---------------------------------------------- tree structure */
+      case ST_AFTER_CHILD:
+        cls = byte_class[*s];
+        switch (cls) {
+          case C_LPAREN:
+            if (p->flags & SGF_OPT_MAINLINE) {
+              /* A secondary variation: pass over it without any event. */
+              p->depth++;
+              p->skip_target = p->depth;
+              p->skip_silent = 1;
+              st = ST_SKIP;
+              s++;
+              continue;
+            }
+            HERE(p->open_pos);
+            p->open_ret = ST_AFTER_CHILD;
+            st = ST_OPEN;
+            s++;
+            continue;
+          case C_RPAREN:
+            goto close_tree;
+          case C_WS:
+          case C_NL:
+          case C_NUL:
+            BLANK(cls);
+            continue;
+          case C_SEMI:
+          case C_UPPER:
+          case C_LOWER:
+          case C_LBRACK:
+            /* A node after a variation: open an implicit variation that
+             * the enclosing ')' will close. */
+            if (p->depth >= p->max_depth) goto depth_limit;
+            if (p->nimplicit == p->implicit_cap && implicit_grow(p) < 0) {
+              DIAG_HERE(SGF_DIAG_NOMEM);
+              goto failed; /* fatal: not reached */
+            }
+            /* the repair is reported in mainline mode too (an error in
+             * strict mode), though the variation is then passed over */
+            DIAG_HERE(SGF_DIAG_NODE_AFTER_VARIATION);
+            if (p->flags & SGF_OPT_MAINLINE) { /* secondary: pass over it */
+              p->implicit[p->nimplicit++] = ++p->depth;
+              p->skip_target = p->depth;
+              p->skip_silent = 1;
+              st = ST_SKIP;
+              continue;
+            }
+            p->implicit[p->nimplicit++] = ++p->depth;
+            p->ev.offset = OFF(s);
+            st = ST_SEQ_START;
+            EMIT_Q(on_tree_begin);
+            continue;
+          default:
+            JUNK_HERE(SGF_DIAG_JUNK);
+            s++;
+            continue;
+        }
+
+      case ST_OPEN:
+        cls = byte_class[*s];
+        if (cls == C_WS || cls == C_NL || cls == C_NUL) {
+          BLANK(cls);
+        } else if (cls == C_RPAREN) {
+          DIAG(SGF_DIAG_EMPTY_TREE, &p->open_pos, NULL);
+          st = p->open_ret;
+          s++;
+        } else {
+          if (p->depth >= p->max_depth) {
+            DIAG(SGF_DIAG_DEPTH_LIMIT, &p->open_pos, NULL);
+            goto failed; /* fatal: not reached */
+          }
+          p->depth++;
+          SETEV(p->open_pos);
+          st = ST_SEQ_START;
+          EMIT_Q(on_tree_begin);
+        }
+        continue;
+
+      case ST_SEQ_START:
+        cls = byte_class[*s];
+        switch (cls) {
+          case C_SEMI:
+            p->ev.offset = OFF(s);
+            st = ST_NODE;
+            s++;
+            EMIT_NODE();
+            continue;
+          case C_WS:
+          case C_NL:
+          case C_NUL:
+            BLANK(cls);
+            continue;
+          case C_UPPER:
+          case C_LOWER:
+          case C_LBRACK:
+          case C_LPAREN:
+          case C_RPAREN: /* the node is there, its ';' is not */
+            DIAG_HERE(cls == C_LPAREN || cls == C_RPAREN
+                          ? SGF_DIAG_TREE_WITHOUT_NODE
+                          : SGF_DIAG_MISSING_SEMICOLON);
+            p->ev.offset = OFF(s);
+            st = ST_NODE;
+            EMIT_NODE();
+            continue;
+          default:
+            JUNK_HERE(SGF_DIAG_JUNK);
+            s++;
+            continue;
+        }
+
+      /* ---------------------------------------------- between trees */
+      case ST_TOP:
+        cls = byte_class[*s];
+        if (p->first_nul && OFF(s) == 1 && cls != C_LPAREN) {
+          JUNK(SGF_DIAG_JUNK_BEFORE, &sgf__input_start);
+        }
+        if (cls == C_LPAREN || cls == C_SEMI) {
+          if (cls == C_LPAREN && OFF(s) == 1 && p->first_nul) {
+            DIAG_HERE(SGF_DIAG_UTF16);
+          }
+          HERE(p->cand_pos);
+          p->cand = *s;
+          st = ST_TOP_OPEN;
+          s++;
+        } else if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          NEWLINE_STEP();
+        } else if (OFF(s) == 0 && (*s == 0xEF || *s == 0xFE || *s == 0xFF)) {
+          st = ST_BOM;
+          p->cand = *s;
+          s++;
+        } else if (OFF(s) == 0 && *s == 0) {
+          p->first_nul = 1; /* UTF-16BE if '(' follows; junk otherwise */
+          s++;
+        } else {
+          sgf__mark h;
+          HERE(h);
+          if (cls == C_RPAREN && p->seen_tree && !(p->quiet & 1)) {
+            DIAG(SGF_DIAG_EXTRA_PAREN, &h, NULL);
+          } else {
+            JUNK_TOP(&h);
+          }
+          s++;
+        }
+        continue;
+
+      case ST_BOM: {
+        /* p->cand holds the first byte; OFF(s) is 1 or 2. */
+        static const unsigned char utf8_bom[3] = {0xEF, 0xBB, 0xBF};
+        uint64_t o = OFF(s);
+        if (p->cand == 0xEF) {
+          if (*s == utf8_bom[o]) {
+            s++;
+            if (o == 2) {
+              st = ST_TOP;
+              DIAG(SGF_DIAG_BOM, &sgf__input_start, NULL);
+            }
+            continue;
+          }
+        } else if ((p->cand == 0xFE && *s == 0xFF) ||
+                   (p->cand == 0xFF && *s == 0xFE)) {
+          DIAG(SGF_DIAG_UTF16, &sgf__input_start, NULL);
+        }
+        st = ST_TOP;
+        JUNK(SGF_DIAG_JUNK_BEFORE, &sgf__input_start);
+        continue;
+      }
+
+      case ST_TOP_OPEN:
+        cls = byte_class[*s];
+        if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          NEWLINE_STEP();
+        } else if (cls == C_NUL && p->cand_pos.off == 0 && OFF(s) == 1) {
+          DIAG_HERE(SGF_DIAG_UTF16);
+        } else if (p->cand == '(' && (cls == C_SEMI || cls == C_LPAREN)) {
+          goto begin_top_tree;
+        } else if (p->cand == '(' && cls == C_RPAREN) {
+          DIAG(SGF_DIAG_EMPTY_TREE, &p->cand_pos, NULL);
+          st = ST_TOP;
+          s++;
+        } else if (is_letter(cls)) {
+          HERE(p->ident_pos);
+          p->ident_len = p->ev.raw_ident_len = 0;
+          st = ST_TOP_IDENT;
+        } else {
+          goto not_a_tree;
+        }
+        continue;
+
+      case ST_TOP_IDENT:
+      case ST_TOP_IDENT_WS:
+        cls = byte_class[*s];
+        if (is_letter(cls) && st == ST_TOP_IDENT) {
+          if (p->ev.raw_ident_len == p->max_ident_len) goto not_a_tree;
+          p->raw[p->ev.raw_ident_len++] = (char)*s;
+          if (cls == C_UPPER) p->ident[p->ident_len++] = (char)*s;
+          s++;
+        } else if (cls == C_WS || cls == C_NL) {
+          if (cls == C_NL) newline(p, OFF(s), *s);
+          st = ST_TOP_IDENT_WS;
+          s++;
+        } else if (cls == C_LBRACK) {
+          p->ws_seen = (st == ST_TOP_IDENT_WS);
+          /* missing-semicolon follows tree-begin (CONFIRM_NODE), as it
+           * does inside a tree; missing-paren comes first */
+          if (p->cand == ';')
+            DIAG(SGF_DIAG_MISSING_PAREN, &p->cand_pos, NULL);
+          goto begin_top_tree;
+        } else {
+          goto not_a_tree;
+        }
+        continue;
+
+      case ST_CONFIRM_NODE:
+        CONFIRM_NODE();
+        continue;
+
+      /* ---------------------------------------------- values without use */
+      case ST_LONG_IDENT: /* the rest of an identifier over the limit */
+        cls = byte_class[*s];
+        if (is_letter(cls))
+          s++;
+        else
+          st = ST_DROP_VALUES;
+        continue;
+
+      case ST_DROP_VALUES: /* the values of a dropped property */
+        cls = byte_class[*s];
+        if (cls == C_LBRACK) {
+          p->orphan_ret = ST_DROP_VALUES;
+          st = ST_ORPHAN;
+          s++;
+        } else if (cls == C_WS) {
+          s++;
+        } else if (cls == C_NL) {
+          NEWLINE_STEP();
+        } else {
+          st = ST_NODE;
+        }
+        continue;
+
+      case ST_ORPHAN:
+      case ST_ORPHAN_ESC:
+        if (st == ST_ORPHAN_ESC) {
+          NEWLINE_IF_BREAK();
+          st = ST_ORPHAN;
+        } else if (*s == ']') {
+          st = p->orphan_ret;
+        } else if (*s == '\\') {
+          st = ST_ORPHAN_ESC;
+        } else if (*s == '\n' || *s == '\r') {
+          newline(p, OFF(s), *s);
+        }
+        s++;
+        continue;
+
+      /* ---------------------------------------------- skipping */
+      case ST_SKIP:
+        s = p->scan->skip(s, end);
+        if (s == end) continue;
+        if (*s == '[') {
+          st = ST_SKIP_VALUE;
+        } else if (*s == '(') {
+          p->depth++;
+        } else if (*s == ')') {
+          goto close_tree;
+        } else {
+          newline(p, OFF(s), *s);
+        }
+        s++;
+        continue;
+
+      case ST_SKIP_VALUE:
+      case ST_SKIP_ESC:
+        if (st == ST_SKIP_ESC) {
+          NEWLINE_IF_BREAK();
+          st = ST_SKIP_VALUE;
+          s++;
+        }
+        s = text_run(p, s, end, bias);
+        if (s == end) continue;
+        if (*s == ']')
+          st = ST_SKIP;
+        else if (*s == '\\')
+          st = ST_SKIP_ESC;
+        s++; /* a NUL: passed over */
+        continue;
+
+      default:
+        s = end; /* not reached */
+        continue;
+    }
+
+    /* Shared transitions, reached by goto from the states above. */
+  close_tree:
+    /* *s is a ')' inside a tree. */
+    p->ev.offset = OFF(s);
+    if (p->nimplicit && p->implicit[p->nimplicit - 1] == p->depth) {
+      /* An implicit variation closes first; the ')' is looked at again
+       * for the tree that really owns it. */
+      p->nimplicit--;
+      p->depth--;
+      st = ST_AFTER_CHILD;
+    } else {
+      p->depth--;
+      st = p->depth ? ST_AFTER_CHILD : ST_TOP;
+      s++;
+    }
+    if (p->skip_target) {
+      if (p->depth >= p->skip_target) { /* closed a level inside the skip */
+        st = ST_SKIP;
+        continue;
+      }
+      p->skip_target = 0;
+      if (p->skip_silent) { /* a variation mainline mode passed over */
+        p->skip_silent = 0;
+        continue;
+      }
+    }
+    EMIT_TREE_END();
+    continue;
+
+  begin_top_tree:
+    /* A candidate at depth 0 proved to open a game tree; *s is ';' or '('
+     * after '(' (looked at again in SEQ_START), or the '[' after the
+     * first identifier of a tree whose '(' or ';' is missing. */
+    if (p->max_depth < 1) {
+      DIAG(SGF_DIAG_DEPTH_LIMIT, &p->cand_pos, NULL);
+      goto failed; /* fatal: not reached */
+    }
+    p->depth = 1;
+    p->seen_tree = 1;
+    p->tree_open = p->cand_pos;
+    SETEV(p->cand_pos);
+    st = (*s == '[') ? ST_CONFIRM_NODE : ST_SEQ_START;
+    EMIT_Q(on_tree_begin);
+    continue;
+
+  not_a_tree:
+    JUNK_TOP(&p->cand_pos);
+    st = ST_TOP;
+    continue;
+
+  ident_limit:
+    /* An error, not fatal: the rest of the identifier and the property's
+     * values are passed over (ORPHAN), nothing more is buffered. */
+    DIAG(SGF_DIAG_IDENT_LIMIT, &p->ident_pos, NULL);
+    st = ST_LONG_IDENT;
+    continue;
+
+  depth_limit:
+    DIAG_HERE(SGF_DIAG_DEPTH_LIMIT);
+    goto failed; /* fatal: not reached */
+  }
+
+  sgf__keep_vtail(p, st, end);
+  p->state = st;
+  p->ev.live = 0;
+  p->offset = base + len;
+  *consumed = len;
+  return SGF_OK;
+
+need_more:
+  sgf__keep_vtail(p, st, s);
+  p->ev.live = 0;
+  p->state = st;
+  p->offset = OFF(s);
+  *consumed = (size_t)(s - buf);
+  return SGF__NEED;
+
+paused:
+  sgf__keep_vtail(p, st, s);
+  p->offset = OFF(s);
+  *consumed = (size_t)(s - buf);
+  return sgf__leave(p, st, SGF_PAUSED);
+
+aborted:
+  p->offset = OFF(s);
+  *consumed = (size_t)(s - buf);
+  return sgf__leave(p, st, SGF_EABORTED);
+
+failed:
+  p->offset = OFF(s);
+  *consumed = (size_t)(s - buf);
+  return sgf__leave(p, st, SGF_EPARSE);
+}
