@@ -18,5 +18,7 @@ sgf_CPPFLAGS = $(AM_CPPFLAGS) $(IO_CPPFLAGS) $(COMMON_CPPFLAGS)
 sgf_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS) $(ARCHIVE_CFLAGS)
 sgf_LDADD = tools/io/libsgfio.la $(COMMON_LIBS) lib/libsgfstream.la \
 	$(UV_LIBS) $(ARCHIVE_LIBS)
-dist_man_MANS += doc/sgf.1
+# doc/sgf.1 is made by configure from doc/sgf.1.in (the version)
+man_MANS = doc/sgf.1
 endif
+EXTRA_DIST += doc/sgf.1.in
