@@ -5,13 +5,14 @@ set -e
 # gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user (qemu-aarch64):
 # test/neon.sh builds the NEON scanners for AArch64 and runs them under
 # emulation (about 56 MB to download, 15 s to install).
+# clang-format: test/check-format.sh (the house style, .clang-format).
 # bzip2 zip zstd lz4 p7zip-full: test/tool-archives.sh makes compressed
 # files and archives with them (a few MB). jq, python3: test/tool-json.sh
 # loads every line of `sgf json` with both.
 PKGS="build-essential autoconf automake libtool pkg-config
       libuv1-dev libarchive-dev libcmocka-dev xz-utils time
       bzip2 zip zstd lz4 p7zip-full jq python3
-      clang libclang-rt-14-dev valgrind
+      clang clang-format libclang-rt-14-dev valgrind
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive

@@ -71,27 +71,61 @@ static const char prog[] = "bench_events";
 
 /* The no-op handlers: distinct functions, one per callback, each doing
  * nothing but returning SGF_CONTINUE. */
-static int nop_tree_begin(sgf_parser *p, void *u) { (void)p; (void)u; return SGF_CONTINUE; }
-static int nop_tree_end(sgf_parser *p, void *u) { (void)p; (void)u; return SGF_CONTINUE; }
-static int nop_node(sgf_parser *p, void *u) { (void)p; (void)u; return SGF_CONTINUE; }
+static int nop_tree_begin(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_CONTINUE;
+}
+static int nop_tree_end(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_CONTINUE;
+}
+static int nop_node(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_CONTINUE;
+}
 static int nop_property(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)p; (void)u; (void)at; (void)len;
+  (void)p;
+  (void)u;
+  (void)at;
+  (void)len;
   return SGF_CONTINUE;
 }
-static int nop_value_begin(sgf_parser *p, void *u) { (void)p; (void)u; return SGF_CONTINUE; }
+static int nop_value_begin(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_CONTINUE;
+}
 static int nop_value_data(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)p; (void)u; (void)at; (void)len;
+  (void)p;
+  (void)u;
+  (void)at;
+  (void)len;
   return SGF_CONTINUE;
 }
-static int nop_value_end(sgf_parser *p, void *u) { (void)p; (void)u; return SGF_CONTINUE; }
-static int nop_property_end(sgf_parser *p, void *u) { (void)p; (void)u; return SGF_CONTINUE; }
+static int nop_value_end(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_CONTINUE;
+}
+static int nop_property_end(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_CONTINUE;
+}
 static int nop_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
-  (void)p; (void)u; (void)d;
+  (void)p;
+  (void)u;
+  (void)d;
   return SGF_CONTINUE;
 }
 static int nop_reader_property(sgf_parser *p, void *u,
                                const sgf_prop_view *prop) {
-  (void)p; (void)u; (void)prop;
+  (void)p;
+  (void)u;
+  (void)prop;
   return SGF_CONTINUE;
 }
 
@@ -102,13 +136,13 @@ static const char *current_input;
 typedef struct counts {
   uint64_t tree_begin, tree_end, node, property, value_begin, value_data,
       value_bytes, value_end, property_end, diagnostic;
-  uint64_t games;     /* top-level game trees */
-  uint64_t depth;     /* our own count of open trees */
+  uint64_t games; /* top-level game trees */
+  uint64_t depth; /* our own count of open trees */
   uint64_t diag_by_severity[4];
   uint64_t first_diag_code, first_diag_offset;
   const char *first_diag_input; /* the file it is in */
-  uint64_t reader_values; /* reader: values over all properties */
-  uint64_t pieces;        /* on_value calls */
+  uint64_t reader_values;       /* reader: values over all properties */
+  uint64_t pieces;              /* on_value calls */
 } counts;
 
 static uint64_t events_of(const counts *c) {
@@ -120,16 +154,14 @@ static int cnt_tree_begin(sgf_parser *p, void *u) {
   counts *c = u;
   (void)p;
   c->tree_begin++;
-  if (c->depth++ == 0)
-    c->games++;
+  if (c->depth++ == 0) c->games++;
   return SGF_CONTINUE;
 }
 static int cnt_tree_end(sgf_parser *p, void *u) {
   counts *c = u;
   (void)p;
   c->tree_end++;
-  if (c->depth > 0)
-    c->depth--;
+  if (c->depth > 0) c->depth--;
   return SGF_CONTINUE;
 }
 static int cnt_node(sgf_parser *p, void *u) {
@@ -138,7 +170,9 @@ static int cnt_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 static int cnt_property(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)p; (void)at; (void)len;
+  (void)p;
+  (void)at;
+  (void)len;
   ((counts *)u)->property++;
   return SGF_CONTINUE;
 }
@@ -149,7 +183,8 @@ static int cnt_value_begin(sgf_parser *p, void *u) {
 }
 static int cnt_value_data(sgf_parser *p, void *u, const char *at, size_t len) {
   counts *c = u;
-  (void)p; (void)at;
+  (void)p;
+  (void)at;
   c->value_data++;
   c->value_bytes += len;
   return SGF_CONTINUE;
@@ -188,13 +223,18 @@ static int cnt_reader_property(sgf_parser *p, void *u,
 
 static int nop_value(sgf_parser *p, void *u, const char *at, size_t len,
                      unsigned flags) {
-  (void)p; (void)u; (void)at; (void)len; (void)flags;
+  (void)p;
+  (void)u;
+  (void)at;
+  (void)len;
+  (void)flags;
   return SGF_CONTINUE;
 }
 static int cnt_value(sgf_parser *p, void *u, const char *at, size_t len,
                      unsigned flags) {
   counts *c = u;
-  (void)p; (void)at;
+  (void)p;
+  (void)at;
   c->pieces++;
   if (flags & SGF_VALUE_FIRST) c->value_begin++;
   if (len) {
@@ -228,13 +268,17 @@ static int inl_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 static int inl_property(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)u; (void)at; (void)len;
+  (void)u;
+  (void)at;
+  (void)len;
   pos_sink = sgf_event_position(p, pos_state(p));
   return SGF_CONTINUE;
 }
 static int inl_value(sgf_parser *p, void *u, const char *at, size_t len,
                      unsigned flags) {
-  (void)u; (void)at; (void)len;
+  (void)u;
+  (void)at;
+  (void)len;
   if (flags & SGF_VALUE_FIRST) pos_sink = sgf_event_position(p, pos_state(p));
   return SGF_CONTINUE;
 }
@@ -244,58 +288,58 @@ static int call_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 static int call_property(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)u; (void)at; (void)len;
+  (void)u;
+  (void)at;
+  (void)len;
   pos_sink = sgf_parser_position(p);
   return SGF_CONTINUE;
 }
 static int call_value(sgf_parser *p, void *u, const char *at, size_t len,
                       unsigned flags) {
-  (void)u; (void)at; (void)len;
+  (void)u;
+  (void)at;
+  (void)len;
   if (flags & SGF_VALUE_FIRST) pos_sink = sgf_parser_position(p);
   return SGF_CONTINUE;
 }
 
 static const sgf_callbacks nop_callbacks = {
-    sizeof(sgf_callbacks),
-    nop_tree_begin, nop_tree_end,    nop_node,
-    nop_property,   nop_value_begin, nop_value_data,
-    nop_value_end,  nop_property_end, nop_diagnostic, NULL, NULL};
+    sizeof(sgf_callbacks), nop_tree_begin,  nop_tree_end,   nop_node,
+    nop_property,          nop_value_begin, nop_value_data, nop_value_end,
+    nop_property_end,      nop_diagnostic,  NULL,           NULL};
 
 static const sgf_callbacks nop_value_callbacks = {
-    sizeof(sgf_callbacks),
-    nop_tree_begin, nop_tree_end, nop_node, nop_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, nop_value, NULL};
+    sizeof(sgf_callbacks), nop_tree_begin, nop_tree_end, nop_node,
+    nop_property,          NULL,           NULL,         NULL,
+    nop_property_end,      nop_diagnostic, nop_value,    NULL};
 
 static const sgf_callbacks pos_inline_callbacks = {
-    sizeof(sgf_callbacks),
-    nop_tree_begin, nop_tree_end, inl_node, inl_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, inl_value, NULL};
+    sizeof(sgf_callbacks), nop_tree_begin, nop_tree_end, inl_node,
+    inl_property,          NULL,           NULL,         NULL,
+    nop_property_end,      nop_diagnostic, inl_value,    NULL};
 
 static const sgf_callbacks pos_call_callbacks = {
-    sizeof(sgf_callbacks),
-    nop_tree_begin, nop_tree_end, call_node, call_property, NULL, NULL, NULL,
-    nop_property_end, nop_diagnostic, call_value, NULL};
+    sizeof(sgf_callbacks), nop_tree_begin, nop_tree_end, call_node,
+    call_property,         NULL,           NULL,         NULL,
+    nop_property_end,      nop_diagnostic, call_value,   NULL};
 
 static const sgf_callbacks cnt_value_callbacks = {
-    sizeof(sgf_callbacks),
-    cnt_tree_begin, cnt_tree_end, cnt_node, cnt_property, NULL, NULL, NULL,
-    cnt_property_end, cnt_diagnostic, cnt_value, NULL};
+    sizeof(sgf_callbacks), cnt_tree_begin, cnt_tree_end, cnt_node,
+    cnt_property,          NULL,           NULL,         NULL,
+    cnt_property_end,      cnt_diagnostic, cnt_value,    NULL};
 
 static const sgf_callbacks cnt_callbacks = {
-    sizeof(sgf_callbacks),
-    cnt_tree_begin, cnt_tree_end,    cnt_node,
-    cnt_property,   cnt_value_begin, cnt_value_data,
-    cnt_value_end,  cnt_property_end, cnt_diagnostic, NULL, NULL};
+    sizeof(sgf_callbacks), cnt_tree_begin,  cnt_tree_end,   cnt_node,
+    cnt_property,          cnt_value_begin, cnt_value_data, cnt_value_end,
+    cnt_property_end,      cnt_diagnostic,  NULL,           NULL};
 
 static const sgf_reader_callbacks nop_reader_callbacks = {
-    sizeof(sgf_reader_callbacks),
-    NULL, NULL, NULL, nop_reader_property, NULL};
+    sizeof(sgf_reader_callbacks), NULL, NULL, NULL, nop_reader_property, NULL};
 
 /* Counting reader: tree/node/diagnostic go through the core counters. */
 static const sgf_reader_callbacks cnt_reader_callbacks = {
-    sizeof(sgf_reader_callbacks),
-    cnt_tree_begin, cnt_tree_end, cnt_node, cnt_reader_property,
-    cnt_diagnostic};
+    sizeof(sgf_reader_callbacks), cnt_tree_begin, cnt_tree_end, cnt_node,
+    cnt_reader_property,          cnt_diagnostic};
 
 /* ---------------------------------------------------------------------- */
 /* One run                                                                 */
@@ -306,17 +350,17 @@ typedef struct run_spec {
   const char *name;
   run_kind kind;
   size_t chunk;
-  const sgf_callbacks *cb;            /* RUN_EVENTS, timed */
-  const sgf_reader_callbacks *rcb;    /* RUN_READER, timed */
-  int null_callbacks;                 /* events/null: cb is NULL */
-  int fresh;                          /* a new parser for every input */
-  int whole;                          /* values whole (on_value) */
+  const sgf_callbacks *cb;         /* RUN_EVENTS, timed */
+  const sgf_reader_callbacks *rcb; /* RUN_READER, timed */
+  int null_callbacks;              /* events/null: cb is NULL */
+  int fresh;                       /* a new parser for every input */
+  int whole;                       /* values whole (on_value) */
 } run_spec;
 
-static void report_failure(const char *what, const char *input,
-                           sgf_parser *p, int st, uint64_t at) {
-  fprintf(stderr, "%s: %s: %s: %s at input offset %" PRIu64, prog, what,
-          input, bench_status_name(st), at);
+static void report_failure(const char *what, const char *input, sgf_parser *p,
+                           int st, uint64_t at) {
+  fprintf(stderr, "%s: %s: %s: %s at input offset %" PRIu64, prog, what, input,
+          bench_status_name(st), at);
   const sgf_diag *d = p ? sgf_parser_error(p) : NULL;
   if (d != NULL)
     fprintf(stderr, ": %s (%s) at %" PRIu64 ":%" PRIu64 " offset %" PRIu64,
@@ -416,18 +460,15 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
   double t0 = bench_now();
   for (size_t i = 0; i < in->count && rc == 0; i++) {
     if (h.p == NULL) {
-      if (open_handle(rs, cb, rcb, user, &opt, &h) != 0)
-        return -1;
+      if (open_handle(rs, cb, rcb, user, &opt, &h) != 0) return -1;
     } else {
       sgf_parser_reset(h.p);
     }
     current_input = in->bufs[i].name;
     rc = parse_one(rs, h.p, &in->bufs[i]);
-    if (rs->fresh)
-      close_handle(&h);
+    if (rs->fresh) close_handle(&h);
   }
-  if (h.p != NULL)
-    close_handle(&h);
+  if (h.p != NULL) close_handle(&h);
   *seconds = bench_now() - t0;
   return rc;
 }
@@ -460,8 +501,8 @@ static double dispatch_floor(uint64_t nevents) {
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int timed_run(const run_spec *rs, const bench_inputs *in,
-                     double *seconds) {
+static int
+timed_run(const run_spec *rs, const bench_inputs *in, double *seconds) {
   return run_once(rs, in, 0, NULL, NULL, seconds);
 }
 
@@ -474,13 +515,11 @@ static FILE *results;
 
 static void print_header(void) {
   printf("%-16s %7s %10s %12s", "measurement", "chunk", "MB/s", "games/s");
-  if (show_files)
-    printf(" %10s", "files/s");
+  if (show_files) printf(" %10s", "files/s");
   printf(" %9s %8s %12s %10s\n", "ns/event", "%memchr", "events", "memory");
   printf("%-16s %7s %10s %12s", "----------------", "-------", "----------",
          "------------");
-  if (show_files)
-    printf(" %10s", "----------");
+  if (show_files) printf(" %10s", "----------");
   printf(" %9s %8s %12s %10s\n", "---------", "--------", "------------",
          "----------");
 }
@@ -522,8 +561,7 @@ static void print_row(const char *name, size_t chunk, const bench_inputs *in,
   else
     snprintf(mem, sizeof mem, "-");
   printf("%-16s %7s %10.1f %12s", name, cl, mbps, gs);
-  if (show_files)
-    printf(" %10.0f", (double)in->count / secs);
+  if (show_files) printf(" %10.0f", (double)in->count / secs);
   printf(" %9s %8s %12s %10s\n", ns, pct, ev, mem);
   fflush(stdout);
 
@@ -608,8 +646,7 @@ int main(int argc, char **argv) {
   }
 
   bench_inputs in;
-  if (bench_load(prog, path, mode, max_bytes, &in) != 0)
-    return 2;
+  if (bench_load(prog, path, mode, max_bytes, &in) != 0) return 2;
   results = bench_results_open(prog, results_path);
   show_files = in.is_set;
 
@@ -636,8 +673,7 @@ int main(int argc, char **argv) {
       double t0 = bench_now();
       newlines = bench_count_newlines(&in);
       double dt = bench_now() - t0;
-      if (r == 0 || dt < best)
-        best = dt;
+      if (r == 0 || dt < best) best = dt;
     }
     memchr_mbps = (double)in.bytes / 1e6 / best;
     print_row("memchr '\\n'", 0, &in, best, 0, 0, 0);
@@ -650,14 +686,14 @@ int main(int argc, char **argv) {
       {"events/no-op/new", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 1,
        0},
       {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0},
-      {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0,
+      {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0,
+       1},
+      {"values/pos-inl", RUN_EVENTS, 64 * 1024, &pos_inline_callbacks, NULL, 0,
        0, 1},
-      {"values/pos-inl", RUN_EVENTS, 64 * 1024, &pos_inline_callbacks,
-       NULL, 0, 0, 1},
-      {"values/pos-call", RUN_EVENTS, 64 * 1024, &pos_call_callbacks, NULL,
-       0, 0, 1},
-      {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0,
-       0, 0},
+      {"values/pos-call", RUN_EVENTS, 64 * 1024, &pos_call_callbacks, NULL, 0,
+       0, 1},
+      {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0, 0,
+       0},
   };
   enum { NSPECS = sizeof specs / sizeof specs[0] };
   counts ref;
@@ -678,8 +714,7 @@ int main(int argc, char **argv) {
       char label[64], cl[32];
       chunk_label(rs->chunk, cl, sizeof cl);
       snprintf(label, sizeof label, "%s %s", rs->name, cl);
-      if (strstr(label, only) == NULL)
-        continue;
+      if (strstr(label, only) == NULL) continue;
     }
 
     /* Untimed counting run (also gives the parser's memory). */
@@ -688,13 +723,10 @@ int main(int argc, char **argv) {
       failed = 1;
       continue;
     }
-    if (bench_alloc_check(&as, prog, rs->name) != 0)
-      failed = 1;
+    if (bench_alloc_check(&as, prog, rs->name) != 0) failed = 1;
     if (rs->kind == RUN_EVENTS) {
-      if (as.peak > events_peak)
-        events_peak = as.peak;
-      if (!rs->fresh)
-        events_allocs = as.calls;
+      if (as.peak > events_peak) events_peak = as.peak;
+      if (!rs->fresh) events_allocs = as.calls;
     } else {
       reader_peak = as.peak;
       reader_allocs = as.calls;
@@ -725,12 +757,12 @@ int main(int argc, char **argv) {
                 "from the first run (trees %" PRIu64 " vs %" PRIu64
                 ", nodes %" PRIu64 " vs %" PRIu64 ", properties %" PRIu64
                 " vs %" PRIu64 ", values %" PRIu64 " vs %" PRIu64
-                ", value bytes %" PRIu64 " vs %" PRIu64
-                ", diagnostics %" PRIu64 " vs %" PRIu64 ")\n",
-                prog, rs->name, rs->chunk, c.tree_begin, ref.tree_begin,
-                c.node, ref.node, c.property, ref.property, c.value_begin,
-                ref.value_begin, c.value_bytes, ref.value_bytes,
-                c.diagnostic, ref.diagnostic);
+                ", value bytes %" PRIu64 " vs %" PRIu64 ", diagnostics %" PRIu64
+                " vs %" PRIu64 ")\n",
+                prog, rs->name, rs->chunk, c.tree_begin, ref.tree_begin, c.node,
+                ref.node, c.property, ref.property, c.value_begin,
+                ref.value_begin, c.value_bytes, ref.value_bytes, c.diagnostic,
+                ref.diagnostic);
         failed = 1;
       }
     } else if (rs->kind == RUN_READER && have_ref) {
@@ -755,11 +787,9 @@ int main(int argc, char **argv) {
         failed = 1;
         break;
       }
-      if (r == 0 || dt < best)
-        best = dt;
+      if (r == 0 || dt < best) best = dt;
     }
-    if (!ok)
-      continue;
+    if (!ok) continue;
 
     uint64_t games = have_ref ? ref.games : c.games;
     uint64_t events = 0;
@@ -778,8 +808,7 @@ int main(int argc, char **argv) {
     double best = 0;
     for (int r = 0; r < reps; r++) {
       double dt = dispatch_floor(events_of(&ref));
-      if (r == 0 || dt < best)
-        best = dt;
+      if (r == 0 || dt < best) best = dt;
     }
     print_row("calls only", 0, &in, best, ref.games, events_of(&ref), 0);
   }
@@ -791,8 +820,7 @@ int main(int argc, char **argv) {
            " value bytes), %" PRIu64 " newlines",
            ref.games, ref.tree_begin, ref.node, ref.property, ref.value_begin,
            ref.value_bytes, newlines);
-    if (in.is_set)
-      printf(", %zu files", in.count);
+    if (in.is_set) printf(", %zu files", in.count);
     printf("\n");
     printf("diagnostics: %" PRIu64 " (%" PRIu64 " warnings, %" PRIu64
            " errors, %" PRIu64 " fatal)",
@@ -810,27 +838,32 @@ int main(int argc, char **argv) {
     }
     printf("\n");
   }
-  printf("ns/event: events/no-op counts every callback invocation "
-         "(value slices included); reader/no-op counts trees, nodes and "
-         "properties\n");
-  printf("calls only: the events/no-op 64KiB number of indirect calls to "
-         "the no-op handlers and nothing else, the floor for events/no-op "
-         "on this input\n");
+  printf(
+      "ns/event: events/no-op counts every callback invocation "
+      "(value slices included); reader/no-op counts trees, nodes and "
+      "properties\n");
+  printf(
+      "calls only: the events/no-op 64KiB number of indirect calls to "
+      "the no-op handlers and nothing else, the floor for events/no-op "
+      "on this input\n");
   if (in.is_set)
-    printf("files: one parser reset between files; events/no-op/new "
-           "creates and destroys a parser per file\n");
-  printf("memory: the peak of the bytes the parser (or the reader with its "
-         "parser) holds, through the allocator hooks: events parser %zu "
-         "bytes (%" PRIu64 " allocation calls per run), reader %zu bytes "
-         "(%" PRIu64 " calls per run)\n",
-         events_peak, events_allocs, reader_peak, reader_allocs);
-  printf("process peak RSS (ru_maxrss): %.1f MiB, of which the input "
-         "buffers are %.1f MiB\n",
-         (double)bench_maxrss() / (1024.0 * 1024.0),
-         (double)in.bytes / (1024.0 * 1024.0));
+    printf(
+        "files: one parser reset between files; events/no-op/new "
+        "creates and destroys a parser per file\n");
+  printf(
+      "memory: the peak of the bytes the parser (or the reader with its "
+      "parser) holds, through the allocator hooks: events parser %zu "
+      "bytes (%" PRIu64
+      " allocation calls per run), reader %zu bytes "
+      "(%" PRIu64 " calls per run)\n",
+      events_peak, events_allocs, reader_peak, reader_allocs);
+  printf(
+      "process peak RSS (ru_maxrss): %.1f MiB, of which the input "
+      "buffers are %.1f MiB\n",
+      (double)bench_maxrss() / (1024.0 * 1024.0),
+      (double)in.bytes / (1024.0 * 1024.0));
 
-  if (results != NULL)
-    fclose(results);
+  if (results != NULL) fclose(results);
   bench_inputs_free(&in);
   return failed ? 1 : 0;
 }

@@ -79,9 +79,9 @@ static int on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
 /* Feed every input to p in chunk-byte pieces and finish it, calling
  * reset(ctx) between inputs; stops at the first input that does not
  * parse (*failed_on, if not NULL, names it). */
-static int feed_all(const bench_inputs *in, size_t chunk,
-                           sgf_parser *p, void (*reset)(void *), void *ctx,
-                           const bench_buf **failed_on) {
+static int feed_all(const bench_inputs *in, size_t chunk, sgf_parser *p,
+                    void (*reset)(void *), void *ctx,
+                    const bench_buf **failed_on) {
   int st = SGF_OK;
   for (size_t i = 0; i < in->count && st == SGF_OK; i++) {
     const bench_buf *buf = &in->bufs[i];
@@ -104,9 +104,9 @@ static void reset_floor(void *f) { tree_floor_reset(f); }
 /* Build trees over every input; returns the seconds taken, or -1 on
  * failure. counting: through the counting allocator *cnt. */
 static double run(const bench_inputs *in, size_t chunk, int collect,
-                  int counting, run_stats *rs, bench_alloc *cnt,
-                  double *cpu) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), on_game, on_diag, NULL};
+                  int counting, run_stats *rs, bench_alloc *cnt, double *cpu) {
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), on_game,
+                                   on_diag, NULL};
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_allocator a;
@@ -141,8 +141,7 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
             failed_on ? failed_on->name : "?", bench_status_name(st));
     return -1;
   }
-  if (counting && bench_alloc_check(cnt, prog, "tree builder") != 0)
-    return -1;
+  if (counting && bench_alloc_check(cnt, prog, "tree builder") != 0) return -1;
   return t1 - t0;
 }
 
@@ -153,8 +152,9 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static double run_floor(const bench_inputs *in, size_t chunk, int positions,
-                        uint64_t *games, uint64_t *nodes) {
+static double
+run_floor(const bench_inputs *in, size_t chunk, int positions, uint64_t *games,
+          uint64_t *nodes) {
   tree_floor *f;
   sgf_parser *p;
   int st;
@@ -267,19 +267,20 @@ int main(int argc, char **argv) {
   printf("tree builder, %s, %zu-byte chunks, best of %d\n",
          collect ? "collection" : "one game at a time", chunk, reps);
   if (in.is_set)
-    printf("  input          %s: %zu files (builder reset between files), "
-           "%" PRIu64 " bytes, %" PRIu64 " games, %" PRIu64 " nodes\n",
-           in.what, in.count, in.bytes, rs.games, rs.nodes);
+    printf(
+        "  input          %s: %zu files (builder reset between files), "
+        "%" PRIu64 " bytes, %" PRIu64 " games, %" PRIu64 " nodes\n",
+        in.what, in.count, in.bytes, rs.games, rs.nodes);
   else
-    printf("  input          %s: %" PRIu64 " bytes, %" PRIu64 " games, "
+    printf("  input          %s: %" PRIu64 " bytes, %" PRIu64
+           " games, "
            "%" PRIu64 " nodes\n",
            in.what, in.bytes, rs.games, rs.nodes);
   printf("  time           %.3f s (CPU time %.3f s: %.1f MB/s)\n", best,
          best_cpu, (double)in.bytes / best_cpu / 1e6);
   printf("  MB/s           %.1f\n", (double)in.bytes / best / 1e6);
   printf("  games/s        %.0f\n", (double)rs.games / best);
-  if (in.is_set)
-    printf("  files/s        %.0f\n", (double)in.count / best);
+  if (in.is_set) printf("  files/s        %.0f\n", (double)in.count / best);
   printf("  nodes/s        %.0f (%.1f ns/node)\n", (double)rs.nodes / best,
          best * 1e9 / (double)(rs.nodes ? rs.nodes : 1));
   if (count) {
@@ -288,8 +289,7 @@ int main(int argc, char **argv) {
     printf("  allocations    %" PRIu64 "\n", cnt.calls);
   }
   bench_result(results, collect ? "trees/collect" : "trees", in.bytes, best,
-               rs.games, in.count, count ? cnt.peak : 0,
-               count ? "heap" : "-");
+               rs.games, in.count, count ? cnt.peak : 0, count ? "heap" : "-");
   if (floor) { /* the floor: positions inline, by call, none */
     static const int modes[] = {TREE_FLOOR_POS_INLINE, TREE_FLOOR_POS_CALL,
                                 TREE_FLOOR_NO_POS};
@@ -311,22 +311,24 @@ int main(int argc, char **argv) {
           fbest = t;
       }
       if (fbest > 0 && fn != rs.nodes) {
-        fprintf(stderr, "%s: the floor builder counted %" PRIu64
-                " nodes, the builder %" PRIu64 ": no floor\n", prog, fn,
-                rs.nodes);
+        fprintf(stderr,
+                "%s: the floor builder counted %" PRIu64
+                " nodes, the builder %" PRIu64 ": no floor\n",
+                prog, fn, rs.nodes);
         fbest = -2;
       }
       if (fbest < 0) {
         printf("  floor          not measured on this input\n");
         break;
       }
-      printf("  %s %7.1f MB/s (%.1f ns/node): bench/tree_floor.c, "
-             "links and bytes%s\n",
-             label[pos], (double)in.bytes / fbest / 1e6,
-             fbest * 1e9 / (double)(fn ? fn : 1), what[pos]);
+      printf(
+          "  %s %7.1f MB/s (%.1f ns/node): bench/tree_floor.c, "
+          "links and bytes%s\n",
+          label[pos], (double)in.bytes / fbest / 1e6,
+          fbest * 1e9 / (double)(fn ? fn : 1), what[pos]);
       if (pos == TREE_FLOOR_POS_INLINE)
-        bench_result(results, "trees floor", in.bytes, fbest, fg, in.count,
-                     0, "-");
+        bench_result(results, "trees floor", in.bytes, fbest, fg, in.count, 0,
+                     "-");
     }
   }
   if (results) fclose(results);

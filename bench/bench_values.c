@@ -171,8 +171,9 @@ int main(int argc, char **argv) {
     else if (!path && argv[i][0] != '-')
       path = argv[i];
     else {
-      fprintf(stderr, "usage: bench_values FILE|DIR [-n REPS] "
-                      "[--max-bytes N]\n");
+      fprintf(stderr,
+              "usage: bench_values FILE|DIR [-n REPS] "
+              "[--max-bytes N]\n");
       return 2;
     }
   }
@@ -218,7 +219,8 @@ int main(int argc, char **argv) {
       if (k == 0 || t < rows[i].best) rows[i].best = t;
       if (k > 0 && (c.moves != rows[i].last.moves || c.sum != rows[i].last.sum))
         return fprintf(stderr, "bench_values: %s: results differ\n",
-                       rows[i].name), 1;
+                       rows[i].name),
+               1;
       rows[i].last = c;
     }
   }

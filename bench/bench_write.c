@@ -55,19 +55,17 @@ static const char prog[] = "bench_write";
 
 typedef struct shape {
   uint64_t games, trees, nodes, properties, values, value_bytes, diagnostics;
-  uint64_t depth;      /* open game trees */
-  int pending_prop;    /* a property whose first value has not come */
+  uint64_t depth;   /* open game trees */
+  int pending_prop; /* a property whose first value has not come */
 } shape;
 
 static void on_tree_begin_count(shape *s) {
   s->trees++;
-  if (s->depth++ == 0)
-    s->games++;
+  if (s->depth++ == 0) s->games++;
 }
 
 static void on_tree_end_count(shape *s) {
-  if (s->depth > 0)
-    s->depth--;
+  if (s->depth > 0) s->depth--;
 }
 
 static void on_value_begin_count(shape *s) {
@@ -95,7 +93,9 @@ static int v_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 static int v_property(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)p; (void)at; (void)len;
+  (void)p;
+  (void)at;
+  (void)len;
   ((shape *)u)->pending_prop = 1;
   return SGF_CONTINUE;
 }
@@ -105,7 +105,8 @@ static int v_value_begin(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 static int v_value_data(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)p; (void)at;
+  (void)p;
+  (void)at;
   ((shape *)u)->value_bytes += len;
   return SGF_CONTINUE;
 }
@@ -121,10 +122,18 @@ static int v_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   return SGF_CONTINUE;
 }
 
-static const sgf_callbacks verify_callbacks = {
-    sizeof(sgf_callbacks),
-    v_tree_begin, v_tree_end,   v_node, v_property, v_value_begin,
-    v_value_data, NULL,         NULL,   v_diagnostic, NULL, NULL};
+static const sgf_callbacks verify_callbacks = {sizeof(sgf_callbacks),
+                                               v_tree_begin,
+                                               v_tree_end,
+                                               v_node,
+                                               v_property,
+                                               v_value_begin,
+                                               v_value_data,
+                                               NULL,
+                                               NULL,
+                                               v_diagnostic,
+                                               NULL,
+                                               NULL};
 
 /* ---------------------------------------------------------------------- */
 /* Sinks                                                                   */
@@ -132,7 +141,7 @@ static const sgf_callbacks verify_callbacks = {
 typedef struct sink {
   uint64_t bytes;
   uint64_t file_bytes; /* of the current input's output */
-  sgf_parser *verify; /* check run: the output is fed to this parser */
+  sgf_parser *verify;  /* check run: the output is fed to this parser */
   int failed;
 } sink;
 
@@ -193,10 +202,18 @@ static int w_property_end(sgf_parser *p, void *u) {
                                    : SGF_CONTINUE;
 }
 
-static const sgf_callbacks check_callbacks = {
-    sizeof(sgf_callbacks),
-    w_tree_begin, w_tree_end,  w_node,         w_property, w_value_begin,
-    w_value_data, w_value_end, w_property_end, NULL, NULL, NULL};
+static const sgf_callbacks check_callbacks = {sizeof(sgf_callbacks),
+                                              w_tree_begin,
+                                              w_tree_end,
+                                              w_node,
+                                              w_property,
+                                              w_value_begin,
+                                              w_value_data,
+                                              w_value_end,
+                                              w_property_end,
+                                              NULL,
+                                              NULL,
+                                              NULL};
 
 /* ---------------------------------------------------------------------- */
 /* One run                                                                 */
@@ -218,8 +235,7 @@ static void report_failure(const char *layout, const bench_buf *b,
             sgf_diag_message(d->code), sgf_diag_name(d->code), d->pos.line,
             d->pos.column);
   if (sgf_writer_status(w) != SGF_OK)
-    fprintf(stderr, "; writer: %s",
-            sgf_strerror(sgf_writer_status(w)));
+    fprintf(stderr, "; writer: %s", sgf_strerror(sgf_writer_status(w)));
   fputc('\n', stderr);
 }
 
@@ -270,8 +286,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
     sgf_parser_destroy(verify);
     return -1;
   }
-  if (check)
-    sgf_writer_set_user(w, &res->input);
+  if (check) sgf_writer_set_user(w, &res->input);
 
   for (size_t i = 0; i < in->count && rc == 0; i++) {
     const bench_buf *b = &in->bufs[i];
@@ -280,8 +295,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
     if (i > 0) {
       sgf_parser_reset(p);
       sgf_writer_reset(w, NULL, NULL);
-      if (verify)
-        sgf_parser_reset(verify);
+      if (verify) sgf_parser_reset(verify);
     }
     sk.file_bytes = 0;
     while (off < b->len && st == SGF_OK) {
@@ -289,8 +303,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
       st = sgf_parser_feed(p, b->data + off, n, &used);
       off += used;
     }
-    if (st == SGF_OK)
-      st = sgf_parser_finish(p);
+    if (st == SGF_OK) st = sgf_parser_finish(p);
     if (st != SGF_OK || sgf_writer_finish(w) != 0) {
       report_failure(lname, b, p, w, st);
       rc = -1;
@@ -302,12 +315,12 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
       sk.failed = 1;
     if (sk.failed && rc == 0) {
       const sgf_diag *d = sgf_parser_error(verify);
-      fprintf(stderr, "%s: check: %s: the %s output of %s does not parse",
-              prog, lname, lname, b->name);
+      fprintf(stderr, "%s: check: %s: the %s output of %s does not parse", prog,
+              lname, lname, b->name);
       if (d != NULL)
         fprintf(stderr, ": %s (%s) at %" PRIu64 ":%" PRIu64,
-                sgf_diag_message(d->code), sgf_diag_name(d->code),
-                d->pos.line, d->pos.column);
+                sgf_diag_message(d->code), sgf_diag_name(d->code), d->pos.line,
+                d->pos.column);
       fputc('\n', stderr);
       rc = -1;
     }
@@ -317,8 +330,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
   res->seconds = bench_now() - t0;
   res->out_bytes = sk.bytes;
   sgf_parser_destroy(verify);
-  if (check && bench_alloc_check(&res->mem, prog, lname) != 0)
-    rc = -1;
+  if (check && bench_alloc_check(&res->mem, prog, lname) != 0) rc = -1;
   return rc;
 }
 
@@ -330,11 +342,10 @@ static int same_shape(const char *lname, const shape *a, const shape *b) {
     return 1;
   fprintf(stderr,
           "%s: check: %s: input / re-parsed output differ: games %" PRIu64
-          " / %" PRIu64 ", game trees %" PRIu64 " / %" PRIu64
-          ", nodes %" PRIu64 " / %" PRIu64 ", properties %" PRIu64
-          " / %" PRIu64 ", values %" PRIu64 " / %" PRIu64
-          ", value bytes %" PRIu64 " / %" PRIu64
-          ", diagnostics in the output %" PRIu64 "\n",
+          " / %" PRIu64 ", game trees %" PRIu64 " / %" PRIu64 ", nodes %" PRIu64
+          " / %" PRIu64 ", properties %" PRIu64 " / %" PRIu64
+          ", values %" PRIu64 " / %" PRIu64 ", value bytes %" PRIu64
+          " / %" PRIu64 ", diagnostics in the output %" PRIu64 "\n",
           prog, lname, a->games, b->games, a->trees, b->trees, a->nodes,
           b->nodes, a->properties, b->properties, a->values, b->values,
           a->value_bytes, b->value_bytes, b->diagnostics);
@@ -402,22 +413,21 @@ int main(int argc, char **argv) {
   sgf_writer_callbacks(&writer_cb);
 
   bench_inputs in;
-  if (bench_load(prog, path, mode, max, &in) != 0)
-    return 2;
+  if (bench_load(prog, path, mode, max, &in) != 0) return 2;
   FILE *results = bench_results_open(prog, results_path);
   bench_warm(&in);
 
   char desc[512];
   bench_describe(&in, desc, sizeof desc);
-  printf("parse + write (streaming writer, sink counting bytes), %zu-byte "
-         "chunks, best of %d\n  input: %s%s\n",
-         chunk, reps, desc,
-         in.is_set ? ", each file a separate input (parser and writer "
-                     "reset between files)"
-                   : "");
+  printf(
+      "parse + write (streaming writer, sink counting bytes), %zu-byte "
+      "chunks, best of %d\n  input: %s%s\n",
+      chunk, reps, desc,
+      in.is_set ? ", each file a separate input (parser and writer "
+                  "reset between files)"
+                : "");
   printf("  %-9s %9s %11s", "layout", "MB/s", "games/s");
-  if (in.is_set)
-    printf(" %9s", "files/s");
+  if (in.is_set) printf(" %9s", "files/s");
   printf(" %11s %8s %10s\n", "output MB", "out/in", "memory");
 
   int failed = 0;
@@ -428,8 +438,7 @@ int main(int argc, char **argv) {
   memset(&first_input, 0, sizeof first_input);
   int have_first = 0;
   for (int l = 0; l < 2; l++) {
-    if (!wanted[l])
-      continue;
+    if (!wanted[l]) continue;
     const char *lname = l == 0 ? "compact" : "readable";
     run_result res, chk;
     double best = -1;
@@ -441,8 +450,7 @@ int main(int argc, char **argv) {
         ok = 0;
         break;
       }
-      if (best < 0 || res.seconds < best)
-        best = res.seconds;
+      if (best < 0 || res.seconds < best) best = res.seconds;
       out_bytes = res.out_bytes;
     }
     if (!ok) {
@@ -453,11 +461,11 @@ int main(int argc, char **argv) {
       if (run(&in, chunk, layouts[l], 1, &chk) != 0) {
         failed = 1;
       } else {
-        if (!same_shape(lname, &chk.input, &chk.output))
-          failed = 1;
+        if (!same_shape(lname, &chk.input, &chk.output)) failed = 1;
         if (chk.out_bytes != out_bytes) {
           fprintf(stderr,
-                  "%s: %s: the check run wrote %" PRIu64 " bytes, the timed "
+                  "%s: %s: the check run wrote %" PRIu64
+                  " bytes, the timed "
                   "runs %" PRIu64 "\n",
                   prog, lname, chk.out_bytes, out_bytes);
           failed = 1;
@@ -474,13 +482,10 @@ int main(int argc, char **argv) {
       failed = 1;
     }
     char mem[32] = "-", gs[32] = "-";
-    if (check)
-      bench_format_bytes(chk.mem.peak, mem, sizeof mem);
-    if (games > 0)
-      snprintf(gs, sizeof gs, "%.0f", (double)games / best);
+    if (check) bench_format_bytes(chk.mem.peak, mem, sizeof mem);
+    if (games > 0) snprintf(gs, sizeof gs, "%.0f", (double)games / best);
     printf("  %-9s %9.1f %11s", lname, (double)in.bytes / 1e6 / best, gs);
-    if (in.is_set)
-      printf(" %9.0f", (double)in.count / best);
+    if (in.is_set) printf(" %9.0f", (double)in.count / best);
     printf(" %11.1f %7.2fx %10s\n", (double)out_bytes / 1e6,
            in.bytes ? (double)out_bytes / (double)in.bytes : 0.0, mem);
     fflush(stdout);
@@ -490,20 +495,22 @@ int main(int argc, char **argv) {
                  check ? chk.mem.peak : 0, check ? "heap" : "-");
   }
   if (check && have_first)
-    printf("  check: %s: re-parsing the output (strict) gives the same "
-           "%" PRIu64 " games, %" PRIu64 " game trees, %" PRIu64 " nodes, "
-           "%" PRIu64 " properties, %" PRIu64 " values, %" PRIu64
-           " value bytes, no diagnostic\n",
-           failed ? "FAILED (see above)" : "ok", first_input.games,
-           first_input.trees, first_input.nodes, first_input.properties,
-           first_input.values, first_input.value_bytes);
+    printf(
+        "  check: %s: re-parsing the output (strict) gives the same "
+        "%" PRIu64 " games, %" PRIu64 " game trees, %" PRIu64
+        " nodes, "
+        "%" PRIu64 " properties, %" PRIu64 " values, %" PRIu64
+        " value bytes, no diagnostic\n",
+        failed ? "FAILED (see above)" : "ok", first_input.games,
+        first_input.trees, first_input.nodes, first_input.properties,
+        first_input.values, first_input.value_bytes);
   else if (!check)
     printf("  check: skipped (--no-check); games/s and memory not known\n");
-  printf("  memory: the peak of the bytes parser and writer hold, through "
-         "the allocator hooks (the input buffers not included)\n");
+  printf(
+      "  memory: the peak of the bytes parser and writer hold, through "
+      "the allocator hooks (the input buffers not included)\n");
 
-  if (results)
-    fclose(results);
+  if (results) fclose(results);
   bench_inputs_free(&in);
   return failed ? 1 : 0;
 }

@@ -24,8 +24,7 @@ typedef struct strvec {
 } strvec;
 
 static int vec_push(strvec *s, char *str) {
-  if (str == NULL)
-    return -1;
+  if (str == NULL) return -1;
   if (s->n == s->cap) {
     size_t ncap = s->cap ? s->cap * 2 : 64;
     char **nv = realloc(s->v, ncap * sizeof *nv);
@@ -41,8 +40,7 @@ static int vec_push(strvec *s, char *str) {
 }
 
 static void vec_free(strvec *s) {
-  for (size_t i = 0; i < s->n; i++)
-    free(s->v[i]);
+  for (size_t i = 0; i < s->n; i++) free(s->v[i]);
   free(s->v);
   s->v = NULL;
   s->n = s->cap = 0;
@@ -51,18 +49,15 @@ static void vec_free(strvec *s) {
 static char *dup_str(const char *s) {
   size_t n = strlen(s) + 1;
   char *p = malloc(n);
-  if (p != NULL)
-    memcpy(p, s, n);
+  if (p != NULL) memcpy(p, s, n);
   return p;
 }
 
 static char *join(const char *dir, const char *name) {
   size_t a = strlen(dir), b = strlen(name);
-  while (a > 1 && dir[a - 1] == '/')
-    a--;
+  while (a > 1 && dir[a - 1] == '/') a--;
   char *p = malloc(a + b + 2);
-  if (p == NULL)
-    return NULL;
+  if (p == NULL) return NULL;
   memcpy(p, dir, a);
   p[a] = '/';
   memcpy(p + a + 1, name, b + 1);
@@ -85,8 +80,7 @@ static int is_sgf_name(const char *name) {
  * stack of directories to visit: no recursion, whatever the depth. */
 static int walk(const char *prog, const char *root, strvec *files) {
   strvec stack = {0};
-  if (vec_push(&stack, dup_str(root)) != 0)
-    goto nomem;
+  if (vec_push(&stack, dup_str(root)) != 0) goto nomem;
   while (stack.n > 0) {
     char *dir = stack.v[--stack.n];
     DIR *d = opendir(dir);
@@ -100,8 +94,7 @@ static int walk(const char *prog, const char *root, strvec *files) {
     errno = 0;
     while ((e = readdir(d)) != NULL) {
       const char *nm = e->d_name;
-      if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
-        continue;
+      if (strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0) continue;
       char *path = join(dir, nm);
       struct stat st;
       if (path == NULL) {
@@ -163,8 +156,7 @@ static int read_list(const char *prog, const char *path, strvec *files) {
   while ((n = getline(&line, &cap, f)) >= 0) {
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
       line[--n] = '\0';
-    if (n == 0)
-      continue;
+    if (n == 0) continue;
     if (vec_push(files, dup_str(line)) != 0) {
       fprintf(stderr, "%s: out of memory reading %s\n", prog, path);
       free(line);
@@ -186,16 +178,12 @@ typedef struct arena {
 } arena;
 
 static int arena_reserve(arena *a, size_t more) {
-  if (a->cap - a->len >= more)
-    return 0;
-  if (more > SIZE_MAX - a->len)
-    return -1;
+  if (a->cap - a->len >= more) return 0;
+  if (more > SIZE_MAX - a->len) return -1;
   size_t ncap = a->cap < SIZE_MAX / 2 ? a->cap * 2 : SIZE_MAX;
-  if (ncap < a->len + more)
-    ncap = a->len + more;
+  if (ncap < a->len + more) ncap = a->len + more;
   char *np = realloc(a->p, ncap);
-  if (np == NULL)
-    return -1;
+  if (np == NULL) return -1;
   a->p = np;
   a->cap = ncap;
   return 0;
@@ -203,45 +191,38 @@ static int arena_reserve(arena *a, size_t more) {
 
 /* Append up to max bytes of the file at path (max 0: all of it) to *a;
  * *len gets the number of bytes read. */
-static int read_into(const char *prog, const char *path, size_t max,
-                     arena *a, size_t *len) {
+static int read_into(const char *prog, const char *path, size_t max, arena *a,
+                     size_t *len) {
   int fd = open(path, O_RDONLY);
   struct stat st;
   if (fd < 0 || fstat(fd, &st) != 0) {
     fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-    if (fd >= 0)
-      close(fd);
+    if (fd >= 0) close(fd);
     return -1;
   }
   size_t want = st.st_size > 0 ? (size_t)st.st_size : 0;
-  if (max > 0 && want > max)
-    want = max;
+  if (max > 0 && want > max) want = max;
   size_t got = 0;
   for (;;) {
     /* One byte more than the size, so that EOF shows without a grow. */
     size_t room = want - got + 1;
-    if (max > 0 && got + room > max)
-      room = max - got;
-    if (room == 0)
-      break;
+    if (max > 0 && got + room > max) room = max - got;
+    if (room == 0) break;
     if (arena_reserve(a, room) != 0) {
       fprintf(stderr, "%s: out of memory reading %s\n", prog, path);
       close(fd);
       return -1;
     }
     ssize_t n = read(fd, a->p + a->len + got, room);
-    if (n < 0 && errno == EINTR)
-      continue;
+    if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
       close(fd);
       return -1;
     }
-    if (n == 0)
-      break;
+    if (n == 0) break;
     got += (size_t)n;
-    if (got > want)
-      want = got; /* the file grew */
+    if (got > want) want = got; /* the file grew */
   }
   close(fd);
   a->len += got;
@@ -257,8 +238,7 @@ int bench_load(const char *prog, const char *path, bench_load_mode mode,
   in->what = path;
 
   if (mode == BENCH_LOAD_LIST) {
-    if (read_list(prog, path, &files) != 0)
-      goto fail;
+    if (read_list(prog, path, &files) != 0) goto fail;
     in->is_set = 1;
   } else {
     if (stat(path, &st) != 0) {
@@ -266,10 +246,8 @@ int bench_load(const char *prog, const char *path, bench_load_mode mode,
       return -1;
     }
     if (S_ISDIR(st.st_mode)) {
-      if (walk(prog, path, &files) != 0)
-        goto fail;
-      if (files.n > 1)
-        qsort(files.v, files.n, sizeof *files.v, cmp_str);
+      if (walk(prog, path, &files) != 0) goto fail;
+      if (files.n > 1) qsort(files.v, files.n, sizeof *files.v, cmp_str);
       in->is_set = 1;
     } else if (vec_push(&files, dup_str(path)) != 0) {
       fprintf(stderr, "%s: out of memory\n", prog);
@@ -297,8 +275,7 @@ int bench_load(const char *prog, const char *path, bench_load_mode mode,
   if (in->is_set) {
     size_t total = 0;
     for (size_t i = 0; i < files.n; i++) {
-      if (stat(files.v[i], &st) != 0)
-        continue; /* read_into() reports it */
+      if (stat(files.v[i], &st) != 0) continue; /* read_into() reports it */
       if (max_bytes > 0 && i > 0 && total + (size_t)st.st_size > max_bytes)
         break;
       total += (size_t)st.st_size;
@@ -373,10 +350,8 @@ void bench_warm(const bench_inputs *in) {
   volatile unsigned char sink = 0;
   for (size_t i = 0; i < in->count; i++) {
     const bench_buf *b = &in->bufs[i];
-    for (size_t j = 0; j < b->len; j += 4096)
-      sink ^= (unsigned char)b->data[j];
-    if (b->len > 0)
-      sink ^= (unsigned char)b->data[b->len - 1];
+    for (size_t j = 0; j < b->len; j += 4096) sink ^= (unsigned char)b->data[j];
+    if (b->len > 0) sink ^= (unsigned char)b->data[b->len - 1];
   }
   (void)sink;
 }

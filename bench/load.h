@@ -20,13 +20,13 @@ typedef struct bench_buf {
 
 typedef struct bench_inputs {
   bench_buf *bufs;
-  size_t count;   /* number of buffers (files) */
-  uint64_t bytes; /* total over all buffers */
-  int is_set;     /* 1: a directory or a list (one buffer per file) */
+  size_t count;     /* number of buffers (files) */
+  uint64_t bytes;   /* total over all buffers */
+  int is_set;       /* 1: a directory or a list (one buffer per file) */
   const char *what; /* the path given */
   /* private */
-  char *arena;    /* every file's bytes, one after the other */
-  char *names;    /* every name, NUL-terminated, one after the other */
+  char *arena; /* every file's bytes, one after the other */
+  char *names; /* every name, NUL-terminated, one after the other */
 } bench_inputs;
 
 /* How bench_load() reads PATH. */

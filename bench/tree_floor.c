@@ -41,14 +41,14 @@ struct fblock {
 struct tree_floor {
   sgf_parser *p;
   const sgf_event_state *es; /* the parser's: positions inline */
-  int positions; /* TREE_FLOOR_* */
-  fblock *first, *block; /* the blocks; the one being filled */
-  size_t used;           /* bytes of block->data taken */
-  fnode *cur;            /* the node linked last, where children go */
-  fvalue *value;         /* the value being read (its bytes at the top) */
-  fvalue **vlink;        /* the pointer to it: its property's values or
-                            the previous value's next */
-  fnode **ret;           /* per open variation: cur at its '(' */
+  int positions;             /* TREE_FLOOR_* */
+  fblock *first, *block;     /* the blocks; the one being filled */
+  size_t used;               /* bytes of block->data taken */
+  fnode *cur;                /* the node linked last, where children go */
+  fvalue *value;             /* the value being read (its bytes at the top) */
+  fvalue **vlink;            /* the pointer to it: its property's values or
+                                the previous value's next */
+  fnode **ret;               /* per open variation: cur at its '(' */
   size_t nret, retcap;
   uint64_t depth, game_nodes, games, nodes;
   int failed;
@@ -115,8 +115,8 @@ static int on_tree_end(sgf_parser *p, void *u) {
 }
 
 /* The position of the current event, as f->positions says. */
-#define FLOOR_POS(f, p)                                                 \
-  ((f)->positions == TREE_FLOOR_POS_CALL ? sgf_parser_position(p)       \
+#define FLOOR_POS(f, p)                                           \
+  ((f)->positions == TREE_FLOOR_POS_CALL ? sgf_parser_position(p) \
                                          : sgf_event_position((p), (f)->es))
 
 /* Append x to a list kept as first and last. */
@@ -177,7 +177,8 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
     char *top = (char *)v + ((have + 7) & ~(size_t)7);
     if (top == f->block->data + f->used && want <= BLOCK &&
         (size_t)((char *)v - f->block->data) + want <= BLOCK) {
-      f->used = (size_t)((char *)v - f->block->data) + ((want + 7) & ~(size_t)7);
+      f->used =
+          (size_t)((char *)v - f->block->data) + ((want + 7) & ~(size_t)7);
     } else if (want <= BLOCK) {
       fvalue *w = take(f, want);
       if (!w) return fail(f);
@@ -241,8 +242,7 @@ void tree_floor_reset(tree_floor *f) {
   f->depth = 0; /* a game left open is dropped */
 }
 
-void tree_floor_counts(const tree_floor *f, uint64_t *games,
-                       uint64_t *nodes) {
+void tree_floor_counts(const tree_floor *f, uint64_t *games, uint64_t *nodes) {
   *games = f->games;
   *nodes = f->failed ? 0 : f->nodes;
 }

@@ -7,8 +7,8 @@
  * property event with the identifier the core hands over; one value per
  * value with its raw bytes copied (the input is gone after the callback);
  * with positions, the node's, property's and value's place in the file,
- * read inline (sgf_event_position, as the real builder does) or by call. Bump allocation in
- * 64 KiB blocks reused from game to game, so no malloc per game.
+ * read inline (sgf_event_position, as the real builder does) or by call. Bump
+ * allocation in 64 KiB blocks reused from game to game, so no malloc per game.
  *
  * What it leaves out, and the real builder (lib/tree/tree_build.c) does: the
  * identifier as written (sgf_parser_raw_ident) and identifier copies,
@@ -45,7 +45,6 @@ sgf_parser *tree_floor_parser(tree_floor *f);
 /* Reset the parser for a new input; a game left open is dropped. */
 void tree_floor_reset(tree_floor *f);
 /* Games completed and nodes in them, since the floor was created. */
-void tree_floor_counts(const tree_floor *f, uint64_t *games,
-                       uint64_t *nodes);
+void tree_floor_counts(const tree_floor *f, uint64_t *games, uint64_t *nodes);
 
 #endif /* BENCH_TREE_FLOOR_H */

@@ -24,8 +24,7 @@ double bench_cpu(void) {
 
 uint64_t bench_maxrss(void) {
   struct rusage ru;
-  if (getrusage(RUSAGE_SELF, &ru) != 0)
-    return 0;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return 0;
   return (uint64_t)ru.ru_maxrss * 1024u; /* Linux: KiB */
 }
 
@@ -37,15 +36,13 @@ uint64_t bench_maxrss(void) {
 static void note_alloc(bench_alloc *a, size_t n) {
   a->calls++;
   a->cur += n;
-  if (a->cur > a->peak)
-    a->peak = a->cur;
+  if (a->cur > a->peak) a->peak = a->cur;
 }
 
 static void *c_malloc(void *ctx, size_t size) {
   bench_alloc *a = ctx;
   char *p = malloc(size + AHDR);
-  if (p == NULL)
-    return NULL;
+  if (p == NULL) return NULL;
   memcpy(p, &size, sizeof size);
   note_alloc(a, size);
   return p + AHDR;
@@ -55,8 +52,7 @@ static void *c_malloc(void *ctx, size_t size) {
 static size_t take_size(bench_alloc *a, char *base, size_t said) {
   size_t real;
   memcpy(&real, base, sizeof real);
-  if (real != said)
-    a->bad_size++;
+  if (real != said) a->bad_size++;
   if (real > a->cur)
     a->cur = 0;
   else
@@ -66,22 +62,18 @@ static size_t take_size(bench_alloc *a, char *base, size_t said) {
 
 static void c_free(void *ctx, void *ptr, size_t size) {
   bench_alloc *a = ctx;
-  if (ptr == NULL)
-    return;
+  if (ptr == NULL) return;
   char *base = (char *)ptr - AHDR;
   take_size(a, base, size);
   free(base);
 }
 
-static void *c_realloc(void *ctx, void *ptr, size_t old_size,
-                       size_t new_size) {
+static void *c_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
   bench_alloc *a = ctx;
-  if (ptr == NULL)
-    return c_malloc(ctx, new_size);
+  if (ptr == NULL) return c_malloc(ctx, new_size);
   char *base = (char *)ptr - AHDR;
   char *q = realloc(base, new_size + AHDR);
-  if (q == NULL)
-    return NULL; /* the old block stays, and stays counted */
+  if (q == NULL) return NULL; /* the old block stays, and stays counted */
   take_size(a, q, old_size);
   memcpy(q, &new_size, sizeof new_size);
   note_alloc(a, new_size);
@@ -98,8 +90,7 @@ void bench_alloc_hooks(bench_alloc *a, sgf_allocator *hooks) {
 
 int bench_alloc_check(const bench_alloc *a, const char *prog,
                       const char *what) {
-  if (a->cur == 0 && a->bad_size == 0)
-    return 0;
+  if (a->cur == 0 && a->bad_size == 0) return 0;
   fprintf(stderr,
           "%s: %s: allocator accounting: %zu bytes still live after "
           "destroy, %" PRIu64 " frees or reallocs with a wrong size\n",
@@ -113,28 +104,45 @@ int bench_parse_size(const char *s, size_t *out) {
   char *end;
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (errno != 0 || end == s)
-    return -1;
+  if (errno != 0 || end == s) return -1;
   switch (*end) {
-  case '\0': break;
-  case 'k': case 'K': v *= 1000ull; end++; break;
-  case 'm': case 'M': v *= 1000000ull; end++; break;
-  case 'g': case 'G': v *= 1000000000ull; end++; break;
-  default: return -1;
+    case '\0':
+      break;
+    case 'k':
+    case 'K':
+      v *= 1000ull;
+      end++;
+      break;
+    case 'm':
+    case 'M':
+      v *= 1000000ull;
+      end++;
+      break;
+    case 'g':
+    case 'G':
+      v *= 1000000000ull;
+      end++;
+      break;
+    default:
+      return -1;
   }
-  if (*end != '\0')
-    return -1;
+  if (*end != '\0') return -1;
   *out = (size_t)v;
   return 0;
 }
 
 const char *bench_status_name(int st) {
   switch (st) {
-  case SGF_OK: return "SGF_OK";
-  case SGF_PAUSED: return "SGF_PAUSED";
-  case SGF_EABORTED: return "SGF_EABORTED";
-  case SGF_EPARSE: return "SGF_EPARSE";
-  case SGF_EBUSY: return "SGF_EBUSY";
+    case SGF_OK:
+      return "SGF_OK";
+    case SGF_PAUSED:
+      return "SGF_PAUSED";
+    case SGF_EABORTED:
+      return "SGF_EABORTED";
+    case SGF_EPARSE:
+      return "SGF_EPARSE";
+    case SGF_EBUSY:
+      return "SGF_EBUSY";
   }
   return "unknown status";
 }
@@ -153,17 +161,15 @@ void bench_format_bytes(uint64_t n, char *out, size_t outlen) {
 void bench_result(FILE *f, const char *name, uint64_t bytes, double seconds,
                   uint64_t games, uint64_t files, uint64_t peak,
                   const char *peak_kind) {
-  if (f == NULL)
-    return;
-  fprintf(f, "%s\t%" PRIu64 "\t%.9f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64
-             "\t%s\n",
+  if (f == NULL) return;
+  fprintf(f,
+          "%s\t%" PRIu64 "\t%.9f\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%s\n",
           name, bytes, seconds, games, files, peak, peak_kind);
   fflush(f);
 }
 
 FILE *bench_results_open(const char *prog, const char *path) {
-  if (path == NULL)
-    return NULL;
+  if (path == NULL) return NULL;
   FILE *f = fopen(path, "a");
   if (f == NULL) {
     fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));

@@ -21,9 +21,9 @@ uint64_t bench_maxrss(void);
  * that every free and realloc is checked to pass the size that was
  * allocated (bad_size counts the ones that did not). */
 typedef struct bench_alloc {
-  size_t cur;      /* bytes live now */
-  size_t peak;     /* most bytes live at once */
-  uint64_t calls;  /* malloc + realloc calls */
+  size_t cur;     /* bytes live now */
+  size_t peak;    /* most bytes live at once */
+  uint64_t calls; /* malloc + realloc calls */
   uint64_t bad_size;
 } bench_alloc;
 
@@ -31,8 +31,7 @@ void bench_alloc_hooks(bench_alloc *a, sgf_allocator *hooks);
 
 /* After destroy: 0 if nothing is live and every size was right, else -1
  * with a message on stderr naming prog and what. */
-int bench_alloc_check(const bench_alloc *a, const char *prog,
-                      const char *what);
+int bench_alloc_check(const bench_alloc *a, const char *prog, const char *what);
 
 /* "123", "5k", "20M", "1G" (10^3 multiples). Returns 0 or -1. */
 int bench_parse_size(const char *s, size_t *out);

@@ -156,8 +156,8 @@ SGF_EXTERN const char *sgf_severity_name(sgf_severity s);
  * (node-after-variation), then passed over. */
 #define SGF_OPT_MAINLINE 0x2u
 
-#define SGF_DEFAULT_MAX_DEPTH 10000u      /* nested '(' */
-#define SGF_DEFAULT_MAX_IDENT_LEN 64u     /* bytes, as written */
+#define SGF_DEFAULT_MAX_DEPTH 10000u  /* nested '(' */
+#define SGF_DEFAULT_MAX_IDENT_LEN 64u /* bytes, as written */
 
 /* VERSIONED STRUCTS. Every struct you pass in (sgf_options,
  * sgf_callbacks, and the layers' options and callbacks) begins with
@@ -171,10 +171,10 @@ SGF_EXTERN const char *sgf_severity_name(sgf_severity s);
  * refuses it (a create function returns NULL). */
 
 typedef struct sgf_options {
-  size_t size;             /* sizeof(sgf_options): sgf_options_init() */
-  unsigned flags;          /* SGF_OPT_* */
-  uint64_t max_depth;      /* 0 means SGF_DEFAULT_MAX_DEPTH */
-  size_t max_ident_len;    /* 0 means SGF_DEFAULT_MAX_IDENT_LEN */
+  size_t size;                    /* sizeof(sgf_options): sgf_options_init() */
+  unsigned flags;                 /* SGF_OPT_* */
+  uint64_t max_depth;             /* 0 means SGF_DEFAULT_MAX_DEPTH */
+  size_t max_ident_len;           /* 0 means SGF_DEFAULT_MAX_IDENT_LEN */
   const sgf_allocator *allocator; /* NULL means malloc/realloc/free; the
                                      struct is copied */
 } sgf_options;
@@ -235,8 +235,9 @@ typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
  * to FF[4] (its uppercase letters only: "CoPyright" gives "CP"; an
  * identifier written all in lowercase is upper-cased: "b" gives "B"); the
  * spelling as written is sgf_parser_raw_ident(). Neither is
- * NUL-terminated; both are valid during the callback only. on_diagnostic may return SGF_ABORT
- * (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE. */
+ * NUL-terminated; both are valid during the callback only. on_diagnostic may
+ * return SGF_ABORT (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE.
+ */
 typedef struct sgf_callbacks {
   size_t size; /* sizeof(sgf_callbacks): sgf_callbacks_init() */
   sgf_cb on_tree_begin;
@@ -292,8 +293,8 @@ SGF_EXTERN int sgf_parser_destroy(sgf_parser *p);
  * Returns SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE (sticky: every
  * later feed returns it again, *consumed 0), SGF_EBUSY (inside a
  * callback) or SGF_EORDER (after finish); see the list above. */
-SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf,
-                              size_t len, size_t *consumed);
+SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf, size_t len,
+                               size_t *consumed);
 
 /* End of input: closes what is still open (with diagnostics) and emits the
  * remaining events. Returns SGF_OK (also when called again after a
@@ -319,8 +320,7 @@ SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
 /* Inside on_property: the identifier as written (e.g. "CoPyright"), not
  * NUL-terminated; its length in *len (len may be NULL). Elsewhere: the
  * last identifier, or "" before any. Never fails. */
-SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p,
-                                            size_t *len);
+SGF_EXTERN const char *sgf_parser_raw_ident(const sgf_parser *p, size_t *len);
 
 /* A handler that wants the position of nearly every event can read it
  * without a call through the opt-in, versioned <sgfstream/event_state.h>

@@ -83,14 +83,16 @@ TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 # The library's exports, the scanners over the golden cases, the corpus,
 # the layering of lib/ and tools/, and the public headers standing alone.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \
-	test/check-layers.sh test/headers.sh test/readme-example.sh
+	test/check-layers.sh test/headers.sh test/readme-example.sh \
+	test/check-format.sh
 EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-events.sh test/cases-scanners.sh test/corpus.sh \
 	test/roundtrip.sh test/tool-write.sh test/tool-archives.sh \
 	test/tool-stats-jobs.sh test/tool-exit.sh test/check-layers.sh \
 	test/tool-inplace.sh test/tool-inplace-corpus.sh test/inplace-lib.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
-	test/tool-fds.sh test/headers.sh test/readme-example.sh
+	test/tool-fds.sh test/headers.sh test/readme-example.sh \
+	test/check-format.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).

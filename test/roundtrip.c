@@ -78,11 +78,11 @@ static int buf_sink(void *ctx, const char *d, size_t n) {
 
 typedef struct rec {
   buf ev;
-  size_t vstart;   /* offset of the open value's length field */
-  int normalize;   /* apply the writer's normalization to values */
-  long diags;      /* diagnostics seen */
-  sgf_diag first;  /* the first one */
-  sgf_writer *w[2];/* writers the events are copied to (or NULL) */
+  size_t vstart;    /* offset of the open value's length field */
+  int normalize;    /* apply the writer's normalization to values */
+  long diags;       /* diagnostics seen */
+  sgf_diag first;   /* the first one */
+  sgf_writer *w[2]; /* writers the events are copied to (or NULL) */
 } rec;
 
 static int r_tree_begin(sgf_parser *p, void *u) {
@@ -146,8 +146,7 @@ static int r_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   (void)p;
   buf_add(&r->ev, at, n);
   for (i = 0; i < 2; i++)
-    if (r->w[i] && sgf_writer_value_data(r->w[i], at, n))
-      return SGF_ABORT;
+    if (r->w[i] && sgf_writer_value_data(r->w[i], at, n)) return SGF_ABORT;
   return SGF_CONTINUE;
 }
 
@@ -193,15 +192,23 @@ static int r_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return SGF_CONTINUE;
 }
 
-static const sgf_callbacks rec_cb = {
-    sizeof(sgf_callbacks),
-    r_tree_begin, r_tree_end,   r_node,         r_property, r_value_begin,
-    r_value_data, r_value_end,  r_property_end, r_diag, NULL, NULL};
+static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks),
+                                     r_tree_begin,
+                                     r_tree_end,
+                                     r_node,
+                                     r_property,
+                                     r_value_begin,
+                                     r_value_data,
+                                     r_value_end,
+                                     r_property_end,
+                                     r_diag,
+                                     NULL,
+                                     NULL};
 
 /* Parse data (in chunks of `chunk` bytes, 0: at once) into r. Returns the
  * final status. */
 static int parse(rec *r, const char *data, size_t len, unsigned flags,
-                        size_t chunk) {
+                 size_t chunk) {
   sgf_options opt;
   sgf_parser *p;
   int st = SGF_OK;
@@ -249,10 +256,11 @@ static void show_event(const buf *b, size_t *off) {
     fprintf(stderr, "%s\"", n > 60 ? "..." : "");
     *off += n;
   } else {
-    fprintf(stderr, "%s", c == 'b'   ? "tree-begin"
-                          : c == 'e' ? "tree-end"
-                          : c == 'n' ? "node"
-                                     : "?");
+    fprintf(stderr, "%s",
+            c == 'b'   ? "tree-begin"
+            : c == 'e' ? "tree-end"
+            : c == 'n' ? "node"
+                       : "?");
   }
 }
 
@@ -347,8 +355,8 @@ static void fail(const char *path, const char *what) {
 }
 
 /* Strict parse of a written output: no diagnostic, events == a. */
-static int check_output(const char *path, const char *layout,
-                        const buf *out, const buf *a) {
+static int check_output(const char *path, const char *layout, const buf *out,
+                        const buf *a) {
   rec r;
   int st;
   char msg[200];
@@ -522,8 +530,9 @@ int main(int argc, char **argv) {
     free(line);
   }
   free(in.p);
-  printf("roundtrip: %ld files: %ld passed (%ld without a game tree), "
-         "%ld failed, %ld skipped (fatal parse error)\n",
-         nfiles, nok, nempty, nfail, nskip);
+  printf(
+      "roundtrip: %ld files: %ld passed (%ld without a game tree), "
+      "%ld failed, %ld skipped (fatal parse error)\n",
+      nfiles, nok, nempty, nfail, nskip);
   return nfail ? 1 : 0;
 }

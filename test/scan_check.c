@@ -137,7 +137,8 @@ static sgf__scan_fn fn_of(const sgf__scanners *t, int kind) {
 /* The bytes a kind looks at: its stops (text: and the line breaks it
  * counts). */
 static int is_stop(int kind, unsigned c) {
-  if (kind != 1) return c == ']' || c == '\\' || c == '\n' || c == '\r' || c == 0;
+  if (kind != 1)
+    return c == ']' || c == '\\' || c == '\n' || c == '\r' || c == 0;
   return c == '(' || c == ')' || c == '[' || c == '\n' || c == '\r';
 }
 
@@ -175,10 +176,9 @@ static const unsigned char *ref_scan(int kind, const unsigned char *s,
   return end;
 }
 
-static const unsigned char stops[NKINDS][5] = {
-    {']', '\\', '\n', '\r', 0},
-    {'(', ')', '[', '\n', '\r'},
-    {']', '\\', '\n', '\r', 0}};
+static const unsigned char stops[NKINDS][5] = {{']', '\\', '\n', '\r', 0},
+                                               {'(', ')', '[', '\n', '\r'},
+                                               {']', '\\', '\n', '\r', 0}};
 
 static unsigned char nonstop(int kind) {
   unsigned c;
@@ -246,11 +246,9 @@ static int check_text(const unsigned char *s, const unsigned char *end,
                 "last_cr %td\n",
                 what, t->name, s - base, end - base, n,
                 (unsigned)((uintptr_t)base % 16), crb, gr - base,
-                (unsigned long long)got.n,
-                got.last ? got.last - base : -1,
+                (unsigned long long)got.n, got.last ? got.last - base : -1,
                 got.last_cr ? got.last_cr - base : -1, wr - base,
-                (unsigned long long)want.n,
-                want.last ? want.last - base : -1,
+                (unsigned long long)want.n, want.last ? want.last - base : -1,
                 want.last_cr ? want.last_cr - base : -1);
         hexdump(base, n);
       }
@@ -378,9 +376,12 @@ static void sec_random(long iter) {
     unsigned char *s = rndn(4) == 0 ? hi - n : lo + rndn(16);
     unsigned d = density[rndn(sizeof density / sizeof density[0])];
     for (size_t i = 0; i < n; i++) {
-      if (d == 1) s[i] = (unsigned char)rndn(256); /* plain random bytes */
-      else if (rndn(256) < d) s[i] = stops[kind][rndn(5)];
-      else s[i] = nonstop(kind);
+      if (d == 1)
+        s[i] = (unsigned char)rndn(256); /* plain random bytes */
+      else if (rndn(256) < d)
+        s[i] = stops[kind][rndn(5)];
+      else
+        s[i] = nonstop(kind);
     }
     /* scan stop by stop, as the parser does, from a random start */
     const unsigned char *p = s + (n ? rndn((unsigned)n) / 4 : 0);
@@ -422,15 +423,19 @@ static void sec_select(void) {
   want[nw].env = "avx2", want[nw++].want = def;
 #endif
   for (int i = 0; i < nw; i++) {
-    if (want[i].env) setenv("SGF_SIMD", want[i].env, 1);
-    else unsetenv("SGF_SIMD");
+    if (want[i].env)
+      setenv("SGF_SIMD", want[i].env, 1);
+    else
+      unsetenv("SGF_SIMD");
     const char *got = choose()->name;
     if (strcmp(got, want[i].want) != 0)
       fail("select: SGF_SIMD=%s chose %s, expected %s",
            want[i].env ? want[i].env : "(unset)", got, want[i].want);
   }
-  if (saved) setenv("SGF_SIMD", saved, 1);
-  else unsetenv("SGF_SIMD");
+  if (saved)
+    setenv("SGF_SIMD", saved, 1);
+  else
+    unsetenv("SGF_SIMD");
   free(saved);
 }
 
@@ -464,8 +469,8 @@ static const unsigned char *count_skip(const unsigned char *s,
   return r;
 }
 static const unsigned char *count_text(const unsigned char *s,
-                                       const unsigned char *end,
-                                       int cr_before, sgf__lines *ln) {
+                                       const unsigned char *end, int cr_before,
+                                       sgf__lines *ln) {
   const unsigned char *r = cur->text(s, end, cr_before, ln);
   cur_use->calls[2]++;
   cur_use->long_calls[2] += r - s >= 16;
@@ -502,10 +507,14 @@ typedef struct plan {
 } plan;
 
 static void describe(const plan *pl, char *out, size_t size) {
-  if (pl->how == CHUNK && pl->k == 0) snprintf(out, size, "whole");
-  else if (pl->how == CHUNK) snprintf(out, size, "chunks of %zu", pl->k);
-  else if (pl->how == SPLIT) snprintf(out, size, "split at %zu", pl->k);
-  else snprintf(out, size, "random chunks (seed %zu)", pl->k);
+  if (pl->how == CHUNK && pl->k == 0)
+    snprintf(out, size, "whole");
+  else if (pl->how == CHUNK)
+    snprintf(out, size, "chunks of %zu", pl->k);
+  else if (pl->how == SPLIT)
+    snprintf(out, size, "split at %zu", pl->k);
+  else
+    snprintf(out, size, "random chunks (seed %zu)", pl->k);
 }
 
 static void parse(int ti, const unsigned char *buf, size_t n,
@@ -531,8 +540,10 @@ static void parse(int ti, const unsigned char *buf, size_t n,
   int st = SGF_OK;
   while (off < n && st == SGF_OK) {
     size_t len = n - off;
-    if (pl->how == CHUNK && pl->k) len = pl->k;
-    else if (pl->how == SPLIT && off < pl->k) len = pl->k - off;
+    if (pl->how == CHUNK && pl->k)
+      len = pl->k;
+    else if (pl->how == SPLIT && off < pl->k)
+      len = pl->k - off;
     else if (pl->how == RANDOM) {
       seed ^= seed >> 12, seed ^= seed << 25, seed ^= seed >> 27;
       uint64_t r = seed * 0x2545F4914F6CDD1DULL;
@@ -590,8 +601,8 @@ static void outcome_init(outcome *o) {
 
 /* Each SIMD table against portable for one input, options and plan. */
 static void differential(const unsigned char *buf, size_t n,
-                         const sgf_options *opt, const plan *pl,
-                         long skip_at, const char *name) {
+                         const sgf_options *opt, const plan *pl, long skip_at,
+                         const char *name) {
   outcome ref, got;
   outcome_init(&ref);
   outcome_init(&got);
@@ -651,9 +662,12 @@ static int set_options(sgf_options *opt, const tbuf *t) {
     if (!(eq = strchr(line, '='))) return -1;
     *eq++ = '\0';
     unsigned long long v = strtoull(eq, NULL, 10);
-    if (!strcmp(line, "max_depth")) opt->max_depth = v;
-    else if (!strcmp(line, "max_ident_len")) opt->max_ident_len = (size_t)v;
-    else return -1;
+    if (!strcmp(line, "max_depth"))
+      opt->max_depth = v;
+    else if (!strcmp(line, "max_ident_len"))
+      opt->max_ident_len = (size_t)v;
+    else
+      return -1;
   }
   return 0;
 }
@@ -741,13 +755,13 @@ static void one_case(const char *root, const char *name) {
         continue;
       }
       if (r.status != want_status)
-        fail("case %s: %s, %s: status %d, expected %d", name,
-             table(ti)->name, how, r.status, want_status);
+        fail("case %s: %s, %s: status %d, expected %d", name, table(ti)->name,
+             how, r.status, want_status);
       else if (r.status == SGF_OK && !same_pos(r.end, end))
         fail("case %s: %s, %s: ends at %" PRIu64 " %" PRIu64 ":%" PRIu64
              ", expected %" PRIu64 " %" PRIu64 ":%" PRIu64,
-             name, table(ti)->name, how, r.end.offset, r.end.line,
-             r.end.column, end.offset, end.line, end.column);
+             name, table(ti)->name, how, r.end.offset, r.end.line, r.end.column,
+             end.offset, end.line, end.column);
       if (i == 0 && ti < 0) {
         tbuf_clear(&whole_ref.log);
         tbuf_add(&whole_ref.log, r.log.p, r.log.len);
@@ -812,8 +826,8 @@ static void put_byte(tbuf *b, unsigned c) {
 }
 
 static void gen_ws(tbuf *b) {
-  static const char *const ws[] = {"", "", "", " ", "\n", "\r\n", "\r",
-                                   "\t", "  \n  ", "\n\n"};
+  static const char *const ws[] = {"",     "",   "",   " ",      "\n",
+                                   "\r\n", "\r", "\t", "  \n  ", "\n\n"};
   if (rndn(8) == 0) { /* a long run: the skip scanner's work when skipped */
     unsigned n = 10 + rndn(120);
     for (unsigned i = 0; i < n; i++) put_byte(b, " \t  ;"[rndn(5)]);
@@ -824,21 +838,31 @@ static void gen_ws(tbuf *b) {
 
 static void gen_value(tbuf *b) {
   unsigned r = rndn(10), len;
-  if (r < 4) len = rndn(4);
-  else if (r < 8) len = 10 + rndn(60);
-  else len = 60 + rndn(400);
+  if (r < 4)
+    len = rndn(4);
+  else if (r < 8)
+    len = 10 + rndn(60);
+  else
+    len = 60 + rndn(400);
   for (unsigned i = 0; i < len; i++) {
     unsigned c = rndn(100);
-    if (c < 70) put_byte(b, "abcdefghijklmnopqrs tuvwxyzABC:0123456789.,"[rndn(43)]);
+    if (c < 70)
+      put_byte(b, "abcdefghijklmnopqrs tuvwxyzABC:0123456789.,"[rndn(43)]);
     else if (c < 74) {
       put_byte(b, '\\');
       put_byte(b, "]\\\n\r[()a:\0"[rndn(10)]);
-    } else if (c < 78) put_byte(b, '\n');
-    else if (c < 81) put_byte(b, '\r');
-    else if (c < 83) tbuf_adds(b, "\r\n");
-    else if (c < 85) put_byte(b, 0);
-    else if (c < 90) put_byte(b, 0x80 + rndn(128));
-    else if (c < 95) put_byte(b, "()[;"[rndn(4)]);
+    } else if (c < 78)
+      put_byte(b, '\n');
+    else if (c < 81)
+      put_byte(b, '\r');
+    else if (c < 83)
+      tbuf_adds(b, "\r\n");
+    else if (c < 85)
+      put_byte(b, 0);
+    else if (c < 90)
+      put_byte(b, 0x80 + rndn(128));
+    else if (c < 95)
+      put_byte(b, "()[;"[rndn(4)]);
     else {
       unsigned x;
       do x = rndn(256);
@@ -882,7 +906,8 @@ static void gen_doc(tbuf *b) {
   tbuf_clear(b);
   if (rndn(4) == 0) { /* preamble junk */
     unsigned n = rndn(80);
-    for (unsigned i = 0; i < n; i++) put_byte(b, "hello (x) [y] ;\n\r"[rndn(17)]);
+    for (unsigned i = 0; i < n; i++)
+      put_byte(b, "hello (x) [y] ;\n\r"[rndn(17)]);
   }
   unsigned trees = 1 + rndn(3);
   for (unsigned i = 0; i < trees; i++) {
@@ -931,8 +956,7 @@ static void sec_synth(long docs) {
     char name[64];
     snprintf(name, sizeof name, "synth doc %ld (%zu bytes)", d, doc.len);
     differential(buf, doc.len, &opt, &(plan){CHUNK, 0}, skip_at, name);
-    differential(buf, doc.len, &opt, &(plan){RANDOM, (size_t)d}, skip_at,
-                 name);
+    differential(buf, doc.len, &opt, &(plan){RANDOM, (size_t)d}, skip_at, name);
     if (failures > before && !kept) { /* keep the first failing one */
       FILE *out = fopen("scan_check-failed.sgf", "wb");
       if (out) {
@@ -953,8 +977,8 @@ static long nfiles;
 static uint64_t file_bytes;
 
 static int skip_name(const char *n) {
-  static const char *const ext[] = {".xz", ".gz", ".bz2", ".zip", ".tar",
-                                    ".tgz", ".7z", ".md"};
+  static const char *const ext[] = {".xz",  ".gz",  ".bz2", ".zip",
+                                    ".tar", ".tgz", ".7z",  ".md"};
   size_t ln = strlen(n);
   for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
     size_t le = strlen(ext[i]);
@@ -1002,8 +1026,9 @@ static void walk(const char *path, int depth) {
 /* ------------------------------------------------------------ main */
 
 static void usage_exit(void) {
-  fprintf(stderr, "usage: scan_check [-p] [-r NAME] [-c CASEDIR] [-f DIR]... "
-                  "[-n ITER] [-d DOCS] [-s SEED] [-q]\n");
+  fprintf(stderr,
+          "usage: scan_check [-p] [-r NAME] [-c CASEDIR] [-f DIR]... "
+          "[-n ITER] [-d DOCS] [-s SEED] [-q]\n");
   exit(2);
 }
 
@@ -1030,13 +1055,20 @@ int main(int argc, char **argv) {
     }
     if (i + 1 >= argc) usage_exit();
     const char *v = argv[++i];
-    if (!strcmp(a, "-r")) require = v;
-    else if (!strcmp(a, "-c")) cases = v;
-    else if (!strcmp(a, "-f") && nf < 16) files[nf++] = v;
-    else if (!strcmp(a, "-n")) iter = atol(v);
-    else if (!strcmp(a, "-d")) docs = atol(v);
-    else if (!strcmp(a, "-s")) rng_state = strtoull(v, NULL, 0) | 1;
-    else usage_exit();
+    if (!strcmp(a, "-r"))
+      require = v;
+    else if (!strcmp(a, "-c"))
+      cases = v;
+    else if (!strcmp(a, "-f") && nf < 16)
+      files[nf++] = v;
+    else if (!strcmp(a, "-n"))
+      iter = atol(v);
+    else if (!strcmp(a, "-d"))
+      docs = atol(v);
+    else if (!strcmp(a, "-s"))
+      rng_state = strtoull(v, NULL, 0) | 1;
+    else
+      usage_exit();
   }
   if (iter < 0) iter = quick ? 20000 : 200000;
   if (docs < 0) docs = quick ? 300 : 2000;
@@ -1052,8 +1084,10 @@ int main(int argc, char **argv) {
     int found = 0;
     for (int i = 0; i < nsimd; i++) found |= !strcmp(simd[i]->name, require);
     if (!found) {
-      printf("FAIL: this build has no %s table (SIMD disabled or not "
-             "detected at compile time)\n", require);
+      printf(
+          "FAIL: this build has no %s table (SIMD disabled or not "
+          "detected at compile time)\n",
+          require);
       return 1;
     }
   }
@@ -1083,13 +1117,16 @@ int main(int argc, char **argv) {
   }
   for (int i = -1; i < nsimd; i++) {
     const usage *u = &use[i + 1];
-    printf("scan_check: parses through %-8s value scanner %ld calls (%ld "
-           "passed 16+ bytes), %" PRIu64 " bytes; skip scanner %ld calls (%ld "
-           "passed 16+ bytes), %" PRIu64 " bytes; text scanner %ld calls "
-           "(%ld passed 16+ bytes), %" PRIu64 " bytes\n",
-           table(i)->name, u->calls[0], u->long_calls[0], u->bytes[0],
-           u->calls[1], u->long_calls[1], u->bytes[1], u->calls[2],
-           u->long_calls[2], u->bytes[2]);
+    printf(
+        "scan_check: parses through %-8s value scanner %ld calls (%ld "
+        "passed 16+ bytes), %" PRIu64
+        " bytes; skip scanner %ld calls (%ld "
+        "passed 16+ bytes), %" PRIu64
+        " bytes; text scanner %ld calls "
+        "(%ld passed 16+ bytes), %" PRIu64 " bytes\n",
+        table(i)->name, u->calls[0], u->long_calls[0], u->bytes[0], u->calls[1],
+        u->long_calls[1], u->bytes[1], u->calls[2], u->long_calls[2],
+        u->bytes[2]);
     for (int k = 0; k < NKINDS; k++)
       if (i >= 0 && u->long_calls[k] == 0)
         fail("the parse tests never had the %s %s scanner pass 16 bytes",

@@ -537,19 +537,32 @@ static int do_edit(sgf_cursor *cur, int k) {
       h.white = "White";
       h.application = "test_alloc";
       return sgf_cursor_header(cur, &h);
-    case 1: return sgf_cursor_add_move(cur, SGF_COLOR_BLACK, 3, 3, 0);
-    case 2: return sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 15, 15, 0);
-    case 3: return sgf_cursor_add_comment(cur, "a comment with ] and \\");
-    case 4: return sgf_cursor_add_comment(cur, "and more");
-    case 5: return sgf_cursor_start_variation(cur);
-    case 6: return sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 2, 16, 0);
-    case 7: return sgf_cursor_add_node(cur, 0);
-    case 8: return sgf_cursor_add_stone(cur, SGF_COLOR_BLACK, 4, 4);
-    case 9: return sgf_cursor_add_markup(cur, SGF_MARKUP_TRIANGLE, 4, 4);
-    case 10: return sgf_cursor_add_label(cur, 5, 5, "A: label");
-    case 11: return sgf_cursor_set_text(cur, "GN", "the game");
-    case 12: return sgf_cursor_add_value(cur, "XX", "raw\\]", 6);
-    default: return sgf_cursor_set_result(cur, "B+R");
+    case 1:
+      return sgf_cursor_add_move(cur, SGF_COLOR_BLACK, 3, 3, 0);
+    case 2:
+      return sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 15, 15, 0);
+    case 3:
+      return sgf_cursor_add_comment(cur, "a comment with ] and \\");
+    case 4:
+      return sgf_cursor_add_comment(cur, "and more");
+    case 5:
+      return sgf_cursor_start_variation(cur);
+    case 6:
+      return sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 2, 16, 0);
+    case 7:
+      return sgf_cursor_add_node(cur, 0);
+    case 8:
+      return sgf_cursor_add_stone(cur, SGF_COLOR_BLACK, 4, 4);
+    case 9:
+      return sgf_cursor_add_markup(cur, SGF_MARKUP_TRIANGLE, 4, 4);
+    case 10:
+      return sgf_cursor_add_label(cur, 5, 5, "A: label");
+    case 11:
+      return sgf_cursor_set_text(cur, "GN", "the game");
+    case 12:
+      return sgf_cursor_add_value(cur, "XX", "raw\\]", 6);
+    default:
+      return sgf_cursor_set_result(cur, "B+R");
   }
 }
 

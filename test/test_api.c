@@ -81,8 +81,18 @@ static int s_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return act(s, '!', s->inner.on_diagnostic(p, u, d));
 }
 
-static const sgf_callbacks script_cb = {sizeof(sgf_callbacks), s_tb, s_te, s_n,  s_p,   s_vb,
-                                        s_d,  s_ve, s_pe, s_diag, NULL, NULL};
+static const sgf_callbacks script_cb = {sizeof(sgf_callbacks),
+                                        s_tb,
+                                        s_te,
+                                        s_n,
+                                        s_p,
+                                        s_vb,
+                                        s_d,
+                                        s_ve,
+                                        s_pe,
+                                        s_diag,
+                                        NULL,
+                                        NULL};
 
 static void script_init(script *s, char kind, int nth, int action) {
   memset(s, 0, sizeof *s);
@@ -101,17 +111,15 @@ static void script_free(script *s) {
 
 /* Parse in chunks of `chunk` bytes (0: whole), resuming after pauses;
  * stops at ERROR/ABORTED. Returns the final status; *npause counts. */
-static int feed_all(sgf_parser *p, const char *in, size_t len,
-                           size_t chunk, int *npause) {
+static int feed_all(sgf_parser *p, const char *in, size_t len, size_t chunk,
+                    int *npause) {
   size_t off = 0;
   int dummy;
-  if (!npause)
-    npause = &dummy;
+  if (!npause) npause = &dummy;
   *npause = 0;
   while (off < len) {
     size_t n = len - off;
-    if (chunk && n > chunk)
-      n = chunk;
+    if (chunk && n > chunk) n = chunk;
     size_t used = 0;
     int st = sgf_parser_feed(p, in + off, n, &used);
     off += used;
@@ -120,8 +128,7 @@ static int feed_all(sgf_parser *p, const char *in, size_t len,
       sgf_parser_resume(p);
       continue;
     }
-    if (st != SGF_OK)
-      return st;
+    if (st != SGF_OK) return st;
   }
   for (;;) {
     int st = sgf_parser_finish(p);
@@ -137,8 +144,7 @@ static int feed_all(sgf_parser *p, const char *in, size_t len,
 /* Run a script over `in` whole and byte by byte; both logs must equal
  * `want` and the status must be `want_st`. */
 static void expect_script(const char *in, const sgf_options *opt, char kind,
-                          int nth, int action, const char *want,
-                          int want_st) {
+                          int nth, int action, const char *want, int want_st) {
   for (int pass = 0; pass < 2; pass++) {
     script s;
     script_init(&s, kind, nth, action);
@@ -155,8 +161,7 @@ static void expect_script(const char *in, const sgf_options *opt, char kind,
       fail_msg("log differs for input %s", in);
     }
     assert_int_equal(st, want_st);
-    if (kind)
-      assert_int_equal(s.fired, 1);
+    if (kind) assert_int_equal(s.fired, 1);
     sgf_parser_destroy(p);
     script_free(&s);
   }
@@ -392,7 +397,18 @@ static void test_skip_from_value_data(void **state) {
     memset(&r, 0, sizeof r);
     tbuf_init(&r.ev);
     r.action = SGF_SKIP;
-    sgf_callbacks cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n, r_p, NULL, r_d, r_ve, NULL, r_diag, NULL, NULL};
+    sgf_callbacks cb = {sizeof(sgf_callbacks),
+                        r_tb,
+                        r_te,
+                        r_n,
+                        r_p,
+                        NULL,
+                        r_d,
+                        r_ve,
+                        NULL,
+                        r_diag,
+                        NULL,
+                        NULL};
     sgf_parser *p = sgf_parser_create(&cb, &r, NULL);
     assert_non_null(p);
     assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);
@@ -415,24 +431,25 @@ static void test_skip_hides_diagnostics(void **state) {
     assert_non_null(p);
     assert_int_equal(feed_all(p, in, len, chunk, NULL), SGF_OK);
     evlog_flush(&s.log);
-    assert_string_equal(s.out.p, "0 1:1 tree-begin\n"
-                                 "1 1:2 node\n"
-                                 "2 1:3 property B\n"
-                                 "3 1:4 value-begin\n"
-                                 "4 1:5 value-data \"aa\"\n"
-                                 "6 1:7 value-end\n"
-                                 "7 1:8 property-end\n"
-                                 "7 1:8 tree-begin\n"
-                                 "25 1:26 tree-end\n"
-                                 "26 1:27 tree-begin\n"
-                                 "27 1:28 node\n"
-                                 "28 1:29 property W\n"
-                                 "29 1:30 value-begin\n"
-                                 "30 1:31 value-data \"cc\"\n"
-                                 "32 1:33 value-end\n"
-                                 "33 1:34 property-end\n"
-                                 "33 1:34 tree-end\n"
-                                 "34 1:35 tree-end\n");
+    assert_string_equal(s.out.p,
+                        "0 1:1 tree-begin\n"
+                        "1 1:2 node\n"
+                        "2 1:3 property B\n"
+                        "3 1:4 value-begin\n"
+                        "4 1:5 value-data \"aa\"\n"
+                        "6 1:7 value-end\n"
+                        "7 1:8 property-end\n"
+                        "7 1:8 tree-begin\n"
+                        "25 1:26 tree-end\n"
+                        "26 1:27 tree-begin\n"
+                        "27 1:28 node\n"
+                        "28 1:29 property W\n"
+                        "29 1:30 value-begin\n"
+                        "30 1:31 value-data \"cc\"\n"
+                        "32 1:33 value-end\n"
+                        "33 1:34 property-end\n"
+                        "33 1:34 tree-end\n"
+                        "34 1:35 tree-end\n");
     sgf_parser_destroy(p);
     script_free(&s);
   }
@@ -465,20 +482,21 @@ static void test_pause_blocks_until_resume(void **state) {
   assert_int_equal(used + used2, strlen(in));
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   evlog_flush(&s.log);
-  assert_string_equal(s.out.p, "0 1:1 tree-begin\n"
-                               "1 1:2 node\n"
-                               "2 1:3 property B\n"
-                               "3 1:4 value-begin\n"
-                               "4 1:5 value-data \"aa\"\n"
-                               "6 1:7 value-end\n"
-                               "7 1:8 property-end\n"
-                               "7 1:8 node\n"
-                               "8 1:9 property W\n"
-                               "9 1:10 value-begin\n"
-                               "10 1:11 value-data \"bb\"\n"
-                               "12 1:13 value-end\n"
-                               "13 1:14 property-end\n"
-                               "13 1:14 tree-end\n");
+  assert_string_equal(s.out.p,
+                      "0 1:1 tree-begin\n"
+                      "1 1:2 node\n"
+                      "2 1:3 property B\n"
+                      "3 1:4 value-begin\n"
+                      "4 1:5 value-data \"aa\"\n"
+                      "6 1:7 value-end\n"
+                      "7 1:8 property-end\n"
+                      "7 1:8 node\n"
+                      "8 1:9 property W\n"
+                      "9 1:10 value-begin\n"
+                      "10 1:11 value-data \"bb\"\n"
+                      "12 1:13 value-end\n"
+                      "13 1:14 property-end\n"
+                      "13 1:14 tree-end\n");
   sgf_parser_destroy(p);
   script_free(&s);
 }
@@ -519,16 +537,17 @@ static void test_abort_from_diagnostic(void **state) {
                 SGF_EABORTED);
   /* Other actions from on_diagnostic count as continue. */
   const char *in = "(;B[aa]))";
-  const char *full = "0 1:1 tree-begin\n"
-                     "1 1:2 node\n"
-                     "2 1:3 property B\n"
-                     "3 1:4 value-begin\n"
-                     "4 1:5 value-data \"aa\"\n"
-                     "6 1:7 value-end\n"
-                     "7 1:8 property-end\n"
-                     "7 1:8 tree-end\n"
-                     "8 1:9 warning extra-paren (12): unmatched ')' "
-                     "ignored\n";
+  const char *full =
+      "0 1:1 tree-begin\n"
+      "1 1:2 node\n"
+      "2 1:3 property B\n"
+      "3 1:4 value-begin\n"
+      "4 1:5 value-data \"aa\"\n"
+      "6 1:7 value-end\n"
+      "7 1:8 property-end\n"
+      "7 1:8 tree-end\n"
+      "8 1:9 warning extra-paren (12): unmatched ')' "
+      "ignored\n";
   expect_script(in, NULL, '!', 1, SGF_PAUSE, full, SGF_OK);
   expect_script(in, NULL, '!', 1, SGF_SKIP, full, SGF_OK);
   expect_script(in, NULL, '!', 1, 77, full, SGF_OK);
@@ -617,9 +636,11 @@ typedef struct posrec {
 
 /* sgf_parser_position(p), and the inline sgf_event_position equal to it. */
 static sgf_pos both_pos(sgf_parser *p) {
-  const sgf_event_state *es = sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
+  const sgf_event_state *es =
+      sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION);
   sgf_pos a = sgf_parser_position(p), b = sgf_event_position(p, es);
-  assert_ptr_equal(es, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION)); /* stable */
+  assert_ptr_equal(
+      es, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION)); /* stable */
   assert_int_equal(a.offset, b.offset);
   assert_int_equal(a.line, b.line);
   assert_int_equal(a.column, b.column);
@@ -642,7 +663,10 @@ static int pq_prop(sgf_parser *p, void *u, const char *at, size_t n) {
   size_t rl = 0, rl2 = 0;
   const char *raw = sgf_parser_raw_ident(p, &rl);
   char what[64];
-  assert_ptr_equal(sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION), &rl2), raw);
+  assert_ptr_equal(
+      sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION),
+                          &rl2),
+      raw);
   assert_int_equal(rl2, rl);
   snprintf(what, sizeof what, "p%.*s/%.*s", (int)n, at, (int)rl, raw);
   note_pos(p, u, what);
@@ -737,8 +761,9 @@ static void test_depth(void **state) {
     assert_non_null(p);
     /* the last tree is closed by finish */
     assert_int_equal(feed_all(p, "(;(;)(;(;)));(;", 15, 0, NULL), SGF_OK);
-    assert_string_equal(out.p, "b1 n1 b2 n2 e2 b2 n2 b3 n3 e3 e2 e1 "
-                               "b1 n1 e1 ");
+    assert_string_equal(out.p,
+                        "b1 n1 b2 n2 e2 b2 n2 b3 n3 e3 e2 e1 "
+                        "b1 n1 e1 ");
     assert_int_equal(sgf_parser_depth(p), 0);
     sgf_parser_destroy(p);
     tbuf_free(&out);
@@ -759,11 +784,11 @@ static void test_large_offsets_type(void **state) {
 
 typedef struct counting {
   long allocs, frees;
-  size_t live;     /* bytes currently allocated */
+  size_t live; /* bytes currently allocated */
   size_t peak;
-  long fail_at;    /* fail the allocation with this 0-based index; -1 none */
-  long n;          /* allocations (malloc + growing realloc) so far */
-  int bad_size;    /* a free/realloc gave the wrong size */
+  long fail_at; /* fail the allocation with this 0-based index; -1 none */
+  long n;       /* allocations (malloc + growing realloc) so far */
+  int bad_size; /* a free/realloc gave the wrong size */
   /* a tiny table of live blocks and their sizes */
   void *ptr[256];
   size_t size[256];
@@ -771,27 +796,22 @@ typedef struct counting {
 
 static int slot_of(counting *c, void *p) {
   for (int i = 0; i < 256; i++)
-    if (c->ptr[i] == p)
-      return i;
+    if (c->ptr[i] == p) return i;
   return -1;
 }
 
 static void *c_malloc(void *ctx, size_t size) {
   counting *c = ctx;
-  if (c->n++ == c->fail_at)
-    return NULL;
+  if (c->n++ == c->fail_at) return NULL;
   int i = slot_of(c, NULL);
-  if (i < 0)
-    return NULL;
+  if (i < 0) return NULL;
   void *p = malloc(size ? size : 1);
-  if (!p)
-    return NULL;
+  if (!p) return NULL;
   c->ptr[i] = p;
   c->size[i] = size;
   c->allocs++;
   c->live += size;
-  if (c->live > c->peak)
-    c->peak = c->live;
+  if (c->live > c->peak) c->peak = c->live;
   return p;
 }
 
@@ -800,8 +820,7 @@ static void c_free(void *ctx, void *ptr, size_t size) {
   int i = slot_of(c, ptr);
   if (i < 0 || c->size[i] != size) {
     c->bad_size = 1;
-    if (i < 0)
-      return;
+    if (i < 0) return;
   }
   c->live -= c->size[i];
   c->ptr[i] = NULL;
@@ -811,21 +830,17 @@ static void c_free(void *ctx, void *ptr, size_t size) {
 
 static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
   counting *c = ctx;
-  if (!ptr)
-    return c_malloc(ctx, size);
+  if (!ptr) return c_malloc(ctx, size);
   int i = slot_of(c, ptr);
   if (i < 0 || c->size[i] != old) {
     c->bad_size = 1;
     return NULL;
   }
-  if (c->n++ == c->fail_at)
-    return NULL;
+  if (c->n++ == c->fail_at) return NULL;
   void *q = realloc(ptr, size ? size : 1);
-  if (!q)
-    return NULL;
+  if (!q) return NULL;
   c->live = c->live - old + size;
-  if (c->live > c->peak)
-    c->peak = c->live;
+  if (c->live > c->peak) c->peak = c->live;
   c->ptr[i] = q;
   c->size[i] = size;
   return q;
@@ -902,8 +917,7 @@ static int dc_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   diagcount *c = u;
   (void)p;
   c->diags++;
-  if (d->severity == SGF_SEV_FATAL)
-    c->fatal++;
+  if (d->severity == SGF_SEV_FATAL) c->fatal++;
   c->last = *d;
   return 0;
 }
@@ -990,8 +1004,7 @@ static void test_ident_limit_default(void **state) {
       size_t n = 0;
       in[n++] = '(';
       in[n++] = ';';
-      for (int i = 0; i < k; i++)
-        in[n++] = (char)('A' + i % 26);
+      for (int i = 0; i < k; i++) in[n++] = (char)('A' + i % 26);
       memcpy(in + n, "[x]B[aa])", 9);
       n += 9;
       sgf_options o;
@@ -1040,13 +1053,13 @@ static const struct {
     {"one\\\rtwo", "onetwo"},
     {"one\\\r\ntwo", "onetwo"},
     {"one\\\n\rtwo", "onetwo"},
-    {"one\\\n\ntwo", "one\ntwo"},   /* only one line break is soft */
+    {"one\\\n\ntwo", "one\ntwo"}, /* only one line break is soft */
     {"one\\\r\rtwo", "one\rtwo"},
     {"one\\\r\n\r\ntwo", "one\r\ntwo"},
-    {"one\ntwo", "one\ntwo"},       /* hard line breaks stay */
+    {"one\ntwo", "one\ntwo"}, /* hard line breaks stay */
     {"one\r\ntwo", "one\r\ntwo"},
-    {"a\\\\\nb", "a\\\nb"},          /* escaped backslash, then a newline */
-    {"a\\\\\\\nb", "a\\b"},          /* escaped backslash, soft break */
+    {"a\\\\\nb", "a\\\nb"}, /* escaped backslash, then a newline */
+    {"a\\\\\\\nb", "a\\b"}, /* escaped backslash, soft break */
     {"\\\n", ""},
     {"\\\r\n", ""},
     {"\xc3\xa9\\\xc3\xa9", "\xc3\xa9\xc3\xa9"},
@@ -1080,8 +1093,8 @@ static void test_unescape(void **state) {
         o += sgf_unescaper_feed(&u, raw + s1, s2 - s1, out + o);
         o += sgf_unescaper_feed(&u, raw + s2, len - s2, out + o);
         if (o != wl || memcmp(out, want, wl) != 0)
-          fail_msg("sgf_unescaper case %zu split %zu/%zu: got %zu bytes", i,
-                   s1, s2, o);
+          fail_msg("sgf_unescaper case %zu split %zu/%zu: got %zu bytes", i, s1,
+                   s2, o);
       }
     }
     /* zero-initialized works like sgf_unescaper_init */
@@ -1259,7 +1272,7 @@ static void test_report(void **state) {
 typedef struct rdr {
   tbuf ev;
   int nprops;
-  int action_at;  /* property number (1-based) that returns action */
+  int action_at; /* property number (1-based) that returns action */
   int action;
   sgf_diag last;
   int ndiag;
@@ -1298,8 +1311,7 @@ static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *prop) {
   /* past the last value: a view of nothing */
   assert_null(sgf_prop_value(prop, prop->nvalues).raw);
   assert_int_equal(sgf_prop_value(prop, prop->nvalues).len, 0);
-  if (++r->nprops == r->action_at)
-    return r->action;
+  if (++r->nprops == r->action_at) return r->action;
   return 0;
 }
 static int rd_diag(sgf_parser *p, void *u, const sgf_diag *d) {
@@ -1311,12 +1323,11 @@ static int rd_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   return 0;
 }
 
-static const sgf_reader_callbacks rd_cb = {sizeof(sgf_reader_callbacks), rd_tb, rd_te, rd_n, rd_prop,
-                                           rd_diag};
+static const sgf_reader_callbacks rd_cb = {
+    sizeof(sgf_reader_callbacks), rd_tb, rd_te, rd_n, rd_prop, rd_diag};
 
 static int reader_run(const char *in, size_t len, size_t chunk,
-                             const sgf_reader_options *opt, rdr *r,
-                             int *npause) {
+                      const sgf_reader_options *opt, rdr *r, int *npause) {
   tbuf_init(&r->ev);
   sgf_reader *rd = sgf_reader_create(&rd_cb, r, opt);
   assert_non_null(rd);
@@ -1338,11 +1349,11 @@ static void test_reader_properties(void **state) {
   for (size_t chunk = 0; chunk <= 3; chunk++) {
     rdr r;
     memset(&r, 0, sizeof r);
-    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL),
-                     SGF_OK);
+    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL), SGF_OK);
     /* the lowercase warning comes first */
-    const char *w = "(;AB@2[aa@4][bb@8][@14];B@17[cc@18](;C@24[x\\]y@25]"
-                    "!lowercase-identCP/CoPyright@31[z@40]))";
+    const char *w =
+        "(;AB@2[aa@4][bb@8][@14];B@17[cc@18](;C@24[x\\]y@25]"
+        "!lowercase-identCP/CoPyright@31[z@40]))";
     assert_string_equal(r.ev.p, w);
     tbuf_free(&r.ev);
   }
@@ -1385,8 +1396,8 @@ static void test_reader_value_limit_over(void **state) {
   o.max_value_bytes = 1000;
   static char in[2000];
   /* ( 0 ; 1 AB 2 [ 4 ...600... ] 605 [ 606 ...600... ] 1207 ) */
-  size_t n = (size_t)snprintf(in, sizeof in, "(;AB[%0600d][%0600d])(;B[aa])",
-                              1, 2);
+  size_t n =
+      (size_t)snprintf(in, sizeof in, "(;AB[%0600d][%0600d])(;B[aa])", 1, 2);
   assert_int_equal(in[606], '[');
   for (size_t chunk = 0; chunk <= 1; chunk++) {
     rdr r;
@@ -1409,8 +1420,9 @@ static void test_reader_pause_skip(void **state) {
   const char *in = "(;GM[1]SZ[19](;B[aa];W[bb])(;B[cc]))(;GM[2])";
   /* ( 0 ;GM[1] 1-6 SZ[19] 7-12 ( 13 ;B[aa] 14-19 ;W[bb] 20-25 ) 26 ( 27
    * ;B[cc] 28-33 ) 34 ) 35 ( 36 ;GM[2] 37-42 ) 43 */
-  const char *full = "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16];W@21[bb@22])"
-                     "(;B@29[cc@30]))(;GM@38[2@40])";
+  const char *full =
+      "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16];W@21[bb@22])"
+      "(;B@29[cc@30]))(;GM@38[2@40])";
   for (int k = 1; k <= 6; k++) {
     for (size_t chunk = 0; chunk <= 1; chunk++) {
       rdr r;
@@ -1431,8 +1443,7 @@ static void test_reader_pause_skip(void **state) {
     memset(&r, 0, sizeof r);
     r.action_at = 2;
     r.action = SGF_SKIP;
-    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL),
-                     SGF_OK);
+    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL), SGF_OK);
     assert_string_equal(r.ev.p, "(;GM@2[1@4]SZ@7[19@9])(;GM@38[2@40])");
     tbuf_free(&r.ev);
   }
@@ -1442,10 +1453,10 @@ static void test_reader_pause_skip(void **state) {
     memset(&r, 0, sizeof r);
     r.action_at = 3;
     r.action = SGF_SKIP;
-    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL),
-                     SGF_OK);
-    assert_string_equal(r.ev.p, "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16])"
-                                "(;B@29[cc@30]))(;GM@38[2@40])");
+    assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL), SGF_OK);
+    assert_string_equal(r.ev.p,
+                        "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16])"
+                        "(;B@29[cc@30]))(;GM@38[2@40])");
     tbuf_free(&r.ev);
   }
   /* Abort from a property. */
@@ -1483,8 +1494,7 @@ static void test_reader_allocation_failure(void **state) {
       succeeded = 1;
       c.fail_at = -1;
       const char *in = "(;C[some text](;B[aa]))";
-      assert_int_equal(feed_all(sgf_reader_parser(rd), in, strlen(in), 3,
-                                NULL),
+      assert_int_equal(feed_all(sgf_reader_parser(rd), in, strlen(in), 3, NULL),
                        SGF_OK);
       sgf_reader_destroy(rd);
     }
@@ -1513,8 +1523,8 @@ static void test_reader_allocation_failure(void **state) {
     assert_non_null(rd);
     c.fail_at = c.n + i;
     char in[3000];
-    size_t n = (size_t)snprintf(in, sizeof in, "(;C[%02000d]AB[aa][bb][cc])",
-                                7);
+    size_t n =
+        (size_t)snprintf(in, sizeof in, "(;C[%02000d]AB[aa][bb][cc])", 7);
     int st = feed_all(sgf_reader_parser(rd), in, n, 100, NULL);
     if (st == SGF_OK) {
       ok = 1;
@@ -1544,8 +1554,8 @@ static void test_stats_variations(void **state) {
     uint64_t variations, max_depth;
   } cases[] = {
       {"(;B[aa];W[bb])", 0, 1},
-      {"(;B[aa](;W[bb]))", 0, 2},            /* one child tree: the line */
-      {"(;B[aa](;W[bb])(;W[cc]))", 1, 2},    /* one alternative */
+      {"(;B[aa](;W[bb]))", 0, 2},         /* one child tree: the line */
+      {"(;B[aa](;W[bb])(;W[cc]))", 1, 2}, /* one alternative */
       {"(;B[aa](;W[bb])(;W[cc])(;W[dd]))", 2, 2},
       {"(;B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))", 2, 3},
       {"(;B[aa](;W[bb](;B[cc](;W[dd]))))", 0, 4}, /* nested, no branch */
@@ -1559,8 +1569,7 @@ static void test_stats_variations(void **state) {
     stats_callbacks(&cb);
     sgf_parser *p = sgf_parser_create(&cb, &s, NULL);
     assert_non_null(p);
-    assert_int_equal(sgf_parser_feed(p, cases[i].in, strlen(cases[i].in),
-                                     NULL),
+    assert_int_equal(sgf_parser_feed(p, cases[i].in, strlen(cases[i].in), NULL),
                      SGF_OK);
     assert_int_equal(sgf_parser_finish(p), SGF_OK);
     sgf_parser_destroy(p);

@@ -25,8 +25,7 @@ typedef struct conv {
   size_t err_off;
 } conv;
 
-static sgf_charset *make(unsigned flags, const char *override)
-{
+static sgf_charset *make(unsigned flags, const char *override) {
   sgf_charset_options o;
   sgf_charset_options_init(&o);
   o.flags = flags;
@@ -36,8 +35,7 @@ static sgf_charset *make(unsigned flags, const char *override)
 
 /* Convert and check the result code and the UTF-8 produced. */
 static void expect(conv *v, const char *in, size_t len, int code,
-                   const char *utf8)
-{
+                   const char *utf8) {
   int n;
   v->err_off = 999;
   n = sgf_charset_convert(v->c, in, len, &v->out, &v->cap, &v->info,
@@ -52,14 +50,12 @@ static void expect(conv *v, const char *in, size_t len, int code,
   assert_int_equal(sgf_utf8_valid(v->out, v->info.len), v->info.len);
 }
 
-static void done(conv *v)
-{
+static void done(conv *v) {
   sgf_charset_free(v->c, v->out, v->cap);
   sgf_charset_destroy(v->c);
 }
 
-static void test_no_ca(void **st)
-{
+static void test_no_ca(void **st) {
   conv v = {0};
   (void)st;
   v.c = make(0, NULL);
@@ -74,8 +70,7 @@ static void test_no_ca(void **st)
   done(&v);
 }
 
-static void test_ca(void **st)
-{
+static void test_ca(void **st) {
   conv v = {0};
   (void)st;
   v.c = make(0, NULL);
@@ -90,29 +85,36 @@ static void test_ca(void **st)
   assert_int_equal(sgf_charset_set_ca(v.c, S("UTF-16LE")), 0);
   expect(&v, S("h\0i\0"), 0, "hi");
   /* unknown: refused, and the default applies */
-  assert_int_equal(sgf_charset_set_ca(v.c, S("no-such-charset")),
-                   SGF_EINVAL);
+  assert_int_equal(sgf_charset_set_ca(v.c, S("no-such-charset")), SGF_EINVAL);
   expect(&v, S("caf\xe9"), 0, "caf\xc3\xa9");
   assert_int_equal(sgf_charset_set_ca(v.c, S("")), SGF_EINVAL);
   done(&v);
 }
 
-static void test_errors(void **st)
-{
+static void test_errors(void **st) {
   conv v = {0};
   (void)st;
   v.c = make(0, NULL);
   assert_int_equal(sgf_charset_set_ca(v.c, S("UTF-8")), 0);
   /* the offset of the first byte that does not decode; the text kept
    * whole as ISO-8859-1 */
-  expect(&v, S("ab\xff" "cd"), SGF_ESYNTAX, "ab\xc3\xbf" "cd");
+  expect(&v,
+         S("ab\xff"
+           "cd"),
+         SGF_ESYNTAX,
+         "ab\xc3\xbf"
+         "cd");
   assert_int_equal(v.err_off, 2);
   expect(&v, S("\xe4\xbd\xa0\xe5\x9b"), SGF_ESYNTAX,
          "\xc3\xa4\xc2\xbd\xc2\xa0\xc3\xa5\xc2\x9b");
   assert_int_equal(v.err_off, 3); /* a sequence cut short */
   assert_int_equal(sgf_charset_set_ca(v.c, S("Shift_JIS")), 0);
-  expect(&v, S("\x88\xcd" "ab\x88"), SGF_ESYNTAX,
-         "\xc2\x88\xc3\x8d" "ab\xc2\x88");
+  expect(&v,
+         S("\x88\xcd"
+           "ab\x88"),
+         SGF_ESYNTAX,
+         "\xc2\x88\xc3\x8d"
+         "ab\xc2\x88");
   assert_int_equal(v.err_off, 4); /* a lead byte at the end */
   assert_int_equal(sgf_charset_set_ca(v.c, S("GB18030")), 0);
   expect(&v, S("x\x81 "), SGF_ESYNTAX, "x\xc2\x81 ");
@@ -120,8 +122,7 @@ static void test_errors(void **st)
   done(&v);
 }
 
-static void test_per_game(void **st)
-{
+static void test_per_game(void **st) {
   conv v = {0};
   (void)st;
   v.c = make(0, NULL);
@@ -134,8 +135,7 @@ static void test_per_game(void **st)
   done(&v);
 }
 
-static void test_override(void **st)
-{
+static void test_override(void **st) {
   conv v = {0};
   (void)st;
   assert_null(make(0, "no-such-charset"));
@@ -148,8 +148,7 @@ static void test_override(void **st)
   done(&v);
 }
 
-static void test_guess(void **st)
-{
+static void test_guess(void **st) {
   conv v = {0};
   (void)st;
   v.c = make(SGF_CS_GUESS, NULL);
@@ -184,8 +183,7 @@ static void test_guess(void **st)
   done(&v);
 }
 
-static void test_dbcs_text(void **st)
-{
+static void test_dbcs_text(void **st) {
   char out[64];
   size_t n;
   conv v = {0};
@@ -198,8 +196,8 @@ static void test_dbcs_text(void **st)
   assert_int_equal(n, 3);
   assert_memory_equal(out, "\x90\\x", 3);
   /* FF[4] escapes and line breaks around them still apply */
-  n = sgf_text_decode_dbcs(S("a\\]\x90\\\tb\\\nc\nd"), out,
-                           SGF_TEXT_SIMPLE, "GB18030");
+  n = sgf_text_decode_dbcs(S("a\\]\x90\\\tb\\\nc\nd"), out, SGF_TEXT_SIMPLE,
+                           "GB18030");
   assert_int_equal(n, 9);
   assert_memory_equal(out, "a]\x90\\ bc d", 9);
   /* an escaped lead byte; half-width katakana are no lead in Shift_JIS */
@@ -224,24 +222,22 @@ static void test_dbcs_text(void **st)
   done(&v);
 }
 
-static void test_utf8_valid(void **st)
-{
+static void test_utf8_valid(void **st) {
   (void)st;
   assert_int_equal(sgf_utf8_valid(S("a\xc3\xa9")), 3);
-  assert_int_equal(sgf_utf8_valid(S("a\xc0\x80")), 1);     /* overlong */
-  assert_int_equal(sgf_utf8_valid(S("ab\xed\xa0\x80")), 2); /* surrogate */
+  assert_int_equal(sgf_utf8_valid(S("a\xc0\x80")), 1);        /* overlong */
+  assert_int_equal(sgf_utf8_valid(S("ab\xed\xa0\x80")), 2);   /* surrogate */
   assert_int_equal(sgf_utf8_valid(S("\xf4\x90\x80\x80")), 0); /* > 10FFFF */
   assert_int_equal(sgf_utf8_valid(S("\xf0\x9f\x98\x80")), 4);
   assert_int_equal(sgf_utf8_valid(S("x\xe2\x82")), 1); /* cut short */
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_no_ca),      cmocka_unit_test(test_ca),
-      cmocka_unit_test(test_errors),     cmocka_unit_test(test_per_game),
-      cmocka_unit_test(test_override),   cmocka_unit_test(test_guess),
-      cmocka_unit_test(test_dbcs_text),  cmocka_unit_test(test_utf8_valid),
+      cmocka_unit_test(test_no_ca),     cmocka_unit_test(test_ca),
+      cmocka_unit_test(test_errors),    cmocka_unit_test(test_per_game),
+      cmocka_unit_test(test_override),  cmocka_unit_test(test_guess),
+      cmocka_unit_test(test_dbcs_text), cmocka_unit_test(test_utf8_valid),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

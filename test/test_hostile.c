@@ -65,8 +65,7 @@ static gen gen_make(const char *prefix, int fill, uint64_t nfill,
 static uint64_t gen_len(const gen *g) { return g->plen + g->nfill + g->slen; }
 
 /* Bytes [off, off + n) of the input into buf. */
-static void gen_fill(const gen *g, uint64_t off, unsigned char *buf,
-                     size_t n) {
+static void gen_fill(const gen *g, uint64_t off, unsigned char *buf, size_t n) {
   size_t i = 0;
   while (i < n) {
     uint64_t o = off + i;
@@ -90,8 +89,7 @@ static void gen_fill(const gen *g, uint64_t off, unsigned char *buf,
 
 /* Feed the generated input in chunks, then finish (unless stopped).
  * *fed receives the bytes consumed. */
-static int feed_gen(sgf_parser *p, const gen *g, size_t chunk,
-                           uint64_t *fed) {
+static int feed_gen(sgf_parser *p, const gen *g, size_t chunk, uint64_t *fed) {
   unsigned char *buf = malloc(chunk);
   uint64_t off = 0, total = gen_len(g);
   int st = SGF_OK;
@@ -114,8 +112,8 @@ static int feed_gen(sgf_parser *p, const gen *g, size_t chunk,
 /* Counting callbacks                                                  */
 
 typedef struct cnt {
-  uint64_t tree_begin, tree_end, node, prop, value_begin, value_data,
-      value_end, prop_end, diags, value_bytes;
+  uint64_t tree_begin, tree_end, node, prop, value_begin, value_data, value_end,
+      prop_end, diags, value_bytes;
   uint64_t by_code[SGF_DIAG_MAX_];
   sgf_diag first[SGF_DIAG_MAX_]; /* first diagnostic of each code */
   sgf_diag last;
@@ -225,7 +223,7 @@ typedef struct hrun {
   sgf_allocator hooks;
   cnt c;
   sgf_parser *p;
-  size_t base;   /* bytes outstanding after creation */
+  size_t base; /* bytes outstanding after creation */
   uint64_t fed;
   int st;
 } hrun;
@@ -360,17 +358,17 @@ static void test_huge_value_reader(void **state) {
   (void)state;
   /* The default limit, 1 MiB. */
   reader_limit(n, SGF_DEFAULT_MAX_VALUE_BYTES, &over);
-  print_message("reader: value-limit after %u bytes, peak %zu bytes over "
-                "creation\n",
-                SGF_DEFAULT_MAX_VALUE_BYTES, over);
+  print_message(
+      "reader: value-limit after %u bytes, peak %zu bytes over "
+      "creation\n",
+      SGF_DEFAULT_MAX_VALUE_BYTES, over);
   assert_true(over <= SGF_DEFAULT_MAX_VALUE_BYTES + small_const);
   /* A limit that is not a power of two. reader.h: "assembled in one
    * buffer bounded by max_value_bytes". The buffer grows by doubling, so
    * today it may reach (almost) twice the limit: reported; tighten to
    * limit + small_const when the growth is clamped. */
   reader_limit(n, 1000000, &over);
-  print_message("reader: limit 1000000, peak %zu bytes over creation\n",
-                over);
+  print_message("reader: limit 1000000, peak %zu bytes over creation\n", over);
   assert_true(over <= 2 * (size_t)1000000 + small_const);
 }
 
@@ -538,8 +536,7 @@ static void test_huge_ident(void **state) {
     assert_int_equal(h.st, SGF_OK);
     assert_int_equal(h.c.by_code[SGF_DIAG_IDENT_LIMIT], 1);
     assert_int_equal(h.c.first[SGF_DIAG_IDENT_LIMIT].pos.offset, 2);
-    assert_int_equal(h.c.first[SGF_DIAG_IDENT_LIMIT].severity,
-                     SGF_SEV_ERROR);
+    assert_int_equal(h.c.first[SGF_DIAG_IDENT_LIMIT].severity, SGF_SEV_ERROR);
     /* the long property is dropped with its value; B[y] goes on */
     assert_int_equal(h.c.prop, 1);
     assert_int_equal(h.c.value_bytes, 1);
@@ -578,9 +575,9 @@ static void check_plain(const void *in, size_t n, const char *what) {
 
 static void test_every_byte(void **state) {
   static const char *const ctx[] = {
-      "(;C[a%b])", "(;C%[x])",   "(;%C[x])",   "(;C[x]%)",  "(%;C[x])",
-      "%(;C[x])",  "(;C[x])%",   "(;C[x\\%])", "(;C[x](%;))", "%",
-      "(;C[x]%",   "(;C[%",      "(;%",        "(%"};
+      "(;C[a%b])", "(;C%[x])", "(;%C[x])",   "(;C[x]%)",    "(%;C[x])",
+      "%(;C[x])",  "(;C[x])%", "(;C[x\\%])", "(;C[x](%;))", "%",
+      "(;C[x]%",   "(;C[%",    "(;%",        "(%"};
   unsigned char all[256 * 2 + 16];
   size_t i, k, n;
   (void)state;
@@ -609,8 +606,8 @@ static void test_every_byte(void **state) {
 }
 
 /* Value bytes pass through unchanged: the core is byte-oriented. */
-static void expect_raw(const char *in, size_t n, const char *raw,
-                         size_t rn, unsigned flags) {
+static void expect_raw(const char *in, size_t n, const char *raw, size_t rn,
+                       unsigned flags) {
   size_t chunks[3] = {n, 1, 3};
   int i;
   for (i = 0; i < 3; i++) {
@@ -657,8 +654,7 @@ static void test_invalid_utf8(void **state) {
   for (i = 0; i < sizeof seqs / sizeof seqs[0]; i++) {
     char in[64], what[32];
     size_t sl = strlen(seqs[i]), n;
-    n = (size_t)snprintf(in, sizeof in, "(;C[a%sb]GN[%s])", seqs[i],
-                         seqs[i]);
+    n = (size_t)snprintf(in, sizeof in, "(;C[a%sb]GN[%s])", seqs[i], seqs[i]);
     {
       char raw[64];
       size_t rn = 0;
@@ -690,12 +686,22 @@ static void test_invalid_utf8(void **state) {
  * mode FF[4]'s byte rules hold. */
 static void test_broken_dbcs(void **state) {
   static const char *const heads[] = {
-      "\x83", "\x83\\", "\x83\\\\", "\\\x83", "\x81\x40\x83",
-      "\xe3\x82", "\xe3\x82\xbd", "\xff", "\x80", "\x83\r\n", "a\x9f",
-      "\x83\\\x83\\"};
+      "\x83",         "\x83\\",   "\x83\\\\",     "\\\x83",
+      "\x81\x40\x83", "\xe3\x82", "\xe3\x82\xbd", "\xff",
+      "\x80",         "\x83\r\n", "a\x9f",        "\x83\\\x83\\"};
   static const char *const tails[] = {
-      "", ")", ";B[aa])", "\r\nBR[x])", "abc])", "\xe0])", " x[y])",
-      "]", "\\", "(;W[bb]))", "[cc])", "                                   "
+      "",
+      ")",
+      ";B[aa])",
+      "\r\nBR[x])",
+      "abc])",
+      "\xe0])",
+      " x[y])",
+      "]",
+      "\\",
+      "(;W[bb]))",
+      "[cc])",
+      "                                   "
       "                                          ;B[aa])"};
   size_t h, t;
   (void)state;
@@ -712,8 +718,7 @@ static void test_broken_dbcs(void **state) {
     static const char in[] = "(;PB[\x90\\\x83\\]\r\nBR[x])";
     /* the raw bytes of every value, one after the other */
     expect_raw(in, sizeof in - 1, "\x90\\\x83\\x", 5, 0);
-    expect_raw(in, sizeof in - 1, "\x90\\\x83\\]\r\nBR[x", 11,
-               SGF_OPT_STRICT);
+    expect_raw(in, sizeof in - 1, "\x90\\\x83\\]\r\nBR[x", 11, SGF_OPT_STRICT);
   }
 }
 
@@ -821,8 +826,8 @@ static void test_truncation(void **state) {
 /* A backslash at the very end                                         */
 
 static void test_trailing_backslash(void **state) {
-  static const char *const ins[] = {"(;C[abc\\", "(;C[\\",  "(;C[abc]\\",
-                                    "(;C\\",     "\\",      "(;C[a\\\\",
+  static const char *const ins[] = {"(;C[abc\\", "(;C[\\",     "(;C[abc]\\",
+                                    "(;C\\",     "\\",         "(;C[a\\\\",
                                     "(;C[a\\\r", "(;C[a\\\r\n"};
   size_t i;
   (void)state;

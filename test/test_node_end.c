@@ -128,11 +128,11 @@ static void test_order(void **state) {
  * of the game from the root's on_node_end: no look-ahead, no events for
  * the moves. */
 typedef struct scan {
-  uint64_t level;   /* game trees open, by our own count */
-  int in_root;      /* inside a game's root node */
-  char heads[512];  /* "PB PW RE|" per game: the root's identifiers */
+  uint64_t level;  /* game trees open, by our own count */
+  int in_root;     /* inside a game's root node */
+  char heads[512]; /* "PB PW RE|" per game: the root's identifiers */
   size_t nheads;
-  int moves;        /* B or W properties seen: must stay 0 */
+  int moves; /* B or W properties seen: must stay 0 */
   int nodes, ends, trees;
   long count, pause_at; /* callbacks so far; pause at this one (-1) */
 } scan;
@@ -173,7 +173,10 @@ static int sc_property(sgf_parser *p, void *u, const char *id, size_t n) {
 }
 static int sc_value(sgf_parser *p, void *u, const char *at, size_t len,
                     unsigned flags) {
-  (void)p; (void)at; (void)len; (void)flags;
+  (void)p;
+  (void)at;
+  (void)len;
+  (void)flags;
   return sc_action(u);
 }
 static int sc_node_end(sgf_parser *p, void *u) {
@@ -204,8 +207,7 @@ static void headers_scan(int whole, size_t chunk, long pause_at, scan *s) {
   cb.on_tree_end = sc_tree_end;
   cb.on_node = sc_node;
   cb.on_property = sc_property;
-  if (whole)
-    cb.on_value = sc_value;
+  if (whole) cb.on_value = sc_value;
   cb.on_node_end = sc_node_end;
   memset(s, 0, sizeof *s);
   s->pause_at = pause_at;
@@ -221,10 +223,10 @@ static void test_headers_scan(void **state) {
     scan ref;
     headers_scan(whole, 0, -1, &ref);
     assert_string_equal(ref.heads, "GM PB PW RE |PB C |FF |");
-    assert_int_equal(ref.moves, 0);  /* no move was ever delivered */
-    assert_int_equal(ref.nodes, 3);  /* the roots only */
+    assert_int_equal(ref.moves, 0); /* no move was ever delivered */
+    assert_int_equal(ref.nodes, 3); /* the roots only */
     assert_int_equal(ref.ends, 3);
-    assert_int_equal(ref.trees, 3);  /* each game's tree-end still comes */
+    assert_int_equal(ref.trees, 3); /* each game's tree-end still comes */
     for (size_t chunk = 1; chunk <= 80; chunk++) {
       scan s;
       headers_scan(whole, chunk, -1, &s);
@@ -267,8 +269,8 @@ static void test_skip_inner(void **state) {
 /* ---------------------------------------------------------------- counts */
 
 static void counts(const char *in, unsigned flags, size_t max_ident,
-                   uint64_t max_depth, int want_status, uint64_t w,
-                   uint64_t e, uint64_t f) {
+                   uint64_t max_depth, int want_status, uint64_t w, uint64_t e,
+                   uint64_t f) {
   sgf_options opt;
   sgf_options_init(&opt);
   opt.flags = flags;

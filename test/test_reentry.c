@@ -17,10 +17,10 @@
 static const char input[] = "(;GM[1]C[a\\]b](;B[aa])(;W[bb]))x";
 
 typedef struct run {
-  int poke;      /* call the four entry points from each callback */
-  int events;    /* callbacks made */
-  int refused;   /* entry points that returned SGF_EBUSY */
-  int other;     /* entry points that returned anything else */
+  int poke;    /* call the four entry points from each callback */
+  int events;  /* callbacks made */
+  int refused; /* entry points that returned SGF_EBUSY */
+  int other;   /* entry points that returned anything else */
 } run;
 
 static void poke(sgf_parser *p, run *r) {
@@ -138,8 +138,7 @@ static void test_reader_destroy_refused(void **state) {
   x.r = sgf_reader_create(&cb, &x, NULL);
   assert_non_null(x.r);
   p = sgf_reader_parser(x.r);
-  assert_int_equal(sgf_parser_feed(p, input, sizeof input - 1, NULL),
-                   SGF_OK);
+  assert_int_equal(sgf_parser_feed(p, input, sizeof input - 1, NULL), SGF_OK);
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   assert_int_equal(x.props, 4);
   assert_int_equal(x.busy, 2 * x.props);
@@ -183,8 +182,7 @@ static void test_tree_builder_refused(void **state) {
     } else {
       p = sgf_tree_builder_parser(x.b);
     }
-    assert_int_equal(sgf_parser_feed(p, input, sizeof input - 1, NULL),
-                     SGF_OK);
+    assert_int_equal(sgf_parser_feed(p, input, sizeof input - 1, NULL), SGF_OK);
     assert_int_equal(sgf_parser_finish(p), SGF_OK);
     assert_int_equal(x.games, 1);
     assert_int_equal(x.busy, 2);
@@ -241,8 +239,7 @@ static void w_write(w_run *x) {
   p = sgf_parser_create(&cb, x->w, NULL);
   assert_non_null(p);
   for (int i = 0; i < 40; i++) /* 40 games: over 1 KiB of output */
-    assert_int_equal(sgf_parser_feed(p, input, sizeof input - 2, NULL),
-                     SGF_OK);
+    assert_int_equal(sgf_parser_feed(p, input, sizeof input - 2, NULL), SGF_OK);
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   assert_int_equal(sgf_writer_finish(x->w), SGF_OK);
   assert_int_equal(sgf_parser_destroy(p), SGF_OK);

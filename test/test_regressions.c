@@ -125,8 +125,8 @@ static void test_replay_all(void **state) {
     for (k = 0; k < sizeof checks / sizeof checks[0]; k++) {
       const char *msg = checks[k].check(buf, len);
       if (msg != NULL) {
-        print_error("regression %s (%zu bytes), %s check: %s\n", names[i],
-                    len, checks[k].name, msg);
+        print_error("regression %s (%zu bytes), %s check: %s\n", names[i], len,
+                    checks[k].name, msg);
         failures++;
       }
     }

@@ -30,7 +30,7 @@
 #include "eventlog.h"
 #include "stream.h"
 
-#define CAP 97 /* an odd, small buffer: many reads, events cut across them */
+#define CAP 97  /* an odd, small buffer: many reads, events cut across them */
 #define TURNS 3 /* loop turns a pause lasts */
 
 /* ------------------------------------------------------------ input */
@@ -38,8 +38,7 @@
 static char *input;
 static size_t input_len;
 
-static void make_input(void)
-{
+static void make_input(void) {
   size_t cap = 16384, n = 0;
   int g, m;
   input = malloc(cap);
@@ -50,11 +49,11 @@ static void make_input(void)
                           "second line]",
                           g, g);
     for (m = 0; m < 30; m++)
-      n += (size_t)snprintf(input + n, cap - n, ";%c[%c%c]",
-                            m % 2 ? 'W' : 'B', 'a' + (g + m) % 19,
-                            'a' + (3 * m) % 19);
-    n += (size_t)snprintf(input + n, cap - n, "(;B[aa]C[a];W[bb])(;B[cc])"
-                                              ")\n");
+      n += (size_t)snprintf(input + n, cap - n, ";%c[%c%c]", m % 2 ? 'W' : 'B',
+                            'a' + (g + m) % 19, 'a' + (3 * m) % 19);
+    n += (size_t)snprintf(input + n, cap - n,
+                          "(;B[aa]C[a];W[bb])(;B[cc])"
+                          ")\n");
   }
   input_len = n;
   assert_true(input_len < 16384 && input_len > 8 * CAP);
@@ -65,7 +64,7 @@ static void make_input(void)
 typedef struct consumer {
   io_source *src;
   uv_idle_t idle;
-  int pausing;     /* pause: 0 never, 1 after every byte, 2 at every event */
+  int pausing; /* pause: 0 never, 1 after every byte, 2 at every event */
   int paused, ended, status;
   int turns;
   long reads_at_pause, issued_at_pause;
@@ -81,8 +80,7 @@ typedef struct consumer {
   size_t out_len, out_cap;
 } consumer;
 
-static void log_write(void *ctx, const char *line, size_t len)
-{
+static void log_write(void *ctx, const char *line, size_t len) {
   consumer *c = ctx;
   if (c->out_len + len > c->out_cap) {
     c->out_cap = 2 * (c->out_len + len);
@@ -93,11 +91,9 @@ static void log_write(void *ctx, const char *line, size_t len)
   c->out_len += len;
 }
 
-static void on_idle(uv_idle_t *h)
-{
+static void on_idle(uv_idle_t *h) {
   consumer *c = h->data;
-  if (++c->turns < TURNS)
-    return; /* stay paused while the loop polls */
+  if (++c->turns < TURNS) return; /* stay paused while the loop polls */
   /* Nothing was read (or, reading ahead, asked for) while paused, and no
    * more than one buffer was read past what the consumer took (two when
    * reading ahead: the read in flight when it paused is held). */
@@ -115,8 +111,7 @@ static void on_idle(uv_idle_t *h)
   io_source_resume(c->src);
 }
 
-static int pause_now(consumer *c)
-{
+static int pause_now(consumer *c) {
   c->paused = 1;
   c->pauses++;
   c->turns = 0;
@@ -126,8 +121,7 @@ static int pause_now(consumer *c)
   return IO_PAUSE;
 }
 
-static int c_data(void *ctx, const char *buf, size_t len, size_t *used)
-{
+static int c_data(void *ctx, const char *buf, size_t len, size_t *used) {
   consumer *c = ctx;
   assert_false(c->paused); /* nothing arrives while paused */
   assert_false(c->ended);
@@ -153,8 +147,7 @@ static int c_data(void *ctx, const char *buf, size_t len, size_t *used)
   return c->pausing == 1 ? pause_now(c) : IO_GO;
 }
 
-static void c_end(void *ctx, int status)
-{
+static void c_end(void *ctx, int status) {
   consumer *c = ctx;
   assert_false(c->ended);
   c->ended = 1;
@@ -172,8 +165,7 @@ static void c_end(void *ctx, int status)
 static const io_source_ops c_ops = {c_data, c_end};
 
 static void consumer_init(consumer *c, uv_loop_t *loop, io_source *src,
-                          int pausing, int parse)
-{
+                          int pausing, int parse) {
   memset(c, 0, sizeof *c);
   c->src = src;
   c->pausing = pausing;
@@ -196,8 +188,7 @@ static void consumer_init(consumer *c, uv_loop_t *loop, io_source *src,
 }
 
 /* (the idle handle is closed by run()) */
-static void consumer_free(consumer *c)
-{
+static void consumer_free(consumer *c) {
   if (c->p != NULL) {
     sgf_parser_destroy(c->p);
     evlog_free(&c->log);
@@ -210,8 +201,7 @@ static void consumer_free(consumer *c)
 
 enum { K_PIPE, K_SOCKETPAIR, K_FILE, K_FILE_INLINE, K_FILE_AHEAD };
 
-static void write_all(int fd, const char *b, size_t n)
-{
+static void write_all(int fd, const char *b, size_t n) {
   while (n > 0) {
     ssize_t k = write(fd, b, n);
     assert_true(k > 0);
@@ -221,8 +211,7 @@ static void write_all(int fd, const char *b, size_t n)
 }
 
 /* Run one consumer over the input through a source of the given kind. */
-static void run(int kind, consumer *c, int pausing, int parse)
-{
+static void run(int kind, consumer *c, int pausing, int parse) {
   uv_loop_t loop;
   io_source src;
   uv_pipe_t pipe;
@@ -232,30 +221,29 @@ static void run(int kind, consumer *c, int pausing, int parse)
   assert_int_equal(uv_loop_init(&loop), 0);
   consumer_init(c, &loop, &src, pausing, parse);
   switch (kind) {
-  case K_PIPE:
-  case K_SOCKETPAIR:
-    if (kind == K_PIPE)
-      assert_int_equal(uv_pipe(fds, 0, 0), 0);
-    else
-      assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
-    /* the whole input waits in the pipe: always readable */
-    write_all(fds[1], input, input_len);
-    close(fds[1]);
-    assert_int_equal(uv_pipe_init(&loop, &pipe, 0), 0);
-    assert_int_equal(uv_pipe_open(&pipe, fds[0]), 0);
-    io_source_stream(&src, &loop, (uv_stream_t *)&pipe, buf, CAP, &c_ops, c);
-    break;
-  default:
-    fds[0] = mkstemp(path);
-    assert_true(fds[0] >= 0);
-    unlink(path);
-    write_all(fds[0], input, input_len);
-    io_source_file(&src, &loop, fds[0], 0,
-                   kind == K_FILE_INLINE ? IO_SOURCE_INLINE : 0, buf, CAP,
-                   &c_ops, c);
-    if (kind == K_FILE_AHEAD)
-      io_source_readahead(&src, buf2);
-    break;
+    case K_PIPE:
+    case K_SOCKETPAIR:
+      if (kind == K_PIPE)
+        assert_int_equal(uv_pipe(fds, 0, 0), 0);
+      else
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+      /* the whole input waits in the pipe: always readable */
+      write_all(fds[1], input, input_len);
+      close(fds[1]);
+      assert_int_equal(uv_pipe_init(&loop, &pipe, 0), 0);
+      assert_int_equal(uv_pipe_open(&pipe, fds[0]), 0);
+      io_source_stream(&src, &loop, (uv_stream_t *)&pipe, buf, CAP, &c_ops, c);
+      break;
+    default:
+      fds[0] = mkstemp(path);
+      assert_true(fds[0] >= 0);
+      unlink(path);
+      write_all(fds[0], input, input_len);
+      io_source_file(&src, &loop, fds[0], 0,
+                     kind == K_FILE_INLINE ? IO_SOURCE_INLINE : 0, buf, CAP,
+                     &c_ops, c);
+      if (kind == K_FILE_AHEAD) io_source_readahead(&src, buf2);
+      break;
   }
   assert_int_equal(io_source_start(&src), 0);
   uv_run(&loop, UV_RUN_DEFAULT);
@@ -279,8 +267,7 @@ static const char *kind_name[] = {"pipe", "socketpair", "file",
 
 /* Pausing after every byte: every byte exactly once, in order, and the
  * source paused once a byte. */
-static void test_bytes(void **state)
-{
+static void test_bytes(void **state) {
   int kind;
   (void)state;
   for (kind = K_PIPE; kind <= K_FILE_AHEAD; kind++) {
@@ -296,8 +283,7 @@ static void test_bytes(void **state)
 
 /* A parser pausing at every event logs what one that never pauses logs;
  * both log what the parser logs given the whole input at once. */
-static void test_events(void **state)
-{
+static void test_events(void **state) {
   consumer whole;
   sgf_callbacks cb;
   size_t n = 0;
@@ -331,8 +317,7 @@ static void test_events(void **state)
   consumer_free(&whole);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bytes),
       cmocka_unit_test(test_events),

@@ -131,8 +131,7 @@ static sgf_collection *parse(const char *s, unsigned popt_flags) {
 }
 
 /* Value i of n's first property ident (raw NULL if there is none). */
-static sgf_value_view val_of(const sgf_node *n, const char *ident,
-                             size_t i) {
+static sgf_value_view val_of(const sgf_node *n, const char *ident, size_t i) {
   sgf_prop_view p = sgf_node_find_prop(n, ident);
   return sgf_prop_value(&p, i);
 }
@@ -166,9 +165,9 @@ static void signature(const sgf_tree *t, buf *out) {
   sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) {
     size_t i, j;
-    snprintf(tmp, sizeof tmp, "%zu<%ld:", sgf_node_index(n),
-             sgf_node_parent(n) ? (long)sgf_node_index(sgf_node_parent(n))
-                                : -1L);
+    snprintf(
+        tmp, sizeof tmp, "%zu<%ld:", sgf_node_index(n),
+        sgf_node_parent(n) ? (long)sgf_node_index(sgf_node_parent(n)) : -1L);
     buf_adds(out, tmp);
     for (i = 0; i < sgf_node_prop_count(n); i++) {
       sgf_prop_view p = sgf_node_prop(n, i);
@@ -210,7 +209,8 @@ static void check_invariants(const sgf_tree *t) {
       size_t ci = sgf_node_child_index(n);
       assert_ptr_equal(sgf_node_child(p, ci), n);
       assert_int_equal(sgf_node_tree_depth(n), sgf_node_tree_depth(p) + 1);
-      assert_int_equal(sgf_node_variation_depth(n), sgf_node_variation_depth(p) + (ci > 0));
+      assert_int_equal(sgf_node_variation_depth(n),
+                       sgf_node_variation_depth(p) + (ci > 0));
       assert_int_equal(sgf_node_ply(n), sgf_node_ply(p) + mv);
       assert_true(sgf_node_is_ancestor(p, n));
       assert_false(sgf_node_is_ancestor(n, p));
@@ -291,11 +291,15 @@ static void test_ff4_example(void **state) {
     assert_int_equal(c.raw[0], order[i]);
   }
   /* siblings, child(i) */
-  assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "c")), by_comment(t, "d"));
-  assert_ptr_equal(sgf_node_prev_sibling(by_comment(t, "d")), by_comment(t, "c"));
+  assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "c")),
+                   by_comment(t, "d"));
+  assert_ptr_equal(sgf_node_prev_sibling(by_comment(t, "d")),
+                   by_comment(t, "c"));
   assert_null(sgf_node_next_sibling(by_comment(t, "d")));
-  assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "a")), by_comment(t, "f"));
-  assert_ptr_equal(sgf_node_prev_sibling(by_comment(t, "j")), by_comment(t, "g"));
+  assert_ptr_equal(sgf_node_next_sibling(by_comment(t, "a")),
+                   by_comment(t, "f"));
+  assert_ptr_equal(sgf_node_prev_sibling(by_comment(t, "j")),
+                   by_comment(t, "g"));
   assert_ptr_equal(sgf_node_child(root, 1), by_comment(t, "f"));
   assert_ptr_equal(sgf_node_child(by_comment(t, "f"), 1), by_comment(t, "j"));
   assert_null(sgf_node_child(by_comment(t, "f"), 2));
@@ -327,7 +331,8 @@ static void test_ff4_example(void **state) {
   assert_false(sgf_node_is_ancestor(by_comment(t, "c"), by_comment(t, "d")));
   assert_true(sgf_node_is_descendant(by_comment(t, "e"), by_comment(t, "a")));
   assert_true(sgf_node_is_descendant(by_comment(t, "j"), root));
-  assert_int_equal(sgf_node_distance(by_comment(t, "e"), by_comment(t, "j")), 0);
+  assert_int_equal(sgf_node_distance(by_comment(t, "e"), by_comment(t, "j")),
+                   0);
   /* iterators */
   sgf_node_iter_mainline_init(&it, root);
   assert_ptr_equal(sgf_node_iter_next(&it), root);
@@ -373,21 +378,21 @@ static void test_cql_example(void **state) {
     size_t ply, depth;
     int color;
   } want[] = {
-      {"start", 0, 0, SGF_COLOR_BLACK},    {"1. e4", 1, 0, SGF_COLOR_WHITE},
-      {"1...e5", 2, 0, SGF_COLOR_BLACK},   {"2. d4", 3, 0, SGF_COLOR_WHITE},
-      {"1. d4", 1, 1, SGF_COLOR_WHITE},    {"1...Nf6", 2, 1, SGF_COLOR_BLACK},
-      {"1...d5", 2, 2, SGF_COLOR_BLACK},   {"2. c4", 3, 2, SGF_COLOR_WHITE},
-      {"1. Nf3", 1, 1, SGF_COLOR_WHITE},   {"1...d5/Nf3", 2, 1, SGF_COLOR_BLACK},
+      {"start", 0, 0, SGF_COLOR_BLACK},  {"1. e4", 1, 0, SGF_COLOR_WHITE},
+      {"1...e5", 2, 0, SGF_COLOR_BLACK}, {"2. d4", 3, 0, SGF_COLOR_WHITE},
+      {"1. d4", 1, 1, SGF_COLOR_WHITE},  {"1...Nf6", 2, 1, SGF_COLOR_BLACK},
+      {"1...d5", 2, 2, SGF_COLOR_BLACK}, {"2. c4", 3, 2, SGF_COLOR_WHITE},
+      {"1. Nf3", 1, 1, SGF_COLOR_WHITE}, {"1...d5/Nf3", 2, 1, SGF_COLOR_BLACK},
   };
   /* pairs: x, y, lca, distance */
   static const struct {
     const char *x, *y, *lca;
     size_t dist;
   } pairs[] = {
-      {"2. d4", "2. c4", "start", 6},     /* 3 up, 3 down */
-      {"1...Nf6", "2. c4", "1. d4", 3},   /* 1 up, 2 down */
+      {"2. d4", "2. c4", "start", 6},   /* 3 up, 3 down */
+      {"1...Nf6", "2. c4", "1. d4", 3}, /* 1 up, 2 down */
       {"1...e5", "1...d5/Nf3", "start", 4},
-      {"2. c4", "1...d5", "1...d5", 1},   /* ancestor */
+      {"2. c4", "1...d5", "1...d5", 1}, /* ancestor */
       {"1. Nf3", "1...d5/Nf3", "1. Nf3", 1},
       {"start", "2. d4", "start", 3},
       {"1. e4", "1. d4", "start", 2},
@@ -414,7 +419,8 @@ static void test_cql_example(void **state) {
   assert_true(sgf_node_is_mainline(by_comment(t, "2. d4")));
   assert_true(sgf_node_is_variation(by_comment(t, "1. d4")));
   for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-    const sgf_node *x = by_comment(t, pairs[i].x), *y = by_comment(t, pairs[i].y);
+    const sgf_node *x = by_comment(t, pairs[i].x),
+                   *y = by_comment(t, pairs[i].y);
     assert_ptr_equal(sgf_node_lca(x, y), by_comment(t, pairs[i].lca));
     assert_ptr_equal(sgf_node_lca(y, x), by_comment(t, pairs[i].lca));
     assert_int_equal(sgf_node_distance(x, y), pairs[i].dist);
@@ -422,7 +428,8 @@ static void test_cql_example(void **state) {
   }
   assert_int_equal(sgf_node_move(by_comment(t, "1. Nf3"), &v), SGF_COLOR_BLACK);
   assert_string_equal(v.raw, "fc");
-  assert_int_equal(sgf_node_move(by_comment(t, "1...Nf6"), &v), SGF_COLOR_WHITE);
+  assert_int_equal(sgf_node_move(by_comment(t, "1...Nf6"), &v),
+                   SGF_COLOR_WHITE);
   assert_string_equal(v.raw, "ff");
   assert_int_equal(sgf_node_move(by_comment(t, "start"), &v), SGF_COLOR_NONE);
   assert_null(v.raw);
@@ -502,22 +509,23 @@ static void assert_pos_at(sgf_pos got, const char *in, size_t off) {
 }
 
 static void test_move_positions(void **state) {
-  const char *in = "(;FF[4]\n;B[aa];W[bb]\n;B\n[cc];W[]\r\n;B[dd]\r;W"
-                   "\r\n[ee];B[ff]\n\n;W[gg])";
+  const char *in =
+      "(;FF[4]\n;B[aa];W[bb]\n;B\n[cc];W[]\r\n;B[dd]\r;W"
+      "\r\n[ee];B[ff]\n\n;W[gg])";
   size_t len = strlen(in);
   (void)state;
   for (size_t chunk = 1; chunk <= len; chunk += len - 1) {
-    sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), pos_keep, NULL, NULL};
+    sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                     pos_keep, NULL, NULL};
     sgf_tree *t = NULL;
     sgf_tree_builder *b = sgf_tree_builder_create(&cb, &t, NULL);
     sgf_parser *p = sgf_tree_builder_parser(b);
     const sgf_node *n;
     size_t off, moves = 0;
     for (size_t i = 0; i < len; i += chunk)
-      assert_int_equal(sgf_parser_feed(p, in + i, len - i < chunk ? len - i
-                                                               : chunk,
-                                       NULL),
-                       SGF_OK);
+      assert_int_equal(
+          sgf_parser_feed(p, in + i, len - i < chunk ? len - i : chunk, NULL),
+          SGF_OK);
     assert_int_equal(sgf_parser_finish(p), SGF_OK);
     assert_non_null(t);
     off = (size_t)(strchr(in, ';') - in); /* the root's */
@@ -539,8 +547,9 @@ static void test_move_positions(void **state) {
 }
 
 static void test_properties_raw(void **state) {
-  const char *s = "(;CoPyright[x]b[aa]C[a\\]b\\\\]AB[aa][bb]\n[cc]XX[]"
-                  "C[second])";
+  const char *s =
+      "(;CoPyright[x]b[aa]C[a\\]b\\\\]AB[aa][bb]\n[cc]XX[]"
+      "C[second])";
   sgf_collection *col = parse(s, 0);
   const sgf_node *n = sgf_tree_root(sgf_collection_tree(col, 0));
   sgf_prop_view p;
@@ -658,8 +667,7 @@ static void gamelog_free(gamelog *g) {
   buf_free(&g->sig);
 }
 
-static int feed_all(sgf_parser *p, const char *s, size_t len,
-                           size_t chunk) {
+static int feed_all(sgf_parser *p, const char *s, size_t len, size_t chunk) {
   size_t off = 0;
   int st = SGF_OK;
   if (chunk == 0) chunk = len ? len : 1;
@@ -673,7 +681,8 @@ static int feed_all(sgf_parser *p, const char *s, size_t len,
 }
 
 static void test_one_game_mode_and_keep(void **state) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, g_on_diag, NULL};
   gamelog g;
   sgf_tree_builder *b;
   size_t chunk;
@@ -709,7 +718,8 @@ static void test_one_game_mode_and_keep(void **state) {
 }
 
 static void test_collection_mode(void **state) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, g_on_diag, NULL};
   sgf_tree_builder_options o;
   gamelog g;
   sgf_tree_builder *b;
@@ -820,8 +830,8 @@ static void test_mainline_mode(void **state) {
 
 /* Lenient repairs reach the tree as the core reports them. */
 static void test_lenient_shapes(void **state) {
-  sgf_collection *col =
-      parse("junk(;C[r](;C[a])(;C[b]);C[after])(;C[t2]()(;C[x]))(C[noSemi])", 0);
+  sgf_collection *col = parse(
+      "junk(;C[r](;C[a])(;C[b]);C[after])(;C[t2]()(;C[x]))(C[noSemi])", 0);
   const sgf_tree *t = sgf_collection_tree(col, 0);
   (void)state;
   assert_int_equal(sgf_collection_count(col), 3);
@@ -840,7 +850,8 @@ static void test_lenient_shapes(void **state) {
 /* Orders the core never produces, through the detached handlers. */
 static void test_detached_robust_order(void **state) {
   sgf_tree_builder_options o;
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, NULL, NULL};
   const sgf_callbacks *h = sgf_tree_builder_handlers();
   sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
   sgf_tree_builder *b;
@@ -913,8 +924,8 @@ static int combo_node(sgf_parser *p, void *u) {
   c->nodes++;
   return sgf_tree_builder_handlers()->on_node(p, c->b);
 }
-#define FWD(name)                                          \
-  static int combo_##name(sgf_parser *p, void *u) {        \
+#define FWD(name)                                                      \
+  static int combo_##name(sgf_parser *p, void *u) {                    \
     return sgf_tree_builder_handlers()->on_##name(p, ((combo *)u)->b); \
   }
 FWD(tree_begin)
@@ -931,9 +942,18 @@ static int combo_data(sgf_parser *p, void *u, const char *at, size_t n) {
 }
 
 static void test_detached_with_own_parser(void **state) {
-  sgf_callbacks mine = {sizeof(sgf_callbacks), combo_tree_begin, combo_tree_end,  combo_node,
-                        combo_property,   combo_value_begin, combo_data,
-                        combo_value_end,  combo_property_end, NULL, NULL, NULL};
+  sgf_callbacks mine = {sizeof(sgf_callbacks),
+                        combo_tree_begin,
+                        combo_tree_end,
+                        combo_node,
+                        combo_property,
+                        combo_value_begin,
+                        combo_data,
+                        combo_value_end,
+                        combo_property_end,
+                        NULL,
+                        NULL,
+                        NULL};
   sgf_tree_builder_options o;
   combo c;
   sgf_parser *p;
@@ -992,20 +1012,38 @@ static int pa_value(sgf_parser *p, void *u, const char *at, size_t n,
   return pa(u);
 }
 
-static const sgf_callbacks pass_events = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
-                                          pa_data,  pa_plain, pa_data,
-                                          pa_plain, pa_plain, NULL, NULL, NULL};
+static const sgf_callbacks pass_events = {sizeof(sgf_callbacks),
+                                          pa_plain,
+                                          pa_plain,
+                                          pa_node,
+                                          pa_data,
+                                          pa_plain,
+                                          pa_data,
+                                          pa_plain,
+                                          pa_plain,
+                                          NULL,
+                                          NULL,
+                                          NULL};
 /* The same, values whole (on_value): the builder's parser then delivers
  * values whole too. */
-static const sgf_callbacks pass_whole = {sizeof(sgf_callbacks), pa_plain, pa_plain, pa_node,
-                                         pa_data,  NULL,     NULL,
-                                         NULL,     pa_plain, NULL,
-                                         pa_value, NULL};
+static const sgf_callbacks pass_whole = {sizeof(sgf_callbacks),
+                                         pa_plain,
+                                         pa_plain,
+                                         pa_node,
+                                         pa_data,
+                                         NULL,
+                                         NULL,
+                                         NULL,
+                                         pa_plain,
+                                         NULL,
+                                         pa_value,
+                                         NULL};
 static const sgf_callbacks *passing = &pass_events;
 
 /* Run cql+ff4 with an action at event k; returns the feed status. */
 static int run_passer(passer *u, size_t k, int action, size_t chunk) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, passing};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, g_on_diag, passing};
   sgf_tree_builder *b;
   sgf_parser *p;
   buf s = {0};
@@ -1112,7 +1150,8 @@ static void test_pass_through_whole_values(void **state) {
 
 static void test_skip_shapes(void **state) {
   passer u;
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, &pass_events};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, NULL, &pass_events};
   sgf_tree_builder *b;
   (void)state;
   /* skip at the 3rd node event (";C[b]"): the rest of the tree "a" lives in
@@ -1126,9 +1165,9 @@ static void test_skip_shapes(void **state) {
     u.act_at = 9;
     u.action = SGF_SKIP;
   }
-  assert_int_equal(feed_all(sgf_tree_builder_parser(b), ff4_example,
-                            strlen(ff4_example), 0),
-                   SGF_OK);
+  assert_int_equal(
+      feed_all(sgf_tree_builder_parser(b), ff4_example, strlen(ff4_example), 0),
+      SGF_OK);
   assert_int_equal(u.g.games, 1);
   /* a was made (its event came first), its property and the rest of its
    * tree skipped; the variation f... stays */
@@ -1144,7 +1183,8 @@ static void test_skip_shapes(void **state) {
 }
 
 static void test_on_game_actions(void **state) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
   buf s = {0};
@@ -1174,7 +1214,8 @@ static void test_on_game_actions(void **state) {
 /* A parser reset in the middle of a game: the partial game is dropped when
  * the next game begins. */
 static void test_reset_mid_game(void **state) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   sgf_parser *p;
   gamelog g;
@@ -1218,8 +1259,9 @@ static void test_reset_mid_game(void **state) {
 /* Limits                                                              */
 
 static int run_limited(const char *s, const sgf_tree_builder_options *o,
-                              gamelog *g) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
+                       gamelog *g) {
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, g_on_diag, NULL};
   sgf_tree_builder *b = sgf_tree_builder_create(&cb, g, o);
   int st;
   assert_non_null(b);
@@ -1251,10 +1293,12 @@ static void test_node_limit(void **state) {
   assert_int_equal(g.games, 0);
   assert_int_equal(g.last.code, SGF_DIAG_TREE_NODE_LIMIT);
   assert_int_equal(g.last.severity, SGF_SEV_FATAL);
-  assert_int_equal(g.last.pos.offset, strstr(ff4_example, ";C[e]") - ff4_example);
+  assert_int_equal(g.last.pos.offset,
+                   strstr(ff4_example, ";C[e]") - ff4_example);
   assert_int_equal(g.last.has_mark, 1);
   assert_int_equal(g.last.mark.offset, 0);
-  assert_string_equal(sgf_diag_name(SGF_DIAG_TREE_NODE_LIMIT), "tree-node-limit");
+  assert_string_equal(sgf_diag_name(SGF_DIAG_TREE_NODE_LIMIT),
+                      "tree-node-limit");
   gamelog_free(&g);
   o.max_nodes = 11; /* exactly enough */
   memset(&g, 0, sizeof g);
@@ -1374,7 +1418,8 @@ static void test_allocation_failure_builder(void **state) {
         sgf_collection_free(col);
       } else {
         /* one game at a time, keeping every game, fed in small chunks */
-        sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, g_on_diag, NULL};
+        sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                         g_on_game, g_on_diag, NULL};
         gamelog g;
         sgf_tree_builder *b;
         memset(&g, 0, sizeof g);
@@ -1422,24 +1467,42 @@ static int edit_script(sgf_cursor *c, int step) {
       h.komi = 6.5;
       h.black = "B]lack";
       return sgf_cursor_header(c, &h);
-    case 1: return sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0);
-    case 2: return sgf_cursor_add_comment(c, "first");
-    case 3: return sgf_cursor_add_comment(c, "second");
-    case 4: return sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0);
-    case 5: return sgf_cursor_back(c);
-    case 6: return sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2, 0);
-    case 7: return sgf_cursor_add_node(c, 0);
-    case 8: return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 1);
-    case 9: return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 2);
-    case 10: return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 3);
-    case 11: return sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 1, 2);
-    case 12: return sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 4, 4);
-    case 13: return sgf_cursor_add_label(c, 5, 5, "A:b");
-    case 14: return sgf_cursor_set_result(c, "B+R");
-    case 15: return sgf_cursor_start_variation(c);
-    case 16: return sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, 0, 0);
-    case 17: return sgf_cursor_add_value(c, "XX", "a\\]", 3);
-    default: return 99;
+    case 1:
+      return sgf_cursor_add_move(c, SGF_COLOR_BLACK, 3, 3, 0);
+    case 2:
+      return sgf_cursor_add_comment(c, "first");
+    case 3:
+      return sgf_cursor_add_comment(c, "second");
+    case 4:
+      return sgf_cursor_add_move(c, SGF_COLOR_WHITE, 15, 15, 0);
+    case 5:
+      return sgf_cursor_back(c);
+    case 6:
+      return sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2, 0);
+    case 7:
+      return sgf_cursor_add_node(c, 0);
+    case 8:
+      return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 1);
+    case 9:
+      return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 2);
+    case 10:
+      return sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 1, 3);
+    case 11:
+      return sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 1, 2);
+    case 12:
+      return sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 4, 4);
+    case 13:
+      return sgf_cursor_add_label(c, 5, 5, "A:b");
+    case 14:
+      return sgf_cursor_set_result(c, "B+R");
+    case 15:
+      return sgf_cursor_start_variation(c);
+    case 16:
+      return sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, 0, 0);
+    case 17:
+      return sgf_cursor_add_value(c, "XX", "a\\]", 3);
+    default:
+      return 99;
   }
 }
 
@@ -1615,7 +1678,8 @@ static size_t peak_one_game(const char *s, size_t len, size_t *games) {
   sgf_allocator a = counting_allocator(&c);
   sgf_tree_builder_options o;
   sgf_options po;
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), g_on_game, NULL, NULL};
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
   sgf_tree_builder_options_init(&o);
@@ -1687,10 +1751,8 @@ static void test_cursor_record(void **state) {
   assert_string_equal(val_of(root, "FF", 0).raw, "4");
   assert_string_equal(val_of(root, "SZ", 0).raw, "19");
   assert_string_equal(val_of(root, "KM", 0).raw, "6.5");
-  assert_string_equal(val_of(root, "PB", 0).raw,
-                      "Black\\]Player");
-  assert_string_equal(val_of(root, "PW", 0).raw,
-                      "W\\\\hite");
+  assert_string_equal(val_of(root, "PB", 0).raw, "Black\\]Player");
+  assert_string_equal(val_of(root, "PW", 0).raw, "W\\\\hite");
   assert_int_equal(sgf_node_find_prop(root, "HA").nvalues, 0);
   h.komi = -0.25;
   h.handicap = 3;
@@ -1716,12 +1778,13 @@ static void test_cursor_record(void **state) {
   assert_int_equal(sgf_cursor_add_comment(c, "a ] comment \\ here"), SGF_OK);
   assert_int_equal(sgf_cursor_add_comment(c, "more"), SGF_OK);
   p = sgf_node_find_prop(w1, "C");
-  assert_string_equal(sgf_prop_value(&p, 0).raw, "a \\] comment \\\\ here\nmore");
+  assert_string_equal(sgf_prop_value(&p, 0).raw,
+                      "a \\] comment \\\\ here\nmore");
   n = sgf_unescape(sgf_prop_value(&p, 0).raw, sgf_prop_value(&p, 0).len, out);
   assert_int_equal(n, strlen("a ] comment \\ here\nmore"));
   assert_memory_equal(out, "a ] comment \\ here\nmore", n);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, SGF_PASS, 0),
-                   SGF_OK);
+  assert_int_equal(
+      sgf_cursor_add_move(c, SGF_COLOR_BLACK, SGF_PASS, SGF_PASS, 0), SGF_OK);
   pass = sgf_cursor_node(c);
   {
     sgf_value_view v;
@@ -1748,9 +1811,9 @@ static void test_cursor_record(void **state) {
 
   /* a variation appended last */
   assert_int_equal(sgf_cursor_goto(c, b1), SGF_OK);
-  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2,
-                                       SGF_CURSOR_VARIATION),
-                   SGF_OK);
+  assert_int_equal(
+      sgf_cursor_add_move(c, SGF_COLOR_WHITE, 2, 2, SGF_CURSOR_VARIATION),
+      SGF_OK);
   w2 = sgf_cursor_node(c);
   assert_int_equal(sgf_node_child_count(b1), 2);
   assert_int_equal(sgf_node_child_index(w2), 1);
@@ -1775,8 +1838,7 @@ static void test_cursor_record(void **state) {
   assert_ptr_equal(sgf_cursor_node(c), b1);
   assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 30, 0, 0), SGF_OK);
   assert_ptr_equal(sgf_node_last_child(b1), sgf_cursor_node(c));
-  assert_string_equal(val_of(sgf_cursor_node(c), "W", 0).raw,
-                      "Ea");
+  assert_string_equal(val_of(sgf_cursor_node(c), "W", 0).raw, "Ea");
   assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
   assert_int_equal(sgf_cursor_start_variation(c), SGF_EINVAL);
   assert_int_equal(sgf_cursor_back(c), SGF_EINVAL);
@@ -1796,20 +1858,19 @@ static void test_cursor_record(void **state) {
   assert_int_equal(p.nvalues, 2); /* ba moved to AE */
   assert_string_equal(sgf_prop_value(&p, 0).raw, "aa");
   assert_string_equal(sgf_prop_value(&p, 1).raw, "ca");
-  assert_string_equal(val_of(sgf_cursor_node(c), "AE", 0).raw,
-                      "ba");
+  assert_string_equal(val_of(sgf_cursor_node(c), "AE", 0).raw, "ba");
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_WHITE, 5, 6), SGF_OK);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 5), SGF_OK);
   assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "AW").nvalues, 1);
   assert_int_equal(sgf_cursor_add_stone(c, SGF_COLOR_BLACK, 5, 6), SGF_OK);
-  assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "AW").nvalues, 0); /* emptied */
+  assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "AW").nvalues,
+                   0); /* emptied */
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_TRIANGLE, 3, 3), SGF_OK);
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CIRCLE, 4, 4), SGF_OK);
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_SQUARE, 3, 3), SGF_OK);
   assert_int_equal(sgf_cursor_add_markup(c, SGF_MARKUP_CROSS, 6, 6), SGF_OK);
   assert_int_equal(sgf_node_find_prop(sgf_cursor_node(c), "TR").nvalues, 0);
-  assert_string_equal(val_of(sgf_cursor_node(c), "SQ", 0).raw,
-                      "dd");
+  assert_string_equal(val_of(sgf_cursor_node(c), "SQ", 0).raw, "dd");
   assert_int_equal(sgf_cursor_add_markup(c, (sgf_markup)9, 1, 1), SGF_EINVAL);
   assert_int_equal(sgf_cursor_add_label(c, 2, 3, "A:]"), SGF_OK);
   assert_int_equal(sgf_cursor_add_label(c, 4, 3, "x"), SGF_OK);
@@ -1891,11 +1952,12 @@ static void test_cursor_long_game(void **state) {
   int i;
   (void)state;
   for (i = 0; i < 20000; i++) {
-    assert_int_equal(sgf_cursor_add_move(c, i % 2 ? SGF_COLOR_WHITE
-                                                   : SGF_COLOR_BLACK,
-                                         i % 19, (i / 19) % 19, 0),
-                     SGF_OK);
-    if (i % 1000 == 0) assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), i + 1);
+    assert_int_equal(
+        sgf_cursor_add_move(c, i % 2 ? SGF_COLOR_WHITE : SGF_COLOR_BLACK,
+                            i % 19, (i / 19) % 19, 0),
+        SGF_OK);
+    if (i % 1000 == 0)
+      assert_int_equal(sgf_node_ply(sgf_cursor_node(c)), i + 1);
   }
   assert_int_equal(sgf_tree_node_count(t), 20001);
   assert_int_equal(sgf_node_move_number(sgf_cursor_node(c)), 20000);
@@ -1940,8 +2002,9 @@ static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
 }
 
 static int corpus_build(const buf *in, unsigned pflags, size_t chunk,
-                               corpus_run *r) {
-  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), corpus_game, NULL, NULL};
+                        corpus_run *r) {
+  sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
+                                   corpus_game, NULL, NULL};
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_tree_builder *b;

@@ -16,9 +16,8 @@
 
 /* "(;C[h\u00e9 \u8a9e \U0001F600])" */
 static const char utf8[] = "(;C[h\xc3\xa9 \xe8\xaa\x9e \xf0\x9f\x98\x80])";
-static const unsigned short units[] = {'(', ';', 'C', '[', 'h', 0xe9, ' ',
-                                       0x8a9e, ' ', 0xd83d, 0xde00, ']',
-                                       ')'};
+static const unsigned short units[] = {
+    '(', ';', 'C', '[', 'h', 0xe9, ' ', 0x8a9e, ' ', 0xd83d, 0xde00, ']', ')'};
 #define NUNITS (sizeof units / sizeof units[0])
 
 typedef struct sink {
@@ -27,8 +26,7 @@ typedef struct sink {
   size_t stop_after; /* 0: never */
 } sink;
 
-static int collect(void *ctx, const char *s, size_t len)
-{
+static int collect(void *ctx, const char *s, size_t len) {
   sink *k = ctx;
   assert_true(k->len + len <= sizeof k->buf);
   memcpy(k->buf + k->len, s, len);
@@ -37,8 +35,7 @@ static int collect(void *ctx, const char *s, size_t len)
 }
 
 /* The units as bytes in the order, with a mark if bom. */
-static size_t encode(int order, int bom, char *out)
-{
+static size_t encode(int order, int bom, char *out) {
   size_t i, n = 0;
   if (bom) {
     out[n++] = (char)(order == UTF16_LE ? 0xFF : 0xFE);
@@ -52,8 +49,7 @@ static size_t encode(int order, int bom, char *out)
   return n;
 }
 
-static void test_detect(void **st)
-{
+static void test_detect(void **st) {
   size_t skip = 9;
   (void)st;
   assert_int_equal(utf16_detect("\xff\xfe(\0", 4, &skip), UTF16_LE);
@@ -69,8 +65,7 @@ static void test_detect(void **st)
   assert_int_equal(utf16_detect("(", 1, &skip), UTF16_NONE);
 }
 
-static void test_chunks(void **st)
-{
+static void test_chunks(void **st) {
   int order;
   (void)st;
   for (order = UTF16_LE; order <= UTF16_BE; order++) {
@@ -95,8 +90,7 @@ static void test_chunks(void **st)
   }
 }
 
-static void test_invalid(void **st)
-{
+static void test_invalid(void **st) {
   char in[64];
   size_t n, chunk;
   (void)st;
@@ -137,8 +131,7 @@ static void test_invalid(void **st)
   assert_null(utf16_create(UTF16_NONE));
 }
 
-static void test_stop(void **st)
-{
+static void test_stop(void **st) {
   char in[64];
   size_t n = encode(UTF16_LE, 0, in);
   utf16_conv *c = utf16_create(UTF16_LE);
@@ -150,8 +143,7 @@ static void test_stop(void **st)
   utf16_destroy(c);
 }
 
-int main(void)
-{
+int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_detect),
       cmocka_unit_test(test_chunks),

@@ -17,18 +17,17 @@
 
 #include <sgfstream.h>
 
-
 static const sgf_board B19 = {19, 19};
 static const sgf_board B20 = {20, 20};
 static const sgf_board B52 = {52, 52};
 
 /* Decoding s with f fails with code at offset off. */
-#define EXPECT_ERR(call, code, off)                                          \
-  do {                                                                       \
-    size_t eo_ = 12345;                                                      \
-    size_t *err_off = &eo_;                                                  \
-    assert_int_equal((call), (code));                                        \
-    assert_int_equal(eo_, (off));                                            \
+#define EXPECT_ERR(call, code, off)   \
+  do {                                \
+    size_t eo_ = 12345;               \
+    size_t *err_off = &eo_;           \
+    assert_int_equal((call), (code)); \
+    assert_int_equal(eo_, (off));     \
   } while (0)
 
 #define S(lit) lit, sizeof(lit) - 1
@@ -71,8 +70,8 @@ static void test_table_builtins(void **st) {
   int id;
   (void)st;
   for (i = 0; i < sizeof want / sizeof want[0]; i++) {
-    const sgf_propdef *d = sgf_prop_lookup(NULL, want[i].id,
-                                           strlen(want[i].id));
+    const sgf_propdef *d =
+        sgf_prop_lookup(NULL, want[i].id, strlen(want[i].id));
     assert_non_null(d);
     assert_string_equal(d->ident, want[i].id);
     assert_int_equal(d->id, want[i].prop);
@@ -202,9 +201,8 @@ static void test_table_register(void **st) {
   assert_int_equal(sgf_value_decode(t1, got, &B19, S("123"), &v, &off),
                    SGF_ERANGE);
   assert_int_equal(sgf_value_decode(t1, got, &B19, S("1234"), &v, NULL), 0);
-  assert_int_equal(sgf_value_encode(t1, got, &B19, &v, 0, out, sizeof out,
-                                    NULL),
-                   4);
+  assert_int_equal(
+      sgf_value_encode(t1, got, &B19, &v, 0, out, sizeof out, NULL), 4);
   assert_memory_equal(out, "1234", 4);
   assert_true(calls >= 5);
   /* Without the table the type is unknown. */
@@ -220,8 +218,8 @@ static void test_table_register(void **st) {
 static void test_number(void **st) {
   int64_t n = 0;
   char out[24];
-  static const int64_t samples[] = {0, 1, -1, 19, 1000000, INT64_MAX,
-                                    INT64_MIN};
+  static const int64_t samples[] = {0,       1,         -1,       19,
+                                    1000000, INT64_MAX, INT64_MIN};
   size_t i;
   (void)st;
   assert_int_equal(sgf_number_decode(S("0"), &n, NULL), 0);
@@ -256,9 +254,9 @@ static void test_number(void **st) {
 static void test_real(void **st) {
   double r = 0;
   char out[SGF_REAL_MAX];
-  static const double samples[] = {6.5,   -0.5, 0.1,      7,         1e-15,
-                                   123.456, -2.75, 999999999999999.9, 0.3,
-                                   1.0 / 3};
+  static const double samples[] = {6.5,   -0.5,    0.1,   7,
+                                   1e-15, 123.456, -2.75, 999999999999999.9,
+                                   0.3,   1.0 / 3};
   size_t i;
   int k;
   (void)st;
@@ -386,7 +384,7 @@ static void test_text(void **st) {
   /* Encode then decode gives the text back. */
   {
     static const char *const texts[] = {"x]y\\z", "a:b:c", "multi\nline",
-                                        "\\", "]]", ""};
+                                        "\\",     "]]",    ""};
     size_t i;
     for (i = 0; i < sizeof texts / sizeof texts[0]; i++) {
       char back[64];
@@ -470,8 +468,8 @@ static void test_points(void **st) {
              1);
   EXPECT_ERR(sgf_board_point_decode(&B19, S("a"), &pt, err_off), SGF_ESYNTAX,
              1);
-  EXPECT_ERR(sgf_board_point_decode(&B19, S("abc"), &pt, err_off),
-             SGF_ESYNTAX, 2);
+  EXPECT_ERR(sgf_board_point_decode(&B19, S("abc"), &pt, err_off), SGF_ESYNTAX,
+             2);
   /* Rectangular: 19 columns, 13 rows. */
   assert_int_equal(sgf_board_point_decode(&rect, S("sm"), &pt, NULL), 0);
   EXPECT_ERR(sgf_board_point_decode(&rect, S("sn"), &pt, err_off), SGF_ERANGE,
@@ -553,8 +551,7 @@ static void test_coordinates(void **st) {
   EXPECT_ERR(sgf_point_from_gtp(&B19, S("I5"), &pt, err_off), SGF_ESYNTAX, 0);
   EXPECT_ERR(sgf_point_from_gtp(&B19, S("T20"), &pt, err_off), SGF_ERANGE, 1);
   EXPECT_ERR(sgf_point_from_gtp(&B19, S("A0"), &pt, err_off), SGF_ESYNTAX, 1);
-  EXPECT_ERR(sgf_point_from_gtp(&B19, S("A05"), &pt, err_off), SGF_ESYNTAX,
-             1);
+  EXPECT_ERR(sgf_point_from_gtp(&B19, S("A05"), &pt, err_off), SGF_ESYNTAX, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -576,8 +573,7 @@ static void expand(const sgf_board *b, const char *raw, unsigned flags,
     strcat(out, two);
   }
   if (r < 0)
-    sprintf(out, "error %s at %zu", r == SGF_ERANGE ? "range" : "syntax",
-            off);
+    sprintf(out, "error %s at %zu", r == SGF_ERANGE ? "range" : "syntax", off);
 }
 
 static void test_point_lists(void **st) {
@@ -656,8 +652,8 @@ static void test_compress(void **st) {
   (void)st;
   /* A 3x3 block: one rectangle, "aa:cc". */
   memset(set, 0, sizeof set);
-  set[0] = set[1] = set[2] = set[19] = set[20] = set[21] = set[38] =
-      set[39] = set[40] = 1;
+  set[0] = set[1] = set[2] = set[19] = set[20] = set[21] = set[38] = set[39] =
+      set[40] = 1;
   assert_int_equal(compress_check(&B19, set), 1);
   assert_int_equal(sgf_points_compress(&B19, set, r, 4), 1);
   assert_int_equal(sgf_rect_encode(&B19, &r[0], v), 5);
@@ -706,15 +702,14 @@ static void roundtrip(const char *id, const sgf_board *b, const char *raw) {
   sgf_typed_value v;
   char out[128], txt[2][64];
   int k, i;
-  assert_int_equal(sgf_value_decode(NULL, def(id), b, raw, strlen(raw), &v,
-                                    NULL),
-                   0);
+  assert_int_equal(
+      sgf_value_decode(NULL, def(id), b, raw, strlen(raw), &v, NULL), 0);
   for (i = 0; i <= v.composed; i++) {
     int t = v.part[i].type;
     if (t == SGF_VT_TEXT || t == SGF_VT_SIMPLETEXT) {
-      size_t n = sgf_text_decode(v.part[i].u.text.at, v.part[i].u.text.len,
-                                 txt[i],
-                                 t == SGF_VT_SIMPLETEXT ? SGF_TEXT_SIMPLE : 0);
+      size_t n =
+          sgf_text_decode(v.part[i].u.text.at, v.part[i].u.text.len, txt[i],
+                          t == SGF_VT_SIMPLETEXT ? SGF_TEXT_SIMPLE : 0);
       v.part[i].u.text.at = txt[i];
       v.part[i].u.text.len = n;
     }
@@ -734,45 +729,37 @@ static void test_typed(void **st) {
                    0);
   assert_int_equal(v.part[0].type, SGF_VT_MOVE);
   assert_int_equal(v.part[0].u.move.pt.x, 15);
-  assert_int_equal(sgf_value_decode(NULL, def("AB"), &B19, S("cc:aa"), &v,
-                                    NULL),
-                   0);
+  assert_int_equal(
+      sgf_value_decode(NULL, def("AB"), &B19, S("cc:aa"), &v, NULL), 0);
   assert_int_equal(v.part[0].u.rect.a.x, 0);
   assert_int_equal(v.part[0].u.rect.b.y, 2);
-  assert_int_equal(sgf_value_decode(NULL, def("SZ"), &B19, S("19:13"), &v,
-                                    NULL),
-                   0);
+  assert_int_equal(
+      sgf_value_decode(NULL, def("SZ"), &B19, S("19:13"), &v, NULL), 0);
   assert_true(v.composed);
   assert_true(v.part[1].u.number == 13);
   assert_int_equal(sgf_value_decode(NULL, def("SZ"), &B19, S("19"), &v, NULL),
                    0);
   assert_false(v.composed);
-  assert_int_equal(sgf_value_decode(NULL, def("LB"), &B19, S("pd:A\\:b"), &v,
-                                    NULL),
-                   0);
+  assert_int_equal(
+      sgf_value_decode(NULL, def("LB"), &B19, S("pd:A\\:b"), &v, NULL), 0);
   assert_int_equal(v.part[1].type, SGF_VT_SIMPLETEXT);
   assert_int_equal(v.part[1].u.text.len, 4);
-  assert_int_equal(sgf_value_decode(NULL, def("FG"), &B19, S(""), &v, NULL),
-                   0);
+  assert_int_equal(sgf_value_decode(NULL, def("FG"), &B19, S(""), &v, NULL), 0);
   assert_int_equal(v.part[0].type, SGF_VT_NONE);
-  assert_int_equal(sgf_value_decode(NULL, def("DD"), &B19, S(""), &v, NULL),
-                   0);
+  assert_int_equal(sgf_value_decode(NULL, def("DD"), &B19, S(""), &v, NULL), 0);
   assert_int_equal(v.part[0].type, SGF_VT_NONE);
   /* Errors, with the offset within the whole value. */
-  assert_int_equal(sgf_value_decode(NULL, def("AR"), &B19, S("aa:zz"), &v,
-                                    &off),
-                   SGF_ERANGE);
+  assert_int_equal(
+      sgf_value_decode(NULL, def("AR"), &B19, S("aa:zz"), &v, &off),
+      SGF_ERANGE);
   assert_int_equal(off, 3);
-  assert_int_equal(sgf_value_decode(NULL, def("LB"), &B19, S("zz:x"), &v,
-                                    &off),
+  assert_int_equal(sgf_value_decode(NULL, def("LB"), &B19, S("zz:x"), &v, &off),
                    SGF_ERANGE);
   assert_int_equal(off, 0);
-  assert_int_equal(sgf_value_decode(NULL, def("AR"), &B19, S("aabb"), &v,
-                                    &off),
+  assert_int_equal(sgf_value_decode(NULL, def("AR"), &B19, S("aabb"), &v, &off),
                    SGF_ESYNTAX);
   assert_int_equal(off, 4);
-  assert_int_equal(sgf_value_decode(NULL, def("SZ"), &B19, S("19:x"), &v,
-                                    &off),
+  assert_int_equal(sgf_value_decode(NULL, def("SZ"), &B19, S("19:x"), &v, &off),
                    SGF_ESYNTAX);
   assert_int_equal(off, 3);
   assert_int_equal(sgf_value_decode(NULL, def("KO"), &B19, S("x"), &v, &off),
@@ -781,8 +768,7 @@ static void test_typed(void **st) {
                    SGF_ESYNTAX);
   assert_int_equal(sgf_value_decode(NULL, def("GB"), &B19, S("3"), &v, &off),
                    SGF_ERANGE);
-  assert_int_equal(sgf_value_decode(NULL, def("AB"), &b1913, S("an"), &v,
-                                    &off),
+  assert_int_equal(sgf_value_decode(NULL, def("AB"), &b1913, S("an"), &v, &off),
                    SGF_ERANGE);
   assert_int_equal(off, 1);
   /* Both ways, the same bytes. */
@@ -810,22 +796,21 @@ static void test_typed(void **st) {
   sgf_typed_value_init(&v);
   v.part[0].type = SGF_VT_DOUBLE;
   v.part[0].u.dbl = 3;
-  assert_int_equal(sgf_value_encode(NULL, def("GB"), &B19, &v, 0, out,
-                                    sizeof out, NULL),
-                   SGF_ERANGE);
+  assert_int_equal(
+      sgf_value_encode(NULL, def("GB"), &B19, &v, 0, out, sizeof out, NULL),
+      SGF_ERANGE);
   v.part[0].type = SGF_VT_NONE;
-  assert_int_equal(sgf_value_encode(NULL, def("AB"), &B19, &v, 0, out,
-                                    sizeof out, NULL),
-                   SGF_EINVAL);
+  assert_int_equal(
+      sgf_value_encode(NULL, def("AB"), &B19, &v, 0, out, sizeof out, NULL),
+      SGF_EINVAL);
   v.part[0].type = SGF_VT_SIMPLETEXT;
   v.part[0].u.text.at = "x\ny";
   v.part[0].u.text.len = 3;
-  assert_int_equal(sgf_value_encode(NULL, def("N"), &B19, &v, 0, out,
-                                    sizeof out, &off),
-                   SGF_ERANGE);
+  assert_int_equal(
+      sgf_value_encode(NULL, def("N"), &B19, &v, 0, out, sizeof out, &off),
+      SGF_ERANGE);
   assert_int_equal(off, 1);
-  assert_int_equal(sgf_value_encode(NULL, def("N"), &B19, &v, 0, out, 2,
-                                    &off),
+  assert_int_equal(sgf_value_encode(NULL, def("N"), &B19, &v, 0, out, 2, &off),
                    SGF_ERANGE);
 }
 
@@ -841,15 +826,14 @@ static void test_acc(void **st) {
   memset(&a, 0, sizeof a);
   memset(big, 'a', sizeof big);
   /* Whole: the piece itself. */
-  assert_int_equal(sgf_value_acc_piece(&a, big, 2,
-                                       SGF_VALUE_FIRST | SGF_VALUE_LAST,
-                                       &raw, &len),
-                   1);
+  assert_int_equal(
+      sgf_value_acc_piece(&a, big, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST, &raw,
+                          &len),
+      1);
   assert_ptr_equal(raw, big);
   assert_int_equal(len, 2);
   /* In pieces, the last one empty. */
-  assert_int_equal(sgf_value_acc_piece(&a, "p", 1, SGF_VALUE_FIRST, &raw,
-                                       &len),
+  assert_int_equal(sgf_value_acc_piece(&a, "p", 1, SGF_VALUE_FIRST, &raw, &len),
                    0);
   assert_int_equal(sgf_value_acc_piece(&a, "d", 1, 0, &raw, &len), 0);
   assert_int_equal(sgf_value_acc_piece(&a, "", 0, SGF_VALUE_LAST, &raw, &len),
@@ -857,24 +841,19 @@ static void test_acc(void **st) {
   assert_int_equal(len, 2);
   assert_memory_equal(raw, "pd", 2);
   /* A FIRST piece starts over. */
-  assert_int_equal(sgf_value_acc_piece(&a, "x", 1, SGF_VALUE_FIRST, &raw,
-                                       &len),
+  assert_int_equal(sgf_value_acc_piece(&a, "x", 1, SGF_VALUE_FIRST, &raw, &len),
                    0);
-  assert_int_equal(sgf_value_acc_piece(&a, "y", 1, SGF_VALUE_FIRST, &raw,
-                                       &len),
+  assert_int_equal(sgf_value_acc_piece(&a, "y", 1, SGF_VALUE_FIRST, &raw, &len),
                    0);
-  assert_int_equal(sgf_value_acc_piece(&a, "z", 1, SGF_VALUE_LAST, &raw,
-                                       &len),
+  assert_int_equal(sgf_value_acc_piece(&a, "z", 1, SGF_VALUE_LAST, &raw, &len),
                    1);
   assert_int_equal(len, 2);
   assert_memory_equal(raw, "yz", 2);
   /* Too long: its length, no bytes. */
   memset(big, 'a', sizeof big);
-  assert_int_equal(sgf_value_acc_piece(&a, big, 60, SGF_VALUE_FIRST, &raw,
-                                       &len),
-                   0);
-  assert_int_equal(sgf_value_acc_piece(&a, big, 40, SGF_VALUE_LAST, &raw,
-                                       &len),
+  assert_int_equal(
+      sgf_value_acc_piece(&a, big, 60, SGF_VALUE_FIRST, &raw, &len), 0);
+  assert_int_equal(sgf_value_acc_piece(&a, big, 40, SGF_VALUE_LAST, &raw, &len),
                    SGF_ERANGE);
   assert_int_equal(len, 100);
 }

@@ -135,12 +135,22 @@ static int r_d(sgf_parser *p, void *u, const sgf_diag *d) {
   if (r->diags++ == 0) r->first = *d;
   return SGF_CONTINUE;
 }
-static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks), r_tb, r_te, r_n,  r_p, r_vb,
-                                     r_vd, r_ve, r_pe, r_d, NULL, NULL};
+static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks),
+                                     r_tb,
+                                     r_te,
+                                     r_n,
+                                     r_p,
+                                     r_vb,
+                                     r_vd,
+                                     r_ve,
+                                     r_pe,
+                                     r_d,
+                                     NULL,
+                                     NULL};
 
 /* Parse (in chunks of `chunk` bytes; 0 whole) recording events. */
-static int parse_rec(rec *r, const char *in, size_t len,
-                            unsigned flags, size_t chunk) {
+static int parse_rec(rec *r, const char *in, size_t len, unsigned flags,
+                     size_t chunk) {
   sgf_options opt;
   sgf_parser *p;
   int st = SGF_OK;
@@ -240,8 +250,18 @@ static int n_d(sgf_parser *p, void *u, const sgf_diag *d) {
 /* Expected events of a lenient parse of in, normalized. Returns the
  * status of that parse. */
 static int expected_events(const char *in, size_t len, buf *out) {
-  static const sgf_callbacks cb = {sizeof(sgf_callbacks), n_tb, n_te, n_n,  n_p, n_vb,
-                                   n_vd, n_ve, NULL, n_d, NULL, NULL};
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks),
+                                   n_tb,
+                                   n_te,
+                                   n_n,
+                                   n_p,
+                                   n_vb,
+                                   n_vd,
+                                   n_ve,
+                                   NULL,
+                                   n_d,
+                                   NULL,
+                                   NULL};
   nrec n;
   sgf_parser *p;
   int st;
@@ -268,10 +288,10 @@ static void roundtrip(const char *name, const char *in, size_t len) {
   }
   for (layout = 0; layout < 2; layout++) {
     size_t olen, olen3;
-    char *out = write_sgf(in, len, (sgf_layout)layout, layout ? 20 : 0, 0,
-                          &olen);
-    char *out3 = write_sgf(in, len, (sgf_layout)layout, layout ? 20 : 0, 3,
-                           &olen3);
+    char *out =
+        write_sgf(in, len, (sgf_layout)layout, layout ? 20 : 0, 0, &olen);
+    char *out3 =
+        write_sgf(in, len, (sgf_layout)layout, layout ? 20 : 0, 3, &olen3);
     rec r;
     int st;
     if (olen3 != olen || memcmp(out, out3, olen) != 0) {
@@ -329,8 +349,8 @@ static void expect_readable(const char *in, size_t width, const char *want) {
   size_t n;
   char *out = write_sgf(in, strlen(in), SGF_LAYOUT_READABLE, width, 0, &n);
   if (n != strlen(want) || memcmp(out, want, n) != 0) {
-    fprintf(stderr, "input:\n%s\nexpected:\n%s\ngot:\n%.*s\n", in, want,
-            (int)n, out);
+    fprintf(stderr, "input:\n%s\nexpected:\n%s\ngot:\n%.*s\n", in, want, (int)n,
+            out);
     fail();
   }
   free(out);
@@ -406,9 +426,9 @@ static void test_escape_simple_line_breaks(void **state) {
   /* Each line break (LF, CR, CR LF, LF CR) is one space; CR CR two. */
   static const struct {
     const char *in, *out;
-  } t[] = {{"a\nb", "a b"},     {"a\rb", "a b"},      {"a\r\nb", "a b"},
-           {"a\n\rb", "a b"},   {"a\r\rb", "a  b"},   {"a\n\nb", "a  b"},
-           {"a\r\n\r\nb", "a  b"}, {"\n", " "},       {"]\n]", "\\] \\]"}};
+  } t[] = {{"a\nb", "a b"},        {"a\rb", "a b"},    {"a\r\nb", "a b"},
+           {"a\n\rb", "a b"},      {"a\r\rb", "a  b"}, {"a\n\nb", "a  b"},
+           {"a\r\n\r\nb", "a  b"}, {"\n", " "},        {"]\n]", "\\] \\]"}};
   size_t i;
   (void)state;
   for (i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -437,10 +457,8 @@ static void test_escape_streaming(void **state) {
           sgf_escaper_init(&e, flags);
           if (simple) {
             m += sgf_escape_simple(&e, text, split, parts + m);
-            m += sgf_escape_simple(&e, text + split, split2 - split,
-                                   parts + m);
-            m += sgf_escape_simple(&e, text + split2, len - split2,
-                                   parts + m);
+            m += sgf_escape_simple(&e, text + split, split2 - split, parts + m);
+            m += sgf_escape_simple(&e, text + split2, len - split2, parts + m);
           } else {
             m += sgf_escape_text(&e, text, split, parts + m);
             m += sgf_escape_text(&e, text + split, split2 - split, parts + m);
@@ -478,8 +496,7 @@ static void test_writer_value_text(void **state) {
   assert_int_equal(sgf_writer_value_begin(w), 0);
   assert_int_equal(sgf_writer_value_data(w, "aa", 2), 0);
   assert_int_equal(sgf_writer_value_data(w, ":", 1), 0);
-  assert_int_equal(sgf_writer_value_text(w, "1:2]", 4, SGF_ESCAPE_COMPOSE),
-                   0);
+  assert_int_equal(sgf_writer_value_text(w, "1:2]", 4, SGF_ESCAPE_COMPOSE), 0);
   assert_int_equal(sgf_writer_value_end(w), 0);
   /* SimpleText */
   assert_int_equal(sgf_writer_property(w, "GN", 2), 0);
@@ -533,13 +550,14 @@ static void test_layout_readable(void **state) {
  * width, never inside a value, however long. */
 static void test_layout_readable_wrap(void **state) {
   (void)state;
-  expect_readable("(;GN[a long game name]PB[black]PW[white]AB[aa][bb][cc]"
-                  "[dd][ee]C[a comment longer than the line width])",
-                  16,
-                  "(;GN[a long game name]\n"
-                  "  PB[black]PW[white]\n"
-                  "  AB[aa][bb][cc]\n"
-                  "  [dd][ee]C[a comment longer than the line width])\n");
+  expect_readable(
+      "(;GN[a long game name]PB[black]PW[white]AB[aa][bb][cc]"
+      "[dd][ee]C[a comment longer than the line width])",
+      16,
+      "(;GN[a long game name]\n"
+      "  PB[black]PW[white]\n"
+      "  AB[aa][bb][cc]\n"
+      "  [dd][ee]C[a comment longer than the line width])\n");
   /* a value's own line breaks count: the column restarts after them */
   expect_readable("(;C[first line\nsecond]PB[x]PW[y])", 12,
                   "(;C[first line\nsecond]PB[x]\n  PW[y])\n");
@@ -595,24 +613,24 @@ static void test_layout_long_line(void **state) {
 
 static void test_repairs_exact(void **state) {
   (void)state;
-  expect_compact("(;B[aa]", "(;B[aa])\n");              /* unclosed */
-  expect_compact("(;CoPyright[x])", "(;CP[x])\n");      /* identifier */
-  expect_compact("(;b[aa]w[bb])", "(;B[aa]W[bb])\n");    /* lowercase */
-  expect_compact("((;B[aa]))", "(;(;B[aa]))\n");         /* no node */
-  expect_compact("(;C[ab\\", "(;C[ab\\\\])\n");         /* lone '\' */
-  expect_compact("(;C[ab\\]", "(;C[ab\\]])\n");         /* "\]" kept */
+  expect_compact("(;B[aa]", "(;B[aa])\n");            /* unclosed */
+  expect_compact("(;CoPyright[x])", "(;CP[x])\n");    /* identifier */
+  expect_compact("(;b[aa]w[bb])", "(;B[aa]W[bb])\n"); /* lowercase */
+  expect_compact("((;B[aa]))", "(;(;B[aa]))\n");      /* no node */
+  expect_compact("(;C[ab\\", "(;C[ab\\\\])\n");       /* lone '\' */
+  expect_compact("(;C[ab\\]", "(;C[ab\\]])\n");       /* "\]" kept */
   expect_compact("(;B[aa](;W[bb])(;W[cc]);B[dd])",
                  "(;B[aa](;W[bb])(;W[cc])(;B[dd]))\n");
-  expect_compact("(;B[aa]())", "(;B[aa])\n");            /* empty tree */
-  expect_compact("(;B [aa])", "(;B[aa])\n");             /* space */
+  expect_compact("(;B[aa]())", "(;B[aa])\n"); /* empty tree */
+  expect_compact("(;B [aa])", "(;B[aa])\n");  /* space */
   expect_compact("junk(;B[aa])junk", "(;B[aa])\n");
-  expect_compact("(;B[aa]))", "(;B[aa])\n");             /* extra ')' */
-  expect_compact("(;XX)", "(;)\n");                       /* no value */
-  expect_compact("(;[aa]B[bb])", "(;B[bb])\n");           /* orphan */
-  expect_compact("(B[aa])", "(;B[aa])\n");                /* no ';' */
-  expect_compact(";B[aa]", "(;B[aa])\n");                 /* no '(' */
-  expect_compact("\xef\xbb\xbf(;B[aa])", "(;B[aa])\n");   /* BOM */
-  expect_compact("", "");                                 /* nothing */
+  expect_compact("(;B[aa]))", "(;B[aa])\n");            /* extra ')' */
+  expect_compact("(;XX)", "(;)\n");                     /* no value */
+  expect_compact("(;[aa]B[bb])", "(;B[bb])\n");         /* orphan */
+  expect_compact("(B[aa])", "(;B[aa])\n");              /* no ';' */
+  expect_compact(";B[aa]", "(;B[aa])\n");               /* no '(' */
+  expect_compact("\xef\xbb\xbf(;B[aa])", "(;B[aa])\n"); /* BOM */
+  expect_compact("", "");                               /* nothing */
   {
     static const char nul[] = "(;C[a\0b\\\0c]B[a\0a])";
     size_t n;
@@ -717,10 +735,11 @@ static void expect_tree(const char *in, const char *want) {
 
 static void test_tree_writer(void **state) {
   (void)state;
-  expect_tree("(;FF[4]C[a\\]b];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))"
-              "(;GN[second]XX[unknown][raw\\\\])",
-              "(;FF[4]C[a\\]b];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))\n"
-              "(;GN[second]XX[unknown][raw\\\\])\n");
+  expect_tree(
+      "(;FF[4]C[a\\]b];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))"
+      "(;GN[second]XX[unknown][raw\\\\])",
+      "(;FF[4]C[a\\]b];B[aa](;W[bb];B[cc](;W[dd])(;W[ee]))(;W[ff]))\n"
+      "(;GN[second]XX[unknown][raw\\\\])\n");
   /* a variation that is its parent's only child continues the sequence */
   expect_tree("(;B[aa](;W[bb](;B[cc])))", "(;B[aa];W[bb];B[cc])\n");
   /* lenient input: what the tree holds */
@@ -754,9 +773,10 @@ static void test_tree_writer_subtree(void **state) {
   assert_int_equal(sgf_writer_tree_end(w), 0);
   assert_int_equal(sgf_writer_finish(w), 0);
   buf_add(&s.out, "", 0);
-  assert_string_equal(s.out.p, "(;W[bb](;B[cc];W[dd])(;B[ee]))\n"
-                               "(;B[ee])\n"
-                               "(;GN[v](;B[cc];W[dd])(;B[ee]))\n");
+  assert_string_equal(s.out.p,
+                      "(;W[bb](;B[cc];W[dd])(;B[ee]))\n"
+                      "(;B[ee])\n"
+                      "(;GN[v](;B[cc];W[dd])(;B[ee]))\n");
   sgf_writer_destroy(w);
   sgf_collection_free(c);
   buf_free(&s.out);
@@ -819,8 +839,7 @@ static void test_tree_writer_cursor(void **state) {
   assert_int_equal(sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 15, 15, 0), 0);
   assert_int_equal(sgf_cursor_back(cur), 0);
   assert_int_equal(
-      sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 2, 2, SGF_CURSOR_VARIATION),
-      0);
+      sgf_cursor_add_move(cur, SGF_COLOR_WHITE, 2, 2, SGF_CURSOR_VARIATION), 0);
   w = sgf_writer_create(sink_write, &s, NULL);
   assert_int_equal(sgf_writer_write_tree(w, t), 0);
   assert_int_equal(sgf_writer_finish(w), 0);

@@ -11,11 +11,9 @@
 
 static void tbuf_reserve(tbuf *b, size_t extra) {
   size_t need = b->len + extra + 1;
-  if (need <= b->cap)
-    return;
+  if (need <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
-  while (cap < need)
-    cap *= 2;
+  while (cap < need) cap *= 2;
   char *p = realloc(b->p, cap);
   if (!p) {
     fprintf(stderr, "testutil: out of memory\n");
@@ -37,14 +35,12 @@ void tbuf_free(tbuf *b) {
 
 void tbuf_clear(tbuf *b) {
   b->len = 0;
-  if (b->p)
-    b->p[0] = '\0';
+  if (b->p) b->p[0] = '\0';
 }
 
 void tbuf_add(tbuf *b, const void *data, size_t len) {
   tbuf_reserve(b, len);
-  if (len)
-    memcpy(b->p + b->len, data, len);
+  if (len) memcpy(b->p + b->len, data, len);
   b->len += len;
   b->p[b->len] = '\0';
 }
@@ -56,8 +52,7 @@ void tbuf_addf(tbuf *b, const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (n < 0)
-    return;
+  if (n < 0) return;
   tbuf_reserve(b, (size_t)n);
   va_start(ap, fmt);
   vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
@@ -67,14 +62,12 @@ void tbuf_addf(tbuf *b, const char *fmt, ...) {
 
 int tu_read_file(const char *path, tbuf *out) {
   FILE *f = fopen(path, "rb");
-  if (!f)
-    return -1;
+  if (!f) return -1;
   tbuf_clear(out);
   tbuf_reserve(out, 0);
   char chunk[4096];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-    tbuf_add(out, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) tbuf_add(out, chunk, n);
   int err = ferror(f);
   fclose(f);
   return err ? -1 : 0;
@@ -114,19 +107,15 @@ static size_t split_lines(const char *s, size_t len, const char ***starts,
                           size_t **lens) {
   size_t n = 0;
   for (size_t i = 0; i < len; i++)
-    if (s[i] == '\n')
-      n++;
-  if (len && s[len - 1] != '\n')
-    n++;
+    if (s[i] == '\n') n++;
+  if (len && s[len - 1] != '\n') n++;
   *starts = calloc(n + 1, sizeof **starts);
   *lens = calloc(n + 1, sizeof **lens);
-  if (!*starts || !*lens)
-    abort();
+  if (!*starts || !*lens) abort();
   size_t k = 0, b = 0;
   for (size_t i = 0; i <= len; i++) {
     if (i == len || s[i] == '\n') {
-      if (i == len && b == len)
-        break;
+      if (i == len && b == len) break;
       (*starts)[k] = s + b;
       (*lens)[k] = i - b;
       k++;
@@ -152,8 +141,9 @@ void tu_print_diff(const char *what, const char *expected, size_t elen,
          memcmp(es[ne - 1 - suf], as[na - 1 - suf], el[ne - 1 - suf]) == 0)
     suf++;
   fprintf(stderr, "--- expected (%s)\n+++ actual\n", what);
-  fprintf(stderr, "@@ first difference at line %zu (%zu expected lines, %zu "
-                  "actual) @@\n",
+  fprintf(stderr,
+          "@@ first difference at line %zu (%zu expected lines, %zu "
+          "actual) @@\n",
           pre + 1, ne, na);
   size_t ctx = pre >= 3 ? pre - 3 : 0;
   for (size_t i = ctx; i < pre; i++)

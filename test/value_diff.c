@@ -40,14 +40,14 @@ typedef struct val {
 
 typedef struct state {
   const char *path;
-  int game;         /* index of the current game tree, -1 before */
-  int in_game;      /* a game's line is open */
-  int nodes;        /* nodes of the current game printed */
-  int prop;         /* P_* of the current property */
+  int game;    /* index of the current game tree, -1 before */
+  int in_game; /* a game's line is open */
+  int nodes;   /* nodes of the current game printed */
+  int prop;    /* P_* of the current property */
   sgf_board board;
   int size_error;
   sgf_value_acc acc;
-  tbuf bytes;       /* raw values of the current node */
+  tbuf bytes; /* raw values of the current node */
   val vals[MAXV];
   size_t nvals;
   int node_open;
@@ -126,8 +126,8 @@ static void start_game(state *s) {
   for (i = 0; i < s->nvals; i++) {
     if (s->vals[i].prop != P_SZ) continue;
     if (s->vals[i].too_long ||
-        sgf_board_decode(s->bytes.p + s->vals[i].off, s->vals[i].len,
-                         &s->board, NULL) < 0)
+        sgf_board_decode(s->bytes.p + s->vals[i].off, s->vals[i].len, &s->board,
+                         NULL) < 0)
       s->size_error = 1;
     break;
   }
@@ -163,8 +163,8 @@ static void flush_node(state *s) {
       if (j < s->nvals) continue;
     }
     if (s->vals[i].too_long || s->size_error ||
-        sgf_move_decode(&s->board, s->bytes.p + s->vals[i].off,
-                        s->vals[i].len, &m, NULL) < 0) {
+        sgf_move_decode(&s->board, s->bytes.p + s->vals[i].off, s->vals[i].len,
+                        &m, NULL) < 0) {
       tbuf_adds(&s->out, "\"move_error\": true");
     } else if (m.pass) {
       tbuf_addf(&s->out, "\"move\": [\"%c\", null]", p == P_B ? 'b' : 'w');

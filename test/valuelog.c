@@ -41,9 +41,8 @@ static void bad(vlog *v, const char *fmt, ...) {
 }
 
 static void put_pos(vlog *v, char tag, sgf_pos pos) {
-  tbuf_addf(&v->out, "%c %llu %llu:%llu", tag,
-            (unsigned long long)pos.offset, (unsigned long long)pos.line,
-            (unsigned long long)pos.column);
+  tbuf_addf(&v->out, "%c %llu %llu:%llu", tag, (unsigned long long)pos.offset,
+            (unsigned long long)pos.line, (unsigned long long)pos.column);
 }
 
 static void put_bytes(vlog *v, const char *s, size_t n) {

@@ -50,9 +50,9 @@ extern "C" {
 #define SGF_CS_GUESS 0x1u /* guess among the charsets real files use */
 
 typedef struct sgf_charset_options {
-  size_t size;              /* sizeof; set by sgf_charset_options_init */
-  unsigned flags;           /* SGF_CS_* */
-  const char *override;     /* charset for every game, or NULL (copied) */
+  size_t size;                    /* sizeof; set by sgf_charset_options_init */
+  unsigned flags;                 /* SGF_CS_* */
+  const char *override;           /* charset for every game, or NULL (copied) */
   const sgf_allocator *allocator; /* NULL: libc (copied) */
 } sgf_charset_options;
 
@@ -70,8 +70,7 @@ SGF_EXTERN void sgf_charset_reset(sgf_charset *c);
 
 /* The game's CA value (decoded SimpleText, surrounding blanks ignored).
  * 0, or SGF_EINVAL when iconv does not know it (the default applies). */
-SGF_EXTERN int sgf_charset_set_ca(sgf_charset *c, const char *name,
-                                  size_t len);
+SGF_EXTERN int sgf_charset_set_ca(sgf_charset *c, const char *name, size_t len);
 
 /* How a text was read (sgf_charset_convert). */
 typedef struct sgf_charset_info {
@@ -87,8 +86,8 @@ typedef struct sgf_charset_info {
  * to start; free it with sgf_charset_free). Returns the bytes written
  * (>= 0; no NUL added), SGF_ESYNTAX (see DECODE ERRORS; *err_off set),
  * SGF_ENOMEM or SGF_EINVAL. info may be NULL. */
-SGF_EXTERN int sgf_charset_convert(sgf_charset *c, const char *in,
-                                   size_t len, char **out, size_t *cap,
+SGF_EXTERN int sgf_charset_convert(sgf_charset *c, const char *in, size_t len,
+                                   char **out, size_t *cap,
                                    sgf_charset_info *info, size_t *err_off);
 SGF_EXTERN void sgf_charset_free(sgf_charset *c, char *buf, size_t cap);
 
@@ -104,9 +103,8 @@ SGF_EXTERN const char *sgf_charset_declared(const sgf_charset *c);
  * (lead, '\', '\') is read as the same character. Any other charset, or
  * NULL: sgf_text_decode. out needs room for len bytes; returns the bytes
  * written. */
-SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len,
-                                       char *out, unsigned flags,
-                                       const char *charset);
+SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
+                                       unsigned flags, const char *charset);
 
 /* Is s valid UTF-8? Returns len, or the offset of the first byte that
  * does not begin a valid sequence. */

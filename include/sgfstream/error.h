@@ -21,29 +21,32 @@
 #define SGFSTREAM_ERROR_H
 
 /* XX(NAME, number, message) */
-#define SGF_ERROR_MAP(XX)                                                    \
-  XX(OK, 0, "success")                                                       \
-  XX(PAUSED, 1, "paused by a callback; resume, then feed the rest")          \
-  XX(ENOMEM, -1, "out of memory")                                            \
-  XX(EINVAL, -2, "invalid argument")                                         \
-  XX(EBUSY, -3, "called from inside a callback; nothing was done")           \
-  XX(EABORTED, -4, "a callback aborted; sticky until reset")                 \
-  XX(EPARSE, -5, "parsing stopped at a fatal error (or an error in strict "  \
-                 "mode); sticky until reset")                                \
-  XX(EORDER, -6, "call out of order (an event FF[4] allows nowhere here, "   \
-                 "or input fed after finish)")                               \
-  XX(EIDENT, -7, "invalid property identifier")                              \
-  XX(ESINK, -8, "the output sink failed")                                    \
-  XX(ELIMIT, -9, "a configured limit was reached")                          \
-  XX(ERANGE, -10, "value out of range (a point off the board, a number "   \
-                  "too large...)")                                         \
+#define SGF_ERROR_MAP(XX)                                           \
+  XX(OK, 0, "success")                                              \
+  XX(PAUSED, 1, "paused by a callback; resume, then feed the rest") \
+  XX(ENOMEM, -1, "out of memory")                                   \
+  XX(EINVAL, -2, "invalid argument")                                \
+  XX(EBUSY, -3, "called from inside a callback; nothing was done")  \
+  XX(EABORTED, -4, "a callback aborted; sticky until reset")        \
+  XX(EPARSE, -5,                                                    \
+     "parsing stopped at a fatal error (or an error in strict "     \
+     "mode); sticky until reset")                                   \
+  XX(EORDER, -6,                                                    \
+     "call out of order (an event FF[4] allows nowhere here, "      \
+     "or input fed after finish)")                                  \
+  XX(EIDENT, -7, "invalid property identifier")                     \
+  XX(ESINK, -8, "the output sink failed")                           \
+  XX(ELIMIT, -9, "a configured limit was reached")                  \
+  XX(ERANGE, -10,                                                   \
+     "value out of range (a point off the board, a number "         \
+     "too large...)")                                               \
   XX(ESYNTAX, -11, "value syntax: not a value of the property's type")
 
 typedef enum sgf_error {
 #define SGF__ERROR_ENUM(NAME, num, msg) SGF_##NAME = num,
   SGF_ERROR_MAP(SGF__ERROR_ENUM)
 #undef SGF__ERROR_ENUM
-  SGF_ERROR_LAST_ = -12 /* one past the most negative code */
+      SGF_ERROR_LAST_ = -12 /* one past the most negative code */
 } sgf_error;
 
 #endif /* SGFSTREAM_ERROR_H */

@@ -78,7 +78,7 @@ typedef struct sgf_event_state {
   uint64_t line_start;   /* offset of the current line's start */
   const char *raw_ident; /* what sgf_parser_raw_ident() returns */
   size_t raw_ident_len;
-  int live;              /* inside feed or finish */
+  int live; /* inside feed or finish */
 } sgf_event_state;
 
 /* The parser's event state if version is the library's

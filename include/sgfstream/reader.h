@@ -52,12 +52,12 @@ SGF_EXTERN void sgf_reader_callbacks_init(sgf_reader_callbacks *cb);
 
 /* A versioned struct: initialize it with sgf_reader_options_init(). */
 typedef struct sgf_reader_options {
-  size_t size;                /* sizeof(sgf_reader_options) */
-  const sgf_options *parser;  /* for the reader's parser; NULL: defaults;
-                                 copied */
-  size_t max_value_bytes;     /* bytes buffered for one property (all its
-                                 values, raw); 0 means
-                                 SGF_DEFAULT_MAX_VALUE_BYTES */
+  size_t size;               /* sizeof(sgf_reader_options) */
+  const sgf_options *parser; /* for the reader's parser; NULL: defaults;
+                                copied */
+  size_t max_value_bytes;    /* bytes buffered for one property (all its
+                                values, raw); 0 means
+                                SGF_DEFAULT_MAX_VALUE_BYTES */
 } sgf_reader_options;
 
 SGF_EXTERN void sgf_reader_options_init(sgf_reader_options *opt);

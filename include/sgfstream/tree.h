@@ -92,26 +92,26 @@ typedef enum sgf_color {
  * (and for sgf_tree_builder_handlers(), which this flag cannot reach). */
 #define SGF_TREE_GENERAL_ONLY 0x8u
 
-#define SGF_DEFAULT_MAX_NODES 10000000u            /* per tree */
-#define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20)    /* per tree: 256 MiB */
+#define SGF_DEFAULT_MAX_NODES 10000000u         /* per tree */
+#define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20) /* per tree: 256 MiB */
 
 /* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
  * with sgf_tree_builder_options_init(). */
 typedef struct sgf_tree_builder_options {
-  size_t size;             /* sizeof(sgf_tree_builder_options) */
+  size_t size;               /* sizeof(sgf_tree_builder_options) */
   const sgf_options *parser; /* for the parser the builder creates (NULL:
                               defaults; copied): flags (SGF_OPT_STRICT,
                               SGF_OPT_MAINLINE), limits; its allocator is
                               used for the trees too */
-  unsigned flags;          /* SGF_TREE_* */
-  uint64_t max_nodes;      /* per tree; 0 means SGF_DEFAULT_MAX_NODES
-                              (at most 4,294,967,280) */
-  uint64_t max_tree_bytes; /* per tree, arena blocks, position index and
-                              what is buffered for it; 0 means
-                              SGF_DEFAULT_MAX_TREE_BYTES */
-  size_t max_value_bytes;  /* bytes buffered for one property's raw
-                              values; 0 means SGF_DEFAULT_MAX_VALUE_BYTES
-                              (sgfstream/reader.h) */
+  unsigned flags;            /* SGF_TREE_* */
+  uint64_t max_nodes;        /* per tree; 0 means SGF_DEFAULT_MAX_NODES
+                                (at most 4,294,967,280) */
+  uint64_t max_tree_bytes;   /* per tree, arena blocks, position index and
+                                what is buffered for it; 0 means
+                                SGF_DEFAULT_MAX_TREE_BYTES */
+  size_t max_value_bytes;    /* bytes buffered for one property's raw
+                                values; 0 means SGF_DEFAULT_MAX_VALUE_BYTES
+                                (sgfstream/reader.h) */
 } sgf_tree_builder_options;
 
 /* Fill *opt with the defaults (all zero) and set its size. */
@@ -140,8 +140,7 @@ typedef struct sgf_tree_builder_callbacks {
   const sgf_callbacks *events;
 } sgf_tree_builder_callbacks;
 
-SGF_EXTERN void sgf_tree_builder_callbacks_init(
-    sgf_tree_builder_callbacks *cb);
+SGF_EXTERN void sgf_tree_builder_callbacks_init(sgf_tree_builder_callbacks *cb);
 
 /* Create a builder and (unless SGF_TREE_DETACHED) its parser. cb and opt
  * may be NULL; both are copied. Returns NULL if memory runs out or an
@@ -291,14 +290,12 @@ SGF_EXTERN int sgf_node_is_terminal(const sgf_node *n);
 
 /* Latest common ancestor of a and b (a node is its own ancestor), in
  * O(path length); NULL if they are in different trees. */
-SGF_EXTERN const sgf_node *sgf_node_lca(const sgf_node *a,
-                                        const sgf_node *b);
+SGF_EXTERN const sgf_node *sgf_node_lca(const sgf_node *a, const sgf_node *b);
 /* 1 if a is an ancestor of b (a node is its own ancestor), else 0. O(1).
  */
 SGF_EXTERN int sgf_node_is_ancestor(const sgf_node *a, const sgf_node *b);
 /* 1 if a is a descendant of b (a node is its own descendant), else 0. */
-SGF_EXTERN int sgf_node_is_descendant(const sgf_node *a,
-                                      const sgf_node *b);
+SGF_EXTERN int sgf_node_is_descendant(const sgf_node *a, const sgf_node *b);
 /* Distance in plies: moves from a up to the latest common ancestor plus
  * moves from there down to b, that is ply(a) + ply(b) - 2 ply(lca).
  * O(path length). SIZE_MAX if a and b are in different trees. */
@@ -427,17 +424,17 @@ SGF_EXTERN int sgf_cursor_goto(sgf_cursor *c, const sgf_node *n);
 /* Game information for sgf_cursor_header(). Strings are UTF-8 text, NULL
  * to leave out; they are escaped as needed. */
 typedef struct sgf_game_header {
-  unsigned board_size; /* SZ; 0 to leave out */
-  int has_komi;        /* write KM */
-  double komi;         /* KM, written with at most two decimals */
-  unsigned handicap;   /* HA; 0 to leave out */
-  const char *black;   /* PB */
-  const char *white;   /* PW */
-  const char *date;    /* DT */
-  const char *rules;   /* RU */
-  const char *event;   /* EV */
+  unsigned board_size;     /* SZ; 0 to leave out */
+  int has_komi;            /* write KM */
+  double komi;             /* KM, written with at most two decimals */
+  unsigned handicap;       /* HA; 0 to leave out */
+  const char *black;       /* PB */
+  const char *white;       /* PW */
+  const char *date;        /* DT */
+  const char *rules;       /* RU */
+  const char *event;       /* EV */
   const char *application; /* AP */
-  void *reserved[4];   /* zero */
+  void *reserved[4];       /* zero */
 } sgf_game_header;
 
 /* Write GM[1] FF[4] and the given game information into the root node
@@ -451,8 +448,8 @@ SGF_EXTERN int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h);
  * (first child) unless flags has SGF_CURSOR_VARIATION (last child) or a
  * variation was started. If a child holding that same move exists
  * already, the cursor moves to it instead and nothing is added. */
-SGF_EXTERN int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x,
-                                   int y, unsigned flags);
+SGF_EXTERN int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
+                                   unsigned flags);
 
 /* Add an empty child node (placed as for a move) and move to it. */
 SGF_EXTERN int sgf_cursor_add_node(sgf_cursor *c, unsigned flags);

@@ -85,13 +85,13 @@ typedef struct sgf_value_view {
 } sgf_value_view;
 
 typedef struct sgf_prop_view {
-  const char *ident;     /* normalized (FF[4]), NUL-terminated */
+  const char *ident; /* normalized (FF[4]), NUL-terminated */
   size_t ident_len;
   const char *raw_ident; /* as written, NUL-terminated */
   size_t raw_ident_len;
-  sgf_pos pos;           /* of the identifier's first byte */
-  size_t nvalues;        /* at least 1 for a property that is there */
-  const void *priv[2];   /* private: where the values are */
+  sgf_pos pos;         /* of the identifier's first byte */
+  size_t nvalues;      /* at least 1 for a property that is there */
+  const void *priv[2]; /* private: where the values are */
 } sgf_prop_view;
 
 /* The i-th value (0-based) of the property p describes; a view of
@@ -117,24 +117,24 @@ extern "C" {
 /* Value types, shapes, categories                                         */
 
 /* XX(NAME, name) -- the FF[4] value types (Go's point, stone and move) */
-#define SGF_VTYPE_MAP(XX)                                                   \
-  XX(NONE, "none")             /* the empty value [] */                     \
-  XX(NUMBER, "number")         /* [+-]digits, 64 bits */                    \
-  XX(REAL, "real")             /* Number ["." digits] */                    \
-  XX(DOUBLE, "double")         /* 1 normal, 2 emphasized */                 \
-  XX(COLOR, "color")           /* B or W */                                 \
-  XX(SIMPLETEXT, "simpletext") /* one line: line breaks become spaces */   \
-  XX(TEXT, "text")             /* line breaks kept */                       \
-  XX(POINT, "point")                                                        \
-  XX(STONE, "stone")           /* a point (Go) */                           \
-  XX(MOVE, "move")             /* a point or a pass */
+#define SGF_VTYPE_MAP(XX)                                                \
+  XX(NONE, "none")             /* the empty value [] */                  \
+  XX(NUMBER, "number")         /* [+-]digits, 64 bits */                 \
+  XX(REAL, "real")             /* Number ["." digits] */                 \
+  XX(DOUBLE, "double")         /* 1 normal, 2 emphasized */              \
+  XX(COLOR, "color")           /* B or W */                              \
+  XX(SIMPLETEXT, "simpletext") /* one line: line breaks become spaces */ \
+  XX(TEXT, "text")             /* line breaks kept */                    \
+  XX(POINT, "point")                                                     \
+  XX(STONE, "stone") /* a point (Go) */                                  \
+  XX(MOVE, "move")   /* a point or a pass */
 
 typedef enum sgf_vtype {
   SGF_VT_UNKNOWN = 0, /* not a type: no second part, unknown property */
 #define SGF__VT_ENUM(NAME, name) SGF_VT_##NAME,
   SGF_VTYPE_MAP(SGF__VT_ENUM)
 #undef SGF__VT_ENUM
-  SGF_VT_BUILTIN_MAX_,
+      SGF_VT_BUILTIN_MAX_,
   SGF_VT_USER = 64 /* types an application registers: 64, 65, ... */
 } sgf_vtype;
 
@@ -277,7 +277,7 @@ typedef enum sgf_prop_id {
 #define SGF__PROP_ENUM(c1, c2, t, t2, sh, cat, fl, d) SGF_PROP_##c1##c2,
   SGF_PROP_MAP(SGF__PROP_ENUM)
 #undef SGF__PROP_ENUM
-  SGF_PROP_BUILTIN_MAX_,
+      SGF_PROP_BUILTIN_MAX_,
   SGF_PROP_USER = 1024 /* registered properties: 1024, 1025, ... */
 } sgf_prop_id;
 
@@ -285,14 +285,14 @@ typedef enum sgf_prop_id {
 #define SGF_PROP_IDENT_MAX 15
 
 typedef struct sgf_propdef {
-  size_t size;        /* sizeof (sgf_propdef); set by sgf_propdef_init */
-  int id;             /* sgf_prop_id; set by the table */
+  size_t size; /* sizeof (sgf_propdef); set by sgf_propdef_init */
+  int id;      /* sgf_prop_id; set by the table */
   char ident[SGF_PROP_IDENT_MAX + 1]; /* uppercase letters, NUL-ended */
-  int type;           /* sgf_vtype, or a registered type */
-  int type2;          /* second part of a composed value, or UNKNOWN */
+  int type;                           /* sgf_vtype, or a registered type */
+  int type2; /* second part of a composed value, or UNKNOWN */
   sgf_vshape shape;
   sgf_pcat category;
-  unsigned flags;     /* SGF_PF_* */
+  unsigned flags;          /* SGF_PF_* */
   const char *description; /* static, or the application's (not copied) */
 } sgf_propdef;
 
@@ -377,8 +377,8 @@ SGF_EXTERN int sgf_board_point_encode(const sgf_board *b, sgf_point pt,
                                       char *out);
 
 /* Move: a point, or a pass ("", or "tt" on boards up to 19 x 19). */
-SGF_EXTERN int sgf_move_decode(const sgf_board *b, const char *raw,
-                               size_t len, sgf_move *m, size_t *err_off);
+SGF_EXTERN int sgf_move_decode(const sgf_board *b, const char *raw, size_t len,
+                               sgf_move *m, size_t *err_off);
 /* Writes 0 bytes for a pass ([], FF[4]), or "tt" with flags
  * SGF_MOVE_PASS_TT on boards up to 19 x 19 (older readers), or 2 bytes
  * for a point. Returns the bytes written or a negative code. */
@@ -391,11 +391,11 @@ SGF_EXTERN int sgf_move_encode(const sgf_board *b, const sgf_move *m,
  * returns the bytes written, or SGF_ERANGE. */
 SGF_EXTERN int sgf_point_to_gtp(const sgf_board *b, sgf_point pt, char *out);
 /* The reverse ("q16" too); SGF_ESYNTAX / SGF_ERANGE with the offset. */
-SGF_EXTERN int sgf_point_from_gtp(const sgf_board *b, const char *s,
-                                  size_t len, sgf_point *pt, size_t *err_off);
+SGF_EXTERN int sgf_point_from_gtp(const sgf_board *b, const char *s, size_t len,
+                                  sgf_point *pt, size_t *err_off);
 /* sgfmill's (row, col): row from the bottom, col from the left. */
-SGF_EXTERN int sgf_point_to_rowcol(const sgf_board *b, sgf_point pt,
-                                   int *row, int *col);
+SGF_EXTERN int sgf_point_to_rowcol(const sgf_board *b, sgf_point pt, int *row,
+                                   int *col);
 
 /* ---------------------------------------------------------------------- */
 /* Point lists: one value is a point "aa" or a rectangle "aa:cc"          */
@@ -410,10 +410,10 @@ SGF_EXTERN int sgf_point_to_rowcol(const sgf_board *b, sgf_point pt,
 #define SGF_PTS_STRICT 0x1u
 #define SGF_PTS_EMPTY_OK 0x2u
 typedef struct sgf_point_iter {
-  size_t size;                /* set by init */
-  sgf_point lo, hi, next;     /* private */
-  int state;                  /* private: < 0 the error to return */
-  size_t err_off;             /* private */
+  size_t size;            /* set by init */
+  sgf_point lo, hi, next; /* private */
+  int state;              /* private: < 0 the error to return */
+  size_t err_off;         /* private */
 } sgf_point_iter;
 
 /* Decodes and checks the value at once; errors come from the first
@@ -515,7 +515,7 @@ typedef struct sgf_vpart {
   union {
     int64_t number;
     double real;
-    int dbl;   /* 1 or 2 */
+    int dbl;    /* 1 or 2 */
     char color; /* 'B' or 'W' */
     sgf_move move;
     sgf_point point;
@@ -528,8 +528,8 @@ typedef struct sgf_vpart {
 } sgf_vpart;
 
 typedef struct sgf_typed_value {
-  size_t size;    /* sizeof; set by sgf_typed_value_init */
-  int composed;   /* 1: part[1] holds the second part */
+  size_t size;  /* sizeof; set by sgf_typed_value_init */
+  int composed; /* 1: part[1] holds the second part */
   sgf_vpart part[2];
 } sgf_typed_value;
 
@@ -540,24 +540,23 @@ SGF_EXTERN void sgf_typed_value_init(sgf_typed_value *v);
  * value of points may be a rectangle; a value [] is NONE where the shape
  * (ELIST), the flags (EMPTY_OK) or the type (NONE, MOVE as a pass) allow
  * it. A registered type gives part[0].type with its raw slice as text. */
-SGF_EXTERN int sgf_value_decode(const sgf_prop_table *t,
-                                const sgf_propdef *def, const sgf_board *b,
-                                const char *raw, size_t len,
+SGF_EXTERN int sgf_value_decode(const sgf_prop_table *t, const sgf_propdef *def,
+                                const sgf_board *b, const char *raw, size_t len,
                                 sgf_typed_value *v, size_t *err_off);
 /* The reverse: writes the raw value (without brackets) to out, room for
  * cap bytes. Returns the bytes written, SGF_ERANGE (a part out of range,
  * or cap too small: 2 * text length + 48 always fits), SGF_EINVAL. */
-SGF_EXTERN int sgf_value_encode(const sgf_prop_table *t,
-                                const sgf_propdef *def, const sgf_board *b,
-                                const sgf_typed_value *v, unsigned flags,
-                                char *out, size_t cap, size_t *err_off);
+SGF_EXTERN int sgf_value_encode(const sgf_prop_table *t, const sgf_propdef *def,
+                                const sgf_board *b, const sgf_typed_value *v,
+                                unsigned flags, char *out, size_t cap,
+                                size_t *err_off);
 
 /* ---------------------------------------------------------------------- */
 /* Gathering a value's pieces (on_value) in a fixed buffer                 */
 
 #define SGF_VALUE_ACC_CAP 64
 typedef struct sgf_value_acc {
-  size_t len;     /* bytes of the value so far (also those not kept) */
+  size_t len; /* bytes of the value so far (also those not kept) */
   char buf[SGF_VALUE_ACC_CAP];
 } sgf_value_acc;
 
@@ -568,9 +567,9 @@ typedef struct sgf_value_acc {
  * completed value was longer than SGF_VALUE_ACC_CAP (*rawlen then tells
  * its length; nothing else is given). No initialization needed beyond
  * zeroing once: a FIRST piece starts over. */
-SGF_EXTERN int sgf_value_acc_piece(sgf_value_acc *a, const char *at,
-                                   size_t len, unsigned flags,
-                                   const char **raw, size_t *rawlen);
+SGF_EXTERN int sgf_value_acc_piece(sgf_value_acc *a, const char *at, size_t len,
+                                   unsigned flags, const char **raw,
+                                   size_t *rawlen);
 
 #ifdef __cplusplus
 }

@@ -42,12 +42,10 @@
  *                        each ';' lines up with the first node of its
  *                        sequence (up to 32 columns: deeper levels stay
  *                        there, so the output grows linearly with the
- *                        input however deep the nesting). When a line reaches `width` bytes, a
- *                        line break is inserted before the next property
- *                        or value. Line breaks are only ever inserted
- *                        BETWEEN properties or values (where FF[4] allows
- *                        whitespace), never inside a value, so no value
- *                        changes, however long.
+ *                        input however deep the nesting). When a line reaches
+ * `width` bytes, a line break is inserted before the next property or value.
+ * Line breaks are only ever inserted BETWEEN properties or values (where FF[4]
+ * allows whitespace), never inside a value, so no value changes, however long.
  *   Example (readable):  (;FF[4]GM[1]
  *                         ;B[pd]
  *                         (;W[dd]
@@ -82,9 +80,10 @@ extern "C" {
 /* Escaping text into raw SGF values                                       */
 
 /* Flags for the escaper and sgf_writer_value_text(). */
-#define SGF_ESCAPE_COMPOSE 0x1u /* also escape ':' (one half of a compose
-                                   value; join the halves with a bare ':') */
-#define SGF_ESCAPE_SIMPLE 0x2u  /* SimpleText: see sgf_escape_simple() */
+#define SGF_ESCAPE_COMPOSE                                               \
+  0x1u                         /* also escape ':' (one half of a compose \
+                                  value; join the halves with a bare ':') */
+#define SGF_ESCAPE_SIMPLE 0x2u /* SimpleText: see sgf_escape_simple() */
 
 /* Escaping state for text that arrives in pieces. Initialize with
  * sgf_escaper_init() before each value; no allocation, nothing to free. */
@@ -102,8 +101,8 @@ SGF_EXTERN void sgf_escaper_init(sgf_escaper *e, unsigned flags);
  * the number of bytes written. Splitting the
  * text anywhere gives the same bytes in total. sgf_unescape() gives the
  * text back. */
-SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text,
-                                  size_t len, char *out);
+SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text, size_t len,
+                                  char *out);
 
 /* SimpleText: as sgf_escape_text(), but each line break (LF, CR, CR LF or
  * LF CR) becomes one space: SimpleText cannot hold a line break (FF[4]
@@ -131,13 +130,13 @@ typedef enum sgf_layout {
 /* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
  * with sgf_writer_options_init(). */
 typedef struct sgf_writer_options {
-  size_t size;           /* sizeof(sgf_writer_options) */
-  sgf_layout layout;     /* SGF_LAYOUT_COMPACT (0) by default */
-  size_t buffer_size;    /* output buffer; 0 means SGF_WRITER_DEFAULT_BUFFER;
-                            at least SGF_WRITER_MIN_BUFFER, at most INT_MAX */
-  size_t width;          /* readable: break lines between properties or
-                            values once they are this long; 0 means
-                            SGF_WRITER_DEFAULT_WIDTH, SIZE_MAX never */
+  size_t size;        /* sizeof(sgf_writer_options) */
+  sgf_layout layout;  /* SGF_LAYOUT_COMPACT (0) by default */
+  size_t buffer_size; /* output buffer; 0 means SGF_WRITER_DEFAULT_BUFFER;
+                         at least SGF_WRITER_MIN_BUFFER, at most INT_MAX */
+  size_t width;       /* readable: break lines between properties or
+                         values once they are this long; 0 means
+                         SGF_WRITER_DEFAULT_WIDTH, SIZE_MAX never */
   const sgf_allocator *allocator; /* NULL: libc; the struct is copied */
 } sgf_writer_options;
 
@@ -176,8 +175,7 @@ SGF_EXTERN int sgf_writer_destroy(sgf_writer *w);
  * file of `sgf split`; write NULL keeps the current one); buffered output
  * is discarded, a failure forgotten. The byte count restarts at 0.
  * Returns SGF_OK, or SGF_EBUSY from inside the sink (nothing done). */
-SGF_EXTERN int sgf_writer_reset(sgf_writer *w, sgf_write_fn write,
-                                void *ctx);
+SGF_EXTERN int sgf_writer_reset(sgf_writer *w, sgf_write_fn write, void *ctx);
 
 /* The events. Each returns SGF_OK, or the writer's sticky error code if
  * it has failed, now or before (SGF_EORDER, SGF_EIDENT, SGF_ESINK). The

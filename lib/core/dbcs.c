@@ -45,7 +45,7 @@ static int is_alpha_byte(unsigned char c) {
  * SGF__LOOKAHEAD bytes without an answer), LA_GO_ON if something else
  * does, LA_NEED if the bytes up to end do not tell yet. */
 int sgf__bracket_closes(const unsigned char *s, const unsigned char *end,
-                          int eof) {
+                        int eof) {
   size_t n = (size_t)(end - s), i = 0;
   int letters = 0;
   if (n > SGF__LOOKAHEAD) n = SGF__LOOKAHEAD;
@@ -55,11 +55,9 @@ int sgf__bracket_closes(const unsigned char *s, const unsigned char *end,
     while (i < n && is_alpha_byte(s[i])) i++;
     while (i < n && is_blank_byte(s[i])) i++;
   }
-  if (i == n)
-    return (n == SGF__LOOKAHEAD || eof) ? LA_CLOSE : LA_NEED;
+  if (i == n) return (n == SGF__LOOKAHEAD || eof) ? LA_CLOSE : LA_NEED;
   if (s[i] == '[') return LA_CLOSE;
-  if (!letters && (s[i] == ';' || s[i] == '(' || s[i] == ')'))
-    return LA_CLOSE;
+  if (!letters && (s[i] == ';' || s[i] == '(' || s[i] == ')')) return LA_CLOSE;
   return LA_GO_ON;
 }
 

@@ -42,9 +42,13 @@ sgf_severity sgf_diag_severity(sgf_diag_code code) {
 
 const char *sgf_severity_name(sgf_severity s) {
   switch (s) {
-    case SGF_SEV_WARNING: return "warning";
-    case SGF_SEV_ERROR: return "error";
-    case SGF_SEV_FATAL: return "fatal";
-    default: return "unknown";
+    case SGF_SEV_WARNING:
+      return "warning";
+    case SGF_SEV_ERROR:
+      return "error";
+    case SGF_SEV_FATAL:
+      return "fatal";
+    default:
+      return "unknown";
   }
 }

@@ -28,39 +28,39 @@ static inline int skip_state(int st) {
  * line (a deferred event, a slice spanning lines) ev_saved has its mark. */
 #define SETEV(m) (p->ev.offset = (m).off, p->ev_saved = (m))
 
-#define HERE(m)                           \
-  do {                                    \
-    (m).off = OFF(s);                     \
-    (m).line = p->ev.line;                \
-    (m).line_start = p->ev.line_start;    \
+#define HERE(m)                        \
+  do {                                 \
+    (m).off = OFF(s);                  \
+    (m).line = p->ev.line;             \
+    (m).line_start = p->ev.line_start; \
   } while (0)
 
 /* Call back; on anything but continue, act on it. The state to resume in
  * (st) and the byte to resume at (s) must be set before. */
-#define CALLBACK(call)                    \
-  do {                                    \
-    int r_ = (call);                      \
-    if (r_ != SGF_CONTINUE) {             \
-      if (r_ == SGF_SKIP) {               \
-        if (p->depth > 0) {               \
-          st = skip_state(st);            \
-          p->skip_target = p->depth;      \
-          p->node_open = 0;               \
-        }                                 \
-      } else if (r_ == SGF_PAUSE) {       \
-        goto paused;                      \
-      } else {                            \
-        goto aborted;                     \
-      }                                   \
-    }                                     \
+#define CALLBACK(call)               \
+  do {                               \
+    int r_ = (call);                 \
+    if (r_ != SGF_CONTINUE) {        \
+      if (r_ == SGF_SKIP) {          \
+        if (p->depth > 0) {          \
+          st = skip_state(st);       \
+          p->skip_target = p->depth; \
+          p->node_open = 0;          \
+        }                            \
+      } else if (r_ == SGF_PAUSE) {  \
+        goto paused;                 \
+      } else {                       \
+        goto aborted;                \
+      }                              \
+    }                                \
   } while (0)
 
-#define EMIT(name)                                     \
-  do {                                                 \
-    if (p->cb.name) CALLBACK(p->cb.name(p, p->user));  \
+#define EMIT(name)                                    \
+  do {                                                \
+    if (p->cb.name) CALLBACK(p->cb.name(p, p->user)); \
   } while (0)
-#define EMIT_DATA(name, at, len)                                 \
-  do {                                                           \
+#define EMIT_DATA(name, at, len)                                   \
+  do {                                                             \
     if (p->cb.name) CALLBACK(p->cb.name(p, p->user, (at), (len))); \
   } while (0)
 
@@ -71,95 +71,95 @@ static inline int skip_state(int st) {
  * set delivers a slice that ends the value in one call; its caller sets
  * the state after the ']' first. */
 
-#define EMIT_VBEGIN()                               \
-  do {                                              \
-    if (p->cb.on_value)                             \
-      p->vfirst = 1;                                \
-    else if (p->cb.on_value_begin)                  \
-      CALLBACK(p->cb.on_value_begin(p, p->user));   \
+#define EMIT_VBEGIN()                             \
+  do {                                            \
+    if (p->cb.on_value)                           \
+      p->vfirst = 1;                              \
+    else if (p->cb.on_value_begin)                \
+      CALLBACK(p->cb.on_value_begin(p, p->user)); \
   } while (0)
-#define VPIECE(at, len, last)                                        \
-  do {                                                               \
-    unsigned f_ = (last) ? SGF_VALUE_LAST : 0u;                      \
-    if (p->vfirst) {                                                 \
-      p->vfirst = 0;                                                 \
-      f_ |= SGF_VALUE_FIRST;                                         \
-      SETEV(p->value_pos);                                           \
-    }                                                                \
-    CALLBACK(p->cb.on_value(p, p->user, (at), (len), f_));           \
+#define VPIECE(at, len, last)                              \
+  do {                                                     \
+    unsigned f_ = (last) ? SGF_VALUE_LAST : 0u;            \
+    if (p->vfirst) {                                       \
+      p->vfirst = 0;                                       \
+      f_ |= SGF_VALUE_FIRST;                               \
+      SETEV(p->value_pos);                                 \
+    }                                                      \
+    CALLBACK(p->cb.on_value(p, p->user, (at), (len), f_)); \
   } while (0)
-#define EMIT_VDATA(at, len)                                  \
-  do {                                                       \
-    if (p->cb.on_value)                                      \
-      VPIECE((at), (len), 0);                                \
-    else if (p->cb.on_value_data)                            \
+#define EMIT_VDATA(at, len)                                   \
+  do {                                                        \
+    if (p->cb.on_value)                                       \
+      VPIECE((at), (len), 0);                                 \
+    else if (p->cb.on_value_data)                             \
       CALLBACK(p->cb.on_value_data(p, p->user, (at), (len))); \
   } while (0)
-#define EMIT_VEND()                                 \
-  do {                                              \
-    if (p->cb.on_value)                             \
-      VPIECE("", 0, 1);                             \
-    else if (p->cb.on_value_end)                    \
-      CALLBACK(p->cb.on_value_end(p, p->user));     \
+#define EMIT_VEND()                             \
+  do {                                          \
+    if (p->cb.on_value)                         \
+      VPIECE("", 0, 1);                         \
+    else if (p->cb.on_value_end)                \
+      CALLBACK(p->cb.on_value_end(p, p->user)); \
   } while (0)
 
 /* Node and tree events end a run of junk or NUL bytes (one warning a run). */
-#define EMIT_Q(name)  \
-  do {                \
-    p->quiet = 0;     \
-    EMIT(name);       \
+#define EMIT_Q(name) \
+  do {               \
+    p->quiet = 0;    \
+    EMIT(name);      \
   } while (0)
 
 /* A tree ends; sgf_parser_depth() still counts it during the event (a
  * pause or an abort leaves closing set: feed and finish clear it). */
-#define EMIT_TREE_END()     \
-  do {                      \
-    p->closing = 1;         \
-    EMIT_Q(on_tree_end);    \
-    p->closing = 0;         \
+#define EMIT_TREE_END()  \
+  do {                   \
+    p->closing = 1;      \
+    EMIT_Q(on_tree_end); \
+    p->closing = 0;      \
   } while (0)
 
 /* A node begins: it is open until NODE_END. */
-#define EMIT_NODE()         \
-  do {                      \
-    p->node_open = 1;       \
-    EMIT_Q(on_node);         \
+#define EMIT_NODE()   \
+  do {                \
+    p->node_open = 1; \
+    EMIT_Q(on_node);  \
   } while (0)
 
 /* The open node ends at the byte at s (';' '(' or ')'; in finish, the end
  * of input), which is looked at again after the event: the state to
  * resume in is the current one. node_open is kept only for on_node_end:
  * without it the flag is never read, and the hot loop pays one test. */
-#define NODE_END()                                          \
-  do {                                                      \
+#define NODE_END()                                             \
+  do {                                                         \
     if (UNLIKELY(p->cb.on_node_end != NULL) && p->node_open) { \
-      p->node_open = 0;                                     \
-      p->ev.offset = OFF(s);                                \
-      CALLBACK(p->cb.on_node_end(p, p->user));              \
-    }                                                       \
+      p->node_open = 0;                                        \
+      p->ev.offset = OFF(s);                                   \
+      CALLBACK(p->cb.on_node_end(p, p->user));                 \
+    }                                                          \
   } while (0)
 
 /* Report a diagnostic at a mark; stop on error or abort. */
-#define DIAG(code, at, mark)                 \
-  do {                                       \
-    int d_ = sgf__diag(p, (code), (at), (mark));  \
-    if (d_ == 1) goto failed;                \
-    if (d_ == 2) goto aborted;               \
+#define DIAG(code, at, mark)                     \
+  do {                                           \
+    int d_ = sgf__diag(p, (code), (at), (mark)); \
+    if (d_ == 1) goto failed;                    \
+    if (d_ == 2) goto aborted;                   \
   } while (0)
-#define DIAG_HERE(code)   \
-  do {                    \
-    sgf__mark h_;         \
-    HERE(h_);             \
+#define DIAG_HERE(code)    \
+  do {                     \
+    sgf__mark h_;          \
+    HERE(h_);              \
     DIAG(code, &h_, NULL); \
   } while (0)
 
 /* Junk: one warning per run of unexpected bytes (until the next event). */
-#define JUNK(code, at)                  \
-  do {                                  \
-    if (!(p->quiet & 1)) {              \
-      p->quiet |= 1;                    \
-      DIAG(code, at, NULL);             \
-    }                                   \
+#define JUNK(code, at)      \
+  do {                      \
+    if (!(p->quiet & 1)) {  \
+      p->quiet |= 1;        \
+      DIAG(code, at, NULL); \
+    }                       \
   } while (0)
 
 /* Junk at the cursor. */
@@ -180,13 +180,12 @@ static const sgf__mark sgf__input_start = {0, 1, 0};
 /* A candidate at depth 0 opened a tree whose first identifier came
  * right after it: the node, at the ';' or (';' missing) the identifier.
  * missing-semicolon follows tree-begin, as it does inside a tree. */
-#define CONFIRM_NODE()                                        \
-  do {                                                        \
-    if (p->cand == '(')                                       \
-      DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL);  \
-    SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);       \
-    st = ST_AFTER_IDENT;                                      \
-    EMIT_NODE();                                              \
+#define CONFIRM_NODE()                                                         \
+  do {                                                                         \
+    if (p->cand == '(') DIAG(SGF_DIAG_MISSING_SEMICOLON, &p->ident_pos, NULL); \
+    SETEV(p->cand == '(' ? p->ident_pos : p->cand_pos);                        \
+    st = ST_AFTER_IDENT;                                                       \
+    EMIT_NODE();                                                               \
   } while (0)
 
 /* Leave feed or finish in state st with status SGF_PAUSED, SGF_EABORTED

@@ -64,13 +64,12 @@ static int finish_core(sgf_parser *p) {
         continue;
       case ST_VALUE:
       case ST_VALUE_ESC:
-      case ST_VALUE_TRAIL:
-        {
-          sgf__mark h;
-          HERE(h);
-          p->ev.offset = h.off;
-          DIAG(SGF_DIAG_UNCLOSED_VALUE, &h, &p->value_pos);
-        }
+      case ST_VALUE_TRAIL: {
+        sgf__mark h;
+        HERE(h);
+        p->ev.offset = h.off;
+        DIAG(SGF_DIAG_UNCLOSED_VALUE, &h, &p->value_pos);
+      }
         st = ST_AFTER_VALUE;
         EMIT_VEND();
         continue;

@@ -228,7 +228,7 @@ static int deliver(sgf_parser *p, sgf_diag *d) {
 }
 
 int sgf__diag(sgf_parser *p, sgf_diag_code code, const sgf__mark *at,
-                const sgf__mark *mark) {
+              const sgf__mark *mark) {
   sgf_diag d;
   memset(&d, 0, sizeof d);
   d.code = code;

@@ -44,8 +44,8 @@ struct sgf_parser {
   uint64_t depth;       /* game trees open (implicit ones included) */
   uint64_t skip_target; /* 0, or the depth whose tree is being skipped */
   int skip_silent;      /* that tree gets no tree-end (mainline mode) */
-  uint64_t *implicit; /* depths of open implicit variations: grows on
-                         demand, never past max_depth entries */
+  uint64_t *implicit;   /* depths of open implicit variations: grows on
+                           demand, never past max_depth entries */
   size_t nimplicit, implicit_cap;
 
   /* The opt-in event state (sgfstream/event_state.h, version
@@ -61,8 +61,8 @@ struct sgf_parser {
    * ev.offset >= ev.line_start, exactly as sgf_parser_position() would:
    * keep the two in step. */
   sgf_event_state ev;
-  uint64_t offset;     /* bytes consumed so far */
-  uint64_t cr_end;     /* offset just after the last CR (CR LF is one) */
+  uint64_t offset; /* bytes consumed so far */
+  uint64_t cr_end; /* offset just after the last CR (CR LF is one) */
 
   sgf__mark ev_saved;  /* the event's full mark when ev.offset is before
                           ev.line_start */
@@ -72,28 +72,28 @@ struct sgf_parser {
   sgf__mark ident_pos; /* first byte of the current identifier */
   sgf__mark value_pos; /* '[' of the current value */
 
-  char *ident;      /* normalized identifier, NUL-terminated */
+  char *ident; /* normalized identifier, NUL-terminated */
   size_t ident_len;
-  char *raw;        /* identifier as written, NUL-terminated; its length
-                       is ev.raw_ident_len when ev.raw_ident is raw */
+  char *raw; /* identifier as written, NUL-terminated; its length
+                is ev.raw_ident_len when ev.raw_ident is raw */
 
   sgf_diag error; /* the diagnostic that stopped the parser */
   int has_error;
 
   /* Double-byte trail bytes (see DOUBLE-BYTE TEXT in parser.c). */
-  const unsigned char *buf; /* while feeding: the buffer being parsed */
+  const unsigned char *buf;        /* while feeding: the buffer being parsed */
   unsigned char vtail[SGF__VTAIL]; /* the last bytes of the open value
                                       before the buffer being parsed,
                                       oldest first */
   size_t vtail_len;
-  int at_eof;             /* finish(): no byte follows the held-back ones */
-  int vfirst;             /* on_value: the open value's first piece is
-                             still to be delivered */
-  int closing;            /* on_tree_end is being delivered */
-  int node_open;          /* a node began and on_node_end has not fired
-                             (kept for on_node_end only) */
-  uint64_t ndiag[3];      /* diagnostics reported, per severity - 1 */
-  size_t la_len;          /* bytes held back in la, not yet parsed */
+  int at_eof;        /* finish(): no byte follows the held-back ones */
+  int vfirst;        /* on_value: the open value's first piece is
+                        still to be delivered */
+  int closing;       /* on_tree_end is being delivered */
+  int node_open;     /* a node began and on_node_end has not fired
+                        (kept for on_node_end only) */
+  uint64_t ndiag[3]; /* diagnostics reported, per severity - 1 */
+  size_t la_len;     /* bytes held back in la, not yet parsed */
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
 };
 

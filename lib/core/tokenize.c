@@ -53,8 +53,8 @@
 /* Byte classes for the structural states. */
 enum {
   C_OTHER = 0,
-  C_WS,     /* space, tab, VT, FF */
-  C_NL,     /* LF, CR */
+  C_WS, /* space, tab, VT, FF */
+  C_NL, /* LF, CR */
   C_NUL,
   C_LPAREN,
   C_RPAREN,
@@ -68,24 +68,23 @@ enum {
 
 /* Constant tables: nothing to initialize, nothing shared that changes. */
 static const unsigned char byte_class[256] = {
-    ['A'] = C_UPPER, ['B'] = C_UPPER, ['C'] = C_UPPER, ['D'] = C_UPPER, ['E']
-    = C_UPPER, ['F'] = C_UPPER, ['G'] = C_UPPER, ['H'] = C_UPPER, ['I'] =
-    C_UPPER, ['J'] = C_UPPER, ['K'] = C_UPPER, ['L'] = C_UPPER, ['M'] =
-    C_UPPER, ['N'] = C_UPPER, ['O'] = C_UPPER, ['P'] = C_UPPER, ['Q'] =
-    C_UPPER, ['R'] = C_UPPER, ['S'] = C_UPPER, ['T'] = C_UPPER, ['U'] =
-    C_UPPER, ['V'] = C_UPPER, ['W'] = C_UPPER, ['X'] = C_UPPER, ['Y'] =
-    C_UPPER, ['Z'] = C_UPPER,
-    ['a'] = C_LOWER, ['b'] = C_LOWER, ['c'] = C_LOWER, ['d'] = C_LOWER, ['e']
-    = C_LOWER, ['f'] = C_LOWER, ['g'] = C_LOWER, ['h'] = C_LOWER, ['i'] =
-    C_LOWER, ['j'] = C_LOWER, ['k'] = C_LOWER, ['l'] = C_LOWER, ['m'] =
-    C_LOWER, ['n'] = C_LOWER, ['o'] = C_LOWER, ['p'] = C_LOWER, ['q'] =
-    C_LOWER, ['r'] = C_LOWER, ['s'] = C_LOWER, ['t'] = C_LOWER, ['u'] =
-    C_LOWER, ['v'] = C_LOWER, ['w'] = C_LOWER, ['x'] = C_LOWER, ['y'] =
-    C_LOWER, ['z'] = C_LOWER,
-    [' '] = C_WS, ['\t'] = C_WS, ['\v'] = C_WS, ['\f'] = C_WS,
-    ['\n'] = C_NL, ['\r'] = C_NL, [0] = C_NUL,
-    ['('] = C_LPAREN, [')'] = C_RPAREN, [';'] = C_SEMI,
-    ['['] = C_LBRACK, [']'] = C_RBRACK, ['\\'] = C_BSLASH};
+    ['A'] = C_UPPER,  ['B'] = C_UPPER, ['C'] = C_UPPER,  ['D'] = C_UPPER,
+    ['E'] = C_UPPER,  ['F'] = C_UPPER, ['G'] = C_UPPER,  ['H'] = C_UPPER,
+    ['I'] = C_UPPER,  ['J'] = C_UPPER, ['K'] = C_UPPER,  ['L'] = C_UPPER,
+    ['M'] = C_UPPER,  ['N'] = C_UPPER, ['O'] = C_UPPER,  ['P'] = C_UPPER,
+    ['Q'] = C_UPPER,  ['R'] = C_UPPER, ['S'] = C_UPPER,  ['T'] = C_UPPER,
+    ['U'] = C_UPPER,  ['V'] = C_UPPER, ['W'] = C_UPPER,  ['X'] = C_UPPER,
+    ['Y'] = C_UPPER,  ['Z'] = C_UPPER, ['a'] = C_LOWER,  ['b'] = C_LOWER,
+    ['c'] = C_LOWER,  ['d'] = C_LOWER, ['e'] = C_LOWER,  ['f'] = C_LOWER,
+    ['g'] = C_LOWER,  ['h'] = C_LOWER, ['i'] = C_LOWER,  ['j'] = C_LOWER,
+    ['k'] = C_LOWER,  ['l'] = C_LOWER, ['m'] = C_LOWER,  ['n'] = C_LOWER,
+    ['o'] = C_LOWER,  ['p'] = C_LOWER, ['q'] = C_LOWER,  ['r'] = C_LOWER,
+    ['s'] = C_LOWER,  ['t'] = C_LOWER, ['u'] = C_LOWER,  ['v'] = C_LOWER,
+    ['w'] = C_LOWER,  ['x'] = C_LOWER, ['y'] = C_LOWER,  ['z'] = C_LOWER,
+    [' '] = C_WS,     ['\t'] = C_WS,   ['\v'] = C_WS,    ['\f'] = C_WS,
+    ['\n'] = C_NL,    ['\r'] = C_NL,   [0] = C_NUL,      ['('] = C_LPAREN,
+    [')'] = C_RPAREN, [';'] = C_SEMI,  ['['] = C_LBRACK, [']'] = C_RBRACK,
+    ['\\'] = C_BSLASH};
 /* Bytes that stop the scan inside a value: ']' '\\' LF CR NUL. */
 static const unsigned char value_stop[256] = {
     [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
@@ -125,9 +124,9 @@ static inline void newline(sgf_parser *p, uint64_t o, unsigned char c) {
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
-                                     const unsigned char *end,
-                                     uint64_t bias) {
+static const unsigned char *
+text_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
+         uint64_t bias) {
   sgf__lines ln;
   const uint64_t o = (uint64_t)(uintptr_t)s + bias;
   s = p->scan->text(s, end, p->cr_end == o, &ln);
@@ -138,38 +137,38 @@ static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
 }
 
 /* A NUL between tokens is whitespace with a warning (one per run). */
-#define NUL_AS_SPACE()                 \
-  do {                                 \
-    if (!(p->quiet & 2)) {             \
-      p->quiet |= 2;                   \
-      DIAG_HERE(SGF_DIAG_NUL_BYTE);    \
-    }                                  \
-    s++;                               \
+#define NUL_AS_SPACE()              \
+  do {                              \
+    if (!(p->quiet & 2)) {          \
+      p->quiet |= 2;                \
+      DIAG_HERE(SGF_DIAG_NUL_BYTE); \
+    }                               \
+    s++;                            \
   } while (0)
 
 /* A blank between tokens at the cursor (class cls: C_WS, C_NL or C_NUL):
  * passed, a line break counted, a NUL warned about. */
-#define BLANK(cls)                   \
-  do {                               \
-    if ((cls) == C_NL)               \
-      NEWLINE_STEP();                \
-    else if ((cls) == C_NUL)         \
-      NUL_AS_SPACE();                \
-    else                             \
-      s++;                           \
+#define BLANK(cls)           \
+  do {                       \
+    if ((cls) == C_NL)       \
+      NEWLINE_STEP();        \
+    else if ((cls) == C_NUL) \
+      NUL_AS_SPACE();        \
+    else                     \
+      s++;                   \
   } while (0)
 
 /* A line break at the cursor, when the byte is one. */
-#define NEWLINE_IF_BREAK()                            \
-  do {                                                \
+#define NEWLINE_IF_BREAK()                                \
+  do {                                                    \
     if (*s == '\n' || *s == '\r') newline(p, OFF(s), *s); \
   } while (0)
 
 /* A line break at the cursor (class C_NL): counted and passed. */
-#define NEWLINE_STEP()          \
-  do {                          \
-    newline(p, OFF(s), *s);     \
-    s++;                        \
+#define NEWLINE_STEP()      \
+  do {                      \
+    newline(p, OFF(s), *s); \
+    s++;                    \
   } while (0)
 
 /* Parse len bytes at buf, the next ones of the input. Returns an
@@ -177,7 +176,7 @@ static const unsigned char *text_run(sgf_parser *p, const unsigned char *s,
  * bytes up to the end do not tell yet (DOUBLE-BYTE TEXT): *consumed says
  * where, and the caller holds the rest back. */
 int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
-                     size_t *consumed) {
+                   size_t *consumed) {
   const unsigned char *s = buf, *end = buf + len;
   const uint64_t base = p->offset;
   /* OFF(q) = base + (q - buf), in one addition (wraps around harmlessly) */
@@ -195,7 +194,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_VALUE:
       case ST_VALUE_ESC:
       case ST_VALUE_TRAIL:
-      L_value: {
+      L_value : {
         const unsigned char *start = s;
         sgf__mark m;
         HERE(m);
@@ -251,9 +250,8 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         if (s > start) {
           p->ev.offset = m.off;
           if (m.off < p->ev.line_start) p->ev_saved = m;
-          if (UNLIKELY(p->cb.on_value != NULL) && s < end &&
-              st == ST_VALUE && *s == ']' &&
-              !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
+          if (UNLIKELY(p->cb.on_value != NULL) && s < end && st == ST_VALUE &&
+              *s == ']' && !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
             /* the slice ends the value: one piece, begin to end */
             st = ST_AFTER_VALUE;
             s++;
@@ -371,7 +369,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             if (s < end && st == ST_NODE) goto L_node;
             continue;
           case C_UPPER:
-          L_ident_fast: {
+          L_ident_fast : {
             /* Fast path: an FF[4] identifier followed directly by '['. */
             const unsigned char *q = s + 1;
             size_t n;
@@ -406,7 +404,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             if (st != ST_NODE) continue;
             HERE(p->open_pos);
             p->open_ret = ST_NODE;
-  p->orphan_ret = ST_NODE;
+            p->orphan_ret = ST_NODE;
             st = ST_OPEN;
             s++;
             continue;
@@ -695,8 +693,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           p->ws_seen = (st == ST_TOP_IDENT_WS);
           /* missing-semicolon follows tree-begin (CONFIRM_NODE), as it
            * does inside a tree; missing-paren comes first */
-          if (p->cand == ';')
-            DIAG(SGF_DIAG_MISSING_PAREN, &p->cand_pos, NULL);
+          if (p->cand == ';') DIAG(SGF_DIAG_MISSING_PAREN, &p->cand_pos, NULL);
           goto begin_top_tree;
         } else {
           goto not_a_tree;

@@ -33,7 +33,7 @@ struct sgf_reader {
   size_t nvals, vcap;
   int failed; /* the current property exceeded the limit */
 
-  sgf_prop_view prop; /* what on_property gets: priv[0] is vals */
+  sgf_prop_view prop;      /* what on_property gets: priv[0] is vals */
   char *ident, *raw_ident; /* max_ident_len + 1 each */
   size_t ident_cap;
 };
@@ -106,8 +106,7 @@ static sgf_pos event_pos(const sgf_reader *r, const sgf_parser *p) {
 
 static const char *event_raw_ident(const sgf_reader *r, const sgf_parser *p,
                                    size_t *len) {
-  return r->es ? sgf_event_raw_ident(r->es, len)
-               : sgf_parser_raw_ident(p, len);
+  return r->es ? sgf_event_raw_ident(r->es, len) : sgf_parser_raw_ident(p, len);
 }
 
 static int same_short(const char *a, const char *b, size_t n) {
@@ -218,9 +217,9 @@ void sgf_reader_options_init(sgf_reader_options *opt) {
 sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
                               const sgf_reader_options *given) {
   static const sgf_callbacks core = {
-      sizeof(sgf_callbacks), on_tree_begin, on_tree_end,  on_node,
+      sizeof(sgf_callbacks), on_tree_begin,  on_tree_end,   on_node,
       on_property,           on_value_begin, on_value_data, on_value_end,
-      on_property_end,       on_diagnostic,  NULL, NULL};
+      on_property_end,       on_diagnostic,  NULL,          NULL};
   sgf_allocator a;
   sgf_reader *r;
   sgf_reader_options ro;
@@ -230,14 +229,12 @@ sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
   if (!given)
     sgf_reader_options_init(&ro);
   else if (sgf__copy_sized(&ro, sizeof ro, given,
-                           SGF__SIZE_UPTO(sgf_reader_options,
-                                          max_value_bytes)))
+                           SGF__SIZE_UPTO(sgf_reader_options, max_value_bytes)))
     return NULL;
   if (!cbg)
     sgf_reader_callbacks_init(&cb);
   else if (sgf__copy_sized(&cb, sizeof cb, cbg,
-                           SGF__SIZE_UPTO(sgf_reader_callbacks,
-                                          on_diagnostic)))
+                           SGF__SIZE_UPTO(sgf_reader_callbacks, on_diagnostic)))
     return NULL;
   if (!ro.parser)
     sgf_options_init(&po);

@@ -43,9 +43,11 @@ static const unsigned char *scan_skip_portable(const unsigned char *s,
 
 /* Text: 1 stops, 2 CR, 3 LF. */
 enum { T_STOP = 1, T_CR = 2, T_LF = 3 };
-static const unsigned char text_class[256] = {
-    [']'] = T_STOP, ['\\'] = T_STOP, [0] = T_STOP, ['\r'] = T_CR,
-    ['\n'] = T_LF};
+static const unsigned char text_class[256] = {[']'] = T_STOP,
+                                              ['\\'] = T_STOP,
+                                              [0] = T_STOP,
+                                              ['\r'] = T_CR,
+                                              ['\n'] = T_LF};
 
 /* The text scanner's byte loop, adding to *ln (prev_cr: the byte before
  * s is a CR). Also the tail of the SIMD versions. */
@@ -73,8 +75,7 @@ static const unsigned char *text_tail(const unsigned char *s,
 
 static const unsigned char *scan_text_portable(const unsigned char *s,
                                                const unsigned char *end,
-                                               int cr_before,
-                                               sgf__lines *ln) {
+                                               int cr_before, sgf__lines *ln) {
   ln->n = 0;
   ln->last = ln->last_cr = NULL;
   return text_tail(s, end, cr_before, ln);
@@ -86,9 +87,9 @@ static const unsigned char *scan_text_portable(const unsigned char *s,
  * *ln. Returns the index of the first stop, or -1; *carry says whether the
  * block's last byte is a CR (the next block's prev_cr). width: the
  * block's size in bits. */
-static inline int text_block(const unsigned char *s, uint64_t stop,
-                             uint64_t cr, uint64_t lf, unsigned width,
-                             int *carry, sgf__lines *ln) {
+static inline int text_block(const unsigned char *s, uint64_t stop, uint64_t cr,
+                             uint64_t lf, unsigned width, int *carry,
+                             sgf__lines *ln) {
   uint64_t keep = stop ? (stop & (0 - stop)) - 1 : ~(uint64_t)0;
   uint64_t nl;
   cr &= keep;
@@ -117,8 +118,7 @@ static const unsigned char *scan_value_sse2(const unsigned char *s,
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
     __m128i m = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, rb), _mm_cmpeq_epi8(v, bs)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf),
-                                  _mm_cmpeq_epi8(v, cr)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)),
                      _mm_cmpeq_epi8(v, nul)));
     unsigned bits = (unsigned)_mm_movemask_epi8(m);
     if (bits) return s + ctz32(bits);
@@ -138,9 +138,9 @@ static const unsigned char *scan_text_sse2(const unsigned char *s,
   ln->last = ln->last_cr = NULL;
   while (end - s >= 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-    uint64_t stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, rb), _mm_cmpeq_epi8(v, bs)),
-        _mm_cmpeq_epi8(v, nul)));
+    uint64_t stop = (unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, rb), _mm_cmpeq_epi8(v, bs)),
+                     _mm_cmpeq_epi8(v, nul)));
     uint64_t c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cr));
     uint64_t l = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, lf));
     int at;
@@ -165,8 +165,7 @@ static const unsigned char *scan_skip_sse2(const unsigned char *s,
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
     __m128i m = _mm_or_si128(
         _mm_or_si128(_mm_cmpeq_epi8(v, lp), _mm_cmpeq_epi8(v, rp)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lb),
-                                  _mm_cmpeq_epi8(v, lf)),
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lb), _mm_cmpeq_epi8(v, lf)),
                      _mm_cmpeq_epi8(v, cr)));
     unsigned bits = (unsigned)_mm_movemask_epi8(m);
     if (bits) return s + ctz32(bits);
@@ -184,9 +183,9 @@ __attribute__((target("avx2"))) static const unsigned char *scan_value_avx2(
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s);
     __m256i m = _mm256_or_si256(
         _mm256_or_si256(_mm256_cmpeq_epi8(v, rb), _mm256_cmpeq_epi8(v, bs)),
-        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, lf),
-                                        _mm256_cmpeq_epi8(v, cr)),
-                        _mm256_cmpeq_epi8(v, nul)));
+        _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, lf), _mm256_cmpeq_epi8(v, cr)),
+            _mm256_cmpeq_epi8(v, nul)));
     unsigned bits = (unsigned)_mm256_movemask_epi8(m);
     if (bits) return s + ctz32(bits);
     s += 32;
@@ -195,9 +194,8 @@ __attribute__((target("avx2"))) static const unsigned char *scan_value_avx2(
 }
 
 __attribute__((target("avx2,popcnt"))) static const unsigned char *
-scan_text_avx2(
-    const unsigned char *s, const unsigned char *end, int cr_before,
-    sgf__lines *ln) {
+scan_text_avx2(const unsigned char *s, const unsigned char *end, int cr_before,
+               sgf__lines *ln) {
   const __m256i rb = _mm256_set1_epi8(']'), bs = _mm256_set1_epi8('\\'),
                 lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r'),
                 nul = _mm256_setzero_si256();
@@ -233,9 +231,9 @@ __attribute__((target("avx2"))) static const unsigned char *scan_skip_avx2(
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s);
     __m256i m = _mm256_or_si256(
         _mm256_or_si256(_mm256_cmpeq_epi8(v, lp), _mm256_cmpeq_epi8(v, rp)),
-        _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, lb),
-                                        _mm256_cmpeq_epi8(v, lf)),
-                        _mm256_cmpeq_epi8(v, cr)));
+        _mm256_or_si256(
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, lb), _mm256_cmpeq_epi8(v, lf)),
+            _mm256_cmpeq_epi8(v, cr)));
     unsigned bits = (unsigned)_mm256_movemask_epi8(m);
     if (bits) return s + ctz32(bits);
     s += 32;
@@ -299,8 +297,8 @@ static const unsigned char *scan_text_neon(const unsigned char *s,
       s += 16;
       continue;
     }
-    at = text_block(s, lane_bits(ms), lane_bits(mc), lane_bits(ml), 16,
-                    &carry, ln);
+    at = text_block(s, lane_bits(ms), lane_bits(mc), lane_bits(ml), 16, &carry,
+                    ln);
     if (at >= 0) return s + at;
     s += 16;
   }
@@ -326,8 +324,7 @@ static const unsigned char *scan_skip_neon(const unsigned char *s,
 
 /* ----------------------------------------------------------- selection */
 
-static const sgf__scanners portable = {scan_value_portable,
-                                       scan_skip_portable,
+static const sgf__scanners portable = {scan_value_portable, scan_skip_portable,
                                        scan_text_portable, "portable"};
 #ifdef SGF_X86
 static const sgf__scanners sse2 = {scan_value_sse2, scan_skip_sse2,
@@ -348,10 +345,14 @@ static const sgf__scanners *choose(void) {
   const char *force = getenv("SGF_SIMD");
   int want = 0; /* 0 automatic, 1 portable, 2 sse2, 3 avx2, 4 neon */
   if (force) {
-    if (!strcmp(force, "none") || !strcmp(force, "portable")) want = 1;
-    else if (!strcmp(force, "sse2")) want = 2;
-    else if (!strcmp(force, "avx2")) want = 3;
-    else if (!strcmp(force, "neon")) want = 4;
+    if (!strcmp(force, "none") || !strcmp(force, "portable"))
+      want = 1;
+    else if (!strcmp(force, "sse2"))
+      want = 2;
+    else if (!strcmp(force, "avx2"))
+      want = 3;
+    else if (!strcmp(force, "neon"))
+      want = 4;
   }
   if (want == 1) return &portable;
 #ifdef SGF_X86
@@ -369,8 +370,7 @@ static const sgf__scanners *choose(void) {
 }
 
 const sgf__scanners *sgf__scanners_get(void) {
-  const sgf__scanners *c =
-      atomic_load_explicit(&chosen, memory_order_acquire);
+  const sgf__scanners *c = atomic_load_explicit(&chosen, memory_order_acquire);
   if (!c) {
     c = choose();
     atomic_store_explicit(&chosen, c, memory_order_release);

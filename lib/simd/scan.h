@@ -22,9 +22,9 @@ typedef const unsigned char *(*sgf__scan_fn)(const unsigned char *s,
 
 /* Line breaks in a run of text: how many, the last one, the last CR. */
 typedef struct sgf__lines {
-  uint64_t n;                    /* CR, LF and CR LF each count one */
-  const unsigned char *last;     /* the last CR or LF byte, or NULL */
-  const unsigned char *last_cr;  /* the last CR byte, or NULL */
+  uint64_t n;                   /* CR, LF and CR LF each count one */
+  const unsigned char *last;    /* the last CR or LF byte, or NULL */
+  const unsigned char *last_cr; /* the last CR byte, or NULL */
 } sgf__lines;
 
 /* The text scanner: the first ']' '\\' or NUL in [s, end), or end,

@@ -39,7 +39,8 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
     const sgf__prop *pr = DPROP(n);
     sprop *sp;
     if (sgf__tb_grow(b, (void **)&b->pp, &b->ppcap, 1, sizeof *b->pp, 16) ||
-        sgf__tb_grow(b, (void **)&b->vals, &b->valcap, 1, sizeof *b->vals, 16) ||
+        sgf__tb_grow(b, (void **)&b->vals, &b->valcap, 1, sizeof *b->vals,
+                     16) ||
         sb_room(b, b->dlen + 1)) {
       b->dstate = 0;
       return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
@@ -78,10 +79,13 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
  * before bytes are stored through a char pointer (which may alias *b: the
  * compiler would reload them after it). */
 
+static int h_tree_begin(sgf_parser *p, void *u) {
+  return sgf__tb_slow_tree_begin(p, u);
+}
 
-static int h_tree_begin(sgf_parser *p, void *u) { return sgf__tb_slow_tree_begin(p, u); }
-
-static int h_tree_end(sgf_parser *p, void *u) { return sgf__tb_slow_tree_end(p, u); }
+static int h_tree_end(sgf_parser *p, void *u) {
+  return sgf__tb_slow_tree_end(p, u);
+}
 
 NOINLINE int node_general(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
@@ -131,9 +135,8 @@ NOINLINE int node_general(sgf_parser *p, void *u) {
 /* The identifier of a property, when it is one or two uppercase letters
  * written as such (raw, rn: as written): a static string, else NULL; *pf
  * gets what it tells about the node (as sgf__node_scan would find). */
-HOT_INLINE const char *static_ident(const char *id, size_t n,
-                                    const char *raw, size_t rn,
-                                    uint32_t *pf) {
+HOT_INLINE const char *static_ident(const char *id, size_t n, const char *raw,
+                                    size_t rn, uint32_t *pf) {
   char c0 = id[0], c1;
   *pf = 0;
   if (rn != n || !upper(c0)) return NULL;
@@ -154,9 +157,8 @@ HOT_INLINE const char *static_ident(const char *id, size_t n,
 
 /* The DIRECT node's property: a static identifier (what static_ident
  * gave, with its flags pf), its position still to be written. */
-HOT_INLINE sgf__prop *direct_property(sgf_tree_builder *b,
-                                      const char *ident, size_t n,
-                                      uint32_t pf) {
+HOT_INLINE sgf__prop *direct_property(sgf_tree_builder *b, const char *ident,
+                                      size_t n, uint32_t pf) {
   sgf__prop *pr = DPROP(b->dn);
   b->prop_flags = pf;
   b->dstate = 1;
@@ -213,9 +215,8 @@ static int h_value_begin(sgf_parser *p, void *u) {
     }
   } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
                     b->vroom >= sizeof(sgf__val) &&
-                    b->room >= sizeof(sgf__val) + 1 &&
-                    b->nvals < b->valcap && b->sbcap - b->sblen >= 2 &&
-                    !b->ev.on_value_begin)) {
+                    b->room >= sizeof(sgf__val) + 1 && b->nvals < b->valcap &&
+                    b->sbcap - b->sblen >= 2 && !b->ev.on_value_begin)) {
     sval *v;
     if (b->in_value) end_value(b);
     b->vroom -= sizeof(sgf__val);
@@ -261,14 +262,14 @@ copy:
  * pass-through handler wants the three value events. A piece is
  * value-begin (FIRST), value-data (bytes), value-end (LAST; needed only
  * when not lazy), as the three events would be, in one call. */
-NOINLINE int value_general(sgf_parser *p, void *u, const char *at,
-                           size_t n, unsigned flags) {
+NOINLINE int value_general(sgf_parser *p, void *u, const char *at, size_t n,
+                           unsigned flags) {
   sgf_tree_builder *b = BUILDER(u);
   int r = SGF_CONTINUE;
   /* DIRECT, the first value of the node's property, whole and short (a
    * move): what value-begin and value-data do, at once */
-  if (LIKELY(b->direct && b->dstate == 1 &&
-             (flags & SGF_VALUE_FIRST) && n < DIRECT_BYTES)) {
+  if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
+             n < DIRECT_BYTES)) {
     char *d = DBYTES(b->dn);
     b->dstate = 2;
     b->dlen = n;
@@ -325,8 +326,7 @@ static int h_node(sgf_parser *p, void *u) {
     const size_t len = b->dlen;
     const size_t take = DIRECT_TAKE(len);
     /* the node written in place ends, the next begins behind it */
-    if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap &&
-               id + 1 < t->max_nodes &&
+    if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap && id + 1 < t->max_nodes &&
                t->bytes + sizeof(sgf_node) <= b->max_bytes &&
                bl->size - bl->used >= take + DIRECT_SIZE)) {
       sgf_node *const n = b->dn, *next;
@@ -378,11 +378,18 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   return value_general(p, u, at, n, flags);
 }
 
-const sgf_callbacks sgf__tb_fast_handlers = {
-    sizeof(sgf_callbacks),
-    h_tree_begin, h_tree_end,  h_node,         h_property,  h_value_begin,
-    h_value_data, sgf__tb_h_value_end, sgf__tb_h_property_end, sgf__tb_h_diagnostic, NULL,
-    NULL};
+const sgf_callbacks sgf__tb_fast_handlers = {sizeof(sgf_callbacks),
+                                             h_tree_begin,
+                                             h_tree_end,
+                                             h_node,
+                                             h_property,
+                                             h_value_begin,
+                                             h_value_data,
+                                             sgf__tb_h_value_end,
+                                             sgf__tb_h_property_end,
+                                             sgf__tb_h_diagnostic,
+                                             NULL,
+                                             NULL};
 
 /* A builder with its own parser and the fast path: what it asks of the
  * parser (h, a copy of sgf__tb_fast_handlers) and of itself. */
@@ -391,8 +398,8 @@ void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h) {
   /* WHOLE VALUES: one call a value, unless a pass-through handler
    * wants the three events (with its on_value, the core calls those
    * three no more: neither do we) */
-  if (e->on_value || (!e->on_value_begin && !e->on_value_data &&
-                      !e->on_value_end)) {
+  if (e->on_value ||
+      (!e->on_value_begin && !e->on_value_data && !e->on_value_end)) {
     h->on_value = h_value;
     b->ev.on_value_begin = NULL;
     b->ev.on_value_data = NULL;

@@ -29,9 +29,9 @@
  * looked up again when the parser changes. Used where a builder b is in
  * scope. */
 #define EVENT_POS(p) sgf_event_position((p), event_state(b, (p)))
-#define RAW_IDENT(p, len)                                   \
-  (event_state(b, (p)) != &sgf__tb_no_state                 \
-       ? sgf_event_raw_ident(b->es, (len))                  \
+#define RAW_IDENT(p, len)                   \
+  (event_state(b, (p)) != &sgf__tb_no_state \
+       ? sgf_event_raw_ident(b->es, (len))  \
        : sgf_parser_raw_ident((p), (len)))
 
 #if defined(__GNUC__)
@@ -64,9 +64,8 @@ enum { ERR_VALUE = 100 };
  * and NUL, as a buffered node would be laid out) in DIRECT_SIZE bytes
  * reserved at the free end of the arena's head block. */
 #define DIRECT_BYTES 8u
-#define DIRECT_SIZE                                                     \
-  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__val) +           \
-   DIRECT_BYTES)
+#define DIRECT_SIZE \
+  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__val) + DIRECT_BYTES)
 #define DPROP(n) ((sgf__prop *)((n) + 1))
 #define DVAL(n) ((sgf__val *)(DPROP(n) + 1))
 #define DBYTES(n) ((char *)(DVAL(n) + 1))
@@ -93,16 +92,16 @@ typedef struct sval {
 
 struct sgf_tree_builder {
   /* what every event looks at first */
-  int building;   /* state B_BUILD and mskip 0 */
-  int lazy;       /* no value-end / property-end events (see the essay) */
+  int building; /* state B_BUILD and mskip 0 */
+  int lazy;     /* no value-end / property-end events (see the essay) */
   int in_prop, in_value;
-  int open;       /* a node is being read: open_* */
-  int fresh;      /* see the essay */
+  int open;            /* a node is being read: open_* */
+  int fresh;           /* see the essay */
   uint32_t open_flags; /* HEAD, move, OPEN_SCAN */
   uint32_t prop_flags; /* what the current property adds to open_flags */
-  sgf_tree *tree; /* the game being built */
-  sgf_node *cur;  /* the node linked last that is not closed over */
-  sgf_pos open_pos; /* the open node's ';' (DIRECT: in dn->pos) */
+  sgf_tree *tree;      /* the game being built */
+  sgf_node *cur;       /* the node linked last that is not closed over */
+  sgf_pos open_pos;    /* the open node's ';' (DIRECT: in dn->pos) */
 
   sprop *pp; /* the open node's properties; pp[npp] is the current one */
   size_t npp, ppcap;
@@ -110,27 +109,27 @@ struct sgf_tree_builder {
   size_t nvals, valcap;
   char *sb; /* their bytes */
   size_t sblen, sbcap;
-  uint64_t room;  /* bytes that may still be buffered before the game
-                     reaches max_tree_bytes (see pending_bytes) */
-  size_t pfirst;  /* first value of the current property */
-  size_t psb;     /* sblen when the current property began */
+  uint64_t room; /* bytes that may still be buffered before the game
+                    reaches max_tree_bytes (see pending_bytes) */
+  size_t pfirst; /* first value of the current property */
+  size_t psb;    /* sblen when the current property began */
   /* (not next to room: one wide load of both just after two narrow
      stores would stall on store forwarding) */
-  size_t vroom;   /* bytes the current property may still take before
-                     max_value_bytes (raw values + sizeof(sgf__val)
-                     each, as the reader counts) */
-  sgf_node **ix;  /* the game's nodes in pre-order: ixcap slots */
+  size_t vroom;  /* bytes the current property may still take before
+                    max_value_bytes (raw values + sizeof(sgf__val)
+                    each, as the reader counts) */
+  sgf_node **ix; /* the game's nodes in pre-order: ixcap slots */
   size_t ixcap;
 
   const sgf_parser *es_parser; /* the parser whose event state es is */
   const sgf_event_state *es;
 
   /* DIRECT mode (see the essay) */
-  int direct_ok;  /* may be used: own parser, lazy, no pass-through */
-  int direct;     /* the open node is being written in place, at dn */
-  int dstate;     /* 0: no property yet; 1: one, no value; 2: and a value */
+  int direct_ok; /* may be used: own parser, lazy, no pass-through */
+  int direct;    /* the open node is being written in place, at dn */
+  int dstate;    /* 0: no property yet; 1: one, no value; 2: and a value */
   sgf_node *dn;
-  size_t dlen;    /* bytes of that value so far */
+  size_t dlen; /* bytes of that value so far */
 
   size_t max_value_bytes;
   uint64_t max_nodes, max_bytes;
@@ -140,12 +139,12 @@ struct sgf_tree_builder {
   sgf_callbacks ev; /* pass-through, zero if none */
   void *user;
   unsigned flags;
-  int general;    /* SGF_TREE_GENERAL_ONLY: the general path alone */
+  int general; /* SGF_TREE_GENERAL_ONLY: the general path alone */
 
-  int state;      /* B_* */
-  uint64_t depth; /* game trees open */
-  uint64_t mskip; /* mainline mode: depth of a variation being skipped */
-  int mainline;   /* SGF_OPT_MAINLINE */
+  int state;        /* B_* */
+  uint64_t depth;   /* game trees open */
+  uint64_t mskip;   /* mainline mode: depth of a variation being skipped */
+  int mainline;     /* SGF_OPT_MAINLINE */
   sgf_pos game_pos; /* the game's '(' */
 
   sgf__block *spare;    /* blocks for the next game, in policy order */
@@ -186,8 +185,7 @@ int sgf__tb_slow_tree_end(sgf_parser *p, void *u);
 int sgf__tb_slow_node(sgf_parser *p, void *u);
 int sgf__tb_slow_property(sgf_parser *p, void *u, const char *at, size_t n);
 int sgf__tb_slow_value_begin(sgf_parser *p, void *u);
-int sgf__tb_slow_value_data(sgf_parser *p, void *u, const char *at,
-                            size_t n);
+int sgf__tb_slow_value_data(sgf_parser *p, void *u, const char *at, size_t n);
 int sgf__tb_h_value_end(sgf_parser *p, void *u);
 int sgf__tb_h_property_end(sgf_parser *p, void *u);
 int sgf__tb_h_diagnostic(sgf_parser *p, void *u, const sgf_diag *d);
@@ -253,8 +251,8 @@ static inline void end_pending(sgf_tree_builder *b) {
  * written) as the last child of cur, with its derived facts (as
  * sgf__node_derive gives them); it becomes cur. */
 HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
-                          uint32_t id, uint32_t f, sgf__prop *pr,
-                          size_t k, int may_scan) {
+                          uint32_t id, uint32_t f, sgf__prop *pr, size_t k,
+                          int may_scan) {
   sgf_node *const parent = b->cur, *prev;
   uint32_t last;
   int64_t movenum, nextnum;
@@ -319,8 +317,8 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
 /* Room in the index for one more node: 0, or -1 if memory runs out. */
 static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
   return id < b->ixcap ? 0
-                       : sgf__tb_grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
-                              sizeof *b->ix, 64);
+                       : sgf__tb_grow(b, (void **)&b->ix, &b->ixcap,
+                                      (size_t)id + 1, sizeof *b->ix, 64);
 }
 
 /* The DIRECT node n's one value, of len bytes, is complete: its value and
@@ -351,7 +349,7 @@ HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
     sgf__tree_take(t, DIRECT_TAKE(len));
     link_node(b, t, n, id, f, direct_value_done(n, len), 1, 1);
     DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
-  } else { /* no property (one without a value is left out) */
+  } else {                 /* no property (one without a value is left out) */
     sgf__tree_take(t, sizeof(sgf_node));
     link_node(b, t, n, id, f, NULL, 0, 1);
   }

@@ -193,7 +193,6 @@ void sgf_tree_free(sgf_tree *t) {
   a = t->alloc;
   sgf__blocks_free(&a, t->blocks);
   sgf__blocks_free(&a, t->reuse);
-  if (!t->index_arena)
-    sgf__free(&a, t->index, t->index_cap * sizeof *t->index);
+  if (!t->index_arena) sgf__free(&a, t->index, t->index_cap * sizeof *t->index);
   sgf__free(&a, t, sizeof *t);
 }

@@ -95,7 +95,6 @@
  */
 #include <string.h>
 
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,7 +252,7 @@ static int idle_action(const sgf_tree_builder *b) {
 
 /* Grow a buffer of elements to hold at least want of them. */
 int sgf__tb_grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
-                size_t elem, size_t first) {
+                 size_t elem, size_t first) {
   size_t ncap = *cap ? *cap : first;
   void *q;
   while (ncap < want) {
@@ -334,7 +333,7 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   size_t i;
 
   if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-    n = sgf__tree_alloc8(t, size);
+  n = sgf__tree_alloc8(t, size);
   if (!n) return sgf__tb_fail(b, p, t->err);
   b->open = 0;
   pr = (sgf__prop *)(n + 1);
@@ -359,7 +358,7 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
     pr[i].values = va + sp->first;
   }
   n->pos = b->open_pos;
-  b->npp = b->nvals = b->sblen = 0; /* zero outside BUFFERED */
+  b->npp = b->nvals = b->sblen = 0;    /* zero outside BUFFERED */
   if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
   link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k, 1);
   return 0;
@@ -523,17 +522,17 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
 
 /* Identifiers of one or two uppercase letters need no copy. */
 const char sgf__tb_letters[] =
-    "A\0B\0C\0D\0E\0F\0G\0H\0I\0J\0K\0L\0M\0N\0O\0P\0Q\0R\0S\0T\0U\0V\0W\0X\0Y\0Z";
-#define L2(c)                                                             \
-  c "A\0" c "B\0" c "C\0" c "D\0" c "E\0" c "F\0" c "G\0" c "H\0" c "I\0" \
-  c "J\0" c "K\0" c "L\0" c "M\0" c "N\0" c "O\0" c "P\0" c "Q\0" c "R\0" \
-  c "S\0" c "T\0" c "U\0" c "V\0" c "W\0" c "X\0" c "Y\0" c "Z\0"
+    "A\0B\0C\0D\0E\0F\0G\0H\0I\0J\0K\0L\0M\0N\0O\0P\0Q\0R\0S\0T\0U\0V\0W\0X\0Y"
+    "\0Z";
+#define L2(c)                                                               \
+  c "A\0" c "B\0" c "C\0" c "D\0" c "E\0" c "F\0" c "G\0" c "H\0" c "I\0" c \
+    "J\0" c "K\0" c "L\0" c "M\0" c "N\0" c "O\0" c "P\0" c "Q\0" c "R\0" c \
+    "S\0" c "T\0" c "U\0" c "V\0" c "W\0" c "X\0" c "Y\0" c "Z\0"
 const char sgf__tb_letters2[] =
     L2("A") L2("B") L2("C") L2("D") L2("E") L2("F") L2("G") L2("H") L2("I")
-    L2("J") L2("K") L2("L") L2("M") L2("N") L2("O") L2("P") L2("Q") L2("R")
-    L2("S") L2("T") L2("U") L2("V") L2("W") L2("X") L2("Y") L2("Z");
+        L2("J") L2("K") L2("L") L2("M") L2("N") L2("O") L2("P") L2("Q") L2("R")
+            L2("S") L2("T") L2("U") L2("V") L2("W") L2("X") L2("Y") L2("Z");
 #undef L2
-
 
 static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
                       size_t n) {
@@ -552,8 +551,8 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
     ident = sgf__tb_letters2 + 3 * (26 * (id[0] - 'A') + (id[1] - 'A'));
   same = rn == n && (raw == id || memcmp(raw, id, n) == 0);
   copy = (ident ? 0 : n + 1) + (same ? 0 : rn + 1);
-  if (b->npp >= b->ppcap &&
-      sgf__tb_grow(b, (void **)&b->pp, &b->ppcap, b->npp + 1, sizeof *b->pp, 16))
+  if (b->npp >= b->ppcap && sgf__tb_grow(b, (void **)&b->pp, &b->ppcap,
+                                         b->npp + 1, sizeof *b->pp, 16))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   if (sizeof(sgf__prop) + copy > b->room || b->npp >= UINT32_MAX)
     return sgf__tb_fail(b, p, SGF__ERR_BYTES);
@@ -584,9 +583,9 @@ static int b_property(sgf_tree_builder *b, sgf_parser *p, const char *id,
   /* what it tells about the node (as sgf__node_scan would find) */
   if (n == 1 && (id[0] == 'B' || id[0] == 'W'))
     b->prop_flags = id[0] == 'B' ? SGF__N_BLACK : SGF__N_WHITE;
-  else if (n == 2 && ((id[0] == 'P' && id[1] == 'L') ||
-                      (id[0] == 'M' && id[1] == 'N') ||
-                      (id[0] == 'H' && id[1] == 'A')))
+  else if (n == 2 &&
+           ((id[0] == 'P' && id[1] == 'L') || (id[0] == 'M' && id[1] == 'N') ||
+            (id[0] == 'H' && id[1] == 'A')))
     b->prop_flags = OPEN_SCAN;
   else
     b->prop_flags = 0;
@@ -609,11 +608,11 @@ static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
   }
   if (sizeof(sgf__val) > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
   if (sizeof(sgf__val) + 1 > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
-  if (b->nvals >= b->valcap &&
-      sgf__tb_grow(b, (void **)&b->vals, &b->valcap, b->nvals + 1, sizeof *b->vals,
-           16))
+  if (b->nvals >= b->valcap && sgf__tb_grow(b, (void **)&b->vals, &b->valcap,
+                                            b->nvals + 1, sizeof *b->vals, 16))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  if (sb_room(b, 1)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
+  if (sb_room(b, 1))
+    return sgf__tb_fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
   b->vroom -= sizeof(sgf__val);
   b->room -= sizeof(sgf__val) + 1;
   v = &b->vals[b->nvals++];
@@ -701,7 +700,8 @@ COLD_EXTERN int sgf__tb_slow_node(sgf_parser *p, void *u) {
   return r;
 }
 
-COLD_EXTERN int sgf__tb_slow_property(sgf_parser *p, void *u, const char *at, size_t n) {
+COLD_EXTERN int sgf__tb_slow_property(sgf_parser *p, void *u, const char *at,
+                                      size_t n) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_property(b, p, at, n);
   if (r != SGF_ABORT && b->ev.on_property)
@@ -717,7 +717,8 @@ COLD_EXTERN int sgf__tb_slow_value_begin(sgf_parser *p, void *u) {
   return r;
 }
 
-COLD_EXTERN int sgf__tb_slow_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
+COLD_EXTERN int sgf__tb_slow_value_data(sgf_parser *p, void *u, const char *at,
+                                        size_t n) {
   sgf_tree_builder *b = BUILDER(u);
   int r = b_value_data(b, p, at, n);
   if (r != SGF_ABORT && b->ev.on_value_data)
@@ -767,12 +768,18 @@ static int general_value(sgf_parser *p, void *u, const char *at, size_t n,
 /* The general path's handlers: one plain handler per event. */
 const sgf_event_state sgf__tb_no_state;
 
-static const sgf_callbacks general_handlers = {
-    sizeof(sgf_callbacks),
-    sgf__tb_slow_tree_begin,  sgf__tb_slow_tree_end,  sgf__tb_slow_node,
-    sgf__tb_slow_property,    sgf__tb_slow_value_begin,
-    sgf__tb_slow_value_data,  sgf__tb_h_value_end,    sgf__tb_h_property_end,
-    sgf__tb_h_diagnostic,     NULL,                   NULL};
+static const sgf_callbacks general_handlers = {sizeof(sgf_callbacks),
+                                               sgf__tb_slow_tree_begin,
+                                               sgf__tb_slow_tree_end,
+                                               sgf__tb_slow_node,
+                                               sgf__tb_slow_property,
+                                               sgf__tb_slow_value_begin,
+                                               sgf__tb_slow_value_data,
+                                               sgf__tb_h_value_end,
+                                               sgf__tb_h_property_end,
+                                               sgf__tb_h_diagnostic,
+                                               NULL,
+                                               NULL};
 
 /* A detached builder's handlers are one static table: the switch can
  * only be the environment's here (SGF_TREE_GENERAL=1). */
@@ -799,18 +806,18 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
   /* VERSIONED STRUCTS (sgfstream.h): each read as far as its size says */
   if (!opt)
     sgf_tree_builder_options_init(&o);
-  else if (sgf__copy_sized(&o, sizeof o, opt,
-                           SGF__SIZE_UPTO(sgf_tree_builder_options,
-                                          max_value_bytes)))
+  else if (sgf__copy_sized(
+               &o, sizeof o, opt,
+               SGF__SIZE_UPTO(sgf_tree_builder_options, max_value_bytes)))
     return NULL;
   if (!o.parser)
     sgf_options_init(&po);
   else if (sgf__copy_sized(&po, sizeof po, o.parser,
                            SGF__SIZE_UPTO(sgf_options, allocator)))
     return NULL;
-  if (cbg && sgf__copy_sized(&cbc, sizeof cbc, cbg,
-                             SGF__SIZE_UPTO(sgf_tree_builder_callbacks,
-                                            events)))
+  if (cbg &&
+      sgf__copy_sized(&cbc, sizeof cbc, cbg,
+                      SGF__SIZE_UPTO(sgf_tree_builder_callbacks, events)))
     return NULL;
   sgf_callbacks_init(&evc);
   if (cb && cb->events &&
@@ -832,8 +839,8 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
   b->mainline = (po.flags & SGF_OPT_MAINLINE) != 0;
   b->max_nodes = o.max_nodes ? o.max_nodes : SGF_DEFAULT_MAX_NODES;
   if (b->max_nodes > SGF__MAX_NODES_CAP) b->max_nodes = SGF__MAX_NODES_CAP;
-  b->max_bytes = o.max_tree_bytes ? o.max_tree_bytes
-                                  : SGF_DEFAULT_MAX_TREE_BYTES;
+  b->max_bytes =
+      o.max_tree_bytes ? o.max_tree_bytes : SGF_DEFAULT_MAX_TREE_BYTES;
   b->max_value_bytes =
       o.max_value_bytes ? o.max_value_bytes : SGF_DEFAULT_MAX_VALUE_BYTES;
   if (b->flags & SGF_TREE_COLLECT) {
@@ -910,4 +917,3 @@ int sgf_tree_builder_reset(sgf_tree_builder *b) {
   if (b->coll) sgf__collection_clear(b->coll);
   return SGF_OK;
 }
-

@@ -76,9 +76,9 @@ sgf_collection *sgf_collection_parse(const char *data, size_t len,
   sgf_collection *c = NULL;
   if (!opt)
     sgf_tree_builder_options_init(&o);
-  else if (sgf__copy_sized(&o, sizeof o, opt,
-                           SGF__SIZE_UPTO(sgf_tree_builder_options,
-                                          max_value_bytes)))
+  else if (sgf__copy_sized(
+               &o, sizeof o, opt,
+               SGF__SIZE_UPTO(sgf_tree_builder_options, max_value_bytes)))
     return NULL; /* NULL without parsing: *err is not set */
   o.flags = (o.flags | SGF_TREE_COLLECT) & ~SGF_TREE_DETACHED;
   if (err) {

@@ -66,7 +66,8 @@ static char *make_raw(sgf_tree *t, const char *pre, size_t plen,
   size_t slen = sep ? strlen(sep) : 0, tlen = 0, i;
   char *r, *w;
   if (text)
-    for (i = 0; text[i]; i++) tlen += 1 + (size_t)needs_escape(text[i], compose);
+    for (i = 0; text[i]; i++)
+      tlen += 1 + (size_t)needs_escape(text[i], compose);
   if (plen > SIZE_MAX / 2 || tlen > SIZE_MAX / 4) {
     t->err = SGF__ERR_NOMEM;
     return NULL;
@@ -123,8 +124,8 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
     sgf__prop *p = &n->props[i];
     sgf__val *arr;
     if (is_pow2(p->nvalues)) continue;
-    arr = sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr,
-                          sizeof(void *));
+    arr =
+        sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr, sizeof(void *));
     if (!arr) return edit_status(t->err); /* copies made so far are equal */
     memcpy(arr, p->values, p->nvalues * sizeof *arr);
     p->values = arr;
@@ -239,8 +240,8 @@ static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
 /* Put the point (x, y) into ident, one of group (the others lose it).
  * Once the node is prepared, releasing allocates nothing and cannot fail,
  * so it comes after the append that can. */
-static int point_put(sgf_cursor *c, const char *ident,
-                     const char *const *group, int x, int y) {
+static int point_put(sgf_cursor *c, const char *ident, const char *const *group,
+                     int x, int y) {
   sgf_tree *t = c->tree;
   sgf_node *n = c->node;
   char pt[2], *raw;
@@ -312,10 +313,8 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   if (!n) return edit_status(t->err);
   n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
   if (ident) {
-    sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props,
-                                          sizeof(void *));
-    sgf__val *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *))
-                         : NULL;
+    sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props, sizeof(void *));
+    sgf__val *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
     size_t len;
     char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
     if (!raw) return edit_status(t->err);
@@ -344,8 +343,7 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   int k;
   uint32_t want;
   sgf_node *ch;
-  if (color != SGF_COLOR_BLACK && color != SGF_COLOR_WHITE)
-    return SGF_EINVAL;
+  if (color != SGF_COLOR_BLACK && color != SGF_COLOR_WHITE) return SGF_EINVAL;
   k = sgf_point_encode(x, y, pt);
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
@@ -373,10 +371,17 @@ static const char *const markup_group[] = {"TR", "CR", "SQ", "MA", NULL};
 int sgf_cursor_add_stone(sgf_cursor *c, sgf_color color, int x, int y) {
   const char *ident;
   switch (color) {
-    case SGF_COLOR_BLACK: ident = "AB"; break;
-    case SGF_COLOR_WHITE: ident = "AW"; break;
-    case SGF_COLOR_NONE: ident = "AE"; break;
-    default: return SGF_EINVAL;
+    case SGF_COLOR_BLACK:
+      ident = "AB";
+      break;
+    case SGF_COLOR_WHITE:
+      ident = "AW";
+      break;
+    case SGF_COLOR_NONE:
+      ident = "AE";
+      break;
+    default:
+      return SGF_EINVAL;
   }
   return point_put(c, ident, setup_group, x, y);
 }
@@ -526,10 +531,10 @@ int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
   texts[3] = h->rules;
   texts[4] = h->event;
   texts[5] = h->application;
-#define SET(id, text)                                                    \
-  do {                                                                   \
-    raw = make_raw(t, NULL, 0, NULL, (text), 0, &len);                   \
-    if (!raw) return edit_status(t->err);                                \
+#define SET(id, text)                                                \
+  do {                                                               \
+    raw = make_raw(t, NULL, 0, NULL, (text), 0, &len);               \
+    if (!raw) return edit_status(t->err);                            \
     if ((r = prop_set(t, root, (id), raw, len)) != SGF_OK) return r; \
   } while (0)
   SET("GM", "1");

@@ -39,9 +39,16 @@ static unsigned pl_flag(const sgf__val *v) {
   while (i < v->len && (v->raw[i] == ' ' || v->raw[i] == '\t')) i++;
   if (i == v->len) return 0;
   switch (v->raw[i]) {
-    case 'B': case 'b': case '1': return SGF__N_PL_B;
-    case 'W': case 'w': case '2': return SGF__N_PL_W;
-    default: return 0;
+    case 'B':
+    case 'b':
+    case '1':
+      return SGF__N_PL_B;
+    case 'W':
+    case 'w':
+    case '2':
+      return SGF__N_PL_W;
+    default:
+      return 0;
   }
 }
 

@@ -67,8 +67,8 @@ struct sgf__block {
                   limit), not by the block policy: never reused */
 };
 #define SGF__ARENA_ALIGN 8u
-#define SGF__BLOCK_HDR                                                  \
-  ((sizeof(sgf__block) + SGF__ARENA_ALIGN - 1) &                        \
+#define SGF__BLOCK_HDR                           \
+  ((sizeof(sgf__block) + SGF__ARENA_ALIGN - 1) & \
    ~(size_t)(SGF__ARENA_ALIGN - 1))
 
 /* Allocation failures, in tree->err. */
@@ -84,14 +84,14 @@ struct sgf_tree {
   sgf_node *root;
   sgf_node **index; /* position index: index_cap slots */
   size_t index_cap;
-  int index_arena; /* the index lives in the arena (not freed by itself) */
-  int index_ok; /* index matches the tree */
-  int dirty;    /* derived facts are stale */
-  int err;      /* SGF__ERR_* of the last failed allocation */
-  uint64_t rbytes;    /* bytes of the blocks sized by the policy */
-  sgf__block *reuse;  /* blocks lent by a builder (from an earlier game),
-                         in the order the policy would allocate them:
-                         taken before new ones */
+  int index_arena;   /* the index lives in the arena (not freed by itself) */
+  int index_ok;      /* index matches the tree */
+  int dirty;         /* derived facts are stale */
+  int err;           /* SGF__ERR_* of the last failed allocation */
+  uint64_t rbytes;   /* bytes of the blocks sized by the policy */
+  sgf__block *reuse; /* blocks lent by a builder (from an earlier game),
+                        in the order the policy would allocate them:
+                        taken before new ones */
   sgf_allocator alloc;
 };
 

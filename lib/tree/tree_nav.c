@@ -32,9 +32,7 @@ const sgf_node *sgf_node_parent(const sgf_node *n) { return n->parent; }
 const sgf_node *sgf_node_first_child(const sgf_node *n) {
   return n->first_child;
 }
-const sgf_node *sgf_node_last_child(const sgf_node *n) {
-  return n->last_child;
-}
+const sgf_node *sgf_node_last_child(const sgf_node *n) { return n->last_child; }
 const sgf_node *sgf_node_next_sibling(const sgf_node *n) { return n->next; }
 const sgf_node *sgf_node_prev_sibling(const sgf_node *n) { return n->prev; }
 size_t sgf_node_child_count(const sgf_node *n) { return n->nchildren; }
@@ -81,8 +79,12 @@ size_t sgf_node_variation_depth(const sgf_node *n) {
   return n->depth;
 }
 
-int sgf_node_is_mainline(const sgf_node *n) { return sgf_node_variation_depth(n) == 0; }
-int sgf_node_is_variation(const sgf_node *n) { return sgf_node_variation_depth(n) > 0; }
+int sgf_node_is_mainline(const sgf_node *n) {
+  return sgf_node_variation_depth(n) == 0;
+}
+int sgf_node_is_variation(const sgf_node *n) {
+  return sgf_node_variation_depth(n) > 0;
+}
 int sgf_node_is_initial(const sgf_node *n) { return n->parent == NULL; }
 int sgf_node_is_terminal(const sgf_node *n) { return n->first_child == NULL; }
 

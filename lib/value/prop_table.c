@@ -20,17 +20,42 @@
 /* Letter numbers for the preprocessor: L_A is 1 ... L_Z 26, L_ (an empty
  * second letter) 0. */
 enum {
-  L_ = 0, L_A, L_B, L_C, L_D, L_E, L_F, L_G, L_H, L_I, L_J, L_K, L_L, L_M,
-  L_N, L_O, L_P, L_Q, L_R, L_S, L_T, L_U, L_V, L_W, L_X, L_Y, L_Z
+  L_ = 0,
+  L_A,
+  L_B,
+  L_C,
+  L_D,
+  L_E,
+  L_F,
+  L_G,
+  L_H,
+  L_I,
+  L_J,
+  L_K,
+  L_L,
+  L_M,
+  L_N,
+  L_O,
+  L_P,
+  L_Q,
+  L_R,
+  L_S,
+  L_T,
+  L_U,
+  L_V,
+  L_W,
+  L_X,
+  L_Y,
+  L_Z
 };
 #define SLOT(c1, c2) ((L_##c1 - 1) * 27 + L_##c2)
 
 static const sgf_propdef builtin[SGF_PROP_BUILTIN_MAX_] = {
     {0, 0, "", SGF_VT_UNKNOWN, SGF_VT_UNKNOWN, SGF_VS_SINGLE, SGF_PC_NONE, 0,
      NULL},
-#define DEF(c1, c2, t, t2, sh, cat, fl, d)                                    \
-  {sizeof(sgf_propdef), SGF_PROP_##c1##c2, #c1 #c2, SGF_VT_##t,              \
-   SGF_VT_##t2, SGF_VS_##sh, SGF_PC_##cat, fl, d},
+#define DEF(c1, c2, t, t2, sh, cat, fl, d)                                   \
+  {sizeof(sgf_propdef), SGF_PROP_##c1##c2, #c1 #c2, SGF_VT_##t, SGF_VT_##t2, \
+   SGF_VS_##sh,         SGF_PC_##cat,      fl,      d},
     SGF_PROP_MAP(DEF)
 #undef DEF
 };
@@ -154,8 +179,8 @@ int sgf_prop_table_add(sgf_prop_table *t, const sgf_propdef *def) {
   } else {
     if (t->ndefs == t->cap) {
       size_t ncap = t->cap * 2;
-      sgf_propdef *nd = sgf__realloc(&t->alloc, t->defs,
-                                     t->cap * sizeof *nd, ncap * sizeof *nd);
+      sgf_propdef *nd = sgf__realloc(&t->alloc, t->defs, t->cap * sizeof *nd,
+                                     ncap * sizeof *nd);
       if (!nd) return SGF_ENOMEM;
       t->defs = nd;
       t->cap = ncap;
@@ -214,8 +239,8 @@ const char *sgf_vtype_name(const sgf_prop_table *t, int type) {
 }
 
 const char *sgf_pcat_name(sgf_pcat c) {
-  static const char *const names[] = {"-",      "root",       "game-info",
-                                      "setup",  "move",       "markup",
+  static const char *const names[] = {"-",          "root",   "game-info",
+                                      "setup",      "move",   "markup",
                                       "annotation", "timing", "misc"};
   if ((unsigned)c >= sizeof names / sizeof names[0]) return NULL;
   return names[c];

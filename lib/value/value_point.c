@@ -76,7 +76,7 @@ int sgf_board_encode(const sgf_board *b, char *out) {
 }
 
 int sgf_board_point_decode(const sgf_board *b, const char *raw, size_t len,
-                     sgf_point *pt, size_t *err_off) {
+                           sgf_point *pt, size_t *err_off) {
   int x, y;
   if (!board_ok(b) || (!raw && len)) return SGF_EINVAL;
   if (len < 2) return sgf__verr(err_off, len, SGF_ESYNTAX);
@@ -115,8 +115,8 @@ int sgf_move_decode(const sgf_board *b, const char *raw, size_t len,
   sgf_point pt;
   int rc;
   if (!board_ok(b) || (!raw && len)) return SGF_EINVAL;
-  if (len == 0 || (len == 2 && raw[0] == 't' && raw[1] == 't' &&
-                   tt_is_pass(b))) {
+  if (len == 0 ||
+      (len == 2 && raw[0] == 't' && raw[1] == 't' && tt_is_pass(b))) {
     if (m) {
       m->pass = 1;
       m->pt.x = m->pt.y = -1;
@@ -165,8 +165,8 @@ int sgf_point_from_gtp(const sgf_board *b, const char *s, size_t len,
   int row = 0;
   size_t i;
   if (!board_ok(b) || (!s && len)) return SGF_EINVAL;
-  if (len < 2 || len > 3) return sgf__verr(err_off, len < 2 ? len : 3,
-                                           SGF_ESYNTAX);
+  if (len < 2 || len > 3)
+    return sgf__verr(err_off, len < 2 ? len : 3, SGF_ESYNTAX);
   c = s[0] >= 'a' && s[0] <= 'z' ? (char)(s[0] - 'a' + 'A') : s[0];
   col = c ? strchr(gtp_columns, c) : NULL;
   if (!col) return sgf__verr(err_off, 0, SGF_ESYNTAX);
@@ -184,8 +184,7 @@ int sgf_point_from_gtp(const sgf_board *b, const char *s, size_t len,
   return 0;
 }
 
-int sgf_point_to_rowcol(const sgf_board *b, sgf_point pt, int *row,
-                        int *col) {
+int sgf_point_to_rowcol(const sgf_board *b, sgf_point pt, int *row, int *col) {
   if (!board_ok(b)) return SGF_EINVAL;
   if (!point_ok(b, pt)) return SGF_ERANGE;
   if (row) *row = b->height - 1 - pt.y;
@@ -266,8 +265,8 @@ int sgf_point_iter_next(sgf_point_iter *it, sgf_point *pt, size_t *err_off) {
   return 1;
 }
 
-int sgf_points_compress(const sgf_board *b, unsigned char *set,
-                        sgf_rect *out, size_t cap) {
+int sgf_points_compress(const sgf_board *b, unsigned char *set, sgf_rect *out,
+                        size_t cap) {
   int x, y, w;
   size_t n = 0;
   if (!board_ok(b) || !set || (!out && cap)) return SGF_EINVAL;

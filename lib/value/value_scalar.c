@@ -61,15 +61,13 @@ int sgf_number_encode(int64_t n, char *out) {
 /* The locale's decimal point (one byte in every locale we know of). */
 static char decimal_point(void) {
   const struct lconv *lc = localeconv();
-  return lc && lc->decimal_point && lc->decimal_point[0]
-             ? lc->decimal_point[0]
-             : '.';
+  return lc && lc->decimal_point && lc->decimal_point[0] ? lc->decimal_point[0]
+                                                         : '.';
 }
 
 #define REAL_SCAN_MAX 512 /* longer Reals are refused (SGF_ERANGE) */
 
-int sgf_real_decode(const char *raw, size_t len, double *r,
-                    size_t *err_off) {
+int sgf_real_decode(const char *raw, size_t len, double *r, size_t *err_off) {
   char buf[REAL_SCAN_MAX + 1];
   size_t i = 0, dot = 0, ndig = 0;
   double v;

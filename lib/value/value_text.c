@@ -38,27 +38,27 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
   for (i = 0; i < len; i++) {
     char c = raw[i];
     switch (st) {
-    case T_SOFT_CR:
-    case T_HARD_CR:
-    case T_SOFT_LF:
-    case T_HARD_LF: {
-      char partner = (st == T_SOFT_CR || st == T_HARD_CR) ? '\n' : '\r';
-      st = T_PLAIN;
-      if (c == partner) continue; /* the second byte of the same break */
-      break;
-    }
-    case T_ESC:
-      st = T_PLAIN;
-      if (c == '\r') {
-        st = T_SOFT_CR;
-      } else if (c == '\n') {
-        st = T_SOFT_LF;
-      } else {
-        out[n++] = is_blank(c) ? ' ' : c;
+      case T_SOFT_CR:
+      case T_HARD_CR:
+      case T_SOFT_LF:
+      case T_HARD_LF: {
+        char partner = (st == T_SOFT_CR || st == T_HARD_CR) ? '\n' : '\r';
+        st = T_PLAIN;
+        if (c == partner) continue; /* the second byte of the same break */
+        break;
       }
-      continue;
-    default:
-      break;
+      case T_ESC:
+        st = T_PLAIN;
+        if (c == '\r') {
+          st = T_SOFT_CR;
+        } else if (c == '\n') {
+          st = T_SOFT_LF;
+        } else {
+          out[n++] = is_blank(c) ? ' ' : c;
+        }
+        continue;
+      default:
+        break;
     }
     if (c == '\\') {
       st = T_ESC;
@@ -75,8 +75,7 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
   return n;
 }
 
-size_t sgf_text_decode(const char *raw, size_t len, char *out,
-                       unsigned flags) {
+size_t sgf_text_decode(const char *raw, size_t len, char *out, unsigned flags) {
   sgf_text_decoder d;
   sgf_text_decoder_init(&d, flags);
   return sgf_text_decoder_feed(&d, raw, len, out);
@@ -88,8 +87,7 @@ int sgf_text_encode(const char *text, size_t len, char *out, unsigned flags,
   if (!text && len) return SGF_EINVAL;
   for (i = 0; i < len; i++) {
     char c = text[i];
-    if (is_blank(c) ||
-        ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
+    if (is_blank(c) || ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
       return sgf__verr(err_off, i, SGF_ERANGE);
     if (c == '\\' || c == ']' || (c == ':' && (flags & SGF_TEXT_COMPOSE)))
       out[n++] = '\\';

@@ -52,8 +52,7 @@
 #endif
 
 /* Bytes the value copy stops at: compact, and readable (+ line breaks). */
-static const unsigned char stop_compact[256] = {[0] = 1, ['\\'] = 1,
-                                                [']'] = 1};
+static const unsigned char stop_compact[256] = {[0] = 1, ['\\'] = 1, [']'] = 1};
 static const unsigned char stop_readable[256] = {
     [0] = 1, ['\\'] = 1, [']'] = 1, ['\n'] = 1, ['\r'] = 1};
 
@@ -212,9 +211,8 @@ EV_INLINE int ev_node(sgf_writer *w) {
   const int where = w->where;
   const size_t len = w->len;
   if (w->cap - len >= 40 &&
-      (where == W_SEQ_START ||
-       ((where == W_NODE || where == W_AFTER_VALUE) &&
-        (!w->readable || w->depth <= MAX_INDENT)))) {
+      (where == W_SEQ_START || ((where == W_NODE || where == W_AFTER_VALUE) &&
+                                (!w->readable || w->depth <= MAX_INDENT)))) {
     char *b = w->buf;
     size_t k = len;
     w->where = W_NODE;
@@ -282,8 +280,8 @@ EV_INLINE int ev_property(sgf_writer *w, const char *ident, size_t n) {
   const int where = w->where;
   const size_t len = w->len;
   if ((where == W_NODE || where == W_AFTER_VALUE) && n - 1 < 2 &&
-      is_upper(id[0]) && is_upper(id[n - 1]) &&
-      w->cap - len >= 3 && !(w->readable && w->node_props > 0)) {
+      is_upper(id[0]) && is_upper(id[n - 1]) && w->cap - len >= 3 &&
+      !(w->readable && w->node_props > 0)) {
     /* One or two uppercase letters; room for them and the '['. */
     char *b = w->buf;
     w->where = W_PROP;
@@ -349,8 +347,7 @@ COLD int value_data_slow(sgf_writer *w, const unsigned char *s, size_t n) {
                    w->where == W_AFTER_VALUE
                ? 0
                : order_error(w);
-  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) &&
-      value_begin_slow(w))
+  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) && value_begin_slow(w))
     return w->status; /* data after a property or a value begins a value */
   if (w->where != W_VALUE) return order_error(w);
   if (w->esc) { /* the backslash that ended the last slice */
@@ -442,8 +439,7 @@ EV_INLINE int ev_value_data(sgf_writer *w, const char *raw, size_t n) {
 
 COLD int value_end_slow(sgf_writer *w) {
   if (w->status) return w->status;
-  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) &&
-      value_begin_slow(w))
+  if ((w->where == W_PROP || w->where == W_AFTER_VALUE) && value_begin_slow(w))
     return w->status; /* an end after a property or a value: an empty value */
   if (w->where != W_VALUE) return order_error(w);
   if (w->esc) { /* a lone backslash at the end stands for itself */
@@ -686,9 +682,7 @@ int sgf_writer_flush(sgf_writer *w) {
   return result(w);
 }
 
-int sgf_writer_status(const sgf_writer *w) {
-  return w->status;
-}
+int sgf_writer_status(const sgf_writer *w) { return w->status; }
 
 uint64_t sgf_writer_bytes(const sgf_writer *w) { return out_pos(w); }
 

@@ -28,10 +28,10 @@ struct sgf_writer {
   int status;   /* SGF_OK or a negative code (sgfstream/error.h); sticky */
   const unsigned char *stop; /* bytes the value copy looks at */
   uint64_t depth;            /* game trees open */
-  size_t prop_mark;  /* buf offset of the open property's identifier: the
-                        buffer is never flushed between there and the
-                        first '[', so a property without value is taken
-                        back by truncating */
+  size_t prop_mark;    /* buf offset of the open property's identifier: the
+                          buffer is never flushed between there and the
+                          first '[', so a property without value is taken
+                          back by truncating */
   uint64_t node_props; /* properties (with a value) in the current node */
   uint64_t flushed;    /* bytes handed to the sink */
   uint64_t line_start; /* output offset of the current line's first byte */

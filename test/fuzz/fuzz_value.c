@@ -16,18 +16,15 @@
 
 #include <sgfstream.h>
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FAIL(msg)                                                            \
-  do {                                                                       \
-    fprintf(stderr, "fuzz_value: %s\n", msg);                                \
-    __builtin_trap();                                                        \
+#define FAIL(msg)                             \
+  do {                                        \
+    fprintf(stderr, "fuzz_value: %s\n", msg); \
+    __builtin_trap();                         \
   } while (0)
 
-static int is_text(int t) {
-  return t == SGF_VT_TEXT || t == SGF_VT_SIMPLETEXT;
-}
+static int is_text(int t) { return t == SGF_VT_TEXT || t == SGF_VT_SIMPLETEXT; }
 
 /* Replace raw text slices by their decoded text (in buf, 2 parts). */
 static void decode_texts(sgf_typed_value *v, char *buf, size_t half) {
@@ -35,9 +32,9 @@ static void decode_texts(sgf_typed_value *v, char *buf, size_t half) {
   for (i = 0; i <= v->composed; i++) {
     sgf_vpart *p = &v->part[i];
     if (!is_text(p->type)) continue;
-    p->u.text.len = sgf_text_decode(
-        p->u.text.at, p->u.text.len, buf + i * half,
-        p->type == SGF_VT_SIMPLETEXT ? SGF_TEXT_SIMPLE : 0);
+    p->u.text.len =
+        sgf_text_decode(p->u.text.at, p->u.text.len, buf + i * half,
+                        p->type == SGF_VT_SIMPLETEXT ? SGF_TEXT_SIMPLE : 0);
     p->u.text.at = buf + i * half;
   }
 }
@@ -45,23 +42,27 @@ static void decode_texts(sgf_typed_value *v, char *buf, size_t half) {
 static int same_part(const sgf_vpart *a, const sgf_vpart *b, int rect) {
   if (a->type != b->type) return 0;
   switch (a->type) {
-  case SGF_VT_NONE: return 1;
-  case SGF_VT_NUMBER: return a->u.number == b->u.number;
-  case SGF_VT_REAL: return a->u.real == b->u.real;
-  case SGF_VT_DOUBLE: return a->u.dbl == b->u.dbl;
-  case SGF_VT_COLOR: return a->u.color == b->u.color;
-  case SGF_VT_MOVE:
-    return a->u.move.pass == b->u.move.pass &&
-           (a->u.move.pass || (a->u.move.pt.x == b->u.move.pt.x &&
-                               a->u.move.pt.y == b->u.move.pt.y));
-  case SGF_VT_POINT:
-  case SGF_VT_STONE:
-    if (rect)
-      return memcmp(&a->u.rect, &b->u.rect, sizeof a->u.rect) == 0;
-    return a->u.point.x == b->u.point.x && a->u.point.y == b->u.point.y;
-  default:
-    return a->u.text.len == b->u.text.len &&
-           memcmp(a->u.text.at, b->u.text.at, a->u.text.len) == 0;
+    case SGF_VT_NONE:
+      return 1;
+    case SGF_VT_NUMBER:
+      return a->u.number == b->u.number;
+    case SGF_VT_REAL:
+      return a->u.real == b->u.real;
+    case SGF_VT_DOUBLE:
+      return a->u.dbl == b->u.dbl;
+    case SGF_VT_COLOR:
+      return a->u.color == b->u.color;
+    case SGF_VT_MOVE:
+      return a->u.move.pass == b->u.move.pass &&
+             (a->u.move.pass || (a->u.move.pt.x == b->u.move.pt.x &&
+                                 a->u.move.pt.y == b->u.move.pt.y));
+    case SGF_VT_POINT:
+    case SGF_VT_STONE:
+      if (rect) return memcmp(&a->u.rect, &b->u.rect, sizeof a->u.rect) == 0;
+      return a->u.point.x == b->u.point.x && a->u.point.y == b->u.point.y;
+    default:
+      return a->u.text.len == b->u.text.len &&
+             memcmp(a->u.text.at, b->u.text.at, a->u.text.len) == 0;
   }
 }
 

@@ -160,8 +160,7 @@ void fz_buf_add(void *ctx, const char *s, size_t n) {
 }
 
 int fz_buf_eq(const fz_buf *a, const fz_buf *b) {
-  return a->len == b->len &&
-         (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
+  return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
 }
 
 void fz_buf_free(fz_buf *b) {
@@ -229,18 +228,18 @@ typedef struct run {
   /* The model. */
   uint64_t depth;
   int where;
-  int after_child;    /* in W_NODE: a variation of this tree has closed */
-  int node_open;      /* a node began, its node-end has not come */
-  int node_ended;     /* node-end came; no property until the next node */
-  int skipping;       /* a skip is under way ... */
+  int after_child;     /* in W_NODE: a variation of this tree has closed */
+  int node_open;       /* a node began, its node-end has not come */
+  int node_ended;      /* node-end came; no property until the next node */
+  int skipping;        /* a skip is under way ... */
   uint64_t skip_depth; /* ... of the tree open at this depth */
   uint64_t value_next; /* offset where the next slice must start */
-  int unclosed_value; /* an unclosed-value diagnostic came first */
-  uint64_t last_off;  /* offset of the last event */
+  int unclosed_value;  /* an unclosed-value diagnostic came first */
+  uint64_t last_off;   /* offset of the last event */
   long ncb, nev, ndiag;
-  int stopped;        /* a stopping diagnostic was delivered */
+  int stopped; /* a stopping diagnostic was delivered */
   sgf_diag stop;
-  int aborted;        /* a callback returned SGF_ABORT */
+  int aborted; /* a callback returned SGF_ABORT */
   long nskips;
 
   /* Line counting cursor. */
@@ -301,8 +300,9 @@ static int pos_ok(run *r, sgf_pos pos, const char *what) {
   }
   line_col(r, pos.offset, &line, &col);
   if (pos.line != line || pos.column != col) {
-    fail(r, "%s at offset %" PRIu64 ": position %" PRIu64 ":%" PRIu64
-            ", expected %" PRIu64 ":%" PRIu64,
+    fail(r,
+         "%s at offset %" PRIu64 ": position %" PRIu64 ":%" PRIu64
+         ", expected %" PRIu64 ":%" PRIu64,
          what, pos.offset, pos.line, pos.column, line, col);
     return 0;
   }
@@ -321,11 +321,13 @@ static int is_letter(int c) {
  * (sgfstream/event_state.h): both must give the same at any time. */
 static sgf_pos position(run *r, sgf_parser *p) {
   sgf_pos a = sgf_parser_position(p);
-  sgf_pos b = sgf_event_position(p, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION));
+  sgf_pos b =
+      sgf_event_position(p, sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION));
   if (a.offset != b.offset || a.line != b.line || a.column != b.column)
-    fail(r, "sgf_event_position %" PRIu64 ":%" PRIu64 " (offset %" PRIu64
-            ") but sgf_parser_position %" PRIu64 ":%" PRIu64
-            " (offset %" PRIu64 ")",
+    fail(r,
+         "sgf_event_position %" PRIu64 ":%" PRIu64 " (offset %" PRIu64
+         ") but sgf_parser_position %" PRIu64 ":%" PRIu64 " (offset %" PRIu64
+         ")",
          b.line, b.column, b.offset, a.line, a.column, a.offset);
   return a;
 }
@@ -350,8 +352,8 @@ static sgf_pos event_begin(run *r, const char *name) {
 static void check_depth(run *r, const char *name) {
   uint64_t d = sgf_parser_depth(r->p);
   if (d != r->depth)
-    fail(r, "%s: sgf_parser_depth() %" PRIu64 ", %" PRIu64 " trees open",
-         name, d, r->depth);
+    fail(r, "%s: sgf_parser_depth() %" PRIu64 ", %" PRIu64 " trees open", name,
+         d, r->depth);
   if (r->depth > r->max_depth)
     fail(r, "%s: depth %" PRIu64 " over max_depth %" PRIu64, name, r->depth,
          r->max_depth);
@@ -415,10 +417,9 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   if (!(c == '(' || c == ';' || c == '[' || is_letter(c)))
     fail(r, "tree-begin at offset %" PRIu64 " on byte %d", pos.offset, c);
   if (r->where != W_TOP && r->where != W_NODE)
-    fail(r, "tree-begin at offset %" PRIu64 " inside a property",
-         pos.offset);
-  if (r->where == W_NODE && r->after_child &&
-      (r->flags & SGF_OPT_MAINLINE) && !fz_tolerate("mainline-second-child"))
+    fail(r, "tree-begin at offset %" PRIu64 " inside a property", pos.offset);
+  if (r->where == W_NODE && r->after_child && (r->flags & SGF_OPT_MAINLINE) &&
+      !fz_tolerate("mainline-second-child"))
     fail(r, "mainline: a second variation at offset %" PRIu64, pos.offset);
   node_closed(r, "tree-begin", pos.offset);
   r->depth++;
@@ -439,14 +440,14 @@ static int on_tree_end(sgf_parser *p, void *u) {
     fail(r, "tree-end at offset %" PRIu64 " with no tree open", pos.offset);
   } else if (r->skipping) {
     if (r->depth != r->skip_depth)
-      fail(r, "the skip of the tree at depth %" PRIu64
-              " ended at depth %" PRIu64, r->skip_depth, r->depth);
+      fail(r,
+           "the skip of the tree at depth %" PRIu64 " ended at depth %" PRIu64,
+           r->skip_depth, r->depth);
     r->skipping = 0;
-  } else if (r->where == W_SEQ || r->where == W_PROP ||
-             r->where == W_VALUE || r->where == W_AFTER_VALUE) {
+  } else if (r->where == W_SEQ || r->where == W_PROP || r->where == W_VALUE ||
+             r->where == W_AFTER_VALUE) {
     fail(r, "tree-end at offset %" PRIu64 " %s", pos.offset,
-         r->where == W_SEQ ? "of a tree without a node"
-                           : "inside a property");
+         r->where == W_SEQ ? "of a tree without a node" : "inside a property");
   }
   node_closed(r, "tree-end", pos.offset);
   check_depth(r, "tree-end"); /* the depth of the tree that ends */
@@ -498,7 +499,8 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t n) {
   sgf_pos pos = event_begin(r, "property");
   size_t rn = 0, rn2 = 0, i, upper = 0;
   const char *raw = sgf_parser_raw_ident(p, &rn);
-  if (sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION), &rn2) != raw ||
+  if (sgf_event_raw_ident(sgf_parser_event_state(p, SGF_EVENT_STATE_VERSION),
+                          &rn2) != raw ||
       rn2 != rn)
     fail(r, "sgf_event_raw_ident differs from sgf_parser_raw_ident");
   if (r->where != W_NODE || r->after_child || r->node_ended)
@@ -547,8 +549,7 @@ static int on_value_begin(sgf_parser *p, void *u) {
   if (byte_at(r, pos.offset) != '[')
     fail(r, "value-begin at offset %" PRIu64 " not at '['", pos.offset);
   if (r->where != W_PROP && r->where != W_AFTER_VALUE)
-    fail(r, "value-begin at offset %" PRIu64 " outside a property",
-         pos.offset);
+    fail(r, "value-begin at offset %" PRIu64 " outside a property", pos.offset);
   r->where = W_VALUE;
   r->value_next = pos.offset + 1;
   check_depth(r, "value-begin");
@@ -573,15 +574,19 @@ static int on_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
      * feed or in finish: at most 136, and the input's own bytes. */
     if (n > 136 || pos.offset > r->len || n > r->len - pos.offset ||
         memcmp(a, r->in + pos.offset, n) != 0)
-      fail(r, "slice at offset %" PRIu64 " neither inside the fed buffer "
-              "nor held-back input bytes", pos.offset);
+      fail(r,
+           "slice at offset %" PRIu64
+           " neither inside the fed buffer "
+           "nor held-back input bytes",
+           pos.offset);
   } else if (r->buf_off + (uint64_t)(a - r->buf) != pos.offset) {
     fail(r, "slice at buffer offset %" PRIu64 " reported at %" PRIu64,
          r->buf_off + (uint64_t)(a - r->buf), pos.offset);
   }
   if (pos.offset != r->value_next)
-    fail(r, "slice at offset %" PRIu64 ", expected at %" PRIu64
-            " (slices must be contiguous)",
+    fail(r,
+         "slice at offset %" PRIu64 ", expected at %" PRIu64
+         " (slices must be contiguous)",
          pos.offset, r->value_next);
   if (pos.offset < r->last_off)
     fail(r, "value-data at offset %" PRIu64 " before the previous event",
@@ -599,10 +604,11 @@ static int on_value_end(sgf_parser *p, void *u) {
   if (r->where != W_VALUE)
     fail(r, "value-end at offset %" PRIu64 " outside a value", pos.offset);
   else if (pos.offset != r->value_next)
-    fail(r, "value-end at offset %" PRIu64 ", the value's bytes end at %"
-            PRIu64, pos.offset, r->value_next);
-  if (!(c == ']' || (r->finishing && r->unclosed_value &&
-                     pos.offset == r->len)))
+    fail(r,
+         "value-end at offset %" PRIu64 ", the value's bytes end at %" PRIu64,
+         pos.offset, r->value_next);
+  if (!(c == ']' ||
+        (r->finishing && r->unclosed_value && pos.offset == r->len)))
     fail(r, "value-end at offset %" PRIu64 " on byte %d", pos.offset, c);
   r->unclosed_value = 0;
   r->where = W_AFTER_VALUE;
@@ -639,8 +645,8 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   if ((r->flags & SGF_OPT_STRICT) && want == SGF_SEV_WARNING)
     want = SGF_SEV_ERROR;
   if (d->severity != want)
-    fail(r, "%s reported as severity %d, expected %d",
-         sgf_diag_name(d->code), (int)d->severity, (int)want);
+    fail(r, "%s reported as severity %d, expected %d", sgf_diag_name(d->code),
+         (int)d->severity, (int)want);
   for (i = 0; i < 4; i++)
     if (d->reserved[i] != NULL) fail(r, "diagnostic reserved[] not zero");
   pos_ok(r, d->pos, sgf_diag_name(d->code));
@@ -651,8 +657,8 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
            sgf_diag_name(d->code), d->mark.offset, d->pos.offset);
   }
   if (r->skipping && !(r->finishing && d->code == SGF_DIAG_UNCLOSED_TREE))
-    fail(r, "%s at offset %" PRIu64 " while skipping",
-         sgf_diag_name(d->code), d->pos.offset);
+    fail(r, "%s at offset %" PRIu64 " while skipping", sgf_diag_name(d->code),
+         d->pos.offset);
   if (d->code == SGF_DIAG_UNCLOSED_VALUE) {
     if (!r->finishing || r->where != W_VALUE)
       fail(r, "unclosed-value outside a value at the end");
@@ -688,8 +694,8 @@ static void run_init(run *r, const unsigned char *in, size_t len,
   r->len = len;
   r->flags = opt->flags;
   r->max_depth = opt->max_depth ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
-  r->max_ident = opt->max_ident_len ? opt->max_ident_len
-                                    : SGF_DEFAULT_MAX_IDENT_LEN;
+  r->max_ident =
+      opt->max_ident_len ? opt->max_ident_len : SGF_DEFAULT_MAX_IDENT_LEN;
   r->inject_at = -1;
   r->lc_line = 1;
 }
@@ -741,8 +747,8 @@ static void check_paused(run *r, uint64_t next) {
   long ncb = r->ncb;
   sgf_pos pos = position(r, r->p);
   if (pos.offset != next)
-    fail(r, "paused: position %" PRIu64 ", next byte at %" PRIu64,
-         pos.offset, next);
+    fail(r, "paused: position %" PRIu64 ", next byte at %" PRIu64, pos.offset,
+         next);
   else
     pos_ok(r, pos, "the paused position");
   if (next < r->len) {
@@ -758,8 +764,7 @@ static void check_paused(run *r, uint64_t next) {
  * finish; pauses are resumed at once. copy: give each chunk its own heap
  * block, freed after use (so a pointer kept into it would be caught by
  * ASan). Returns the final status. */
-static int run_feed(run *r, const uint8_t *chunks, size_t n,
-                           int copy) {
+static int run_feed(run *r, const uint8_t *chunks, size_t n, int copy) {
   uint64_t pos = 0;
   size_t ci = 0;
   int st = SGF_OK;
@@ -809,8 +814,7 @@ static int run_feed(run *r, const uint8_t *chunks, size_t n,
         continue;
       }
       if (st == SGF_OK && done != want)
-        fail(r, "feed returned SGF_OK having consumed %zu of %zu", done,
-             want);
+        fail(r, "feed returned SGF_OK having consumed %zu of %zu", done, want);
       break;
     }
     free(block);
@@ -874,8 +878,8 @@ static void final_checks(run *r, int st) {
                  e->pos.offset != r->stop.pos.offset ||
                  e->severity != r->stop.severity) {
         fail(r, "sgf_parser_error() %s@%" PRIu64 ", delivered %s@%" PRIu64,
-             sgf_diag_name(e->code), e->pos.offset,
-             sgf_diag_name(r->stop.code), r->stop.pos.offset);
+             sgf_diag_name(e->code), e->pos.offset, sgf_diag_name(r->stop.code),
+             r->stop.pos.offset);
       }
       break;
     case SGF_EABORTED:
@@ -890,8 +894,8 @@ static void final_checks(run *r, int st) {
 }
 
 /* A complete checked run with a fresh parser. Returns the status. */
-static int run_once(run *r, const sgf_options *opt,
-                           const uint8_t *chunks, size_t n, int copy) {
+static int run_once(run *r, const sgf_options *opt, const uint8_t *chunks,
+                    size_t n, int copy) {
   sgf_callbacks cb = run_callbacks();
   int st;
   r->p = sgf_parser_create(&cb, r, opt);
@@ -938,8 +942,7 @@ const char *fz_check_parse(const uint8_t *data, size_t size) {
   st2 = run_feed(&r, NULL, 0, 0);
   final_checks(&r, st2);
   if (!r.failed && (st1 != st2 || !fz_buf_eq(&first, &r.out)))
-    fail(&r, "parse after reset differs (status %d vs %d)", (int)st1,
-         (int)st2);
+    fail(&r, "parse after reset differs (status %d vs %d)", (int)st1, (int)st2);
   sgf_parser_destroy(r.p);
   fz_buf_free(&first);
   res = run_result(&r);
@@ -962,9 +965,8 @@ typedef struct split_cfg {
 static const uint8_t one_byte[1] = {1};
 
 /* Describe where two logs first differ; an and bn name them. */
-static const char *log_diff2(const char *what, const char *an,
-                             const fz_buf *a, const char *bn,
-                             const fz_buf *b) {
+static const char *log_diff2(const char *what, const char *an, const fz_buf *a,
+                             const char *bn, const fz_buf *b) {
   size_t i = 0, line = 1, ls = 0, ae, be;
   size_t n = a->len < b->len ? a->len : b->len;
   while (i < n && a->p[i] == b->p[i]) {
@@ -977,11 +979,10 @@ static const char *log_diff2(const char *what, const char *an,
   ae = be = ls;
   while (ae < a->len && a->p[ae] != '\n') ae++;
   while (be < b->len && b->p[be] != '\n') be++;
-  return fz_failf("%s: logs differ at line %zu:\n  %s: %.*s\n  %s: %.*s",
-                  what, line, an, (int)(ae - ls > 300 ? 300 : ae - ls),
+  return fz_failf("%s: logs differ at line %zu:\n  %s: %.*s\n  %s: %.*s", what,
+                  line, an, (int)(ae - ls > 300 ? 300 : ae - ls),
                   a->p ? a->p + ls : "", bn,
-                  (int)(be - ls > 300 ? 300 : be - ls),
-                  b->p ? b->p + ls : "");
+                  (int)(be - ls > 300 ? 300 : be - ls), b->p ? b->p + ls : "");
 }
 
 static const char *log_diff(const char *what, const fz_buf *a,
@@ -1115,16 +1116,16 @@ static size_t rd_max_values(size_t max_bytes) {
 
 static void log_diag(fz_buf *b, const sgf_diag *d) {
   char tmp[160];
-  int n = snprintf(tmp, sizeof tmp, "\n! %d/%d @%" PRIu64 ":%" PRIu64
-                   ":%" PRIu64 " mark %d@%" PRIu64,
-                   (int)d->code, (int)d->severity, d->pos.offset,
-                   d->pos.line, d->pos.column, d->has_mark,
-                   d->has_mark ? d->mark.offset : 0);
+  int n = snprintf(
+      tmp, sizeof tmp,
+      "\n! %d/%d @%" PRIu64 ":%" PRIu64 ":%" PRIu64 " mark %d@%" PRIu64,
+      (int)d->code, (int)d->severity, d->pos.offset, d->pos.line, d->pos.column,
+      d->has_mark, d->has_mark ? d->mark.offset : 0);
   if (n > 0) fz_buf_add(b, tmp, (size_t)n);
 }
 
-static void log_prop_head(fz_buf *b, const char *id, size_t n,
-                          const char *raw, size_t rn, sgf_pos pos) {
+static void log_prop_head(fz_buf *b, const char *id, size_t n, const char *raw,
+                          size_t rn, sgf_pos pos) {
   char tmp[80];
   int k;
   fz_buf_add(b, "\nP ", 3);
@@ -1138,9 +1139,9 @@ static void log_prop_head(fz_buf *b, const char *id, size_t n,
 
 static void log_value(fz_buf *b, const char *raw, size_t len, sgf_pos pos) {
   char tmp[80];
-  int k = snprintf(tmp, sizeof tmp, " [%zu@%" PRIu64 ":%" PRIu64 ":%" PRIu64
-                   "]=",
-                   len, pos.offset, pos.line, pos.column);
+  int k = snprintf(tmp, sizeof tmp,
+                   " [%zu@%" PRIu64 ":%" PRIu64 ":%" PRIu64 "]=", len,
+                   pos.offset, pos.line, pos.column);
   if (k > 0) fz_buf_add(b, tmp, (size_t)k);
   fz_buf_add(b, raw, len);
 }
@@ -1229,12 +1230,13 @@ static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *pr) {
       /* the value's text: whole, streamed in pieces, escaped again */
       const char *msg = fz_unescape_check(v.raw, v.len, d->usizes, 2);
       if (msg != NULL)
-        rd_fail(d, "value %zu of %s at offset %" PRIu64 ": %s", i,
-                pr->ident, v.pos.offset, msg);
+        rd_fail(d, "value %zu of %s at offset %" PRIu64 ": %s", i, pr->ident,
+                v.pos.offset, msg);
     }
   }
   if (total > d->max_bytes || pr->nvalues > d->max_values)
-    rd_fail(d, "property %s delivered with %zu bytes in %zu values, over "
+    rd_fail(d,
+            "property %s delivered with %zu bytes in %zu values, over "
             "the limits %zu and %zu",
             pr->ident, total, pr->nvalues, d->max_bytes, d->max_values);
   return rd_ret(d);
@@ -1380,8 +1382,18 @@ static void strip_lengths(fz_buf *b) {
 }
 
 static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
-  static const sgf_callbacks cb = {sizeof(sgf_callbacks), m_tb, m_te, m_node, m_prop, m_vb,
-                                   m_vd, m_ve, m_pe,   m_diag, NULL, NULL};
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks),
+                                   m_tb,
+                                   m_te,
+                                   m_node,
+                                   m_prop,
+                                   m_vb,
+                                   m_vd,
+                                   m_ve,
+                                   m_pe,
+                                   m_diag,
+                                   NULL,
+                                   NULL};
   sgf_options o = *opt;
   sgf_parser *p;
   memset(m, 0, sizeof *m);
@@ -1445,9 +1457,10 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   if (rdr == NULL) {
     if (c.failures == 0) return fz_failf("sgf_reader_create failed");
     if (c.live != 0 || c.blocks != 0 || c.bad != 0)
-      return fz_failf("failed sgf_reader_create leaks %zu bytes in %zu "
-                      "blocks (%zu bad frees)",
-                      c.live, c.blocks, c.bad);
+      return fz_failf(
+          "failed sgf_reader_create leaks %zu bytes in %zu "
+          "blocks (%zu bad frees)",
+          c.live, c.blocks, c.bad);
     return NULL;
   }
   p = sgf_reader_parser(rdr);
@@ -1501,7 +1514,8 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
             (size_t)(3 * 8 * imp);
   }
   if (!d.failed && c.peak - base > bound)
-    rd_fail(&d, "peak memory %zu bytes over creation for max_value_bytes "
+    rd_fail(&d,
+            "peak memory %zu bytes over creation for max_value_bytes "
             "%zu",
             c.peak - base, d.max_bytes);
   sgf_reader_destroy(rdr);
@@ -1521,8 +1535,8 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
       while (k > 0 && d.log.p[k - 1] != '\n') k--;
       if (k > 0) k--;
       if (k > m.log.len || (k && memcmp(d.log.p, m.log.p, k) != 0))
-        rd_fail(&d, "%s", log_diff_msg("reader vs model (prefix)", &m.log,
-                                       &d.log));
+        rd_fail(&d, "%s",
+                log_diff_msg("reader vs model (prefix)", &m.log, &d.log));
     } else if (!fz_buf_eq(&d.log, &m.log)) {
       rd_fail(&d, "%s", log_diff_msg("reader vs model", &m.log, &d.log));
     }

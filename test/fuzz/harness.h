@@ -24,14 +24,14 @@
  * library passes to free and realloc are checked (bad counts mismatches)
  * and the bytes outstanding are exact. */
 typedef struct fz_alloc {
-  size_t live;       /* bytes outstanding */
-  size_t peak;       /* the most bytes ever outstanding at once */
-  size_t blocks;     /* blocks outstanding */
-  size_t calls;      /* malloc and realloc calls so far, failed ones too */
-  size_t failures;   /* calls made to fail so far */
-  size_t bad;        /* frees/reallocs with a wrong size or pointer */
-  size_t fail_at;    /* the 0-based call index that fails first ... */
-  size_t fail_count; /* ... and how many calls from there (SIZE_MAX: all) */
+  size_t live;        /* bytes outstanding */
+  size_t peak;        /* the most bytes ever outstanding at once */
+  size_t blocks;      /* blocks outstanding */
+  size_t calls;       /* malloc and realloc calls so far, failed ones too */
+  size_t failures;    /* calls made to fail so far */
+  size_t bad;         /* frees/reallocs with a wrong size or pointer */
+  size_t fail_at;     /* the 0-based call index that fails first ... */
+  size_t fail_count;  /* ... and how many calls from there (SIZE_MAX: all) */
   size_t fail_stride; /* 1: consecutive calls fail; 2: every other one */
 } fz_alloc;
 
@@ -224,8 +224,8 @@ const char *fz_check_unescape(const uint8_t *data, size_t size);
  * text it gave must pass fz_escape_check (escaped again, it unescapes to
  * itself). NULL if all holds. fuzz_reader applies it to every value it
  * sees. */
-const char *fz_unescape_check(const char *raw, size_t len,
-                              const uint8_t *sizes, size_t nsizes);
+const char *fz_unescape_check(const char *raw, size_t len, const uint8_t *sizes,
+                              size_t nsizes);
 
 /* The escaping of text: sgf_escape_text() (plain and compose) and
  * sgf_escape_simple() must give the bytes writer.h documents, at most
@@ -233,8 +233,8 @@ const char *fz_unescape_check(const char *raw, size_t len,
  * final backslash), the same bytes in pieces, and sgf_unescape() must
  * give back the text (NUL bytes dropped; SimpleText line breaks as
  * spaces). */
-const char *fz_escape_check(const char *text, size_t len,
-                            const uint8_t *sizes, size_t nsizes);
+const char *fz_escape_check(const char *text, size_t len, const uint8_t *sizes,
+                            size_t nsizes);
 
 /* Walk t, checking its structure queries (ids, parents, children, sizes,
  * levels, variation depths, plies, iterators, sgf_tree_node_at) against

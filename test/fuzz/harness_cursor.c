@@ -28,10 +28,10 @@
 #include "harness.h"
 #include "harness_priv.h"
 
-#define CZ_MAX_OPS 3000   /* operations run per input */
-#define CZ_FULL_CHECKS 4  /* mid-program full checks per input */
-#define CZ_SUB_WRITES 8   /* subtree writes per input */
-#define CZ_SNAP_NODES 64  /* whole-tree snapshot up to this many nodes */
+#define CZ_MAX_OPS 3000  /* operations run per input */
+#define CZ_FULL_CHECKS 4 /* mid-program full checks per input */
+#define CZ_SUB_WRITES 8  /* subtree writes per input */
+#define CZ_SNAP_NODES 64 /* whole-tree snapshot up to this many nodes */
 
 typedef struct cz {
   const uint8_t *p; /* the program */
@@ -141,10 +141,9 @@ static void check_point(cz *z, int x, int y, int k, const char pt[2]) {
   int r = sgf_point_encode(x, y, out), dx = -9, dy = -9;
   if (r != k || (k == 2 && memcmp(out, pt, 2) != 0) ||
       (k != 2 && (out[0] != '?' || out[1] != '?')))
-    cz_fail(z, "sgf_point_encode(%d, %d) returned %d, expected %d", x, y, r,
-            k);
-  else if (k == 2 && (sgf_point_decode(pt, 2, &dx, &dy) != SGF_OK || dx != x ||
-                      dy != y))
+    cz_fail(z, "sgf_point_encode(%d, %d) returned %d, expected %d", x, y, r, k);
+  else if (k == 2 &&
+           (sgf_point_decode(pt, 2, &dx, &dy) != SGF_OK || dx != x || dy != y))
     cz_fail(z, "sgf_point_decode(%c%c) is not (%d, %d)", pt[0], pt[1], x, y);
   else if (k == 0 && (sgf_point_decode("", 0, &dx, &dy) != SGF_OK ||
                       dx != SGF_PASS || dy != SGF_PASS))
@@ -160,7 +159,7 @@ static void point(cz *z, int *x, int *y) {
  * byte in the program ends it early); with bit 7 of the length byte,
  * from an alphabet rich in ']', '\\', ':' and line breaks. */
 static const char alpha[16] = {']', '\\', ':', '\n', '\r', ' ', 'a', '[',
-                               ';', '(', ')', '\t', 'z', 'B', '1', 'W'};
+                               ';', '(',  ')', '\t', 'z',  'B', '1', 'W'};
 
 static size_t text(cz *z, char *buf) {
   unsigned l = next(z), len = l & 31u, k;
@@ -185,10 +184,9 @@ static size_t raw_bytes(cz *z, char *buf) {
 /* An identifier; *valid is 1 or 0 as tree.h says (uppercase letters),
  * -1 where it does not say (very long ones). */
 static const char *ident(cz *z, char *buf, int *valid) {
-  static const char *const good[20] = {"C",  "N",  "GN", "B",  "W",
-                                       "AB", "AW", "AE", "TR", "SQ",
-                                       "LB", "MN", "PL", "HA", "RE",
-                                       "KM", "SZ", "PB", "V",  "DM"};
+  static const char *const good[20] = {"C",  "N",  "GN", "B",  "W",  "AB", "AW",
+                                       "AE", "TR", "SQ", "LB", "MN", "PL", "HA",
+                                       "RE", "KM", "SZ", "PB", "V",  "DM"};
   static const char *const bad[5] = {"", "b", "A1", "aB", "B "};
   unsigned k = next(z) & 31u, i, len;
   if (k < 20) {
@@ -234,8 +232,7 @@ static int same_prop(const sgf_prop_view *a, const sgf_prop_view *b) {
 
 /* The first property named id (nvalues 0 if none, or if
  * sgf_node_find_prop finds another), and how many there are. */
-static sgf_prop_view prop_of(const sgf_node *n, const char *id,
-                             size_t *count) {
+static sgf_prop_view prop_of(const sgf_node *n, const char *id, size_t *count) {
   size_t i, np = sgf_node_prop_count(n), k = 0;
   sgf_prop_view first, found, none;
   memset(&none, 0, sizeof none);
@@ -305,8 +302,7 @@ static void snap_take(cz *z, snap *s) {
   const sgf_node *n = sgf_cursor_node(z->cur[z->w]);
   s->count = sgf_tree_node_count(z->t);
   s->node = n;
-  s->other_node =
-      z->cur[!z->w] != NULL ? sgf_cursor_node(z->cur[!z->w]) : NULL;
+  s->other_node = z->cur[!z->w] != NULL ? sgf_cursor_node(z->cur[!z->w]) : NULL;
   s->children = sgf_node_child_count(n);
   one_node(n, &s->cur);
   one_node(sgf_tree_root(z->t), &s->root);
@@ -372,11 +368,14 @@ static int status_ok(cz *z, int r, int invalid, size_t failures,
       if (invalid == 0) cz_fail(z, "%s returned INVALID", what);
       return 0;
     case SGF_ENOMEM:
-      if (invalid == 1) cz_fail(z, "%s with bad arguments returned NOMEM", what);
-      if (!failures) cz_fail(z, "%s returned NOMEM, no allocation failed", what);
+      if (invalid == 1)
+        cz_fail(z, "%s with bad arguments returned NOMEM", what);
+      if (!failures)
+        cz_fail(z, "%s returned NOMEM, no allocation failed", what);
       return 0;
     case SGF_ELIMIT:
-      if (invalid == 1) cz_fail(z, "%s with bad arguments returned LIMIT", what);
+      if (invalid == 1)
+        cz_fail(z, "%s with bad arguments returned LIMIT", what);
       if (!z->limited) cz_fail(z, "%s returned LIMIT without limits", what);
       if (failures)
         cz_fail(z, "%s returned LIMIT after an allocation failed", what);
@@ -428,8 +427,7 @@ static int pl_of(const sgf_node *n) {
   if (v.len == 1 && v.raw[0] == 'B') return SGF_COLOR_BLACK;
   if (v.len == 1 && v.raw[0] == 'W') return SGF_COLOR_WHITE;
   for (i = 0; i < v.len; i++)
-    if (strchr("BbWw12 \t", v.raw[i]) != NULL && v.raw[i] != '\0')
-      return -1;
+    if (strchr("BbWw12 \t", v.raw[i]) != NULL && v.raw[i] != '\0') return -1;
   return SGF_COLOR_NONE;
 }
 
@@ -437,7 +435,8 @@ static int pl_of(const sgf_node *n) {
  * tree.h's rules. The structure has been checked (ids are pre-order). */
 static void check_facts(cz *z) {
   size_t count = sgf_tree_node_count(z->t), i;
-  int64_t *num = malloc(count * sizeof *num), *nxt = malloc(count * sizeof *nxt);
+  int64_t *num = malloc(count * sizeof *num),
+          *nxt = malloc(count * sizeof *nxt);
   int *last = malloc(count * sizeof *last);
   int64_t ha = 0;
   int hak = int_prop(sgf_tree_root(z->t), "HA", &ha), open_mn = 0;
@@ -468,14 +467,15 @@ static void check_facts(cz *z) {
     mv = sgf_node_move(n, &mvv);
     if ((mv != SGF_COLOR_NONE) != (mvv.raw != NULL) ||
         (mvv.raw == NULL && mvv.len != 0))
-      cz_fail(z, "node %zu: sgf_node_move colour %d with value %p", i,
-              (int)mv, (const void *)mvv.raw);
+      cz_fail(z, "node %zu: sgf_node_move colour %d with value %p", i, (int)mv,
+              (const void *)mvv.raw);
     if (mvv.raw != NULL) {
       int x1 = -9, y1 = -9, x2 = -9, y2 = -9;
       int r1 = sgf_point_decode(mvv.raw, mvv.len, &x1, &y1);
       int r2 = dec(mvv.raw, mvv.len, &x2, &y2);
       if (r1 != r2 || (r1 == SGF_OK && (x1 != x2 || y1 != y2)))
-        cz_fail(z, "node %zu: sgf_point_decode(\"%s\") returned %d (%d, %d), "
+        cz_fail(z,
+                "node %zu: sgf_point_decode(\"%s\") returned %d (%d, %d), "
                 "expected %d (%d, %d)",
                 i, show(mvv.raw, mvv.len), r1, x1, y1, r2, x2, y2);
     }
@@ -498,12 +498,11 @@ static void check_facts(cz *z) {
     }
     pl = pl_of(n);
     if (pl >= 0 && hak >= 0) {
-      sgf_color want =
-          pl != SGF_COLOR_NONE             ? (sgf_color)pl
-          : last[i] == SGF_COLOR_BLACK     ? SGF_COLOR_WHITE
-          : last[i] == SGF_COLOR_WHITE     ? SGF_COLOR_BLACK
-          : (hak == 1 && ha >= 2)          ? SGF_COLOR_WHITE
-                                           : SGF_COLOR_BLACK;
+      sgf_color want = pl != SGF_COLOR_NONE         ? (sgf_color)pl
+                       : last[i] == SGF_COLOR_BLACK ? SGF_COLOR_WHITE
+                       : last[i] == SGF_COLOR_WHITE ? SGF_COLOR_BLACK
+                       : (hak == 1 && ha >= 2)      ? SGF_COLOR_WHITE
+                                                    : SGF_COLOR_BLACK;
       if (sgf_node_to_play(n) != want)
         cz_fail(z, "node %zu: to play %d, expected %d", i,
                 (int)sgf_node_to_play(n), (int)want);
@@ -542,7 +541,8 @@ static sgf_collection *parse_strict(cz *z, const fz_buf *out,
   memset(&d, 0, sizeof d);
   c = sgf_collection_parse(out->p ? out->p : "", out->len, &o, &d);
   if (c == NULL) {
-    cz_fail(z, "%s: the output (%zu bytes) does not parse strictly: %s at "
+    cz_fail(z,
+            "%s: the output (%zu bytes) does not parse strictly: %s at "
             "offset %" PRIu64 ": %s",
             what, out->len, sgf_diag_name(d.code), d.pos.offset,
             show(out->p ? out->p : "", out->len));
@@ -620,8 +620,7 @@ static void write_back(cz *z, const sgf_node *top, const sgf_writer_options *wo,
     if (variation) {
       const sgf_node *a = sgf_node_first_child(root);
       char wn[64];
-      if (sgf_node_child_count(root) != 2 ||
-          sgf_node_prop_count(root) != 1)
+      if (sgf_node_child_count(root) != 2 || sgf_node_prop_count(root) != 1)
         cz_fail(z, "%s: a node with %zu properties and %zu variations", what,
                 sgf_node_prop_count(root), sgf_node_child_count(root));
       snprintf(wn, sizeof wn, "%s (first)", what);
@@ -658,8 +657,14 @@ static void check_pairs(cz *z, const uint8_t *seed) {
     size_t lx = 0, ly = 0, dist;
     for (l = x; sgf_node_parent(l) != NULL; l = sgf_node_parent(l)) lx++;
     for (l = y; sgf_node_parent(l) != NULL; l = sgf_node_parent(l)) ly++;
-    while (lx > ly) { x = sgf_node_parent(x); lx--; }
-    while (ly > lx) { y = sgf_node_parent(y); ly--; }
+    while (lx > ly) {
+      x = sgf_node_parent(x);
+      lx--;
+    }
+    while (ly > lx) {
+      y = sgf_node_parent(y);
+      ly--;
+    }
     while (x != y) {
       x = sgf_node_parent(x);
       y = sgf_node_parent(y);
@@ -674,12 +679,14 @@ static void check_pairs(cz *z, const uint8_t *seed) {
               sgf_node_index(b));
     else if (sgf_node_distance(a, b) != dist)
       cz_fail(z, "distance of nodes %zu and %zu is %zu, expected %zu",
-              sgf_node_index(a), sgf_node_index(b), sgf_node_distance(a, b), dist);
+              sgf_node_index(a), sgf_node_index(b), sgf_node_distance(a, b),
+              dist);
     else if (z->other != NULL &&
              (sgf_node_lca(a, sgf_tree_root(z->other)) != NULL ||
               sgf_node_distance(a, sgf_tree_root(z->other)) != SIZE_MAX ||
               sgf_node_is_ancestor(sgf_tree_root(z->other), a)))
-      cz_fail(z, "node %zu and another tree's root: related", sgf_node_index(a));
+      cz_fail(z, "node %zu and another tree's root: related",
+              sgf_node_index(a));
   }
 }
 
@@ -705,9 +712,9 @@ static void write_failing(cz *z, size_t len, size_t k) {
   if (w == NULL) abort();
   r = sgf_writer_write_tree(w, z->t);
   r |= sgf_writer_finish(w);
-  if ((r != 0) != (k < len) ||
-      (k < len && sgf_writer_status(w) != SGF_ESINK))
-    cz_fail(z, "tree writer into a sink failing after %zu of %zu bytes: "
+  if ((r != 0) != (k < len) || (k < len && sgf_writer_status(w) != SGF_ESINK))
+    cz_fail(z,
+            "tree writer into a sink failing after %zu of %zu bytes: "
             "returned %d, status %d",
             k, len, r, (int)sgf_writer_status(w));
   sgf_writer_destroy(w);
@@ -746,8 +753,8 @@ static void full_check(cz *z, int writes) {
         cz_fail(z, "tree writer failed");
       sgf_writer_destroy(w);
       if (!z->failed)
-        write_failing(z, out.len, z->p[2] % 3u == 0 ? out.len
-                                  : (out.len * z->p[1]) / 256u);
+        write_failing(z, out.len,
+                      z->p[2] % 3u == 0 ? out.len : (out.len * z->p[1]) / 256u);
       fz_buf_free(&out);
     }
   }
@@ -758,10 +765,27 @@ static void full_check(cz *z, int writes) {
 /* The operations                                                      */
 
 enum {
-  OP_MOVE, OP_NODE, OP_START_VAR, OP_BACK, OP_FORWARD, OP_REWIND, OP_GOTO,
-  OP_STONE, OP_COMMENT, OP_MARKUP, OP_LABEL, OP_SET_TEXT, OP_ADD_VALUE,
-  OP_RESULT, OP_HEADER, OP_CURSOR, OP_CHECK, OP_SUBTREE, OP_NULLS,
-  OP_PASS, NOPS
+  OP_MOVE,
+  OP_NODE,
+  OP_START_VAR,
+  OP_BACK,
+  OP_FORWARD,
+  OP_REWIND,
+  OP_GOTO,
+  OP_STONE,
+  OP_COMMENT,
+  OP_MARKUP,
+  OP_LABEL,
+  OP_SET_TEXT,
+  OP_ADD_VALUE,
+  OP_RESULT,
+  OP_HEADER,
+  OP_CURSOR,
+  OP_CHECK,
+  OP_SUBTREE,
+  OP_NULLS,
+  OP_PASS,
+  NOPS
 };
 
 /* A successful add (move or node) from `from`: where did it go? */
@@ -780,8 +804,8 @@ static void placed(cz *z, const snap *s, const sgf_node *from, int first,
     return;
   }
   if (first ? sgf_node_first_child(from) != n : sgf_node_last_child(from) != n)
-    cz_fail(z, "%s: the new node is not the %s child (index %zu of %zu)",
-            what, first ? "first" : "last", sgf_node_child_index(n),
+    cz_fail(z, "%s: the new node is not the %s child (index %zu of %zu)", what,
+            first ? "first" : "last", sgf_node_child_index(n),
             sgf_node_child_count(from));
   if (sgf_node_subtree_size(n) != 1 || sgf_node_child_count(n) != 0)
     cz_fail(z, "%s: the new node has children", what);
@@ -794,8 +818,8 @@ static const sgf_node *child_with_move(const sgf_node *n, sgf_color color,
   for (ch = sgf_node_first_child(n); ch != NULL;
        ch = sgf_node_next_sibling(ch)) {
     sgf_value_view v;
-    if (sgf_node_move(ch, &v) == color && v.raw != NULL &&
-        v.len == (size_t)k && (k == 0 || memcmp(v.raw, pt, (size_t)k) == 0))
+    if (sgf_node_move(ch, &v) == color && v.raw != NULL && v.len == (size_t)k &&
+        (k == 0 || memcmp(v.raw, pt, (size_t)k) == 0))
       return ch;
   }
   return NULL;
@@ -901,12 +925,26 @@ static void op_go(cz *z, int op, const snap *s) {
   invalid = want == NULL || sgf_node_tree(want) != z->t;
   fb = z->ca->failures;
   switch (op) {
-    case OP_BACK: what = "back"; r = sgf_cursor_back(c); break;
-    case OP_START_VAR: what = "start_variation";
-      r = sgf_cursor_start_variation(c); break;
-    case OP_FORWARD: what = "forward"; r = sgf_cursor_forward(c); break;
-    case OP_REWIND: what = "rewind"; r = sgf_cursor_rewind(c); break;
-    default: what = "goto"; r = sgf_cursor_goto(c, want); break;
+    case OP_BACK:
+      what = "back";
+      r = sgf_cursor_back(c);
+      break;
+    case OP_START_VAR:
+      what = "start_variation";
+      r = sgf_cursor_start_variation(c);
+      break;
+    case OP_FORWARD:
+      what = "forward";
+      r = sgf_cursor_forward(c);
+      break;
+    case OP_REWIND:
+      what = "rewind";
+      r = sgf_cursor_rewind(c);
+      break;
+    default:
+      what = "goto";
+      r = sgf_cursor_goto(c, want);
+      break;
   }
   if (r == SGF_ENOMEM || r == SGF_ELIMIT)
     cz_fail(z, "%s returned %d", what, r); /* moving allocates nothing */
@@ -1017,8 +1055,7 @@ static void op_label(cz *z, const snap *s) {
     sgf_value_view v = sgf_prop_value(&p, i);
     size_t j;
     int bare = 0;
-    if (v.len < 3 || v.raw[0] != pt[0] || v.raw[1] != pt[1] ||
-        v.raw[2] != ':')
+    if (v.len < 3 || v.raw[0] != pt[0] || v.raw[1] != pt[1] || v.raw[2] != ':')
       continue;
     for (j = 3; j < v.len; j++) {
       if (v.raw[j] == '\\')
@@ -1064,8 +1101,8 @@ static void op_text(cz *z, int op, unsigned f, const snap *s) {
                       : sgf_cursor_set_text(z->cur[z->w], id, t);
   if (!status_ok(z, r, valid < 0 ? -1 : !valid, z->ca->failures - fb,
                  op == OP_RESULT ? "set_result" : "set_text")) {
-    if (!z->failed) snap_same(z, s, 0, op == OP_RESULT ? "set_result"
-                                                       : "set_text");
+    if (!z->failed)
+      snap_same(z, s, 0, op == OP_RESULT ? "set_result" : "set_text");
     return;
   }
   p = prop_of(n, id, &np);
@@ -1099,8 +1136,8 @@ static void op_add_value(cz *z, const snap *s) {
   }
   fb = z->ca->failures;
   r = sgf_cursor_add_value(z->cur[z->w], id, raw, len);
-  if (!status_ok(z, r, valid < 0 ? -1 : (!valid || bad),
-                 z->ca->failures - fb, "add_value")) {
+  if (!status_ok(z, r, valid < 0 ? -1 : (!valid || bad), z->ca->failures - fb,
+                 "add_value")) {
     if (!z->failed) snap_same(z, s, 0, "add_value");
     return;
   }
@@ -1108,8 +1145,8 @@ static void op_add_value(cz *z, const snap *s) {
   v = sgf_prop_value(&p, p.nvalues - 1);
   if (p.nvalues == 0 || (valid == 1 && p.nvalues != before + 1) ||
       v.len != len || (len && memcmp(v.raw, raw, len) != 0))
-    cz_fail(z, "add_value %s (%zu bytes): not the last value of %zu", id,
-            len, p.nvalues);
+    cz_fail(z, "add_value %s (%zu bytes): not the last value of %zu", id, len,
+            p.nvalues);
 }
 
 /* The header: each field read back from the root. */
@@ -1154,14 +1191,14 @@ static void op_header(cz *z, const snap *s) {
     if (!z->failed) snap_same(z, s, r != SGF_EINVAL, "header");
     return;
   }
-#define HAS(id, want)                                                     \
-  do {                                                                    \
-    sgf_prop_view p_ = prop_of(root, (id), NULL);                         \
-    if (!text_of(root, (id), &got) || p_.nvalues != 1 ||                  \
-        got.len != strlen(want) ||                                        \
-        (got.len && memcmp(got.p, (want), got.len) != 0))                 \
-      cz_fail(z, "header: %s does not read \"%s\"", (id),               \
-              show((want), strlen(want)));                                \
+#define HAS(id, want)                                     \
+  do {                                                    \
+    sgf_prop_view p_ = prop_of(root, (id), NULL);         \
+    if (!text_of(root, (id), &got) || p_.nvalues != 1 ||  \
+        got.len != strlen(want) ||                        \
+        (got.len && memcmp(got.p, (want), got.len) != 0)) \
+      cz_fail(z, "header: %s does not read \"%s\"", (id), \
+              show((want), strlen(want)));                \
   } while (0)
   HAS("GM", "1");
   HAS("FF", "4");
@@ -1206,8 +1243,8 @@ static void op_header(cz *z, const snap *s) {
       }
     }
     if (!okf)
-      cz_fail(z, "header: KM for komi %.6f reads \"%.*s\"", h.komi,
-              (int)v.len, v.raw ? v.raw : "");
+      cz_fail(z, "header: KM for komi %.6f reads \"%.*s\"", h.komi, (int)v.len,
+              v.raw ? v.raw : "");
   }
   if (sgf_cursor_node(z->cur[z->w]) != s->node) cz_fail(z, "header moved");
   fz_buf_free(&got);
@@ -1219,17 +1256,43 @@ static void op_nulls(cz *z, unsigned f, const snap *s) {
   int r;
   const char *what;
   switch (f) {
-    case 0: what = "add_comment(NULL)"; r = sgf_cursor_add_comment(c, NULL); break;
-    case 1: what = "set_text(C, NULL)"; r = sgf_cursor_set_text(c, "C", NULL); break;
-    case 2: what = "set_text(NULL)"; r = sgf_cursor_set_text(c, NULL, "x"); break;
-    case 3: what = "add_label(NULL)"; r = sgf_cursor_add_label(c, 1, 2, NULL); break;
-    case 4: what = "set_result(NULL)"; r = sgf_cursor_set_result(c, NULL); break;
-    case 5: what = "header(NULL)"; r = sgf_cursor_header(c, NULL); break;
-    case 6: what = "add_value(NULL, 1)"; r = sgf_cursor_add_value(c, "C", NULL, 1); break;
-    default: what = "add_value(\"a]\")"; r = sgf_cursor_add_value(c, "C", "a]", 2); break;
+    case 0:
+      what = "add_comment(NULL)";
+      r = sgf_cursor_add_comment(c, NULL);
+      break;
+    case 1:
+      what = "set_text(C, NULL)";
+      r = sgf_cursor_set_text(c, "C", NULL);
+      break;
+    case 2:
+      what = "set_text(NULL)";
+      r = sgf_cursor_set_text(c, NULL, "x");
+      break;
+    case 3:
+      what = "add_label(NULL)";
+      r = sgf_cursor_add_label(c, 1, 2, NULL);
+      break;
+    case 4:
+      what = "set_result(NULL)";
+      r = sgf_cursor_set_result(c, NULL);
+      break;
+    case 5:
+      what = "header(NULL)";
+      r = sgf_cursor_header(c, NULL);
+      break;
+    case 6:
+      what = "add_value(NULL, 1)";
+      r = sgf_cursor_add_value(c, "C", NULL, 1);
+      break;
+    default:
+      what = "add_value(\"a]\")";
+      r = sgf_cursor_add_value(c, "C", "a]", 2);
+      break;
   }
-  if (r != SGF_EINVAL) cz_fail(z, "%s returned %d", what, r);
-  else snap_same(z, s, 0, what);
+  if (r != SGF_EINVAL)
+    cz_fail(z, "%s returned %d", what, r);
+  else
+    snap_same(z, s, 0, what);
 }
 
 static void op_cursor(cz *z, unsigned f) {
@@ -1285,32 +1348,55 @@ static void run_op(cz *z) {
   }
   snap_take(z, &s);
   switch (op) {
-    case OP_MOVE: op_move(z, f, 0, &s); break;
-    case OP_PASS: op_move(z, f & 3u, 1, &s); break;
-    case OP_NODE: op_node(z, f, &s); break;
+    case OP_MOVE:
+      op_move(z, f, 0, &s);
+      break;
+    case OP_PASS:
+      op_move(z, f & 3u, 1, &s);
+      break;
+    case OP_NODE:
+      op_node(z, f, &s);
+      break;
     case OP_START_VAR:
     case OP_BACK:
     case OP_FORWARD:
     case OP_REWIND:
-    case OP_GOTO: op_go(z, (int)op, &s); break;
+    case OP_GOTO:
+      op_go(z, (int)op, &s);
+      break;
     case OP_STONE:
-    case OP_MARKUP: op_point(z, (int)op, f, &s); break;
-    case OP_COMMENT: op_comment(z, &s); break;
-    case OP_LABEL: op_label(z, &s); break;
+    case OP_MARKUP:
+      op_point(z, (int)op, f, &s);
+      break;
+    case OP_COMMENT:
+      op_comment(z, &s);
+      break;
+    case OP_LABEL:
+      op_label(z, &s);
+      break;
     case OP_SET_TEXT:
-    case OP_RESULT: op_text(z, (int)op, f, &s); break;
-    case OP_ADD_VALUE: op_add_value(z, &s); break;
-    case OP_HEADER: op_header(z, &s); break;
-    default: op_nulls(z, f, &s); break;
+    case OP_RESULT:
+      op_text(z, (int)op, f, &s);
+      break;
+    case OP_ADD_VALUE:
+      op_add_value(z, &s);
+      break;
+    case OP_HEADER:
+      op_header(z, &s);
+      break;
+    default:
+      op_nulls(z, f, &s);
+      break;
   }
   snap_free(&s);
   /* the limits hold after every operation */
   if (!z->failed && (sgf_tree_node_count(z->t) > z->max_nodes ||
                      sgf_tree_byte_count(z->t) > z->max_bytes))
-    cz_fail(z, "the tree holds %zu nodes and %" PRIu64 " bytes, limits %"
-            PRIu64 " and %" PRIu64,
-            sgf_tree_node_count(z->t), sgf_tree_byte_count(z->t),
-            z->max_nodes, z->max_bytes);
+    cz_fail(z,
+            "the tree holds %zu nodes and %" PRIu64 " bytes, limits %" PRIu64
+            " and %" PRIu64,
+            sgf_tree_node_count(z->t), sgf_tree_byte_count(z->t), z->max_nodes,
+            z->max_bytes);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1351,16 +1437,15 @@ static sgf_tree *start_tree(cz *z, const sgf_allocator *a, size_t tlen,
   }
   z->limited = o.max_nodes || o.max_tree_bytes;
   z->max_nodes = o.max_nodes ? o.max_nodes : SGF_DEFAULT_MAX_NODES;
-  z->max_bytes = o.max_tree_bytes ? o.max_tree_bytes
-                                  : SGF_DEFAULT_MAX_TREE_BYTES;
+  z->max_bytes =
+      o.max_tree_bytes ? o.max_tree_bytes : SGF_DEFAULT_MAX_TREE_BYTES;
   return t;
 }
 
 const char *fz_check_cursor(const uint8_t *data, size_t size) {
   static const size_t bufs[8] = {0, 256, 257, 300, 512, 1000, 4096, 65536};
-  static const size_t widths[16] = {0,  1,  2,   3,   5,    8,
-                                    13, 20, 40,  60,  78,   79,
-                                    100, 200, 1000, (size_t)-1};
+  static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
+                                    40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   cz *z;
   fz_alloc c;
   sgf_allocator a;
@@ -1438,9 +1523,10 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
 leaks:
   sgf_tree_free(z->other);
   if (res == NULL && (c.live != 0 || c.blocks != 0))
-    res = fz_failf("cursor: %zu bytes in %zu blocks outstanding after "
-                   "everything was freed",
-                   c.live, c.blocks);
+    res = fz_failf(
+        "cursor: %zu bytes in %zu blocks outstanding after "
+        "everything was freed",
+        c.live, c.blocks);
   if (res == NULL && c.bad != 0)
     res = fz_failf("cursor: %zu frees with a wrong size or pointer", c.bad);
   free(z);

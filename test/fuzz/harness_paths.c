@@ -31,14 +31,15 @@ static void dump_node(fz_buf *b, const sgf_tree *t, const sgf_node *n) {
   size_t i, j, np = sgf_node_prop_count(n);
   const sgf_node *par = sgf_node_parent(n);
   size_t id = sgf_node_index(n);
-  fz_buf_printf(b, "N%zu p%lld ci%zu nc%zu st%zu lv%zu ply%zu d%zu mn%" PRId64
-           " mv%d tp%d ix%d",
-        id, par ? (long long)sgf_node_index(par) : -1LL,
-        sgf_node_child_index(n), sgf_node_child_count(n),
-        sgf_node_subtree_size(n), sgf_node_tree_depth(n), sgf_node_ply(n),
-        sgf_node_variation_depth(n), sgf_node_move_number(n),
-        (int)sgf_node_move(n, NULL), (int)sgf_node_to_play(n),
-        sgf_tree_node_at(t, id) == n);
+  fz_buf_printf(b,
+                "N%zu p%lld ci%zu nc%zu st%zu lv%zu ply%zu d%zu mn%" PRId64
+                " mv%d tp%d ix%d",
+                id, par ? (long long)sgf_node_index(par) : -1LL,
+                sgf_node_child_index(n), sgf_node_child_count(n),
+                sgf_node_subtree_size(n), sgf_node_tree_depth(n),
+                sgf_node_ply(n), sgf_node_variation_depth(n),
+                sgf_node_move_number(n), (int)sgf_node_move(n, NULL),
+                (int)sgf_node_to_play(n), sgf_tree_node_at(t, id) == n);
   fz_buf_pos(b, sgf_node_pos(n));
   fz_buf_printf(b, " props%zu\n", np);
   for (i = 0; i < np; i++) {
@@ -143,10 +144,11 @@ static const char *first_diff(const fz_buf *a, const fz_buf *b,
   }
   for (eb = ls; eb < b->len && b->p[eb] != '\n'; eb++) {
   }
-  return fz_failf("%s: fast and general paths differ at dump line %zu:\n"
-                  "  fast:    %.*s\n  general: %.*s",
-                  what, line, (int)(ea - ls > 200 ? 200 : ea - ls),
-                  a->p + ls, (int)(eb - ls > 200 ? 200 : eb - ls), b->p + ls);
+  return fz_failf(
+      "%s: fast and general paths differ at dump line %zu:\n"
+      "  fast:    %.*s\n  general: %.*s",
+      what, line, (int)(ea - ls > 200 ? 200 : ea - ls), a->p + ls,
+      (int)(eb - ls > 200 ? 200 : eb - ls), b->p + ls);
 }
 
 const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
@@ -156,13 +158,13 @@ const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
   const char *err = NULL;
   char what[96];
   build_dump(data, len, chunk, flags, pflags, max_nodes, max_bytes, &fast);
-  build_dump(data, len, chunk, flags | SGF_TREE_GENERAL_ONLY, pflags,
-             max_nodes, max_bytes, &general);
+  build_dump(data, len, chunk, flags | SGF_TREE_GENERAL_ONLY, pflags, max_nodes,
+             max_bytes, &general);
   if (!fz_buf_eq(&fast, &general)) {
     snprintf(what, sizeof what,
              "chunk %zu, tree flags %#x, parser flags %#x, max_nodes %" PRIu64
-             ", max_bytes %" PRIu64, chunk, flags, pflags, max_nodes,
-             max_bytes);
+             ", max_bytes %" PRIu64,
+             chunk, flags, pflags, max_nodes, max_bytes);
     err = first_diff(&fast, &general, what);
   }
   fz_buf_free(&fast);
@@ -189,8 +191,8 @@ const char *fz_check_tree_paths(const uint8_t *data, size_t size) {
   len = size - 2;
   for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
     if (chunks[i] == 1 && len > 4096) continue; /* bytewise: small ones */
-    err = fz_tree_paths_compare(in, len, chunks[i], flags, po.flags,
-                                max_nodes, max_bytes);
+    err = fz_tree_paths_compare(in, len, chunks[i], flags, po.flags, max_nodes,
+                                max_bytes);
     if (err) return err;
   }
   return NULL;

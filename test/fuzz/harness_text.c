@@ -92,8 +92,7 @@ static size_t model_escape(const char *text, size_t len, int compose,
     char c = text[i++];
     if (c == '\0') continue;
     if (simple && (c == '\r' || c == '\n')) {
-      if (i < len && (text[i] == '\r' || text[i] == '\n') && text[i] != c)
-        i++;
+      if (i < len && (text[i] == '\r' || text[i] == '\n') && text[i] != c) i++;
       out[n++] = ' ';
       continue;
     }
@@ -112,8 +111,7 @@ static size_t model_text_back(const char *text, size_t len, int simple,
     char c = text[i++];
     if (c == '\0') continue;
     if (simple && (c == '\r' || c == '\n')) {
-      if (i < len && (text[i] == '\r' || text[i] == '\n') && text[i] != c)
-        i++;
+      if (i < len && (text[i] == '\r' || text[i] == '\n') && text[i] != c) i++;
       c = ' ';
     }
     out[n++] = c;
@@ -138,8 +136,8 @@ static int raw_valid(const char *raw, size_t len, int compose) {
 /* ------------------------------------------------------------------ */
 /* Unescaping                                                          */
 
-const char *fz_unescape_check(const char *raw, size_t len,
-                              const uint8_t *sizes, size_t nsizes) {
+const char *fz_unescape_check(const char *raw, size_t len, const uint8_t *sizes,
+                              size_t nsizes) {
   char *whole = block(len), *model = block(len), *inplace = block(len);
   char *joined = block(len);
   size_t nw, nm, ni, nj = 0, pos = 0;
@@ -154,9 +152,10 @@ const char *fz_unescape_check(const char *raw, size_t len,
     goto done;
   }
   if (!same(whole, nw, model, nm)) {
-    res = fz_failf("unescape: %zu bytes, the FF[4] model %zu (input of %zu "
-                   "bytes)",
-                   nw, nm, len);
+    res = fz_failf(
+        "unescape: %zu bytes, the FF[4] model %zu (input of %zu "
+        "bytes)",
+        nw, nm, len);
     goto done;
   }
   /* in place: out == raw */
@@ -237,13 +236,13 @@ static const char *escape_once(const char *text, size_t len, unsigned flags,
     goto done;
   }
   if (!same(esc, ne, want, nw)) {
-    res = fz_failf("%s (flags %u): %zu bytes, documented %zu", what, flags,
-                   ne, nw);
+    res = fz_failf("%s (flags %u): %zu bytes, documented %zu", what, flags, ne,
+                   nw);
     goto done;
   }
   if (!raw_valid(esc, ne, compose)) {
-    res = fz_failf("%s (flags %u): the output is not a valid value", what,
-                   flags);
+    res =
+        fz_failf("%s (flags %u): the output is not a valid value", what, flags);
     goto done;
   }
   /* pieces: the same bytes in total */
@@ -263,17 +262,18 @@ static const char *escape_once(const char *text, size_t len, unsigned flags,
     pos += k;
   }
   if (!same(esc, ne, joined, nj)) {
-    res = fz_failf("%s (flags %u) in pieces: %zu bytes, whole %zu", what,
-                   flags, nj, ne);
+    res = fz_failf("%s (flags %u) in pieces: %zu bytes, whole %zu", what, flags,
+                   nj, ne);
     goto done;
   }
   /* and back */
   nb = sgf_unescape(esc, ne, back);
   nt = model_text_back(text, len, simple, textback);
   if (!same(back, nb, textback, nt))
-    res = fz_failf("%s (flags %u) then sgf_unescape: %zu bytes, the text "
-                   "has %zu",
-                   what, flags, nb, nt);
+    res = fz_failf(
+        "%s (flags %u) then sgf_unescape: %zu bytes, the text "
+        "has %zu",
+        what, flags, nb, nt);
 done:
   free(esc);
   free(want);
@@ -283,8 +283,8 @@ done:
   return res;
 }
 
-const char *fz_escape_check(const char *text, size_t len,
-                            const uint8_t *sizes, size_t nsizes) {
+const char *fz_escape_check(const char *text, size_t len, const uint8_t *sizes,
+                            size_t nsizes) {
   static const unsigned flagset[3] = {0, SGF_ESCAPE_COMPOSE,
                                       SGF_ESCAPE_COMPOSE | SGF_ESCAPE_SIMPLE};
   size_t f;

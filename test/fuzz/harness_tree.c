@@ -38,12 +38,12 @@ void fz_buf_printf(fz_buf *b, const char *fmt, ...) {
 
 void fz_buf_pos(fz_buf *b, sgf_pos p) {
   fz_buf_printf(b, "@%" PRIu64 ":%" PRIu64 ":%" PRIu64, p.offset, p.line,
-             p.column);
+                p.column);
 }
 
 /* A property as it goes into the serialization. */
-static void put_prop_head(fz_buf *b, const char *id, size_t n,
-                          const char *raw, size_t rn, sgf_pos pos) {
+static void put_prop_head(fz_buf *b, const char *id, size_t n, const char *raw,
+                          size_t rn, sgf_pos pos) {
   buf_puts(b, " P ");
   fz_buf_add(b, id, n);
   buf_puts(b, "/");
@@ -65,8 +65,7 @@ static const char *ser_diff(const char *what, const fz_buf *a,
   while (i < n && a->p[i] == b->p[i]) i++;
   from = i > 60 ? i - 60 : 0;
   return fz_failf("%s differ at byte %zu:\n  events: %.*s\n  tree:   %.*s",
-                  what, i,
-                  (int)(a->len - from > 160 ? 160 : a->len - from),
+                  what, i, (int)(a->len - from > 160 ? 160 : a->len - from),
                   a->p ? a->p + from : "",
                   (int)(b->len - from > 160 ? 160 : b->len - from),
                   b->p ? b->p + from : "");
@@ -130,12 +129,11 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       if ((ci < 8 || ci + 8 > pk) && sgf_node_child(parent, ci) != n)
         return fz_failf("node %zu: not child %zu of its parent", i, ci);
       if (!sgf_node_is_ancestor(parent, n) ||
-          !sgf_node_is_descendant(n, parent) ||
-          sgf_node_is_ancestor(n, parent))
+          !sgf_node_is_descendant(n, parent) || sgf_node_is_ancestor(n, parent))
         return fz_failf("node %zu: ancestry wrong", i);
-      if ((i & 63) == 1 && (sgf_node_lca(n, parent) != parent ||
-                            sgf_node_distance(n, parent) !=
-                                (mv != SGF_COLOR_NONE ? 1u : 0u)))
+      if ((i & 63) == 1 &&
+          (sgf_node_lca(n, parent) != parent ||
+           sgf_node_distance(n, parent) != (mv != SGF_COLOR_NONE ? 1u : 0u)))
         return fz_failf("node %zu: lca/distance to its parent wrong", i);
     }
     for (ch = sgf_node_first_child(n); ch != NULL;
@@ -154,7 +152,8 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       return fz_failf("node %zu: subtree size %zu, children say %zu", i,
                       sgf_node_subtree_size(n), sub);
     /* the serialization */
-    fz_buf_printf(out, "\nN%zu^%zu", i, parent ? sgf_node_index(parent) : (size_t)-1);
+    fz_buf_printf(out, "\nN%zu^%zu", i,
+                  parent ? sgf_node_index(parent) : (size_t)-1);
     fz_buf_pos(out, sgf_node_pos(n));
     np = sgf_node_prop_count(n);
     for (j = 0; j < np; j++) {
@@ -168,10 +167,10 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       first = sgf_node_find_prop(n, pr.ident);
       if (first.nvalues == 0 || strcmp(first.ident, pr.ident) != 0 ||
           first.pos.offset > pr.pos.offset)
-        return fz_failf("node %zu: find %s misses property %zu", i,
-                        pr.ident, j);
-      put_prop_head(out, pr.ident, pr.ident_len, pr.raw_ident,
-                    pr.raw_ident_len, pr.pos);
+        return fz_failf("node %zu: find %s misses property %zu", i, pr.ident,
+                        j);
+      put_prop_head(out, pr.ident, pr.ident_len, pr.raw_ident, pr.raw_ident_len,
+                    pr.pos);
       for (v = 0; v < pr.nvalues; v++) {
         sgf_value_view val = sgf_prop_value(&pr, v);
         if (val.raw == NULL || val.raw[val.len] != 0)
@@ -519,8 +518,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   if (t.b == NULL) {
     if (c.failures == 0) return fz_failf("sgf_tree_builder_create failed");
     if (c.live != 0 || c.blocks != 0 || c.bad != 0)
-      return fz_failf("failed sgf_tree_builder_create leaks %zu bytes",
-                      c.live);
+      return fz_failf("failed sgf_tree_builder_create leaks %zu bytes", c.live);
     return NULL;
   }
   failed_before = c.failures;
@@ -573,8 +571,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
       if (msg != NULL) t_fail(&t, msg);
       fz_buf_free(&ser);
     }
-    if (!t.failed && sgf_collection_count(coll) != k &&
-        st == SGF_OK)
+    if (!t.failed && sgf_collection_count(coll) != k && st == SGF_OK)
       t_fail(&t, "the collection holds more games than were delivered");
   }
   for (i = 0; i < t.ngames; i++) {
@@ -610,12 +607,12 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
 /* fuzz_roundtrip                                                      */
 
 typedef struct rt {
-  fz_buf ev;        /* the event stream, values merged and normalized */
-  size_t vstart;    /* where the open value's bytes begin in ev */
+  fz_buf ev;     /* the event stream, values merged and normalized */
+  size_t vstart; /* where the open value's bytes begin in ev */
   int in_value;
   long diags;
   sgf_diag first;
-  sgf_writer *w;    /* the events are copied here (or NULL) */
+  sgf_writer *w; /* the events are copied here (or NULL) */
   int wfail;
   /* variations per open game tree: a tree with exactly one is a
    * variation that is its parent's only child, which the tree writer
@@ -645,12 +642,12 @@ void fz_raw_normalize(fz_buf *b, size_t start) {
   free(o);
 }
 
-#define RT_W(call)                      \
-  do {                                  \
-    if (r->w != NULL && (call) != 0) {  \
-      r->wfail = 1;                     \
-      return SGF_ABORT;                 \
-    }                                   \
+#define RT_W(call)                     \
+  do {                                 \
+    if (r->w != NULL && (call) != 0) { \
+      r->wfail = 1;                    \
+      return SGF_ABORT;                \
+    }                                  \
   } while (0)
 
 static int rt_tb(sgf_parser *p, void *u) {
@@ -755,9 +752,19 @@ static int rt_sink(void *ctx, const char *b, size_t n) {
 
 /* Parse in with the recorder, copying to w (may be NULL). */
 static int rt_parse(rt *r, const unsigned char *in, size_t len,
-                           const sgf_options *opt, size_t chunk) {
-  static const sgf_callbacks cb = {sizeof(sgf_callbacks), rt_tb, rt_te, rt_node, rt_prop, rt_vb,
-                                   rt_vd, rt_ve, rt_pe,   rt_diag, NULL, NULL};
+                    const sgf_options *opt, size_t chunk) {
+  static const sgf_callbacks cb = {sizeof(sgf_callbacks),
+                                   rt_tb,
+                                   rt_te,
+                                   rt_node,
+                                   rt_prop,
+                                   rt_vb,
+                                   rt_vd,
+                                   rt_ve,
+                                   rt_pe,
+                                   rt_diag,
+                                   NULL,
+                                   NULL};
   sgf_parser *p = sgf_parser_create(&cb, r, opt);
   int st = SGF_OK;
   size_t pos = 0;
@@ -842,9 +849,10 @@ static const char *tw_build(const unsigned char *in, size_t len,
   else if (c.calls != 0)
     res = fz_failf("roundtrip: the tree writer allocated");
   else if (st != SGF_OK)
-    res = fz_failf("roundtrip: the tree builder's parse ended with status "
-                   "%d, the plain parse's with OK",
-                   (int)st);
+    res = fz_failf(
+        "roundtrip: the tree builder's parse ended with status "
+        "%d, the plain parse's with OK",
+        (int)st);
   sgf_writer_destroy(x.w);
   if (res == NULL && (c.live != 0 || c.bad != 0))
     res = fz_failf("roundtrip: tree writer memory outstanding");
@@ -880,9 +888,10 @@ static sgf_collection *tw_parse(const fz_buf *out, const char *what,
   memset(&d, 0, sizeof d);
   c = sgf_collection_parse(out->p, out->len, &o, &d);
   if (c == NULL)
-    *err = fz_failf("roundtrip: %s does not parse strictly: %s at offset "
-                    "%" PRIu64 " of %zu",
-                    what, sgf_diag_name(d.code), d.pos.offset, out->len);
+    *err = fz_failf(
+        "roundtrip: %s does not parse strictly: %s at offset "
+        "%" PRIu64 " of %zu",
+        what, sgf_diag_name(d.code), d.pos.offset, out->len);
   return c;
 }
 
@@ -895,8 +904,8 @@ static const char *tw_same_trees(const fz_buf *a, const char *an,
   if (err == NULL) cb = tw_parse(b, bn, &err);
   nb = cb ? sgf_collection_count(cb) : 0;
   if (err == NULL && na != nb)
-    err = fz_failf("roundtrip: %s holds %zu game trees, %s %zu", an, na, bn,
-                   nb);
+    err =
+        fz_failf("roundtrip: %s holds %zu game trees, %s %zu", an, na, bn, nb);
   for (i = 0; err == NULL && i < na; i++) {
     fz_buf sa, sb;
     memset(&sa, 0, sizeof sa);
@@ -905,8 +914,8 @@ static const char *tw_same_trees(const fz_buf *a, const char *an,
     fz_tree_ser(sgf_tree_root(sgf_collection_tree(cb, i)), &sb, 1);
     if (!fz_buf_eq(&sa, &sb)) {
       char what[160];
-      snprintf(what, sizeof what, "roundtrip: game %zu of %s and of %s", i,
-               an, bn);
+      snprintf(what, sizeof what, "roundtrip: game %zu of %s and of %s", i, an,
+               bn);
       err = ser_diff(what, &sa, &sb);
     }
     fz_buf_free(&sa);
@@ -919,8 +928,8 @@ static const char *tw_same_trees(const fz_buf *a, const char *an,
 
 static const char *tree_writer_check(const uint8_t *in, size_t len,
                                      const sgf_options *o1, size_t chunk,
-                                     const sgf_writer_options *wo,
-                                     const rt *r1, const fz_buf *out1) {
+                                     const sgf_writer_options *wo, const rt *r1,
+                                     const fz_buf *out1) {
   sgf_writer_options wob = *wo, wa = *wo;
   fz_buf outa, outb, outs, outc;
   rt r4, r5;
@@ -951,16 +960,16 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
   /* writer.h: the same bytes as the streaming writer, unless a variation
    * was its parent's only child */
   if (res == NULL && !r1->lone && !fz_buf_eq(out1, &outa))
-    res = ser_diff("roundtrip: streaming vs tree writer outputs", out1,
-                   &outa);
+    res = ser_diff("roundtrip: streaming vs tree writer outputs", out1, &outa);
   if (res == NULL && !r1->lone && !fz_buf_eq(&outs, &outb))
-    res = ser_diff("roundtrip: streaming vs tree writer outputs (other "
-                   "layout)",
-                   &outs, &outb);
+    res = ser_diff(
+        "roundtrip: streaming vs tree writer outputs (other "
+        "layout)",
+        &outs, &outb);
   /* always: the same game trees, node for node */
   if (res == NULL)
-    res = tw_same_trees(out1, "the streaming output", &outa,
-                        "the tree writer's");
+    res =
+        tw_same_trees(out1, "the streaming output", &outa, "the tree writer's");
   if (res == NULL)
     res = tw_same_trees(&outa, "the tree writer's output", &outb,
                         "its other layout");
@@ -972,11 +981,12 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
       w = sgf_writer_create(rt_sink, &outc, &wa);
       if (w == NULL) abort();
       if (sgf_writer_write_collection(w, ca) != 0 || sgf_writer_finish(w))
-        res = fz_failf("roundtrip: writing the tree writer's output again "
-                       "failed");
+        res = fz_failf(
+            "roundtrip: writing the tree writer's output again "
+            "failed");
       else if (!fz_buf_eq(&outa, &outc))
-        res = ser_diff("roundtrip: tree writer not idempotent: outputs",
-                       &outa, &outc);
+        res = ser_diff("roundtrip: tree writer not idempotent: outputs", &outa,
+                       &outc);
       sgf_writer_destroy(w);
       sgf_collection_free(ca);
     }
@@ -994,8 +1004,9 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
     if (sgf_writer_finish(w) != 0 || r5.wfail || st != SGF_OK || r5.diags)
       res = fz_failf("roundtrip: streaming the tree writer's output failed");
     else if (r5.lone)
-      res = fz_failf("roundtrip: the tree writer left a variation that is "
-                     "its parent's only child");
+      res = fz_failf(
+          "roundtrip: the tree writer left a variation that is "
+          "its parent's only child");
     else if (!fz_buf_eq(&outa, &outc))
       res = ser_diff("roundtrip: tree writer output, streamed again", &outa,
                      &outc);
@@ -1012,9 +1023,8 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
 
 const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   static const size_t bufs[8] = {0, 256, 257, 300, 512, 1000, 4096, 65536};
-  static const size_t widths[16] = {0,  1,  2,   3,   5,    8,
-                                    13, 20, 40,  60,  78,   79,
-                                    100, 200, 1000, (size_t)-1};
+  static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
+                                    40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   sgf_options o1, o2;
   sgf_writer_options wo;
   fz_alloc c;
@@ -1048,9 +1058,10 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   r1.w = w;
   st1 = rt_parse(&r1, data + 4, size - 4, &o1, chunk);
   if (sgf_writer_finish(w) != 0 || r1.wfail)
-    res = fz_failf("roundtrip: the writer failed: %s (first parse status "
-                   "%d)",
-                   sgf_strerror(sgf_writer_status(w)), (int)st1);
+    res = fz_failf(
+        "roundtrip: the writer failed: %s (first parse status "
+        "%d)",
+        sgf_strerror(sgf_writer_status(w)), (int)st1);
   else if (c.calls != 0)
     res = fz_failf("roundtrip: the writer allocated after creation");
   sgf_writer_destroy(w);
@@ -1096,9 +1107,10 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
       sgf_writer_destroy(w);
     }
     if (stw[0] != stw[1] || !fz_buf_eq(&outw[0], &outw[1]))
-      res = fz_failf("roundtrip: sgf_writer_value_callbacks wrote %zu bytes "
-                     "(status %d), sgf_writer_callbacks %zu (status %d)",
-                     outw[1].len, (int)stw[1], outw[0].len, (int)stw[0]);
+      res = fz_failf(
+          "roundtrip: sgf_writer_value_callbacks wrote %zu bytes "
+          "(status %d), sgf_writer_callbacks %zu (status %d)",
+          outw[1].len, (int)stw[1], outw[0].len, (int)stw[0]);
     fz_buf_free(&outw[0]);
     fz_buf_free(&outw[1]);
   }
@@ -1119,17 +1131,16 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
       /* no game tree in, none out: an empty output (no-game-tree) */
       if (out1.len != 0) res = fz_failf("roundtrip: output with no events");
     } else if (r2.diags != 0 || st2 != SGF_OK)
-      res = fz_failf("roundtrip: the output has %s (%ld diagnostics) at "
-                     "offset %" PRIu64 " of %zu; status %d",
-                     r2.diags ? sgf_diag_name(r2.first.code) : "no diagnostic",
-                     r2.diags, r2.diags ? r2.first.pos.offset : 0, out1.len,
-                     (int)st2);
+      res = fz_failf(
+          "roundtrip: the output has %s (%ld diagnostics) at "
+          "offset %" PRIu64 " of %zu; status %d",
+          r2.diags ? sgf_diag_name(r2.first.code) : "no diagnostic", r2.diags,
+          r2.diags ? r2.first.pos.offset : 0, out1.len, (int)st2);
     else if (r2.wfail)
       res = fz_failf("roundtrip: writing the output again failed");
-    else if (st1 == SGF_OK &&
-             !fz_buf_eq(&r1.ev, &r2.ev))
-      res = ser_diff("roundtrip: events of the input and of the output",
-                     &r1.ev, &r2.ev);
+    else if (st1 == SGF_OK && !fz_buf_eq(&r1.ev, &r2.ev))
+      res = ser_diff("roundtrip: events of the input and of the output", &r1.ev,
+                     &r2.ev);
     else if (st1 == SGF_OK && !fz_buf_eq(&out1, &out2))
       res = ser_diff("roundtrip: writing is not idempotent: outputs", &out1,
                      &out2);
@@ -1245,9 +1256,8 @@ static int run_script(sgf_writer *w, const uint8_t *s, size_t n) {
 
 const char *fz_check_writer(const uint8_t *data, size_t size) {
   static const size_t bufs[8] = {0, 256, 257, 300, 512, 1000, 4096, 65536};
-  static const size_t widths[16] = {0,  1,  2,   3,   5,    8,
-                                    13, 20, 40,  60,  78,   79,
-                                    100, 200, 1000, (size_t)-1};
+  static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
+                                    40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   sgf_writer_options wa, wb;
   fz_alloc c;
   sgf_allocator a;
@@ -1293,9 +1303,10 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   sb = sgf_writer_status(w);
   sgf_writer_destroy(w);
   if (res == NULL && sa != sb)
-    res = fz_failf("writer: status %d with the options, %d with the "
-                   "defaults",
-                   (int)sa, (int)sb);
+    res = fz_failf(
+        "writer: status %d with the options, %d with the "
+        "defaults",
+        (int)sa, (int)sb);
   (void)rb;
   sgf_options_init(&strict);
   strict.flags = SGF_OPT_STRICT;
@@ -1303,10 +1314,8 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
    * parser's default: read the output back with no practical limit. */
   strict.max_depth = (uint64_t)1 << 40;
   if (res == NULL && sa == SGF_OK) {
-    int s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len,
-                             &strict, 0);
-    int s2 = rt_parse(&r2, (const unsigned char *)outb.p, outb.len,
-                             &strict, 0);
+    int s1 = rt_parse(&r1, (const unsigned char *)outa.p, outa.len, &strict, 0);
+    int s2 = rt_parse(&r2, (const unsigned char *)outb.p, outb.len, &strict, 0);
     if (r2.ev.len == 0) {
       if (outb.len != 0) res = fz_failf("writer: output without a tree");
     } else if (r1.diags || s1 != SGF_OK) {
@@ -1327,8 +1336,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
       w = sgf_writer_create(rt_sink, &outc, &wb);
       if (w == NULL) abort();
       r3.w = w;
-      (void)rt_parse(&r3, (const unsigned char *)outb.p, outb.len, &strict,
-                     0);
+      (void)rt_parse(&r3, (const unsigned char *)outb.p, outb.len, &strict, 0);
       if (sgf_writer_finish(w) != 0 || r3.wfail)
         res = fz_failf("writer: writing its own output again failed");
       else if (!fz_buf_eq(&outb, &outc))

@@ -63,8 +63,7 @@ static int same(const tbuf *a, const tbuf *b) {
 }
 
 const char *fz_check_whole(const uint8_t *data, size_t size) {
-  static const int actions[4] = {SGF_CONTINUE, SGF_SKIP, SGF_ABORT,
-                                 SGF_PAUSE};
+  static const int actions[4] = {SGF_CONTINUE, SGF_SKIP, SGF_ABORT, SGF_PAUSE};
   wcfg cfg;
   vlog vs, vw;
   sgf_callbacks cs, cw;
@@ -99,9 +98,10 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
   } else if (vs.contract[0] || vw.contract[0]) {
     err = fz_failf("contract: %s", vw.contract[0] ? vw.contract : vs.contract);
   } else if (ss != sw || !same(&vs.out, &vw.out)) {
-    err = fz_failf("whole values (status %d) differ from the three value "
-                   "events (status %d)",
-                   (int)sw, (int)ss);
+    err = fz_failf(
+        "whole values (status %d) differ from the three value "
+        "events (status %d)",
+        (int)sw, (int)ss);
   } else if (action != SGF_CONTINUE && k < vw.calls) {
     tbuf skinds, wkinds, ref;
     tbuf_init(&skinds);
@@ -121,16 +121,18 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
       sw = wrun(pw, &vw, &cfg);
       ss = wrun(ps, &vs, &cfg);
       if (ss == SGF_EBUSY || sw == SGF_EBUSY)
-        err = fz_failf("a feed broke its contract with action %d at call "
-                       "%ld",
-                       action, k);
+        err = fz_failf(
+            "a feed broke its contract with action %d at call "
+            "%ld",
+            action, k);
       else if (vs.contract[0] || vw.contract[0])
         err = fz_failf("contract with action %d at call %ld: %s", action, k,
                        vw.contract[0] ? vw.contract : vs.contract);
       else if (ss != sw || !same(&vs.out, &vw.out))
-        err = fz_failf("action %d at whole-value call %ld (single event "
-                       "%ld): statuses %d and %d, or the logs differ",
-                       action, k, map[k], (int)sw, (int)ss);
+        err = fz_failf(
+            "action %d at whole-value call %ld (single event "
+            "%ld): statuses %d and %d, or the logs differ",
+            action, k, map[k], (int)sw, (int)ss);
       else if (action == SGF_PAUSE && !same(&vw.out, &ref))
         err = fz_failf("a pause at call %ld changed the log", k);
     }

@@ -23,9 +23,9 @@ typedef struct check {
   int errors_only;                     /* all warnings silenced */
   /* The input being checked. */
   const char *name;
-  int stopped;           /* the parser stopped: skip the rest */
+  int stopped; /* the parser stopped: skip the rest */
   uint64_t warnings, errors;
-  sgf_diag last_error;   /* the last error or fatal error reported */
+  sgf_diag last_error; /* the last error or fatal error reported */
   int have_last_error;
   sgf_diag last_ignored; /* the last diagnostic silenced */
   int have_last_ignored;
@@ -33,11 +33,10 @@ typedef struct check {
   /* Totals. */
   uint64_t files, clean, warned, failed;
   uint64_t total_warnings, total_errors, total_ignored;
-  int status;            /* EXIT_NO_INPUT when a FILE held no input */
+  int status; /* EXIT_NO_INPUT when a FILE held no input */
 } check;
 
-void help_check(FILE *f)
-{
+void help_check(FILE *f) {
   fprintf(f,
           "usage: sgf check [--strict] [-q] [--ignore=NAME[,NAME]...]\n"
           "                 [--errors-only] [--chunk=N] [FILE]...\n"
@@ -72,13 +71,11 @@ void help_check(FILE *f)
           "\n" EXIT_STATUS_HELP);
 }
 
-static void print_diag(check *c, const sgf_diag *d)
-{
+static void print_diag(check *c, const sgf_diag *d) {
   const char *name = sgf_diag_name(d->code);
   const char *msg = sgf_diag_message(d->code);
   const char *sev = sgf_severity_name(d->severity);
-  if (c->quiet)
-    return;
+  if (c->quiet) return;
   printf("%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s/%d]", c->name, d->pos.line,
          d->pos.column, sev ? sev : "?", msg ? msg : "unknown diagnostic",
          name ? name : "unknown", (int)d->code);
@@ -88,28 +85,23 @@ static void print_diag(check *c, const sgf_diag *d)
   putchar('\n');
 }
 
-static void count_diag(check *c, const sgf_diag *d)
-{
+static void count_diag(check *c, const sgf_diag *d) {
   if (d->severity == SGF_SEV_WARNING)
     c->warnings++;
   else
     c->errors++;
 }
 
-static int same_diag(const sgf_diag *a, const sgf_diag *b)
-{
+static int same_diag(const sgf_diag *a, const sgf_diag *b) {
   return a->code == b->code && a->pos.offset == b->pos.offset;
 }
 
-static int silenced(const check *c, const sgf_diag *d)
-{
-  if (c->errors_only && d->severity == SGF_SEV_WARNING)
-    return 1;
+static int silenced(const check *c, const sgf_diag *d) {
+  if (c->errors_only && d->severity == SGF_SEV_WARNING) return 1;
   return d->code > 0 && d->code < SGF_DIAG_MAX_ && c->ignore[d->code];
 }
 
-static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
-{
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   check *c = u;
   (void)p;
   if (silenced(c, d)) {
@@ -128,8 +120,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 }
 
 /* The parser stopped with status st. */
-static void stopped(check *c, int st)
-{
+static void stopped(check *c, int st) {
   const sgf_diag *d = sgf_parser_error(c->p);
   int seen = d != NULL && c->have_last_error && same_diag(d, &c->last_error);
   c->stopped = 1;
@@ -143,8 +134,7 @@ static void stopped(check *c, int st)
   }
 }
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   check *c = ctx;
   sgf_parser_reset(c->p);
   c->name = name;
@@ -154,12 +144,10 @@ static void begin(void *ctx, const char *name)
   c->warnings = c->errors = c->ignored = 0;
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   check *c = ctx;
   int st;
-  if (c->stopped)
-    return 1;
+  if (c->stopped) return 1;
   st = feed_chunked(c->p, buf, len, c->chunk);
   if (st != SGF_OK) {
     stopped(c, st);
@@ -168,8 +156,7 @@ static int data(void *ctx, const char *buf, size_t len)
   return 0;
 }
 
-static void tally(check *c)
-{
+static void tally(check *c) {
   c->files++;
   c->total_warnings += c->warnings;
   c->total_errors += c->errors;
@@ -182,22 +169,19 @@ static void tally(check *c)
     c->clean++;
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   check *c = ctx;
   if (error != NULL) {
     report_failure(name, error);
     c->errors++;
   } else if (!c->stopped) {
     int st = finish_chunked(c->p);
-    if (st != SGF_OK)
-      stopped(c, st);
+    if (st != SGF_OK) stopped(c, st);
   }
   tally(c);
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   check *c = ctx;
   report_failure(name, error);
   c->warnings = c->ignored = 0;
@@ -205,19 +189,16 @@ static void fail(void *ctx, const char *name, const char *error)
   tally(c);
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   check *c = ctx;
   c->status = exit_worse(c->status, report_no_input(name, why));
 }
 
-static const char *plural(uint64_t n, const char *one, const char *many)
-{
+static const char *plural(uint64_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
-static void summary(const check *c)
-{
+static void summary(const check *c) {
   fflush(stdout);
   fprintf(stderr,
           "checked %" PRIu64 " %s: %" PRIu64 " clean, %" PRIu64
@@ -234,8 +215,7 @@ static void summary(const check *c)
 
 /* The diagnostic code named by name ("lowercase-ident") or number
  * ("13"), or SGF_DIAG_NONE. */
-static sgf_diag_code diag_code(const char *s, size_t len)
-{
+static sgf_diag_code diag_code(const char *s, size_t len) {
   int code;
   for (code = 1; code < SGF_DIAG_MAX_; code++) {
     const char *name = sgf_diag_name((sgf_diag_code)code);
@@ -249,8 +229,7 @@ static sgf_diag_code diag_code(const char *s, size_t len)
 }
 
 /* --ignore=LIST: comma-separated names or numbers. 0, or -1 (reported). */
-static int parse_ignore(check *c, const char *list)
-{
+static int parse_ignore(check *c, const char *list) {
   const char *s = list;
   for (;;) {
     size_t len = strcspn(s, ",");
@@ -263,14 +242,12 @@ static int parse_ignore(check *c, const char *list)
       return -1;
     }
     c->ignore[code] = 1;
-    if (s[len] == '\0')
-      return 0;
+    if (s[len] == '\0') return 0;
     s += len + 1;
   }
 }
 
-int cmd_check(int argc, char **argv)
-{
+int cmd_check(int argc, char **argv) {
   enum { OPT_CHUNK = OPT_LONG_BASE, OPT_IGNORE, OPT_ERRORS_ONLY };
   static const struct option longopts[] = {
       {"strict", no_argument, NULL, 's'},
@@ -294,19 +271,26 @@ int cmd_check(int argc, char **argv)
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":sqh", longopts, NULL)) != -1) {
     switch (ch) {
-    case 's': opt.flags |= SGF_OPT_STRICT; break;
-    case 'q': c.quiet = 1; break;
-    case OPT_IGNORE:
-      if (parse_ignore(&c, optarg) != 0)
-        return EXIT_TROUBLE;
-      break;
-    case OPT_ERRORS_ONLY: c.errors_only = 1; break;
-    case OPT_CHUNK:
-      if (parse_chunk("check", optarg, &c.chunk) != 0)
-        return EXIT_TROUBLE;
-      break;
-    case 'h': help_check(stdout); return finish_output(EXIT_CLEAN);
-    default: return option_error("check", ch, argv);
+      case 's':
+        opt.flags |= SGF_OPT_STRICT;
+        break;
+      case 'q':
+        c.quiet = 1;
+        break;
+      case OPT_IGNORE:
+        if (parse_ignore(&c, optarg) != 0) return EXIT_TROUBLE;
+        break;
+      case OPT_ERRORS_ONLY:
+        c.errors_only = 1;
+        break;
+      case OPT_CHUNK:
+        if (parse_chunk("check", optarg, &c.chunk) != 0) return EXIT_TROUBLE;
+        break;
+      case 'h':
+        help_check(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("check", ch, argv);
     }
   }
   files = optind < argc ? argv + optind : stdin_only;
@@ -322,13 +306,11 @@ int cmd_check(int argc, char **argv)
     input_reader_destroy(in);
     return EXIT_TROUBLE;
   }
-  for (i = 0; i < nfiles; i++)
-    input_read(in, files[i], &sink, &c);
+  for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &c);
   input_reader_destroy(in);
   sgf_parser_destroy(c.p);
   summary(&c);
-  return finish_output(exit_worse(c.status, c.total_errors ? EXIT_TROUBLE
-                                            : c.total_warnings
-                                                ? EXIT_WARNINGS
-                                                : EXIT_CLEAN));
+  return finish_output(exit_worse(c.status, c.total_errors     ? EXIT_TROUBLE
+                                            : c.total_warnings ? EXIT_WARNINGS
+                                                               : EXIT_CLEAN));
 }

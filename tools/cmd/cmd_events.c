@@ -13,16 +13,15 @@ typedef struct events {
   sgf_callbacks cb;
   sgf_parser *p;
   size_t chunk;
-  const char *arg;   /* the FILE argument as the inputs are named */
-  int many;          /* more than one FILE: name each input */
+  const char *arg; /* the FILE argument as the inputs are named */
+  int many;        /* more than one FILE: name each input */
   int stopped;
-  int have_error;    /* an error or fatal error went through the log */
+  int have_error; /* an error or fatal error went through the log */
   sgf_diag last_error;
   int status;
 } events;
 
-void help_events(FILE *f)
-{
+void help_events(FILE *f) {
   fprintf(f,
           "usage: sgf events [--strict] [--chunk=N] [FILE]...\n"
           "\n"
@@ -42,20 +41,17 @@ void help_events(FILE *f)
           "\n" EXIT_STATUS_HELP);
 }
 
-static void write_line(void *ctx, const char *line, size_t len)
-{
+static void write_line(void *ctx, const char *line, size_t len) {
   (void)ctx;
   fwrite(line, 1, len, stdout);
 }
 
-static void worse(events *e, int status)
-{
+static void worse(events *e, int status) {
   e->status = exit_worse(e->status, status);
 }
 
 /* Note the severity, then log as usual. */
-static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
-{
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   events *e = u;
   worse(e, d->severity == SGF_SEV_WARNING ? EXIT_WARNINGS : EXIT_TROUBLE);
   if (d->severity != SGF_SEV_WARNING) {
@@ -65,8 +61,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
   return e->cb.on_diagnostic(p, u, d);
 }
 
-static void stopped(events *e, int st)
-{
+static void stopped(events *e, int st) {
   const sgf_diag *d = sgf_parser_error(e->p);
   e->stopped = 1;
   worse(e, EXIT_TROUBLE);
@@ -77,23 +72,19 @@ static void stopped(events *e, int st)
   (void)st;
 }
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   events *e = ctx;
   sgf_parser_reset(e->p);
   e->log.count = 0;
   e->stopped = 0;
   e->have_error = 0;
-  if (e->many || strcmp(name, e->arg) != 0)
-    printf("# %s\n", name);
+  if (e->many || strcmp(name, e->arg) != 0) printf("# %s\n", name);
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   events *e = ctx;
   int st;
-  if (e->stopped)
-    return 1;
+  if (e->stopped) return 1;
   st = feed_chunked(e->p, buf, len, e->chunk);
   if (st != SGF_OK) {
     stopped(e, st);
@@ -102,13 +93,11 @@ static int data(void *ctx, const char *buf, size_t len)
   return 0;
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   events *e = ctx;
   if (!e->stopped && error == NULL) {
     int st = finish_chunked(e->p);
-    if (st != SGF_OK)
-      stopped(e, st);
+    if (st != SGF_OK) stopped(e, st);
   }
   evlog_flush(&e->log);
   if (error != NULL) {
@@ -117,20 +106,17 @@ static void end(void *ctx, const char *name, const char *error)
   }
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   events *e = ctx;
   report_failure(name, error);
   worse(e, EXIT_TROUBLE);
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   worse(ctx, report_no_input(name, why));
 }
 
-int cmd_events(int argc, char **argv)
-{
+int cmd_events(int argc, char **argv) {
   enum { OPT_CHUNK = OPT_LONG_BASE };
   static const struct option longopts[] = {
       {"strict", no_argument, NULL, 's'},
@@ -151,13 +137,17 @@ int cmd_events(int argc, char **argv)
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
     switch (ch) {
-    case 's': opt.flags |= SGF_OPT_STRICT; break;
-    case OPT_CHUNK:
-      if (parse_chunk("events", optarg, &e.chunk) != 0)
-        return EXIT_TROUBLE;
-      break;
-    case 'h': help_events(stdout); return finish_output(EXIT_CLEAN);
-    default: return option_error("events", ch, argv);
+      case 's':
+        opt.flags |= SGF_OPT_STRICT;
+        break;
+      case OPT_CHUNK:
+        if (parse_chunk("events", optarg, &e.chunk) != 0) return EXIT_TROUBLE;
+        break;
+      case 'h':
+        help_events(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("events", ch, argv);
     }
   }
   files = optind < argc ? argv + optind : stdin_only;

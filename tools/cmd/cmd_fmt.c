@@ -17,8 +17,7 @@ typedef struct fmt {
   const char *outname;
 } fmt;
 
-void help_fmt(FILE *f)
-{
+void help_fmt(FILE *f) {
   fprintf(f,
           "usage: sgf fmt [--compact|--readable] [-o OUT | -i [--force]] "
           "[-v] [FILE]...\n"
@@ -84,20 +83,17 @@ void help_fmt(FILE *f)
 }
 
 /* Standard output and -o: one writer for all inputs. */
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   fmt *f = ctx;
   rewrite_begin(&f->rw, name);
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   fmt *f = ctx;
   return rewrite_data(&f->rw, buf, len);
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   fmt *f = ctx;
   int rc = rewrite_end(&f->rw, error);
   (void)name;
@@ -107,20 +103,17 @@ static void end(void *ctx, const char *name, const char *error)
     sgf_writer_finish(f->rw.w); /* close what a fatal error left open */
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   fmt *f = ctx;
   rewrite_fail(&f->rw, name, error);
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   fmt *f = ctx;
   rewrite_none(&f->rw, name, why);
 }
 
-int cmd_fmt(int argc, char **argv)
-{
+int cmd_fmt(int argc, char **argv) {
   enum { OPT_FORCE = OPT_LONG_BASE };
   static const struct option longopts[] = {
       {"compact", no_argument, NULL, REWRITE_OPT_COMPACT},
@@ -148,33 +141,51 @@ int cmd_fmt(int argc, char **argv)
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":o:ivh", longopts, NULL)) != -1) {
     switch (ch) {
-    case REWRITE_OPT_COMPACT: ro.layout = SGF_LAYOUT_COMPACT; break;
-    case REWRITE_OPT_READABLE: ro.layout = SGF_LAYOUT_READABLE; break;
-    case 'o': f.outname = optarg; break;
-    case 'i': in_place = 1; break;
-    case OPT_FORCE: force = 1; break;
-    case 'v': ro.verbose = 1; break;
-    case 'h': help_fmt(stdout); return finish_output(EXIT_CLEAN);
-    default: return option_error("fmt", ch, argv);
+      case REWRITE_OPT_COMPACT:
+        ro.layout = SGF_LAYOUT_COMPACT;
+        break;
+      case REWRITE_OPT_READABLE:
+        ro.layout = SGF_LAYOUT_READABLE;
+        break;
+      case 'o':
+        f.outname = optarg;
+        break;
+      case 'i':
+        in_place = 1;
+        break;
+      case OPT_FORCE:
+        force = 1;
+        break;
+      case 'v':
+        ro.verbose = 1;
+        break;
+      case 'h':
+        help_fmt(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("fmt", ch, argv);
     }
   }
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
   if (in_place && f.outname != NULL) {
-    fprintf(stderr, "sgf: fmt: -o and --in-place exclude each other\n"
-                    "Try 'sgf fmt --help'.\n");
+    fprintf(stderr,
+            "sgf: fmt: -o and --in-place exclude each other\n"
+            "Try 'sgf fmt --help'.\n");
     return EXIT_TROUBLE;
   }
   if (force && !in_place) {
-    fprintf(stderr, "sgf: fmt: --force goes with --in-place\n"
-                    "Try 'sgf fmt --help'.\n");
+    fprintf(stderr,
+            "sgf: fmt: --force goes with --in-place\n"
+            "Try 'sgf fmt --help'.\n");
     return EXIT_TROUBLE;
   }
   if (in_place) {
     for (i = 0; i < nfiles; i++)
       if (strcmp(files[i], "-") == 0) {
-        fprintf(stderr, "sgf: fmt: --in-place needs FILE names, not "
-                        "standard input\nTry 'sgf fmt --help'.\n");
+        fprintf(stderr,
+                "sgf: fmt: --in-place needs FILE names, not "
+                "standard input\nTry 'sgf fmt --help'.\n");
         return EXIT_TROUBLE;
       }
   }
@@ -198,8 +209,7 @@ int cmd_fmt(int argc, char **argv)
   in = input_reader_create(0);
   if (in == NULL ||
       rewrite_init(&f.rw, "fmt", &ro, NULL, output_write, &f.out) != 0) {
-    if (in == NULL)
-      report_failure("fmt", "out of memory");
+    if (in == NULL) report_failure("fmt", "out of memory");
     input_reader_destroy(in);
     output_discard(&f.out);
     uv_loop_close(&loop);
@@ -218,21 +228,18 @@ int cmd_fmt(int argc, char **argv)
       inplace_rewrite_arg(&ip, files[i]);
     } else {
       input_read(in, files[i], &sink, &f);
-      if (sgf_writer_status(f.rw.w) != SGF_OK)
-        break;
+      if (sgf_writer_status(f.rw.w) != SGF_OK) break;
     }
   }
 
   if (!in_place) {
-    if (sgf_writer_status(f.rw.w) == SGF_OK)
-      sgf_writer_finish(f.rw.w);
+    if (sgf_writer_status(f.rw.w) == SGF_OK) sgf_writer_finish(f.rw.w);
     if (sgf_writer_status(f.rw.w) != SGF_OK) {
       rewrite_write_failed(&f.rw, &f.out, f.outname);
       output_discard(&f.out);
     } else if (f.out.is_stdout) {
       /* nothing to close */
-    } else if (f.rw.status == EXIT_TROUBLE ||
-               f.rw.status == EXIT_NO_INPUT) {
+    } else if (f.rw.status == EXIT_TROUBLE || f.rw.status == EXIT_NO_INPUT) {
       output_discard(&f.out);
       report_failure(f.outname, f.rw.status == EXIT_TROUBLE
                                     ? "not written (errors in the input)"

@@ -35,7 +35,7 @@ typedef struct jrun {
   jgame g;
   sgf_callbacks cb;
   size_t chunk;
-  const char *arg;      /* the FILE argument as inputs are named */
+  const char *arg; /* the FILE argument as inputs are named */
   int stopped;
   int have_error;
   sgf_diag last_error;
@@ -47,8 +47,7 @@ typedef struct jrun {
   utf16_conv *u16;
 } jrun;
 
-void help_json(FILE *f)
-{
+void help_json(FILE *f) {
   fprintf(f,
           "usage: sgf json [--headers | --mainline] [--raw] "
           "[--charset=NAME] [--guess]\n"
@@ -102,23 +101,15 @@ void help_json(FILE *f)
 
 /* ------------------------------------------------------------ the tree */
 
-static int tree_mode(const jgame *g)
-{
-  return g->mode == JMODE_FULL;
-}
+static int tree_mode(const jgame *g) { return g->mode == JMODE_FULL; }
 
-static jlevel *top(jgame *g)
-{
-  return &g->stack[g->depth - 1];
-}
+static jlevel *top(jgame *g) { return &g->stack[g->depth - 1]; }
 
-static int push(jgame *g, unsigned flags)
-{
+static int push(jgame *g, unsigned flags) {
   if (g->depth == g->stack_cap) {
     size_t cap = g->stack_cap ? 2 * g->stack_cap : 64;
     jlevel *s = realloc(g->stack, cap * sizeof *s);
-    if (s == NULL)
-      return -1;
+    if (s == NULL) return -1;
     g->stack = s;
     g->stack_cap = cap;
   }
@@ -127,16 +118,13 @@ static int push(jgame *g, unsigned flags)
   return 0;
 }
 
-static void node_close(jgame *g)
-{
-  if (g->node_open && tree_mode(g))
-    jout_byte(g->out, ']');
+static void node_close(jgame *g) {
+  if (g->node_open && tree_mode(g)) jout_byte(g->out, ']');
   g->node_open = 0;
 }
 
 /* A "tree" entry: {"parent":N,"nodes":[ (parent < 0: null). */
-static void entry_open(jgame *g, int64_t parent)
-{
+static void entry_open(jgame *g, int64_t parent) {
   if (tree_mode(g)) {
     jout_cstr(g->out, g->entries ? ",{\"parent\":" : "{\"parent\":");
     if (parent < 0)
@@ -150,16 +138,13 @@ static void entry_open(jgame *g, int64_t parent)
   g->any_node = 0;
 }
 
-static void entry_close(jgame *g)
-{
+static void entry_close(jgame *g) {
   node_close(g);
-  if (g->entry_open && tree_mode(g))
-    jout_cstr(g->out, "]}");
+  if (g->entry_open && tree_mode(g)) jout_cstr(g->out, "]}");
   g->entry_open = 0;
 }
 
-static void node_open(jgame *g)
-{
+static void node_open(jgame *g) {
   node_close(g);
   if (!g->entry_open) {
     /* a node after a child tree in the same tree (the parser makes that
@@ -169,8 +154,7 @@ static void node_open(jgame *g)
     entry_open(g, parent);
   }
   if (tree_mode(g)) {
-    if (g->any_node)
-      jout_byte(g->out, ',');
+    if (g->any_node) jout_byte(g->out, ',');
     jout_byte(g->out, '[');
   }
   g->any_node = 1;
@@ -178,39 +162,30 @@ static void node_open(jgame *g)
   g->nprops = 0;
 }
 
-static void prop_begin(jgame *g, const char *ident, size_t len)
-{
+static void prop_begin(jgame *g, const char *ident, size_t len) {
   g->def = sgf_prop_lookup(NULL, ident, len);
-  g->move_color = len == 1 && (ident[0] == 'B' || ident[0] == 'W')
-                      ? ident[0] : 0;
-  if (!tree_mode(g))
-    return;
-  if (g->nprops++)
-    jout_byte(g->out, ',');
+  g->move_color =
+      len == 1 && (ident[0] == 'B' || ident[0] == 'W') ? ident[0] : 0;
+  if (!tree_mode(g)) return;
+  if (g->nprops++) jout_byte(g->out, ',');
   jout_cstr(g->out, "[\"");
   jout_bytes(g->out, ident, len); /* uppercase letters */
   jout_byte(g->out, '"');
 }
 
-static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
-{
-  if (g->move_color && (top(g)->flags & JL_MAIN))
-    jkeep_move(g, raw, len, pos);
-  if (!tree_mode(g))
-    return;
+static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
+  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, pos);
+  if (!tree_mode(g)) return;
   jout_byte(g->out, ',');
   jwrite_value(g, raw, len, pos);
 }
 
-static void prop_end(jgame *g)
-{
-  if (tree_mode(g))
-    jout_byte(g->out, ']');
+static void prop_end(jgame *g) {
+  if (tree_mode(g)) jout_byte(g->out, ']');
 }
 
 /* The root node is complete: CA and SZ, the header, then the node. */
-static void root_done(jgame *g)
-{
+static void root_done(jgame *g) {
   int had_node = g->root_phase == 1;
   size_t at = 0;
   jrec r;
@@ -233,29 +208,23 @@ static void root_done(jgame *g)
   jout_uint(g->out, g->pos.column);
   jout_byte(g->out, '}');
   jwrite_header(g);
-  if (g->mode == JMODE_HEADERS)
-    return;
-  if (tree_mode(g))
-    jout_cstr(g->out, ",\"tree\":[");
+  if (g->mode == JMODE_HEADERS) return;
+  if (tree_mode(g)) jout_cstr(g->out, ",\"tree\":[");
   entry_open(g, -1);
-  if (!had_node)
-    return;
+  if (!had_node) return;
   node_open(g);
   while (jroot_next(g, &at, &r)) {
     if (!r.is_value) {
-      if (g->nprops)
-        prop_end(g);
+      if (g->nprops) prop_end(g);
       prop_begin(g, r.s, r.len);
     } else {
       prop_value(g, r.s, r.len, r.pos);
     }
   }
-  if (g->nprops)
-    prop_end(g);
+  if (g->nprops) prop_end(g);
 }
 
-static void game_begin(jgame *g, sgf_pos pos)
-{
+static void game_begin(jgame *g, sgf_pos pos) {
   g->pos = pos;
   g->root_phase = 0;
   g->node_open = 0;
@@ -272,28 +241,21 @@ static void game_begin(jgame *g, sgf_pos pos)
 }
 
 /* Close the innermost game tree; at the top, the line. */
-static void tree_close(jgame *g, int incomplete)
-{
-  if (g->root_phase != 2)
-    root_done(g);
+static void tree_close(jgame *g, int incomplete) {
+  if (g->root_phase != 2) root_done(g);
   entry_close(g);
   g->depth--;
-  if (g->depth > 0)
-    return;
-  if (tree_mode(g))
-    jout_byte(g->out, ']');
-  if (g->mode != JMODE_HEADERS)
-    jwrite_moves(g);
-  if (incomplete)
-    jout_cstr(g->out, ",\"incomplete\":true");
+  if (g->depth > 0) return;
+  if (tree_mode(g)) jout_byte(g->out, ']');
+  if (g->mode != JMODE_HEADERS) jwrite_moves(g);
+  if (incomplete) jout_cstr(g->out, ",\"incomplete\":true");
   jout_cstr(g->out, "}\n");
   g->index++;
 }
 
 /* ------------------------------------------------------------ events */
 
-static int on_tree_begin(sgf_parser *p, void *u)
-{
+static int on_tree_begin(sgf_parser *p, void *u) {
   jrun *r = u;
   jgame *g = &r->g;
   jlevel *t;
@@ -303,8 +265,7 @@ static int on_tree_begin(sgf_parser *p, void *u)
     game_begin(g, sgf_parser_position(p));
     return SGF_CONTINUE;
   }
-  if (g->root_phase != 2)
-    root_done(g);
+  if (g->root_phase != 2) root_done(g);
   entry_close(g);
   t = top(g);
   flags = (t->flags & JL_MAIN) && !(t->flags & JL_CHILD) ? JL_MAIN : 0;
@@ -320,28 +281,23 @@ static int on_tree_begin(sgf_parser *p, void *u)
   return g->mode == JMODE_HEADERS ? SGF_SKIP : SGF_CONTINUE;
 }
 
-static int on_tree_end(sgf_parser *p, void *u)
-{
+static int on_tree_end(sgf_parser *p, void *u) {
   jrun *r = u;
   jgame *g = &r->g;
   (void)p;
-  if (g->depth == 0)
-    return SGF_CONTINUE;
+  if (g->depth == 0) return SGF_CONTINUE;
   tree_close(g, 0);
   /* --headers: a variation right after the root node was skipped; skip
    * the rest of the game too. */
-  if (g->mode == JMODE_HEADERS && g->depth > 0)
-    return SGF_SKIP;
+  if (g->mode == JMODE_HEADERS && g->depth > 0) return SGF_SKIP;
   return SGF_CONTINUE;
 }
 
-static int on_node(sgf_parser *p, void *u)
-{
+static int on_node(sgf_parser *p, void *u) {
   jrun *r = u;
   jgame *g = &r->g;
   (void)p;
-  if (g->depth == 0)
-    return SGF_CONTINUE;
+  if (g->depth == 0) return SGF_CONTINUE;
   if (g->root_phase == 0 && g->depth == 1) {
     g->root_phase = 1; /* the root node: held until complete */
     return SGF_CONTINUE;
@@ -349,24 +305,20 @@ static int on_node(sgf_parser *p, void *u)
   if (g->root_phase != 2) {
     /* TODO: with the core's on_node_end, complete the root there. */
     root_done(g);
-    if (g->mode == JMODE_HEADERS)
-      return SGF_SKIP;
+    if (g->mode == JMODE_HEADERS) return SGF_SKIP;
   }
   node_open(g);
   return SGF_CONTINUE;
 }
 
-static int on_property(sgf_parser *p, void *u, const char *at, size_t len)
-{
+static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   jrun *r = u;
   jgame *g = &r->g;
   (void)p;
-  if (g->depth == 0)
-    return SGF_CONTINUE;
+  if (g->depth == 0) return SGF_CONTINUE;
   if (g->root_phase == 1) {
     unsigned char n = (unsigned char)(len > 255 ? 255 : len);
-    if (jbuf_reserve(&g->root, 2 + (size_t)n) != 0)
-      return SGF_ABORT;
+    if (jbuf_reserve(&g->root, 2 + (size_t)n) != 0) return SGF_ABORT;
     g->root.p[g->root.len++] = 'P';
     g->root.p[g->root.len++] = (char)n;
     jbuf_add(&g->root, at, n);
@@ -378,8 +330,7 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len)
   return SGF_CONTINUE;
 }
 
-static void value_done(jrun *r, const char *at, size_t len)
-{
+static void value_done(jrun *r, const char *at, size_t len) {
   jgame *g = &r->g;
   if (g->root_phase == 1) {
     if (jbuf_reserve(&g->root, 1 + sizeof g->vpos + sizeof len + len) != 0)
@@ -397,12 +348,10 @@ static void value_done(jrun *r, const char *at, size_t len)
 }
 
 static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
-                    unsigned flags)
-{
+                    unsigned flags) {
   jrun *r = u;
   jgame *g = &r->g;
-  if (g->depth == 0)
-    return SGF_CONTINUE;
+  if (g->depth == 0) return SGF_CONTINUE;
   if (flags & SGF_VALUE_FIRST) {
     g->vpos = sgf_parser_position(p);
     g->val.len = 0;
@@ -415,24 +364,20 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
     jdiag(g, g->vpos, 1, "out of memory");
     return SGF_ABORT;
   }
-  if (flags & SGF_VALUE_LAST)
-    value_done(r, g->val.p, g->val.len);
+  if (flags & SGF_VALUE_LAST) value_done(r, g->val.p, g->val.len);
   return SGF_CONTINUE;
 }
 
-static int on_property_end(sgf_parser *p, void *u)
-{
+static int on_property_end(sgf_parser *p, void *u) {
   jrun *r = u;
   jgame *g = &r->g;
   (void)p;
-  if (g->depth == 0 || g->root_phase == 1 || !g->node_open)
-    return SGF_CONTINUE;
+  if (g->depth == 0 || g->root_phase == 1 || !g->node_open) return SGF_CONTINUE;
   prop_end(g);
   return SGF_CONTINUE;
 }
 
-static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
-{
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   jrun *r = u;
   const char *msg = sgf_diag_message(d->code);
   const char *name = sgf_diag_name(d->code);
@@ -454,8 +399,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 
 /* ------------------------------------------------------------ inputs */
 
-static void stopped(jrun *r)
-{
+static void stopped(jrun *r) {
   const sgf_diag *d = sgf_parser_error(r->g.p);
   r->stopped = 1;
   r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
@@ -464,8 +408,7 @@ static void stopped(jrun *r)
     on_diagnostic(r->g.p, r, d);
 }
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   jrun *r = ctx;
   size_t n = strlen(r->arg);
   sgf_parser_reset(r->g.p);
@@ -487,8 +430,7 @@ static void begin(void *ctx, const char *name)
 }
 
 /* Bytes for the parser: the input's, or UTF-8 from UTF-16. */
-static int feed(void *ctx, const char *buf, size_t len)
-{
+static int feed(void *ctx, const char *buf, size_t len) {
   jrun *r = ctx;
   if (feed_chunked(r->g.p, buf, len, r->chunk) != SGF_OK) {
     stopped(r);
@@ -497,31 +439,28 @@ static int feed(void *ctx, const char *buf, size_t len)
   return 0;
 }
 
-static void utf16_failed(jrun *r, uint64_t off)
-{
+static void utf16_failed(jrun *r, uint64_t off) {
   jdiag(&r->g, sgf_parser_position(r->g.p), 1,
-        "not UTF-16 at byte %" PRIu64 " of the input (after the mark): "
-        "the rest of the input is not read", off);
+        "not UTF-16 at byte %" PRIu64
+        " of the input (after the mark): "
+        "the rest of the input is not read",
+        off);
   r->stopped = 1;
 }
 
-static int feed16(jrun *r, const char *buf, size_t len)
-{
+static int feed16(jrun *r, const char *buf, size_t len) {
   uint64_t off = 0;
   int rc = utf16_feed(r->u16, buf, len, feed, r, &off);
-  if (rc == UTF16_INVALID)
-    utf16_failed(r, off);
+  if (rc == UTF16_INVALID) utf16_failed(r, off);
   return rc != 0;
 }
 
 /* The first bytes (up to 4) decide whether the input is UTF-16. */
-static int decide(jrun *r)
-{
+static int decide(jrun *r) {
   size_t skip;
   int order = utf16_detect(r->head, r->nhead, &skip);
   r->decided = 1;
-  if (order == UTF16_NONE)
-    return feed(r, r->head, r->nhead);
+  if (order == UTF16_NONE) return feed(r, r->head, r->nhead);
   r->u16 = utf16_create(order);
   if (r->u16 == NULL) {
     report_failure(r->g.name, "out of memory");
@@ -537,27 +476,22 @@ static int decide(jrun *r)
   return feed16(r, r->head + skip, r->nhead - skip);
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   jrun *r = ctx;
-  if (r->stopped)
-    return 1;
+  if (r->stopped) return 1;
   if (!r->decided) {
     size_t n = len < 4 - r->nhead ? len : 4 - r->nhead;
     memcpy(r->head + r->nhead, buf, n);
     r->nhead += n;
     buf += n;
     len -= n;
-    if (r->nhead < 4)
-      return 0;
-    if (decide(r))
-      return 1;
+    if (r->nhead < 4) return 0;
+    if (decide(r)) return 1;
   }
   return r->u16 ? feed16(r, buf, len) : feed(r, buf, len);
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   jrun *r = ctx;
   uint64_t off = 0;
   if (!r->stopped && error == NULL && !r->decided)
@@ -578,36 +512,34 @@ static void end(void *ctx, const char *name, const char *error)
   jout_flush(r->g.out);
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   jrun *r = ctx;
   report_failure(name, error);
   r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   jrun *r = ctx;
   r->g.status = exit_worse(r->g.status, report_no_input(name, why));
 }
 
-static int parse_depth(const char *arg, uint64_t *out)
-{
+static int parse_depth(const char *arg, uint64_t *out) {
   char *end;
   unsigned long long v;
   errno = 0;
   v = strtoull(arg, &end, 10);
   if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || v == 0) {
-    fprintf(stderr, "sgf: invalid depth '%s' (a positive number)\n"
-                    "Try 'sgf json --help'.\n", arg);
+    fprintf(stderr,
+            "sgf: invalid depth '%s' (a positive number)\n"
+            "Try 'sgf json --help'.\n",
+            arg);
     return -1;
   }
   *out = v;
   return 0;
 }
 
-int cmd_json(int argc, char **argv)
-{
+int cmd_json(int argc, char **argv) {
   enum {
     OPT_CHUNK = OPT_LONG_BASE,
     OPT_HEADERS,
@@ -652,38 +584,50 @@ int cmd_json(int argc, char **argv)
   status = EXIT_CLEAN;
   while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
     switch (ch) {
-    case 's': opt.flags |= SGF_OPT_STRICT; break;
-    case OPT_HEADERS: g->mode = JMODE_HEADERS; break;
-    case OPT_MAINLINE: g->mode = JMODE_MAINLINE; break;
-    case OPT_RAW: g->raw = 1; break;
-    case OPT_CHARSET: copt.override = optarg; break;
-    case OPT_GUESS: copt.flags |= SGF_CS_GUESS; break;
-    case OPT_DEPTH:
-      if (parse_depth(optarg, &opt.max_depth) != 0)
-        status = EXIT_TROUBLE;
-      break;
-    case OPT_CHUNK:
-      if (parse_chunk("json", optarg, &r->chunk) != 0)
-        status = EXIT_TROUBLE;
-      break;
-    case 'h':
-      help_json(stdout);
-      status = finish_output(EXIT_CLEAN);
-      goto out;
-    default: status = option_error("json", ch, argv); goto out;
+      case 's':
+        opt.flags |= SGF_OPT_STRICT;
+        break;
+      case OPT_HEADERS:
+        g->mode = JMODE_HEADERS;
+        break;
+      case OPT_MAINLINE:
+        g->mode = JMODE_MAINLINE;
+        break;
+      case OPT_RAW:
+        g->raw = 1;
+        break;
+      case OPT_CHARSET:
+        copt.override = optarg;
+        break;
+      case OPT_GUESS:
+        copt.flags |= SGF_CS_GUESS;
+        break;
+      case OPT_DEPTH:
+        if (parse_depth(optarg, &opt.max_depth) != 0) status = EXIT_TROUBLE;
+        break;
+      case OPT_CHUNK:
+        if (parse_chunk("json", optarg, &r->chunk) != 0) status = EXIT_TROUBLE;
+        break;
+      case 'h':
+        help_json(stdout);
+        status = finish_output(EXIT_CLEAN);
+        goto out;
+      default:
+        status = option_error("json", ch, argv);
+        goto out;
     }
-    if (status != EXIT_CLEAN)
-      goto out;
+    if (status != EXIT_CLEAN) goto out;
   }
-  if (g->mode == JMODE_MAINLINE)
-    opt.flags |= SGF_OPT_MAINLINE;
+  if (g->mode == JMODE_MAINLINE) opt.flags |= SGF_OPT_MAINLINE;
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
 
   g->cs = sgf_charset_create(&copt);
   if (g->cs == NULL) {
-    fprintf(stderr, "sgf: json: unknown charset '%s' (iconv's names: "
-                    "iconv --list)\n", copt.override ? copt.override : "");
+    fprintf(stderr,
+            "sgf: json: unknown charset '%s' (iconv's names: "
+            "iconv --list)\n",
+            copt.override ? copt.override : "");
     status = EXIT_TROUBLE;
     goto out;
   }

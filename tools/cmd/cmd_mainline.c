@@ -25,14 +25,13 @@ typedef struct mainline {
   rewrite rw;
   output out;
   const char *outname;
-  sgf_callbacks wcb;   /* the writer's own handlers */
-  uint64_t depth;      /* game trees open in the input */
-  int after_child;     /* a variation closed at the current depth */
-  int skipping;        /* a second variation is being skipped */
+  sgf_callbacks wcb; /* the writer's own handlers */
+  uint64_t depth;    /* game trees open in the input */
+  int after_child;   /* a variation closed at the current depth */
+  int skipping;      /* a second variation is being skipped */
 } mainline;
 
-void help_mainline(FILE *f)
-{
+void help_mainline(FILE *f) {
   fprintf(f,
           "usage: sgf mainline [--compact|--readable] [-o OUT] [-v] "
           "[FILE]...\n"
@@ -61,8 +60,7 @@ void help_mainline(FILE *f)
           "\n" EXIT_STATUS_HELP);
 }
 
-static int ml_tree_begin(sgf_parser *p, void *u)
-{
+static int ml_tree_begin(sgf_parser *p, void *u) {
   mainline *m = ((rewrite *)sgf_writer_user(u))->cmd_ctx;
   if (m->depth > 0 && m->after_child) {
     /* A second child: not the main line. The parser skips it, then
@@ -75,8 +73,7 @@ static int ml_tree_begin(sgf_parser *p, void *u)
   return m->depth == 1 ? m->wcb.on_tree_begin(p, u) : SGF_CONTINUE;
 }
 
-static int ml_tree_end(sgf_parser *p, void *u)
-{
+static int ml_tree_end(sgf_parser *p, void *u) {
   mainline *m = ((rewrite *)sgf_writer_user(u))->cmd_ctx;
   if (m->skipping) {
     m->skipping = 0;
@@ -87,8 +84,7 @@ static int ml_tree_end(sgf_parser *p, void *u)
   return m->depth == 0 ? m->wcb.on_tree_end(p, u) : SGF_CONTINUE;
 }
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   mainline *m = ctx;
   rewrite_begin(&m->rw, name);
   m->depth = 0;
@@ -96,35 +92,29 @@ static void begin(void *ctx, const char *name)
   m->skipping = 0;
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   mainline *m = ctx;
   return rewrite_data(&m->rw, buf, len);
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   mainline *m = ctx;
   (void)name;
-  if (rewrite_end(&m->rw, error) != 0 &&
-      sgf_writer_status(m->rw.w) == SGF_OK)
+  if (rewrite_end(&m->rw, error) != 0 && sgf_writer_status(m->rw.w) == SGF_OK)
     sgf_writer_finish(m->rw.w); /* close what a fatal error left open */
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   mainline *m = ctx;
   rewrite_fail(&m->rw, name, error);
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   mainline *m = ctx;
   rewrite_none(&m->rw, name, why);
 }
 
-int cmd_mainline(int argc, char **argv)
-{
+int cmd_mainline(int argc, char **argv) {
   static const struct option longopts[] = {
       {"compact", no_argument, NULL, REWRITE_OPT_COMPACT},
       {"readable", no_argument, NULL, REWRITE_OPT_READABLE},
@@ -149,12 +139,23 @@ int cmd_mainline(int argc, char **argv)
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":o:vh", longopts, NULL)) != -1) {
     switch (ch) {
-    case REWRITE_OPT_COMPACT: ro.layout = SGF_LAYOUT_COMPACT; break;
-    case REWRITE_OPT_READABLE: ro.layout = SGF_LAYOUT_READABLE; break;
-    case 'o': m.outname = optarg; break;
-    case 'v': ro.verbose = 1; break;
-    case 'h': help_mainline(stdout); return finish_output(EXIT_CLEAN);
-    default: return option_error("mainline", ch, argv);
+      case REWRITE_OPT_COMPACT:
+        ro.layout = SGF_LAYOUT_COMPACT;
+        break;
+      case REWRITE_OPT_READABLE:
+        ro.layout = SGF_LAYOUT_READABLE;
+        break;
+      case 'o':
+        m.outname = optarg;
+        break;
+      case 'v':
+        ro.verbose = 1;
+        break;
+      case 'h':
+        help_mainline(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("mainline", ch, argv);
     }
   }
   files = optind < argc ? argv + optind : stdin_only;
@@ -183,8 +184,7 @@ int cmd_mainline(int argc, char **argv)
   in = input_reader_create(0);
   if (in == NULL ||
       rewrite_init(&m.rw, "mainline", &ro, &cb, output_write, &m.out) != 0) {
-    if (in == NULL)
-      report_failure("mainline", "out of memory");
+    if (in == NULL) report_failure("mainline", "out of memory");
     input_reader_destroy(in);
     output_discard(&m.out);
     uv_loop_close(&loop);
@@ -194,18 +194,15 @@ int cmd_mainline(int argc, char **argv)
 
   for (i = 0; i < nfiles; i++) {
     input_read(in, files[i], &sink, &m);
-    if (sgf_writer_status(m.rw.w) != SGF_OK)
-      break;
+    if (sgf_writer_status(m.rw.w) != SGF_OK) break;
   }
-  if (sgf_writer_status(m.rw.w) == SGF_OK)
-    sgf_writer_finish(m.rw.w);
+  if (sgf_writer_status(m.rw.w) == SGF_OK) sgf_writer_finish(m.rw.w);
   if (sgf_writer_status(m.rw.w) != SGF_OK) {
     rewrite_write_failed(&m.rw, &m.out, m.outname);
     output_discard(&m.out);
   } else if (m.out.is_stdout) {
     /* nothing to close */
-  } else if (m.rw.status == EXIT_TROUBLE ||
-             m.rw.status == EXIT_NO_INPUT) {
+  } else if (m.rw.status == EXIT_TROUBLE || m.rw.status == EXIT_NO_INPUT) {
     output_discard(&m.out);
     report_failure(m.outname, m.rw.status == EXIT_TROUBLE
                                   ? "not written (errors in the input)"

@@ -22,69 +22,66 @@ typedef struct split {
   sgf_callbacks wcb; /* the writer's own handlers */
   uv_loop_t loop;
   output out;
-  int out_open;        /* a game file is being written */
+  int out_open; /* a game file is being written */
   const char *pattern;
   const char *dir;     /* NULL: the current directory */
   char *base;          /* %f of the FILE being read */
   unsigned long games; /* games begun in this FILE */
   char *path;          /* the game file's name */
   size_t path_cap;
-  size_t dirlen;       /* where the pattern's part of path begins */
-  int pattern_dirs;    /* the pattern names directories (has a '/') */
+  size_t dirlen;    /* where the pattern's part of path begins */
+  int pattern_dirs; /* the pattern names directories (has a '/') */
 } split;
 
-void help_split(FILE *f)
-{
-  fprintf(f,
-          "usage: sgf split [--pattern=PATTERN] [-d DIR] "
-          "[--compact|--readable]\n"
-          "                 [-v] [FILE]...\n"
-          "\n"
-          "Write each game (top-level game tree) of each FILE to a file of "
-          "its own,\n"
-          "normalized as by 'sgf fmt'. Games are streamed: none is held in "
-          "memory.\n"
-          "With no FILE, or when FILE is -, read standard input. Existing "
-          "files\n"
-          "are replaced.\n"
-          "\n"
-          "      --pattern=PATTERN  output file names (default "
-          "'%s'):\n"
-          "                         %%n  the game's number in its FILE, "
-          "from 1,\n"
-          "                             zero-padded to 4 digits (required;\n"
-          "                             the games of all the .sgf files of "
-          "an\n"
-          "                             archive are numbered in one "
-          "sequence)\n"
-          "                         %%f  FILE's base name without "
-          "extension\n"
-          "                             (\"stdin\" for -)\n"
-          "                         %%%%  a '%%'\n"
-          "                         directories it names are created "
-          "as needed\n"
-          "                         (e.g. '%%f/%%n.sgf')\n"
-          "  -d, --directory=DIR    write the files into DIR (created, "
-          "with its\n"
-          "                         parents, if missing)\n"
-          "      --readable         one node per line (default)\n"
-          "      --compact          no whitespace but a final newline\n"
-          "  -v, --verbose          print each file written and the "
-          "warnings\n"
-          "  -h, --help             show this help\n"
-          "\n"
-          "A game cut short by a fatal error is not written.\n"
-          EXIT_STATUS_HELP,
-          DEFAULT_PATTERN);
+void help_split(FILE *f) {
+  fprintf(
+      f,
+      "usage: sgf split [--pattern=PATTERN] [-d DIR] "
+      "[--compact|--readable]\n"
+      "                 [-v] [FILE]...\n"
+      "\n"
+      "Write each game (top-level game tree) of each FILE to a file of "
+      "its own,\n"
+      "normalized as by 'sgf fmt'. Games are streamed: none is held in "
+      "memory.\n"
+      "With no FILE, or when FILE is -, read standard input. Existing "
+      "files\n"
+      "are replaced.\n"
+      "\n"
+      "      --pattern=PATTERN  output file names (default "
+      "'%s'):\n"
+      "                         %%n  the game's number in its FILE, "
+      "from 1,\n"
+      "                             zero-padded to 4 digits (required;\n"
+      "                             the games of all the .sgf files of "
+      "an\n"
+      "                             archive are numbered in one "
+      "sequence)\n"
+      "                         %%f  FILE's base name without "
+      "extension\n"
+      "                             (\"stdin\" for -)\n"
+      "                         %%%%  a '%%'\n"
+      "                         directories it names are created "
+      "as needed\n"
+      "                         (e.g. '%%f/%%n.sgf')\n"
+      "  -d, --directory=DIR    write the files into DIR (created, "
+      "with its\n"
+      "                         parents, if missing)\n"
+      "      --readable         one node per line (default)\n"
+      "      --compact          no whitespace but a final newline\n"
+      "  -v, --verbose          print each file written and the "
+      "warnings\n"
+      "  -h, --help             show this help\n"
+      "\n"
+      "A game cut short by a fatal error is not written.\n" EXIT_STATUS_HELP,
+      DEFAULT_PATTERN);
 }
 
 /* Is the pattern valid (only %n %f %%, and %n at least once)? */
-static int pattern_ok(const char *pat)
-{
+static int pattern_ok(const char *pat) {
   int has_n = 0;
   for (; *pat; pat++) {
-    if (*pat != '%')
-      continue;
+    if (*pat != '%') continue;
     pat++;
     if (*pat == 'n')
       has_n = 1;
@@ -94,37 +91,30 @@ static int pattern_ok(const char *pat)
   return has_n;
 }
 
-static int grow(split *s, size_t need)
-{
+static int grow(split *s, size_t need) {
   char *p;
   size_t cap = s->path_cap ? s->path_cap : 256;
-  if (need <= s->path_cap)
-    return 0;
-  while (cap < need)
-    cap *= 2;
+  if (need <= s->path_cap) return 0;
+  while (cap < need) cap *= 2;
   p = realloc(s->path, cap);
-  if (p == NULL)
-    return -1;
+  if (p == NULL) return -1;
   s->path = p;
   s->path_cap = cap;
   return 0;
 }
 
 /* DIR/PATTERN expanded for game number n. Returns 0 or -1 (memory). */
-static int make_path(split *s, unsigned long n)
-{
+static int make_path(split *s, unsigned long n) {
   char num[24];
   size_t len = 0, numlen, baselen = strlen(s->base);
   const char *p;
   int k = snprintf(num, sizeof num, "%04lu", n);
   numlen = k > 0 ? (size_t)k : 0;
-  if (grow(s, (s->dir ? strlen(s->dir) + 1 : 0) + 1) != 0)
-    return -1;
+  if (grow(s, (s->dir ? strlen(s->dir) + 1 : 0) + 1) != 0) return -1;
   if (s->dir != NULL) {
     len = strlen(s->dir);
     memcpy(s->path, s->dir, len);
-    if (len > 0 && s->path[len - 1] != '/')
-      s->path[len++] = '/';
+    if (len > 0 && s->path[len - 1] != '/') s->path[len++] = '/';
   }
   s->dirlen = len;
   for (p = s->pattern; *p; p++) {
@@ -142,8 +132,7 @@ static int make_path(split *s, unsigned long n)
         add = p; /* "%%" */
       }
     }
-    if (grow(s, len + addlen + 1) != 0)
-      return -1;
+    if (grow(s, len + addlen + 1) != 0) return -1;
     memcpy(s->path + len, add, addlen);
     len += addlen;
   }
@@ -152,8 +141,7 @@ static int make_path(split *s, unsigned long n)
 }
 
 /* "sgf: DIR: create directory: MESSAGE" for libuv error rc. */
-static void report_mkdir(const char *dir, int rc)
-{
+static void report_mkdir(const char *dir, int rc) {
   output o; /* for its error message */
   memset(&o, 0, sizeof o);
   o.err = rc;
@@ -164,14 +152,12 @@ static void report_mkdir(const char *dir, int rc)
 /* mkdir -p: create each directory path names before a '/' at index
  * `from` or later (from: what exists already). The path is cut there
  * in place for the call and restored. Returns 0, or -1 (reported). */
-static int make_dirs(uv_loop_t *loop, char *path, size_t from)
-{
+static int make_dirs(uv_loop_t *loop, char *path, size_t from) {
   size_t i;
   for (i = from; path[i] != '\0'; i++) {
     uv_fs_t req;
     int rc;
-    if (path[i] != '/' || i == 0 || path[i - 1] == '/')
-      continue;
+    if (path[i] != '/' || i == 0 || path[i - 1] == '/') continue;
     path[i] = '\0';
     rc = uv_fs_mkdir(loop, &req, path, 0777, NULL);
     uv_fs_req_cleanup(&req);
@@ -186,8 +172,7 @@ static int make_dirs(uv_loop_t *loop, char *path, size_t from)
 }
 
 /* -d DIR and its missing parents. Returns 0 or -1 (reported). */
-static int make_directory(uv_loop_t *loop, const char *dir)
-{
+static int make_directory(uv_loop_t *loop, const char *dir) {
   size_t n = strlen(dir);
   char *d = malloc(n + 2);
   int rc;
@@ -206,22 +191,18 @@ static int make_directory(uv_loop_t *loop, const char *dir)
 /* %f of a FILE argument: its base name without directories and without
  * extension (".sgf"; ".tar.xz" counts as one), "stdin" for "-". Returns
  * a new string or NULL (memory). */
-static char *base_name(const char *arg)
-{
+static char *base_name(const char *arg) {
   const char *b = arg, *slash, *dot;
   size_t n;
   char *r;
-  if (strcmp(arg, "-") == 0)
-    b = "stdin";
+  if (strcmp(arg, "-") == 0) b = "stdin";
   slash = strrchr(b, '/');
-  if (slash != NULL)
-    b = slash + 1;
+  if (slash != NULL) b = slash + 1;
   n = strlen(b);
   dot = strrchr(b, '.');
   if (dot != NULL && dot != b) {
     n = (size_t)(dot - b);
-    if (n > 4 && strncmp(b + n - 4, ".tar", 4) == 0)
-      n -= 4;
+    if (n > 4 && strncmp(b + n - 4, ".tar", 4) == 0) n -= 4;
   }
   if (n == 0) {
     b = "game";
@@ -238,8 +219,7 @@ static char *base_name(const char *arg)
 /* Would two FILE arguments write the same names? (Only a pattern with %f
  * tells them apart, and only by their base names.) Reports and returns
  * -1 if so. */
-static int names_clash(const char *pattern, char **files, int nfiles)
-{
+static int names_clash(const char *pattern, char **files, int nfiles) {
   int i, j, has_f = 0, clash = 0;
   const char *p;
   for (p = pattern; *p; p++)
@@ -270,21 +250,18 @@ static int names_clash(const char *pattern, char **files, int nfiles)
 }
 
 /* A sink for the writer between games: nothing is written there. */
-static int no_output(void *ctx, const char *buf, size_t len)
-{
+static int no_output(void *ctx, const char *buf, size_t len) {
   (void)ctx;
   (void)buf;
   (void)len;
   return -1;
 }
 
-static split *of(void *writer)
-{
+static split *of(void *writer) {
   return ((rewrite *)sgf_writer_user(writer))->cmd_ctx;
 }
 
-static int sp_tree_begin(sgf_parser *p, void *u)
-{
+static int sp_tree_begin(sgf_parser *p, void *u) {
   split *s = of(u);
   if (sgf_writer_depth(u) == 0) {
     s->games++;
@@ -309,8 +286,7 @@ static int sp_tree_begin(sgf_parser *p, void *u)
   return s->wcb.on_tree_begin(p, u);
 }
 
-static int sp_tree_end(sgf_parser *p, void *u)
-{
+static int sp_tree_end(sgf_parser *p, void *u) {
   split *s = of(u);
   int r = s->wcb.on_tree_end(p, u);
   if (r == SGF_CONTINUE && sgf_writer_depth(u) == 0) {
@@ -325,26 +301,22 @@ static int sp_tree_end(sgf_parser *p, void *u)
       s->rw.status = EXIT_TROUBLE;
       return SGF_ABORT;
     }
-    if (s->rw.verbose)
-      fprintf(stderr, "%s\n", s->path);
+    if (s->rw.verbose) fprintf(stderr, "%s\n", s->path);
   }
   return r;
 }
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   split *s = ctx;
   rewrite_begin(&s->rw, name);
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   split *s = ctx;
   return rewrite_data(&s->rw, buf, len);
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   split *s = ctx;
   (void)name;
   rewrite_end(&s->rw, error);
@@ -358,20 +330,17 @@ static void end(void *ctx, const char *name, const char *error)
   }
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   split *s = ctx;
   rewrite_fail(&s->rw, name, error);
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   split *s = ctx;
   rewrite_none(&s->rw, name, why);
 }
 
-int cmd_split(int argc, char **argv)
-{
+int cmd_split(int argc, char **argv) {
   enum { OPT_PATTERN = OPT_LONG_BASE };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, OPT_PATTERN},
@@ -397,13 +366,26 @@ int cmd_split(int argc, char **argv)
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":d:vh", longopts, NULL)) != -1) {
     switch (ch) {
-    case OPT_PATTERN: s.pattern = optarg; break;
-    case 'd': s.dir = optarg; break;
-    case REWRITE_OPT_COMPACT: ro.layout = SGF_LAYOUT_COMPACT; break;
-    case REWRITE_OPT_READABLE: ro.layout = SGF_LAYOUT_READABLE; break;
-    case 'v': ro.verbose = 1; break;
-    case 'h': help_split(stdout); return finish_output(EXIT_CLEAN);
-    default: return option_error("split", ch, argv);
+      case OPT_PATTERN:
+        s.pattern = optarg;
+        break;
+      case 'd':
+        s.dir = optarg;
+        break;
+      case REWRITE_OPT_COMPACT:
+        ro.layout = SGF_LAYOUT_COMPACT;
+        break;
+      case REWRITE_OPT_READABLE:
+        ro.layout = SGF_LAYOUT_READABLE;
+        break;
+      case 'v':
+        ro.verbose = 1;
+        break;
+      case 'h':
+        help_split(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("split", ch, argv);
     }
   }
   if (!pattern_ok(s.pattern)) {
@@ -415,8 +397,7 @@ int cmd_split(int argc, char **argv)
   }
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
-  if (names_clash(s.pattern, files, nfiles) != 0)
-    return EXIT_TROUBLE;
+  if (names_clash(s.pattern, files, nfiles) != 0) return EXIT_TROUBLE;
 
   if (uv_loop_init(&s.loop) != 0) {
     report_failure("split", "cannot start libuv");
@@ -435,8 +416,7 @@ int cmd_split(int argc, char **argv)
   in = input_reader_create(0);
   if (in == NULL ||
       rewrite_init(&s.rw, "split", &ro, &cb, no_output, NULL) != 0) {
-    if (in == NULL)
-      report_failure("split", "out of memory");
+    if (in == NULL) report_failure("split", "out of memory");
     input_reader_destroy(in);
     uv_loop_close(&s.loop);
     return EXIT_TROUBLE;

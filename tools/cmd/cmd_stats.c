@@ -27,8 +27,8 @@ typedef struct counter {
   sgf_parser *p;
   size_t chunk;
   stats cur;
-  int stopped;           /* the parser stopped: count the rest of the bytes */
-  uint64_t start;        /* uv_hrtime() at the input's begin */
+  int stopped;    /* the parser stopped: count the rest of the bytes */
+  uint64_t start; /* uv_hrtime() at the input's begin */
 } counter;
 
 /* What one input gives. */
@@ -43,13 +43,12 @@ typedef struct run {
   unsigned jobs;
   stats total;
   uint64_t files, unreadable;
-  uint64_t incomplete;   /* inputs counted up to a read error */
-  int status;            /* EXIT_NO_INPUT when a FILE held no input */
-  int rows;              /* rows printed so far */
+  uint64_t incomplete; /* inputs counted up to a read error */
+  int status;          /* EXIT_NO_INPUT when a FILE held no input */
+  int rows;            /* rows printed so far */
 } run;
 
-void help_stats(FILE *f)
-{
+void help_stats(FILE *f) {
   fprintf(f,
           "usage: sgf stats [--json] [-t] [--no-time] [--chunk=N] [-j N] "
           "[FILE]...\n"
@@ -81,26 +80,21 @@ void help_stats(FILE *f)
           "\n"
           "An input whose reading broke off (a truncated game.sgf.gz) "
           "gets the row\n"
-          "of what was read, marked (incomplete); it is an error.\n"
-          EXIT_STATUS_HELP,
+          "of what was read, marked (incomplete); it is an "
+          "error.\n" EXIT_STATUS_HELP,
           JOBS_MAX);
 }
 
 /* ------------------------------------------------------------ output */
 
-static double seconds(uint64_t ns)
-{
-  return (double)ns / 1e9;
-}
+static double seconds(uint64_t ns) { return (double)ns / 1e9; }
 
-static double mb_per_s(uint64_t bytes, uint64_t ns)
-{
+static double mb_per_s(uint64_t bytes, uint64_t ns) {
   return ns ? (double)bytes / 1e6 / seconds(ns) : 0.0;
 }
 
 /* A JSON string: valid UTF-8 passes through, other bytes become U+FFFD. */
-static void json_string(const char *s)
-{
+static void json_string(const char *s) {
   const unsigned char *u = (const unsigned char *)s;
   putchar('"');
   while (*u) {
@@ -128,8 +122,7 @@ static void json_string(const char *s)
     else if (c >= 0xf0 && c <= 0xf4)
       n = 3;
     for (i = 1; i <= n; i++)
-      if ((u[i] & 0xc0) != 0x80)
-        break;
+      if ((u[i] & 0xc0) != 0x80) break;
     /* Reject overlong forms, surrogates and code points past U+10FFFF. */
     if (n == 0 || i <= n || (c == 0xe0 && u[1] < 0xa0) ||
         (c == 0xed && u[1] >= 0xa0) || (c == 0xf0 && u[1] < 0x90) ||
@@ -144,48 +137,39 @@ static void json_string(const char *s)
   putchar('"');
 }
 
-static void json_counts(const run *r, const stats *s, uint64_t ns)
-{
-  printf("\"games\":%" PRIu64 ",\"variations\":%" PRIu64
-         ",\"nodes\":%" PRIu64 ",\"properties\":%" PRIu64
-         ",\"values\":%" PRIu64 ",\"moves\":%" PRIu64
+static void json_counts(const run *r, const stats *s, uint64_t ns) {
+  printf("\"games\":%" PRIu64 ",\"variations\":%" PRIu64 ",\"nodes\":%" PRIu64
+         ",\"properties\":%" PRIu64 ",\"values\":%" PRIu64 ",\"moves\":%" PRIu64
          ",\"max_depth\":%" PRIu64 ",\"bytes\":%" PRIu64
          ",\"warnings\":%" PRIu64 ",\"errors\":%" PRIu64,
-         s->games, s->variations, s->nodes, s->properties, s->values,
-         s->moves, s->max_depth, s->bytes, s->warnings, s->errors);
+         s->games, s->variations, s->nodes, s->properties, s->values, s->moves,
+         s->max_depth, s->bytes, s->warnings, s->errors);
   if (!r->no_time)
     printf(",\"seconds\":%.6f,\"mb_per_s\":%.1f", seconds(ns),
            mb_per_s(s->bytes, ns));
 }
 
-static void table_header(const run *r)
-{
-  printf("%8s %9s %10s %10s %9s %8s %5s %11s %6s %6s", "games", "vars",
-         "nodes", "props", "values", "moves", "depth", "bytes", "warn",
-         "error");
-  if (!r->no_time)
-    printf(" %9s %8s", "seconds", "MB/s");
+static void table_header(const run *r) {
+  printf("%8s %9s %10s %10s %9s %8s %5s %11s %6s %6s", "games", "vars", "nodes",
+         "props", "values", "moves", "depth", "bytes", "warn", "error");
+  if (!r->no_time) printf(" %9s %8s", "seconds", "MB/s");
   printf("  %s\n", "file");
 }
 
 static void table_row(const run *r, const stats *s, uint64_t ns,
-                      const char *name, const char *error)
-{
+                      const char *name, const char *error) {
   printf("%8" PRIu64 " %9" PRIu64 " %10" PRIu64 " %10" PRIu64 " %9" PRIu64
          " %8" PRIu64 " %5" PRIu64 " %11" PRIu64 " %6" PRIu64 " %6" PRIu64,
-         s->games, s->variations, s->nodes, s->properties, s->values,
-         s->moves, s->max_depth, s->bytes, s->warnings, s->errors);
-  if (!r->no_time)
-    printf(" %9.3f %8.1f", seconds(ns), mb_per_s(s->bytes, ns));
+         s->games, s->variations, s->nodes, s->properties, s->values, s->moves,
+         s->max_depth, s->bytes, s->warnings, s->errors);
+  if (!r->no_time) printf(" %9.3f %8.1f", seconds(ns), mb_per_s(s->bytes, ns));
   printf("  %s%s\n", name, error ? " (incomplete)" : "");
 }
 
 /* A row; error: NULL, or why reading broke off after what s counts. */
-static void print_row(run *r, const char *name, const stats *s,
-                      uint64_t ns, const char *error)
-{
-  if (r->total_only)
-    return;
+static void print_row(run *r, const char *name, const stats *s, uint64_t ns,
+                      const char *error) {
+  if (r->total_only) return;
   if (r->json) {
     fputs(r->rows ? ",\n{\"name\":" : "\n{\"name\":", stdout);
     json_string(name);
@@ -197,15 +181,13 @@ static void print_row(run *r, const char *name, const stats *s,
     }
     putchar('}');
   } else {
-    if (r->rows == 0)
-      table_header(r);
+    if (r->rows == 0) table_header(r);
     table_row(r, s, ns, name, error);
   }
   r->rows++;
 }
 
-static void print_total(run *r, uint64_t ns)
-{
+static void print_total(run *r, uint64_t ns) {
   if (r->json) {
     printf("%s\"total\":{\"files\":%" PRIu64 ",\"unreadable\":%" PRIu64
            ",\"incomplete\":%" PRIu64 ",",
@@ -215,15 +197,13 @@ static void print_total(run *r, uint64_t ns)
     puts("}}");
     return;
   }
-  if (r->rows == 0)
-    table_header(r);
+  if (r->rows == 0) table_header(r);
   table_row(r, &r->total, ns, "total", NULL);
 }
 
 /* ------------------------------------------------------------ counting */
 
-static int counter_init(counter *c, size_t chunk)
-{
+static int counter_init(counter *c, size_t chunk) {
   sgf_callbacks cb;
   stats_callbacks(&cb);
   memset(c, 0, sizeof *c);
@@ -232,16 +212,14 @@ static int counter_init(counter *c, size_t chunk)
   return c->p != NULL ? 0 : -1;
 }
 
-static void counter_begin(counter *c)
-{
+static void counter_begin(counter *c) {
   sgf_parser_reset(c->p);
   stats_reset(&c->cur);
   c->stopped = 0;
   c->start = uv_hrtime();
 }
 
-static void counter_data(counter *c, const char *buf, size_t len)
-{
+static void counter_data(counter *c, const char *buf, size_t len) {
   c->cur.bytes += len;
   if (!c->stopped && feed_chunked(c->p, buf, len, c->chunk) != SGF_OK)
     c->stopped = 1; /* read on: bytes still counts the whole input */
@@ -249,10 +227,8 @@ static void counter_data(counter *c, const char *buf, size_t len)
 
 /* broken: reading broke off, so the end of the bytes is not the end of
  * the input (no unclosed game tree to report there). */
-static void counter_end(counter *c, int broken, result *out)
-{
-  if (!c->stopped && !broken)
-    finish_chunked(c->p);
+static void counter_end(counter *c, int broken, result *out) {
+  if (!c->stopped && !broken) finish_chunked(c->p);
   out->s = c->cur;
   out->ns = uv_hrtime() - c->start;
 }
@@ -260,8 +236,7 @@ static void counter_end(counter *c, int broken, result *out)
 /* An input was counted: into the total, and its row. error: NULL, or why
  * reading it broke off (what was read before is counted all the same). */
 static void account(run *r, const char *name, const result *res,
-                    const char *error)
-{
+                    const char *error) {
   if (error != NULL) {
     report_failure(name, error);
     r->incomplete++;
@@ -273,37 +248,32 @@ static void account(run *r, const char *name, const result *res,
 
 /* ------------------------------------------------------------ inputs */
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   run *r = ctx;
   (void)name;
   counter_begin(&r->c);
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   run *r = ctx;
   counter_data(&r->c, buf, len);
   return 0;
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   run *r = ctx;
   result res;
   counter_end(&r->c, error != NULL, &res);
   account(r, name, &res, error);
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   run *r = ctx;
   report_failure(name, error);
   r->unreadable++;
 }
 
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   run *r = ctx;
   r->status = exit_worse(r->status, report_no_input(name, why));
 }
@@ -312,8 +282,7 @@ static const input_sink sink = {begin, data, end, fail, none};
 
 /* ------------------------------------------------------------ -j N */
 
-static void *job_create(void *arg)
-{
+static void *job_create(void *arg) {
   run *r = arg;
   counter *c = malloc(sizeof *c);
   if (c != NULL && counter_init(c, r->c.chunk) != 0) {
@@ -323,72 +292,58 @@ static void *job_create(void *arg)
   return c;
 }
 
-static void job_destroy(void *state)
-{
+static void job_destroy(void *state) {
   counter *c = state;
   sgf_parser_destroy(c->p);
   free(c);
 }
 
-static void job_begin(void *state, const char *name)
-{
+static void job_begin(void *state, const char *name) {
   (void)name;
   counter_begin(state);
 }
 
-static int job_data(void *state, const char *buf, size_t len)
-{
+static int job_data(void *state, const char *buf, size_t len) {
   counter_data(state, buf, len);
   return 0;
 }
 
 static void job_end(void *state, const char *name, const char *error,
-                    void *res)
-{
+                    void *res) {
   (void)name;
   counter_end(state, error != NULL, res);
 }
 
 static void job_deliver(void *arg, const char *name, const void *res,
-                        const char *error)
-{
+                        const char *error) {
   account(arg, name, res, error);
 }
 
-static const jobs_ops job_ops = {
-    sizeof(result), job_create, job_destroy, job_begin, job_data, job_end,
-    job_deliver,    fail,       &sink};
+static const jobs_ops job_ops = {sizeof(result), job_create, job_destroy,
+                                 job_begin,      job_data,   job_end,
+                                 job_deliver,    fail,       &sink};
 
 /* ------------------------------------------------------------ one FILE
  * in ranges (ranges.h): the same counters, one per range */
 
-static void range_begin(void *state)
-{
-  counter_begin(state);
-}
+static void range_begin(void *state) { counter_begin(state); }
 
-static int range_between(void *state)
-{
+static int range_between(void *state) {
   const counter *c = state;
   return !c->stopped && sgf_parser_depth(c->p) == 0;
 }
 
-static void range_end(void *state, void *res)
-{
-  counter_end(state, 0, res);
-}
+static void range_end(void *state, void *res) { counter_end(state, 0, res); }
 
-static void range_add(void *sum, const void *part)
-{
+static void range_add(void *sum, const void *part) {
   stats_add(&((result *)sum)->s, &((const result *)part)->s);
 }
 
-static const ranges_ops range_ops = {
-    sizeof(result), job_create, job_destroy, range_begin,
-    job_data,       range_between, range_end, range_add};
+static const ranges_ops range_ops = {sizeof(result), job_create, job_destroy,
+                                     range_begin,    job_data,   range_between,
+                                     range_end,      range_add};
 
-int cmd_stats(int argc, char **argv)
-{
+int cmd_stats(int argc, char **argv) {
   enum { OPT_CHUNK = OPT_LONG_BASE, OPT_NO_TIME, OPT_JSON, OPT_JOBS };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, OPT_JSON},
@@ -412,20 +367,27 @@ int cmd_stats(int argc, char **argv)
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":j:th", longopts, NULL)) != -1) {
     switch (ch) {
-    case OPT_JSON: r.json = 1; break;
-    case 't': r.total_only = 1; break;
-    case OPT_NO_TIME: r.no_time = 1; break;
-    case OPT_CHUNK:
-      if (parse_chunk("stats", optarg, &chunk) != 0)
-        return EXIT_TROUBLE;
-      break;
-    case 'j':
-    case OPT_JOBS:
-      if (jobs_parse("stats", optarg, &r.jobs) != 0)
-        return EXIT_TROUBLE;
-      break;
-    case 'h': help_stats(stdout); return finish_output(EXIT_CLEAN);
-    default: return option_error("stats", ch, argv);
+      case OPT_JSON:
+        r.json = 1;
+        break;
+      case 't':
+        r.total_only = 1;
+        break;
+      case OPT_NO_TIME:
+        r.no_time = 1;
+        break;
+      case OPT_CHUNK:
+        if (parse_chunk("stats", optarg, &chunk) != 0) return EXIT_TROUBLE;
+        break;
+      case 'j':
+      case OPT_JOBS:
+        if (jobs_parse("stats", optarg, &r.jobs) != 0) return EXIT_TROUBLE;
+        break;
+      case 'h':
+        help_stats(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("stats", ch, argv);
     }
   }
   files = optind < argc ? argv + optind : stdin_only;
@@ -439,8 +401,7 @@ int cmd_stats(int argc, char **argv)
     return EXIT_TROUBLE;
   }
   t0 = uv_hrtime();
-  if (r.json && !r.total_only)
-    fputs("{\"files\":[", stdout);
+  if (r.json && !r.total_only) fputs("{\"files\":[", stdout);
   /* One large file: in ranges. Standard input alone is read on the main
    * thread anyway. */
   if (r.jobs > 1 && nfiles == 1 && strcmp(files[0], "-") != 0) {
@@ -455,13 +416,12 @@ int cmd_stats(int argc, char **argv)
   if (!ran && r.jobs > 1 && (nfiles > 1 || strcmp(files[0], "-") != 0))
     ran = jobs_run(in, files, nfiles, r.jobs, &job_ops, &r) == 0;
   if (!ran)
-    for (i = 0; i < nfiles; i++)
-      input_read(in, files[i], &sink, &r);
+    for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &r);
   print_total(&r, uv_hrtime() - t0);
   input_reader_destroy(in);
   sgf_parser_destroy(r.c.p);
   return finish_output(exit_worse(
       r.status, r.unreadable || r.incomplete || r.total.errors ? EXIT_TROUBLE
-                : r.total.warnings                              ? EXIT_WARNINGS
-                                                                : EXIT_CLEAN));
+                : r.total.warnings                             ? EXIT_WARNINGS
+                                                               : EXIT_CLEAN));
 }

@@ -20,75 +20,74 @@
 
 #include "rewrite.h"
 
-int rewrite_diag_drops(sgf_diag_code code)
-{
+int rewrite_diag_drops(sgf_diag_code code) {
   switch (code) {
-  /* RESPELLS: nothing of the input is lost. */
-  case SGF_DIAG_BOM:
-    /* The UTF-8 byte-order mark says "UTF-8"; the output is the same
-     * UTF-8 bytes, and FF[4] has CA[] for the charset. */
-  case SGF_DIAG_MISSING_PAREN:
-  case SGF_DIAG_MISSING_SEMICOLON:
-  case SGF_DIAG_UNCLOSED_TREE:
-  case SGF_DIAG_TREE_WITHOUT_NODE:
-    /* Syntax the input left out is added: bytes are inserted, none
-     * removed. */
-  case SGF_DIAG_UNCLOSED_VALUE:
-    /* The value is closed with every byte of it kept (a backslash ending
-     * it is doubled so that it stays a backslash). */
-  case SGF_DIAG_LOWERCASE_IDENT:
-    /* FF[3] "CoPyright" means CP: the lowercase letters were a comment on
-     * the identifier by definition, and the normalized one is what every
-     * reader understands. */
-  case SGF_DIAG_SPACE_BEFORE_VALUE:
-    /* Whitespace between tokens carries nothing; the layout is rewritten
-     * anyway. */
-  case SGF_DIAG_EMPTY_TREE:
-    /* "()" holds no node and no property: two syntax bytes with no
-     * content. */
-  case SGF_DIAG_NODE_AFTER_VARIATION:
-    /* The node is kept, as the variation the parser reads it as. */
-  case SGF_DIAG_DBCS_BACKSLASH:
-  case SGF_DIAG_DBCS_BRACKET:
-    /* The double-byte character keeps its bytes; the writer adds the
-     * backslash FF[4] needs so that the value reads back the same. */
-    return 0;
+    /* RESPELLS: nothing of the input is lost. */
+    case SGF_DIAG_BOM:
+      /* The UTF-8 byte-order mark says "UTF-8"; the output is the same
+       * UTF-8 bytes, and FF[4] has CA[] for the charset. */
+    case SGF_DIAG_MISSING_PAREN:
+    case SGF_DIAG_MISSING_SEMICOLON:
+    case SGF_DIAG_UNCLOSED_TREE:
+    case SGF_DIAG_TREE_WITHOUT_NODE:
+      /* Syntax the input left out is added: bytes are inserted, none
+       * removed. */
+    case SGF_DIAG_UNCLOSED_VALUE:
+      /* The value is closed with every byte of it kept (a backslash ending
+       * it is doubled so that it stays a backslash). */
+    case SGF_DIAG_LOWERCASE_IDENT:
+      /* FF[3] "CoPyright" means CP: the lowercase letters were a comment on
+       * the identifier by definition, and the normalized one is what every
+       * reader understands. */
+    case SGF_DIAG_SPACE_BEFORE_VALUE:
+      /* Whitespace between tokens carries nothing; the layout is rewritten
+       * anyway. */
+    case SGF_DIAG_EMPTY_TREE:
+      /* "()" holds no node and no property: two syntax bytes with no
+       * content. */
+    case SGF_DIAG_NODE_AFTER_VARIATION:
+      /* The node is kept, as the variation the parser reads it as. */
+    case SGF_DIAG_DBCS_BACKSLASH:
+    case SGF_DIAG_DBCS_BRACKET:
+      /* The double-byte character keeps its bytes; the writer adds the
+       * backslash FF[4] needs so that the value reads back the same. */
+      return 0;
 
-  /* DROPS: bytes the user wrote are not in the output. */
-  case SGF_DIAG_JUNK_BEFORE:
-  case SGF_DIAG_JUNK_AFTER:
-  case SGF_DIAG_JUNK:
-    /* Text outside any property (a mail header, a note, "1 2" between
-     * moves, random bytes) is skipped. */
-  case SGF_DIAG_EXTRA_PAREN:
-    /* A ')' closing nothing: perhaps the end of a tree whose '(' was
-     * lost, the structure the user meant is unknown. */
-  case SGF_DIAG_NO_VALUE:
-    /* The identifier of a property without value is not written (FF[4]
-     * needs a value). */
-  case SGF_DIAG_ORPHAN_VALUE:
-    /* A value without identifier is not written: its text is lost. */
-  case SGF_DIAG_NUL_BYTE:
-    /* NUL bytes are never valid SGF; the writer drops them, also inside
-     * values. */
-  case SGF_DIAG_IDENT_LIMIT:
-    /* The property with the over-long identifier is dropped, values and
-     * all (an error). */
-    return 1;
+    /* DROPS: bytes the user wrote are not in the output. */
+    case SGF_DIAG_JUNK_BEFORE:
+    case SGF_DIAG_JUNK_AFTER:
+    case SGF_DIAG_JUNK:
+      /* Text outside any property (a mail header, a note, "1 2" between
+       * moves, random bytes) is skipped. */
+    case SGF_DIAG_EXTRA_PAREN:
+      /* A ')' closing nothing: perhaps the end of a tree whose '(' was
+       * lost, the structure the user meant is unknown. */
+    case SGF_DIAG_NO_VALUE:
+      /* The identifier of a property without value is not written (FF[4]
+       * needs a value). */
+    case SGF_DIAG_ORPHAN_VALUE:
+      /* A value without identifier is not written: its text is lost. */
+    case SGF_DIAG_NUL_BYTE:
+      /* NUL bytes are never valid SGF; the writer drops them, also inside
+       * values. */
+    case SGF_DIAG_IDENT_LIMIT:
+      /* The property with the over-long identifier is dropped, values and
+       * all (an error). */
+      return 1;
 
-  /* Errors that stop the parse or leave nothing to write: see above. */
-  case SGF_DIAG_NOMEM:
-  case SGF_DIAG_DEPTH_LIMIT:
-  case SGF_DIAG_VALUE_LIMIT:
-  case SGF_DIAG_TREE_NODE_LIMIT:
-  case SGF_DIAG_TREE_BYTE_LIMIT:
-  case SGF_DIAG_UTF16:
-  case SGF_DIAG_NO_GAME_TREE:
-    return 1;
+    /* Errors that stop the parse or leave nothing to write: see above. */
+    case SGF_DIAG_NOMEM:
+    case SGF_DIAG_DEPTH_LIMIT:
+    case SGF_DIAG_VALUE_LIMIT:
+    case SGF_DIAG_TREE_NODE_LIMIT:
+    case SGF_DIAG_TREE_BYTE_LIMIT:
+    case SGF_DIAG_UTF16:
+    case SGF_DIAG_NO_GAME_TREE:
+      return 1;
 
-  case SGF_DIAG_NONE:
-  case SGF_DIAG_MAX_:
-    break;
+    case SGF_DIAG_NONE:
+    case SGF_DIAG_MAX_:
+      break;
   }
   return 1; /* not a known code: assume the worst */
 }

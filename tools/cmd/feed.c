@@ -3,9 +3,7 @@
  * consumed. The tools never pause, but their loop is the model. */
 #include "sgf.h"
 
-int feed_chunked(sgf_parser *p, const char *buf, size_t len,
-                        size_t chunk)
-{
+int feed_chunked(sgf_parser *p, const char *buf, size_t len, size_t chunk) {
   while (len > 0) {
     size_t n = (chunk != 0 && chunk < len) ? chunk : len;
     size_t done = 0;
@@ -17,8 +15,7 @@ int feed_chunked(sgf_parser *p, const char *buf, size_t len,
         sgf_parser_resume(p);
         continue;
       }
-      if (st != SGF_OK)
-        return st;
+      if (st != SGF_OK) return st;
       break; /* all of it consumed */
     }
     buf += n;
@@ -27,10 +24,8 @@ int feed_chunked(sgf_parser *p, const char *buf, size_t len,
   return SGF_OK;
 }
 
-int finish_chunked(sgf_parser *p)
-{
+int finish_chunked(sgf_parser *p) {
   int st;
-  while ((st = sgf_parser_finish(p)) == SGF_PAUSED)
-    sgf_parser_resume(p);
+  while ((st = sgf_parser_finish(p)) == SGF_PAUSED) sgf_parser_resume(p);
   return st;
 }

@@ -15,8 +15,7 @@
 
 /* "sgf: WHERE: not rewritten: WHY", status 2, and the rest of the input
  * is not parsed. */
-static void refuse(inplace *ip, const char *where, const char *why)
-{
+static void refuse(inplace *ip, const char *where, const char *why) {
   char msg[512];
   snprintf(msg, sizeof msg, "not rewritten: %s", why);
   report_failure(where, msg);
@@ -25,8 +24,7 @@ static void refuse(inplace *ip, const char *where, const char *why)
 }
 
 /* Before reading: what the file is and who may write it. 0 to go on. */
-static int check_file(inplace *ip)
-{
+static int check_file(inplace *ip) {
   uv_fs_t req;
   char why[256];
   uv_stat_t st;
@@ -42,8 +40,7 @@ static int check_file(inplace *ip)
     refuse(ip, ip->path, "not a regular file");
     return -1;
   }
-  if (ip->force)
-    return 0;
+  if (ip->force) return 0;
   /* Renaming over a file needs only the directory's permission, so the
    * file's own is checked here. No write bit at all counts as read-only
    * even for root, who may write anything. */
@@ -55,7 +52,8 @@ static int check_file(inplace *ip)
   }
   if (st.st_nlink > 1) {
     snprintf(why, sizeof why,
-             "it has %" PRIu64 " hard links: the rewrite would break them "
+             "it has %" PRIu64
+             " hard links: the rewrite would break them "
              "(the other names would keep the old content)" FORCE_HINT,
              ip->links);
     refuse(ip, ip->path, why);
@@ -64,13 +62,11 @@ static int check_file(inplace *ip)
   return 0;
 }
 
-static void begin(void *ctx, const char *name)
-{
+static void begin(void *ctx, const char *name) {
   inplace *ip = ctx;
   int codes[INPUT_MAX_FILTERS], n;
   rewrite_begin(ip->rw, name);
-  if (ip->refused)
-    return;
+  if (ip->refused) return;
   if (strcmp(name, ip->path) != 0) { /* an archive member */
     refuse(ip, ip->path, "an archive cannot be rewritten in place");
     return;
@@ -92,18 +88,15 @@ static void begin(void *ctx, const char *name)
   }
 }
 
-static int data(void *ctx, const char *buf, size_t len)
-{
+static int data(void *ctx, const char *buf, size_t len) {
   inplace *ip = ctx;
-  if (ip->refused)
-    return 1;
+  if (ip->refused) return 1;
   return rewrite_data(ip->rw, buf, len);
 }
 
 /* "sgf: FILE:LINE:COL: not rewritten: the rewrite would drop input
  * (MESSAGE [NAME/CODE], and N more); --force writes anyway" */
-static void refuse_drops(inplace *ip)
-{
+static void refuse_drops(inplace *ip) {
   const sgf_diag *d = &ip->rw->first_drop;
   const char *msg = sgf_diag_message(d->code);
   const char *name = sgf_diag_name(d->code);
@@ -111,8 +104,7 @@ static void refuse_drops(inplace *ip)
   snprintf(where, sizeof where, "%s:%" PRIu64 ":%" PRIu64, ip->path,
            d->pos.line, d->pos.column);
   if (ip->rw->drops > 1)
-    snprintf(more, sizeof more, ", and %" PRIu64 " more",
-             ip->rw->drops - 1);
+    snprintf(more, sizeof more, ", and %" PRIu64 " more", ip->rw->drops - 1);
   snprintf(why, sizeof why,
            "the rewrite would drop input (%s [%s/%d]%s)" FORCE_HINT,
            msg ? msg : "?", name ? name : "?", (int)d->code, more);
@@ -121,24 +113,19 @@ static void refuse_drops(inplace *ip)
 
 /* Why writing failed: the file's error, else the compressor's, else the
  * writer's. */
-static const char *write_error(const inplace *ip)
-{
-  if (output_error(&ip->out) != NULL)
-    return output_error(&ip->out);
-  if (ip->compressed && ip->z.err[0] != '\0')
-    return ip->z.err;
+static const char *write_error(const inplace *ip) {
+  if (output_error(&ip->out) != NULL) return output_error(&ip->out);
+  if (ip->compressed && ip->z.err[0] != '\0') return ip->z.err;
   return sgf_strerror(sgf_writer_status(ip->rw->w));
 }
 
 /* The temporary file is complete: rename it over the name. */
-static void commit(inplace *ip)
-{
+static void commit(inplace *ip) {
   char why[400];
   int rc = sgf_writer_finish(ip->rw->w);
   if (rc == 0 && ip->compressed) {
     rc = recompress_close(&ip->z);
-    if (rc == 0)
-      ip->compressed = 0;
+    if (rc == 0) ip->compressed = 0;
   }
   if (rc == 0 && output_commit(&ip->out) == 0) {
     if (ip->links > 1) {
@@ -156,12 +143,10 @@ static void commit(inplace *ip)
   refuse(ip, ip->path, why);
 }
 
-static void end(void *ctx, const char *name, const char *error)
-{
+static void end(void *ctx, const char *name, const char *error) {
   inplace *ip = ctx;
   (void)name;
-  if (ip->refused)
-    return;
+  if (ip->refused) return;
   if (rewrite_end(ip->rw, error) != 0) {
     if (sgf_writer_status(ip->rw->w) != SGF_OK)
       refuse(ip, ip->path, write_error(ip));
@@ -176,8 +161,7 @@ static void end(void *ctx, const char *name, const char *error)
   commit(ip);
 }
 
-static void fail(void *ctx, const char *name, const char *error)
-{
+static void fail(void *ctx, const char *name, const char *error) {
   inplace *ip = ctx;
   (void)name;
   refuse(ip, ip->path, error);
@@ -185,21 +169,18 @@ static void fail(void *ctx, const char *name, const char *error)
 
 /* FILE held no SGF input (a directory without .sgf files, an archive
  * with no .sgf member): nothing to rewrite. */
-static void none(void *ctx, const char *name, const char *why)
-{
+static void none(void *ctx, const char *name, const char *why) {
   inplace *ip = ctx;
   rewrite_none(ip->rw, name, why);
 }
 
-void inplace_rewrite(inplace *ip, const char *path)
-{
+void inplace_rewrite(inplace *ip, const char *path) {
   static const input_sink sink = {begin, data, end, fail, none};
   ip->path = path;
   ip->refused = 0;
   ip->compressed = 0;
   ip->links = 0;
-  if (check_file(ip) != 0)
-    return;
+  if (check_file(ip) != 0) return;
   if (output_open(&ip->out, ip->loop, path, 1, path) != 0) {
     refuse(ip, path, output_error(&ip->out));
     output_discard(&ip->out);
@@ -208,15 +189,12 @@ void inplace_rewrite(inplace *ip, const char *path)
   input_read(ip->in, path, &sink, ip);
   /* Not committed (refused, or no input at all): the temporary file
    * goes, the name keeps the old file. */
-  if (ip->compressed)
-    recompress_abort(&ip->z);
+  if (ip->compressed) recompress_abort(&ip->z);
   ip->compressed = 0;
-  if (ip->out.fd >= 0 || ip->out.tmp != NULL)
-    output_discard(&ip->out);
+  if (ip->out.fd >= 0 || ip->out.tmp != NULL) output_discard(&ip->out);
 }
 
-void inplace_rewrite_arg(inplace *ip, const char *path)
-{
+void inplace_rewrite_arg(inplace *ip, const char *path) {
   input_walk *w;
   const char *file, *error;
   int k, found = 0;
@@ -239,6 +217,5 @@ void inplace_rewrite_arg(inplace *ip, const char *path)
     inplace_rewrite(ip, file);
   }
   input_walk_close(w);
-  if (!found)
-    rewrite_none(ip->rw, path, INPUT_NO_SGF_FILE);
+  if (!found) rewrite_none(ip->rw, path, INPUT_NO_SGF_FILE);
 }

@@ -30,17 +30,17 @@
 #include "rewrite.h"
 
 typedef struct inplace {
-  rewrite *rw;       /* its status is the command's */
+  rewrite *rw; /* its status is the command's */
   input_reader *in;
   uv_loop_t *loop;
-  int force;         /* --force */
+  int force; /* --force */
   /* The FILE being rewritten. */
   const char *path;
-  output out;        /* the temporary file */
-  recompress z;      /* open while compressed */
+  output out;   /* the temporary file */
+  recompress z; /* open while compressed */
   int compressed;
-  int refused;       /* not rewritten; the rest is not parsed */
-  uint64_t links;    /* hard links to it */
+  int refused;    /* not rewritten; the rest is not parsed */
+  uint64_t links; /* hard links to it */
 } inplace;
 
 /* Rewrite path in place, or refuse (reported; rw->status raised). */

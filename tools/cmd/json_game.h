@@ -45,38 +45,38 @@ typedef struct jgame {
   sgf_parser *p;
   sgf_charset *cs;
   int mode, raw;
-  const char *name;            /* the input's name, for diagnostics */
-  const char *file, *member;   /* source */
-  int status;                  /* exit status so far */
-  int input_utf8;              /* the input was converted: CA is moot */
+  const char *name;          /* the input's name, for diagnostics */
+  const char *file, *member; /* source */
+  int status;                /* exit status so far */
+  int input_utf8;            /* the input was converted: CA is moot */
   uint64_t errors_in_input;
 
   /* the game */
-  uint64_t index;              /* games of this input so far */
-  sgf_pos pos;                 /* its '(' */
+  uint64_t index; /* games of this input so far */
+  sgf_pos pos;    /* its '(' */
   sgf_board board;
-  int root_phase;              /* 0 no node yet, 1 root node open
-                                  (buffered), 2 root written */
-  int node_open, nprops;       /* tree: a node's array is open */
+  int root_phase;        /* 0 no node yet, 1 root node open
+                            (buffered), 2 root written */
+  int node_open, nprops; /* tree: a node's array is open */
   int guess_warned;
-  jlevel *stack;               /* per open game tree */
+  jlevel *stack; /* per open game tree */
   size_t depth, stack_cap;
-  uint64_t entries;            /* "tree" entries written */
-  int entry_open, any_node;    /* an entry's "nodes" is open; it has one */
+  uint64_t entries;         /* "tree" entries written */
+  int entry_open, any_node; /* an entry's "nodes" is open; it has one */
 
   /* the property being read */
   const sgf_propdef *def;
   char ident[SGF_PROP_IDENT_MAX + 1];
   size_t ident_len;
-  char move_color;             /* 'B' / 'W' for B and W, else 0 */
-  sgf_pos vpos;                /* the value's '[' */
-  jbuf val;                    /* a value that came in pieces */
+  char move_color; /* 'B' / 'W' for B and W, else 0 */
+  sgf_pos vpos;    /* the value's '[' */
+  jbuf val;        /* a value that came in pieces */
 
-  jbuf root;                   /* the root node's records */
-  jbuf moves;                  /* jmove */
+  jbuf root;  /* the root node's records */
+  jbuf moves; /* jmove */
   jbuf move_raw;
-  jbuf text;                   /* FF[4]-decoded text */
-  char *conv;                  /* UTF-8 from sgf_charset */
+  jbuf text;  /* FF[4]-decoded text */
+  char *conv; /* UTF-8 from sgf_charset */
   size_t conv_cap;
 } jgame;
 

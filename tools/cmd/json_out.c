@@ -5,28 +5,23 @@
 #include <stdio.h>
 #include <string.h>
 
-void jout_flush(jout *o)
-{
-  if (o->len)
-    fwrite(o->buf, 1, o->len, stdout);
+void jout_flush(jout *o) {
+  if (o->len) fwrite(o->buf, 1, o->len, stdout);
   o->len = 0;
 }
 
-void jout_bytes_slow(jout *o, const char *s, size_t len)
-{
+void jout_bytes_slow(jout *o, const char *s, size_t len) {
   while (len > 0) {
     size_t room = JOUT_CAP - o->len, n = len < room ? len : room;
     memcpy(o->buf + o->len, s, n);
     o->len += n;
     s += n;
     len -= n;
-    if (o->len == JOUT_CAP)
-      jout_flush(o);
+    if (o->len == JOUT_CAP) jout_flush(o);
   }
 }
 
-void jout_string(jout *o, const char *s, size_t len)
-{
+void jout_string(jout *o, const char *s, size_t len) {
   static const char hex[] = "0123456789abcdef";
   size_t i, run = 0;
   jout_byte(o, '"');
@@ -34,24 +29,37 @@ void jout_string(jout *o, const char *s, size_t len)
     unsigned char c = (unsigned char)s[i];
     char esc[6];
     size_t n = 2;
-    if (c >= 0x20 && c != '"' && c != '\\')
-      continue;
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
     jout_bytes(o, s + run, i - run); /* the plain run before it */
     run = i + 1;
     esc[0] = '\\';
     switch (c) {
-    case '"': esc[1] = '"'; break;
-    case '\\': esc[1] = '\\'; break;
-    case '\n': esc[1] = 'n'; break;
-    case '\r': esc[1] = 'r'; break;
-    case '\t': esc[1] = 't'; break;
-    case '\b': esc[1] = 'b'; break;
-    case '\f': esc[1] = 'f'; break;
-    default:
-      memcpy(esc + 1, "u00", 3);
-      esc[4] = hex[c >> 4];
-      esc[5] = hex[c & 15];
-      n = 6;
+      case '"':
+        esc[1] = '"';
+        break;
+      case '\\':
+        esc[1] = '\\';
+        break;
+      case '\n':
+        esc[1] = 'n';
+        break;
+      case '\r':
+        esc[1] = 'r';
+        break;
+      case '\t':
+        esc[1] = 't';
+        break;
+      case '\b':
+        esc[1] = 'b';
+        break;
+      case '\f':
+        esc[1] = 'f';
+        break;
+      default:
+        memcpy(esc + 1, "u00", 3);
+        esc[4] = hex[c >> 4];
+        esc[5] = hex[c & 15];
+        n = 6;
     }
     jout_bytes(o, esc, n);
   }
@@ -59,15 +67,13 @@ void jout_string(jout *o, const char *s, size_t len)
   jout_byte(o, '"');
 }
 
-void jout_int(jout *o, int64_t n)
-{
+void jout_int(jout *o, int64_t n) {
   char b[24];
   int k = snprintf(b, sizeof b, "%" PRId64, n);
   jout_bytes(o, b, (size_t)k);
 }
 
-void jout_uint(jout *o, uint64_t n)
-{
+void jout_uint(jout *o, uint64_t n) {
   char b[24];
   int k = snprintf(b, sizeof b, "%" PRIu64, n);
   jout_bytes(o, b, (size_t)k);

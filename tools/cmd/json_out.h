@@ -22,10 +22,8 @@ typedef struct jout {
 /* Hand what is buffered to stdout (stdio reports write errors). */
 void jout_flush(jout *o);
 
-static inline void jout_byte(jout *o, char c)
-{
-  if (o->len == JOUT_CAP)
-    jout_flush(o);
+static inline void jout_byte(jout *o, char c) {
+  if (o->len == JOUT_CAP) jout_flush(o);
   o->buf[o->len++] = c;
 }
 
@@ -33,8 +31,7 @@ void jout_bytes_slow(jout *o, const char *s, size_t len);
 
 /* Inline: most pieces are a few bytes of constant length, which the
  * compiler then copies without a call. */
-static inline void jout_bytes(jout *o, const char *s, size_t len)
-{
+static inline void jout_bytes(jout *o, const char *s, size_t len) {
   if (len <= JOUT_CAP - o->len) {
     memcpy(o->buf + o->len, s, len);
     o->len += len;
@@ -43,8 +40,7 @@ static inline void jout_bytes(jout *o, const char *s, size_t len)
   jout_bytes_slow(o, s, len);
 }
 
-static inline void jout_cstr(jout *o, const char *s)
-{
+static inline void jout_cstr(jout *o, const char *s) {
   jout_bytes(o, s, strlen(s));
 }
 /* A JSON string of len bytes of UTF-8, quotes included. */

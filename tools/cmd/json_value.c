@@ -15,38 +15,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-int jbuf_reserve(jbuf *b, size_t n)
-{
+int jbuf_reserve(jbuf *b, size_t n) {
   size_t cap;
   char *np;
-  if (b->cap - b->len >= n)
-    return 0;
+  if (b->cap - b->len >= n) return 0;
   cap = b->cap ? b->cap : 256;
   while (cap - b->len < n) {
-    if (cap > ((size_t)-1) / 2)
-      return -1;
+    if (cap > ((size_t)-1) / 2) return -1;
     cap *= 2;
   }
   np = realloc(b->p, cap);
-  if (np == NULL)
-    return -1;
+  if (np == NULL) return -1;
   b->p = np;
   b->cap = cap;
   return 0;
 }
 
-int jbuf_add(jbuf *b, const void *s, size_t n)
-{
-  if (jbuf_reserve(b, n) != 0)
-    return -1;
-  if (n)
-    memcpy(b->p + b->len, s, n);
+int jbuf_add(jbuf *b, const void *s, size_t n) {
+  if (jbuf_reserve(b, n) != 0) return -1;
+  if (n) memcpy(b->p + b->len, s, n);
   b->len += n;
   return 0;
 }
 
-void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
-{
+void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
   jout_flush(g->out);
   fflush(stdout);
@@ -59,13 +51,13 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
   g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
 }
 
-sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k)
-{
+sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k) {
   size_t i;
   pos.offset += 1 + k;
   pos.column += 1 + k;
   for (i = 0; i < k; i++) {
-    if (raw[i] == '\n' || (raw[i] == '\r' && (i + 1 >= k || raw[i + 1] != '\n'))) {
+    if (raw[i] == '\n' ||
+        (raw[i] == '\r' && (i + 1 >= k || raw[i + 1] != '\n'))) {
       pos.line++;
       pos.column = k - i; /* the bytes after the break, plus one */
     }
@@ -75,38 +67,34 @@ sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k)
 
 /* The raw offset of decoded byte k (the decoder maps many to one). */
 static size_t raw_offset(const char *raw, size_t len, unsigned flags,
-                         size_t k)
-{
+                         size_t k) {
   sgf_text_decoder d;
   char tmp[2];
   size_t i, n = 0;
   sgf_text_decoder_init(&d, flags);
   for (i = 0; i < len; i++) {
     n += sgf_text_decoder_feed(&d, raw + i, 1, tmp);
-    if (n > k)
-      return i;
+    if (n > k) return i;
   }
   return len;
 }
 
 /* A backslash right after a byte >= 0x81 (a double-byte character's
  * second byte, perhaps). */
-static int dbcs_backslash(const char *raw, size_t len)
-{
+static int dbcs_backslash(const char *raw, size_t len) {
   size_t i;
   for (i = 1; i < len; i++)
-    if (raw[i] == '\\' && (unsigned char)raw[i - 1] >= 0x81)
-      return 1;
+    if (raw[i] == '\\' && (unsigned char)raw[i - 1] >= 0x81) return 1;
   return 0;
 }
 
-static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos)
-{
-  if (!info->guessed || g->guess_warned)
-    return;
+static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos) {
+  if (!info->guessed || g->guess_warned) return;
   g->guess_warned = 1;
-  jdiag(g, pos, 0, "text read as %s, not as the CA says (--guess); "
-                   "further text of this game likewise", info->charset);
+  jdiag(g, pos, 0,
+        "text read as %s, not as the CA says (--guess); "
+        "further text of this game likewise",
+        info->charset);
 }
 
 /* Convert len bytes (FF[4]-decoded with flags, or raw: flags ~0u) and
@@ -115,11 +103,10 @@ static void warn_guess(jgame *g, const sgf_charset_info *info, sgf_pos pos)
  * ~0u) into g->conv; returns its length, or -1 (reported). */
 static int convert(jgame *g, const char *s, size_t len, const char *raw,
                    size_t rawlen, unsigned flags, sgf_pos pos,
-                   sgf_charset_info *info)
-{
+                   sgf_charset_info *info) {
   size_t off = 0;
-  int n = sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, info,
-                              &off);
+  int n =
+      sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, info, &off);
   if (n == SGF_ESYNTAX) {
     size_t k = flags == ~0u ? off : raw_offset(raw, rawlen, flags, off);
     jdiag(g, jpos_in_value(pos, raw, k), 1,
@@ -137,8 +124,7 @@ static int convert(jgame *g, const char *s, size_t len, const char *raw,
 
 static void write_converted(jgame *g, const char *s, size_t len,
                             const char *raw, size_t rawlen, unsigned flags,
-                            sgf_pos pos)
-{
+                            sgf_pos pos) {
   sgf_charset_info info;
   int n = convert(g, s, len, raw, rawlen, flags, pos, &info);
   if (n < 0) {
@@ -150,8 +136,7 @@ static void write_converted(jgame *g, const char *s, size_t len,
 }
 
 void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
-                 sgf_pos pos)
-{
+                 sgf_pos pos) {
   unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
   const char *declared = sgf_charset_declared(g->cs);
   size_t n;
@@ -187,13 +172,11 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
   write_converted(g, g->text.p, n, raw, len, flags, pos);
 }
 
-void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos)
-{
+void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   write_converted(g, raw, len, raw, len, ~0u, pos);
 }
 
-void jwrite_name(jgame *g, const char *name)
-{
+void jwrite_name(jgame *g, const char *name) {
   size_t i, len = strlen(name);
   if (sgf_utf8_valid(name, len) == len) {
     jout_string(g->out, name, len);
@@ -217,8 +200,7 @@ void jwrite_name(jgame *g, const char *name)
 }
 
 /* A decoded point's two letters (no range check: it was decoded). */
-static void write_point(jgame *g, sgf_point pt)
-{
+static void write_point(jgame *g, sgf_point pt) {
   char q[4];
   q[0] = '"';
   q[1] = (char)(pt.x < 26 ? 'a' + pt.x : 'A' + pt.x - 26);
@@ -227,63 +209,60 @@ static void write_point(jgame *g, sgf_point pt)
   jout_bytes(g->out, q, 4);
 }
 
-static void write_part(jgame *g, const sgf_vpart *p, int rect,
-                       const char *raw, sgf_pos pos)
-{
+static void write_part(jgame *g, const sgf_vpart *p, int rect, const char *raw,
+                       sgf_pos pos) {
   char num[SGF_REAL_MAX];
   int n, x, y;
   switch (p->type) {
-  case SGF_VT_NUMBER:
-    jout_int(g->out, p->u.number);
-    return;
-  case SGF_VT_REAL:
-    n = sgf_real_encode(p->u.real, num);
-    if (n > 0)
-      jout_bytes(g->out, num, (size_t)n);
-    else
-      jout_cstr(g->out, "null");
-    return;
-  case SGF_VT_DOUBLE:
-    jout_int(g->out, p->u.dbl);
-    return;
-  case SGF_VT_COLOR:
-    jout_cstr(g->out, p->u.color == 'B' ? "\"B\"" : "\"W\"");
-    return;
-  case SGF_VT_TEXT:
-  case SGF_VT_SIMPLETEXT:
-    jwrite_text(g, p->u.text.at, p->u.text.len, p->type == SGF_VT_SIMPLETEXT,
-                jpos_in_value(pos, raw, (size_t)(p->u.text.at - raw)));
-    /* jpos_in_value counted the '[' once more: harmless for a column */
-    return;
-  case SGF_VT_MOVE:
-    if (p->u.move.pass)
-      jout_cstr(g->out, "null");
-    else
-      write_point(g, p->u.move.pt);
-    return;
-  case SGF_VT_POINT:
-  case SGF_VT_STONE:
-    if (!rect) {
-      write_point(g, p->u.point);
+    case SGF_VT_NUMBER:
+      jout_int(g->out, p->u.number);
       return;
-    }
-    for (y = p->u.rect.a.y; y <= p->u.rect.b.y; y++)
-      for (x = p->u.rect.a.x; x <= p->u.rect.b.x; x++) {
-        sgf_point pt;
-        pt.x = x;
-        pt.y = y;
-        if (x != p->u.rect.a.x || y != p->u.rect.a.y)
-          jout_byte(g->out, ',');
-        write_point(g, pt);
+    case SGF_VT_REAL:
+      n = sgf_real_encode(p->u.real, num);
+      if (n > 0)
+        jout_bytes(g->out, num, (size_t)n);
+      else
+        jout_cstr(g->out, "null");
+      return;
+    case SGF_VT_DOUBLE:
+      jout_int(g->out, p->u.dbl);
+      return;
+    case SGF_VT_COLOR:
+      jout_cstr(g->out, p->u.color == 'B' ? "\"B\"" : "\"W\"");
+      return;
+    case SGF_VT_TEXT:
+    case SGF_VT_SIMPLETEXT:
+      jwrite_text(g, p->u.text.at, p->u.text.len, p->type == SGF_VT_SIMPLETEXT,
+                  jpos_in_value(pos, raw, (size_t)(p->u.text.at - raw)));
+      /* jpos_in_value counted the '[' once more: harmless for a column */
+      return;
+    case SGF_VT_MOVE:
+      if (p->u.move.pass)
+        jout_cstr(g->out, "null");
+      else
+        write_point(g, p->u.move.pt);
+      return;
+    case SGF_VT_POINT:
+    case SGF_VT_STONE:
+      if (!rect) {
+        write_point(g, p->u.point);
+        return;
       }
-    return;
-  default: /* NONE */
-    jout_cstr(g->out, "null");
+      for (y = p->u.rect.a.y; y <= p->u.rect.b.y; y++)
+        for (x = p->u.rect.a.x; x <= p->u.rect.b.x; x++) {
+          sgf_point pt;
+          pt.x = x;
+          pt.y = y;
+          if (x != p->u.rect.a.x || y != p->u.rect.a.y) jout_byte(g->out, ',');
+          write_point(g, pt);
+        }
+      return;
+    default: /* NONE */
+      jout_cstr(g->out, "null");
   }
 }
 
-void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
-{
+void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   const sgf_propdef *def = g->def;
   sgf_typed_value v;
   size_t off = 0;
@@ -295,9 +274,8 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
   rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);
   if (rc < 0) {
     jdiag(g, jpos_in_value(pos, raw, off), 0,
-          "%s: not a valid %s value (%s); written as its raw text",
-          def->ident, sgf_vtype_name(NULL, def->type),
-          sgf_strerror(rc));
+          "%s: not a valid %s value (%s); written as its raw text", def->ident,
+          sgf_vtype_name(NULL, def->type), sgf_strerror(rc));
     jwrite_raw(g, raw, len, pos);
     return;
   }
@@ -313,8 +291,7 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos)
   write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
 }
 
-void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos)
-{
+void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   jmove m;
   sgf_move mv;
   size_t off;
@@ -334,23 +311,20 @@ void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos)
     m.x = -2;
     m.raw_off = (uint32_t)g->move_raw.len;
     m.raw_len = (uint32_t)len;
-    if (len > UINT32_MAX || jbuf_add(&g->move_raw, raw, len) != 0)
-      return;
+    if (len > UINT32_MAX || jbuf_add(&g->move_raw, raw, len) != 0) return;
   }
   if (jbuf_add(&g->moves, &m, sizeof m) != 0)
     jdiag(g, pos, 1, "out of memory keeping the main line");
 }
 
-void jwrite_moves(jgame *g)
-{
+void jwrite_moves(jgame *g) {
   const jmove *m = (const jmove *)g->moves.p;
   size_t i, n = g->moves.len / sizeof *m;
   sgf_pos none;
   memset(&none, 0, sizeof none);
   jout_cstr(g->out, ",\"moves\":[");
   for (i = 0; i < n; i++) {
-    if (i)
-      jout_byte(g->out, ',');
+    if (i) jout_byte(g->out, ',');
     jout_cstr(g->out, m[i].color == 'B' ? "[\"B\"," : "[\"W\",");
     if (m[i].x == -1) {
       jout_cstr(g->out, "null");
@@ -369,11 +343,9 @@ void jwrite_moves(jgame *g)
 
 /* ------------------------------------------------------------ the root */
 
-int jroot_next(const jgame *g, size_t *at, jrec *r)
-{
+int jroot_next(const jgame *g, size_t *at, jrec *r) {
   const char *p = g->root.p + *at;
-  if (*at >= g->root.len)
-    return 0;
+  if (*at >= g->root.len) return 0;
   if (*p == 'P') {
     r->is_value = 0;
     r->len = (unsigned char)p[1];
@@ -390,8 +362,7 @@ int jroot_next(const jgame *g, size_t *at, jrec *r)
 }
 
 /* The first value of property id in the root node, or 0. */
-static int root_value(const jgame *g, const char *id, jrec *out)
-{
+static int root_value(const jgame *g, const char *id, jrec *out) {
   size_t at = 0, idlen = strlen(id);
   jrec r;
   int in = 0;
@@ -408,8 +379,7 @@ static int root_value(const jgame *g, const char *id, jrec *out)
   return 0;
 }
 
-void jroot_settings(jgame *g)
-{
+void jroot_settings(jgame *g) {
   jrec r;
   sgf_board_init(&g->board);
   if (root_value(g, "SZ", &r) &&
@@ -423,13 +393,13 @@ void jroot_settings(jgame *g)
   if (root_value(g, "CA", &r)) {
     size_t n;
     g->text.len = 0;
-    if (jbuf_reserve(&g->text, r.len + 1) != 0)
-      return;
+    if (jbuf_reserve(&g->text, r.len + 1) != 0) return;
     n = sgf_text_decode(r.s, r.len, g->text.p, SGF_TEXT_SIMPLE);
     if (sgf_charset_set_ca(g->cs, g->text.p, n) != 0)
-      jdiag(g, r.pos, 0, "CA[%.*s]: a charset iconv does not know; text "
-                         "read as UTF-8, else ISO-8859-1", (int)(n > 40 ? 40 : n),
-            g->text.p);
+      jdiag(g, r.pos, 0,
+            "CA[%.*s]: a charset iconv does not know; text "
+            "read as UTF-8, else ISO-8859-1",
+            (int)(n > 40 ? 40 : n), g->text.p);
   }
 }
 
@@ -439,20 +409,19 @@ static const struct {
   const char *key, *id;
   char kind;
 } fields[] = {
-    {"black", "PB", 't'},    {"white", "PW", 't'},
+    {"black", "PB", 't'},      {"white", "PW", 't'},
     {"black_rank", "BR", 't'}, {"white_rank", "WR", 't'},
-    {"result", "RE", 't'},   {"date", "DT", 't'},
-    {"komi", "KM", 'r'},     {"handicap", "HA", 'n'},
-    {"size", "SZ", 's'},     {"rules", "RU", 't'},
-    {"event", "EV", 't'},    {"round", "RO", 't'},
-    {"place", "PC", 't'},    {"game_name", "GN", 't'},
+    {"result", "RE", 't'},     {"date", "DT", 't'},
+    {"komi", "KM", 'r'},       {"handicap", "HA", 'n'},
+    {"size", "SZ", 's'},       {"rules", "RU", 't'},
+    {"event", "EV", 't'},      {"round", "RO", 't'},
+    {"place", "PC", 't'},      {"game_name", "GN", 't'},
 };
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
 /* The first value of each header field, in one pass over the records. */
-static void find_fields(const jgame *g, jrec *val, int *have)
-{
+static void find_fields(const jgame *g, jrec *val, int *have) {
   size_t at = 0, i;
   jrec r;
   int cur = -1;
@@ -473,8 +442,7 @@ static void find_fields(const jgame *g, jrec *val, int *have)
   }
 }
 
-void jwrite_header(jgame *g)
-{
+void jwrite_header(jgame *g) {
   jrec val[NFIELDS];
   int have[NFIELDS];
   size_t i;
@@ -497,31 +465,31 @@ void jwrite_header(jgame *g)
       continue;
     }
     switch (fields[i].kind) {
-    case 'r':
-      if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
-          (n = sgf_real_encode(d, num)) > 0) {
-        jout_bytes(g->out, num, (size_t)n);
-        continue;
-      }
-      break;
-    case 'n':
-      if (sgf_number_decode(r.s, r.len, &n, NULL) == 0) {
-        jout_int(g->out, n);
-        continue;
-      }
-      break;
-    case 's':
-      if (sgf_board_decode(r.s, r.len, &b, NULL) == 0) {
-        jout_byte(g->out, '[');
-        jout_int(g->out, b.width);
-        jout_byte(g->out, ',');
-        jout_int(g->out, b.height);
-        jout_byte(g->out, ']');
-        continue;
-      }
-      break;
-    default:
-      break;
+      case 'r':
+        if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
+            (n = sgf_real_encode(d, num)) > 0) {
+          jout_bytes(g->out, num, (size_t)n);
+          continue;
+        }
+        break;
+      case 'n':
+        if (sgf_number_decode(r.s, r.len, &n, NULL) == 0) {
+          jout_int(g->out, n);
+          continue;
+        }
+        break;
+      case 's':
+        if (sgf_board_decode(r.s, r.len, &b, NULL) == 0) {
+          jout_byte(g->out, '[');
+          jout_int(g->out, b.width);
+          jout_byte(g->out, ',');
+          jout_int(g->out, b.height);
+          jout_byte(g->out, ']');
+          continue;
+        }
+        break;
+      default:
+        break;
     }
     /* text, and what does not decode as its type: as text */
     jwrite_text(g, r.s, r.len, 1, r.pos);

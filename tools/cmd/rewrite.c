@@ -8,8 +8,7 @@
 
 #include "sgf.h"
 
-static void print_diag(const rewrite *rw, const sgf_diag *d)
-{
+static void print_diag(const rewrite *rw, const sgf_diag *d) {
   const char *name = sgf_diag_name(d->code);
   const char *msg = sgf_diag_message(d->code);
   const char *sev = sgf_severity_name(d->severity);
@@ -24,23 +23,19 @@ static void print_diag(const rewrite *rw, const sgf_diag *d)
   fputc('\n', stderr);
 }
 
-static void raise_status(rewrite *rw, int status)
-{
+static void raise_status(rewrite *rw, int status) {
   rw->status = exit_worse(rw->status, status);
 }
 
-static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
-{
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   rewrite *rw = sgf_writer_user(u);
   int drops = rewrite_diag_drops(d->code);
   (void)p;
-  if (drops && rw->drops++ == 0)
-    rw->first_drop = *d;
+  if (drops && rw->drops++ == 0) rw->first_drop = *d;
   if (d->severity == SGF_SEV_WARNING) {
     rw->warnings++;
     raise_status(rw, EXIT_WARNINGS);
-    if (rw->verbose || (drops && rw->show_drops))
-      print_diag(rw, d);
+    if (rw->verbose || (drops && rw->show_drops)) print_diag(rw, d);
   } else {
     rw->errors++;
     raise_status(rw, EXIT_TROUBLE);
@@ -50,8 +45,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
 }
 
 int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
-                 const sgf_callbacks *events, sgf_write_fn write, void *ctx)
-{
+                 const sgf_callbacks *events, sgf_write_fn write, void *ctx) {
   sgf_callbacks cb;
   sgf_options opt;
   sgf_writer_options wo;
@@ -82,16 +76,14 @@ int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
   return 0;
 }
 
-void rewrite_free(rewrite *rw)
-{
+void rewrite_free(rewrite *rw) {
   sgf_parser_destroy(rw->p);
   sgf_writer_destroy(rw->w);
   rw->p = NULL;
   rw->w = NULL;
 }
 
-void rewrite_begin(rewrite *rw, const char *name)
-{
+void rewrite_begin(rewrite *rw, const char *name) {
   sgf_parser_reset(rw->p);
   rw->name = name;
   rw->stopped = 0;
@@ -101,8 +93,7 @@ void rewrite_begin(rewrite *rw, const char *name)
 
 /* The parser stopped with st: a fatal error (already reported through
  * on_diagnostic) or an abort because the writer failed. */
-static void stopped(rewrite *rw, int st)
-{
+static void stopped(rewrite *rw, int st) {
   rw->stopped = 1;
   if (st == SGF_EPARSE) {
     if (rw->errors == 0) { /* stopped without a report: still an error */
@@ -116,11 +107,9 @@ static void stopped(rewrite *rw, int st)
   raise_status(rw, EXIT_TROUBLE);
 }
 
-int rewrite_data(rewrite *rw, const char *buf, size_t len)
-{
+int rewrite_data(rewrite *rw, const char *buf, size_t len) {
   int st;
-  if (rw->stopped)
-    return 1;
+  if (rw->stopped) return 1;
   st = feed_chunked(rw->p, buf, len, 0);
   if (st != SGF_OK) {
     stopped(rw, st);
@@ -129,36 +118,29 @@ int rewrite_data(rewrite *rw, const char *buf, size_t len)
   return 0;
 }
 
-int rewrite_end(rewrite *rw, const char *error)
-{
+int rewrite_end(rewrite *rw, const char *error) {
   if (error != NULL) {
     report_failure(rw->name, error);
     rw->errors++;
     raise_status(rw, EXIT_TROUBLE);
   } else if (!rw->stopped) {
     int st = finish_chunked(rw->p);
-    if (st != SGF_OK)
-      stopped(rw, st);
+    if (st != SGF_OK) stopped(rw, st);
   }
   return rw->errors || sgf_writer_status(rw->w) != SGF_OK ? -1 : 0;
 }
 
-void rewrite_fail(rewrite *rw, const char *name, const char *error)
-{
+void rewrite_fail(rewrite *rw, const char *name, const char *error) {
   report_failure(name, error);
   raise_status(rw, EXIT_TROUBLE);
 }
 
-void rewrite_none(rewrite *rw, const char *name, const char *why)
-{
+void rewrite_none(rewrite *rw, const char *name, const char *why) {
   raise_status(rw, report_no_input(name, why));
 }
 
-void rewrite_write_failed(rewrite *rw, const output *out,
-                          const char *outname)
-{
+void rewrite_write_failed(rewrite *rw, const output *out, const char *outname) {
   const char *e = out ? output_error(out) : NULL;
-  report_failure(outname,
-                 e ? e : sgf_strerror(sgf_writer_status(rw->w)));
+  report_failure(outname, e ? e : sgf_strerror(sgf_writer_status(rw->w)));
   raise_status(rw, EXIT_TROUBLE);
 }

@@ -24,19 +24,19 @@
 typedef struct rewrite {
   sgf_parser *p;
   sgf_writer *w;
-  void *cmd_ctx;    /* the command's own state, for its handlers */
-  const char *cmd;  /* "fmt" */
+  void *cmd_ctx;   /* the command's own state, for its handlers */
+  const char *cmd; /* "fmt" */
   int verbose;
   /* The input being read. */
   const char *name;
-  int stopped;      /* the parser stopped (fatal error, or output failed) */
+  int stopped; /* the parser stopped (fatal error, or output failed) */
   uint64_t warnings, errors; /* errors include fatal ones */
   /* Diagnostics whose repair drops input bytes (rewrite_diag_drops()),
    * and the first of them. */
   uint64_t drops;
   sgf_diag first_drop;
-  int show_drops;   /* print those warnings even without -v */
-  int status;       /* worst exit status so far */
+  int show_drops; /* print those warnings even without -v */
+  int status;     /* worst exit status so far */
 } rewrite;
 
 /* Layout and parser flags from the options the commands share. */
@@ -68,8 +68,7 @@ void rewrite_fail(rewrite *rw, const char *name, const char *error);
 void rewrite_none(rewrite *rw, const char *name, const char *why);
 
 /* The writer failed: report it (with out's error if it has one). */
-void rewrite_write_failed(rewrite *rw, const output *out,
-                          const char *outname);
+void rewrite_write_failed(rewrite *rw, const output *out, const char *outname);
 
 /* Does the repair reported by code leave out bytes of the input (junk,
  * a property without value...), rather than respell it (a missing ';'

@@ -36,41 +36,39 @@ static const command commands[] = {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
-static const command *find_command(const char *name)
-{
+static const command *find_command(const char *name) {
   size_t i;
   for (i = 0; i < NCOMMANDS; i++)
-    if (strcmp(commands[i].name, name) == 0)
-      return &commands[i];
+    if (strcmp(commands[i].name, name) == 0) return &commands[i];
   return NULL;
 }
 
-static void usage(FILE *f)
-{
+static void usage(FILE *f) {
   size_t i;
-  fprintf(f, "usage: sgf COMMAND [OPTION]... [FILE]...\n"
-             "       sgf help [COMMAND]\n"
-             "       sgf --help | --version\n"
-             "\n"
-             "Streaming tools for SGF game records.\n"
-             "\n"
-             "Commands:\n");
+  fprintf(f,
+          "usage: sgf COMMAND [OPTION]... [FILE]...\n"
+          "       sgf help [COMMAND]\n"
+          "       sgf --help | --version\n"
+          "\n"
+          "Streaming tools for SGF game records.\n"
+          "\n"
+          "Commands:\n");
   for (i = 0; i < NCOMMANDS; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-  fprintf(f, "\n"
-             "FILE is an SGF file, an archive of SGF files (tar, zip, 7z, "
-             "...,\n"
-             "compressed or not) or '-' for standard input (the default).\n"
-             "Run 'sgf help COMMAND' for a command's options; see also "
-             "sgf(1).\n");
+  fprintf(f,
+          "\n"
+          "FILE is an SGF file, an archive of SGF files (tar, zip, 7z, "
+          "...,\n"
+          "compressed or not) or '-' for standard input (the default).\n"
+          "Run 'sgf help COMMAND' for a command's options; see also "
+          "sgf(1).\n");
 }
 
-int option_error(const char *cmd, int c, char **argv)
-{
+int option_error(const char *cmd, int c, char **argv) {
   const char *arg = optind > 0 ? argv[optind - 1] : NULL;
-  int is_long = arg != NULL && strncmp(arg, "--", 2) == 0 &&
-                (optopt == 0 || optopt >= OPT_LONG_BASE ||
-                 strchr(arg, '=') != NULL);
+  int is_long =
+      arg != NULL && strncmp(arg, "--", 2) == 0 &&
+      (optopt == 0 || optopt >= OPT_LONG_BASE || strchr(arg, '=') != NULL);
   if (c == ':') {
     if (is_long)
       fprintf(stderr, "sgf: option '%s' needs a value\n", arg);
@@ -85,14 +83,13 @@ int option_error(const char *cmd, int c, char **argv)
   return EXIT_TROUBLE;
 }
 
-int parse_chunk(const char *cmd, const char *arg, size_t *out)
-{
+int parse_chunk(const char *cmd, const char *arg, size_t *out) {
   char *end;
   unsigned long long v;
   errno = 0;
   v = strtoull(arg, &end, 10);
-  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 ||
-      v == 0 || v > (size_t)-1) {
+  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || v == 0 ||
+      v > (size_t)-1) {
     fprintf(stderr,
             "sgf: invalid chunk size '%s' (a positive number of bytes)\n"
             "Try 'sgf %s --help'.\n",
@@ -103,20 +100,17 @@ int parse_chunk(const char *cmd, const char *arg, size_t *out)
   return 0;
 }
 
-void report_failure(const char *name, const char *message)
-{
+void report_failure(const char *name, const char *message) {
   fflush(stdout); /* keep the order when both go to one terminal */
   fprintf(stderr, "sgf: %s: %s\n", name, message);
 }
 
-int report_no_input(const char *name, const char *why)
-{
+int report_no_input(const char *name, const char *why) {
   report_failure(name, why);
   return EXIT_NO_INPUT;
 }
 
-int finish_output(int status)
-{
+int finish_output(int status) {
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "sgf: write error: %s\n", strerror(errno));
     return EXIT_TROUBLE;
@@ -124,27 +118,24 @@ int finish_output(int status)
   return status;
 }
 
-static int version(void)
-{
-  printf("sgf (sgfstream) %s, library %s\n", SGF_VERSION_STRING,
-         sgf_version());
+static int version(void) {
+  printf("sgf (sgfstream) %s, library %s\n", SGF_VERSION_STRING, sgf_version());
   return finish_output(EXIT_CLEAN);
 }
 
-static void help_help(FILE *f)
-{
-  fprintf(f, "usage: sgf help [COMMAND]\n"
-             "\n"
-             "Show the help of COMMAND (the same as 'sgf COMMAND --help'), "
-             "or with\n"
-             "no COMMAND the list of commands (the same as 'sgf --help').\n"
-             "\n"
-             "  -h, --help  show this help\n");
+static void help_help(FILE *f) {
+  fprintf(f,
+          "usage: sgf help [COMMAND]\n"
+          "\n"
+          "Show the help of COMMAND (the same as 'sgf COMMAND --help'), "
+          "or with\n"
+          "no COMMAND the list of commands (the same as 'sgf --help').\n"
+          "\n"
+          "  -h, --help  show this help\n");
 }
 
 /* sgf help [COMMAND]: argv[0] is "help". */
-static int cmd_help(int argc, char **argv)
-{
+static int cmd_help(int argc, char **argv) {
   const command *c;
   const char *a = argc > 1 ? argv[1] : NULL;
   int i;
@@ -158,13 +149,13 @@ static int cmd_help(int argc, char **argv)
       return finish_output(EXIT_CLEAN);
     }
   if (a[0] == '-' && a[1] != '\0') {
-    fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf help --help'.\n",
-            a);
+    fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf help --help'.\n", a);
     return EXIT_TROUBLE;
   }
   if (argc > 2) {
-    fprintf(stderr, "sgf: help: one COMMAND at most\n"
-                    "Try 'sgf help --help'.\n");
+    fprintf(stderr,
+            "sgf: help: one COMMAND at most\n"
+            "Try 'sgf help --help'.\n");
     return EXIT_TROUBLE;
   }
   c = find_command(a);
@@ -189,18 +180,15 @@ static int cmd_help(int argc, char **argv)
  * error is reopened writable: messages are lost, the exit status tells.
  * Plain open(2) rather than uv_fs_open(): no libuv loop may exist yet,
  * since creating one is what takes the low numbers. */
-static int occupy_standard_fds(void)
-{
+static int occupy_standard_fds(void) {
   static const int flags[3] = {O_WRONLY, O_RDONLY, O_WRONLY};
   int fd;
   for (fd = 0; fd <= 2; fd++) {
     int got;
-    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
-      continue;
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     /* The lowest free number: fd itself, as those below are open. */
     got = open("/dev/null", flags[fd] | O_NOCTTY);
-    if (got < 0)
-      return -1;
+    if (got < 0) return -1;
     if (got != fd) { /* cannot happen */
       close(got);
       errno = EBADF;
@@ -210,13 +198,14 @@ static int occupy_standard_fds(void)
   return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
   const command *c;
   const char *a = argc > 1 ? argv[1] : NULL;
   if (occupy_standard_fds() != 0) {
-    fprintf(stderr, "sgf: cannot open /dev/null for a closed standard "
-                    "descriptor: %s\n", strerror(errno));
+    fprintf(stderr,
+            "sgf: cannot open /dev/null for a closed standard "
+            "descriptor: %s\n",
+            strerror(errno));
     return EXIT_TROUBLE;
   }
   if (a == NULL) {
@@ -225,8 +214,7 @@ int main(int argc, char **argv)
   }
   if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
     return cmd_help(1, argv);
-  if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0)
-    return version();
+  if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) return version();
   if (a[0] == '-') {
     fprintf(stderr, "sgf: unknown option '%s'\nTry 'sgf --help'.\n", a);
     return EXIT_TROUBLE;

@@ -11,22 +11,23 @@
  * worst thing that happened, by exit_worse(). */
 #define EXIT_CLEAN 0    /* nothing to report */
 #define EXIT_WARNINGS 1 /* warnings (repairs) only */
-#define EXIT_TROUBLE 2  /* errors, unreadable input, a write error, a
-                         * refusal, or a usage error */
-#define EXIT_NO_INPUT 3 /* a FILE (a directory, an archive, a compressed
-                         * file) held no SGF input at all */
+#define EXIT_TROUBLE                              \
+  2 /* errors, unreadable input, a write error, a \
+     * refusal, or a usage error */
+#define EXIT_NO_INPUT                                \
+  3 /* a FILE (a directory, an archive, a compressed \
+     * file) held no SGF input at all */
 
 /* The end of every command's --help. */
-#define EXIT_STATUS_HELP                                                   \
-  "Exit status: 0 clean; 1 warnings (repairs) only; 2 errors, unreadable "  \
+#define EXIT_STATUS_HELP                                                     \
+  "Exit status: 0 clean; 1 warnings (repairs) only; 2 errors, unreadable "   \
   "input,\na write error, a refusal or a usage error; 3 a FILE (directory, " \
-  "archive) that\nheld no SGF input. When several apply: 2, then 3, then "  \
+  "archive) that\nheld no SGF input. When several apply: 2, then 3, then "   \
   "1. See sgf(1).\n"
 
 /* The worse of two exit statuses: 2 > 3 > 1 > 0. (Not the larger one: an
  * error outweighs a FILE that matched nothing, which outweighs warnings.) */
-static inline int exit_worse(int a, int b)
-{
+static inline int exit_worse(int a, int b) {
   static const int rank[] = {0, 1, 3, 2}; /* by status */
   return rank[a & 3] >= rank[b & 3] ? a : b;
 }
@@ -66,8 +67,7 @@ int finish_output(int status);
 /* Feed len bytes in pieces of at most chunk bytes (0: all at once).
  * Pauses are resumed at once and the rest fed; returns SGF_OK, or the
  * status that stopped the parser (SGF_EABORTED or the error status). */
-int feed_chunked(sgf_parser *p, const char *buf, size_t len,
-                        size_t chunk);
+int feed_chunked(sgf_parser *p, const char *buf, size_t len, size_t chunk);
 /* sgf_parser_finish(), resuming pauses. */
 int finish_chunked(sgf_parser *p);
 

@@ -61,11 +61,11 @@ typedef struct evlog {
   /* Private. */
   evlog_write_fn write;
   void *ctx;
-  char *buf;      /* the line being built; holds a pending value-data line
-                     between slices */
+  char *buf; /* the line being built; holds a pending value-data line
+                between slices */
   size_t len, cap;
-  int pending;    /* 1 while buf holds an unfinished value-data line */
-  int nomem;      /* set when the buffer could not grow */
+  int pending; /* 1 while buf holds an unfinished value-data line */
+  int nomem;   /* set when the buffer could not grow */
 } evlog;
 
 /* Start a log that writes through write(ctx, ...). */

@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-static int on_tree_begin(sgf_parser *p, void *u)
-{
+static int on_tree_begin(sgf_parser *p, void *u) {
   stats *s = u;
   (void)p;
   /* A game tree that opens right after a sibling closed is an alternative
@@ -15,23 +14,19 @@ static int on_tree_begin(sgf_parser *p, void *u)
   else if (s->after_end)
     s->variations++;
   s->after_end = 0;
-  if (s->depth > s->max_depth)
-    s->max_depth = s->depth;
+  if (s->depth > s->max_depth) s->max_depth = s->depth;
   return SGF_CONTINUE;
 }
 
-static int on_tree_end(sgf_parser *p, void *u)
-{
+static int on_tree_end(sgf_parser *p, void *u) {
   stats *s = u;
   (void)p;
-  if (s->depth > 0)
-    s->depth--;
+  if (s->depth > 0) s->depth--;
   s->after_end = 1;
   return SGF_CONTINUE;
 }
 
-static int on_node(sgf_parser *p, void *u)
-{
+static int on_node(sgf_parser *p, void *u) {
   stats *s = u;
   (void)p;
   s->nodes++;
@@ -39,25 +34,21 @@ static int on_node(sgf_parser *p, void *u)
   return SGF_CONTINUE;
 }
 
-static int on_property(sgf_parser *p, void *u, const char *name, size_t len)
-{
+static int on_property(sgf_parser *p, void *u, const char *name, size_t len) {
   stats *s = u;
   (void)p;
   s->properties++;
-  if (len == 1 && (name[0] == 'B' || name[0] == 'W'))
-    s->moves++;
+  if (len == 1 && (name[0] == 'B' || name[0] == 'W')) s->moves++;
   return SGF_CONTINUE;
 }
 
-static int on_value_end(sgf_parser *p, void *u)
-{
+static int on_value_end(sgf_parser *p, void *u) {
   (void)p;
   ((stats *)u)->values++;
   return SGF_CONTINUE;
 }
 
-static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
-{
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   stats *s = u;
   (void)p;
   if (d->severity == SGF_SEV_WARNING)
@@ -67,8 +58,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d)
   return SGF_CONTINUE;
 }
 
-void stats_callbacks(sgf_callbacks *cb)
-{
+void stats_callbacks(sgf_callbacks *cb) {
   sgf_callbacks_init(cb);
   cb->on_tree_begin = on_tree_begin;
   cb->on_tree_end = on_tree_end;
@@ -78,13 +68,9 @@ void stats_callbacks(sgf_callbacks *cb)
   cb->on_diagnostic = on_diagnostic;
 }
 
-void stats_reset(stats *s)
-{
-  memset(s, 0, sizeof *s);
-}
+void stats_reset(stats *s) { memset(s, 0, sizeof *s); }
 
-void stats_add(stats *total, const stats *s)
-{
+void stats_add(stats *total, const stats *s) {
   total->games += s->games;
   total->variations += s->variations;
   total->nodes += s->nodes;
@@ -94,6 +80,5 @@ void stats_add(stats *total, const stats *s)
   total->bytes += s->bytes;
   total->warnings += s->warnings;
   total->errors += s->errors;
-  if (s->max_depth > total->max_depth)
-    total->max_depth = s->max_depth;
+  if (s->max_depth > total->max_depth) total->max_depth = s->max_depth;
 }

@@ -11,21 +11,21 @@
 #include <sgfstream.h>
 
 typedef struct stats {
-  uint64_t games;       /* top-level game trees */
-  uint64_t variations;  /* alternative lines: each node's second, third ...
-                           child game tree (CQL's variations: a move that
-                           is not the main continuation). A node's first
-                           child tree continues its line and is not one. */
+  uint64_t games;      /* top-level game trees */
+  uint64_t variations; /* alternative lines: each node's second, third ...
+                          child game tree (CQL's variations: a move that
+                          is not the main continuation). A node's first
+                          child tree continues its line and is not one. */
   uint64_t nodes;
   uint64_t properties;
   uint64_t values;
-  uint64_t moves;       /* B and W properties */
-  uint64_t max_depth;   /* deepest nesting of game trees (1: no variation) */
-  uint64_t bytes;       /* not counted by the callbacks: the feeder adds it */
-  uint64_t warnings;    /* diagnostics of severity warning */
-  uint64_t errors;      /* error and fatal */
-  uint64_t depth;       /* game trees open now (working state) */
-  int after_end;        /* the last event closed a game tree (working) */
+  uint64_t moves;     /* B and W properties */
+  uint64_t max_depth; /* deepest nesting of game trees (1: no variation) */
+  uint64_t bytes;     /* not counted by the callbacks: the feeder adds it */
+  uint64_t warnings;  /* diagnostics of severity warning */
+  uint64_t errors;    /* error and fatal */
+  uint64_t depth;     /* game trees open now (working state) */
+  int after_end;      /* the last event closed a game tree (working) */
 } stats;
 
 /* Fill all callbacks that count (on_value_data stays NULL: values are

@@ -14,20 +14,17 @@ struct utf16_conv {
   iconv_t cd;
   unsigned char carry[4]; /* an unfinished character from the last chunk */
   size_t ncarry;
-  uint64_t fed;           /* bytes fed before this chunk */
+  uint64_t fed; /* bytes fed before this chunk */
   int failed;
   char out[OUT_CAP];
 };
 
-int utf16_detect(const char *buf, size_t len, size_t *skip)
-{
+int utf16_detect(const char *buf, size_t len, size_t *skip) {
   const unsigned char *u = (const unsigned char *)buf;
   *skip = 0;
-  if (len < 2)
-    return UTF16_NONE;
+  if (len < 2) return UTF16_NONE;
   if (u[0] == 0xFF && u[1] == 0xFE) {
-    if (len >= 4 && u[2] == 0 && u[3] == 0)
-      return UTF16_NONE; /* UTF-32LE */
+    if (len >= 4 && u[2] == 0 && u[3] == 0) return UTF16_NONE; /* UTF-32LE */
     *skip = 2;
     return UTF16_LE;
   }
@@ -35,21 +32,16 @@ int utf16_detect(const char *buf, size_t len, size_t *skip)
     *skip = 2;
     return UTF16_BE;
   }
-  if (u[0] == '(' && u[1] == 0)
-    return UTF16_LE;
-  if (u[0] == 0 && u[1] == '(')
-    return UTF16_BE;
+  if (u[0] == '(' && u[1] == 0) return UTF16_LE;
+  if (u[0] == 0 && u[1] == '(') return UTF16_BE;
   return UTF16_NONE;
 }
 
-utf16_conv *utf16_create(int order)
-{
+utf16_conv *utf16_create(int order) {
   utf16_conv *c;
-  if (order != UTF16_LE && order != UTF16_BE)
-    return NULL;
+  if (order != UTF16_LE && order != UTF16_BE) return NULL;
   c = calloc(1, sizeof *c);
-  if (c == NULL)
-    return NULL;
+  if (c == NULL) return NULL;
   c->cd = iconv_open("UTF-8", order == UTF16_LE ? "UTF-16LE" : "UTF-16BE");
   if (c->cd == (iconv_t)-1) {
     free(c);
@@ -58,10 +50,8 @@ utf16_conv *utf16_create(int order)
   return c;
 }
 
-void utf16_destroy(utf16_conv *c)
-{
-  if (c == NULL)
-    return;
+void utf16_destroy(utf16_conv *c) {
+  if (c == NULL) return;
   iconv_close(c->cd);
   free(c);
 }
@@ -71,8 +61,7 @@ void utf16_destroy(utf16_conv *c)
  * character at the end), UTF16_STOPPED, or UTF16_INVALID with *in at
  * the bad code unit. */
 static int run(utf16_conv *c, char **in, size_t *len, utf16_out_fn out,
-               void *ctx)
-{
+               void *ctx) {
   while (*len > 0) {
     char *op = c->out;
     size_t ol = OUT_CAP;
@@ -80,8 +69,7 @@ static int run(utf16_conv *c, char **in, size_t *len, utf16_out_fn out,
     int e = errno;
     if (op > c->out && out(ctx, c->out, (size_t)(op - c->out)) != 0)
       return UTF16_STOPPED;
-    if (r != (size_t)-1 || e == E2BIG)
-      continue;
+    if (r != (size_t)-1 || e == E2BIG) continue;
     if (e == EINVAL)
       return 0; /* unfinished at the end: kept for the next chunk */
     return UTF16_INVALID;
@@ -90,13 +78,11 @@ static int run(utf16_conv *c, char **in, size_t *len, utf16_out_fn out,
 }
 
 int utf16_feed(utf16_conv *c, const char *buf, size_t len, utf16_out_fn out,
-               void *ctx, uint64_t *err_off)
-{
+               void *ctx, uint64_t *err_off) {
   char *ip;
   size_t il;
   int rc;
-  if (c->failed)
-    return UTF16_INVALID;
+  if (c->failed) return UTF16_INVALID;
   /* First finish the character the last chunk left unfinished, taking
    * bytes from this one a byte at a time (at most three). */
   while (c->ncarry > 0 && len > 0) {
@@ -108,12 +94,10 @@ int utf16_feed(utf16_conv *c, const char *buf, size_t len, utf16_out_fn out,
     rc = run(c, &ip, &il, out, ctx);
     if (rc == UTF16_INVALID) {
       c->failed = 1;
-      if (err_off)
-        *err_off = c->fed - c->ncarry;
+      if (err_off) *err_off = c->fed - c->ncarry;
       return rc;
     }
-    if (rc != 0)
-      return rc;
+    if (rc != 0) return rc;
     if (il == 0) {
       c->ncarry = 0;
     } else if (il < c->ncarry) {
@@ -121,8 +105,7 @@ int utf16_feed(utf16_conv *c, const char *buf, size_t len, utf16_out_fn out,
       c->ncarry = il;
     } else if (c->ncarry == sizeof c->carry) {
       c->failed = 1; /* cannot happen: 4 bytes are always decidable */
-      if (err_off)
-        *err_off = c->fed - c->ncarry;
+      if (err_off) *err_off = c->fed - c->ncarry;
       return UTF16_INVALID;
     }
   }
@@ -131,8 +114,7 @@ int utf16_feed(utf16_conv *c, const char *buf, size_t len, utf16_out_fn out,
   rc = run(c, &ip, &il, out, ctx);
   if (rc == UTF16_INVALID) {
     c->failed = 1;
-    if (err_off)
-      *err_off = c->fed + (uint64_t)(ip - buf);
+    if (err_off) *err_off = c->fed + (uint64_t)(ip - buf);
     return rc;
   }
   c->fed += len;
@@ -143,13 +125,10 @@ int utf16_feed(utf16_conv *c, const char *buf, size_t len, utf16_out_fn out,
   return rc;
 }
 
-int utf16_finish(utf16_conv *c, uint64_t *err_off)
-{
-  if (c->failed)
-    return UTF16_INVALID;
+int utf16_finish(utf16_conv *c, uint64_t *err_off) {
+  if (c->failed) return UTF16_INVALID;
   if (c->ncarry > 0) {
-    if (err_off)
-      *err_off = c->fed - c->ncarry;
+    if (err_off) *err_off = c->fed - c->ncarry;
     c->failed = 1;
     return UTF16_INVALID;
   }

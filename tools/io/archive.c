@@ -38,13 +38,11 @@
 #include <sys/stat.h>
 
 static int has(const unsigned char *b, size_t n, size_t at, const char *magic,
-               size_t len)
-{
+               size_t len) {
   return n >= at + len && memcmp(b + at, magic, len) == 0;
 }
 
-int input__archive_magic(const unsigned char *b, size_t n)
-{
+int input__archive_magic(const unsigned char *b, size_t n) {
   /* Binary signatures are certain; the all-text ones could begin a plain
    * SGF file by chance, and then a failure to read the archive is taken
    * to mean that it is one. */
@@ -53,9 +51,11 @@ int input__archive_magic(const unsigned char *b, size_t n)
     size_t len;
     int kind;
   } m[] = {
-      {"\x1f\x8b", 2, INPUT__MAGIC_SURE},           /* gzip */
-      {"\x1f\x9d", 2, INPUT__MAGIC_SURE},           /* compress */
-      {"\xfd" "7zXZ\0", 6, INPUT__MAGIC_SURE},      /* xz */
+      {"\x1f\x8b", 2, INPUT__MAGIC_SURE}, /* gzip */
+      {"\x1f\x9d", 2, INPUT__MAGIC_SURE}, /* compress */
+      {"\xfd"
+       "7zXZ\0",
+       6, INPUT__MAGIC_SURE},                       /* xz */
       {"\x5d\0\0", 3, INPUT__MAGIC_SURE},           /* lzma */
       {"\x28\xb5\x2f\xfd", 4, INPUT__MAGIC_SURE},   /* zstd */
       {"\x04\x22\x4d\x18", 4, INPUT__MAGIC_SURE},   /* lz4 */
@@ -68,19 +68,18 @@ int input__archive_magic(const unsigned char *b, size_t n)
       {"Rar!\x1a\x07", 6, INPUT__MAGIC_SURE},       /* rar */
       {"\x71\xc7", 2, INPUT__MAGIC_SURE},           /* cpio binary */
       {"\xc7\x71", 2, INPUT__MAGIC_SURE},           /* cpio, swapped */
-      {"BZh", 3, INPUT__MAGIC_MAYBE},                /* bzip2 */
-      {"LZIP", 4, INPUT__MAGIC_MAYBE},               /* lzip */
-      {"MSCF", 4, INPUT__MAGIC_MAYBE},               /* cab */
-      {"xar!", 4, INPUT__MAGIC_MAYBE},               /* xar */
-      {"!<arch>\n", 8, INPUT__MAGIC_MAYBE},          /* ar */
-      {"070707", 6, INPUT__MAGIC_MAYBE},             /* cpio odc */
-      {"070701", 6, INPUT__MAGIC_MAYBE},             /* cpio newc */
-      {"070702", 6, INPUT__MAGIC_MAYBE},             /* cpio crc */
+      {"BZh", 3, INPUT__MAGIC_MAYBE},               /* bzip2 */
+      {"LZIP", 4, INPUT__MAGIC_MAYBE},              /* lzip */
+      {"MSCF", 4, INPUT__MAGIC_MAYBE},              /* cab */
+      {"xar!", 4, INPUT__MAGIC_MAYBE},              /* xar */
+      {"!<arch>\n", 8, INPUT__MAGIC_MAYBE},         /* ar */
+      {"070707", 6, INPUT__MAGIC_MAYBE},            /* cpio odc */
+      {"070701", 6, INPUT__MAGIC_MAYBE},            /* cpio newc */
+      {"070702", 6, INPUT__MAGIC_MAYBE},            /* cpio crc */
   };
   size_t i;
   for (i = 0; i < sizeof m / sizeof m[0]; i++)
-    if (has(b, n, 0, m[i].magic, m[i].len))
-      return m[i].kind;
+    if (has(b, n, 0, m[i].magic, m[i].len)) return m[i].kind;
   if (has(b, n, 257, "ustar", 5) || has(b, n, 32769, "CD001", 5))
     return INPUT__MAGIC_MAYBE; /* tar, ISO 9660 */
   for (i = 0; i < 1024 && i < n && b[i] == 0; i++)
@@ -92,8 +91,7 @@ int input__archive_magic(const unsigned char *b, size_t n)
 
 /* ---------------------------------------------------------- callbacks */
 
-static la_ssize_t ar_read(struct archive *a, void *ud, const void **out)
-{
+static la_ssize_t ar_read(struct archive *a, void *ud, const void **out) {
   source *s = ud;
   const char *p = NULL;
   ssize_t n = input__src_pull(s, &p);
@@ -106,19 +104,24 @@ static la_ssize_t ar_read(struct archive *a, void *ud, const void **out)
 }
 
 static la_int64_t ar_seek(struct archive *a, void *ud, la_int64_t off,
-                          int whence)
-{
+                          int whence) {
   source *s = ud;
   int64_t to;
   (void)a;
   switch (whence) {
-  case SEEK_SET: to = off; break;
-  case SEEK_CUR: to = s->io.pos - (int64_t)s->io.kept + off; break;
-  case SEEK_END: to = s->size + off; break;
-  default: return ARCHIVE_FATAL;
+    case SEEK_SET:
+      to = off;
+      break;
+    case SEEK_CUR:
+      to = s->io.pos - (int64_t)s->io.kept + off;
+      break;
+    case SEEK_END:
+      to = s->size + off;
+      break;
+    default:
+      return ARCHIVE_FATAL;
   }
-  if (to < 0)
-    return ARCHIVE_FATAL;
+  if (to < 0) return ARCHIVE_FATAL;
   /* (the source is paused or ended between pulls: no read in flight) */
   io_source_rewind(&s->io, to, 0);
   return to;
@@ -128,27 +131,22 @@ static la_int64_t ar_seek(struct archive *a, void *ud, la_int64_t off,
 
 /* Is this entry an SGF file: "*.sgf" in any case, but not an AppleDouble
  * "._*" companion file? */
-static int is_sgf_name(const char *name)
-{
+static int is_sgf_name(const char *name) {
   const char *base = strrchr(name, '/');
   size_t n = strlen(name);
   base = base ? base + 1 : name;
-  if (base[0] == '.' && base[1] == '_')
-    return 0;
-  return n >= 4 && name[n - 4] == '.' &&
-         (name[n - 3] | 0x20) == 's' && (name[n - 2] | 0x20) == 'g' &&
-         (name[n - 1] | 0x20) == 'f';
+  if (base[0] == '.' && base[1] == '_') return 0;
+  return n >= 4 && name[n - 4] == '.' && (name[n - 3] | 0x20) == 's' &&
+         (name[n - 2] | 0x20) == 'g' && (name[n - 1] | 0x20) == 'f';
 }
 
 /* r->name = "path:entry" */
-static int set_name(input_reader *r, const char *path, const char *entry)
-{
+static int set_name(input_reader *r, const char *path, const char *entry) {
   size_t pl = strlen(path), el = strlen(entry);
   if (pl + el + 2 > r->name_cap) {
     size_t cap = (pl + el + 2) * 2;
     char *nb = realloc(r->name, cap);
-    if (nb == NULL)
-      return -1;
+    if (nb == NULL) return -1;
     r->name = nb;
     r->name_cap = cap;
   }
@@ -158,33 +156,28 @@ static int set_name(input_reader *r, const char *path, const char *entry)
   return 0;
 }
 
-static void keep_error(input_reader *r, struct archive *a)
-{
+static void keep_error(input_reader *r, struct archive *a) {
   const char *e = archive_error_string(a);
   snprintf(r->err, sizeof r->err, "%s", e ? e : "archive read error");
 }
 
 /* Note the filters the data came through, for input_filters(). */
-static void keep_filters(input_reader *r, struct archive *a)
-{
+static void keep_filters(input_reader *r, struct archive *a) {
   int i, n = archive_filter_count(a);
   r->nfilters = 0;
   for (i = 0; i < n && r->nfilters < INPUT_MAX_FILTERS; i++) {
     int code = archive_filter_code(a, i);
-    if (code != ARCHIVE_FILTER_NONE)
-      r->filters[r->nfilters++] = code;
+    if (code != ARCHIVE_FILTER_NONE) r->filters[r->nfilters++] = code;
   }
 }
 
 /* Give the sink len zero bytes (a hole in a sparse entry). Nonzero if
  * it asked to stop. */
-static int zeros(const input_sink *sink, void *ctx, int64_t len)
-{
+static int zeros(const input_sink *sink, void *ctx, int64_t len) {
   static const char zero[4096];
   while (len > 0) {
     size_t k = len < (int64_t)sizeof zero ? (size_t)len : sizeof zero;
-    if (sink->data(ctx, zero, k))
-      return 1;
+    if (sink->data(ctx, zero, k)) return 1;
     len -= (int64_t)k;
   }
   return 0;
@@ -193,8 +186,7 @@ static int zeros(const input_sink *sink, void *ctx, int64_t len)
 /* Feed one entry, each block as it is decompressed. Returns ARCHIVE_OK,
  * or the failing archive_read_data_block result (r->err then says why). */
 static int read_entry(input_reader *r, struct archive *a, const char *name,
-                      const input_sink *sink, void *ctx)
-{
+                      const input_sink *sink, void *ctx) {
   const void *buf;
   size_t len;
   la_int64_t off, at = 0;
@@ -213,23 +205,19 @@ static int read_entry(input_reader *r, struct archive *a, const char *name,
     }
     rc = ARCHIVE_OK;
     if (off > at) {
-      if (zeros(sink, ctx, off - at))
-        break;
+      if (zeros(sink, ctx, off - at)) break;
       at = off;
     }
     at += (la_int64_t)len;
-    if (len > 0 && sink->data(ctx, buf, len))
-      break;
+    if (len > 0 && sink->data(ctx, buf, len)) break;
   }
   sink->end(ctx, name, rc == ARCHIVE_OK ? NULL : r->err);
   return rc;
 }
 
-static struct archive *open_archive(source *s)
-{
+static struct archive *open_archive(source *s) {
   struct archive *a = archive_read_new();
-  if (a == NULL)
-    return NULL;
+  if (a == NULL) return NULL;
   /* Compression filters: all but uu. Its bidder reads up to 128 KiB of
    * decompressed data ahead, looking for a "begin" line, and when a
    * truncated game.sgf.gz broke off within that, the decompressor's error
@@ -260,15 +248,13 @@ static struct archive *open_archive(source *s)
   archive_read_support_format_zip(a);
   archive_read_support_format_raw(a); /* game.sgf.gz: one plain stream */
   archive_read_set_read_callback(a, ar_read);
-  if (s->seekable)
-    archive_read_set_seek_callback(a, ar_seek);
+  if (s->seekable) archive_read_set_seek_callback(a, ar_seek);
   archive_read_set_callback_data(a, s);
   return a;
 }
 
 int input__read_archive(source *s, const char *path, size_t n, int magic,
-                        const input_sink *sink, void *ctx)
-{
+                        const input_sink *sink, void *ctx) {
   input_reader *r = s->r;
   struct archive *a;
   struct archive_entry *e;
@@ -284,8 +270,7 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
   for (;;) {
     if (rc == ARCHIVE_OK || rc == ARCHIVE_WARN)
       rc = archive_read_next_header(a, &e);
-    if (rc == ARCHIVE_EOF)
-      break;
+    if (rc == ARCHIVE_EOF) break;
     if (rc == ARCHIVE_RETRY && ++retries < 100) {
       rc = ARCHIVE_OK;
       continue;
@@ -308,8 +293,7 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
       rc = read_entry(r, a, path, sink, ctx);
     } else {
       const char *en = archive_entry_pathname(e);
-      if (en == NULL)
-        en = archive_entry_pathname_utf8(e);
+      if (en == NULL) en = archive_entry_pathname_utf8(e);
       if (en == NULL || archive_entry_filetype(e) != AE_IFREG ||
           !is_sgf_name(en))
         continue;
@@ -323,8 +307,7 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
     }
     if (rc != ARCHIVE_OK) {
       result = -1;
-      if (rc == ARCHIVE_FATAL)
-        break;
+      if (rc == ARCHIVE_FATAL) break;
       rc = ARCHIVE_OK;
     }
   }

@@ -23,8 +23,7 @@
 
 #define DEFAULT_BUFSIZE (256u * 1024u)
 
-const char *input__errmsg(int err)
-{
+const char *input__errmsg(int err) {
   /* On Unix, libuv's codes are negated errno values except its own few
    * (UV_EOF, UV_EAI_*, ...), which sit far below. The message is the
    * strerror() text, made in a buffer of the calling thread's own, since
@@ -38,14 +37,11 @@ const char *input__errmsg(int err)
   return uv_strerror(err);
 }
 
-input_reader *input_reader_create(size_t bufsize)
-{
+input_reader *input_reader_create(size_t bufsize) {
   input_reader *r = calloc(1, sizeof *r);
-  if (r == NULL)
-    return NULL;
+  if (r == NULL) return NULL;
   r->rcap = bufsize ? bufsize : DEFAULT_BUFSIZE;
-  if (r->rcap > (1u << 30))
-    r->rcap = 1u << 30;
+  if (r->rcap > (1u << 30)) r->rcap = 1u << 30;
   r->rbuf = malloc(r->rcap);
   if (r->rbuf == NULL || uv_loop_init(&r->loop) != 0) {
     free(r->rbuf);
@@ -55,12 +51,9 @@ input_reader *input_reader_create(size_t bufsize)
   return r;
 }
 
-void input_reader_destroy(input_reader *r)
-{
-  if (r == NULL)
-    return;
-  if (r->in_stream != NULL)
-    uv_close((uv_handle_t *)r->in_stream, NULL);
+void input_reader_destroy(input_reader *r) {
+  if (r == NULL) return;
+  if (r->in_stream != NULL) uv_close((uv_handle_t *)r->in_stream, NULL);
   uv_run(&r->loop, UV_RUN_DEFAULT);
   uv_loop_close(&r->loop);
   free(r->rbuf);
@@ -72,36 +65,31 @@ void input_reader_destroy(input_reader *r)
 /* ------------------------------------------------------------ stdin */
 
 /* Decide once how standard input is read. Returns 0 or a libuv error. */
-static int stdin_setup(input_reader *r)
-{
+static int stdin_setup(input_reader *r) {
   int e;
-  if (r->in_kind != IN_NONE)
-    return r->in_kind == IN_BAD ? UV_EBADF : 0;
+  if (r->in_kind != IN_NONE) return r->in_kind == IN_BAD ? UV_EBADF : 0;
   r->in_kind = IN_BAD;
   switch (uv_guess_handle(0)) {
-  case UV_FILE:
-    r->in_kind = IN_FILE;
-    return 0;
-  case UV_NAMED_PIPE:
-    e = uv_pipe_init(&r->loop, &r->in_pipe, 0);
-    if (e != 0)
-      return e;
-    r->in_stream = (uv_stream_t *)&r->in_pipe;
-    e = uv_pipe_open(&r->in_pipe, 0);
-    r->in_kind = IN_PIPE;
-    break;
-  case UV_TTY:
-    e = uv_tty_init(&r->loop, &r->in_tty, 0, 0);
-    if (e != 0)
-      return e;
-    r->in_stream = (uv_stream_t *)&r->in_tty;
-    r->in_kind = IN_TTY;
-    break;
-  default:
-    return UV_EBADF;
+    case UV_FILE:
+      r->in_kind = IN_FILE;
+      return 0;
+    case UV_NAMED_PIPE:
+      e = uv_pipe_init(&r->loop, &r->in_pipe, 0);
+      if (e != 0) return e;
+      r->in_stream = (uv_stream_t *)&r->in_pipe;
+      e = uv_pipe_open(&r->in_pipe, 0);
+      r->in_kind = IN_PIPE;
+      break;
+    case UV_TTY:
+      e = uv_tty_init(&r->loop, &r->in_tty, 0, 0);
+      if (e != 0) return e;
+      r->in_stream = (uv_stream_t *)&r->in_tty;
+      r->in_kind = IN_TTY;
+      break;
+    default:
+      return UV_EBADF;
   }
-  if (e != 0)
-    r->in_kind = IN_BAD;
+  if (e != 0) r->in_kind = IN_BAD;
   return e;
 }
 
@@ -110,49 +98,44 @@ static int stdin_setup(input_reader *r)
 /* A plain file larger than the buffer, read with callbacks, is read ahead
  * into a second buffer while the sink works on the first: the loop's
  * thread then seldom waits for the pool (stream.h). */
-static void readahead(source *s)
-{
+static void readahead(source *s) {
   input_reader *r = s->r;
   if (!s->seekable || s->size <= (int64_t)r->rcap ||
       (s->io.flags & IO_SOURCE_INLINE))
     return;
-  if (r->rbuf2 == NULL)
-    r->rbuf2 = malloc(r->rcap);
-  if (r->rbuf2 != NULL)
-    io_source_readahead(&s->io, r->rbuf2);
+  if (r->rbuf2 == NULL) r->rbuf2 = malloc(r->rcap);
+  if (r->rbuf2 != NULL) io_source_readahead(&s->io, r->rbuf2);
 }
 
-static int src_data(void *ctx, const char *buf, size_t len, size_t *used)
-{
+static int src_data(void *ctx, const char *buf, size_t len, size_t *used) {
   source *s = ctx;
   switch (s->mode) {
-  case SRC_FIRST: {
-    int magic = input__archive_magic((const unsigned char *)buf, len);
-    if (magic != INPUT__MAGIC_NONE) {
-      /* libarchive takes over, pulling: keep this chunk for it */
-      s->mode = SRC_ARCHIVE;
-      s->status = magic;
-      *used = 0;
-      return IO_PAUSE;
+    case SRC_FIRST: {
+      int magic = input__archive_magic((const unsigned char *)buf, len);
+      if (magic != INPUT__MAGIC_NONE) {
+        /* libarchive takes over, pulling: keep this chunk for it */
+        s->mode = SRC_ARCHIVE;
+        s->status = magic;
+        *used = 0;
+        return IO_PAUSE;
+      }
+      s->mode = SRC_PLAIN;
+      s->r->nfilters = 0;
+      readahead(s);
+      s->sink->begin(s->ctx, s->name);
     }
-    s->mode = SRC_PLAIN;
-    s->r->nfilters = 0;
-    readahead(s);
-    s->sink->begin(s->ctx, s->name);
-  }
-    /* fall through */
-  case SRC_PLAIN:
-    return s->sink->data(s->ctx, buf, len) ? IO_STOP : IO_GO;
-  default: /* SRC_PULL: hand the chunk to libarchive, and wait */
-    s->got = buf;
-    s->got_len = len;
-    *used = len;
-    return IO_PAUSE;
+      /* fall through */
+    case SRC_PLAIN:
+      return s->sink->data(s->ctx, buf, len) ? IO_STOP : IO_GO;
+    default: /* SRC_PULL: hand the chunk to libarchive, and wait */
+      s->got = buf;
+      s->got_len = len;
+      *used = len;
+      return IO_PAUSE;
   }
 }
 
-static void src_end(void *ctx, int status)
-{
+static void src_end(void *ctx, int status) {
   source *s = ctx;
   s->status = status;
   if (s->mode == SRC_FIRST && status < 0) {
@@ -173,16 +156,14 @@ static void src_end(void *ctx, int status)
 
 static const io_source_ops src_ops = {src_data, src_end};
 
-ssize_t input__src_pull(source *s, const char **out)
-{
+ssize_t input__src_pull(source *s, const char **out) {
   size_t n = s->io.kept;
   if (n > 0) { /* the chunk the archive was recognised by */
     *out = s->io.buf + s->io.kept_at;
     s->io.kept = 0;
     return (ssize_t)n;
   }
-  if (s->io.ended)
-    return s->status < 0 ? s->status : 0;
+  if (s->io.ended) return s->status < 0 ? s->status : 0;
   s->mode = SRC_PULL;
   s->status = 0;
   s->got = NULL;
@@ -197,8 +178,7 @@ ssize_t input__src_pull(source *s, const char **out)
 }
 
 static int read_source(source *s, const char *name, const input_sink *sink,
-                       void *ctx, uv_file fd)
-{
+                       void *ctx, uv_file fd) {
   input_reader *r = s->r;
   int rc;
   s->name = name;
@@ -211,19 +191,17 @@ static int read_source(source *s, const char *name, const input_sink *sink,
     return 0;
   }
   if (fd == 0 && r->in_stream != NULL)
-    io_source_stream(&s->io, &r->loop, r->in_stream, r->rbuf, r->rcap,
-                     &src_ops, s);
+    io_source_stream(&s->io, &r->loop, r->in_stream, r->rbuf, r->rcap, &src_ops,
+                     s);
   else {
     /* A file that fits in the buffer is read in place: one read, with
      * nothing to do meanwhile, costs less than a trip through the pool
      * and back (a directory of small files ran five times slower). */
     int flags = r->io_flags;
-    if (s->seekable && s->size <= (int64_t)r->rcap)
-      flags |= IO_SOURCE_INLINE;
-    io_source_file(&s->io, &r->loop, fd, s->seekable ? 0 : -1, flags,
-                   r->rbuf, r->rcap, &src_ops, s);
-    if (s->seekable)
-      io_source_size(&s->io, s->size);
+    if (s->seekable && s->size <= (int64_t)r->rcap) flags |= IO_SOURCE_INLINE;
+    io_source_file(&s->io, &r->loop, fd, s->seekable ? 0 : -1, flags, r->rbuf,
+                   r->rcap, &src_ops, s);
+    if (s->seekable) io_source_size(&s->io, s->size);
   }
   rc = io_source_start(&s->io);
   if (rc != 0) {
@@ -231,18 +209,14 @@ static int read_source(source *s, const char *name, const input_sink *sink,
     return -1;
   }
   uv_run(&r->loop, UV_RUN_DEFAULT);
-  if (fd == 0 && r->in_stream != NULL && s->io.eof)
-    r->in_eof = 1;
-  if (s->mode != SRC_ARCHIVE)
-    return s->status < 0 ? -1 : 0;
+  if (fd == 0 && r->in_stream != NULL && s->io.eof) r->in_eof = 1;
+  if (s->mode != SRC_ARCHIVE) return s->status < 0 ? -1 : 0;
   /* Paused on the first chunk, which looks like an archive. */
   {
     size_t n = s->io.kept;
     rc = input__read_archive(s, name, n, s->status, sink, ctx);
-    if (fd == 0 && r->in_stream != NULL && s->io.eof)
-      r->in_eof = 1;
-    if (rc != INPUT__NOT_ARCHIVE)
-      return rc;
+    if (fd == 0 && r->in_stream != NULL && s->io.eof) r->in_eof = 1;
+    if (rc != INPUT__NOT_ARCHIVE) return rc;
     /* Start again from the first byte; if the file cannot be read at
      * offsets, only that chunk was read, and it is still there. */
     io_source_rewind(&s->io, 0, s->seekable ? 0 : n);
@@ -253,31 +227,25 @@ static int read_source(source *s, const char *name, const input_sink *sink,
   sink->begin(ctx, name);
   io_source_resume(&s->io);
   uv_run(&r->loop, UV_RUN_DEFAULT);
-  if (fd == 0 && r->in_stream != NULL && s->io.eof)
-    r->in_eof = 1;
+  if (fd == 0 && r->in_stream != NULL && s->io.eof) r->in_eof = 1;
   return s->status < 0 ? -1 : 0;
 }
 
-int input_filters(const input_reader *r, int *codes, int max)
-{
+int input_filters(const input_reader *r, int *codes, int max) {
   int i;
-  for (i = 0; i < r->nfilters && i < max; i++)
-    codes[i] = r->filters[i];
+  for (i = 0; i < r->nfilters && i < max; i++) codes[i] = r->filters[i];
   return r->nfilters;
 }
 
 int input_read(input_reader *r, const char *path, const input_sink *sink,
-               void *ctx)
-{
+               void *ctx) {
   int rc = input_read_file(r, path, sink, ctx);
-  if (rc == INPUT_IS_DIR)
-    return input__walk(r, path, sink, ctx);
+  if (rc == INPUT_IS_DIR) return input__walk(r, path, sink, ctx);
   return rc;
 }
 
-int input_read_file(input_reader *r, const char *path,
-                    const input_sink *sink, void *ctx)
-{
+int input_read_file(input_reader *r, const char *path, const input_sink *sink,
+                    void *ctx) {
   source s;
   uv_fs_t req;
   uv_file fd;
@@ -319,7 +287,4 @@ int input_read_file(input_reader *r, const char *path,
   return rc;
 }
 
-void input_reader_inline(input_reader *r)
-{
-  r->io_flags = IO_SOURCE_INLINE;
-}
+void input_reader_inline(input_reader *r) { r->io_flags = IO_SOURCE_INLINE; }

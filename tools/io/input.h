@@ -94,8 +94,8 @@ int input_filters(const input_reader *r, int *codes, int max);
 /* input_read(), except that a directory is not walked: it returns
  * INPUT_IS_DIR and calls nothing of sink. */
 #define INPUT_IS_DIR 1
-int input_read_file(input_reader *r, const char *path,
-                    const input_sink *sink, void *ctx);
+int input_read_file(input_reader *r, const char *path, const input_sink *sink,
+                    void *ctx);
 
 /* Is path a directory, following symbolic links? */
 int input_is_dir(input_reader *r, const char *path);
@@ -106,15 +106,14 @@ int input_is_dir(input_reader *r, const char *path);
 /* If path is a regular file of at least min_size bytes whose first bytes
  * are not those of an archive or compressed file, its size; else -1 (the
  * caller reads it the ordinary way, which also reports what is wrong). */
-int64_t input_plain_size(input_reader *r, const char *path,
-                         int64_t min_size);
+int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size);
 
 /* Read bytes [off, off + len) of path into data() in chunks of the
  * reader's buffer (data() returning nonzero stops). Returns 0, or a
  * negative libuv error (also when the file is shorter than off + len). */
 int input_read_range(input_reader *r, const char *path, int64_t off,
-                     int64_t len, int (*data)(void *ctx, const char *buf,
-                                              size_t n),
+                     int64_t len,
+                     int (*data)(void *ctx, const char *buf, size_t n),
                      void *ctx);
 
 /* What none() says of a directory without .sgf files. */

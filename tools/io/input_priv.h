@@ -12,17 +12,17 @@ struct input_reader {
   uv_loop_t loop;
   char *rbuf; /* every read of a file or stream lands here */
   size_t rcap;
-  char *rbuf2; /* the read-ahead buffer of a large plain file, made when
-                * first needed */
+  char *rbuf2;  /* the read-ahead buffer of a large plain file, made when
+                 * first needed */
   int io_flags; /* IO_SOURCE_INLINE for a reader on a pool thread */
-  char *name; /* "ARCHIVE:ENTRY" */
+  char *name;   /* "ARCHIVE:ENTRY" */
   size_t name_cap;
   char err[256]; /* the last error message, for sinks */
   /* The compression of the input being read (input_filters()). */
   int filters[INPUT_MAX_FILTERS];
   int nfilters;
   /* Standard input when it is a pipe or terminal. */
-  int in_kind;   /* IN_* */
+  int in_kind; /* IN_* */
   uv_stream_t *in_stream;
   uv_pipe_t in_pipe;
   uv_tty_t in_tty;
@@ -37,10 +37,10 @@ enum { IN_NONE = 0, IN_FILE, IN_PIPE, IN_TTY, IN_BAD };
 typedef struct source {
   input_reader *r;
   io_source io;
-  int mode;       /* SRC_*: what data() does with a chunk */
-  int seekable;   /* a regular file, read at io.pos */
-  int64_t size;   /* file size, when seekable */
-  int status;     /* what io's end() said */
+  int mode;     /* SRC_*: what data() does with a chunk */
+  int seekable; /* a regular file, read at io.pos */
+  int64_t size; /* file size, when seekable */
+  int status;   /* what io's end() said */
   /* SRC_PULL: the chunk handed over, or NULL */
   const char *got;
   size_t got_len;
@@ -71,8 +71,8 @@ enum { INPUT__MAGIC_NONE = 0, INPUT__MAGIC_MAYBE, INPUT__MAGIC_SURE };
 int input__archive_magic(const unsigned char *b, size_t n);
 
 /* Read the archive whose first n bytes are kept in s->io (paused there);
- * magic is what input__archive_magic() said. Returns 0 or -1 (failure reported to the
- * sink), or INPUT__NOT_ARCHIVE when the magic was only MAYBE and
+ * magic is what input__archive_magic() said. Returns 0 or -1 (failure reported
+ * to the sink), or INPUT__NOT_ARCHIVE when the magic was only MAYBE and
  * libarchive could not read a first header: the input is a plain file.
  * Then, unless s->seekable, the first n bytes are still at the start of
  * r->rbuf and nothing more was read (when more was, the failure is

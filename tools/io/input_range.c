@@ -9,16 +9,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int open_file(input_reader *r, const char *path)
-{
+static int open_file(input_reader *r, const char *path) {
   uv_fs_t req;
   int fd = uv_fs_open(&r->loop, &req, path, UV_FS_O_RDONLY, 0, NULL);
   uv_fs_req_cleanup(&req);
   return fd;
 }
 
-static void close_file(input_reader *r, int fd)
-{
+static void close_file(input_reader *r, int fd) {
   uv_fs_t req;
   uv_fs_close(&r->loop, &req, fd, NULL);
   uv_fs_req_cleanup(&req);
@@ -26,8 +24,7 @@ static void close_file(input_reader *r, int fd)
 
 /* Read up to cap bytes at off: > 0 read, 0 at end, < 0 a libuv error. */
 static ssize_t read_at(input_reader *r, int fd, char *buf, size_t cap,
-                       int64_t off)
-{
+                       int64_t off) {
   uv_fs_t req;
   uv_buf_t b = uv_buf_init(buf, (unsigned)cap);
   ssize_t n;
@@ -37,23 +34,19 @@ static ssize_t read_at(input_reader *r, int fd, char *buf, size_t cap,
   return n;
 }
 
-int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size)
-{
+int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
   uv_fs_t req;
   int64_t size = -1;
   ssize_t n;
   int fd;
-  if (strcmp(path, "-") == 0)
-    return -1;
+  if (strcmp(path, "-") == 0) return -1;
   fd = open_file(r, path);
-  if (fd < 0)
-    return -1;
+  if (fd < 0) return -1;
   if (uv_fs_fstat(&r->loop, &req, fd, NULL) == 0 &&
       S_ISREG(req.statbuf.st_mode))
     size = (int64_t)req.statbuf.st_size;
   uv_fs_req_cleanup(&req);
-  if (size >= 0 && size < min_size)
-    size = -1;
+  if (size >= 0 && size < min_size) size = -1;
   if (size >= 0) {
     n = read_at(r, fd, r->rbuf, r->rcap, 0);
     if (n <= 0 || input__archive_magic((const unsigned char *)r->rbuf,
@@ -65,13 +58,11 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size)
 }
 
 int input_read_range(input_reader *r, const char *path, int64_t off,
-                     int64_t len, int (*data)(void *ctx, const char *buf,
-                                              size_t n),
-                     void *ctx)
-{
+                     int64_t len,
+                     int (*data)(void *ctx, const char *buf, size_t n),
+                     void *ctx) {
   int fd = open_file(r, path), rc = 0;
-  if (fd < 0)
-    return fd;
+  if (fd < 0) return fd;
   while (len > 0) {
     size_t want = len < (int64_t)r->rcap ? (size_t)len : r->rcap;
     ssize_t n = read_at(r, fd, r->rbuf, want, off);
@@ -81,8 +72,7 @@ int input_read_range(input_reader *r, const char *path, int64_t off,
     }
     off += n;
     len -= n;
-    if (data(ctx, r->rbuf, (size_t)n))
-      break;
+    if (data(ctx, r->rbuf, (size_t)n)) break;
   }
   close_file(r, fd);
   return rc;

@@ -46,9 +46,9 @@ enum { SLOT_QUEUED, SLOT_RUNNING, SLOT_DONE };
 static const char oom[] = "out of memory";
 
 typedef struct record {
-  int kind;          /* REC_* */
-  int named;         /* the name is in text; else it is the slot's path */
-  char *text;        /* the name (when named), then the error */
+  int kind;   /* REC_* */
+  int named;  /* the name is in text; else it is the slot's path */
+  char *text; /* the name (when named), then the error */
   size_t cap;
   const char *error; /* into text, or oom: REC_FAIL, REC_NONE, and
                       * REC_ROW of an input that broke off (else NULL) */
@@ -63,9 +63,9 @@ typedef struct slot {
   record *rec;            /* cap records, cap results: 1, grown to */
   unsigned char *results; /* JOBS_RECORDS for an archive's members */
   size_t cap;
-  size_t nrec;            /* records written */
-  size_t printed;         /* records delivered */
-  int reading;            /* the loop's thread is delivering records */
+  size_t nrec;    /* records written */
+  size_t printed; /* records delivered */
+  int reading;    /* the loop's thread is delivering records */
 } slot;
 
 typedef struct jobs jobs;
@@ -76,8 +76,8 @@ typedef struct task {
   jobs *j;
   input_reader *in;
   void *state;
-  unsigned char *result;      /* end() fills it, add() copies it */
-  slot *s;                    /* the input being read */
+  unsigned char *result; /* end() fills it, add() copies it */
+  slot *s;               /* the input being read */
   slot *batch[JOBS_BATCH];
   size_t nbatch;
   int busy;
@@ -103,32 +103,28 @@ struct jobs {
   int nfiles, argi;
   input_walk *walk;
   const char *walk_root; /* the argument being walked */
-  int walk_found;   /* the walk gave a file (or a failure to report) */
+  int walk_found;        /* the walk gave a file (or a failure to report) */
   int gen_done;
-  int direct;       /* GEN_DIRECT pending: see gen_one() */
+  int direct; /* GEN_DIRECT pending: see gen_one() */
   const char *direct_path;
   const char *direct_error; /* NULL: a file to read */
   char direct_buf[256];
 };
 
-static slot *slot_at(const jobs *j, uint64_t pos)
-{
+static slot *slot_at(const jobs *j, uint64_t pos) {
   return &j->ring[pos % j->nslots];
 }
 
-static unsigned char *result_at(const jobs *j, slot *s, size_t i)
-{
+static unsigned char *result_at(const jobs *j, slot *s, size_t i) {
   return s->results + i * j->ops->result_size;
 }
 
 /* Room for JOBS_RECORDS records in s, unless the main thread is reading
  * them. 0 or -1. (Lock held.) */
-static int grow(jobs *j, slot *s)
-{
+static int grow(jobs *j, slot *s) {
   record *rec;
   unsigned char *res;
-  if (s->reading || s->cap >= JOBS_RECORDS)
-    return -1;
+  if (s->reading || s->cap >= JOBS_RECORDS) return -1;
   rec = calloc(JOBS_RECORDS, sizeof *rec);
   res = malloc(JOBS_RECORDS * j->ops->result_size);
   if (rec == NULL || res == NULL) {
@@ -149,8 +145,7 @@ static int grow(jobs *j, slot *s)
 /* Set r; name NULL: the slot's path. On failure r is an "out of memory"
  * failure of the slot's path, and -1 is returned. */
 static int record_set(record *r, int kind, const char *name,
-                      const char *error)
-{
+                      const char *error) {
   size_t nl = name ? strlen(name) + 1 : 0;
   size_t el = error ? strlen(error) + 1 : 0;
   r->kind = kind;
@@ -168,8 +163,7 @@ static int record_set(record *r, int kind, const char *name,
     r->text = t;
     r->cap = cap;
   }
-  if (name)
-    memcpy(r->text, name, nl);
+  if (name) memcpy(r->text, name, nl);
   if (error) {
     memcpy(r->text + nl, error, el);
     r->error = r->text + nl;
@@ -180,13 +174,11 @@ static int record_set(record *r, int kind, const char *name,
 /* ------------------------------------------------------------ tasks */
 
 /* A record of t's input; for REC_ROW, its result is in t->result. */
-static void add(task *t, int kind, const char *name, const char *error)
-{
+static void add(task *t, int kind, const char *name, const char *error) {
   jobs *j = t->j;
   slot *s = t->s;
   int wake;
-  if (name == s->path)
-    name = NULL;
+  if (name == s->path) name = NULL;
   uv_mutex_lock(&j->mu);
   while (s->nrec == s->cap && grow(j, s) != 0) {
     j->blocked++;
@@ -200,46 +192,38 @@ static void add(task *t, int kind, const char *name, const char *error)
   s->nrec++;
   wake = s == slot_at(j, j->head) && s->cap > 1; /* an archive's members */
   uv_mutex_unlock(&j->mu);
-  if (wake)
-    uv_async_send(&j->wake);
+  if (wake) uv_async_send(&j->wake);
 }
 
-static void w_begin(void *ctx, const char *name)
-{
+static void w_begin(void *ctx, const char *name) {
   task *t = ctx;
   t->j->ops->begin(t->state, name);
 }
 
-static int w_data(void *ctx, const char *buf, size_t len)
-{
+static int w_data(void *ctx, const char *buf, size_t len) {
   task *t = ctx;
   return t->j->ops->data(t->state, buf, len);
 }
 
-static void w_end(void *ctx, const char *name, const char *error)
-{
+static void w_end(void *ctx, const char *name, const char *error) {
   task *t = ctx;
   /* An input that broke off still gives what was read, with the error. */
   t->j->ops->end(t->state, name, error, t->result);
   add(t, REC_ROW, name, error);
 }
 
-static void w_fail(void *ctx, const char *name, const char *error)
-{
+static void w_fail(void *ctx, const char *name, const char *error) {
   add(ctx, REC_FAIL, name, error);
 }
 
-static void w_none(void *ctx, const char *name, const char *why)
-{
+static void w_none(void *ctx, const char *name, const char *why) {
   add(ctx, REC_NONE, name, why);
 }
 
-static const input_sink task_sink = {w_begin, w_data, w_end, w_fail,
-                                     w_none};
+static const input_sink task_sink = {w_begin, w_data, w_end, w_fail, w_none};
 
 /* In the pool: read the batch, each input marked done as it ends. */
-static void work(uv_work_t *req)
-{
+static void work(uv_work_t *req) {
   task *t = req->data;
   jobs *j = t->j;
   size_t i;
@@ -259,8 +243,7 @@ static void work(uv_work_t *req)
 
 static void fill(jobs *j);
 
-static void after_work(uv_work_t *req, int status)
-{
+static void after_work(uv_work_t *req, int status) {
   task *t = req->data;
   (void)status;
   t->busy = 0;
@@ -268,38 +251,28 @@ static void after_work(uv_work_t *req, int status)
   fill(t->j);
 }
 
-static void on_wake(uv_async_t *a)
-{
-  fill(a->data);
-}
+static void on_wake(uv_async_t *a) { fill(a->data); }
 
 /* Queue a task for the next inputs: a fair share of those waiting, at
  * most JOBS_BATCH. 0 if there was none. (Lock held.) */
-static int queue_task(jobs *j)
-{
+static int queue_task(jobs *j) {
   uint64_t waiting = j->tail - j->take;
   size_t want = (size_t)(waiting / (2u * j->nt));
   task *t = NULL;
   unsigned i;
   for (i = 0; i < j->nt && t == NULL; i++)
-    if (!j->t[i].busy)
-      t = &j->t[i];
-  if (t == NULL)
-    return 0;
-  if (want > JOBS_BATCH)
-    want = JOBS_BATCH;
-  if (want < 1)
-    want = 1;
+    if (!j->t[i].busy) t = &j->t[i];
+  if (t == NULL) return 0;
+  if (want > JOBS_BATCH) want = JOBS_BATCH;
+  if (want < 1) want = 1;
   t->nbatch = 0;
   while (t->nbatch < want && j->take < j->tail) {
     slot *s = slot_at(j, j->take++);
-    if (!s->worker)
-      continue; /* made on the loop */
+    if (!s->worker) continue; /* made on the loop */
     s->state = SLOT_RUNNING;
     t->batch[t->nbatch++] = s;
   }
-  if (t->nbatch == 0)
-    return 0;
+  if (t->nbatch == 0) return 0;
   t->busy = 1;
   j->running++;
   t->req.data = t;
@@ -311,14 +284,12 @@ static int queue_task(jobs *j)
 
 enum { GEN_SLOT, GEN_END, GEN_DIRECT };
 
-static int own_path(slot *s, const char *path)
-{
+static int own_path(slot *s, const char *path) {
   size_t n = strlen(path) + 1;
   if (n > s->own_cap) {
     size_t cap = n < 256 ? 256 : 2 * n;
     char *p = realloc(s->own, cap);
-    if (p == NULL)
-      return -1;
+    if (p == NULL) return -1;
     s->own = p;
     s->own_cap = cap;
   }
@@ -328,16 +299,14 @@ static int own_path(slot *s, const char *path)
 }
 
 /* Does the name end in ".sgf" (any case)? */
-static int sgf_name(const char *name)
-{
+static int sgf_name(const char *name) {
   size_t n = strlen(name);
   return n > 4 && name[n - 4] == '.' && (name[n - 3] | 0x20) == 's' &&
          (name[n - 2] | 0x20) == 'g' && (name[n - 1] | 0x20) == 'f';
 }
 
 /* A slot the main thread makes done, with one record. */
-static int made(slot *s, int kind, const char *error)
-{
+static int made(slot *s, int kind, const char *error) {
   s->worker = 0;
   s->nrec = 1;
   s->printed = 0;
@@ -347,8 +316,7 @@ static int made(slot *s, int kind, const char *error)
 /* Fill s with the next input, in input_read()'s order. GEN_DIRECT: out of
  * memory; the main thread must deliver j->direct_path itself, after all
  * the slots before it (it stays valid until the next input_walk_next). */
-static int gen_one(jobs *j, slot *s)
-{
+static int gen_one(jobs *j, slot *s) {
   s->nrec = s->printed = 0;
   for (;;) {
     const char *a;
@@ -358,8 +326,7 @@ static int gen_one(jobs *j, slot *s)
       if (k == INPUT_WALK_END) {
         input_walk_close(j->walk);
         j->walk = NULL;
-        if (j->walk_found)
-          continue;
+        if (j->walk_found) continue;
         s->path = j->walk_root; /* no .sgf file below it: as input__walk */
         made(s, REC_NONE, INPUT_NO_SGF_FILE);
         return GEN_SLOT;
@@ -370,8 +337,7 @@ static int gen_one(jobs *j, slot *s)
           s->worker = 1;
           return GEN_SLOT;
         }
-        if (made(s, REC_FAIL, error) == 0)
-          return GEN_SLOT;
+        if (made(s, REC_FAIL, error) == 0) return GEN_SLOT;
       }
       j->direct_path = path;
       j->direct_error = NULL;
@@ -381,8 +347,7 @@ static int gen_one(jobs *j, slot *s)
       }
       return GEN_DIRECT;
     }
-    if (j->argi == j->nfiles)
-      return GEN_END;
+    if (j->argi == j->nfiles) return GEN_END;
     a = j->files[j->argi++];
     s->path = a;
     if (strcmp(a, "-") == 0) {
@@ -409,25 +374,28 @@ static int gen_one(jobs *j, slot *s)
   }
 }
 
-
-static void deliver(jobs *j, slot *s, size_t i)
-{
+static void deliver(jobs *j, slot *s, size_t i) {
   record *r = &s->rec[i];
   const char *name = r->named ? r->text : s->path;
   switch (r->kind) {
-  case REC_ROW:
-    j->ops->deliver(j->arg, name, result_at(j, s, i), r->error);
-    break;
-  case REC_FAIL: j->ops->fail(j->arg, name, r->error); break;
-  case REC_NONE: j->ops->sink->none(j->arg, name, r->error); break;
-  default: input_read(j->main, name, j->ops->sink, j->arg); break;
+    case REC_ROW:
+      j->ops->deliver(j->arg, name, result_at(j, s, i), r->error);
+      break;
+    case REC_FAIL:
+      j->ops->fail(j->arg, name, r->error);
+      break;
+    case REC_NONE:
+      j->ops->sink->none(j->arg, name, r->error);
+      break;
+    default:
+      input_read(j->main, name, j->ops->sink, j->arg);
+      break;
   }
 }
 
 /* Deliver all that can be, in order. Nonzero if anything was. (Lock
  * held; it is let go while delivering.) */
-static int drain(jobs *j)
-{
+static int drain(jobs *j) {
   int any = 0;
   while (j->head != j->tail) {
     slot *s = slot_at(j, j->head);
@@ -436,13 +404,11 @@ static int drain(jobs *j)
       /* A run of done slots: no task touches them any more, so they are
        * delivered with one letting go of the lock, then freed. */
       uint64_t end = j->head + 1, p;
-      while (end != j->tail && slot_at(j, end)->state == SLOT_DONE)
-        end++;
+      while (end != j->tail && slot_at(j, end)->state == SLOT_DONE) end++;
       uv_mutex_unlock(&j->mu);
       for (p = j->head; p != end; p++) {
         slot *d = slot_at(j, p);
-        for (i = d->printed; i < d->nrec; i++)
-          deliver(j, d, i);
+        for (i = d->printed; i < d->nrec; i++) deliver(j, d, i);
         d->nrec = d->printed = 0;
       }
       uv_mutex_lock(&j->mu);
@@ -456,15 +422,13 @@ static int drain(jobs *j)
       size_t from = s->printed, to = s->nrec;
       s->reading = 1;
       uv_mutex_unlock(&j->mu);
-      for (i = from; i < to; i++)
-        deliver(j, s, i);
+      for (i = from; i < to; i++) deliver(j, s, i);
       uv_mutex_lock(&j->mu);
       s->reading = 0;
       s->printed = to;
       if (s->nrec == to) {
         s->nrec = s->printed = 0;
-        if (j->blocked > 0)
-          uv_cond_broadcast(&j->room);
+        if (j->blocked > 0) uv_cond_broadcast(&j->room);
       }
       any = 1;
       continue;
@@ -477,8 +441,7 @@ static int drain(jobs *j)
 /* Fill the free slots, up to 64 inputs, without the lock (no task looks
  * at slots past tail). Nonzero if anything changed. (Lock held on entry
  * and exit.) */
-static int hand_out(jobs *j)
-{
+static int hand_out(jobs *j) {
   uint64_t t = j->tail;
   size_t n = 0;
   int g = GEN_SLOT;
@@ -486,25 +449,21 @@ static int hand_out(jobs *j)
   while (t - j->head < j->nslots && n < 64) {
     slot *s = slot_at(j, t);
     g = gen_one(j, s);
-    if (g != GEN_SLOT)
-      break;
+    if (g != GEN_SLOT) break;
     s->state = s->worker ? SLOT_QUEUED : SLOT_DONE;
     t++;
     n++;
   }
   uv_mutex_lock(&j->mu);
   j->tail = t;
-  if (g == GEN_END)
-    j->gen_done = 1;
-  if (g == GEN_DIRECT)
-    j->direct = 1;
+  if (g == GEN_END) j->gen_done = 1;
+  if (g == GEN_DIRECT) j->direct = 1;
   return n > 0 || g != GEN_SLOT;
 }
 
 /* Everything the loop's thread does: deliver, hand out, queue tasks, until
  * nothing more can be done now; close the loop's last handle at the end. */
-static void fill(jobs *j)
-{
+static void fill(jobs *j) {
   int done;
   if (j->in_fill || j->closing)
     return; /* (input_read() of the loop's own runs no callback of ours) */
@@ -526,8 +485,7 @@ static void fill(jobs *j)
       progress |= hand_out(j);
     while (j->running < j->nt && j->take < j->tail && queue_task(j))
       progress = 1;
-    if (!progress)
-      break;
+    if (!progress) break;
   }
   done = j->gen_done && !j->direct && j->head == j->tail && j->running == 0;
   uv_mutex_unlock(&j->mu);
@@ -540,26 +498,22 @@ static void fill(jobs *j)
 
 /* ------------------------------------------------------------ setup */
 
-void jobs_pool_size(unsigned n)
-{
+void jobs_pool_size(unsigned n) {
   char v[16];
   /* libuv reads it once, when a loop first uses the pool, and takes at
    * most 1024 threads (UV_THREADPOOL_SIZE's limit in libuv 1.x): N tasks
    * and one thread for the loop's own file reads. */
-  if (n + 1 > JOBS_POOL_MAX)
-    n = JOBS_POOL_MAX - 1;
+  if (n + 1 > JOBS_POOL_MAX) n = JOBS_POOL_MAX - 1;
   snprintf(v, sizeof v, "%u", n + 1);
   setenv("UV_THREADPOOL_SIZE", v, 1);
 }
 
-static void free_jobs(jobs *j)
-{
+static void free_jobs(jobs *j) {
   size_t i, k;
   if (j->t != NULL) {
     for (i = 0; i < j->nt; i++) {
       task *t = &j->t[i];
-      if (t->state != NULL)
-        j->ops->destroy(t->state);
+      if (t->state != NULL) j->ops->destroy(t->state);
       input_reader_destroy(t->in);
       free(t->result);
     }
@@ -568,8 +522,7 @@ static void free_jobs(jobs *j)
   if (j->ring != NULL) {
     for (i = 0; i < j->nslots; i++) {
       if (j->ring[i].rec != NULL)
-        for (k = 0; k < j->ring[i].cap; k++)
-          free(j->ring[i].rec[k].text);
+        for (k = 0; k < j->ring[i].cap; k++) free(j->ring[i].rec[k].text);
       free(j->ring[i].rec);
       free(j->ring[i].results);
       free(j->ring[i].own);
@@ -581,12 +534,10 @@ static void free_jobs(jobs *j)
 }
 
 int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
-             const jobs_ops *ops, void *arg)
-{
+             const jobs_ops *ops, void *arg) {
   jobs *j = calloc(1, sizeof *j);
   size_t k;
-  if (j == NULL)
-    return -1;
+  if (j == NULL) return -1;
   jobs_pool_size(nthreads);
   j->ops = ops;
   j->arg = arg;
@@ -596,15 +547,13 @@ int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
   j->nslots = (size_t)JOBS_WINDOW * nthreads;
   j->ring = calloc(j->nslots, sizeof *j->ring);
   j->t = calloc(nthreads, sizeof *j->t);
-  if (j->ring == NULL || j->t == NULL)
-    goto fail;
+  if (j->ring == NULL || j->t == NULL) goto fail;
   for (k = 0; k < j->nslots; k++) {
     slot *s = &j->ring[k];
     s->cap = 1;
     s->rec = calloc(1, sizeof *s->rec);
     s->results = malloc(ops->result_size);
-    if (s->rec == NULL || s->results == NULL)
-      goto fail;
+    if (s->rec == NULL || s->results == NULL) goto fail;
   }
   for (j->nt = 0; j->nt < nthreads; j->nt++) {
     task *t = &j->t[j->nt];
@@ -618,8 +567,7 @@ int jobs_run(input_reader *main, char **files, int nfiles, unsigned nthreads,
     }
     input_reader_inline(t->in);
   }
-  if (uv_loop_init(&j->loop) != 0)
-    goto fail;
+  if (uv_loop_init(&j->loop) != 0) goto fail;
   if (uv_mutex_init(&j->mu) != 0 || uv_cond_init(&j->room) != 0 ||
       uv_async_init(&j->loop, &j->wake, on_wake) != 0) {
     /* (not worth tracking which of them failed for errors that do not
@@ -640,14 +588,13 @@ fail:
   return -1;
 }
 
-int jobs_parse(const char *cmd, const char *arg, unsigned *out)
-{
+int jobs_parse(const char *cmd, const char *arg, unsigned *out) {
   char *end;
   unsigned long v;
   errno = 0;
   v = strtoul(arg, &end, 10);
-  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 ||
-      v < 1 || v > JOBS_MAX) {
+  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || v < 1 ||
+      v > JOBS_MAX) {
     fprintf(stderr,
             "sgf: invalid number of jobs '%s' (a number from 1 to %d)\n"
             "Try 'sgf %s --help'.\n",

@@ -36,10 +36,10 @@
 
 #include "input.h"
 
-#define JOBS_MAX 256     /* the largest N of -j N */
-#define JOBS_WINDOW 64   /* inputs in flight per task */
-#define JOBS_RECORDS 64  /* results waiting per input (an archive) */
-#define JOBS_BATCH 8     /* inputs a task takes at a time, at most */
+#define JOBS_MAX 256    /* the largest N of -j N */
+#define JOBS_WINDOW 64  /* inputs in flight per task */
+#define JOBS_RECORDS 64 /* results waiting per input (an archive) */
+#define JOBS_BATCH 8    /* inputs a task takes at a time, at most */
 
 typedef struct jobs_ops {
   size_t result_size; /* bytes of one input's result (> 0) */
@@ -56,8 +56,7 @@ typedef struct jobs_ops {
    * below; a FILE with no SGF input in it, with sink->none(). */
   void (*begin)(void *state, const char *name);
   int (*data)(void *state, const char *buf, size_t len);
-  void (*end)(void *state, const char *name, const char *error,
-              void *result);
+  void (*end)(void *state, const char *name, const char *error, void *result);
 
   /* On the main thread, in input order. error: NULL, or why reading the
    * input broke off after what result counts. */

@@ -17,13 +17,13 @@
 
 typedef struct output {
   uv_loop_t *loop;
-  uv_file fd;     /* -1 when closed */
+  uv_file fd; /* -1 when closed */
   int is_stdout;
-  char *path;     /* the name (NULL for standard output) */
-  char *tmp;      /* the temporary file while atomic, else NULL */
-  int created;    /* not atomic: path was opened (output_discard()
-                     removes it) */
-  int err;        /* the first libuv error, 0 if none */
+  char *path;       /* the name (NULL for standard output) */
+  char *tmp;        /* the temporary file while atomic, else NULL */
+  int created;      /* not atomic: path was opened (output_discard()
+                       removes it) */
+  int err;          /* the first libuv error, 0 if none */
   const char *what; /* the operation that failed */
 } output;
 

@@ -55,7 +55,7 @@ typedef struct ranges_ops {
  * plain regular file, fewer than two cuts found, a cut not between game
  * trees, a read error, no memory or loop): then read it the ordinary
  * way, which also reports any error. */
-int ranges_run(const char *path, unsigned n, const ranges_ops *ops,
-               void *arg, void *result);
+int ranges_run(const char *path, unsigned n, const ranges_ops *ops, void *arg,
+               void *result);
 
 #endif /* SGF_TOOLS_RANGES_H */

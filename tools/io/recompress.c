@@ -9,17 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static void keep_error(recompress *z, const char *what)
-{
+static void keep_error(recompress *z, const char *what) {
   const char *e = z->a ? archive_error_string(z->a) : NULL;
-  snprintf(z->err, sizeof z->err, "%s%s%s", what, e ? ": " : "",
-           e ? e : "");
+  snprintf(z->err, sizeof z->err, "%s%s%s", what, e ? ": " : "", e ? e : "");
 }
 
 /* libarchive's write callback: the compressed bytes, to the output. */
 static la_ssize_t to_output(struct archive *a, void *ud, const void *buf,
-                            size_t len)
-{
+                            size_t len) {
   recompress *z = ud;
   if (output_write(z->out, buf, len) < 0) {
     const char *e = output_error(z->out);
@@ -53,13 +50,11 @@ static const struct {
 };
 
 /* Add the filter code, or say why not. */
-static int add_filter(recompress *z, int code)
-{
+static int add_filter(recompress *z, int code) {
   size_t i;
   int rc;
   for (i = 0; i < sizeof filters / sizeof filters[0]; i++)
-    if (filters[i].code == code)
-      break;
+    if (filters[i].code == code) break;
   if (i == sizeof filters / sizeof filters[0]) {
     snprintf(z->err, sizeof z->err,
              "its compression (libarchive filter %d) cannot be written "
@@ -73,24 +68,21 @@ static int add_filter(recompress *z, int code)
   if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
     const char *e = archive_error_string(z->a);
     snprintf(z->err, sizeof z->err,
-             "its %s compression cannot be written back%s%s",
-             filters[i].name, e ? ": " : "", e ? e : "");
+             "its %s compression cannot be written back%s%s", filters[i].name,
+             e ? ": " : "", e ? e : "");
     return -1;
   }
   return 0;
 }
 
-void recompress_abort(recompress *z)
-{
-  if (z->a == NULL)
-    return;
+void recompress_abort(recompress *z) {
+  if (z->a == NULL) return;
   archive_write_fail(z->a); /* so that freeing it writes nothing */
   archive_write_free(z->a);
   z->a = NULL;
 }
 
-int recompress_open(recompress *z, output *out, const int *codes, int n)
-{
+int recompress_open(recompress *z, output *out, const int *codes, int n) {
   struct archive_entry *e;
   int i, rc;
   memset(z, 0, sizeof z[0]);
@@ -133,12 +125,10 @@ int recompress_open(recompress *z, output *out, const int *codes, int n)
   return 0;
 }
 
-int recompress_write(void *ctx, const char *buf, size_t len)
-{
+int recompress_write(void *ctx, const char *buf, size_t len) {
   recompress *z = ctx;
   la_ssize_t n;
-  if (z->a == NULL)
-    return -1;
+  if (z->a == NULL) return -1;
   n = archive_write_data(z->a, buf, len);
   if (n < 0 || (size_t)n != len) {
     keep_error(z, "compress");
@@ -147,14 +137,11 @@ int recompress_write(void *ctx, const char *buf, size_t len)
   return (int)len;
 }
 
-int recompress_close(recompress *z)
-{
+int recompress_close(recompress *z) {
   int rc;
-  if (z->a == NULL)
-    return -1;
+  if (z->a == NULL) return -1;
   rc = archive_write_close(z->a);
-  if (rc != ARCHIVE_OK)
-    keep_error(z, "compress");
+  if (rc != ARCHIVE_OK) keep_error(z, "compress");
   archive_write_free(z->a);
   z->a = NULL;
   return rc == ARCHIVE_OK ? 0 : -1;

@@ -20,7 +20,7 @@ struct archive;
 typedef struct recompress {
   struct archive *a; /* NULL when closed */
   output *out;
-  char err[256];     /* why the last call failed */
+  char err[256]; /* why the last call failed */
 } recompress;
 
 /* Start a stream compressed by the n filters codes (ARCHIVE_FILTER_*,

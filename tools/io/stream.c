@@ -15,20 +15,16 @@
 
 #include <string.h>
 
-static void finish(io_source *s, int status)
-{
-  if (s->ended)
-    return;
+static void finish(io_source *s, int status) {
+  if (s->ended) return;
   s->ended = 1;
-  if (s->stream != NULL)
-    uv_read_stop(s->stream);
+  if (s->stream != NULL) uv_read_stop(s->stream);
   s->ops->end(s->ctx, status);
 }
 
 /* Offer buf[at, at + n) to the consumer until it is used up or the
  * consumer pauses or stops. Returns nonzero if reading may go on. */
-static int feed(io_source *s, size_t at, size_t n)
-{
+static int feed(io_source *s, size_t at, size_t n) {
   while (n > 0 && !s->ended) {
     size_t used = n;
     int rc;
@@ -40,18 +36,15 @@ static int feed(io_source *s, size_t at, size_t n)
       finish(s, 0);
       return 0;
     }
-    if (rc != IO_PAUSE)
-      used = n;
-    if (used > n)
-      used = n;
+    if (rc != IO_PAUSE) used = n;
+    if (used > n) used = n;
     at += used;
     n -= used;
     if (rc == IO_PAUSE && !s->resumed) {
       s->paused = 1;
       s->kept_at = at;
       s->kept = n;
-      if (s->stream != NULL)
-        uv_read_stop(s->stream);
+      if (s->stream != NULL) uv_read_stop(s->stream);
       return 0;
     }
   }
@@ -59,8 +52,7 @@ static int feed(io_source *s, size_t at, size_t n)
   return !s->ended;
 }
 
-static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
-{
+static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b) {
   io_source *s = h->data;
   (void)suggested;
   /* Always the one buffer: reading stops whenever bytes are kept in it,
@@ -68,12 +60,10 @@ static void on_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *b)
   *b = uv_buf_init(s->buf, (unsigned)s->cap);
 }
 
-static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b)
-{
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
   io_source *s = st->data;
   (void)b;
-  if (n == 0)
-    return; /* would block: keep waiting */
+  if (n == 0) return; /* would block: keep waiting */
   if (n < 0) {
     s->eof = n == UV_EOF;
     finish(s, s->eof ? 0 : (int)n);
@@ -90,8 +80,7 @@ static void issue(io_source *s, char *into);
 /* A file read came back with n bytes in buf: 0 at the end, < 0 an error.
  * With read-ahead, the next read goes into the other buffer before these
  * bytes are fed. Nonzero if the consumer took them all. */
-static int file_got(io_source *s, char *buf, ssize_t n)
-{
+static int file_got(io_source *s, char *buf, ssize_t n) {
   if (n <= 0) {
     s->eof = n == 0;
     finish(s, (int)n);
@@ -99,8 +88,7 @@ static int file_got(io_source *s, char *buf, ssize_t n)
   }
   s->reads++;
   s->bytes += n;
-  if (s->pos >= 0)
-    s->pos += n;
+  if (s->pos >= 0) s->pos += n;
   s->buf = buf;
   if (s->ahead != NULL && !s->reading && !(s->size > 0 && s->pos >= s->size))
     issue(s, buf == s->ahead ? s->bufs : s->ahead);
@@ -109,19 +97,15 @@ static int file_got(io_source *s, char *buf, ssize_t n)
 
 /* The consumer took everything: go on with a read that came back while
  * it was paused, or wait for the one in flight, or start one. */
-static void next(io_source *s)
-{
+static void next(io_source *s) {
   while (s->held && !s->paused && !s->ended) {
     s->held = 0;
-    if (!file_got(s, s->rbuf, s->held_n))
-      return;
+    if (!file_got(s, s->rbuf, s->held_n)) return;
   }
-  if (!s->reading)
-    pump(s);
+  if (!s->reading) pump(s);
 }
 
-static void on_fs_read(uv_fs_t *req)
-{
+static void on_fs_read(uv_fs_t *req) {
   io_source *s = req->data;
   ssize_t n = req->result;
   uv_fs_req_cleanup(req);
@@ -131,12 +115,10 @@ static void on_fs_read(uv_fs_t *req)
     s->held_n = n;
     return;
   }
-  if (file_got(s, s->rbuf, n))
-    next(s);
+  if (file_got(s, s->rbuf, n)) next(s);
 }
 
-static void issue(io_source *s, char *into)
-{
+static void issue(io_source *s, char *into) {
   uv_buf_t b = uv_buf_init(into, (unsigned)s->cap);
   s->req.data = s;
   s->reading = 1;
@@ -150,19 +132,16 @@ static void issue(io_source *s, char *into)
   }
 }
 
-static void pump(io_source *s)
-{
+static void pump(io_source *s) {
   while (!s->paused && !s->ended && !s->reading) {
     /* At the size fstat gave, read once more all the same: a file that
      * grew since is read to its real end, never cut at the old size. The
      * size only keeps read-ahead from issuing a read past it. */
-    if (s->size > 0 && s->pos >= s->size)
-      s->size = -1;
+    if (s->size > 0 && s->pos >= s->size) s->size = -1;
     if (s->stream != NULL) {
       int e = uv_read_start(s->stream, on_alloc, on_read);
       s->issued++;
-      if (e != 0)
-        finish(s, e);
+      if (e != 0) finish(s, e);
       return;
     }
     if (s->flags & IO_SOURCE_INLINE) {
@@ -172,8 +151,7 @@ static void pump(io_source *s)
       uv_fs_read(s->loop, &s->req, s->fd, &b, 1, s->pos, NULL);
       n = s->req.result;
       uv_fs_req_cleanup(&s->req);
-      if (!file_got(s, s->buf, n))
-        return;
+      if (!file_got(s, s->buf, n)) return;
       continue;
     }
     issue(s, s->buf);
@@ -182,8 +160,7 @@ static void pump(io_source *s)
 }
 
 static void init(io_source *s, uv_loop_t *loop, char *buf, size_t cap,
-                 const io_source_ops *ops, void *ctx)
-{
+                 const io_source_ops *ops, void *ctx) {
   memset(s, 0, sizeof *s);
   s->loop = loop;
   s->buf = buf;
@@ -195,76 +172,60 @@ static void init(io_source *s, uv_loop_t *loop, char *buf, size_t cap,
   s->size = -1;
 }
 
-void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st,
-                      char *buf, size_t cap, const io_source_ops *ops,
-                      void *ctx)
-{
+void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st, char *buf,
+                      size_t cap, const io_source_ops *ops, void *ctx) {
   init(s, loop, buf, cap, ops, ctx);
   s->stream = st;
   st->data = s;
 }
 
 void io_source_file(io_source *s, uv_loop_t *loop, uv_file fd, int64_t pos,
-                    int flags, char *buf, size_t cap,
-                    const io_source_ops *ops, void *ctx)
-{
+                    int flags, char *buf, size_t cap, const io_source_ops *ops,
+                    void *ctx) {
   init(s, loop, buf, cap, ops, ctx);
   s->fd = fd;
   s->pos = pos;
   s->flags = flags;
 }
 
-int io_source_start(io_source *s)
-{
+int io_source_start(io_source *s) {
   if (s->stream != NULL) {
     int e = uv_read_start(s->stream, on_alloc, on_read);
-    if (e != 0)
-      s->ended = 1;
+    if (e != 0) s->ended = 1;
     return e;
   }
   pump(s);
   return 0;
 }
 
-void io_source_resume(io_source *s)
-{
+void io_source_resume(io_source *s) {
   if (s->in_data) {
     s->resumed = 1; /* feed() goes on with the rest when data() returns */
     return;
   }
-  if (!s->paused || s->ended)
-    return;
+  if (!s->paused || s->ended) return;
   s->paused = 0;
-  if (feed(s, s->kept_at, s->kept))
-    next(s);
+  if (feed(s, s->kept_at, s->kept)) next(s);
 }
 
-void io_source_readahead(io_source *s, char *buf2)
-{
-  if (s->stream != NULL || (s->flags & IO_SOURCE_INLINE) || s->ahead)
-    return;
+void io_source_readahead(io_source *s, char *buf2) {
+  if (s->stream != NULL || (s->flags & IO_SOURCE_INLINE) || s->ahead) return;
   s->bufs = s->buf;
   s->ahead = buf2;
 }
 
-int io_source_ended(const io_source *s)
-{
-  return s->ended;
-}
+int io_source_ended(const io_source *s) { return s->ended; }
 
-void io_source_size(io_source *s, int64_t size)
-{
+void io_source_size(io_source *s, int64_t size) {
   s->size = size > 0 ? size : -1;
 }
 
-void io_source_rewind(io_source *s, int64_t pos, size_t keep)
-{
+void io_source_rewind(io_source *s, int64_t pos, size_t keep) {
   s->ended = 0;
   s->eof = 0;
   s->held = 0;
   s->paused = 1;
-  if (s->pos >= 0)
-    s->pos = pos;
+  if (s->pos >= 0) s->pos = pos;
   s->kept_at = 0;
   s->kept = keep;
 }

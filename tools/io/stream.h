@@ -68,19 +68,19 @@ typedef struct io_source {
   size_t kept_at, kept;
   uv_stream_t *stream; /* a stream, or NULL for a file */
   uv_file fd;
-  int64_t pos;         /* next offset of a file; -1: current position */
+  int64_t pos; /* next offset of a file; -1: current position */
   int flags;
   int paused, reading, ended, in_data, resumed;
-  int eof;             /* the end of the input was read */
-  long issued;         /* reads asked for (uv_read_start for a stream) */
+  int eof;     /* the end of the input was read */
+  long issued; /* reads asked for (uv_read_start for a stream) */
   /* read-ahead (io_source_readahead()): the two buffers, where the read
    * in flight lands, and a read that came back while paused */
   char *bufs, *ahead, *rbuf;
   int held;
   ssize_t held_n;
-  long reads;          /* reads that gave bytes */
-  int64_t bytes;       /* bytes read so far */
-  int64_t size;        /* a file's size when known (> 0), else -1 */
+  long reads;    /* reads that gave bytes */
+  int64_t bytes; /* bytes read so far */
+  int64_t size;  /* a file's size when known (> 0), else -1 */
   uv_fs_t req;
 } io_source;
 
@@ -88,12 +88,11 @@ typedef struct io_source {
  * and must outlive s. pos: the offset of the first read of a file, or -1
  * to read at the file's current position. Nothing is read before
  * io_source_start(). */
-void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st,
-                      char *buf, size_t cap, const io_source_ops *ops,
-                      void *ctx);
+void io_source_stream(io_source *s, uv_loop_t *loop, uv_stream_t *st, char *buf,
+                      size_t cap, const io_source_ops *ops, void *ctx);
 void io_source_file(io_source *s, uv_loop_t *loop, uv_file fd, int64_t pos,
-                    int flags, char *buf, size_t cap,
-                    const io_source_ops *ops, void *ctx);
+                    int flags, char *buf, size_t cap, const io_source_ops *ops,
+                    void *ctx);
 
 /* The file is size bytes long (its fstat): read-ahead issues no read past
  * it. The file is still read until a read returns 0, so one that grew

@@ -26,11 +26,11 @@ typedef struct strvec {
 
 struct input_walk {
   input_reader *r;
-  strvec dirs;   /* still to list; the next one on top */
-  strvec files;  /* the .sgf files of the directory listed last, sorted */
-  size_t next;   /* the next of them to return */
-  char *failed;  /* the directory returned with INPUT_WALK_FAIL */
-  int lost;      /* a path was dropped for want of memory */
+  strvec dirs;  /* still to list; the next one on top */
+  strvec files; /* the .sgf files of the directory listed last, sorted */
+  size_t next;  /* the next of them to return */
+  char *failed; /* the directory returned with INPUT_WALK_FAIL */
+  int lost;     /* a path was dropped for want of memory */
 };
 
 static int vec_push(strvec *s, char *str) {
@@ -147,9 +147,10 @@ static int list_dir(input_walk *w, const char *dir) {
       uv_fs_t st;
       if (uv_fs_lstat(&w->r->loop, &st, path, NULL) == 0) {
         unsigned m = (unsigned)(st.statbuf.st_mode & S_IFMT);
-        type = m == S_IFDIR ? UV_DIRENT_DIR
+        type = m == S_IFDIR   ? UV_DIRENT_DIR
                : m == S_IFREG ? UV_DIRENT_FILE
-               : m == S_IFLNK ? UV_DIRENT_LINK : UV_DIRENT_UNKNOWN;
+               : m == S_IFLNK ? UV_DIRENT_LINK
+                              : UV_DIRENT_UNKNOWN;
       }
       uv_fs_req_cleanup(&st);
     }
@@ -166,8 +167,7 @@ static int list_dir(input_walk *w, const char *dir) {
   uv_fs_req_cleanup(&req);
   if (w->files.n > 1) /* (qsort wants a pointer even for no element) */
     qsort(w->files.v, w->files.n, sizeof *w->files.v, cmp_str);
-  if (subs.n > 1)
-    qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
+  if (subs.n > 1) qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
   for (i = subs.n; i-- > 0;) {
     if (vec_push(&w->dirs, subs.v[i]) < 0) w->lost = 1;
     subs.v[i] = NULL;
