@@ -77,7 +77,11 @@ static int add_filter(recompress *z, int code) {
 
 void recompress_abort(recompress *z) {
   if (z->a == NULL) return;
-  archive_write_fail(z->a); /* so that freeing it writes nothing */
+  /* Closed, not failed: libarchive frees a filter's compressor (zlib's
+   * deflate state...) only when the archive is closed, so a failed one
+   * leaked it. What the close still writes goes to the temporary file,
+   * which the caller discards. */
+  (void)archive_write_close(z->a);
   archive_write_free(z->a);
   z->a = NULL;
 }
