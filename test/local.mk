@@ -8,7 +8,8 @@ SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	srcdir='$(srcdir)'; top_srcdir='$(top_srcdir)'; \
 	top_builddir='$(top_builddir)'; CC='$(CC)'; \
-	export srcdir top_srcdir top_builddir CC;
+	SGF_TEST_CFLAGS='$(CFLAGS)'; SGF_TEST_LDFLAGS='$(LDFLAGS)'; \
+	export srcdir top_srcdir top_builddir CC SGF_TEST_CFLAGS SGF_TEST_LDFLAGS;
 TEST_CPPFLAGS = $(AM_CPPFLAGS) $(COMMON_CPPFLAGS) -I$(top_srcdir)/test
 TESTUTIL = test/testutil.c test/testutil.h
 TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la

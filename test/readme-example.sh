@@ -27,12 +27,17 @@ grep -q on_node_end "$tmp/example.c" || {
   echo "readme-example: the example does not use on_node_end"
   exit 1
 }
-$CC -std=c11 -Wall -Wextra -Werror -I"$top_builddir/include" \
+# SGF_TEST_CFLAGS / _LDFLAGS: the build's own (test/local.mk), so that a
+# sanitizer build links the example with the sanitizer's runtime first.
+# shellcheck disable=SC2086
+$CC ${SGF_TEST_CFLAGS:-} -std=c11 -Wall -Wextra -Werror -I"$top_builddir/include" \
   -I"$top_srcdir/include" -c "$tmp/example.c" -o "$tmp/example.o" || {
   echo "readme-example: README.md's example does not compile"
   exit 1
 }
-"$libtool" --quiet --mode=link $CC -o "$tmp/example" "$tmp/example.o" \
+# shellcheck disable=SC2086
+"$libtool" --quiet --mode=link $CC ${SGF_TEST_CFLAGS:-} ${SGF_TEST_LDFLAGS:-} \
+  -o "$tmp/example" "$tmp/example.o" \
   "$top_builddir/lib/libsgfstream.la" || exit 99
 
 # The moves hold an identifier over the limit (an error, repaired): read,

@@ -79,8 +79,10 @@ void recompress_abort(recompress *z) {
   if (z->a == NULL) return;
   /* Closed, not failed: libarchive frees a filter's compressor (zlib's
    * deflate state...) only when the archive is closed, so a failed one
-   * leaked it. What the close still writes goes to the temporary file,
-   * which the caller discards. */
+   * leaked it. Its lz4 filter, closed before any data, reads a NULL
+   * pointer: one byte of data first. What the close writes goes to the
+   * temporary file, which the caller discards. */
+  if (!z->wrote) (void)archive_write_data(z->a, " ", 1);
   (void)archive_write_close(z->a);
   archive_write_free(z->a);
   z->a = NULL;
@@ -134,6 +136,7 @@ int recompress_write(void *ctx, const char *buf, size_t len) {
   la_ssize_t n;
   if (z->a == NULL) return -1;
   n = archive_write_data(z->a, buf, len);
+  if (len > 0) z->wrote = 1;
   if (n < 0 || (size_t)n != len) {
     keep_error(z, "compress");
     return -1;

@@ -20,6 +20,7 @@ struct archive;
 typedef struct recompress {
   struct archive *a; /* NULL when closed */
   output *out;
+  int wrote;     /* data has gone into the compressor */
   char err[256]; /* why the last call failed */
 } recompress;
 
