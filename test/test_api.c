@@ -18,6 +18,7 @@
 #include <sgfstream.h>
 #include <sgfstream/event_state.h>
 
+#include "countalloc.h"
 #include "eventlog.h"
 #include "stats.h"
 #include "testutil.h"
@@ -782,91 +783,20 @@ static void test_large_offsets_type(void **state) {
 /* ------------------------------------------------------------------ */
 /* Allocator hooks                                                     */
 
-typedef struct counting {
-  long allocs, frees;
-  size_t live; /* bytes currently allocated */
-  size_t peak;
-  long fail_at; /* fail the allocation with this 0-based index; -1 none */
-  long n;       /* allocations (malloc + growing realloc) so far */
-  int bad_size; /* a free/realloc gave the wrong size */
-  /* a tiny table of live blocks and their sizes */
-  void *ptr[256];
-  size_t size[256];
-} counting;
-
-static int slot_of(counting *c, void *p) {
-  for (int i = 0; i < 256; i++)
-    if (c->ptr[i] == p) return i;
-  return -1;
-}
-
-static void *c_malloc(void *ctx, size_t size) {
-  counting *c = ctx;
-  if (c->n++ == c->fail_at) return NULL;
-  int i = slot_of(c, NULL);
-  if (i < 0) return NULL;
-  void *p = malloc(size ? size : 1);
-  if (!p) return NULL;
-  c->ptr[i] = p;
-  c->size[i] = size;
-  c->allocs++;
-  c->live += size;
-  if (c->live > c->peak) c->peak = c->live;
-  return p;
-}
-
-static void c_free(void *ctx, void *ptr, size_t size) {
-  counting *c = ctx;
-  int i = slot_of(c, ptr);
-  if (i < 0 || c->size[i] != size) {
-    c->bad_size = 1;
-    if (i < 0) return;
-  }
-  c->live -= c->size[i];
-  c->ptr[i] = NULL;
-  c->frees++;
-  free(ptr);
-}
-
-static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-  counting *c = ctx;
-  if (!ptr) return c_malloc(ctx, size);
-  int i = slot_of(c, ptr);
-  if (i < 0 || c->size[i] != old) {
-    c->bad_size = 1;
-    return NULL;
-  }
-  if (c->n++ == c->fail_at) return NULL;
-  void *q = realloc(ptr, size ? size : 1);
-  if (!q) return NULL;
-  c->live = c->live - old + size;
-  if (c->live > c->peak) c->peak = c->live;
-  c->ptr[i] = q;
-  c->size[i] = size;
-  return q;
-}
-
-static void counting_init(counting *c, sgf_allocator *a, int with_realloc) {
-  memset(c, 0, sizeof *c);
-  c->fail_at = -1;
-  a->malloc = c_malloc;
-  a->realloc = with_realloc ? c_realloc : NULL;
-  a->free = c_free;
-  a->ctx = c;
-}
+/* The counting allocator: tools/common/countalloc.h. */
 
 static void test_allocator_counts(void **state) {
   (void)state;
   for (int wr = 0; wr <= 1; wr++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, wr);
+    countalloc_init(&c, &a, wr);
     sgf_options o;
     sgf_options_init(&o);
     o.allocator = &a;
     sgf_parser *p = sgf_parser_create(NULL, NULL, &o);
     assert_non_null(p);
-    assert_true(c.allocs > 0);
+    assert_true(c.calls > 0);
     size_t after_create = c.live;
     /* The parse itself allocates nothing more (memory is fixed). */
     const char *in = "(;FF[4]C[hello \\] world](;B[aa];W[bb])(;B[cc]))";
@@ -874,8 +804,8 @@ static void test_allocator_counts(void **state) {
     assert_int_equal(c.live, after_create);
     sgf_parser_destroy(p);
     assert_int_equal(c.live, 0);
-    assert_int_equal(c.allocs, c.frees);
-    assert_false(c.bad_size);
+    assert_int_equal(c.blocks, 0);
+    assert_int_equal(c.bad, 0);
   }
 }
 
@@ -883,10 +813,10 @@ static void test_allocator_failure_parser(void **state) {
   (void)state;
   int succeeded = 0;
   for (long i = 0; i < 1000 && !succeeded; i++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, 1);
-    c.fail_at = i;
+    countalloc_init(&c, &a, 1);
+    countalloc_schedule(&c, (size_t)i, 1);
     sgf_options o;
     sgf_options_init(&o);
     o.allocator = &a;
@@ -898,8 +828,8 @@ static void test_allocator_failure_parser(void **state) {
       sgf_parser_destroy(p);
     }
     assert_int_equal(c.live, 0); /* every failure cleans up */
-    assert_int_equal(c.allocs, c.frees);
-    assert_false(c.bad_size);
+    assert_int_equal(c.blocks, 0);
+    assert_int_equal(c.bad, 0);
   }
   assert_true(succeeded);
 }
@@ -939,9 +869,9 @@ static void test_depth_limit_million(void **state) {
     in[2 * i + 1] = ';';
   }
   for (int variant = 0; variant < 2; variant++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, 1);
+    countalloc_init(&c, &a, 1);
     sgf_options o;
     sgf_options_init(&o);
     o.allocator = &a;
@@ -1476,10 +1406,10 @@ static void test_reader_allocation_failure(void **state) {
   (void)state;
   int succeeded = 0;
   for (long i = 0; i < 1000 && !succeeded; i++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, i % 2);
-    c.fail_at = i;
+    countalloc_init(&c, &a, i % 2);
+    countalloc_schedule(&c, (size_t)i, 1);
     sgf_options po;
     sgf_options_init(&po);
     po.allocator = &a;
@@ -1492,7 +1422,7 @@ static void test_reader_allocation_failure(void **state) {
     sgf_reader *rd = sgf_reader_create(&rd_cb, &r, &o);
     if (rd) {
       succeeded = 1;
-      c.fail_at = -1;
+      countalloc_schedule(&c, SIZE_MAX, 0);
       const char *in = "(;C[some text](;B[aa]))";
       assert_int_equal(feed_all(sgf_reader_parser(rd), in, strlen(in), 3, NULL),
                        SGF_OK);
@@ -1500,16 +1430,16 @@ static void test_reader_allocation_failure(void **state) {
     }
     tbuf_free(&r.ev);
     assert_int_equal(c.live, 0);
-    assert_int_equal(c.allocs, c.frees);
-    assert_false(c.bad_size);
+    assert_int_equal(c.blocks, 0);
+    assert_int_equal(c.bad, 0);
   }
   assert_true(succeeded);
   /* Failures while buffering values: out-of-memory is fatal and clean. */
   int ok = 0;
   for (long i = 0; i < 1000 && !ok; i++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, 1);
+    countalloc_init(&c, &a, 1);
     sgf_options po;
     sgf_options_init(&po);
     po.allocator = &a;
@@ -1521,7 +1451,7 @@ static void test_reader_allocation_failure(void **state) {
     tbuf_init(&r.ev);
     sgf_reader *rd = sgf_reader_create(&rd_cb, &r, &o);
     assert_non_null(rd);
-    c.fail_at = c.n + i;
+    countalloc_schedule(&c, (size_t)i, 1); /* from now on */
     char in[3000];
     size_t n =
         (size_t)snprintf(in, sizeof in, "(;C[%02000d]AB[aa][bb][cc])", 7);
@@ -1536,7 +1466,7 @@ static void test_reader_allocation_failure(void **state) {
     sgf_reader_destroy(rd);
     tbuf_free(&r.ev);
     assert_int_equal(c.live, 0);
-    assert_false(c.bad_size);
+    assert_int_equal(c.bad, 0);
   }
   assert_true(ok);
 }

@@ -21,6 +21,8 @@
 
 #include <sgfstream.h>
 
+#include "countalloc.h"
+
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
@@ -47,72 +49,10 @@ static void buf_free(buf *b) {
   memset(b, 0, sizeof *b);
 }
 
-/* A counting allocator: outstanding bytes, peak, and failure of the
- * fail_at-th call (1-based; 0 never). Sizes given on free are checked. */
-typedef struct counting {
-  size_t fail_at, calls;
-  size_t outstanding, peak, blocks;
-  int failed;
-} counting;
-
-#define HDR 16
-
-static void *c_malloc(void *ctx, size_t size) {
-  counting *c = ctx;
-  char *p;
-  if (++c->calls == c->fail_at) {
-    c->failed = 1;
-    return NULL;
-  }
-  p = malloc(size + HDR);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  c->outstanding += size;
-  c->blocks++;
-  if (c->outstanding > c->peak) c->peak = c->outstanding;
-  return p + HDR;
-}
-
-static void c_free(void *ctx, void *ptr, size_t size) {
-  counting *c = ctx;
-  size_t real;
-  char *p;
-  if (!ptr) return;
-  p = (char *)ptr - HDR;
-  memcpy(&real, p, sizeof real);
-  assert_int_equal(real, size); /* the library passes the right size */
-  c->outstanding -= size;
-  c->blocks--;
-  free(p);
-}
-
-static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-  counting *c = ctx;
-  char *p;
-  size_t real;
-  if (++c->calls == c->fail_at) {
-    c->failed = 1;
-    return NULL;
-  }
-  p = (char *)ptr - HDR;
-  memcpy(&real, p, sizeof real);
-  assert_int_equal(real, old);
-  p = realloc(p, size + HDR);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  c->outstanding = c->outstanding - old + size;
-  if (c->outstanding > c->peak) c->peak = c->outstanding;
-  return p + HDR;
-}
-
-static sgf_allocator counting_allocator(counting *c) {
-  sgf_allocator a;
-  memset(c, 0, sizeof *c);
-  a.malloc = c_malloc;
-  a.realloc = c_realloc;
-  a.free = c_free;
-  a.ctx = c;
-  return a;
+/* The counting allocator (tools/common/countalloc.h), failing its n-th
+ * call from now on (1-based; 0 never). */
+static void fail_nth(countalloc *c, size_t n) {
+  countalloc_schedule(c, n ? n - 1 : SIZE_MAX, n ? 1 : 0);
 }
 
 /* Parse s into a collection, asserting success. */
@@ -1219,7 +1159,7 @@ static void test_reset_mid_game(void **state) {
   sgf_tree_builder *b;
   sgf_parser *p;
   gamelog g;
-  counting cnt;
+  countalloc cnt;
   sgf_tree_builder_options o;
   sgf_options po;
   (void)state;
@@ -1228,7 +1168,8 @@ static void test_reset_mid_game(void **state) {
   o.parser = &po;
   po.allocator = NULL;
   {
-    sgf_allocator a = counting_allocator(&cnt);
+    sgf_allocator a;
+    countalloc_init(&cnt, &a, 1);
     po.allocator = &a;
     memset(&g, 0, sizeof g);
     g.keep_every = 1;
@@ -1252,7 +1193,8 @@ static void test_reset_mid_game(void **state) {
   assert_int_equal(sgf_parser_feed(p, ff4_example, 30, NULL), SGF_OK);
   sgf_tree_builder_destroy(b);
   gamelog_free(&g);
-  assert_int_equal(cnt.outstanding, 0);
+  assert_int_equal(cnt.live, 0);
+  assert_int_equal(cnt.bad, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1393,8 +1335,8 @@ static void test_allocation_failure_builder(void **state) {
   buf_adds(&s, "])");
   for (modes = 0; modes < 3; modes++) {
     for (i = 1;; i++) {
-      counting c;
-      sgf_allocator a = counting_allocator(&c);
+      countalloc c;
+      sgf_allocator a;
       sgf_tree_builder_options o;
       sgf_options po;
       sgf_diag err;
@@ -1404,17 +1346,18 @@ static void test_allocation_failure_builder(void **state) {
       sgf_options_init(&po);
       o.parser = &po;
       po.allocator = &a;
-      c.fail_at = i;
+      countalloc_init(&c, &a, 1);
+      fail_nth(&c, i);
       if (modes == 0) {
         col = sgf_collection_parse(s.p, s.len, &o, &err);
         if (!col) {
-          assert_true(c.failed);
+          assert_true(c.failures > 0);
           assert_int_equal(err.code, SGF_DIAG_NOMEM);
         } else {
           assert_int_equal(sgf_collection_count(col), 3);
           assert_int_equal(err.code, SGF_DIAG_NONE);
         }
-        done = !c.failed;
+        done = (c.failures == 0);
         sgf_collection_free(col);
       } else {
         /* one game at a time, keeping every game, fed in small chunks */
@@ -1426,11 +1369,11 @@ static void test_allocation_failure_builder(void **state) {
         g.keep_every = modes == 1 ? 1 : 0;
         b = sgf_tree_builder_create(&cb, &g, &o);
         if (!b) {
-          assert_true(c.failed);
+          assert_true(c.failures > 0);
           done = 0;
         } else {
           int st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
-          if (c.failed) {
+          if (c.failures > 0) {
             assert_int_equal(st, SGF_EPARSE);
             assert_int_equal(g.last.code, SGF_DIAG_NOMEM);
             assert_int_equal(sgf_parser_error(sgf_tree_builder_parser(b))->code,
@@ -1439,12 +1382,13 @@ static void test_allocation_failure_builder(void **state) {
             assert_int_equal(st, SGF_OK);
             assert_int_equal(g.games, 3);
           }
-          done = !c.failed;
+          done = (c.failures == 0);
           sgf_tree_builder_destroy(b);
         }
         gamelog_free(&g);
       }
-      assert_int_equal(c.outstanding, 0); /* no leak on any path */
+      assert_int_equal(c.live, 0); /* no leak on any path */
+      assert_int_equal(c.bad, 0);
       assert_int_equal(c.blocks, 0);
       if (done) break;
     }
@@ -1511,19 +1455,21 @@ static void test_allocation_failure_cursor(void **state) {
   size_t i;
   (void)state;
   for (i = 0;; i++) {
-    counting c;
-    sgf_allocator a = counting_allocator(&c);
+    countalloc c;
+    sgf_allocator a;
     sgf_tree *t;
     sgf_cursor *cur;
     int step, r, failures = 0;
     buf sig = {0};
-    c.fail_at = i;
+    countalloc_init(&c, &a, 1);
+    fail_nth(&c, i);
     t = sgf_tree_create(&a);
     cur = t ? sgf_cursor_create(t) : NULL;
     if (!cur) {
-      assert_true(c.failed);
+      assert_true(c.failures > 0);
       sgf_tree_free(t);
-      assert_int_equal(c.outstanding, 0);
+      assert_int_equal(c.live, 0);
+      assert_int_equal(c.bad, 0);
       continue;
     }
     for (step = 0; (r = edit_script(cur, step)) != 99; step++) {
@@ -1533,7 +1479,7 @@ static void test_allocation_failure_cursor(void **state) {
       }
       assert_int_equal(r, SGF_OK);
     }
-    c.fail_at = 0; /* the checks below may build the position index */
+    fail_nth(&c, 0); /* the checks below may build the position index */
     signature(t, &sig);
     if (i == 0)
       buf_adds(&ref, sig.p);
@@ -1543,8 +1489,9 @@ static void test_allocation_failure_cursor(void **state) {
     sgf_cursor_destroy(cur);
     sgf_tree_free(t);
     buf_free(&sig);
-    assert_int_equal(c.outstanding, 0);
-    if (i > 0 && !c.failed) break;
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.bad, 0);
+    if (i > 0 && (c.failures == 0)) break;
     assert_true(failures <= 1);
   }
   buf_free(&ref);
@@ -1674,14 +1621,15 @@ static void make_game(buf *s, size_t moves, size_t tag) {
 }
 
 static size_t peak_one_game(const char *s, size_t len, size_t *games) {
-  counting c;
-  sgf_allocator a = counting_allocator(&c);
+  countalloc c;
+  sgf_allocator a;
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
                                    g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
+  countalloc_init(&c, &a, 1);
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
@@ -1692,7 +1640,8 @@ static size_t peak_one_game(const char *s, size_t len, size_t *games) {
   sgf_tree_builder_destroy(b);
   *games = g.games;
   gamelog_free(&g);
-  assert_int_equal(c.outstanding, 0);
+  assert_int_equal(c.live, 0);
+  assert_int_equal(c.bad, 0);
   return c.peak;
 }
 

@@ -21,6 +21,7 @@
 
 #include <sgfstream.h>
 
+#include "countalloc.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */
@@ -1101,45 +1102,29 @@ static void test_sink_failure(void **state) {
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 
-typedef struct counting {
-  long calls, fail_at; /* fail the fail_at-th call (0-based); -1 never */
-  long live;           /* bytes allocated and not freed */
-} counting;
-
-static void *c_malloc(void *ctx, size_t n) {
-  counting *c = ctx;
-  void *p;
-  if (c->calls++ == c->fail_at) return NULL;
-  p = malloc(n);
-  if (p) c->live += (long)n;
-  return p;
-}
-static void c_free(void *ctx, void *p, size_t n) {
-  counting *c = ctx;
-  if (p) c->live -= (long)n;
-  free(p);
-}
-
 static void test_alloc_failure(void **state) {
   long i;
   (void)state;
   for (i = 0;; i++) {
-    counting c = {0, i, 0};
-    sgf_allocator a = {c_malloc, NULL, c_free, &c};
+    countalloc c;
+    sgf_allocator a;
     sgf_writer_options wo;
     sgf_writer *w;
     sink s;
+    countalloc_init(&c, &a, 0);
+    countalloc_schedule(&c, (size_t)i, 1);
     memset(&s, 0, sizeof s);
     sgf_writer_options_init(&wo);
     wo.allocator = &a;
     w = sgf_writer_create(sink_write, &s, &wo);
     if (w == NULL) {
       assert_int_equal(c.live, 0);
+      assert_int_equal(c.bad, 0);
       continue;
     }
     /* created: writing allocates nothing more */
     {
-      long before = c.calls;
+      size_t before = c.calls;
       assert_int_equal(sgf_writer_tree_begin(w), 0);
       assert_int_equal(sgf_writer_node(w), 0);
       assert_int_equal(sgf_writer_property(w, "B", 1), 0);
@@ -1149,6 +1134,7 @@ static void test_alloc_failure(void **state) {
     }
     sgf_writer_destroy(w);
     assert_int_equal(c.live, 0);
+    assert_int_equal(c.bad, 0);
     buf_free(&s.out);
     assert_true(i >= 2); /* the writer and its buffer */
     break;

@@ -20,115 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "countalloc.h"
 #include "eventlog.h"
-
-/* ------------------------------------------------------------------ */
-/* The counting allocator                                              */
-
-#define FZ_MAGIC ((size_t)0x5a6b7c8dU)
-
-typedef union fz_hdr {
-  struct {
-    size_t size;
-    size_t magic;
-  } h;
-  max_align_t align;
-} fz_hdr;
-
-static int fz_fails(fz_alloc *c) {
-  size_t i = c->calls++, k;
-  if (i < c->fail_at) return 0;
-  k = i - c->fail_at;
-  if (c->fail_stride > 1) {
-    if (k % c->fail_stride != 0) return 0;
-    k /= c->fail_stride;
-  }
-  if (k < c->fail_count) {
-    c->failures++;
-    return 1;
-  }
-  return 0;
-}
-
-static void fz_count(fz_alloc *c, size_t add, size_t sub) {
-  c->live = c->live - sub + add;
-  if (c->live > c->peak) c->peak = c->live;
-}
-
-static void *fa_malloc(void *ctx, size_t size) {
-  fz_alloc *c = ctx;
-  fz_hdr *b;
-  if (fz_fails(c)) return NULL;
-  if (size > SIZE_MAX - sizeof(fz_hdr)) return NULL;
-  b = malloc(sizeof(fz_hdr) + size);
-  if (b == NULL) return NULL;
-  b->h.size = size;
-  b->h.magic = FZ_MAGIC;
-  c->blocks++;
-  fz_count(c, size, 0);
-  return b + 1;
-}
-
-/* The header of a block the library hands back, or NULL (counted bad)
- * if it is not one of ours or its size is not the one allocated. */
-static fz_hdr *fz_header(fz_alloc *c, void *ptr, size_t size) {
-  fz_hdr *b = (fz_hdr *)ptr - 1;
-  if (b->h.magic != FZ_MAGIC) {
-    c->bad++;
-    return NULL;
-  }
-  if (b->h.size != size) c->bad++;
-  return b;
-}
-
-static void *fa_realloc(void *ctx, void *ptr, size_t old_size,
-                        size_t new_size) {
-  fz_alloc *c = ctx;
-  fz_hdr *b, *nb;
-  size_t had;
-  if (ptr == NULL) return fa_malloc(ctx, new_size);
-  if (fz_fails(c)) return NULL;
-  b = fz_header(c, ptr, old_size);
-  if (b == NULL || new_size > SIZE_MAX - sizeof(fz_hdr)) return NULL;
-  had = b->h.size;
-  nb = realloc(b, sizeof(fz_hdr) + new_size);
-  if (nb == NULL) return NULL;
-  nb->h.size = new_size;
-  fz_count(c, new_size, had);
-  return nb + 1;
-}
-
-static void fa_free(void *ctx, void *ptr, size_t size) {
-  fz_alloc *c = ctx;
-  fz_hdr *b;
-  if (ptr == NULL) return;
-  b = fz_header(c, ptr, size);
-  if (b == NULL) return;
-  fz_count(c, 0, b->h.size);
-  c->blocks--;
-  b->h.magic = 0;
-  free(b);
-}
-
-void fz_alloc_init(fz_alloc *c, sgf_allocator *a, int with_realloc) {
-  memset(c, 0, sizeof *c);
-  c->fail_at = SIZE_MAX;
-  c->fail_stride = 1;
-  memset(a, 0, sizeof *a);
-  a->malloc = fa_malloc;
-  a->realloc = with_realloc ? fa_realloc : NULL;
-  a->free = fa_free;
-  a->ctx = c;
-}
-
-void fz_alloc_schedule(fz_alloc *c, size_t fail_at, size_t fail_count) {
-  c->calls = 0;
-  c->fail_stride = 1;
-  c->fail_at = fail_at;
-  c->fail_count = fail_count;
-}
-
-void fz_alloc_reset_peak(fz_alloc *c) { c->peak = c->live; }
 
 /* ------------------------------------------------------------------ */
 /* Messages and buffers                                                */
@@ -1414,7 +1307,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   sgf_options opt;
   sgf_reader_options ro;
   sgf_reader_callbacks cb;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   sgf_reader *rdr;
   sgf_parser *p;
@@ -1429,7 +1322,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   ro.parser = &opt;
   ro.max_value_bytes = 1 + 4 * (size_t)data[1];
   mode = data[2] & 3u;
-  fz_alloc_init(&c, &a, (data[2] >> 2) & 1);
+  countalloc_init(&c, &a, (data[2] >> 2) & 1);
   opt.allocator = &a;
   memset(&d, 0, sizeof d);
   d.in = data + 6;
@@ -1441,10 +1334,10 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   d.skip_node = data[5];
   d.usizes = data + 4;
   chunk = data[4];
-  if (mode == 1) fz_alloc_schedule(&c, data[3], 1);
-  if (mode == 2) fz_alloc_schedule(&c, data[3], SIZE_MAX);
+  if (mode == 1) countalloc_schedule(&c, data[3], 1);
+  if (mode == 2) countalloc_schedule(&c, data[3], SIZE_MAX);
   if (mode == 3) {
-    fz_alloc_schedule(&c, data[3], SIZE_MAX);
+    countalloc_schedule(&c, data[3], SIZE_MAX);
     c.fail_stride = 2;
   }
   sgf_reader_callbacks_init(&cb);
@@ -1466,7 +1359,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   p = sgf_reader_parser(rdr);
   base = c.live;
   failed_before = c.failures;
-  fz_alloc_reset_peak(&c);
+  countalloc_reset_peak(&c);
   while (pos < d.len && st == SGF_OK && !d.failed) {
     size_t n = d.len - pos, used = 0;
     if (chunk && chunk < n) n = chunk;

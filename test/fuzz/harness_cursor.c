@@ -36,7 +36,7 @@
 typedef struct cz {
   const uint8_t *p; /* the program */
   size_t n, i;
-  fz_alloc *ca;
+  countalloc *ca;
   sgf_tree *t;
   sgf_tree *other; /* a tree of its own, for sgf_cursor_goto */
   sgf_cursor *cur[2];
@@ -1447,7 +1447,7 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
   static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
                                     40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   cz *z;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   unsigned mode;
   const char *res = NULL;
@@ -1462,11 +1462,11 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
   z->max_nodes = SGF_DEFAULT_MAX_NODES;
   z->max_bytes = SGF_DEFAULT_MAX_TREE_BYTES;
   mode = data[0] & 3u;
-  fz_alloc_init(&c, &a, (data[0] >> 2) & 1u);
-  if (mode == 1) fz_alloc_schedule(&c, data[1], 1);
-  if (mode == 2) fz_alloc_schedule(&c, data[1], SIZE_MAX);
+  countalloc_init(&c, &a, (data[0] >> 2) & 1u);
+  if (mode == 1) countalloc_schedule(&c, data[1], 1);
+  if (mode == 2) countalloc_schedule(&c, data[1], SIZE_MAX);
   if (mode == 3) {
-    fz_alloc_schedule(&c, data[1], SIZE_MAX);
+    countalloc_schedule(&c, data[1], SIZE_MAX);
     c.fail_stride = 2;
   }
   sgf_writer_options_init(&z->wo);

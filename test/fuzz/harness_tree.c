@@ -464,7 +464,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_callbacks ev;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   tctx t;
   sgf_parser *p;
@@ -480,7 +480,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   fz_decode_options(data[0], &po);
   o.flags = data[1] & 3u;
   mode = (data[1] >> 3) & 3u;
-  fz_alloc_init(&c, &a, (data[1] >> 5) & 1);
+  countalloc_init(&c, &a, (data[1] >> 5) & 1);
   po.allocator = &a;
   o.max_value_bytes = vmax[data[1] >> 6];
   o.max_nodes = data[3];
@@ -488,10 +488,10 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   chunk = data[5];
   in = data + 6;
   len = size - 6;
-  if (mode == 1) fz_alloc_schedule(&c, data[2], 1);
-  if (mode == 2) fz_alloc_schedule(&c, data[2], SIZE_MAX);
+  if (mode == 1) countalloc_schedule(&c, data[2], 1);
+  if (mode == 2) countalloc_schedule(&c, data[2], SIZE_MAX);
   if (mode == 3) {
-    fz_alloc_schedule(&c, data[2], SIZE_MAX);
+    countalloc_schedule(&c, data[2], SIZE_MAX);
     c.fail_stride = 2;
   }
   memset(&t, 0, sizeof t);
@@ -814,18 +814,18 @@ static const char *tw_build(const unsigned char *in, size_t len,
   sgf_writer_options wa = *woa;
   sgf_writer *wb;
   sgf_parser *p;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   twc x;
   int st = SGF_OK;
   size_t pos = 0;
   const char *res = NULL;
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   wa.allocator = &a;
   memset(&x, 0, sizeof x);
   x.w = sgf_writer_create(rt_sink, outa, &wa);
   if (x.w == NULL) abort();
-  fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
+  countalloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
   sgf_tree_builder_options_init(&o);
   po = *opt;
   o.parser = &po;
@@ -1027,7 +1027,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
                                     40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   sgf_options o1, o2;
   sgf_writer_options wo;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   rt r1, r2, r3;
   fz_buf out1, out2;
@@ -1041,7 +1041,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   wo.layout = (data[1] & 1) ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT;
   wo.buffer_size = bufs[(data[1] >> 1) & 7];
   wo.width = widths[data[1] >> 4];
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   wo.allocator = &a;
   rt_sink_limit = data[2];
   chunk = data[3];
@@ -1054,7 +1054,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   /* 1. parse the input, writing it */
   w = sgf_writer_create(rt_sink, &out1, &wo);
   if (w == NULL) return fz_failf("sgf_writer_create failed");
-  fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
+  countalloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
   r1.w = w;
   st1 = rt_parse(&r1, data + 4, size - 4, &o1, chunk);
   if (sgf_writer_finish(w) != 0 || r1.wfail)
@@ -1120,7 +1120,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   o2.flags = SGF_OPT_STRICT;
   o2.allocator = NULL;
   if (res == NULL) {
-    fz_alloc_init(&c, &a, 1);
+    countalloc_init(&c, &a, 1);
     w = sgf_writer_create(rt_sink, &out2, &wo);
     if (w == NULL) abort();
     r2.w = w;
@@ -1259,7 +1259,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
                                     40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   sgf_writer_options wa, wb;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   fz_buf outa, outb, outc;
   sgf_writer *w;
@@ -1273,7 +1273,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   wa.layout = (data[0] & 1) ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT;
   wa.buffer_size = bufs[(data[0] >> 1) & 7];
   wa.width = widths[data[0] >> 4];
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   wa.allocator = &a;
   sgf_writer_options_init(&wb);
   memset(&outa, 0, sizeof outa);
@@ -1286,7 +1286,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   rt_sink_limit = data[1];
   w = sgf_writer_create(rt_sink, &outa, &wa);
   if (w == NULL) abort();
-  fz_alloc_schedule(&c, 0, SIZE_MAX);
+  countalloc_schedule(&c, 0, SIZE_MAX);
   ra = run_script(w, data + 2, size - 2);
   sa = sgf_writer_status(w);
   if (c.calls != 0) res = fz_failf("writer: allocated after creation");
