@@ -432,12 +432,12 @@ static int parse_one(const run_spec *rs, sgf_parser *p, const bench_buf *b) {
  * no-op callbacks and libc. Returns 0 on success, -1 on failure (already
  * reported). */
 static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
-                    counts *c, bench_alloc *as, double *seconds) {
+                    counts *c, countalloc *as, double *seconds) {
   sgf_options opt;
   sgf_allocator al;
   sgf_options_init(&opt);
   if (counting) {
-    bench_alloc_hooks(as, &al);
+    countalloc_init(as, &al, 1);
     opt.allocator = &al;
   }
 
@@ -705,7 +705,7 @@ int main(int argc, char **argv) {
   for (int s = 0; s < NSPECS; s++) {
     const run_spec *rs = &specs[s];
     counts c;
-    bench_alloc as;
+    countalloc as;
     double dt;
 
     if (rs->fresh && !in.is_set)

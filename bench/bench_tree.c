@@ -104,7 +104,7 @@ static void reset_floor(void *f) { tree_floor_reset(f); }
 /* Build trees over every input; returns the seconds taken, or -1 on
  * failure. counting: through the counting allocator *cnt. */
 static double run(const bench_inputs *in, size_t chunk, int collect,
-                  int counting, run_stats *rs, bench_alloc *cnt, double *cpu) {
+                  int counting, run_stats *rs, countalloc *cnt, double *cpu) {
   sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks), on_game,
                                    on_diag, NULL};
   sgf_tree_builder_options o;
@@ -121,7 +121,7 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
   o.parser = &po;
   if (collect) o.flags |= SGF_TREE_COLLECT;
   if (counting) {
-    bench_alloc_hooks(cnt, &a);
+    countalloc_init(cnt, &a, 1);
     po.allocator = &a;
   }
   c0 = bench_cpu();
@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
   bench_inputs in;
   double best = -1, best_cpu = -1, cpu;
   run_stats rs;
-  bench_alloc cnt;
+  countalloc cnt;
   FILE *results;
   memset(&cnt, 0, sizeof cnt);
   for (i = 1; i < argc; i++) {
@@ -286,7 +286,7 @@ int main(int argc, char **argv) {
   if (count) {
     printf("  peak memory    %zu bytes (largest tree %" PRIu64 " bytes)\n",
            cnt.peak, rs.biggest_tree);
-    printf("  allocations    %" PRIu64 "\n", cnt.calls);
+    printf("  allocations    %zu\n", cnt.calls);
   }
   bench_result(results, collect ? "trees/collect" : "trees", in.bytes, best,
                rs.games, in.count, count ? cnt.peak : 0, count ? "heap" : "-");

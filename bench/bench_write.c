@@ -222,7 +222,7 @@ typedef struct run_result {
   double seconds;
   uint64_t out_bytes;
   shape input, output; /* check run only */
-  bench_alloc mem;     /* check run only */
+  countalloc mem;      /* check run only */
 } run_result;
 
 static void report_failure(const char *layout, const bench_buf *b,
@@ -259,7 +259,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
   wopt.layout = layout;
   if (check) {
     sgf_options vopt;
-    bench_alloc_hooks(&res->mem, &hooks);
+    countalloc_init(&res->mem, &hooks, 1);
     popt.allocator = &hooks;
     wopt.allocator = &hooks;
     sgf_options_init(&vopt);

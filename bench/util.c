@@ -29,72 +29,14 @@ uint64_t bench_maxrss(void) {
 }
 
 /* ---------------------------------------------------------------------- */
-/* Counting allocator                                                      */
+/* Counting allocator check                                               */
 
-#define AHDR 16 /* keeps the alignment of malloc */
-
-static void note_alloc(bench_alloc *a, size_t n) {
-  a->calls++;
-  a->cur += n;
-  if (a->cur > a->peak) a->peak = a->cur;
-}
-
-static void *c_malloc(void *ctx, size_t size) {
-  bench_alloc *a = ctx;
-  char *p = malloc(size + AHDR);
-  if (p == NULL) return NULL;
-  memcpy(p, &size, sizeof size);
-  note_alloc(a, size);
-  return p + AHDR;
-}
-
-/* The size recorded for ptr; notes a mismatch with what the caller says. */
-static size_t take_size(bench_alloc *a, char *base, size_t said) {
-  size_t real;
-  memcpy(&real, base, sizeof real);
-  if (real != said) a->bad_size++;
-  if (real > a->cur)
-    a->cur = 0;
-  else
-    a->cur -= real;
-  return real;
-}
-
-static void c_free(void *ctx, void *ptr, size_t size) {
-  bench_alloc *a = ctx;
-  if (ptr == NULL) return;
-  char *base = (char *)ptr - AHDR;
-  take_size(a, base, size);
-  free(base);
-}
-
-static void *c_realloc(void *ctx, void *ptr, size_t old_size, size_t new_size) {
-  bench_alloc *a = ctx;
-  if (ptr == NULL) return c_malloc(ctx, new_size);
-  char *base = (char *)ptr - AHDR;
-  char *q = realloc(base, new_size + AHDR);
-  if (q == NULL) return NULL; /* the old block stays, and stays counted */
-  take_size(a, q, old_size);
-  memcpy(q, &new_size, sizeof new_size);
-  note_alloc(a, new_size);
-  return q + AHDR;
-}
-
-void bench_alloc_hooks(bench_alloc *a, sgf_allocator *hooks) {
-  memset(a, 0, sizeof *a);
-  hooks->malloc = c_malloc;
-  hooks->realloc = c_realloc;
-  hooks->free = c_free;
-  hooks->ctx = a;
-}
-
-int bench_alloc_check(const bench_alloc *a, const char *prog,
-                      const char *what) {
-  if (a->cur == 0 && a->bad_size == 0) return 0;
+int bench_alloc_check(const countalloc *a, const char *prog, const char *what) {
+  if (a->live == 0 && a->bad == 0) return 0;
   fprintf(stderr,
           "%s: %s: allocator accounting: %zu bytes still live after "
-          "destroy, %" PRIu64 " frees or reallocs with a wrong size\n",
-          prog, what, a->cur, a->bad_size);
+          "destroy, %zu frees or reallocs with a wrong size\n",
+          prog, what, a->live, a->bad);
   return -1;
 }
 

@@ -1,10 +1,12 @@
 /* bench/util.h - what the benchmark programs share besides loading: clocks,
- * a counting allocator, option parsing helpers and the results file that
- * bench/run reads to print its summary table. */
+ * the check of the counting allocator, option parsing helpers and the results
+ * file that bench/run reads to print its summary table. */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
 #include <sgfstream.h>
+
+#include "countalloc.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -16,22 +18,11 @@ double bench_cpu(void);
 /* Process peak RSS (getrusage ru_maxrss), in bytes. */
 uint64_t bench_maxrss(void);
 
-/* A counting allocator: bench_alloc_hooks() fills *hooks so that every
- * allocation goes through *a. Each block carries its size in a header, so
- * that every free and realloc is checked to pass the size that was
- * allocated (bad_size counts the ones that did not). */
-typedef struct bench_alloc {
-  size_t cur;     /* bytes live now */
-  size_t peak;    /* most bytes live at once */
-  uint64_t calls; /* malloc + realloc calls */
-  uint64_t bad_size;
-} bench_alloc;
-
-void bench_alloc_hooks(bench_alloc *a, sgf_allocator *hooks);
-
+/* The counting allocator is tools/common/countalloc.h (countalloc_init
+ * with a realloc hook). */
 /* After destroy: 0 if nothing is live and every size was right, else -1
  * with a message on stderr naming prog and what. */
-int bench_alloc_check(const bench_alloc *a, const char *prog, const char *what);
+int bench_alloc_check(const countalloc *a, const char *prog, const char *what);
 
 /* "123", "5k", "20M", "1G" (10^3 multiples). Returns 0 or -1. */
 int bench_parse_size(const char *s, size_t *out);

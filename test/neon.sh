@@ -78,7 +78,8 @@ build() { # build OUT EXTRA-CFLAGS: the driver (with scan.c) -Werror
   # shellcheck disable=SC2086
   "$CROSS_CC" $CFLAGS $2 -Werror -I"$top_srcdir/lib/simd" -I"$top_srcdir/tools/common" \
     -I"$top_srcdir/test" "$top_srcdir/test/scan_check.c" \
-    "$top_srcdir/tools/common/eventlog.c" "$top_srcdir/test/testutil.c" \
+    "$top_srcdir/tools/common/eventlog.c" "$top_srcdir/tools/common/bytebuf.c" \
+    "$top_srcdir/test/testutil.c" \
     $objs -static -o "$1"
 }
 build scan_check "" || { echo "neon: FAIL: cannot build test/scan_check.c with lib/simd/scan.c for AArch64"; exit 1; }

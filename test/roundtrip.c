@@ -43,31 +43,10 @@
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */
-/* Growable buffers                                                    */
-
-typedef struct buf {
-  char *p;
-  size_t len, cap;
-} buf;
-
-static void buf_reserve(buf *b, size_t n) {
-  if (b->cap - b->len >= n) return;
-  while (b->cap - b->len < n) b->cap = b->cap ? b->cap * 2 : 4096;
-  b->p = realloc(b->p, b->cap);
-  if (b->p == NULL) {
-    fprintf(stderr, "roundtrip: out of memory\n");
-    exit(2);
-  }
-}
-
-static void buf_add(buf *b, const void *d, size_t n) {
-  buf_reserve(b, n);
-  if (n) memcpy(b->p + b->len, d, n);
-  b->len += n;
-}
+/* Writer sink into a byte buffer (tools/common/bytebuf.h)              */
 
 static int buf_sink(void *ctx, const char *d, size_t n) {
-  buf_add(ctx, d, n);
+  bytebuf_add(ctx, d, n);
   return (int)n;
 }
 
@@ -77,7 +56,7 @@ static int buf_sink(void *ctx, const char *d, size_t n) {
 /*   'p' IDENT '\0', 'v' LEN(8 bytes) RAW   (one per value, merged)    */
 
 typedef struct rec {
-  buf ev;
+  bytebuf ev;
   size_t vstart;    /* offset of the open value's length field */
   int normalize;    /* apply the writer's normalization to values */
   long diags;       /* diagnostics seen */
@@ -89,7 +68,7 @@ static int r_tree_begin(sgf_parser *p, void *u) {
   rec *r = u;
   int i;
   (void)p;
-  buf_add(&r->ev, "b", 1);
+  bytebuf_add(&r->ev, "b", 1);
   for (i = 0; i < 2; i++)
     if (r->w[i] && sgf_writer_tree_begin(r->w[i])) return SGF_ABORT;
   return SGF_CONTINUE;
@@ -99,7 +78,7 @@ static int r_tree_end(sgf_parser *p, void *u) {
   rec *r = u;
   int i;
   (void)p;
-  buf_add(&r->ev, "e", 1);
+  bytebuf_add(&r->ev, "e", 1);
   for (i = 0; i < 2; i++)
     if (r->w[i] && sgf_writer_tree_end(r->w[i])) return SGF_ABORT;
   return SGF_CONTINUE;
@@ -109,7 +88,7 @@ static int r_node(sgf_parser *p, void *u) {
   rec *r = u;
   int i;
   (void)p;
-  buf_add(&r->ev, "n", 1);
+  bytebuf_add(&r->ev, "n", 1);
   for (i = 0; i < 2; i++)
     if (r->w[i] && sgf_writer_node(r->w[i])) return SGF_ABORT;
   return SGF_CONTINUE;
@@ -119,9 +98,9 @@ static int r_property(sgf_parser *p, void *u, const char *id, size_t n) {
   rec *r = u;
   int i;
   (void)p;
-  buf_add(&r->ev, "p", 1);
-  buf_add(&r->ev, id, n);
-  buf_add(&r->ev, "", 1);
+  bytebuf_add(&r->ev, "p", 1);
+  bytebuf_add(&r->ev, id, n);
+  bytebuf_add(&r->ev, "", 1);
   for (i = 0; i < 2; i++)
     if (r->w[i] && sgf_writer_property(r->w[i], id, n)) return SGF_ABORT;
   return SGF_CONTINUE;
@@ -132,9 +111,9 @@ static int r_value_begin(sgf_parser *p, void *u) {
   uint64_t zero = 0;
   int i;
   (void)p;
-  buf_add(&r->ev, "v", 1);
+  bytebuf_add(&r->ev, "v", 1);
   r->vstart = r->ev.len;
-  buf_add(&r->ev, &zero, sizeof zero);
+  bytebuf_add(&r->ev, &zero, sizeof zero);
   for (i = 0; i < 2; i++)
     if (r->w[i] && sgf_writer_value_begin(r->w[i])) return SGF_ABORT;
   return SGF_CONTINUE;
@@ -144,7 +123,7 @@ static int r_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   rec *r = u;
   int i;
   (void)p;
-  buf_add(&r->ev, at, n);
+  bytebuf_add(&r->ev, at, n);
   for (i = 0; i < 2; i++)
     if (r->w[i] && sgf_writer_value_data(r->w[i], at, n)) return SGF_ABORT;
   return SGF_CONTINUE;
@@ -152,13 +131,13 @@ static int r_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
 
 /* The writer's documented normalization (tu_writer_normalize) of the
  * value recorded from start on. */
-static void normalize_value(buf *b, size_t start) {
+static void normalize_value(bytebuf *b, size_t start) {
   size_t n = b->len - start;
   char *v = malloc(n ? n : 1), *o = malloc(2 * n + 1);
   if (v == NULL || o == NULL) abort();
   memcpy(v, b->p + start, n);
   b->len = start;
-  buf_add(b, o, tu_writer_normalize(v, n, o));
+  bytebuf_add(b, o, tu_writer_normalize(v, n, o));
   free(v);
   free(o);
 }
@@ -234,7 +213,7 @@ static int parse(rec *r, const char *data, size_t len, unsigned flags,
 /* Describing a difference                                             */
 
 /* Print the event at *off of an event buffer and advance. */
-static void show_event(const buf *b, size_t *off) {
+static void show_event(const bytebuf *b, size_t *off) {
   char c = b->p[*off];
   (*off)++;
   if (c == 'p') {
@@ -264,7 +243,7 @@ static void show_event(const buf *b, size_t *off) {
   }
 }
 
-static void show_diff(const buf *a, const buf *b) {
+static void show_diff(const bytebuf *a, const bytebuf *b) {
   size_t i = 0, j = 0, nev = 0;
   /* walk both until the first event that differs */
   while (i < a->len && j < b->len) {
@@ -309,19 +288,7 @@ static void show_diff(const buf *a, const buf *b) {
 static int verbose;
 static long nfiles, nok, nfail, nskip, nempty;
 
-static int read_file(const char *path, buf *out) {
-  FILE *f = fopen(path, "rb");
-  char tmp[65536];
-  size_t n;
-  out->len = 0;
-  if (f == NULL) return -1;
-  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_add(out, tmp, n);
-  n = ferror(f);
-  fclose(f);
-  return n ? -1 : 0;
-}
-
-static sgf_writer *new_writer(buf *out, sgf_layout layout) {
+static sgf_writer *new_writer(bytebuf *out, sgf_layout layout) {
   sgf_writer_options wo;
   sgf_writer *w;
   sgf_writer_options_init(&wo);
@@ -336,7 +303,7 @@ static sgf_writer *new_writer(buf *out, sgf_layout layout) {
 
 /* Parse data into a collection and write it with the tree writer. */
 static int tree_write(const char *data, size_t len, sgf_layout layout,
-                      buf *out) {
+                      bytebuf *out) {
   sgf_diag err;
   sgf_collection *col = sgf_collection_parse(data, len, NULL, &err);
   sgf_writer *w;
@@ -355,8 +322,8 @@ static void fail(const char *path, const char *what) {
 }
 
 /* Strict parse of a written output: no diagnostic, events == a. */
-static int check_output(const char *path, const char *layout, const buf *out,
-                        const buf *a) {
+static int check_output(const char *path, const char *layout,
+                        const bytebuf *out, const bytebuf *a) {
   rec r;
   int st;
   char msg[200];
@@ -384,12 +351,12 @@ static int check_output(const char *path, const char *layout, const buf *out,
   return 0;
 }
 
-static void one_file(const char *path, buf *in) {
+static void one_file(const char *path, bytebuf *in) {
   rec a, c;
-  buf compact = {0}, readable = {0}, chunked = {0}, again = {0};
+  bytebuf compact = {0}, readable = {0}, chunked = {0}, again = {0};
   int st;
   nfiles++;
-  if (read_file(path, in) != 0) {
+  if (tu_read_file(path, in) != 0) {
     fprintf(stderr, "roundtrip: %s: cannot read\n", path);
     nfail++;
     return;
@@ -462,8 +429,8 @@ static void one_file(const char *path, buf *in) {
   {
     int layout;
     for (layout = 0; layout < 2; layout++) {
-      const buf *streamed = layout ? &readable : &compact;
-      buf t1 = {0}, t2 = {0};
+      const bytebuf *streamed = layout ? &readable : &compact;
+      bytebuf t1 = {0}, t2 = {0};
       const char *why = NULL;
       rec r;
       if (tree_write(in->p, in->len, (sgf_layout)layout, &t1) ||
@@ -511,7 +478,7 @@ done:
 }
 
 int main(int argc, char **argv) {
-  buf in = {0};
+  bytebuf in = {0};
   int i = 1;
   if (i < argc && strcmp(argv[i], "-v") == 0) {
     verbose = 1;

@@ -490,7 +490,7 @@ static void use_table(int i) {
 }
 
 typedef struct outcome {
-  tbuf log;
+  bytebuf log;
   int status;
   sgf_pos end;
   int has_error;
@@ -523,8 +523,8 @@ static void parse(int ti, const unsigned char *buf, size_t n,
   evlog log;
   sgf_callbacks cb;
   uint64_t seed = pl->k * 0x9E3779B97F4A7C15ULL + 1;
-  tbuf_clear(&o->log);
-  evlog_init(&log, tu_evlog_sink, &o->log);
+  bytebuf_clear(&o->log);
+  evlog_init(&log, bytebuf_sink, &o->log);
   if (skip_at >= 0) {
     log.action_at = skip_at;
     log.action = SGF_SKIP;
@@ -596,7 +596,7 @@ static int same(const outcome *a, const outcome *b, const char *what) {
 
 static void outcome_init(outcome *o) {
   memset(o, 0, sizeof *o);
-  tbuf_init(&o->log);
+  bytebuf_init(&o->log);
 }
 
 /* Each SIMD table against portable for one input, options and plan. */
@@ -618,8 +618,8 @@ static void differential(const unsigned char *buf, size_t n,
              skip_at);
     same(&ref, &got, what);
   }
-  tbuf_free(&ref.log);
-  tbuf_free(&got.log);
+  bytebuf_free(&ref.log);
+  bytebuf_free(&got.log);
 }
 
 /* ------------------------------------------------------------ cases */
@@ -634,7 +634,7 @@ static char *join(const char *a, const char *b) {
   return p;
 }
 
-static int read_in(const char *dir, const char *name, tbuf *out) {
+static int read_in(const char *dir, const char *name, bytebuf *out) {
   char *p = join(dir, name);
   int rc = tu_read_file(p, out);
   free(p);
@@ -648,7 +648,7 @@ static int exists_in(const char *dir, const char *name) {
   return rc;
 }
 
-static int set_options(sgf_options *opt, const tbuf *t) {
+static int set_options(sgf_options *opt, const bytebuf *t) {
   const char *s = t->p ? t->p : "", *end = s + t->len;
   while (s < end) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -673,7 +673,7 @@ static int set_options(sgf_options *opt, const tbuf *t) {
 }
 
 /* The final status the golden log implies (test/README.md). */
-static int expected_status(const tbuf *golden, int strict) {
+static int expected_status(const bytebuf *golden, int strict) {
   const char *s = golden->p ? golden->p : "", *end = s + golden->len;
   int err = 0;
   while (s < end) {
@@ -697,16 +697,16 @@ static long ncases, nparses;
 
 static void one_case(const char *root, const char *name) {
   char *dir = join(root, name);
-  tbuf in, golden, o;
+  bytebuf in, golden, o;
   sgf_options opt;
-  tbuf_init(&in);
-  tbuf_init(&golden);
-  tbuf_init(&o);
+  bytebuf_init(&in);
+  bytebuf_init(&golden);
+  bytebuf_init(&o);
   sgf_options_init(&opt);
   if (read_in(dir, "input.sgf", &in) || read_in(dir, "events", &golden)) {
     free(dir);
-    tbuf_free(&in);
-    tbuf_free(&golden);
+    bytebuf_free(&in);
+    bytebuf_free(&golden);
     return; /* not a case directory */
   }
   int strict = exists_in(dir, "strict");
@@ -763,8 +763,8 @@ static void one_case(const char *root, const char *name) {
              name, table(ti)->name, how, r.end.offset, r.end.line, r.end.column,
              end.offset, end.line, end.column);
       if (i == 0 && ti < 0) {
-        tbuf_clear(&whole_ref.log);
-        tbuf_add(&whole_ref.log, r.log.p, r.log.len);
+        bytebuf_clear(&whole_ref.log);
+        bytebuf_add(&whole_ref.log, r.log.p, r.log.len);
         whole_ref.status = r.status;
         whole_ref.end = r.end;
         whole_ref.has_error = r.has_error;
@@ -795,11 +795,11 @@ static void one_case(const char *root, const char *name) {
   differential(buf, n, &ml, &(plan){CHUNK, 3}, -1, what);
   differential(buf, n, &ml, &(plan){RANDOM, 7}, -1, what);
 
-  tbuf_free(&whole_ref.log);
-  tbuf_free(&r.log);
-  tbuf_free(&in);
-  tbuf_free(&golden);
-  tbuf_free(&o);
+  bytebuf_free(&whole_ref.log);
+  bytebuf_free(&r.log);
+  bytebuf_free(&in);
+  bytebuf_free(&golden);
+  bytebuf_free(&o);
   free(dir);
 }
 
@@ -820,12 +820,12 @@ static void sec_cases(const char *root) {
 
 /* ------------------------------------------------------------ synth */
 
-static void put_byte(tbuf *b, unsigned c) {
+static void put_byte(bytebuf *b, unsigned c) {
   unsigned char ch = (unsigned char)c;
-  tbuf_add(b, &ch, 1);
+  bytebuf_add(b, &ch, 1);
 }
 
-static void gen_ws(tbuf *b) {
+static void gen_ws(bytebuf *b) {
   static const char *const ws[] = {"",     "",   "",   " ",      "\n",
                                    "\r\n", "\r", "\t", "  \n  ", "\n\n"};
   if (rndn(8) == 0) { /* a long run: the skip scanner's work when skipped */
@@ -833,10 +833,10 @@ static void gen_ws(tbuf *b) {
     for (unsigned i = 0; i < n; i++) put_byte(b, " \t  ;"[rndn(5)]);
     return;
   }
-  tbuf_adds(b, ws[rndn(10)]);
+  bytebuf_adds(b, ws[rndn(10)]);
 }
 
-static void gen_value(tbuf *b) {
+static void gen_value(bytebuf *b) {
   unsigned r = rndn(10), len;
   if (r < 4)
     len = rndn(4);
@@ -856,7 +856,7 @@ static void gen_value(tbuf *b) {
     else if (c < 81)
       put_byte(b, '\r');
     else if (c < 83)
-      tbuf_adds(b, "\r\n");
+      bytebuf_adds(b, "\r\n");
     else if (c < 85)
       put_byte(b, 0);
     else if (c < 90)
@@ -872,7 +872,7 @@ static void gen_value(tbuf *b) {
   }
 }
 
-static void gen_tree(tbuf *b, int depth) {
+static void gen_tree(bytebuf *b, int depth) {
   put_byte(b, '(');
   unsigned nodes = 1 + rndn(4);
   for (unsigned i = 0; i < nodes; i++) {
@@ -881,7 +881,7 @@ static void gen_tree(tbuf *b, int depth) {
     unsigned props = rndn(5);
     for (unsigned j = 0; j < props; j++) {
       gen_ws(b);
-      if (rndn(8) == 0) tbuf_adds(b, "Co");
+      if (rndn(8) == 0) bytebuf_adds(b, "Co");
       put_byte(b, 'A' + rndn(26));
       if (rndn(2)) put_byte(b, 'A' + rndn(26));
       unsigned vals = 1 + rndn(3);
@@ -902,8 +902,8 @@ static void gen_tree(tbuf *b, int depth) {
   put_byte(b, ')');
 }
 
-static void gen_doc(tbuf *b) {
-  tbuf_clear(b);
+static void gen_doc(bytebuf *b) {
+  bytebuf_clear(b);
   if (rndn(4) == 0) { /* preamble junk */
     unsigned n = rndn(80);
     for (unsigned i = 0; i < n; i++)
@@ -933,8 +933,8 @@ static void gen_doc(tbuf *b) {
 }
 
 static void sec_synth(long docs) {
-  tbuf doc;
-  tbuf_init(&doc);
+  bytebuf doc;
+  bytebuf_init(&doc);
   int kept = 0;
   for (long d = 0; d < docs; d++) {
     long before = failures;
@@ -951,7 +951,7 @@ static void sec_synth(long docs) {
       outcome_init(&o);
       parse(-1, buf, doc.len, &opt, &(plan){CHUNK, 0}, -1, &o);
       skip_at = (long)rndn((unsigned)o.callbacks + 1);
-      tbuf_free(&o.log);
+      bytebuf_free(&o.log);
     }
     char name[64];
     snprintf(name, sizeof name, "synth doc %ld (%zu bytes)", d, doc.len);
@@ -968,7 +968,7 @@ static void sec_synth(long docs) {
       }
     }
   }
-  tbuf_free(&doc);
+  bytebuf_free(&doc);
 }
 
 /* ------------------------------------------------------------ files */
@@ -1004,8 +1004,8 @@ static void walk(const char *path, int depth) {
   }
   if (!S_ISREG(st.st_mode) || skip_name(path) || st.st_size > (16 << 20))
     return;
-  tbuf in;
-  tbuf_init(&in);
+  bytebuf in;
+  bytebuf_init(&in);
   if (tu_read_file(path, &in) == 0) {
     const unsigned char *buf = (const unsigned char *)(in.p ? in.p : "");
     sgf_options opt, ml;
@@ -1020,7 +1020,7 @@ static void walk(const char *path, int depth) {
     differential(buf, in.len, &ml, &(plan){CHUNK, 0}, -1, path);
     differential(buf, in.len, &opt, &(plan){CHUNK, 0}, 3, path);
   }
-  tbuf_free(&in);
+  bytebuf_free(&in);
 }
 
 /* ------------------------------------------------------------ main */

@@ -2,7 +2,7 @@
  * allocates, fail the i-th allocation for i = 0, 1, 2 ... until the
  * operation succeeds; each failure must end cleanly (a NULL return, or a
  * fatal out-of-memory diagnostic and SGF_EPARSE) and leave nothing
- * outstanding after destroy. The counting allocator (test/fuzz/harness.c)
+ * outstanding after destroy. The counting allocator (tools/common/countalloc.c)
  * also checks the sizes the library passes to free and realloc.
  *
  * Each loop runs twice: with a realloc hook, and without one (the
@@ -44,12 +44,12 @@ static void test_parser_create(void **state) {
     for (all = 0; all < 2; all++) {
       size_t i;
       for (i = 0; i < MAX_CALLS; i++) {
-        fz_alloc c;
+        countalloc c;
         sgf_allocator a;
         sgf_options o;
         sgf_parser *p;
-        fz_alloc_init(&c, &a, hooks);
-        fz_alloc_schedule(&c, i, all ? SIZE_MAX : 1);
+        countalloc_init(&c, &a, hooks);
+        countalloc_schedule(&c, i, all ? SIZE_MAX : 1);
         sgf_options_init(&o);
         o.allocator = &a;
         p = sgf_parser_create(NULL, NULL, &o);
@@ -82,13 +82,13 @@ static void test_reader_create(void **state) {
     for (all = 0; all < 2; all++) {
       size_t i;
       for (i = 0; i < MAX_CALLS; i++) {
-        fz_alloc c;
+        countalloc c;
         sgf_allocator a;
         sgf_options o;
         sgf_reader_options ro;
         sgf_reader *r;
-        fz_alloc_init(&c, &a, hooks);
-        fz_alloc_schedule(&c, i, all ? SIZE_MAX : 1);
+        countalloc_init(&c, &a, hooks);
+        countalloc_schedule(&c, i, all ? SIZE_MAX : 1);
         sgf_options_init(&o);
         o.allocator = &a;
         sgf_reader_options_init(&ro);
@@ -167,7 +167,7 @@ static char *grow_input(size_t *len) {
  * after creation), `count` calls. Returns 1 when no call failed. */
 static int reader_parse_once(const char *in, size_t len, size_t chunk,
                              int hooks, size_t at, size_t count) {
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   sgf_options o;
   sgf_reader_options ro;
@@ -178,7 +178,7 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
   size_t off = 0;
   int st = SGF_OK;
   int clean;
-  fz_alloc_init(&c, &a, hooks);
+  countalloc_init(&c, &a, hooks);
   sgf_options_init(&o);
   o.allocator = &a;
   sgf_reader_callbacks_init(&cb);
@@ -190,7 +190,7 @@ static int reader_parse_once(const char *in, size_t len, size_t chunk,
   r = sgf_reader_create(&cb, &s, &ro);
   assert_non_null(r);
   p = sgf_reader_parser(r);
-  fz_alloc_schedule(&c, at, count);
+  countalloc_schedule(&c, at, count);
   while (off < len && st == SGF_OK) {
     size_t n = len - off < chunk ? len - off : chunk;
     st = sgf_parser_feed(p, in + off, n, NULL);
@@ -264,17 +264,17 @@ static void test_parser_implicit_growth(void **state) {
   in[n++] = ')';
   for (hooks = 0; hooks < 2; hooks++) {
     for (i = 0; i < MAX_CALLS; i++) {
-      fz_alloc c;
+      countalloc c;
       sgf_allocator a;
       sgf_options o;
       sgf_parser *p;
       int st;
-      fz_alloc_init(&c, &a, hooks);
+      countalloc_init(&c, &a, hooks);
       sgf_options_init(&o);
       o.allocator = &a;
       p = sgf_parser_create(NULL, NULL, &o);
       assert_non_null(p);
-      fz_alloc_schedule(&c, i, 1);
+      countalloc_schedule(&c, i, 1);
       st = sgf_parser_feed(p, in, n, NULL);
       if (st == SGF_OK) st = sgf_parser_finish(p);
       if (c.failures > 0) {
@@ -302,17 +302,17 @@ static void test_parser_implicit_growth(void **state) {
 static void test_parser_no_allocation(void **state) {
   size_t len;
   char *in = grow_input(&len);
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   sgf_options o;
   sgf_parser *p;
   (void)state;
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   sgf_options_init(&o);
   o.allocator = &a;
   p = sgf_parser_create(NULL, NULL, &o);
   assert_non_null(p);
-  fz_alloc_schedule(&c, 0, SIZE_MAX); /* any allocation now fails */
+  countalloc_schedule(&c, 0, SIZE_MAX); /* any allocation now fails */
   assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_OK);
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   assert_int_equal(c.calls, 0);
@@ -332,13 +332,13 @@ static void test_tree_builder_create(void **state) {
     for (hooks = 0; hooks < 2; hooks++) {
       size_t i;
       for (i = 0; i < MAX_CALLS; i++) {
-        fz_alloc c;
+        countalloc c;
         sgf_allocator a;
         sgf_tree_builder_options o;
         sgf_options po;
         sgf_tree_builder *b;
-        fz_alloc_init(&c, &a, hooks);
-        fz_alloc_schedule(&c, i, 1);
+        countalloc_init(&c, &a, hooks);
+        countalloc_schedule(&c, i, 1);
         sgf_tree_builder_options_init(&o);
         sgf_options_init(&po);
         o.parser = &po;
@@ -397,7 +397,7 @@ static char *tree_input(size_t *len) {
 
 static int tree_parse_once(const char *in, size_t len, unsigned flags,
                            int hooks, size_t at, size_t count) {
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   sgf_tree_builder_options o;
   sgf_options po;
@@ -407,7 +407,7 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
   sgf_collection *coll = NULL;
   games g;
   int st;
-  fz_alloc_init(&c, &a, hooks);
+  countalloc_init(&c, &a, hooks);
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
@@ -419,7 +419,7 @@ static int tree_parse_once(const char *in, size_t len, unsigned flags,
   b = sgf_tree_builder_create(&cb, &g, &o);
   assert_non_null(b);
   p = sgf_tree_builder_parser(b);
-  fz_alloc_schedule(&c, at, count);
+  countalloc_schedule(&c, at, count);
   st = sgf_parser_feed(p, in, len, NULL);
   if (st == SGF_OK) st = sgf_parser_finish(p);
   if (c.failures == 0) {
@@ -488,14 +488,14 @@ static void test_collection_parse(void **state) {
   char *in = tree_input(&len);
   (void)state;
   for (i = 0; i < MAX_CALLS; i++) {
-    fz_alloc c;
+    countalloc c;
     sgf_allocator a;
     sgf_tree_builder_options o;
     sgf_options po;
     sgf_collection *coll;
     sgf_diag err;
-    fz_alloc_init(&c, &a, 1);
-    fz_alloc_schedule(&c, i, 1);
+    countalloc_init(&c, &a, 1);
+    countalloc_schedule(&c, i, 1);
     sgf_tree_builder_options_init(&o);
     sgf_options_init(&po);
     o.parser = &po;
@@ -574,7 +574,7 @@ static void test_cursor_edits(void **state) {
     for (hooks = 0; hooks < 2; hooks++) {
       size_t i;
       for (i = 0; i < MAX_CALLS; i++) {
-        fz_alloc c;
+        countalloc c;
         sgf_allocator a;
         sgf_tree *t;
         sgf_cursor *cur;
@@ -582,7 +582,7 @@ static void test_cursor_edits(void **state) {
         size_t bl, al;
         const char *err = NULL;
         int j, r;
-        fz_alloc_init(&c, &a, hooks);
+        countalloc_init(&c, &a, hooks);
         t = sgf_tree_create(&a);
         assert_non_null(t);
         cur = sgf_cursor_create(t);
@@ -591,9 +591,9 @@ static void test_cursor_edits(void **state) {
         before = fz_tree_dump(t, &bl, &err);
         if (before == NULL) print_error("edit %d: %s\n", k, err);
         assert_non_null(before);
-        fz_alloc_schedule(&c, i, 1);
+        countalloc_schedule(&c, i, 1);
         r = do_edit(cur, k);
-        fz_alloc_schedule(&c, SIZE_MAX, 0);
+        countalloc_schedule(&c, SIZE_MAX, 0);
         after = fz_tree_dump(t, &al, &err);
         if (after == NULL) print_error("edit %d: %s\n", k, err);
         assert_non_null(after);
@@ -624,12 +624,12 @@ static void test_tree_and_cursor_create(void **state) {
   size_t i;
   (void)state;
   for (i = 0; i < MAX_CALLS; i++) {
-    fz_alloc c;
+    countalloc c;
     sgf_allocator a;
     sgf_tree *t;
     sgf_cursor *cur;
-    fz_alloc_init(&c, &a, 1);
-    fz_alloc_schedule(&c, i, 1);
+    countalloc_init(&c, &a, 1);
+    countalloc_schedule(&c, i, 1);
     t = sgf_tree_create(&a);
     cur = t ? sgf_cursor_create(t) : NULL;
     if (cur == NULL) {
@@ -662,12 +662,12 @@ static void test_writer_create(void **state) {
   for (hooks = 0; hooks < 2; hooks++) {
     size_t i;
     for (i = 0; i < MAX_CALLS; i++) {
-      fz_alloc c;
+      countalloc c;
       sgf_allocator a;
       sgf_writer_options o;
       sgf_writer *w;
-      fz_alloc_init(&c, &a, hooks);
-      fz_alloc_schedule(&c, i, 1);
+      countalloc_init(&c, &a, hooks);
+      countalloc_schedule(&c, i, 1);
       sgf_writer_options_init(&o);
       o.allocator = &a;
       w = sgf_writer_create(null_sink, NULL, &o);
@@ -679,7 +679,7 @@ static void test_writer_create(void **state) {
       }
       assert_int_equal(c.failures, 0);
       /* nothing allocated while writing */
-      fz_alloc_schedule(&c, 0, SIZE_MAX);
+      countalloc_schedule(&c, 0, SIZE_MAX);
       assert_int_equal(sgf_writer_tree_begin(w), 0);
       assert_int_equal(sgf_writer_node(w), 0);
       assert_int_equal(sgf_writer_property(w, "C", 1), 0);

@@ -18,6 +18,7 @@
 #include <sgfstream.h>
 #include <sgfstream/event_state.h>
 
+#include "countalloc.h"
 #include "eventlog.h"
 #include "stats.h"
 #include "testutil.h"
@@ -27,7 +28,7 @@
 
 typedef struct script {
   evlog log; /* first: the user pointer is &log */
-  tbuf out;
+  bytebuf out;
   sgf_callbacks inner;
   char kind; /* b e n p v d V P ! ; 0 for none */
   int nth;   /* 1-based */
@@ -96,9 +97,9 @@ static const sgf_callbacks script_cb = {sizeof(sgf_callbacks),
 
 static void script_init(script *s, char kind, int nth, int action) {
   memset(s, 0, sizeof *s);
-  tbuf_init(&s->out);
+  bytebuf_init(&s->out);
   evlog_callbacks(&s->inner);
-  evlog_init(&s->log, tu_evlog_sink, &s->out);
+  evlog_init(&s->log, bytebuf_sink, &s->out);
   s->kind = kind;
   s->nth = nth;
   s->action = action;
@@ -106,7 +107,7 @@ static void script_init(script *s, char kind, int nth, int action) {
 
 static void script_free(script *s) {
   evlog_free(&s->log);
-  tbuf_free(&s->out);
+  bytebuf_free(&s->out);
 }
 
 /* Parse in chunks of `chunk` bytes (0: whole), resuming after pauses;
@@ -339,28 +340,28 @@ static void test_skip_from_tree_end(void **state) {
  * byte the first slice is one byte long; whole, it may be longer, so this
  * test records its own events. */
 typedef struct rec {
-  tbuf ev;
+  bytebuf ev;
   int data_seen;
   int action;
 } rec;
 static int r_tb(sgf_parser *p, void *u) {
-  tbuf_addf(&((rec *)u)->ev, "b%llu ",
-            (unsigned long long)sgf_parser_position(p).offset);
+  bytebuf_addf(&((rec *)u)->ev, "b%llu ",
+               (unsigned long long)sgf_parser_position(p).offset);
   return 0;
 }
 static int r_te(sgf_parser *p, void *u) {
-  tbuf_addf(&((rec *)u)->ev, "e%llu ",
-            (unsigned long long)sgf_parser_position(p).offset);
+  bytebuf_addf(&((rec *)u)->ev, "e%llu ",
+               (unsigned long long)sgf_parser_position(p).offset);
   return 0;
 }
 static int r_n(sgf_parser *p, void *u) {
-  tbuf_addf(&((rec *)u)->ev, "n%llu ",
-            (unsigned long long)sgf_parser_position(p).offset);
+  bytebuf_addf(&((rec *)u)->ev, "n%llu ",
+               (unsigned long long)sgf_parser_position(p).offset);
   return 0;
 }
 static int r_p(sgf_parser *p, void *u, const char *at, size_t n) {
   (void)p;
-  tbuf_addf(&((rec *)u)->ev, "p%.*s ", (int)n, at);
+  bytebuf_addf(&((rec *)u)->ev, "p%.*s ", (int)n, at);
   return 0;
 }
 static int r_d(sgf_parser *p, void *u, const char *at, size_t n) {
@@ -369,20 +370,20 @@ static int r_d(sgf_parser *p, void *u, const char *at, size_t n) {
   (void)at;
   (void)n;
   if (r->data_seen++ == 0) {
-    tbuf_adds(&r->ev, "d ");
+    bytebuf_adds(&r->ev, "d ");
     return r->action;
   }
   return 0;
 }
 static int r_ve(sgf_parser *p, void *u) {
   (void)p;
-  tbuf_adds(&((rec *)u)->ev, "V ");
+  bytebuf_adds(&((rec *)u)->ev, "V ");
   return 0;
 }
 static int r_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   (void)p;
-  tbuf_addf(&((rec *)u)->ev, "!%s@%llu ", sgf_diag_name(d->code),
-            (unsigned long long)d->pos.offset);
+  bytebuf_addf(&((rec *)u)->ev, "!%s@%llu ", sgf_diag_name(d->code),
+               (unsigned long long)d->pos.offset);
   return 0;
 }
 
@@ -395,7 +396,7 @@ static void test_skip_from_value_data(void **state) {
   for (size_t chunk = 0; chunk <= 3; chunk++) {
     rec r;
     memset(&r, 0, sizeof r);
-    tbuf_init(&r.ev);
+    bytebuf_init(&r.ev);
     r.action = SGF_SKIP;
     sgf_callbacks cb = {sizeof(sgf_callbacks),
                         r_tb,
@@ -414,7 +415,7 @@ static void test_skip_from_value_data(void **state) {
     assert_int_equal(feed_all(p, in, strlen(in), chunk, NULL), SGF_OK);
     assert_string_equal(r.ev.p, "b0 n1 pC d e27 b28 n29 pW V e35 ");
     sgf_parser_destroy(p);
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
   }
 }
 
@@ -577,7 +578,7 @@ static void test_reset(void **state) {
   assert_int_equal(pos.line, 1);
   assert_int_equal(pos.column, 1);
   assert_int_equal(sgf_parser_depth(p), 0);
-  tbuf_clear(&s.out);
+  bytebuf_clear(&s.out);
   assert_int_equal(sgf_parser_feed(p, "(;(;", 4, &used), SGF_OK);
   assert_int_equal(sgf_parser_depth(p), 2);
   sgf_parser_reset(p);
@@ -631,7 +632,7 @@ static void test_feed_from_callback_busy(void **state) {
 /* Positions                                                           */
 
 typedef struct posrec {
-  tbuf ev;
+  bytebuf ev;
 } posrec;
 
 /* sgf_parser_position(p), and the inline sgf_event_position equal to it. */
@@ -650,10 +651,10 @@ static sgf_pos both_pos(sgf_parser *p) {
 static void note_pos(sgf_parser *p, void *u, const char *what) {
   posrec *r = u;
   sgf_pos pos = both_pos(p);
-  tbuf_addf(&r->ev, "%s@%llu,%llu:%llu,d%llu ", what,
-            (unsigned long long)pos.offset, (unsigned long long)pos.line,
-            (unsigned long long)pos.column,
-            (unsigned long long)sgf_parser_depth(p));
+  bytebuf_addf(&r->ev, "%s@%llu,%llu:%llu,d%llu ", what,
+               (unsigned long long)pos.offset, (unsigned long long)pos.line,
+               (unsigned long long)pos.column,
+               (unsigned long long)sgf_parser_depth(p));
 }
 static int pq_node(sgf_parser *p, void *u) {
   note_pos(p, u, "n");
@@ -688,7 +689,7 @@ static void test_positions(void **state) {
       "pCP/CoPyright@13,4:3,d2 ]@24,4:14,d2 ";
   for (size_t chunk = 0; chunk <= 2; chunk++) {
     posrec r;
-    tbuf_init(&r.ev);
+    bytebuf_init(&r.ev);
     sgf_callbacks cb;
     sgf_callbacks_init(&cb);
     cb.on_node = pq_node;
@@ -699,7 +700,7 @@ static void test_positions(void **state) {
     assert_int_equal(feed_all(p, in, len, chunk, NULL), SGF_OK);
     assert_string_equal(r.ev.p, want);
     sgf_parser_destroy(p);
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
   }
   /* Outside callbacks: the position of the next byte to be fed. */
   sgf_parser *p = sgf_parser_create(NULL, NULL, NULL);
@@ -736,7 +737,7 @@ static void test_event_state_version(void **state) {
 /* sgf_parser_depth() is the depth of the tree an event belongs to: the
  * same in a tree's tree-begin, its nodes and its tree-end. */
 static int dp_log(sgf_parser *p, void *u, char what) {
-  tbuf_addf(u, "%c%llu ", what, (unsigned long long)sgf_parser_depth(p));
+  bytebuf_addf(u, "%c%llu ", what, (unsigned long long)sgf_parser_depth(p));
   return SGF_CONTINUE;
 }
 static int dp_tb(sgf_parser *p, void *u) { return dp_log(p, u, 'b'); }
@@ -750,9 +751,9 @@ static int dp_pause(sgf_parser *p, void *u) {
 static void test_depth(void **state) {
   (void)state;
   for (int pause = 0; pause <= 1; pause++) {
-    tbuf out;
+    bytebuf out;
     sgf_callbacks cb;
-    tbuf_init(&out);
+    bytebuf_init(&out);
     sgf_callbacks_init(&cb);
     cb.on_tree_begin = dp_tb;
     cb.on_tree_end = pause ? dp_pause : dp_te;
@@ -766,7 +767,7 @@ static void test_depth(void **state) {
                         "b1 n1 e1 ");
     assert_int_equal(sgf_parser_depth(p), 0);
     sgf_parser_destroy(p);
-    tbuf_free(&out);
+    bytebuf_free(&out);
   }
 }
 
@@ -782,91 +783,20 @@ static void test_large_offsets_type(void **state) {
 /* ------------------------------------------------------------------ */
 /* Allocator hooks                                                     */
 
-typedef struct counting {
-  long allocs, frees;
-  size_t live; /* bytes currently allocated */
-  size_t peak;
-  long fail_at; /* fail the allocation with this 0-based index; -1 none */
-  long n;       /* allocations (malloc + growing realloc) so far */
-  int bad_size; /* a free/realloc gave the wrong size */
-  /* a tiny table of live blocks and their sizes */
-  void *ptr[256];
-  size_t size[256];
-} counting;
-
-static int slot_of(counting *c, void *p) {
-  for (int i = 0; i < 256; i++)
-    if (c->ptr[i] == p) return i;
-  return -1;
-}
-
-static void *c_malloc(void *ctx, size_t size) {
-  counting *c = ctx;
-  if (c->n++ == c->fail_at) return NULL;
-  int i = slot_of(c, NULL);
-  if (i < 0) return NULL;
-  void *p = malloc(size ? size : 1);
-  if (!p) return NULL;
-  c->ptr[i] = p;
-  c->size[i] = size;
-  c->allocs++;
-  c->live += size;
-  if (c->live > c->peak) c->peak = c->live;
-  return p;
-}
-
-static void c_free(void *ctx, void *ptr, size_t size) {
-  counting *c = ctx;
-  int i = slot_of(c, ptr);
-  if (i < 0 || c->size[i] != size) {
-    c->bad_size = 1;
-    if (i < 0) return;
-  }
-  c->live -= c->size[i];
-  c->ptr[i] = NULL;
-  c->frees++;
-  free(ptr);
-}
-
-static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-  counting *c = ctx;
-  if (!ptr) return c_malloc(ctx, size);
-  int i = slot_of(c, ptr);
-  if (i < 0 || c->size[i] != old) {
-    c->bad_size = 1;
-    return NULL;
-  }
-  if (c->n++ == c->fail_at) return NULL;
-  void *q = realloc(ptr, size ? size : 1);
-  if (!q) return NULL;
-  c->live = c->live - old + size;
-  if (c->live > c->peak) c->peak = c->live;
-  c->ptr[i] = q;
-  c->size[i] = size;
-  return q;
-}
-
-static void counting_init(counting *c, sgf_allocator *a, int with_realloc) {
-  memset(c, 0, sizeof *c);
-  c->fail_at = -1;
-  a->malloc = c_malloc;
-  a->realloc = with_realloc ? c_realloc : NULL;
-  a->free = c_free;
-  a->ctx = c;
-}
+/* The counting allocator: tools/common/countalloc.h. */
 
 static void test_allocator_counts(void **state) {
   (void)state;
   for (int wr = 0; wr <= 1; wr++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, wr);
+    countalloc_init(&c, &a, wr);
     sgf_options o;
     sgf_options_init(&o);
     o.allocator = &a;
     sgf_parser *p = sgf_parser_create(NULL, NULL, &o);
     assert_non_null(p);
-    assert_true(c.allocs > 0);
+    assert_true(c.calls > 0);
     size_t after_create = c.live;
     /* The parse itself allocates nothing more (memory is fixed). */
     const char *in = "(;FF[4]C[hello \\] world](;B[aa];W[bb])(;B[cc]))";
@@ -874,8 +804,8 @@ static void test_allocator_counts(void **state) {
     assert_int_equal(c.live, after_create);
     sgf_parser_destroy(p);
     assert_int_equal(c.live, 0);
-    assert_int_equal(c.allocs, c.frees);
-    assert_false(c.bad_size);
+    assert_int_equal(c.blocks, 0);
+    assert_int_equal(c.bad, 0);
   }
 }
 
@@ -883,10 +813,10 @@ static void test_allocator_failure_parser(void **state) {
   (void)state;
   int succeeded = 0;
   for (long i = 0; i < 1000 && !succeeded; i++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, 1);
-    c.fail_at = i;
+    countalloc_init(&c, &a, 1);
+    countalloc_schedule(&c, (size_t)i, 1);
     sgf_options o;
     sgf_options_init(&o);
     o.allocator = &a;
@@ -898,8 +828,8 @@ static void test_allocator_failure_parser(void **state) {
       sgf_parser_destroy(p);
     }
     assert_int_equal(c.live, 0); /* every failure cleans up */
-    assert_int_equal(c.allocs, c.frees);
-    assert_false(c.bad_size);
+    assert_int_equal(c.blocks, 0);
+    assert_int_equal(c.bad, 0);
   }
   assert_true(succeeded);
 }
@@ -939,9 +869,9 @@ static void test_depth_limit_million(void **state) {
     in[2 * i + 1] = ';';
   }
   for (int variant = 0; variant < 2; variant++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, 1);
+    countalloc_init(&c, &a, 1);
     sgf_options o;
     sgf_options_init(&o);
     o.allocator = &a;
@@ -1270,7 +1200,7 @@ static void test_report(void **state) {
 /* The property reader                                                 */
 
 typedef struct rdr {
-  tbuf ev;
+  bytebuf ev;
   int nprops;
   int action_at; /* property number (1-based) that returns action */
   int action;
@@ -1280,17 +1210,17 @@ typedef struct rdr {
 
 static int rd_tb(sgf_parser *p, void *u) {
   (void)p;
-  tbuf_adds(&((rdr *)u)->ev, "(");
+  bytebuf_adds(&((rdr *)u)->ev, "(");
   return 0;
 }
 static int rd_te(sgf_parser *p, void *u) {
   (void)p;
-  tbuf_adds(&((rdr *)u)->ev, ")");
+  bytebuf_adds(&((rdr *)u)->ev, ")");
   return 0;
 }
 static int rd_n(sgf_parser *p, void *u) {
   (void)p;
-  tbuf_adds(&((rdr *)u)->ev, ";");
+  bytebuf_adds(&((rdr *)u)->ev, ";");
   return 0;
 }
 static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *prop) {
@@ -1299,14 +1229,14 @@ static int rd_prop(sgf_parser *p, void *u, const sgf_prop_view *prop) {
   assert_int_equal(strlen(prop->ident), prop->ident_len);
   assert_int_equal(strlen(prop->raw_ident), prop->raw_ident_len);
   assert_true(prop->nvalues >= 1);
-  tbuf_addf(&r->ev, "%s", prop->ident);
+  bytebuf_addf(&r->ev, "%s", prop->ident);
   if (strcmp(prop->ident, prop->raw_ident) != 0)
-    tbuf_addf(&r->ev, "/%s", prop->raw_ident);
-  tbuf_addf(&r->ev, "@%llu", (unsigned long long)prop->pos.offset);
+    bytebuf_addf(&r->ev, "/%s", prop->raw_ident);
+  bytebuf_addf(&r->ev, "@%llu", (unsigned long long)prop->pos.offset);
   for (size_t i = 0; i < prop->nvalues; i++) {
     sgf_value_view v = sgf_prop_value(prop, i);
-    tbuf_addf(&r->ev, "[%.*s@%llu]", (int)v.len, v.raw,
-              (unsigned long long)v.pos.offset);
+    bytebuf_addf(&r->ev, "[%.*s@%llu]", (int)v.len, v.raw,
+                 (unsigned long long)v.pos.offset);
   }
   /* past the last value: a view of nothing */
   assert_null(sgf_prop_value(prop, prop->nvalues).raw);
@@ -1319,7 +1249,7 @@ static int rd_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   (void)p;
   r->last = *d;
   r->ndiag++;
-  tbuf_addf(&r->ev, "!%s", sgf_diag_name(d->code));
+  bytebuf_addf(&r->ev, "!%s", sgf_diag_name(d->code));
   return 0;
 }
 
@@ -1328,7 +1258,7 @@ static const sgf_reader_callbacks rd_cb = {
 
 static int reader_run(const char *in, size_t len, size_t chunk,
                       const sgf_reader_options *opt, rdr *r, int *npause) {
-  tbuf_init(&r->ev);
+  bytebuf_init(&r->ev);
   sgf_reader *rd = sgf_reader_create(&rd_cb, r, opt);
   assert_non_null(rd);
   sgf_parser *p = sgf_reader_parser(rd);
@@ -1355,7 +1285,7 @@ static void test_reader_properties(void **state) {
         "(;AB@2[aa@4][bb@8][@14];B@17[cc@18](;C@24[x\\]y@25]"
         "!lowercase-identCP/CoPyright@31[z@40]))";
     assert_string_equal(r.ev.p, w);
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
   }
 }
 
@@ -1373,7 +1303,7 @@ static void test_reader_value_limit_exact(void **state) {
     rdr r;
     memset(&r, 0, sizeof r);
     int st = reader_run(in, n, chunk, &o, &r, NULL);
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
     assert_int_equal(st, SGF_OK);
     assert_int_equal(r.nprops, 1);
   }
@@ -1382,7 +1312,7 @@ static void test_reader_value_limit_exact(void **state) {
   rdr r;
   memset(&r, 0, sizeof r);
   int st = reader_run(in, n, 0, &o, &r, NULL);
-  tbuf_free(&r.ev);
+  bytebuf_free(&r.ev);
   assert_int_equal(st, SGF_OK);
 }
 
@@ -1403,7 +1333,7 @@ static void test_reader_value_limit_over(void **state) {
     rdr r;
     memset(&r, 0, sizeof r);
     int st = reader_run(in, n, chunk, &o, &r, NULL);
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
     assert_int_equal(st, SGF_EPARSE);
     assert_int_equal(r.nprops, 0);
     assert_int_equal(r.last.code, SGF_DIAG_VALUE_LIMIT);
@@ -1434,7 +1364,7 @@ static void test_reader_pause_skip(void **state) {
                        SGF_OK);
       assert_string_equal(r.ev.p, full);
       assert_int_equal(np, 1);
-      tbuf_free(&r.ev);
+      bytebuf_free(&r.ev);
     }
   }
   /* Skip from SZ (in the root): the rest of the root tree goes. */
@@ -1445,7 +1375,7 @@ static void test_reader_pause_skip(void **state) {
     r.action = SGF_SKIP;
     assert_int_equal(reader_run(in, strlen(in), chunk, NULL, &r, NULL), SGF_OK);
     assert_string_equal(r.ev.p, "(;GM@2[1@4]SZ@7[19@9])(;GM@38[2@40])");
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
   }
   /* Skip from B[aa]: the rest of its variation goes. */
   for (size_t chunk = 0; chunk <= 1; chunk++) {
@@ -1457,7 +1387,7 @@ static void test_reader_pause_skip(void **state) {
     assert_string_equal(r.ev.p,
                         "(;GM@2[1@4]SZ@7[19@9](;B@15[aa@16])"
                         "(;B@29[cc@30]))(;GM@38[2@40])");
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
   }
   /* Abort from a property. */
   {
@@ -1468,7 +1398,7 @@ static void test_reader_pause_skip(void **state) {
     assert_int_equal(reader_run(in, strlen(in), 0, NULL, &r, NULL),
                      SGF_EABORTED);
     assert_string_equal(r.ev.p, "(;GM@2[1@4]");
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
   }
 }
 
@@ -1476,10 +1406,10 @@ static void test_reader_allocation_failure(void **state) {
   (void)state;
   int succeeded = 0;
   for (long i = 0; i < 1000 && !succeeded; i++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, i % 2);
-    c.fail_at = i;
+    countalloc_init(&c, &a, i % 2);
+    countalloc_schedule(&c, (size_t)i, 1);
     sgf_options po;
     sgf_options_init(&po);
     po.allocator = &a;
@@ -1488,28 +1418,28 @@ static void test_reader_allocation_failure(void **state) {
     o.parser = &po;
     rdr r;
     memset(&r, 0, sizeof r);
-    tbuf_init(&r.ev);
+    bytebuf_init(&r.ev);
     sgf_reader *rd = sgf_reader_create(&rd_cb, &r, &o);
     if (rd) {
       succeeded = 1;
-      c.fail_at = -1;
+      countalloc_schedule(&c, SIZE_MAX, 0);
       const char *in = "(;C[some text](;B[aa]))";
       assert_int_equal(feed_all(sgf_reader_parser(rd), in, strlen(in), 3, NULL),
                        SGF_OK);
       sgf_reader_destroy(rd);
     }
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
     assert_int_equal(c.live, 0);
-    assert_int_equal(c.allocs, c.frees);
-    assert_false(c.bad_size);
+    assert_int_equal(c.blocks, 0);
+    assert_int_equal(c.bad, 0);
   }
   assert_true(succeeded);
   /* Failures while buffering values: out-of-memory is fatal and clean. */
   int ok = 0;
   for (long i = 0; i < 1000 && !ok; i++) {
-    counting c;
+    countalloc c;
     sgf_allocator a;
-    counting_init(&c, &a, 1);
+    countalloc_init(&c, &a, 1);
     sgf_options po;
     sgf_options_init(&po);
     po.allocator = &a;
@@ -1518,10 +1448,10 @@ static void test_reader_allocation_failure(void **state) {
     o.parser = &po;
     rdr r;
     memset(&r, 0, sizeof r);
-    tbuf_init(&r.ev);
+    bytebuf_init(&r.ev);
     sgf_reader *rd = sgf_reader_create(&rd_cb, &r, &o);
     assert_non_null(rd);
-    c.fail_at = c.n + i;
+    countalloc_schedule(&c, (size_t)i, 1); /* from now on */
     char in[3000];
     size_t n =
         (size_t)snprintf(in, sizeof in, "(;C[%02000d]AB[aa][bb][cc])", 7);
@@ -1534,9 +1464,9 @@ static void test_reader_allocation_failure(void **state) {
                        SGF_DIAG_NOMEM);
     }
     sgf_reader_destroy(rd);
-    tbuf_free(&r.ev);
+    bytebuf_free(&r.ev);
     assert_int_equal(c.live, 0);
-    assert_false(c.bad_size);
+    assert_int_equal(c.bad, 0);
   }
   assert_true(ok);
 }

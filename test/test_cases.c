@@ -68,11 +68,11 @@
 typedef struct tcase {
   char *name;
   char *dir;
-  tbuf input;
-  tbuf expected;
-  tbuf expected_ne; /* with node-end lines: the whole-buffer parse's, once
+  bytebuf input;
+  bytebuf expected;
+  bytebuf expected_ne; /* with node-end lines: the whole-buffer parse's, once
                        node_end_check() has passed it */
-  int ne_state;     /* expected_ne: 0 not yet made, 1 made, -1 wrong */
+  int ne_state;        /* expected_ne: 0 not yet made, 1 made, -1 wrong */
   int strict;
   int has_diag;     /* the golden log holds at least one diagnostic */
   int expect_error; /* final status SGF_EPARSE expected */
@@ -152,9 +152,9 @@ static int load_case(tcase *c, const char *root, const char *name) {
   memset(c, 0, sizeof *c);
   c->name = xstrdup(name);
   c->dir = path_join(root, name);
-  tbuf_init(&c->input);
-  tbuf_init(&c->expected);
-  tbuf_init(&c->expected_ne);
+  bytebuf_init(&c->input);
+  bytebuf_init(&c->expected);
+  bytebuf_init(&c->expected_ne);
   sgf_options_init(&c->opt);
   char *p = path_join(c->dir, "input.sgf");
   int rc = tu_read_file(p, &c->input);
@@ -173,15 +173,15 @@ static int load_case(tcase *c, const char *root, const char *name) {
   if (c->strict) c->opt.flags |= SGF_OPT_STRICT;
   p = path_join(c->dir, "options");
   if (tu_exists(p)) {
-    tbuf o;
-    tbuf_init(&o);
+    bytebuf o;
+    bytebuf_init(&o);
     if (tu_read_file(p, &o) != 0 || parse_options(c, o.p, o.len) != 0) {
       fprintf(stderr, "case %s: bad options file\n", name);
-      tbuf_free(&o);
+      bytebuf_free(&o);
       free(p);
       return -1;
     }
-    tbuf_free(&o);
+    bytebuf_free(&o);
   }
   free(p);
   if (self_mode && self_log(c) != 0) return -1;
@@ -207,9 +207,9 @@ static int load_case(tcase *c, const char *root, const char *name) {
 static void free_case(tcase *c) {
   free(c->name);
   free(c->dir);
-  tbuf_free(&c->input);
-  tbuf_free(&c->expected);
-  tbuf_free(&c->expected_ne);
+  bytebuf_free(&c->input);
+  bytebuf_free(&c->expected);
+  bytebuf_free(&c->expected_ne);
 }
 
 /* ------------------------------------------------------------------ */
@@ -217,7 +217,7 @@ static void free_case(tcase *c) {
 
 typedef struct run {
   evlog log; /* first: the parser's user pointer is &log, cast to run* */
-  tbuf out;
+  bytebuf out;
   sgf_callbacks inner;
   /* the feed in progress: slices must point into it */
   const char *win;
@@ -228,8 +228,8 @@ typedef struct run {
   char contract[256]; /* first slice-contract violation, "" if none */
   sgf_diag last;      /* last diagnostic seen */
   int ndiag;
-  tbuf kinds;   /* one char per callback: b e n p v d V P E ! */
-  int node_end; /* on_node_end is set: the log has node-end lines */
+  bytebuf kinds; /* one char per callback: b e n p v d V P E ! */
+  int node_end;  /* on_node_end is set: the log has node-end lines */
 } run;
 
 static void contract_fail(run *r, const char *fmt, ...) {
@@ -249,7 +249,7 @@ static void note_kind(run *r, sgf_parser *p, char k) {
   size_t ra = 0, rb = 0;
   const char *pa = sgf_parser_raw_ident(p, &ra);
   const char *pb = sgf_event_raw_ident(es, &rb);
-  tbuf_add(&r->kinds, &k, 1);
+  bytebuf_add(&r->kinds, &k, 1);
   if (a.offset != b.offset || a.line != b.line || a.column != b.column)
     contract_fail(r,
                   "sgf_event_position %llu:%llu (offset %llu) but "
@@ -339,19 +339,19 @@ static int w_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 
 static void run_init(run *r) {
   memset(r, 0, sizeof *r);
-  tbuf_init(&r->out);
-  tbuf_init(&r->kinds);
+  bytebuf_init(&r->out);
+  bytebuf_init(&r->kinds);
   evlog_callbacks(&r->inner);
   evlog_node_end(&r->inner);
-  evlog_init(&r->log, tu_evlog_sink, &r->out);
+  evlog_init(&r->log, bytebuf_sink, &r->out);
 }
 
 /* Forget the previous parse (log, counters); the parser is reset too. */
 static void run_restart(run *r, sgf_parser *p) {
   evlog_free(&r->log);
-  tbuf_clear(&r->out);
-  tbuf_clear(&r->kinds);
-  evlog_init(&r->log, tu_evlog_sink, &r->out);
+  bytebuf_clear(&r->out);
+  bytebuf_clear(&r->kinds);
+  evlog_init(&r->log, bytebuf_sink, &r->out);
   r->win = NULL;
   r->input = NULL;
   r->inmax = 0;
@@ -363,8 +363,8 @@ static void run_restart(run *r, sgf_parser *p) {
 
 static void run_free(run *r) {
   evlog_free(&r->log);
-  tbuf_free(&r->out);
-  tbuf_free(&r->kinds);
+  bytebuf_free(&r->out);
+  bytebuf_free(&r->kinds);
 }
 
 static sgf_parser *make_parser(run *r, const tcase *c) {
@@ -514,7 +514,7 @@ static int check_run(sgf_parser *p, run *r, const tcase *c, plan pl,
     fprintf(stderr, "%s: harness: %s\n", what, err);
     return -1;
   }
-  const tbuf *want_log = r->node_end ? &c->expected_ne : &c->expected;
+  const bytebuf *want_log = r->node_end ? &c->expected_ne : &c->expected;
   if (r->out.len != want_log->len ||
       (r->out.len && memcmp(r->out.p, want_log->p, r->out.len) != 0)) {
     fprintf(stderr, "%s: event log differs from %s%s\n", what, c->dir,
@@ -596,10 +596,10 @@ static int check_run(sgf_parser *p, run *r, const tcase *c, plan pl,
 
 /* SGF_TEST_SELF: the library's whole-buffer log becomes the expectation. */
 static int self_log(tcase *c) {
-  tbuf out;
-  tbuf_init(&out);
+  bytebuf out;
+  bytebuf_init(&out);
   evlog l;
-  evlog_init(&l, tu_evlog_sink, &out);
+  evlog_init(&l, bytebuf_sink, &out);
   sgf_callbacks cb;
   evlog_callbacks(&cb);
   sgf_parser *p = sgf_parser_create(&cb, &l, &c->opt);
@@ -609,9 +609,9 @@ static int self_log(tcase *c) {
   evlog_flush(&l);
   sgf_parser_destroy(p);
   evlog_free(&l);
-  tbuf_clear(&c->expected);
-  tbuf_add(&c->expected, out.p ? out.p : "", out.len);
-  tbuf_free(&out);
+  bytebuf_clear(&c->expected);
+  bytebuf_add(&c->expected, out.p ? out.p : "", out.len);
+  bytebuf_free(&out);
   return 0;
 }
 
@@ -624,12 +624,12 @@ static int self_log(tcase *c) {
  * before the next node; every node of a parse that did not stop gets
  * one before the next node, tree-begin or tree-end. 0 if so; else -1
  * with err set. */
-static int node_end_check(const tcase *c, const tbuf *log, char *err,
+static int node_end_check(const tcase *c, const bytebuf *log, char *err,
                           size_t errn) {
   const char *s = log->p ? log->p : "", *end = s + log->len;
-  tbuf stripped;
+  bytebuf stripped;
   int open = 0, ended = 0, rc = 0;
-  tbuf_init(&stripped);
+  bytebuf_init(&stripped);
   err[0] = '\0';
   while (s < end && !err[0]) {
     const char *nl = memchr(s, '\n', (size_t)(end - s));
@@ -651,7 +651,7 @@ static int node_end_check(const tcase *c, const tbuf *log, char *err,
       open = 0;
       ended = 1;
     } else {
-      tbuf_add(&stripped, s, n);
+      bytebuf_add(&stripped, s, n);
       if (strcmp(ev, "node") == 0 || strcmp(ev, "tree-begin") == 0 ||
           strcmp(ev, "tree-end") == 0) {
         if (open)
@@ -675,7 +675,7 @@ static int node_end_check(const tcase *c, const tbuf *log, char *err,
              "without its node-end lines the log differs from "
              "the golden one");
   if (err[0]) rc = -1;
-  tbuf_free(&stripped);
+  bytebuf_free(&stripped);
   return rc;
 }
 
@@ -702,7 +702,7 @@ static int node_end_ready(tcase *c) {
                     c->expected.len, r.out.p ? r.out.p : "", r.out.len);
       c->ne_state = -1;
     } else {
-      tbuf_add(&c->expected_ne, r.out.p ? r.out.p : "", r.out.len);
+      bytebuf_add(&c->expected_ne, r.out.p ? r.out.p : "", r.out.len);
       c->ne_state = 1;
     }
     sgf_parser_destroy(p);
@@ -794,9 +794,9 @@ static int pauses(const tcase *c, int node_end) {
       break;
     }
     long total = r.log.count;
-    tbuf kinds;
-    tbuf_init(&kinds);
-    tbuf_add(&kinds, r.kinds.p ? r.kinds.p : "", r.kinds.len);
+    bytebuf kinds;
+    bytebuf_init(&kinds);
+    bytebuf_add(&kinds, r.kinds.p ? r.kinds.p : "", r.kinds.len);
     for (long k = 0; k <= total && !bad; k++) {
       run_restart(&r, p);
       r.log.action_at = k;
@@ -812,7 +812,7 @@ static int pauses(const tcase *c, int node_end) {
         bad = 1;
       }
     }
-    tbuf_free(&kinds);
+    bytebuf_free(&kinds);
   }
   sgf_parser_destroy(p);
   run_free(&r);
@@ -830,7 +830,7 @@ static void test_pause(void **state) {
 
 /* Is got a prefix of want, line-wise, where the last line of got may be a
  * value-data line cut short (the abort came between slices)? */
-static int log_prefix_ok(const tbuf *got, const tbuf *want) {
+static int log_prefix_ok(const bytebuf *got, const bytebuf *want) {
   if (got->len == 0) return 1;
   if (got->len <= want->len && memcmp(got->p, want->p, got->len) == 0 &&
       (got->len == want->len || got->p[got->len - 1] == '\n'))
@@ -928,7 +928,7 @@ typedef struct lines {
   size_t count;
 } lines;
 
-static void lines_split(lines *L, const tbuf *b) {
+static void lines_split(lines *L, const bytebuf *b) {
   L->count = 0;
   for (size_t i = 0; i < b->len; i++)
     if (b->p[i] == '\n') L->count++;
@@ -970,8 +970,8 @@ static void test_skip(void **state) {
   assert_non_null(p);
   int bad = 0;
   static const plan plans[] = {{PLAN_WHOLE, 0}, {PLAN_CHUNK, 1}};
-  tbuf want;
-  tbuf_init(&want);
+  bytebuf want;
+  bytebuf_init(&want);
   for (size_t i = 0; i < 2 && !bad; i++) {
     plan pl = plans[i];
     char err[200], pn[64];
@@ -983,9 +983,9 @@ static void test_skip(void **state) {
       bad = 1;
       break;
     }
-    tbuf kinds;
-    tbuf_init(&kinds);
-    tbuf_add(&kinds, r.kinds.p ? r.kinds.p : "", r.kinds.len);
+    bytebuf kinds;
+    bytebuf_init(&kinds);
+    bytebuf_add(&kinds, r.kinds.p ? r.kinds.p : "", r.kinds.len);
     long total = r.log.count;
     size_t line = 0; /* golden line of callback k */
     for (long k = 0; k < total && !bad; k++) {
@@ -1015,9 +1015,10 @@ static void test_skip(void **state) {
         bad = 1;
         break;
       }
-      tbuf_clear(&want);
-      for (size_t j = 0; j <= line; j++) tbuf_add(&want, L.s[j], L.n[j]);
-      for (size_t j = close; j < L.count; j++) tbuf_add(&want, L.s[j], L.n[j]);
+      bytebuf_clear(&want);
+      for (size_t j = 0; j <= line; j++) bytebuf_add(&want, L.s[j], L.n[j]);
+      for (size_t j = close; j < L.count; j++)
+        bytebuf_add(&want, L.s[j], L.n[j]);
       run_restart(&r, p);
       r.log.action_at = k;
       r.log.action = SGF_SKIP;
@@ -1032,9 +1033,9 @@ static void test_skip(void **state) {
         bad = 1;
       }
     }
-    tbuf_free(&kinds);
+    bytebuf_free(&kinds);
   }
-  tbuf_free(&want);
+  bytebuf_free(&want);
   free(L.s);
   free(L.n);
   sgf_parser_destroy(p);
@@ -1114,7 +1115,7 @@ static int vlog_report(const tcase *c, const char *what, plan pl,
   return 1;
 }
 
-static int same_log(const tbuf *a, const tbuf *b) {
+static int same_log(const bytebuf *a, const bytebuf *b) {
   return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
 }
 
@@ -1143,13 +1144,13 @@ static int value_plan(sgf_parser *ps, sgf_parser *pw, vlog *vs, vlog *vw,
   }
   if (np != 0) return vlog_report(c, "whole values", pl, "paused unasked", vw);
   if (!hard) return 0;
-  tbuf ref, skinds, wkinds;
-  tbuf_init(&ref);
-  tbuf_init(&skinds);
-  tbuf_init(&wkinds);
-  tbuf_add(&ref, vs->out.p ? vs->out.p : "", vs->out.len);
-  tbuf_add(&skinds, vs->kinds.p ? vs->kinds.p : "", vs->kinds.len);
-  tbuf_add(&wkinds, vw->kinds.p ? vw->kinds.p : "", vw->kinds.len);
+  bytebuf ref, skinds, wkinds;
+  bytebuf_init(&ref);
+  bytebuf_init(&skinds);
+  bytebuf_init(&wkinds);
+  bytebuf_add(&ref, vs->out.p ? vs->out.p : "", vs->out.len);
+  bytebuf_add(&skinds, vs->kinds.p ? vs->kinds.p : "", vs->kinds.len);
+  bytebuf_add(&wkinds, vw->kinds.p ? vw->kinds.p : "", vw->kinds.len);
   long calls = vw->calls;
   long *map = vlog_match_calls(&skinds, &wkinds);
   for (long k = 0; k < calls && !failed; k++) {
@@ -1208,9 +1209,9 @@ static int value_plan(sgf_parser *ps, sgf_parser *pw, vlog *vs, vlog *vw,
     }
   }
   free(map);
-  tbuf_free(&ref);
-  tbuf_free(&skinds);
-  tbuf_free(&wkinds);
+  bytebuf_free(&ref);
+  bytebuf_free(&skinds);
+  bytebuf_free(&wkinds);
   return failed;
 }
 

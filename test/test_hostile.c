@@ -219,7 +219,7 @@ static uint64_t events(const cnt *c) {
 
 /* A counting parser over a generated input. */
 typedef struct hrun {
-  fz_alloc a;
+  countalloc a;
   sgf_allocator hooks;
   cnt c;
   sgf_parser *p;
@@ -233,7 +233,7 @@ static void hrun_go(hrun *h, const gen *g, size_t chunk, unsigned flags,
   sgf_options o;
   sgf_callbacks cb = count_callbacks();
   memset(h, 0, sizeof *h);
-  fz_alloc_init(&h->a, &h->hooks, 1);
+  countalloc_init(&h->a, &h->hooks, 1);
   sgf_options_init(&o);
   o.flags = flags;
   o.max_depth = max_depth;
@@ -241,8 +241,8 @@ static void hrun_go(hrun *h, const gen *g, size_t chunk, unsigned flags,
   h->p = sgf_parser_create(&cb, &h->c, &o);
   assert_non_null(h->p);
   h->base = h->a.live;
-  fz_alloc_reset_peak(&h->a);
-  fz_alloc_schedule(&h->a, SIZE_MAX, 0); /* counts calls from here */
+  countalloc_reset_peak(&h->a);
+  countalloc_schedule(&h->a, SIZE_MAX, 0); /* counts calls from here */
   h->st = feed_gen(h->p, g, chunk, &h->fed);
   /* the parser never allocates after creation */
   assert_int_equal(h->a.peak, h->base);
@@ -308,7 +308,7 @@ static int rd_count_prop(sgf_parser *p, void *u, const sgf_prop_view *pr) {
 
 static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
   gen g = gen_make("(;C[", 'x', n, "])");
-  fz_alloc a;
+  countalloc a;
   sgf_allocator hooks;
   sgf_options o;
   sgf_reader_options ro;
@@ -319,7 +319,7 @@ static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
   int st;
   size_t base;
   int props = 0;
-  fz_alloc_init(&a, &hooks, 1);
+  countalloc_init(&a, &hooks, 1);
   sgf_options_init(&o);
   o.allocator = &hooks;
   sgf_reader_options_init(&ro);
@@ -330,7 +330,7 @@ static void reader_limit(uint64_t n, size_t limit, size_t *peak_over) {
   r = sgf_reader_create(&cb, &props, &ro);
   assert_non_null(r);
   base = a.live;
-  fz_alloc_reset_peak(&a);
+  countalloc_reset_peak(&a);
   st = feed_gen(sgf_reader_parser(r), &g, CHUNK, &fed);
   assert_int_equal(st, SGF_EPARSE);
   assert_int_equal(props, 0);
@@ -413,7 +413,7 @@ static void test_million_parens(void **state) {
  * memory for them (a stack of depths) is bounded by max_depth. */
 static void test_million_implicit(void **state) {
   const uint64_t reps = 1000000;
-  fz_alloc a;
+  countalloc a;
   sgf_allocator hooks;
   sgf_callbacks cb = count_callbacks();
   sgf_options o;
@@ -425,13 +425,13 @@ static void test_million_implicit(void **state) {
   int st;
   (void)state;
   memset(&c, 0, sizeof c);
-  fz_alloc_init(&a, &hooks, 1);
+  countalloc_init(&a, &hooks, 1);
   sgf_options_init(&o);
   o.allocator = &hooks;
   p = sgf_parser_create(&cb, &c, &o);
   assert_non_null(p);
   base = a.live;
-  fz_alloc_reset_peak(&a);
+  countalloc_reset_peak(&a);
   pat = malloc(CHUNK);
   assert_non_null(pat);
   for (i = 0; i < CHUNK; i++) pat[i] = (unsigned char)"(;);"[i % 4];

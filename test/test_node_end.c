@@ -45,13 +45,13 @@ static int parse(sgf_parser *p, const char *in, size_t chunk) {
 /* The event log of in, with node-end lines; the node-end lines only when
  * only_ends is set. */
 static void node_end_log(const char *in, unsigned flags, int only_ends,
-                         tbuf *out) {
+                         bytebuf *out) {
   evlog l;
   sgf_callbacks cb;
   sgf_options opt;
-  tbuf all;
-  tbuf_init(&all);
-  evlog_init(&l, tu_evlog_sink, &all);
+  bytebuf all;
+  bytebuf_init(&all);
+  evlog_init(&l, bytebuf_sink, &all);
   evlog_callbacks(&cb);
   evlog_node_end(&cb);
   sgf_options_init(&opt);
@@ -66,19 +66,19 @@ static void node_end_log(const char *in, unsigned flags, int only_ends,
     const char *nl = memchr(s, '\n', (size_t)(end - s));
     size_t n = nl ? (size_t)(nl - s) + 1 : (size_t)(end - s);
     if (!only_ends || (n >= 10 && memcmp(s + n - 10, " node-end\n", 10) == 0))
-      tbuf_add(out, s, n);
+      bytebuf_add(out, s, n);
     s += n;
   }
-  tbuf_add(out, "", 1);
-  tbuf_free(&all);
+  bytebuf_add(out, "", 1);
+  bytebuf_free(&all);
 }
 
 static void expect_ends(const char *in, unsigned flags, const char *want) {
-  tbuf got;
-  tbuf_init(&got);
+  bytebuf got;
+  bytebuf_init(&got);
   node_end_log(in, flags, 1, &got);
   assert_string_equal(got.p, want);
-  tbuf_free(&got);
+  bytebuf_free(&got);
 }
 
 /* Where a node ends: at the ';' '(' or ')' after its last property. */
@@ -106,8 +106,8 @@ static void test_positions(void **state) {
  * and at the end of input before the diagnostic for the open tree. */
 static void test_order(void **state) {
   (void)state;
-  tbuf got;
-  tbuf_init(&got);
+  bytebuf got;
+  bytebuf_init(&got);
   node_end_log("(;B[aa]", 0, 0, &got);
   assert_string_equal(got.p,
                       "0 1:1 tree-begin\n"
@@ -121,7 +121,7 @@ static void test_order(void **state) {
                       "7 1:8 warning unclosed-tree (11): game tree not "
                       "closed at end of input [opened at 1:1]\n"
                       "7 1:8 tree-end\n");
-  tbuf_free(&got);
+  bytebuf_free(&got);
 }
 
 /* THE HEADERS SCAN. Read each game's root properties, and skip the rest

@@ -21,98 +21,16 @@
 
 #include <sgfstream.h>
 
+#include "bytebuf.h"
+#include "countalloc.h"
+
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-typedef struct buf {
-  char *p;
-  size_t len, cap;
-} buf;
-
-static void buf_add(buf *b, const char *s, size_t n) {
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + n + 1) cap *= 2;
-    b->p = realloc(b->p, cap);
-    assert_non_null(b->p);
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-static void buf_adds(buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-static void buf_free(buf *b) {
-  free(b->p);
-  memset(b, 0, sizeof *b);
-}
-
-/* A counting allocator: outstanding bytes, peak, and failure of the
- * fail_at-th call (1-based; 0 never). Sizes given on free are checked. */
-typedef struct counting {
-  size_t fail_at, calls;
-  size_t outstanding, peak, blocks;
-  int failed;
-} counting;
-
-#define HDR 16
-
-static void *c_malloc(void *ctx, size_t size) {
-  counting *c = ctx;
-  char *p;
-  if (++c->calls == c->fail_at) {
-    c->failed = 1;
-    return NULL;
-  }
-  p = malloc(size + HDR);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  c->outstanding += size;
-  c->blocks++;
-  if (c->outstanding > c->peak) c->peak = c->outstanding;
-  return p + HDR;
-}
-
-static void c_free(void *ctx, void *ptr, size_t size) {
-  counting *c = ctx;
-  size_t real;
-  char *p;
-  if (!ptr) return;
-  p = (char *)ptr - HDR;
-  memcpy(&real, p, sizeof real);
-  assert_int_equal(real, size); /* the library passes the right size */
-  c->outstanding -= size;
-  c->blocks--;
-  free(p);
-}
-
-static void *c_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-  counting *c = ctx;
-  char *p;
-  size_t real;
-  if (++c->calls == c->fail_at) {
-    c->failed = 1;
-    return NULL;
-  }
-  p = (char *)ptr - HDR;
-  memcpy(&real, p, sizeof real);
-  assert_int_equal(real, old);
-  p = realloc(p, size + HDR);
-  if (!p) return NULL;
-  memcpy(p, &size, sizeof size);
-  c->outstanding = c->outstanding - old + size;
-  if (c->outstanding > c->peak) c->peak = c->outstanding;
-  return p + HDR;
-}
-
-static sgf_allocator counting_allocator(counting *c) {
-  sgf_allocator a;
-  memset(c, 0, sizeof *c);
-  a.malloc = c_malloc;
-  a.realloc = c_realloc;
-  a.free = c_free;
-  a.ctx = c;
-  return a;
+/* The counting allocator (tools/common/countalloc.h), failing its n-th
+ * call from now on (1-based; 0 never). */
+static void fail_nth(countalloc *c, size_t n) {
+  countalloc_schedule(c, n ? n - 1 : SIZE_MAX, n ? 1 : 0);
 }
 
 /* Parse s into a collection, asserting success. */
@@ -158,7 +76,7 @@ static const sgf_node *by_comment(const sgf_tree *t, const char *text) {
 
 /* A text form of a tree: per node in pre-order, its parent's id and its
  * properties (normalized[raw-ident]=values, raw). */
-static void signature(const sgf_tree *t, buf *out) {
+static void signature(const sgf_tree *t, bytebuf *out) {
   sgf_node_iter it;
   const sgf_node *n;
   char tmp[64];
@@ -168,20 +86,20 @@ static void signature(const sgf_tree *t, buf *out) {
     snprintf(
         tmp, sizeof tmp, "%zu<%ld:", sgf_node_index(n),
         sgf_node_parent(n) ? (long)sgf_node_index(sgf_node_parent(n)) : -1L);
-    buf_adds(out, tmp);
+    bytebuf_adds(out, tmp);
     for (i = 0; i < sgf_node_prop_count(n); i++) {
       sgf_prop_view p = sgf_node_prop(n, i);
-      buf_add(out, p.ident, p.ident_len);
-      buf_adds(out, "/");
-      buf_add(out, p.raw_ident, p.raw_ident_len);
+      bytebuf_add(out, p.ident, p.ident_len);
+      bytebuf_adds(out, "/");
+      bytebuf_add(out, p.raw_ident, p.raw_ident_len);
       for (j = 0; j < p.nvalues; j++) {
         sgf_value_view v = sgf_prop_value(&p, j);
-        buf_adds(out, "[");
-        buf_add(out, v.raw, v.len);
-        buf_adds(out, "]");
+        bytebuf_adds(out, "[");
+        bytebuf_add(out, v.raw, v.len);
+        bytebuf_adds(out, "]");
       }
     }
-    buf_adds(out, "\n");
+    bytebuf_adds(out, "\n");
   }
 }
 
@@ -628,7 +546,7 @@ typedef struct gamelog {
   int keep_every; /* keep every k-th game (0: none) */
   int action;     /* returned by on_game */
   sgf_tree *kept[64];
-  buf sig;
+  bytebuf sig;
   size_t diags;
   sgf_diag last;
   int take_in_game; /* take the collection from inside on_game */
@@ -640,7 +558,7 @@ static int g_on_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   gamelog *g = user;
   g->games++;
   signature(t, &g->sig);
-  buf_adds(&g->sig, "--\n");
+  bytebuf_adds(&g->sig, "--\n");
   if (g->keep_every && g->games % (size_t)g->keep_every == 0) {
     sgf_tree *k = sgf_tree_builder_keep(b);
     assert_ptr_equal(k, t);
@@ -664,7 +582,7 @@ static void gamelog_free(gamelog *g) {
   size_t i;
   for (i = 0; i < g->kept_count; i++) sgf_tree_free(g->kept[i]);
   for (i = 0; i < g->ntaken; i++) sgf_collection_free(g->taken[i]);
-  buf_free(&g->sig);
+  bytebuf_free(&g->sig);
 }
 
 static int feed_all(sgf_parser *p, const char *s, size_t len, size_t chunk) {
@@ -686,7 +604,7 @@ static void test_one_game_mode_and_keep(void **state) {
   gamelog g;
   sgf_tree_builder *b;
   size_t chunk;
-  buf whole = {0};
+  bytebuf whole = {0};
   (void)state;
   /* the reference: whole buffer */
   for (chunk = 0; chunk <= 7; chunk++) {
@@ -709,12 +627,12 @@ static void test_one_game_mode_and_keep(void **state) {
     assert_int_equal(sgf_tree_node_count(g.kept[0]), 11); /* ff4, kept */
     check_invariants(g.kept[0]);
     if (chunk == 0)
-      buf_adds(&whole, g.sig.p);
+      bytebuf_adds(&whole, g.sig.p);
     else
       assert_string_equal(g.sig.p, whole.p);
     gamelog_free(&g);
   }
-  buf_free(&whole);
+  bytebuf_free(&whole);
 }
 
 static void test_collection_mode(void **state) {
@@ -725,12 +643,12 @@ static void test_collection_mode(void **state) {
   sgf_tree_builder *b;
   sgf_collection *c;
   sgf_tree *t;
-  buf s = {0};
+  bytebuf s = {0};
   (void)state;
-  buf_adds(&s, ff4_example);
-  buf_adds(&s, "\n");
-  buf_adds(&s, cql_example);
-  buf_adds(&s, "(;C[third])");
+  bytebuf_adds(&s, ff4_example);
+  bytebuf_adds(&s, "\n");
+  bytebuf_adds(&s, cql_example);
+  bytebuf_adds(&s, "(;C[third])");
   sgf_tree_builder_options_init(&o);
   o.flags = SGF_TREE_COLLECT;
   memset(&g, 0, sizeof g);
@@ -775,7 +693,7 @@ static void test_collection_mode(void **state) {
   sgf_collection_free(c);
   sgf_tree_builder_destroy(b);
   gamelog_free(&g);
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 static void test_mainline_mode(void **state) {
@@ -1046,14 +964,14 @@ static int run_passer(passer *u, size_t k, int action, size_t chunk) {
                                    g_on_game, g_on_diag, passing};
   sgf_tree_builder *b;
   sgf_parser *p;
-  buf s = {0};
+  bytebuf s = {0};
   int st = SGF_OK;
   size_t off = 0;
   memset(u, 0, sizeof *u);
   u->act_at = k;
   u->action = action;
-  buf_adds(&s, cql_example);
-  buf_adds(&s, ff4_example);
+  bytebuf_adds(&s, cql_example);
+  bytebuf_adds(&s, ff4_example);
   b = sgf_tree_builder_create(&cb, u, NULL);
   p = sgf_tree_builder_parser(b);
   assert_ptr_equal(sgf_parser_user(p), b);
@@ -1077,7 +995,7 @@ static int run_passer(passer *u, size_t k, int action, size_t chunk) {
     if (st != SGF_OK) break;
   }
   sgf_tree_builder_destroy(b);
-  buf_free(&s);
+  bytebuf_free(&s);
   return st;
 }
 
@@ -1187,12 +1105,12 @@ static void test_on_game_actions(void **state) {
                                    g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
-  buf s = {0};
+  bytebuf s = {0};
   size_t used;
   int st;
   (void)state;
-  buf_adds(&s, ff4_example);
-  buf_adds(&s, cql_example);
+  bytebuf_adds(&s, ff4_example);
+  bytebuf_adds(&s, cql_example);
   memset(&g, 0, sizeof g);
   g.action = SGF_PAUSE;
   b = sgf_tree_builder_create(&cb, &g, NULL);
@@ -1208,7 +1126,7 @@ static void test_on_game_actions(void **state) {
   assert_int_equal(g.games, 2);
   sgf_tree_builder_destroy(b);
   gamelog_free(&g);
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 /* A parser reset in the middle of a game: the partial game is dropped when
@@ -1219,7 +1137,7 @@ static void test_reset_mid_game(void **state) {
   sgf_tree_builder *b;
   sgf_parser *p;
   gamelog g;
-  counting cnt;
+  countalloc cnt;
   sgf_tree_builder_options o;
   sgf_options po;
   (void)state;
@@ -1228,7 +1146,8 @@ static void test_reset_mid_game(void **state) {
   o.parser = &po;
   po.allocator = NULL;
   {
-    sgf_allocator a = counting_allocator(&cnt);
+    sgf_allocator a;
+    countalloc_init(&cnt, &a, 1);
     po.allocator = &a;
     memset(&g, 0, sizeof g);
     g.keep_every = 1;
@@ -1252,7 +1171,8 @@ static void test_reset_mid_game(void **state) {
   assert_int_equal(sgf_parser_feed(p, ff4_example, 30, NULL), SGF_OK);
   sgf_tree_builder_destroy(b);
   gamelog_free(&g);
-  assert_int_equal(cnt.outstanding, 0);
+  assert_int_equal(cnt.live, 0);
+  assert_int_equal(cnt.bad, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1282,7 +1202,7 @@ static void test_node_limit(void **state) {
   sgf_tree_builder_options o;
   sgf_options po;
   gamelog g;
-  buf s = {0};
+  bytebuf s = {0};
   (void)state;
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
@@ -1306,9 +1226,9 @@ static void test_node_limit(void **state) {
   assert_int_equal(g.games, 1);
   gamelog_free(&g);
   /* dropping the oversized game and going on */
-  buf_adds(&s, "(;C[one])\n");
-  buf_adds(&s, ff4_example);
-  buf_adds(&s, "(;C[three];B[aa])");
+  bytebuf_adds(&s, "(;C[one])\n");
+  bytebuf_adds(&s, ff4_example);
+  bytebuf_adds(&s, "(;C[three];B[aa])");
   o.max_nodes = 5;
   o.flags = SGF_TREE_SKIP_OVERSIZED;
   memset(&g, 0, sizeof g);
@@ -1325,19 +1245,19 @@ static void test_node_limit(void **state) {
   assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.games, 1);
   gamelog_free(&g);
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 static void test_byte_and_value_limits(void **state) {
   sgf_tree_builder_options o;
   sgf_options po;
   gamelog g;
-  buf s = {0};
+  bytebuf s = {0};
   size_t i;
   (void)state;
-  buf_adds(&s, "(;C[");
-  for (i = 0; i < 5000; i++) buf_adds(&s, "x");
-  buf_adds(&s, "];B[aa])");
+  bytebuf_adds(&s, "(;C[");
+  for (i = 0; i < 5000; i++) bytebuf_adds(&s, "x");
+  bytebuf_adds(&s, "];B[aa])");
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
@@ -1349,10 +1269,10 @@ static void test_byte_and_value_limits(void **state) {
   assert_int_equal(g.games, 0);
   gamelog_free(&g);
   /* many small nodes hit it too */
-  buf_free(&s);
-  buf_adds(&s, "(;GM[1]");
-  for (i = 0; i < 2000; i++) buf_adds(&s, ";B[aa]");
-  buf_adds(&s, ")");
+  bytebuf_free(&s);
+  bytebuf_adds(&s, "(;GM[1]");
+  for (i = 0; i < 2000; i++) bytebuf_adds(&s, ";B[aa]");
+  bytebuf_adds(&s, ")");
   o.max_tree_bytes = 100000;
   memset(&g, 0, sizeof g);
   assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
@@ -1364,10 +1284,10 @@ static void test_byte_and_value_limits(void **state) {
   gamelog_free(&g);
   /* the value limit: positioned at the value, marked at the property */
   o.max_value_bytes = 100;
-  buf_free(&s);
-  buf_adds(&s, "(;C[short]AB[aa]\n[bb]C[");
-  for (i = 0; i < 200; i++) buf_adds(&s, "y");
-  buf_adds(&s, "])");
+  bytebuf_free(&s);
+  bytebuf_adds(&s, "(;C[short]AB[aa]\n[bb]C[");
+  for (i = 0; i < 200; i++) bytebuf_adds(&s, "y");
+  bytebuf_adds(&s, "])");
   memset(&g, 0, sizeof g);
   assert_int_equal(run_limited(s.p, &o, &g), SGF_EPARSE);
   assert_int_equal(g.last.code, SGF_DIAG_VALUE_LIMIT);
@@ -1375,26 +1295,26 @@ static void test_byte_and_value_limits(void **state) {
   assert_int_equal(g.last.mark.offset, 21);
   assert_int_equal(g.last.pos.line, 2);
   gamelog_free(&g);
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 /* ------------------------------------------------------------------ */
 /* Allocation failure                                                  */
 
 static void test_allocation_failure_builder(void **state) {
-  buf s = {0};
+  bytebuf s = {0};
   size_t i;
   int modes;
   (void)state;
-  buf_adds(&s, ff4_example);
-  buf_adds(&s, cql_example);
-  buf_adds(&s, "(;CoPyright[x]C[");
-  for (i = 0; i < 300; i++) buf_adds(&s, "long comment ");
-  buf_adds(&s, "])");
+  bytebuf_adds(&s, ff4_example);
+  bytebuf_adds(&s, cql_example);
+  bytebuf_adds(&s, "(;CoPyright[x]C[");
+  for (i = 0; i < 300; i++) bytebuf_adds(&s, "long comment ");
+  bytebuf_adds(&s, "])");
   for (modes = 0; modes < 3; modes++) {
     for (i = 1;; i++) {
-      counting c;
-      sgf_allocator a = counting_allocator(&c);
+      countalloc c;
+      sgf_allocator a;
       sgf_tree_builder_options o;
       sgf_options po;
       sgf_diag err;
@@ -1404,17 +1324,18 @@ static void test_allocation_failure_builder(void **state) {
       sgf_options_init(&po);
       o.parser = &po;
       po.allocator = &a;
-      c.fail_at = i;
+      countalloc_init(&c, &a, 1);
+      fail_nth(&c, i);
       if (modes == 0) {
         col = sgf_collection_parse(s.p, s.len, &o, &err);
         if (!col) {
-          assert_true(c.failed);
+          assert_true(c.failures > 0);
           assert_int_equal(err.code, SGF_DIAG_NOMEM);
         } else {
           assert_int_equal(sgf_collection_count(col), 3);
           assert_int_equal(err.code, SGF_DIAG_NONE);
         }
-        done = !c.failed;
+        done = (c.failures == 0);
         sgf_collection_free(col);
       } else {
         /* one game at a time, keeping every game, fed in small chunks */
@@ -1426,11 +1347,11 @@ static void test_allocation_failure_builder(void **state) {
         g.keep_every = modes == 1 ? 1 : 0;
         b = sgf_tree_builder_create(&cb, &g, &o);
         if (!b) {
-          assert_true(c.failed);
+          assert_true(c.failures > 0);
           done = 0;
         } else {
           int st = feed_all(sgf_tree_builder_parser(b), s.p, s.len, 7);
-          if (c.failed) {
+          if (c.failures > 0) {
             assert_int_equal(st, SGF_EPARSE);
             assert_int_equal(g.last.code, SGF_DIAG_NOMEM);
             assert_int_equal(sgf_parser_error(sgf_tree_builder_parser(b))->code,
@@ -1439,18 +1360,19 @@ static void test_allocation_failure_builder(void **state) {
             assert_int_equal(st, SGF_OK);
             assert_int_equal(g.games, 3);
           }
-          done = !c.failed;
+          done = (c.failures == 0);
           sgf_tree_builder_destroy(b);
         }
         gamelog_free(&g);
       }
-      assert_int_equal(c.outstanding, 0); /* no leak on any path */
+      assert_int_equal(c.live, 0); /* no leak on any path */
+      assert_int_equal(c.bad, 0);
       assert_int_equal(c.blocks, 0);
       if (done) break;
     }
     assert_true(i > 5);
   }
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 /* Every cursor operation with every allocation failing: the result is
@@ -1507,23 +1429,25 @@ static int edit_script(sgf_cursor *c, int step) {
 }
 
 static void test_allocation_failure_cursor(void **state) {
-  buf ref = {0};
+  bytebuf ref = {0};
   size_t i;
   (void)state;
   for (i = 0;; i++) {
-    counting c;
-    sgf_allocator a = counting_allocator(&c);
+    countalloc c;
+    sgf_allocator a;
     sgf_tree *t;
     sgf_cursor *cur;
     int step, r, failures = 0;
-    buf sig = {0};
-    c.fail_at = i;
+    bytebuf sig = {0};
+    countalloc_init(&c, &a, 1);
+    fail_nth(&c, i);
     t = sgf_tree_create(&a);
     cur = t ? sgf_cursor_create(t) : NULL;
     if (!cur) {
-      assert_true(c.failed);
+      assert_true(c.failures > 0);
       sgf_tree_free(t);
-      assert_int_equal(c.outstanding, 0);
+      assert_int_equal(c.live, 0);
+      assert_int_equal(c.bad, 0);
       continue;
     }
     for (step = 0; (r = edit_script(cur, step)) != 99; step++) {
@@ -1533,21 +1457,22 @@ static void test_allocation_failure_cursor(void **state) {
       }
       assert_int_equal(r, SGF_OK);
     }
-    c.fail_at = 0; /* the checks below may build the position index */
+    fail_nth(&c, 0); /* the checks below may build the position index */
     signature(t, &sig);
     if (i == 0)
-      buf_adds(&ref, sig.p);
+      bytebuf_adds(&ref, sig.p);
     else
       assert_string_equal(sig.p, ref.p);
     check_invariants(t);
     sgf_cursor_destroy(cur);
     sgf_tree_free(t);
-    buf_free(&sig);
-    assert_int_equal(c.outstanding, 0);
-    if (i > 0 && !c.failed) break;
+    bytebuf_free(&sig);
+    assert_int_equal(c.live, 0);
+    assert_int_equal(c.bad, 0);
+    if (i > 0 && (c.failures == 0)) break;
     assert_true(failures <= 1);
   }
-  buf_free(&ref);
+  bytebuf_free(&ref);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1555,7 +1480,7 @@ static void test_allocation_failure_cursor(void **state) {
 
 static void test_long_line(void **state) {
   enum { N = 100000 };
-  buf s = {0};
+  bytebuf s = {0};
   sgf_tree_builder_options o;
   sgf_collection *col;
   const sgf_tree *t;
@@ -1564,9 +1489,9 @@ static void test_long_line(void **state) {
   sgf_diag err;
   size_t i, k = 0;
   (void)state;
-  buf_adds(&s, "(;GM[1]SZ[19]");
-  for (i = 1; i < N; i++) buf_adds(&s, i % 2 ? ";B[dd]" : ";W[pp]");
-  buf_adds(&s, ")");
+  bytebuf_adds(&s, "(;GM[1]SZ[19]");
+  for (i = 1; i < N; i++) bytebuf_adds(&s, i % 2 ? ";B[dd]" : ";W[pp]");
+  bytebuf_adds(&s, ")");
   sgf_tree_builder_options_init(&o);
   col = sgf_collection_parse(s.p, s.len, &o, &err);
   assert_non_null(col);
@@ -1593,12 +1518,12 @@ static void test_long_line(void **state) {
   while (sgf_node_iter_next(&it)) k++;
   assert_int_equal(k, N);
   sgf_collection_free(col);
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 static void test_deep_variations(void **state) {
   enum { D = 10000 };
-  buf s = {0};
+  bytebuf s = {0};
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_collection *col;
@@ -1609,10 +1534,10 @@ static void test_deep_variations(void **state) {
   size_t i, k = 0;
   (void)state;
   /* N_k has two children: a leaf W[aa] first, then N_{k+1} (a variation) */
-  buf_adds(&s, "(;C[r]");
-  for (i = 0; i < D; i++) buf_adds(&s, "(;W[aa])(;B[bb]");
-  for (i = 0; i < D; i++) buf_adds(&s, ")");
-  buf_adds(&s, ")");
+  bytebuf_adds(&s, "(;C[r]");
+  for (i = 0; i < D; i++) bytebuf_adds(&s, "(;W[aa])(;B[bb]");
+  for (i = 0; i < D; i++) bytebuf_adds(&s, ")");
+  bytebuf_adds(&s, ")");
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
@@ -1644,9 +1569,9 @@ static void test_deep_variations(void **state) {
   assert_int_equal(k, 2 * D + 1);
   sgf_collection_free(col);
   /* plain nesting, one node per level */
-  buf_free(&s);
-  for (i = 0; i < D; i++) buf_adds(&s, "(;B[cc]");
-  for (i = 0; i < D; i++) buf_adds(&s, ")");
+  bytebuf_free(&s);
+  for (i = 0; i < D; i++) bytebuf_adds(&s, "(;B[cc]");
+  for (i = 0; i < D; i++) bytebuf_adds(&s, ")");
   col = sgf_collection_parse(s.p, s.len, &o, &err);
   assert_non_null(col);
   t = sgf_collection_tree(col, 0);
@@ -1655,33 +1580,34 @@ static void test_deep_variations(void **state) {
   assert_int_equal(sgf_node_ply(sgf_tree_node_at(t, D - 1)), D);
   check_invariants(t);
   sgf_collection_free(col);
-  buf_free(&s);
+  bytebuf_free(&s);
 }
 
 /* ------------------------------------------------------------------ */
 /* Memory bound in one-game mode                                       */
 
-static void make_game(buf *s, size_t moves, size_t tag) {
+static void make_game(bytebuf *s, size_t moves, size_t tag) {
   char tmp[64];
   size_t i;
   snprintf(tmp, sizeof tmp, "(;GM[1]C[game %zu]", tag);
-  buf_adds(s, tmp);
+  bytebuf_adds(s, tmp);
   for (i = 0; i < moves; i++) {
-    buf_adds(s, i % 2 ? ";W[pp]" : ";B[dd]");
-    if (i % 50 == 0) buf_adds(s, "C[a comment on this move, not short]");
+    bytebuf_adds(s, i % 2 ? ";W[pp]" : ";B[dd]");
+    if (i % 50 == 0) bytebuf_adds(s, "C[a comment on this move, not short]");
   }
-  buf_adds(s, ")\n");
+  bytebuf_adds(s, ")\n");
 }
 
 static size_t peak_one_game(const char *s, size_t len, size_t *games) {
-  counting c;
-  sgf_allocator a = counting_allocator(&c);
+  countalloc c;
+  sgf_allocator a;
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
                                    g_on_game, NULL, NULL};
   sgf_tree_builder *b;
   gamelog g;
+  countalloc_init(&c, &a, 1);
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
@@ -1692,12 +1618,13 @@ static size_t peak_one_game(const char *s, size_t len, size_t *games) {
   sgf_tree_builder_destroy(b);
   *games = g.games;
   gamelog_free(&g);
-  assert_int_equal(c.outstanding, 0);
+  assert_int_equal(c.live, 0);
+  assert_int_equal(c.bad, 0);
   return c.peak;
 }
 
 static void test_one_game_memory_bound(void **state) {
-  buf all = {0}, big = {0};
+  bytebuf all = {0}, big = {0};
   size_t i, games, peak_all, peak_big, sum = 0, max = 0;
   sgf_collection *col;
   (void)state;
@@ -1720,8 +1647,8 @@ static void test_one_game_memory_bound(void **state) {
   assert_true(peak_all <= peak_big + 4096);
   assert_true(peak_all < 2 * max + 65536);
   assert_true(peak_all * 8 < sum);
-  buf_free(&all);
-  buf_free(&big);
+  bytebuf_free(&all);
+  bytebuf_free(&big);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1968,19 +1895,19 @@ static void test_cursor_long_game(void **state) {
 /* ------------------------------------------------------------------ */
 /* The shared corpus (edge cases), when it is there                    */
 
-static int read_file(const char *path, buf *out) {
+static int read_file(const char *path, bytebuf *out) {
   FILE *f = fopen(path, "rb");
   char tmp[65536];
   size_t n;
   if (!f) return -1;
-  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) buf_add(out, tmp, n);
+  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) bytebuf_add(out, tmp, n);
   fclose(f);
   return 0;
 }
 
 typedef struct corpus_run {
   size_t games, nodes, values;
-  buf sig;
+  bytebuf sig;
 } corpus_run;
 
 static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
@@ -2001,7 +1928,7 @@ static int corpus_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   return SGF_CONTINUE;
 }
 
-static int corpus_build(const buf *in, unsigned pflags, size_t chunk,
+static int corpus_build(const bytebuf *in, unsigned pflags, size_t chunk,
                         corpus_run *r) {
   sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
                                    corpus_game, NULL, NULL};
@@ -2036,7 +1963,7 @@ static void test_corpus_edge(void **state) {
   }
   while ((e = readdir(d)) != NULL) {
     char path[8192];
-    buf in = {0};
+    bytebuf in = {0};
     corpus_run whole, chunked, main;
     int st;
     size_t len = strlen(e->d_name);
@@ -2057,10 +1984,10 @@ static void test_corpus_edge(void **state) {
     corpus_build(&in, SGF_OPT_MAINLINE, 0, &main);
     assert_true(main.nodes <= whole.nodes);
     if (st == SGF_OK) assert_int_equal(main.games, whole.games);
-    buf_free(&whole.sig);
-    buf_free(&chunked.sig);
-    buf_free(&main.sig);
-    buf_free(&in);
+    bytebuf_free(&whole.sig);
+    bytebuf_free(&chunked.sig);
+    bytebuf_free(&main.sig);
+    bytebuf_free(&in);
   }
   closedir(d);
   assert_true(files > 0);

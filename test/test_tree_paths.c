@@ -72,15 +72,15 @@ static void check(const char *name, const char *data, size_t len,
 }
 
 static void check_file(const char *path, int bytewise) {
-  tbuf b;
-  tbuf_init(&b);
+  bytebuf b;
+  bytebuf_init(&b);
   if (tu_read_file(path, &b) != 0) {
     fprintf(stderr, "FAIL: cannot read %s\n", path);
     failures++;
   } else {
     check(path, b.p ? b.p : "", b.len, bytewise && b.len <= 65536);
   }
-  tbuf_free(&b);
+  bytebuf_free(&b);
 }
 
 static void golden_cases(const char *top) {
@@ -112,8 +112,8 @@ static void sample_archive(const char *path) {
   struct archive *a = archive_read_new();
   struct archive_entry *e;
   long n = 0;
-  tbuf b;
-  tbuf_init(&b);
+  bytebuf b;
+  bytebuf_init(&b);
   archive_read_support_filter_all(a);
   archive_read_support_format_all(a);
   if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
@@ -126,14 +126,14 @@ static void sample_archive(const char *path) {
     char buf[65536];
     la_ssize_t got;
     if (archive_entry_filetype(e) != AE_IFREG) continue;
-    tbuf_clear(&b);
+    bytebuf_clear(&b);
     while ((got = archive_read_data(a, buf, sizeof buf)) > 0)
-      tbuf_add(&b, buf, (size_t)got);
+      bytebuf_add(&b, buf, (size_t)got);
     check(archive_entry_pathname(e), b.p ? b.p : "", b.len, 0);
     n++;
   }
   archive_read_free(a);
-  tbuf_free(&b);
+  bytebuf_free(&b);
 }
 #endif
 

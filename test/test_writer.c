@@ -21,35 +21,15 @@
 
 #include <sgfstream.h>
 
+#include "countalloc.h"
 #include "testutil.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-typedef struct buf {
-  char *p;
-  size_t len, cap;
-} buf;
-
-static void buf_add(buf *b, const void *d, size_t n) {
-  if (b->cap - b->len < n + 1) {
-    while (b->cap - b->len < n + 1) b->cap = b->cap ? b->cap * 2 : 256;
-    b->p = realloc(b->p, b->cap);
-    assert_non_null(b->p);
-  }
-  if (n) memcpy(b->p + b->len, d, n);
-  b->len += n;
-  b->p[b->len] = '\0';
-}
-
-static void buf_free(buf *b) {
-  free(b->p);
-  memset(b, 0, sizeof *b);
-}
-
-/* A sink into a buf that takes at most `max` bytes a call (0: all). */
+/* A sink into a bytebuf that takes at most `max` bytes a call (0: all). */
 typedef struct sink {
-  buf out;
+  bytebuf out;
   size_t max;
   long calls;
   size_t fail_after; /* fail once this many bytes were taken (0: never) */
@@ -61,14 +41,14 @@ static int sink_write(void *ctx, const char *d, size_t n) {
   s->calls++;
   if (s->fail_after && s->out.len >= s->fail_after) return s->ret_zero ? 0 : -1;
   if (s->max && n > s->max) n = s->max;
-  buf_add(&s->out, d, n);
+  bytebuf_add(&s->out, d, n);
   return (int)n;
 }
 
 /* Event recorder: a compact text form, one event a line, values raw and
  * merged: "(" ")" ";" "P ID" "V raw". */
 typedef struct rec {
-  buf ev;
+  bytebuf ev;
   int in_value;
   long diags;
   sgf_diag first;
@@ -83,45 +63,45 @@ static int rw(rec *r, int rc) {
 static int r_tb(sgf_parser *p, void *u) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, "(\n", 2);
+  bytebuf_add(&r->ev, "(\n", 2);
   return r->w ? rw(r, sgf_writer_tree_begin(r->w)) : 0;
 }
 static int r_te(sgf_parser *p, void *u) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, ")\n", 2);
+  bytebuf_add(&r->ev, ")\n", 2);
   return r->w ? rw(r, sgf_writer_tree_end(r->w)) : 0;
 }
 static int r_n(sgf_parser *p, void *u) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, ";\n", 2);
+  bytebuf_add(&r->ev, ";\n", 2);
   return r->w ? rw(r, sgf_writer_node(r->w)) : 0;
 }
 static int r_p(sgf_parser *p, void *u, const char *id, size_t n) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, "P ", 2);
-  buf_add(&r->ev, id, n);
-  buf_add(&r->ev, "\n", 1);
+  bytebuf_add(&r->ev, "P ", 2);
+  bytebuf_add(&r->ev, id, n);
+  bytebuf_add(&r->ev, "\n", 1);
   return r->w ? rw(r, sgf_writer_property(r->w, id, n)) : 0;
 }
 static int r_vb(sgf_parser *p, void *u) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, "V ", 2);
+  bytebuf_add(&r->ev, "V ", 2);
   return r->w ? rw(r, sgf_writer_value_begin(r->w)) : 0;
 }
 static int r_vd(sgf_parser *p, void *u, const char *at, size_t n) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, at, n);
+  bytebuf_add(&r->ev, at, n);
   return r->w ? rw(r, sgf_writer_value_data(r->w, at, n)) : 0;
 }
 static int r_ve(sgf_parser *p, void *u) {
   rec *r = u;
   (void)p;
-  buf_add(&r->ev, "\n", 1);
+  bytebuf_add(&r->ev, "\n", 1);
   return r->w ? rw(r, sgf_writer_value_end(r->w)) : 0;
 }
 static int r_pe(sgf_parser *p, void *u) {
@@ -200,7 +180,7 @@ static char *write_sgf(const char *in, size_t len, sgf_layout layout,
   assert_int_equal(sgf_writer_bytes(w), s.out.len);
   sgf_parser_destroy(p);
   sgf_writer_destroy(w);
-  if (s.out.p == NULL) buf_add(&s.out, "", 0);
+  if (s.out.p == NULL) bytebuf_add(&s.out, "", 0);
   *outlen = s.out.len;
   return s.out.p;
 }
@@ -220,7 +200,7 @@ static int n_vb(sgf_parser *p, void *u) {
 }
 static int n_ve(sgf_parser *p, void *u) {
   nrec *n = u;
-  buf *b = &n->r.ev;
+  bytebuf *b = &n->r.ev;
   size_t k = b->len - n->vstart;
   char *v = malloc(k ? k : 1), *o = malloc(2 * k + 1);
   (void)p;
@@ -228,8 +208,8 @@ static int n_ve(sgf_parser *p, void *u) {
   assert_non_null(o);
   memcpy(v, b->p + n->vstart, k);
   b->len = n->vstart;
-  buf_add(b, o, tu_writer_normalize(v, k, o));
-  buf_add(b, "\n", 1);
+  bytebuf_add(b, o, tu_writer_normalize(v, k, o));
+  bytebuf_add(b, "\n", 1);
   free(v);
   free(o);
   return SGF_CONTINUE;
@@ -249,7 +229,7 @@ static int n_d(sgf_parser *p, void *u, const sgf_diag *d) {
 
 /* Expected events of a lenient parse of in, normalized. Returns the
  * status of that parse. */
-static int expected_events(const char *in, size_t len, buf *out) {
+static int expected_events(const char *in, size_t len, bytebuf *out) {
   static const sgf_callbacks cb = {sizeof(sgf_callbacks),
                                    n_tb,
                                    n_te,
@@ -271,19 +251,19 @@ static int expected_events(const char *in, size_t len, buf *out) {
   st = sgf_parser_feed(p, in, len, NULL);
   if (st == SGF_OK) st = sgf_parser_finish(p);
   sgf_parser_destroy(p);
-  buf_add(out, n.r.ev.p ? n.r.ev.p : "", n.r.ev.len);
-  buf_free(&n.r.ev);
+  bytebuf_add(out, n.r.ev.p ? n.r.ev.p : "", n.r.ev.len);
+  bytebuf_free(&n.r.ev);
   return st;
 }
 
 /* The round trip of one input, both layouts, whole and in 3-byte chunks:
  * strict parse without diagnostic, same (normalized) events. */
 static void roundtrip(const char *name, const char *in, size_t len) {
-  buf want;
+  bytebuf want;
   int layout;
   memset(&want, 0, sizeof want);
   if (expected_events(in, len, &want) != SGF_OK) { /* fatal: not written */
-    buf_free(&want);
+    bytebuf_free(&want);
     return;
   }
   for (layout = 0; layout < 2; layout++) {
@@ -324,11 +304,11 @@ static void roundtrip(const char *name, const char *in, size_t len) {
               (int)r.ev.len, r.ev.p, (int)olen, out);
       fail();
     }
-    buf_free(&r.ev);
+    bytebuf_free(&r.ev);
     free(out);
     free(out3);
   }
-  buf_free(&want);
+  bytebuf_free(&want);
 }
 
 static void roundtrip_s(const char *in) { roundtrip(in, in, strlen(in)); }
@@ -513,8 +493,8 @@ static void test_writer_value_text(void **state) {
   assert_int_equal(parse_rec(&r, s.out.p, s.out.len, SGF_OPT_STRICT, 0),
                    SGF_OK);
   assert_int_equal(r.diags, 0);
-  buf_free(&r.ev);
-  buf_free(&s.out);
+  bytebuf_free(&r.ev);
+  bytebuf_free(&s.out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -569,43 +549,43 @@ static void test_layout_readable_wrap(void **state) {
 /* Indentation is a counter: 2,000 nested variations. */
 static void test_layout_deep(void **state) {
   enum { DEPTH = 2000 };
-  buf in, want;
+  bytebuf in, want;
   size_t n, i;
   char *out;
   (void)state;
   memset(&in, 0, sizeof in);
   memset(&want, 0, sizeof want);
-  for (i = 0; i < DEPTH; i++) buf_add(&in, "(;B[aa]", 7);
-  for (i = 0; i < DEPTH; i++) buf_add(&in, ")", 1);
+  for (i = 0; i < DEPTH; i++) bytebuf_add(&in, "(;B[aa]", 7);
+  for (i = 0; i < DEPTH; i++) bytebuf_add(&in, ")", 1);
   out = write_sgf(in.p, in.len, SGF_LAYOUT_READABLE, 0, 0, &n);
   for (i = 0; i < DEPTH; i++) {
     size_t k;
-    if (i > 0) buf_add(&want, "\n", 1);
+    if (i > 0) bytebuf_add(&want, "\n", 1);
     /* one column per level, up to 32: the output stays linear */
-    for (k = 0; k < i && k < 32; k++) buf_add(&want, " ", 1);
-    buf_add(&want, "(;B[aa]", 7);
+    for (k = 0; k < i && k < 32; k++) bytebuf_add(&want, " ", 1);
+    bytebuf_add(&want, "(;B[aa]", 7);
   }
-  for (i = 0; i < DEPTH; i++) buf_add(&want, ")", 1);
-  buf_add(&want, "\n", 1);
+  for (i = 0; i < DEPTH; i++) bytebuf_add(&want, ")", 1);
+  bytebuf_add(&want, "\n", 1);
   assert_int_equal(n, want.len);
   assert_memory_equal(out, want.p, n);
   free(out);
   roundtrip("deep", in.p, in.len);
-  buf_free(&in);
-  buf_free(&want);
+  bytebuf_free(&in);
+  bytebuf_free(&want);
 }
 
 /* A line of 5,000 nodes. */
 static void test_layout_long_line(void **state) {
-  buf in;
+  bytebuf in;
   size_t i;
   (void)state;
   memset(&in, 0, sizeof in);
-  buf_add(&in, "(;FF[4]", 7);
-  for (i = 0; i < 5000; i++) buf_add(&in, i % 2 ? ";W[ab]" : ";B[cd]", 6);
-  buf_add(&in, ")", 1);
+  bytebuf_add(&in, "(;FF[4]", 7);
+  for (i = 0; i < 5000; i++) bytebuf_add(&in, i % 2 ? ";W[ab]" : ";B[cd]", 6);
+  bytebuf_add(&in, ")", 1);
   roundtrip("long line", in.p, in.len);
-  buf_free(&in);
+  bytebuf_free(&in);
 }
 
 /* ------------------------------------------------------------------ */
@@ -690,7 +670,7 @@ static void test_roundtrip_cases(void **state) {
   while ((e = readdir(d)) != NULL) {
     char path[8192];
     FILE *f;
-    buf in;
+    bytebuf in;
     char tmp[4096];
     size_t k;
     if (e->d_name[0] == '.') continue;
@@ -698,10 +678,10 @@ static void test_roundtrip_cases(void **state) {
     f = fopen(path, "rb");
     if (f == NULL) continue;
     memset(&in, 0, sizeof in);
-    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) buf_add(&in, tmp, k);
+    while ((k = fread(tmp, 1, sizeof tmp, f)) > 0) bytebuf_add(&in, tmp, k);
     fclose(f);
     roundtrip(e->d_name, in.p ? in.p : "", in.len);
-    buf_free(&in);
+    bytebuf_free(&in);
     n++;
   }
   closedir(d);
@@ -722,7 +702,7 @@ static void expect_tree(const char *in, const char *want) {
   w = sgf_writer_create(sink_write, &s, NULL);
   assert_int_equal(sgf_writer_write_collection(w, c), 0);
   assert_int_equal(sgf_writer_finish(w), 0);
-  buf_add(&s.out, "", 0);
+  bytebuf_add(&s.out, "", 0);
   if (strcmp(s.out.p, want) != 0) {
     fprintf(stderr, "input:    %s\nexpected: %s\ngot:      %s\n", in, want,
             s.out.p);
@@ -730,7 +710,7 @@ static void expect_tree(const char *in, const char *want) {
   }
   sgf_writer_destroy(w);
   sgf_collection_free(c);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 }
 
 static void test_tree_writer(void **state) {
@@ -772,21 +752,21 @@ static void test_tree_writer_subtree(void **state) {
   assert_int_equal(sgf_writer_write_subtree(w, sgf_node_child(wbb, 1)), 0);
   assert_int_equal(sgf_writer_tree_end(w), 0);
   assert_int_equal(sgf_writer_finish(w), 0);
-  buf_add(&s.out, "", 0);
+  bytebuf_add(&s.out, "", 0);
   assert_string_equal(s.out.p,
                       "(;W[bb](;B[cc];W[dd])(;B[ee]))\n"
                       "(;B[ee])\n"
                       "(;GN[v](;B[cc];W[dd])(;B[ee]))\n");
   sgf_writer_destroy(w);
   sgf_collection_free(c);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 }
 
 /* Deep and bushy: 3,000 levels, two variations at each. The walk is a
  * loop; the output must equal the streaming writer's. */
 static void test_tree_writer_deep(void **state) {
   enum { DEPTH = 3000 };
-  buf in;
+  bytebuf in;
   size_t i, n;
   char *want;
   sgf_diag err;
@@ -797,9 +777,9 @@ static void test_tree_writer_deep(void **state) {
   (void)state;
   memset(&in, 0, sizeof in);
   memset(&s, 0, sizeof s);
-  for (i = 0; i < DEPTH; i++) buf_add(&in, "(;B[aa];W[bb]", 13);
-  buf_add(&in, "(;C[x])", 7); /* so that every W[bb] has two children */
-  for (i = 0; i < DEPTH; i++) buf_add(&in, "(;C[leaf]))", 11);
+  for (i = 0; i < DEPTH; i++) bytebuf_add(&in, "(;B[aa];W[bb]", 13);
+  bytebuf_add(&in, "(;C[x])", 7); /* so that every W[bb] has two children */
+  for (i = 0; i < DEPTH; i++) bytebuf_add(&in, "(;C[leaf]))", 11);
   want = write_sgf(in.p, in.len, SGF_LAYOUT_READABLE, 0, 0, &n);
   sgf_tree_builder_options_init(&bo);
   c = sgf_collection_parse(in.p, in.len, &bo, &err);
@@ -816,8 +796,8 @@ static void test_tree_writer_deep(void **state) {
   assert_memory_equal(s.out.p, want, n);
   sgf_writer_destroy(w);
   sgf_collection_free(c);
-  buf_free(&s.out);
-  buf_free(&in);
+  bytebuf_free(&s.out);
+  bytebuf_free(&in);
   free(want);
 }
 
@@ -847,13 +827,13 @@ static void test_tree_writer_cursor(void **state) {
   assert_int_equal(parse_rec(&r, s.out.p, s.out.len, SGF_OPT_STRICT, 0),
                    SGF_OK);
   assert_int_equal(r.diags, 0);
-  buf_add(&s.out, "", 0);
+  bytebuf_add(&s.out, "", 0);
   assert_non_null(strstr(s.out.p, "(;W[pp])(;W[cc])"));
-  buf_free(&r.ev);
+  bytebuf_free(&r.ev);
   sgf_writer_destroy(w);
   sgf_cursor_destroy(cur);
   sgf_tree_free(t);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -901,7 +881,7 @@ static void test_order_rules(void **state) {
   assert_int_equal(sgf_writer_node(w), 0);
   assert_int_equal(sgf_writer_property(w, "", 0), SGF_EIDENT);
   sgf_writer_reset(w, NULL, NULL);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 
   /* value_begin may be left out */
   assert_int_equal(sgf_writer_tree_begin(w), 0);
@@ -922,7 +902,7 @@ static void test_order_rules(void **state) {
   assert_int_equal(sgf_writer_finish(w), 0);
   assert_string_equal(s.out.p, "(;AB[aa][bb][]B[]C[x\\]])\n");
   sgf_writer_reset(w, NULL, NULL);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 
   /* repairs: a property without value is dropped (also across a flush),
    * a tree without node gets one, finish closes everything */
@@ -944,7 +924,7 @@ static void test_order_rules(void **state) {
   assert_string_equal(s.out.p, "(;(;CP[a\\]b]C[x\\\\]))\n");
   assert_int_equal(sgf_writer_bytes(w), s.out.len);
   sgf_writer_destroy(w);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 }
 
 static void test_user_pointer(void **state) {
@@ -1007,21 +987,22 @@ static void test_filter(void **state) {
   assert_string_equal(s.out.p, "(;GN[g]B[aa];W[bb])\n");
   sgf_parser_destroy(p);
   sgf_writer_destroy(w);
-  buf_free(&s.out);
+  bytebuf_free(&s.out);
 }
 
 /* ------------------------------------------------------------------ */
 /* Sinks                                                               */
 
 static char *big_input(size_t *len) {
-  buf in;
+  bytebuf in;
   size_t i;
   memset(&in, 0, sizeof in);
-  buf_add(&in, "(;FF[4]C[", 9);
-  for (i = 0; i < 3000; i++) buf_add(&in, "long \\] comment \\\\ text ", 25);
-  buf_add(&in, "]", 1);
-  for (i = 0; i < 2000; i++) buf_add(&in, "(;B[aa];W[bb]C[x])", 18);
-  buf_add(&in, ")", 1);
+  bytebuf_add(&in, "(;FF[4]C[", 9);
+  for (i = 0; i < 3000; i++)
+    bytebuf_add(&in, "long \\] comment \\\\ text ", 25);
+  bytebuf_add(&in, "]", 1);
+  for (i = 0; i < 2000; i++) bytebuf_add(&in, "(;B[aa];W[bb]C[x])", 18);
+  bytebuf_add(&in, ")", 1);
   *len = in.len;
   return in.p;
 }
@@ -1058,7 +1039,7 @@ static void test_sink_chunks(void **state) {
       assert_true(s.calls >= (long)(wantlen / (bufsize < 256 ? 256 : bufsize)));
       sgf_parser_destroy(p);
       sgf_writer_destroy(w);
-      buf_free(&s.out);
+      bytebuf_free(&s.out);
     }
   }
   free(want);
@@ -1093,7 +1074,7 @@ static void test_sink_failure(void **state) {
     assert_true(s.out.len <= 1000 + 256);
     sgf_parser_destroy(p);
     sgf_writer_destroy(w);
-    buf_free(&s.out);
+    bytebuf_free(&s.out);
   }
   free(in);
 }
@@ -1101,45 +1082,29 @@ static void test_sink_failure(void **state) {
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 
-typedef struct counting {
-  long calls, fail_at; /* fail the fail_at-th call (0-based); -1 never */
-  long live;           /* bytes allocated and not freed */
-} counting;
-
-static void *c_malloc(void *ctx, size_t n) {
-  counting *c = ctx;
-  void *p;
-  if (c->calls++ == c->fail_at) return NULL;
-  p = malloc(n);
-  if (p) c->live += (long)n;
-  return p;
-}
-static void c_free(void *ctx, void *p, size_t n) {
-  counting *c = ctx;
-  if (p) c->live -= (long)n;
-  free(p);
-}
-
 static void test_alloc_failure(void **state) {
   long i;
   (void)state;
   for (i = 0;; i++) {
-    counting c = {0, i, 0};
-    sgf_allocator a = {c_malloc, NULL, c_free, &c};
+    countalloc c;
+    sgf_allocator a;
     sgf_writer_options wo;
     sgf_writer *w;
     sink s;
+    countalloc_init(&c, &a, 0);
+    countalloc_schedule(&c, (size_t)i, 1);
     memset(&s, 0, sizeof s);
     sgf_writer_options_init(&wo);
     wo.allocator = &a;
     w = sgf_writer_create(sink_write, &s, &wo);
     if (w == NULL) {
       assert_int_equal(c.live, 0);
+      assert_int_equal(c.bad, 0);
       continue;
     }
     /* created: writing allocates nothing more */
     {
-      long before = c.calls;
+      size_t before = c.calls;
       assert_int_equal(sgf_writer_tree_begin(w), 0);
       assert_int_equal(sgf_writer_node(w), 0);
       assert_int_equal(sgf_writer_property(w, "B", 1), 0);
@@ -1149,7 +1114,8 @@ static void test_alloc_failure(void **state) {
     }
     sgf_writer_destroy(w);
     assert_int_equal(c.live, 0);
-    buf_free(&s.out);
+    assert_int_equal(c.bad, 0);
+    bytebuf_free(&s.out);
     assert_true(i >= 2); /* the writer and its buffer */
     break;
   }

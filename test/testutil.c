@@ -9,65 +9,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void tbuf_reserve(tbuf *b, size_t extra) {
-  size_t need = b->len + extra + 1;
-  if (need <= b->cap) return;
-  size_t cap = b->cap ? b->cap : 256;
-  while (cap < need) cap *= 2;
-  char *p = realloc(b->p, cap);
-  if (!p) {
-    fprintf(stderr, "testutil: out of memory\n");
-    abort();
-  }
-  b->p = p;
-  b->cap = cap;
-}
-
-void tbuf_init(tbuf *b) {
-  b->p = NULL;
-  b->len = b->cap = 0;
-}
-
-void tbuf_free(tbuf *b) {
-  free(b->p);
-  tbuf_init(b);
-}
-
-void tbuf_clear(tbuf *b) {
-  b->len = 0;
-  if (b->p) b->p[0] = '\0';
-}
-
-void tbuf_add(tbuf *b, const void *data, size_t len) {
-  tbuf_reserve(b, len);
-  if (len) memcpy(b->p + b->len, data, len);
-  b->len += len;
-  b->p[b->len] = '\0';
-}
-
-void tbuf_adds(tbuf *b, const char *s) { tbuf_add(b, s, strlen(s)); }
-
-void tbuf_addf(tbuf *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  tbuf_reserve(b, (size_t)n);
-  va_start(ap, fmt);
-  vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  b->len += (size_t)n;
-}
-
-int tu_read_file(const char *path, tbuf *out) {
+int tu_read_file(const char *path, bytebuf *out) {
   FILE *f = fopen(path, "rb");
   if (!f) return -1;
-  tbuf_clear(out);
-  tbuf_reserve(out, 0);
+  bytebuf_clear(out);
+  bytebuf_add(out, "", 0); /* out->p is a string, even for an empty file */
   char chunk[4096];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) tbuf_add(out, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) bytebuf_add(out, chunk, n);
   int err = ferror(f);
   fclose(f);
   return err ? -1 : 0;
@@ -76,10 +25,6 @@ int tu_read_file(const char *path, tbuf *out) {
 int tu_exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
-}
-
-void tu_evlog_sink(void *ctx, const char *line, size_t len) {
-  tbuf_add((tbuf *)ctx, line, len);
 }
 
 sgf_pos tu_end_pos(const char *buf, size_t len) {

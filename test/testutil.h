@@ -1,6 +1,8 @@
-/* testutil.h - small helpers shared by the cmocka tests: a growable byte
- * buffer, file reading, an evlog sink, and an independent line:col counter
- * used to check the library's positions. Test code only. */
+/* testutil.h - small helpers shared by the cmocka tests: file reading,
+ * the writer's normalization, an independent line:col counter used to
+ * check the library's positions, a diff printer. Test code only. The
+ * byte buffer (bytebuf.h) and the counting allocator (countalloc.h) are
+ * in tools/common, shared with the fuzz harness and the benchmark. */
 #ifndef SGF_TEST_TESTUTIL_H
 #define SGF_TEST_TESTUTIL_H
 
@@ -9,25 +11,10 @@
 
 #include <sgfstream.h>
 
-typedef struct tbuf {
-  char *p;
-  size_t len, cap;
-} tbuf;
-
-void tbuf_init(tbuf *b);
-void tbuf_free(tbuf *b);
-void tbuf_clear(tbuf *b);
-void tbuf_add(tbuf *b, const void *data, size_t len);
-void tbuf_adds(tbuf *b, const char *s);
-/* printf-style append */
-void tbuf_addf(tbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+#include "bytebuf.h"
 
 /* Read a whole file; returns 0 on success, -1 if it cannot be read. */
-int tu_read_file(const char *path, tbuf *out);
+int tu_read_file(const char *path, bytebuf *out);
 /* 1 if path exists (any type). */
 int tu_exists(const char *path);
 
@@ -37,9 +24,6 @@ int tu_exists(const char *path);
  * doubled, an unescaped ']' gets a backslash. Writes at most 2 * len
  * bytes to out (which must not overlap raw); returns how many. */
 size_t tu_writer_normalize(const char *raw, size_t len, char *out);
-
-/* An evlog write function appending to the tbuf given as ctx. */
-void tu_evlog_sink(void *ctx, const char *line, size_t len);
 
 /* Position just past buf[0..len) counted independently of the library:
  * a line ends at LF, CR, or CR LF. */

@@ -47,25 +47,25 @@ typedef struct state {
   sgf_board board;
   int size_error;
   sgf_value_acc acc;
-  tbuf bytes; /* raw values of the current node */
+  bytebuf bytes; /* raw values of the current node */
   val vals[MAXV];
   size_t nvals;
   int node_open;
-  tbuf out;
+  bytebuf out;
 } state;
 
-static void json_str(tbuf *o, const char *s) {
-  tbuf_adds(o, "\"");
+static void json_str(bytebuf *o, const char *s) {
+  bytebuf_adds(o, "\"");
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
     if (c == '"' || c == '\\')
-      tbuf_addf(o, "\\%c", c);
+      bytebuf_addf(o, "\\%c", c);
     else if (c < 0x20)
-      tbuf_addf(o, "\\u%04x", c);
+      bytebuf_addf(o, "\\u%04x", c);
     else
-      tbuf_add(o, s, 1);
+      bytebuf_add(o, s, 1);
   }
-  tbuf_adds(o, "\"");
+  bytebuf_adds(o, "\"");
 }
 
 static int cmp_rc(const void *a, const void *b) {
@@ -106,16 +106,17 @@ static void point_list(state *s, int prop, const char *name) {
     if (r < 0) err = 1;
   }
   if (!any) return;
-  tbuf_addf(&s->out, ", \"%s\": ", name);
+  bytebuf_addf(&s->out, ", \"%s\": ", name);
   if (err) {
-    tbuf_adds(&s->out, "{\"error\": true}");
+    bytebuf_adds(&s->out, "{\"error\": true}");
     return;
   }
   qsort(rc, n, 2 * sizeof rc[0], cmp_rc);
-  tbuf_adds(&s->out, "[");
+  bytebuf_adds(&s->out, "[");
   for (i = 0; i < n; i++)
-    tbuf_addf(&s->out, "%s[%d, %d]", i ? ", " : "", rc[2 * i], rc[2 * i + 1]);
-  tbuf_adds(&s->out, "]");
+    bytebuf_addf(&s->out, "%s[%d, %d]", i ? ", " : "", rc[2 * i],
+                 rc[2 * i + 1]);
+  bytebuf_adds(&s->out, "]");
 }
 
 static void start_game(state *s) {
@@ -131,16 +132,16 @@ static void start_game(state *s) {
       s->size_error = 1;
     break;
   }
-  tbuf_adds(&s->out, "{\"path\": ");
+  bytebuf_adds(&s->out, "{\"path\": ");
   json_str(&s->out, s->path);
-  tbuf_addf(&s->out, ", \"game\": %d, \"size\": ", s->game);
+  bytebuf_addf(&s->out, ", \"game\": %d, \"size\": ", s->game);
   if (s->size_error)
-    tbuf_adds(&s->out, "{\"error\": true}");
+    bytebuf_adds(&s->out, "{\"error\": true}");
   else if (s->board.width == s->board.height)
-    tbuf_addf(&s->out, "%d", s->board.width);
+    bytebuf_addf(&s->out, "%d", s->board.width);
   else
-    tbuf_addf(&s->out, "[%d, %d]", s->board.width, s->board.height);
-  tbuf_adds(&s->out, ", \"main\": [");
+    bytebuf_addf(&s->out, "[%d, %d]", s->board.width, s->board.height);
+  bytebuf_adds(&s->out, ", \"main\": [");
   s->in_game = 1;
   s->nodes = 0;
 }
@@ -151,7 +152,7 @@ static void flush_node(state *s) {
   if (!s->node_open) return;
   s->node_open = 0;
   if (!s->in_game) start_game(s);
-  tbuf_adds(&s->out, s->nodes++ ? ", {" : "{");
+  bytebuf_adds(&s->out, s->nodes++ ? ", {" : "{");
   for (i = 0; i < s->nvals; i++) {
     /* sgfmill's get_move: B if present, else W; the first value. */
     sgf_move m;
@@ -165,14 +166,14 @@ static void flush_node(state *s) {
     if (s->vals[i].too_long || s->size_error ||
         sgf_move_decode(&s->board, s->bytes.p + s->vals[i].off, s->vals[i].len,
                         &m, NULL) < 0) {
-      tbuf_adds(&s->out, "\"move_error\": true");
+      bytebuf_adds(&s->out, "\"move_error\": true");
     } else if (m.pass) {
-      tbuf_addf(&s->out, "\"move\": [\"%c\", null]", p == P_B ? 'b' : 'w');
+      bytebuf_addf(&s->out, "\"move\": [\"%c\", null]", p == P_B ? 'b' : 'w');
     } else {
       int row, col;
       sgf_point_to_rowcol(&s->board, m.pt, &row, &col);
-      tbuf_addf(&s->out, "\"move\": [\"%c\", [%d, %d]]", p == P_B ? 'b' : 'w',
-                row, col);
+      bytebuf_addf(&s->out, "\"move\": [\"%c\", [%d, %d]]",
+                   p == P_B ? 'b' : 'w', row, col);
     }
     break;
   }
@@ -185,17 +186,17 @@ static void flush_node(state *s) {
     if (s->out.len > mark && s->out.p[mark - 1] == '{')
       memmove(s->out.p + mark, s->out.p + mark + 2, (s->out.len -= 2) - mark);
   }
-  tbuf_adds(&s->out, "}");
+  bytebuf_adds(&s->out, "}");
   s->nvals = 0;
-  tbuf_clear(&s->bytes);
+  bytebuf_clear(&s->bytes);
 }
 
 static void end_game(state *s) {
   flush_node(s);
   if (!s->in_game) return;
-  tbuf_adds(&s->out, "]}\n");
+  bytebuf_adds(&s->out, "]}\n");
   fwrite(s->out.p, 1, s->out.len, stdout);
-  tbuf_clear(&s->out);
+  bytebuf_clear(&s->out);
   s->in_game = 0;
 }
 
@@ -249,7 +250,7 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   s->vals[s->nvals].too_long = r < 0;
   s->vals[s->nvals].off = s->bytes.len;
   s->vals[s->nvals].len = r < 0 ? 0 : rawlen;
-  if (r > 0) tbuf_add(&s->bytes, raw, rawlen);
+  if (r > 0) bytebuf_add(&s->bytes, raw, rawlen);
   s->nvals++;
   return SGF_CONTINUE;
 }
@@ -260,7 +261,7 @@ int main(int argc, char **argv) {
   sgf_options opt;
   sgf_parser *p;
   char line[4096];
-  tbuf path, data;
+  bytebuf path, data;
   if (argc != 2) {
     fprintf(stderr, "usage: value_diff ROOT < paths\n");
     return 2;
@@ -275,25 +276,25 @@ int main(int argc, char **argv) {
   opt.flags = SGF_OPT_MAINLINE;
   p = sgf_parser_create(&cb, &s, &opt);
   if (!p) return 2;
-  tbuf_init(&path);
-  tbuf_init(&data);
-  tbuf_init(&s.bytes);
-  tbuf_init(&s.out);
+  bytebuf_init(&path);
+  bytebuf_init(&data);
+  bytebuf_init(&s.bytes);
+  bytebuf_init(&s.out);
   while (fgets(line, sizeof line, stdin)) {
     size_t n = strlen(line), off;
     if (n && line[n - 1] == '\n') line[--n] = '\0';
     if (!n) continue;
-    tbuf_clear(&path);
-    tbuf_addf(&path, "%s/%s%c", argv[1], line, '\0');
+    bytebuf_clear(&path);
+    bytebuf_addf(&path, "%s/%s%c", argv[1], line, '\0');
     s.path = line;
-    tbuf_clear(&data);
+    bytebuf_clear(&data);
     if (tu_read_file(path.p, &data) != 0) {
       fputs("{\"path\": ", stdout);
-      tbuf_clear(&s.out);
+      bytebuf_clear(&s.out);
       json_str(&s.out, line);
       fwrite(s.out.p, 1, s.out.len, stdout);
       fputs(", \"error\": \"unreadable\"}\n", stdout);
-      tbuf_clear(&s.out);
+      bytebuf_clear(&s.out);
       continue;
     }
     sgf_parser_reset(p);
@@ -301,7 +302,7 @@ int main(int argc, char **argv) {
     s.in_game = 0;
     s.node_open = 0;
     s.nvals = 0;
-    tbuf_clear(&s.bytes);
+    bytebuf_clear(&s.bytes);
     for (off = 0; off < data.len; off += CHUNK) {
       size_t k = data.len - off < CHUNK ? data.len - off : CHUNK;
       if (sgf_parser_feed(p, data.p + off, k, NULL) != SGF_OK) break;
@@ -310,9 +311,9 @@ int main(int argc, char **argv) {
     end_game(&s);
   }
   sgf_parser_destroy(p);
-  tbuf_free(&path);
-  tbuf_free(&data);
-  tbuf_free(&s.bytes);
-  tbuf_free(&s.out);
+  bytebuf_free(&path);
+  bytebuf_free(&data);
+  bytebuf_free(&s.bytes);
+  bytebuf_free(&s.out);
   return 0;
 }

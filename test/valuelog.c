@@ -8,22 +8,22 @@
 
 void vlog_init(vlog *v) {
   memset(v, 0, sizeof *v);
-  tbuf_init(&v->out);
-  tbuf_init(&v->kinds);
-  tbuf_init(&v->vbytes);
+  bytebuf_init(&v->out);
+  bytebuf_init(&v->kinds);
+  bytebuf_init(&v->vbytes);
   v->action_at = -1;
 }
 
 void vlog_free(vlog *v) {
-  tbuf_free(&v->out);
-  tbuf_free(&v->kinds);
-  tbuf_free(&v->vbytes);
+  bytebuf_free(&v->out);
+  bytebuf_free(&v->kinds);
+  bytebuf_free(&v->vbytes);
 }
 
 void vlog_clear(vlog *v) {
-  tbuf_clear(&v->out);
-  tbuf_clear(&v->kinds);
-  tbuf_clear(&v->vbytes);
+  bytebuf_clear(&v->out);
+  bytebuf_clear(&v->kinds);
+  bytebuf_clear(&v->vbytes);
   v->contract[0] = '\0';
   v->win = v->input = NULL;
   v->winlen = 0;
@@ -41,33 +41,34 @@ static void bad(vlog *v, const char *fmt, ...) {
 }
 
 static void put_pos(vlog *v, char tag, sgf_pos pos) {
-  tbuf_addf(&v->out, "%c %llu %llu:%llu", tag, (unsigned long long)pos.offset,
-            (unsigned long long)pos.line, (unsigned long long)pos.column);
+  bytebuf_addf(&v->out, "%c %llu %llu:%llu", tag,
+               (unsigned long long)pos.offset, (unsigned long long)pos.line,
+               (unsigned long long)pos.column);
 }
 
 static void put_bytes(vlog *v, const char *s, size_t n) {
   size_t i;
-  tbuf_adds(&v->out, " \"");
+  bytebuf_adds(&v->out, " \"");
   for (i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
-      tbuf_addf(&v->out, "\\x%02x", c);
+      bytebuf_addf(&v->out, "\\x%02x", c);
     else
-      tbuf_add(&v->out, &s[i], 1);
+      bytebuf_add(&v->out, &s[i], 1);
   }
-  tbuf_adds(&v->out, "\"");
+  bytebuf_adds(&v->out, "\"");
 }
 
 static void put_value(vlog *v, sgf_pos end) {
   put_pos(v, 'v', v->vpos);
   put_bytes(v, v->vbytes.p ? v->vbytes.p : "", v->vbytes.len);
-  tbuf_addf(&v->out, " ] %llu %llu:%llu\n", (unsigned long long)end.offset,
-            (unsigned long long)end.line, (unsigned long long)end.column);
+  bytebuf_addf(&v->out, " ] %llu %llu:%llu\n", (unsigned long long)end.offset,
+               (unsigned long long)end.line, (unsigned long long)end.column);
 }
 
 /* One call: noted, and its answer. */
 static int act(vlog *v, char kind) {
-  tbuf_add(&v->kinds, &kind, 1);
+  bytebuf_add(&v->kinds, &kind, 1);
   if (v->calls++ != v->action_at) return SGF_CONTINUE;
   if (v->action == SGF_SKIP) v->in_value = 0; /* a value left unfinished */
   return v->action;
@@ -78,7 +79,7 @@ static int act(vlog *v, char kind) {
 
 static int simple(sgf_parser *p, vlog *v, char tag) {
   put_pos(v, tag, sgf_parser_position(p));
-  tbuf_adds(&v->out, "\n");
+  bytebuf_adds(&v->out, "\n");
   return act(v, tag);
 }
 static int c_tb(sgf_parser *p, void *u) { return simple(p, u, 'b'); }
@@ -92,14 +93,14 @@ static int c_p(sgf_parser *p, void *u, const char *at, size_t len) {
   put_pos(v, 'p', sgf_parser_position(p));
   put_bytes(v, at, len);
   put_bytes(v, raw ? raw : "", rl);
-  tbuf_adds(&v->out, "\n");
+  bytebuf_adds(&v->out, "\n");
   return act(v, 'p');
 }
 static int c_diag(sgf_parser *p, void *u, const sgf_diag *d) {
   vlog *v = u;
   (void)p;
   put_pos(v, '!', d->pos);
-  tbuf_addf(&v->out, " %d %d\n", (int)d->code, (int)d->severity);
+  bytebuf_addf(&v->out, " %d %d\n", (int)d->code, (int)d->severity);
   return SGF_CONTINUE;
 }
 
@@ -110,13 +111,13 @@ static int s_vb(sgf_parser *p, void *u) {
   vlog *v = u;
   v->in_value = 1;
   v->vpos = sgf_parser_position(p);
-  tbuf_clear(&v->vbytes);
+  bytebuf_clear(&v->vbytes);
   return act(v, 'v');
 }
 static int s_vd(sgf_parser *p, void *u, const char *at, size_t len) {
   vlog *v = u;
   (void)p;
-  tbuf_add(&v->vbytes, at, len);
+  bytebuf_add(&v->vbytes, at, len);
   return act(v, 'd');
 }
 static int s_ve(sgf_parser *p, void *u) {
@@ -191,7 +192,7 @@ static int w_value(sgf_parser *p, void *u, const char *at, size_t len,
     if (v->in_value) bad(v, "a FIRST piece inside a value");
     v->in_value = 1;
     v->vpos = pos;
-    tbuf_clear(&v->vbytes);
+    bytebuf_clear(&v->vbytes);
     v->off = pos.offset + 1;
     v->line = pos.line;
     v->ls = pos.offset - (pos.column - 1);
@@ -208,7 +209,7 @@ static int w_value(sgf_parser *p, void *u, const char *at, size_t len,
       bad(v, "an empty piece that is neither first nor last");
   }
   check_slice(v, at, len, v->off);
-  tbuf_add(&v->vbytes, at, len);
+  bytebuf_add(&v->vbytes, at, len);
   advance(v, at, len);
   if (flags & SGF_VALUE_LAST) {
     sgf_pos end;
@@ -238,7 +239,7 @@ void vlog_whole_callbacks(sgf_callbacks *cb) {
  * (kinds s): a piece that ends the value matches value-end, one that does
  * not matches its value-data; value-begin has no call of its own. -1 for
  * a mismatch. */
-long *vlog_match_calls(const tbuf *s, const tbuf *w) {
+long *vlog_match_calls(const bytebuf *s, const bytebuf *w) {
   long *map = calloc(w->len + 1, sizeof *map);
   size_t i = 0, j;
   if (!map) abort();

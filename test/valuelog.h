@@ -23,8 +23,8 @@
 #include "testutil.h"
 
 typedef struct vlog {
-  tbuf out;           /* the log */
-  tbuf kinds;         /* one letter per call */
+  bytebuf out;        /* the log */
+  bytebuf kinds;      /* one letter per call */
   char contract[256]; /* first contract violation seen, "" if none */
   /* the buffer being fed and the whole input, for the slice contract */
   const char *win, *input;
@@ -38,7 +38,7 @@ typedef struct vlog {
   /* private */
   int in_value;
   sgf_pos vpos; /* the value's '[' */
-  tbuf vbytes;
+  bytebuf vbytes;
   uint64_t off, line, ls, cr_end; /* on_value: position after the bytes */
 } vlog;
 
@@ -56,6 +56,6 @@ void vlog_whole_callbacks(sgf_callbacks *cb);
  * that ends its value matches value-end, one that does not its
  * value-data; value-begin has no call of its own. An entry is -1 where
  * the two do not match (a bug). Free the array (w->len + 1 entries). */
-long *vlog_match_calls(const tbuf *s, const tbuf *w);
+long *vlog_match_calls(const bytebuf *s, const bytebuf *w);
 
 #endif /* SGF_TEST_VALUELOG_H */

@@ -20,118 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "countalloc.h"
 #include "eventlog.h"
 
 /* ------------------------------------------------------------------ */
-/* The counting allocator                                              */
-
-#define FZ_MAGIC ((size_t)0x5a6b7c8dU)
-
-typedef union fz_hdr {
-  struct {
-    size_t size;
-    size_t magic;
-  } h;
-  max_align_t align;
-} fz_hdr;
-
-static int fz_fails(fz_alloc *c) {
-  size_t i = c->calls++, k;
-  if (i < c->fail_at) return 0;
-  k = i - c->fail_at;
-  if (c->fail_stride > 1) {
-    if (k % c->fail_stride != 0) return 0;
-    k /= c->fail_stride;
-  }
-  if (k < c->fail_count) {
-    c->failures++;
-    return 1;
-  }
-  return 0;
-}
-
-static void fz_count(fz_alloc *c, size_t add, size_t sub) {
-  c->live = c->live - sub + add;
-  if (c->live > c->peak) c->peak = c->live;
-}
-
-static void *fa_malloc(void *ctx, size_t size) {
-  fz_alloc *c = ctx;
-  fz_hdr *b;
-  if (fz_fails(c)) return NULL;
-  if (size > SIZE_MAX - sizeof(fz_hdr)) return NULL;
-  b = malloc(sizeof(fz_hdr) + size);
-  if (b == NULL) return NULL;
-  b->h.size = size;
-  b->h.magic = FZ_MAGIC;
-  c->blocks++;
-  fz_count(c, size, 0);
-  return b + 1;
-}
-
-/* The header of a block the library hands back, or NULL (counted bad)
- * if it is not one of ours or its size is not the one allocated. */
-static fz_hdr *fz_header(fz_alloc *c, void *ptr, size_t size) {
-  fz_hdr *b = (fz_hdr *)ptr - 1;
-  if (b->h.magic != FZ_MAGIC) {
-    c->bad++;
-    return NULL;
-  }
-  if (b->h.size != size) c->bad++;
-  return b;
-}
-
-static void *fa_realloc(void *ctx, void *ptr, size_t old_size,
-                        size_t new_size) {
-  fz_alloc *c = ctx;
-  fz_hdr *b, *nb;
-  size_t had;
-  if (ptr == NULL) return fa_malloc(ctx, new_size);
-  if (fz_fails(c)) return NULL;
-  b = fz_header(c, ptr, old_size);
-  if (b == NULL || new_size > SIZE_MAX - sizeof(fz_hdr)) return NULL;
-  had = b->h.size;
-  nb = realloc(b, sizeof(fz_hdr) + new_size);
-  if (nb == NULL) return NULL;
-  nb->h.size = new_size;
-  fz_count(c, new_size, had);
-  return nb + 1;
-}
-
-static void fa_free(void *ctx, void *ptr, size_t size) {
-  fz_alloc *c = ctx;
-  fz_hdr *b;
-  if (ptr == NULL) return;
-  b = fz_header(c, ptr, size);
-  if (b == NULL) return;
-  fz_count(c, 0, b->h.size);
-  c->blocks--;
-  b->h.magic = 0;
-  free(b);
-}
-
-void fz_alloc_init(fz_alloc *c, sgf_allocator *a, int with_realloc) {
-  memset(c, 0, sizeof *c);
-  c->fail_at = SIZE_MAX;
-  c->fail_stride = 1;
-  memset(a, 0, sizeof *a);
-  a->malloc = fa_malloc;
-  a->realloc = with_realloc ? fa_realloc : NULL;
-  a->free = fa_free;
-  a->ctx = c;
-}
-
-void fz_alloc_schedule(fz_alloc *c, size_t fail_at, size_t fail_count) {
-  c->calls = 0;
-  c->fail_stride = 1;
-  c->fail_at = fail_at;
-  c->fail_count = fail_count;
-}
-
-void fz_alloc_reset_peak(fz_alloc *c) { c->peak = c->live; }
-
-/* ------------------------------------------------------------------ */
-/* Messages and buffers                                                */
+/* Messages and options                                                */
 
 static char fz_msg[1024];
 
@@ -141,31 +34,6 @@ const char *fz_failf(const char *fmt, ...) {
   vsnprintf(fz_msg, sizeof fz_msg, fmt, ap);
   va_end(ap);
   return fz_msg;
-}
-
-void fz_buf_add(void *ctx, const char *s, size_t n) {
-  fz_buf *b = ctx;
-  if (n == 0) return;
-  if (b->cap - b->len < n) {
-    size_t cap = b->cap ? b->cap : 1024;
-    char *q;
-    while (cap - b->len < n) cap *= 2;
-    q = realloc(b->p, cap);
-    if (q == NULL) abort();
-    b->p = q;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, s, n);
-  b->len += n;
-}
-
-int fz_buf_eq(const fz_buf *a, const fz_buf *b) {
-  return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
-}
-
-void fz_buf_free(fz_buf *b) {
-  free(b->p);
-  memset(b, 0, sizeof *b);
 }
 
 void fz_decode_options(uint8_t byte, sgf_options *opt) {
@@ -204,7 +72,7 @@ enum { INJ_NONE, INJ_SKIP, INJ_ABORT, INJ_DIAG_ABORT };
 typedef struct run {
   evlog log; /* the parser's user pointer is the run; log is passed on */
   sgf_callbacks logcb;
-  fz_buf out;
+  bytebuf out;
 
   /* What to check against. */
   const unsigned char *in;
@@ -687,7 +555,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 static void run_init(run *r, const unsigned char *in, size_t len,
                      const sgf_options *opt) {
   memset(r, 0, sizeof *r);
-  evlog_init(&r->log, fz_buf_add, &r->out);
+  evlog_init(&r->log, bytebuf_sink, &r->out);
   evlog_callbacks(&r->logcb);
   evlog_node_end(&r->logcb);
   r->in = in;
@@ -703,7 +571,7 @@ static void run_init(run *r, const unsigned char *in, size_t len,
 /* Forget the model's state for another pass over the same input. */
 static void run_restart(run *r) {
   evlog_free(&r->log);
-  evlog_init(&r->log, fz_buf_add, &r->out);
+  evlog_init(&r->log, bytebuf_sink, &r->out);
   r->out.len = 0;
   r->buf = NULL;
   r->buf_len = 0;
@@ -722,7 +590,7 @@ static void run_restart(run *r) {
 
 static void run_free(run *r) {
   evlog_free(&r->log);
-  fz_buf_free(&r->out);
+  bytebuf_free(&r->out);
 }
 
 static sgf_callbacks run_callbacks(void) {
@@ -920,7 +788,7 @@ const char *fz_check_parse(const uint8_t *data, size_t size) {
   sgf_options opt;
   run r;
   int st1, st2;
-  fz_buf first;
+  bytebuf first;
   const char *res;
   if (size < 1) return NULL;
   fz_decode_options(data[0], &opt);
@@ -941,10 +809,10 @@ const char *fz_check_parse(const uint8_t *data, size_t size) {
     fail(&r, "reset left an error or depth");
   st2 = run_feed(&r, NULL, 0, 0);
   final_checks(&r, st2);
-  if (!r.failed && (st1 != st2 || !fz_buf_eq(&first, &r.out)))
+  if (!r.failed && (st1 != st2 || !bytebuf_eq(&first, &r.out)))
     fail(&r, "parse after reset differs (status %d vs %d)", (int)st1, (int)st2);
   sgf_parser_destroy(r.p);
-  fz_buf_free(&first);
+  bytebuf_free(&first);
   res = run_result(&r);
   run_free(&r);
   return res;
@@ -965,8 +833,8 @@ typedef struct split_cfg {
 static const uint8_t one_byte[1] = {1};
 
 /* Describe where two logs first differ; an and bn name them. */
-static const char *log_diff2(const char *what, const char *an, const fz_buf *a,
-                             const char *bn, const fz_buf *b) {
+static const char *log_diff2(const char *what, const char *an, const bytebuf *a,
+                             const char *bn, const bytebuf *b) {
   size_t i = 0, line = 1, ls = 0, ae, be;
   size_t n = a->len < b->len ? a->len : b->len;
   while (i < n && a->p[i] == b->p[i]) {
@@ -985,14 +853,14 @@ static const char *log_diff2(const char *what, const char *an, const fz_buf *a,
                   (int)(be - ls > 300 ? 300 : be - ls), b->p ? b->p + ls : "");
 }
 
-static const char *log_diff(const char *what, const fz_buf *a,
-                            const fz_buf *b) {
+static const char *log_diff(const char *what, const bytebuf *a,
+                            const bytebuf *b) {
   return log_diff2(what, "whole", a, "split", b);
 }
 
 /* Like log_diff, into its own buffer (for use inside another message). */
-static const char *log_diff_msg(const char *what, const fz_buf *a,
-                                const fz_buf *b) {
+static const char *log_diff_msg(const char *what, const bytebuf *a,
+                                const bytebuf *b) {
   static char msg[sizeof fz_msg];
   snprintf(msg, sizeof msg, "%s", log_diff2(what, "model", a, "reader", b));
   return msg;
@@ -1027,7 +895,7 @@ static const char *split_compare(const uint8_t *in, size_t len,
   sp = run_once(&part, &cfg->opt, chunks, n, 1);
   if (part.failed) {
     res = fz_failf("split: %s", part.err);
-  } else if (!fz_buf_eq(&whole.out, &part.out)) {
+  } else if (!bytebuf_eq(&whole.out, &part.out)) {
     res = log_diff("whole vs split", &whole.out, &part.out);
   } else if (sw != sp) {
     res = fz_failf("whole vs split: status %d vs %d", (int)sw, (int)sp);
@@ -1114,36 +982,36 @@ static size_t rd_max_values(size_t max_bytes) {
   return max_bytes / 16 < 64 ? 64 : max_bytes / 16;
 }
 
-static void log_diag(fz_buf *b, const sgf_diag *d) {
+static void log_diag(bytebuf *b, const sgf_diag *d) {
   char tmp[160];
   int n = snprintf(
       tmp, sizeof tmp,
       "\n! %d/%d @%" PRIu64 ":%" PRIu64 ":%" PRIu64 " mark %d@%" PRIu64,
       (int)d->code, (int)d->severity, d->pos.offset, d->pos.line, d->pos.column,
       d->has_mark, d->has_mark ? d->mark.offset : 0);
-  if (n > 0) fz_buf_add(b, tmp, (size_t)n);
+  if (n > 0) bytebuf_add(b, tmp, (size_t)n);
 }
 
-static void log_prop_head(fz_buf *b, const char *id, size_t n, const char *raw,
+static void log_prop_head(bytebuf *b, const char *id, size_t n, const char *raw,
                           size_t rn, sgf_pos pos) {
   char tmp[80];
   int k;
-  fz_buf_add(b, "\nP ", 3);
-  fz_buf_add(b, id, n);
-  fz_buf_add(b, "/", 1);
-  fz_buf_add(b, raw, rn);
+  bytebuf_add(b, "\nP ", 3);
+  bytebuf_add(b, id, n);
+  bytebuf_add(b, "/", 1);
+  bytebuf_add(b, raw, rn);
   k = snprintf(tmp, sizeof tmp, " @%" PRIu64 ":%" PRIu64 ":%" PRIu64,
                pos.offset, pos.line, pos.column);
-  if (k > 0) fz_buf_add(b, tmp, (size_t)k);
+  if (k > 0) bytebuf_add(b, tmp, (size_t)k);
 }
 
-static void log_value(fz_buf *b, const char *raw, size_t len, sgf_pos pos) {
+static void log_value(bytebuf *b, const char *raw, size_t len, sgf_pos pos) {
   char tmp[80];
   int k = snprintf(tmp, sizeof tmp,
                    " [%zu@%" PRIu64 ":%" PRIu64 ":%" PRIu64 "]=", len,
                    pos.offset, pos.line, pos.column);
-  if (k > 0) fz_buf_add(b, tmp, (size_t)k);
-  fz_buf_add(b, raw, len);
+  if (k > 0) bytebuf_add(b, tmp, (size_t)k);
+  bytebuf_add(b, raw, len);
 }
 
 typedef struct rd {
@@ -1157,7 +1025,7 @@ typedef struct rd {
   sgf_diag stop;
   unsigned flags;
   const uint8_t *usizes; /* piece sizes for fz_unescape_check */
-  fz_buf log;
+  bytebuf log;
   int failed;
   char err[800];
 } rd;
@@ -1186,13 +1054,13 @@ static int rd_ret(rd *d) {
 
 static int rd_tb(sgf_parser *p, void *u) {
   (void)p;
-  fz_buf_add(&((rd *)u)->log, "\n(", 2);
+  bytebuf_add(&((rd *)u)->log, "\n(", 2);
   return rd_ret(u);
 }
 
 static int rd_te(sgf_parser *p, void *u) {
   (void)p;
-  fz_buf_add(&((rd *)u)->log, "\n)", 2);
+  bytebuf_add(&((rd *)u)->log, "\n)", 2);
   return rd_ret(u);
 }
 
@@ -1200,7 +1068,7 @@ static int rd_node(sgf_parser *p, void *u) {
   rd *d = u;
   int a = rd_ret(d);
   (void)p;
-  fz_buf_add(&d->log, "\n;", 2);
+  bytebuf_add(&d->log, "\n;", 2);
   /* the skip wins over a pause, as in the model */
   if (++d->nodes == d->skip_node && a != SGF_ABORT) return SGF_SKIP;
   return a;
@@ -1257,7 +1125,7 @@ static int rd_diag(sgf_parser *p, void *u, const sgf_diag *g) {
 
 /* The model. */
 typedef struct rmodel {
-  fz_buf log, prop;
+  bytebuf log, prop;
   size_t max_bytes, max_values;
   long skip_node, nodes;
   size_t bytes, nvals;
@@ -1268,20 +1136,20 @@ typedef struct rmodel {
 
 static int m_tb(sgf_parser *p, void *u) {
   (void)p;
-  fz_buf_add(&((rmodel *)u)->log, "\n(", 2);
+  bytebuf_add(&((rmodel *)u)->log, "\n(", 2);
   return SGF_CONTINUE;
 }
 
 static int m_te(sgf_parser *p, void *u) {
   (void)p;
-  fz_buf_add(&((rmodel *)u)->log, "\n)", 2);
+  bytebuf_add(&((rmodel *)u)->log, "\n)", 2);
   return SGF_CONTINUE;
 }
 
 static int m_node(sgf_parser *p, void *u) {
   rmodel *m = u;
   (void)p;
-  fz_buf_add(&m->log, "\n;", 2);
+  bytebuf_add(&m->log, "\n;", 2);
   return ++m->nodes == m->skip_node ? SGF_SKIP : SGF_CONTINUE;
 }
 
@@ -1318,14 +1186,14 @@ static int m_vb(sgf_parser *p, void *u) {
     if (fz_tolerate("value-limit-pos")) m->val_pos = prev;
     return m_limit(m, p);
   }
-  fz_buf_add(&m->prop, " [", 2); /* the value, completed at its end */
+  bytebuf_add(&m->prop, " [", 2); /* the value, completed at its end */
   {
     char tmp[64];
     int k = snprintf(tmp, sizeof tmp, "@%" PRIu64 ":%" PRIu64 ":%" PRIu64,
                      m->val_pos.offset, m->val_pos.line, m->val_pos.column);
-    fz_buf_add(&m->prop, tmp, (size_t)k);
+    bytebuf_add(&m->prop, tmp, (size_t)k);
   }
-  fz_buf_add(&m->prop, "]=", 2);
+  bytebuf_add(&m->prop, "]=", 2);
   return SGF_CONTINUE;
 }
 
@@ -1333,7 +1201,7 @@ static int m_vd(sgf_parser *p, void *u, const char *at, size_t n) {
   rmodel *m = u;
   if (n > m->max_bytes - m->bytes) return m_limit(m, p);
   m->bytes += n;
-  fz_buf_add(&m->prop, at, n);
+  bytebuf_add(&m->prop, at, n);
   return SGF_CONTINUE;
 }
 
@@ -1346,7 +1214,7 @@ static int m_ve(sgf_parser *p, void *u) {
 static int m_pe(sgf_parser *p, void *u) {
   rmodel *m = u;
   (void)p;
-  if (m->in_prop) fz_buf_add(&m->log, m->prop.p, m->prop.len);
+  if (m->in_prop) bytebuf_add(&m->log, m->prop.p, m->prop.len);
   m->in_prop = 0;
   return SGF_CONTINUE;
 }
@@ -1360,7 +1228,7 @@ static int m_diag(sgf_parser *p, void *u, const sgf_diag *d) {
 /* The model's log differs from the reader's in how a value is written
  * (lengths are known only at the end); bring the reader's to the same
  * form: " [LEN@pos]=bytes" becomes " [@pos]=bytes". */
-static void strip_lengths(fz_buf *b) {
+static void strip_lengths(bytebuf *b) {
   size_t i = 0, o = 0;
   while (i < b->len) {
     if (b->p[i] == ' ' && i + 1 < b->len && b->p[i + 1] == '[') {
@@ -1407,14 +1275,14 @@ static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
   if (sgf_parser_feed(p, (const char *)d->in, d->len, NULL) == SGF_OK)
     sgf_parser_finish(p);
   sgf_parser_destroy(p);
-  fz_buf_free(&m->prop);
+  bytebuf_free(&m->prop);
 }
 
 const char *fz_check_reader(const uint8_t *data, size_t size) {
   sgf_options opt;
   sgf_reader_options ro;
   sgf_reader_callbacks cb;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   sgf_reader *rdr;
   sgf_parser *p;
@@ -1429,7 +1297,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   ro.parser = &opt;
   ro.max_value_bytes = 1 + 4 * (size_t)data[1];
   mode = data[2] & 3u;
-  fz_alloc_init(&c, &a, (data[2] >> 2) & 1);
+  countalloc_init(&c, &a, (data[2] >> 2) & 1);
   opt.allocator = &a;
   memset(&d, 0, sizeof d);
   d.in = data + 6;
@@ -1441,10 +1309,10 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   d.skip_node = data[5];
   d.usizes = data + 4;
   chunk = data[4];
-  if (mode == 1) fz_alloc_schedule(&c, data[3], 1);
-  if (mode == 2) fz_alloc_schedule(&c, data[3], SIZE_MAX);
+  if (mode == 1) countalloc_schedule(&c, data[3], 1);
+  if (mode == 2) countalloc_schedule(&c, data[3], SIZE_MAX);
   if (mode == 3) {
-    fz_alloc_schedule(&c, data[3], SIZE_MAX);
+    countalloc_schedule(&c, data[3], SIZE_MAX);
     c.fail_stride = 2;
   }
   sgf_reader_callbacks_init(&cb);
@@ -1466,7 +1334,7 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
   p = sgf_reader_parser(rdr);
   base = c.live;
   failed_before = c.failures;
-  fz_alloc_reset_peak(&c);
+  countalloc_reset_peak(&c);
   while (pos < d.len && st == SGF_OK && !d.failed) {
     size_t n = d.len - pos, used = 0;
     if (chunk && chunk < n) n = chunk;
@@ -1537,12 +1405,12 @@ const char *fz_check_reader(const uint8_t *data, size_t size) {
       if (k > m.log.len || (k && memcmp(d.log.p, m.log.p, k) != 0))
         rd_fail(&d, "%s",
                 log_diff_msg("reader vs model (prefix)", &m.log, &d.log));
-    } else if (!fz_buf_eq(&d.log, &m.log)) {
+    } else if (!bytebuf_eq(&d.log, &m.log)) {
       rd_fail(&d, "%s", log_diff_msg("reader vs model", &m.log, &d.log));
     }
-    fz_buf_free(&m.log);
+    bytebuf_free(&m.log);
   }
-  fz_buf_free(&d.log);
+  bytebuf_free(&d.log);
   if (d.failed) return fz_failf("reader: %s", d.err);
   return NULL;
 }

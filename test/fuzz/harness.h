@@ -17,32 +17,7 @@
 
 #include <sgfstream.h>
 
-/* ------------------------------------------------------------------ */
-/* A counting allocator with a failure schedule                        */
-
-/* Every block carries a header recording its size, so the sizes the
- * library passes to free and realloc are checked (bad counts mismatches)
- * and the bytes outstanding are exact. */
-typedef struct fz_alloc {
-  size_t live;        /* bytes outstanding */
-  size_t peak;        /* the most bytes ever outstanding at once */
-  size_t blocks;      /* blocks outstanding */
-  size_t calls;       /* malloc and realloc calls so far, failed ones too */
-  size_t failures;    /* calls made to fail so far */
-  size_t bad;         /* frees/reallocs with a wrong size or pointer */
-  size_t fail_at;     /* the 0-based call index that fails first ... */
-  size_t fail_count;  /* ... and how many calls from there (SIZE_MAX: all) */
-  size_t fail_stride; /* 1: consecutive calls fail; 2: every other one */
-} fz_alloc;
-
-/* Reset c (no failures scheduled) and point *a at it. with_realloc 0
- * leaves a->realloc NULL, so the library's malloc+copy+free path runs. */
-void fz_alloc_init(fz_alloc *c, sgf_allocator *a, int with_realloc);
-/* Fail fail_count calls starting with call number fail_at (0-based,
- * counted from now on: c->calls is reset). */
-void fz_alloc_schedule(fz_alloc *c, size_t fail_at, size_t fail_count);
-/* Forget the peak: from now on it is measured from the live bytes. */
-void fz_alloc_reset_peak(fz_alloc *c);
+#include "countalloc.h"
 
 /* ------------------------------------------------------------------ */
 /* The checks of each fuzz target                                      */

@@ -36,7 +36,7 @@
 typedef struct cz {
   const uint8_t *p; /* the program */
   size_t n, i;
-  fz_alloc *ca;
+  countalloc *ca;
   sgf_tree *t;
   sgf_tree *other; /* a tree of its own, for sgf_cursor_goto */
   sgf_cursor *cur[2];
@@ -214,7 +214,7 @@ static const char *ident(cz *z, char *buf, int *valid) {
 /* ------------------------------------------------------------------ */
 /* Reading the tree back                                               */
 
-static void one_node(const sgf_node *n, fz_buf *b) {
+static void one_node(const sgf_node *n, bytebuf *b) {
   b->len = 0;
   if (n != NULL) fz_node_ser(n, b, 0);
 }
@@ -275,7 +275,7 @@ static int unescapes_to(const char *raw, size_t len, const char *want,
 
 /* The text value of n's property id, unescaped, into b (b->len 0 and
  * returns 0 if there is none). */
-static int text_of(const sgf_node *n, const char *id, fz_buf *b) {
+static int text_of(const sgf_node *n, const char *id, bytebuf *b) {
   sgf_prop_view p = prop_of(n, id, NULL);
   sgf_value_view v = sgf_prop_value(&p, 0);
   char *out;
@@ -283,7 +283,7 @@ static int text_of(const sgf_node *n, const char *id, fz_buf *b) {
   if (p.nvalues == 0) return 0;
   out = malloc(v.len ? v.len : 1);
   if (out == NULL) abort();
-  fz_buf_add(b, out, sgf_unescape(v.raw, v.len, out));
+  bytebuf_add(b, out, sgf_unescape(v.raw, v.len, out));
   free(out);
   return 1;
 }
@@ -294,7 +294,7 @@ static int text_of(const sgf_node *n, const char *id, fz_buf *b) {
 typedef struct snap {
   size_t count, children, whole_n;
   const sgf_node *node, *other_node;
-  fz_buf cur, root, whole;
+  bytebuf cur, root, whole;
   int whole_ok;
 } snap;
 
@@ -312,16 +312,16 @@ static void snap_take(cz *z, snap *s) {
 }
 
 static void snap_free(snap *s) {
-  fz_buf_free(&s->cur);
-  fz_buf_free(&s->root);
-  fz_buf_free(&s->whole);
+  bytebuf_free(&s->cur);
+  bytebuf_free(&s->root);
+  bytebuf_free(&s->whole);
 }
 
 /* A failed operation: the tree is as it was (the root may differ after
  * a failed header: root_may_change), and so are the cursors. */
 static void snap_same(cz *z, const snap *s, int root_may_change,
                       const char *what) {
-  fz_buf b;
+  bytebuf b;
   memset(&b, 0, sizeof b);
   if (sgf_cursor_node(z->cur[z->w]) != s->node)
     cz_fail(z, "%s failed but moved the cursor", what);
@@ -337,18 +337,18 @@ static void snap_same(cz *z, const snap *s, int root_may_change,
   if (z->failed) return;
   one_node(s->node, &b);
   if (!(root_may_change && s->node == sgf_tree_root(z->t)) &&
-      !fz_buf_eq(&b, &s->cur))
+      !bytebuf_eq(&b, &s->cur))
     cz_fail(z, "%s failed but changed the node's properties", what);
   one_node(sgf_tree_root(z->t), &b);
-  if (!z->failed && !root_may_change && !fz_buf_eq(&b, &s->root))
+  if (!z->failed && !root_may_change && !bytebuf_eq(&b, &s->root))
     cz_fail(z, "%s failed but changed the root's properties", what);
   if (!z->failed && s->whole_ok && !root_may_change) {
     b.len = 0;
     fz_tree_ser(sgf_tree_root(z->t), &b, 0);
-    if (!fz_buf_eq(&b, &s->whole))
+    if (!bytebuf_eq(&b, &s->whole))
       cz_fail(z, "%s failed but changed the tree", what);
   }
-  fz_buf_free(&b);
+  bytebuf_free(&b);
 }
 
 /* The status of an operation against what was expected of it.
@@ -522,13 +522,13 @@ static void check_facts(cz *z) {
 }
 
 static int buf_sink(void *ctx, const char *b, size_t n) {
-  fz_buf_add(ctx, b, n);
+  bytebuf_add(ctx, b, n);
   return (int)n;
 }
 
 /* Parse out strictly into one tree; NULL (and a failure) if that does not
  * work cleanly. */
-static sgf_collection *parse_strict(cz *z, const fz_buf *out,
+static sgf_collection *parse_strict(cz *z, const bytebuf *out,
                                     const char *what) {
   sgf_tree_builder_options o;
   sgf_options po;
@@ -561,7 +561,7 @@ static sgf_collection *parse_strict(cz *z, const fz_buf *out,
  * writer's output). */
 static void same_subtree(cz *z, const sgf_node *top, const sgf_node *got,
                          const char *what) {
-  fz_buf a, b;
+  bytebuf a, b;
   size_t na, nb;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
@@ -572,7 +572,7 @@ static void same_subtree(cz *z, const sgf_node *top, const sgf_node *got,
             sgf_node_subtree_size(top));
   else if (na != nb)
     cz_fail(z, "%s: %zu nodes written, %zu read back", what, na, nb);
-  else if (!fz_buf_eq(&a, &b)) {
+  else if (!bytebuf_eq(&a, &b)) {
     size_t i = 0, m = a.len < b.len ? a.len : b.len, from;
     while (i < m && a.p[i] == b.p[i]) i++;
     from = i > 40 ? i - 40 : 0;
@@ -580,8 +580,8 @@ static void same_subtree(cz *z, const sgf_node *top, const sgf_node *got,
             what, i, show(a.p + from, a.len - from),
             show(b.p + from, b.len - from));
   }
-  fz_buf_free(&a);
-  fz_buf_free(&b);
+  bytebuf_free(&a);
+  bytebuf_free(&b);
 }
 
 /* Write the subtree at top (the whole tree when top is the root and
@@ -589,7 +589,7 @@ static void same_subtree(cz *z, const sgf_node *top, const sgf_node *got,
  * variation: write it twice as variations of a node of our own. */
 static void write_back(cz *z, const sgf_node *top, const sgf_writer_options *wo,
                        int whole, int variation, const char *what) {
-  fz_buf out;
+  bytebuf out;
   sgf_writer *w;
   sgf_collection *c;
   int r = 0;
@@ -632,7 +632,7 @@ static void write_back(cz *z, const sgf_node *top, const sgf_writer_options *wo,
     }
     sgf_collection_free(c);
   }
-  fz_buf_free(&out);
+  bytebuf_free(&out);
 }
 
 /* Latest common ancestor, ancestry and distance for pairs of nodes,
@@ -744,7 +744,7 @@ static void full_check(cz *z, int writes) {
     if (!z->failed) {
       /* the length of the output in the chosen layout, then a sink that
        * fails somewhere in it (or just after it) */
-      fz_buf out;
+      bytebuf out;
       sgf_writer *w;
       memset(&out, 0, sizeof out);
       w = sgf_writer_create(buf_sink, &out, &z->wo);
@@ -755,7 +755,7 @@ static void full_check(cz *z, int writes) {
       if (!z->failed)
         write_failing(z, out.len,
                       z->p[2] % 3u == 0 ? out.len : (out.len * z->p[1]) / 256u);
-      fz_buf_free(&out);
+      bytebuf_free(&out);
     }
   }
   z->ca->fail_at = fail_at;
@@ -997,7 +997,7 @@ static void op_point(cz *z, int op, unsigned f, const snap *s) {
 static void op_comment(cz *z, const snap *s) {
   char t[40];
   size_t tl = text(z, t), fb;
-  fz_buf old, want, got;
+  bytebuf old, want, got;
   int had, r, had_raw_end;
   const sgf_node *n = s->node;
   memset(&old, 0, sizeof old);
@@ -1013,11 +1013,11 @@ static void op_comment(cz *z, const snap *s) {
   r = sgf_cursor_add_comment(z->cur[z->w], t);
   if (status_ok(z, r, 0, z->ca->failures - fb, "add_comment")) {
     if (had) {
-      fz_buf_add(&want, old.p, old.len);
-      fz_buf_add(&want, "\n", 1);
+      bytebuf_add(&want, old.p, old.len);
+      bytebuf_add(&want, "\n", 1);
     }
-    fz_buf_add(&want, t, tl);
-    if (!text_of(n, "C", &got) || !fz_buf_eq(&got, &want)) {
+    bytebuf_add(&want, t, tl);
+    if (!text_of(n, "C", &got) || !bytebuf_eq(&got, &want)) {
       /* reported: a comment whose raw value ends in a backslash (a value
        * left open at the end of the input) or a backslash and CR (a soft
        * line break) swallows the "\n" that joins the new text */
@@ -1029,9 +1029,9 @@ static void op_comment(cz *z, const snap *s) {
   } else if (!z->failed) {
     snap_same(z, s, 0, "add_comment");
   }
-  fz_buf_free(&old);
-  fz_buf_free(&want);
-  fz_buf_free(&got);
+  bytebuf_free(&old);
+  bytebuf_free(&want);
+  bytebuf_free(&got);
 }
 
 static void op_label(cz *z, const snap *s) {
@@ -1159,7 +1159,7 @@ static void op_header(cz *z, const snap *s) {
   size_t fb;
   int r, open = 0;
   const sgf_node *root = sgf_tree_root(z->t);
-  fz_buf got;
+  bytebuf got;
   memset(&h, 0, sizeof h);
   memset(&got, 0, sizeof got);
   fields[0] = &h.black;
@@ -1247,7 +1247,7 @@ static void op_header(cz *z, const snap *s) {
               v.raw ? v.raw : "");
   }
   if (sgf_cursor_node(z->cur[z->w]) != s->node) cz_fail(z, "header moved");
-  fz_buf_free(&got);
+  bytebuf_free(&got);
 }
 
 /* Every documented bad argument: INVALID, and nothing changes. */
@@ -1447,7 +1447,7 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
   static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
                                     40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   cz *z;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   unsigned mode;
   const char *res = NULL;
@@ -1462,11 +1462,11 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
   z->max_nodes = SGF_DEFAULT_MAX_NODES;
   z->max_bytes = SGF_DEFAULT_MAX_TREE_BYTES;
   mode = data[0] & 3u;
-  fz_alloc_init(&c, &a, (data[0] >> 2) & 1u);
-  if (mode == 1) fz_alloc_schedule(&c, data[1], 1);
-  if (mode == 2) fz_alloc_schedule(&c, data[1], SIZE_MAX);
+  countalloc_init(&c, &a, (data[0] >> 2) & 1u);
+  if (mode == 1) countalloc_schedule(&c, data[1], 1);
+  if (mode == 2) countalloc_schedule(&c, data[1], SIZE_MAX);
   if (mode == 3) {
-    fz_alloc_schedule(&c, data[1], SIZE_MAX);
+    countalloc_schedule(&c, data[1], SIZE_MAX);
     c.fail_stride = 2;
   }
   sgf_writer_options_init(&z->wo);
@@ -1500,7 +1500,7 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
   }
   if (z->failed && getenv("SGF_FUZZ_VERBOSE") != NULL) {
     /* the tree as it is, for debugging: one node a line */
-    fz_buf b;
+    bytebuf b;
     size_t i;
     memset(&b, 0, sizeof b);
     fz_tree_ser(sgf_tree_root(z->t), &b, 0);
@@ -1514,7 +1514,7 @@ const char *fz_check_cursor(const uint8_t *data, size_t size) {
         fprintf(stderr, "\\x%02x", ch);
     }
     fputc('\n', stderr);
-    fz_buf_free(&b);
+    bytebuf_free(&b);
   }
   if (z->failed) res = fz_failf("cursor: %s", z->err);
   sgf_cursor_destroy(z->cur[0]);

@@ -22,54 +22,54 @@
 #include "harness_priv.h"
 
 /* Length-prefixed bytes: any byte, NUL included, unambiguous. */
-static void dump_bytes(fz_buf *b, const char *s, size_t n) {
-  fz_buf_printf(b, "%zu:", n);
-  if (n) fz_buf_add(b, s, n);
+static void dump_bytes(bytebuf *b, const char *s, size_t n) {
+  bytebuf_addf(b, "%zu:", n);
+  if (n) bytebuf_add(b, s, n);
 }
 
-static void dump_node(fz_buf *b, const sgf_tree *t, const sgf_node *n) {
+static void dump_node(bytebuf *b, const sgf_tree *t, const sgf_node *n) {
   size_t i, j, np = sgf_node_prop_count(n);
   const sgf_node *par = sgf_node_parent(n);
   size_t id = sgf_node_index(n);
-  fz_buf_printf(b,
-                "N%zu p%lld ci%zu nc%zu st%zu lv%zu ply%zu d%zu mn%" PRId64
-                " mv%d tp%d ix%d",
-                id, par ? (long long)sgf_node_index(par) : -1LL,
-                sgf_node_child_index(n), sgf_node_child_count(n),
-                sgf_node_subtree_size(n), sgf_node_tree_depth(n),
-                sgf_node_ply(n), sgf_node_variation_depth(n),
-                sgf_node_move_number(n), (int)sgf_node_move(n, NULL),
-                (int)sgf_node_to_play(n), sgf_tree_node_at(t, id) == n);
+  bytebuf_addf(b,
+               "N%zu p%lld ci%zu nc%zu st%zu lv%zu ply%zu d%zu mn%" PRId64
+               " mv%d tp%d ix%d",
+               id, par ? (long long)sgf_node_index(par) : -1LL,
+               sgf_node_child_index(n), sgf_node_child_count(n),
+               sgf_node_subtree_size(n), sgf_node_tree_depth(n),
+               sgf_node_ply(n), sgf_node_variation_depth(n),
+               sgf_node_move_number(n), (int)sgf_node_move(n, NULL),
+               (int)sgf_node_to_play(n), sgf_tree_node_at(t, id) == n);
   fz_buf_pos(b, sgf_node_pos(n));
-  fz_buf_printf(b, " props%zu\n", np);
+  bytebuf_addf(b, " props%zu\n", np);
   for (i = 0; i < np; i++) {
     sgf_prop_view p = sgf_node_prop(n, i);
-    fz_buf_add(b, " P", 2);
+    bytebuf_add(b, " P", 2);
     dump_bytes(b, p.ident, p.ident_len);
-    fz_buf_add(b, "/", 1);
+    bytebuf_add(b, "/", 1);
     dump_bytes(b, p.raw_ident, p.raw_ident_len);
     fz_buf_pos(b, p.pos);
-    fz_buf_printf(b, " nv%zu\n", p.nvalues);
+    bytebuf_addf(b, " nv%zu\n", p.nvalues);
     for (j = 0; j < p.nvalues; j++) {
       sgf_value_view v = sgf_prop_value(&p, j);
-      fz_buf_add(b, "  V", 3);
+      bytebuf_add(b, "  V", 3);
       fz_buf_pos(b, v.pos);
       dump_bytes(b, v.raw, v.len);
-      fz_buf_add(b, "\n", 1);
+      bytebuf_add(b, "\n", 1);
     }
   }
 }
 
-static void dump_tree(fz_buf *b, const sgf_tree *t) {
+static void dump_tree(bytebuf *b, const sgf_tree *t) {
   sgf_node_iter it;
   const sgf_node *n;
-  fz_buf_printf(b, "T nodes%zu\n", sgf_tree_node_count(t));
+  bytebuf_addf(b, "T nodes%zu\n", sgf_tree_node_count(t));
   sgf_node_iter_preorder_init(&it, sgf_tree_root(t));
   while ((n = sgf_node_iter_next(&it)) != NULL) dump_node(b, t, n);
 }
 
 typedef struct paths_run {
-  fz_buf *out;
+  bytebuf *out;
 } paths_run;
 
 static int on_game(sgf_tree_builder *bl, void *user, sgf_tree *t) {
@@ -79,19 +79,19 @@ static int on_game(sgf_tree_builder *bl, void *user, sgf_tree *t) {
 }
 
 static int on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
-  fz_buf *b = ((paths_run *)user)->out;
+  bytebuf *b = ((paths_run *)user)->out;
   (void)p;
-  fz_buf_printf(b, "D%d s%d", (int)d->code, (int)d->severity);
+  bytebuf_addf(b, "D%d s%d", (int)d->code, (int)d->severity);
   fz_buf_pos(b, d->pos);
   if (d->has_mark) fz_buf_pos(b, d->mark);
-  fz_buf_add(b, "\n", 1);
+  bytebuf_add(b, "\n", 1);
   return SGF_CONTINUE;
 }
 
 /* Build data with the given options into a dump in out. */
 static void build_dump(const char *data, size_t len, size_t chunk,
                        unsigned flags, unsigned pflags, uint64_t max_nodes,
-                       uint64_t max_bytes, fz_buf *out) {
+                       uint64_t max_bytes, bytebuf *out) {
   sgf_tree_builder_options o;
   sgf_tree_builder_callbacks cb;
   sgf_options po;
@@ -113,7 +113,7 @@ static void build_dump(const char *data, size_t len, size_t chunk,
   cb.on_diagnostic = on_diag;
   bl = sgf_tree_builder_create(&cb, &run, &o);
   if (!bl) {
-    fz_buf_add(out, "create failed\n", 14);
+    bytebuf_add(out, "create failed\n", 14);
     return;
   }
   p = sgf_tree_builder_parser(bl);
@@ -124,12 +124,12 @@ static void build_dump(const char *data, size_t len, size_t chunk,
     off += n;
   }
   if (st == SGF_OK) st = sgf_parser_finish(p);
-  fz_buf_printf(out, "status %d at %zu\n", st, off);
+  bytebuf_addf(out, "status %d at %zu\n", st, off);
   sgf_tree_builder_destroy(bl);
 }
 
 /* The first line where a and b differ, for the message. */
-static const char *first_diff(const fz_buf *a, const fz_buf *b,
+static const char *first_diff(const bytebuf *a, const bytebuf *b,
                               const char *what) {
   size_t i = 0, line = 1, ls = 0, n = a->len < b->len ? a->len : b->len;
   size_t ea, eb;
@@ -154,21 +154,21 @@ static const char *first_diff(const fz_buf *a, const fz_buf *b,
 const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
                                   unsigned flags, unsigned pflags,
                                   uint64_t max_nodes, uint64_t max_bytes) {
-  fz_buf fast = {NULL, 0, 0}, general = {NULL, 0, 0};
+  bytebuf fast = {NULL, 0, 0}, general = {NULL, 0, 0};
   const char *err = NULL;
   char what[96];
   build_dump(data, len, chunk, flags, pflags, max_nodes, max_bytes, &fast);
   build_dump(data, len, chunk, flags | SGF_TREE_GENERAL_ONLY, pflags, max_nodes,
              max_bytes, &general);
-  if (!fz_buf_eq(&fast, &general)) {
+  if (!bytebuf_eq(&fast, &general)) {
     snprintf(what, sizeof what,
              "chunk %zu, tree flags %#x, parser flags %#x, max_nodes %" PRIu64
              ", max_bytes %" PRIu64,
              chunk, flags, pflags, max_nodes, max_bytes);
     err = first_diff(&fast, &general, what);
   }
-  fz_buf_free(&fast);
-  fz_buf_free(&general);
+  bytebuf_free(&fast);
+  bytebuf_free(&general);
   return err;
 }
 

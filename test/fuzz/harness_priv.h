@@ -8,39 +8,25 @@
 
 #include <sgfstream.h>
 
-/* A growable byte buffer; aborts when memory runs out (test code). */
-typedef struct fz_buf {
-  char *p;
-  size_t len, cap;
-} fz_buf;
+#include "bytebuf.h"
 
-/* Append n bytes to the fz_buf ctx (an evlog_write_fn). */
-void fz_buf_add(void *ctx, const char *s, size_t n);
-void fz_buf_free(fz_buf *b);
-/* printf-style append (at most 255 bytes), and "@offset:line:column"
- * (harness_tree.c). */
-void fz_buf_printf(fz_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-void fz_buf_pos(fz_buf *b, sgf_pos p);
-/* 1 if a and b hold the same bytes. */
-int fz_buf_eq(const fz_buf *a, const fz_buf *b);
+/* "@offset:line:column" appended to b (harness_tree.c). The byte
+ * buffer is tools/common/bytebuf.h. */
+void fz_buf_pos(bytebuf *b, sgf_pos p);
 
 /* The writer's documented normalization of the raw bytes of b from
  * start on, in place: NUL bytes go (an escaped NUL with its backslash),
  * a lone backslash at the end is doubled (harness_tree.c). */
-void fz_raw_normalize(fz_buf *b, size_t start);
+void fz_raw_normalize(bytebuf *b, size_t start);
 
 /* A node's properties and values (normalized with fz_raw_normalize when
  * norm is set), appended to b; no positions (harness_tree.c). */
-void fz_node_ser(const sgf_node *n, fz_buf *b, int norm);
+void fz_node_ser(const sgf_node *n, bytebuf *b, int norm);
 /* The subtree at top in pre-order, each node as its level below top
  * (counted by the links) and fz_node_ser; returns the number of nodes.
  * Iterative. Two trees with the same serialization have the same shape,
  * properties and values. */
-size_t fz_tree_ser(const sgf_node *top, fz_buf *b, int norm);
+size_t fz_tree_ser(const sgf_node *top, bytebuf *b, int norm);
 
 /* Format the message the fz_check_* functions return (a static buffer). */
 const char *fz_failf(const char *fmt, ...)

@@ -23,44 +23,31 @@
 #include "harness_priv.h"
 #include "../testutil.h"
 
-static void buf_puts(fz_buf *b, const char *s) { fz_buf_add(b, s, strlen(s)); }
-
-void fz_buf_printf(fz_buf *b, const char *fmt, ...) {
-  char tmp[256];
-  int n;
-  va_list ap;
-  va_start(ap, fmt);
-  n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-  va_end(ap);
-  if (n > 0)
-    fz_buf_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-void fz_buf_pos(fz_buf *b, sgf_pos p) {
-  fz_buf_printf(b, "@%" PRIu64 ":%" PRIu64 ":%" PRIu64, p.offset, p.line,
-                p.column);
+void fz_buf_pos(bytebuf *b, sgf_pos p) {
+  bytebuf_addf(b, "@%" PRIu64 ":%" PRIu64 ":%" PRIu64, p.offset, p.line,
+               p.column);
 }
 
 /* A property as it goes into the serialization. */
-static void put_prop_head(fz_buf *b, const char *id, size_t n, const char *raw,
+static void put_prop_head(bytebuf *b, const char *id, size_t n, const char *raw,
                           size_t rn, sgf_pos pos) {
-  buf_puts(b, " P ");
-  fz_buf_add(b, id, n);
-  buf_puts(b, "/");
-  fz_buf_add(b, raw, rn);
+  bytebuf_adds(b, " P ");
+  bytebuf_add(b, id, n);
+  bytebuf_adds(b, "/");
+  bytebuf_add(b, raw, rn);
   fz_buf_pos(b, pos);
 }
 
-static void put_value(fz_buf *b, const char *raw, size_t len, sgf_pos pos) {
-  fz_buf_printf(b, " V%zu", len);
+static void put_value(bytebuf *b, const char *raw, size_t len, sgf_pos pos) {
+  bytebuf_addf(b, " V%zu", len);
   fz_buf_pos(b, pos);
-  buf_puts(b, "=");
-  fz_buf_add(b, raw, len);
+  bytebuf_adds(b, "=");
+  bytebuf_add(b, raw, len);
 }
 
 /* Describe where two serializations first differ. */
-static const char *ser_diff(const char *what, const fz_buf *a,
-                            const fz_buf *b) {
+static const char *ser_diff(const char *what, const bytebuf *a,
+                            const bytebuf *b) {
   size_t i = 0, n = a->len < b->len ? a->len : b->len, from;
   while (i < n && a->p[i] == b->p[i]) i++;
   from = i > 60 ? i - 60 : 0;
@@ -78,7 +65,7 @@ static const char *ser_diff(const char *what, const fz_buf *a,
  * walk by first-child / next-sibling / parent links. NULL if all holds. */
 static int walk_index_may_fail; /* fz_tree_dump_opt's FZ_DUMP_INDEX_MAY_FAIL */
 
-static const char *walk_tree(const sgf_tree *t, fz_buf *out,
+static const char *walk_tree(const sgf_tree *t, bytebuf *out,
                              uint64_t max_nodes) {
   const sgf_node *root = sgf_tree_root(t), *n = root;
   size_t count = sgf_tree_node_count(t), i = 0, mainline = 0;
@@ -152,8 +139,8 @@ static const char *walk_tree(const sgf_tree *t, fz_buf *out,
       return fz_failf("node %zu: subtree size %zu, children say %zu", i,
                       sgf_node_subtree_size(n), sub);
     /* the serialization */
-    fz_buf_printf(out, "\nN%zu^%zu", i,
-                  parent ? sgf_node_index(parent) : (size_t)-1);
+    bytebuf_addf(out, "\nN%zu^%zu", i,
+                 parent ? sgf_node_index(parent) : (size_t)-1);
     fz_buf_pos(out, sgf_node_pos(n));
     np = sgf_node_prop_count(n);
     for (j = 0; j < np; j++) {
@@ -213,7 +200,7 @@ char *fz_tree_dump(const sgf_tree *t, size_t *len, const char **err) {
 
 char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
                        unsigned flags) {
-  fz_buf b;
+  bytebuf b;
   const char *msg;
   memset(&b, 0, sizeof b);
   walk_index_may_fail = (flags & FZ_DUMP_INDEX_MAY_FAIL) != 0;
@@ -222,10 +209,10 @@ char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
   *len = 0;
   if (err != NULL) *err = msg;
   if (msg != NULL) {
-    fz_buf_free(&b);
+    bytebuf_free(&b);
     return NULL;
   }
-  fz_buf_add(&b, "", 1); /* never NULL, NUL-terminated */
+  bytebuf_add(&b, "", 1); /* never NULL, NUL-terminated */
   *len = b.len - 1;
   return b.p;
 }
@@ -233,30 +220,30 @@ char *fz_tree_dump_opt(const sgf_tree *t, size_t *len, const char **err,
 /* ------------------------------------------------------------------ */
 /* Position-free serializations (harness_priv.h)                       */
 
-static void put_num(fz_buf *b, const char *tag, size_t v) {
+static void put_num(bytebuf *b, const char *tag, size_t v) {
   char tmp[40];
   int k = snprintf(tmp, sizeof tmp, "%s%zu", tag, v);
-  if (k > 0) fz_buf_add(b, tmp, (size_t)k);
+  if (k > 0) bytebuf_add(b, tmp, (size_t)k);
 }
 
 /* One node's properties, values normalized as the writer documents
  * (norm) or raw. */
-void fz_node_ser(const sgf_node *n, fz_buf *b, int norm) {
+void fz_node_ser(const sgf_node *n, bytebuf *b, int norm) {
   size_t i, j, np = sgf_node_prop_count(n);
   for (i = 0; i < np; i++) {
     sgf_prop_view p = sgf_node_prop(n, i);
     if (p.nvalues == 0) {
-      fz_buf_add(b, " P?", 3);
+      bytebuf_add(b, " P?", 3);
       continue;
     }
-    fz_buf_add(b, " P", 2);
-    fz_buf_add(b, p.ident, p.ident_len);
+    bytebuf_add(b, " P", 2);
+    bytebuf_add(b, p.ident, p.ident_len);
     for (j = 0; j < p.nvalues; j++) {
       sgf_value_view v = sgf_prop_value(&p, j);
       size_t start;
-      fz_buf_add(b, "[", 1);
+      bytebuf_add(b, "[", 1);
       start = b->len;
-      fz_buf_add(b, v.raw, v.len);
+      bytebuf_add(b, v.raw, v.len);
       if (norm) fz_raw_normalize(b, start);
       put_num(b, "]", b->len - start);
     }
@@ -265,7 +252,7 @@ void fz_node_ser(const sgf_node *n, fz_buf *b, int norm) {
 
 /* The subtree at top in pre-order: each node's level below top (counted
  * here, by the links) and its properties. */
-size_t fz_tree_ser(const sgf_node *top, fz_buf *b, int norm) {
+size_t fz_tree_ser(const sgf_node *top, bytebuf *b, int norm) {
   const sgf_node *n = top;
   size_t level = 0, count = 0;
   while (n != NULL) {
@@ -290,7 +277,7 @@ size_t fz_tree_ser(const sgf_node *top, fz_buf *b, int norm) {
 /* fuzz_tree                                                           */
 
 typedef struct game {
-  fz_buf ser; /* the model's serialization */
+  bytebuf ser; /* the model's serialization */
   sgf_tree *kept;
   int collected;
 } game;
@@ -300,13 +287,13 @@ typedef struct tctx {
   uint64_t max_nodes, max_bytes;
   int keep_some;
   /* the model of the game being read */
-  fz_buf model, prop;
+  bytebuf model, prop;
   size_t *stack; /* the last node id of each open game tree */
   size_t sp, stack_cap;
   size_t nodes;
   size_t cur; /* id of the node new nodes hang from; SIZE_MAX: none */
   int in_prop, in_value;
-  fz_buf vbytes;
+  bytebuf vbytes;
   sgf_pos vpos;
   size_t nvals;
   /* diagnostics */
@@ -356,7 +343,7 @@ static int t_tree_end(sgf_parser *p, void *u) {
 
 static int t_node(sgf_parser *p, void *u) {
   tctx *t = u;
-  fz_buf_printf(&t->model, "\nN%zu^%zu", t->nodes, t->cur);
+  bytebuf_addf(&t->model, "\nN%zu^%zu", t->nodes, t->cur);
   fz_buf_pos(&t->model, sgf_parser_position(p));
   t->cur = t->nodes++;
   t->in_prop = t->in_value = 0;
@@ -386,7 +373,7 @@ static int t_value_begin(sgf_parser *p, void *u) {
 static int t_value_data(sgf_parser *p, void *u, const char *at, size_t n) {
   tctx *t = u;
   (void)p;
-  if (t->in_value) fz_buf_add(&t->vbytes, at, n);
+  if (t->in_value) bytebuf_add(&t->vbytes, at, n);
   return t->failed ? SGF_ABORT : SGF_CONTINUE;
 }
 
@@ -404,14 +391,15 @@ static int t_value_end(sgf_parser *p, void *u) {
 static int t_property_end(sgf_parser *p, void *u) {
   tctx *t = u;
   (void)p;
-  if (t->in_prop && t->nvals > 0) fz_buf_add(&t->model, t->prop.p, t->prop.len);
+  if (t->in_prop && t->nvals > 0)
+    bytebuf_add(&t->model, t->prop.p, t->prop.len);
   t->in_prop = 0;
   return t->failed ? SGF_ABORT : SGF_CONTINUE;
 }
 
 static int t_on_game(sgf_tree_builder *b, void *u, sgf_tree *tree) {
   tctx *t = u;
-  fz_buf ser;
+  bytebuf ser;
   const char *msg;
   game *g;
   memset(&ser, 0, sizeof ser);
@@ -419,7 +407,7 @@ static int t_on_game(sgf_tree_builder *b, void *u, sgf_tree *tree) {
   if (msg == NULL && sgf_tree_byte_count(tree) > t->max_bytes)
     msg = fz_failf("tree of %" PRIu64 " bytes, limit %" PRIu64,
                    sgf_tree_byte_count(tree), t->max_bytes);
-  if (msg == NULL && !fz_buf_eq(&ser, &t->model))
+  if (msg == NULL && !bytebuf_eq(&ser, &t->model))
     msg = ser_diff("game tree and events", &t->model, &ser);
   if (msg != NULL) {
     char copy[640];
@@ -464,7 +452,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   sgf_options po;
   sgf_tree_builder_callbacks cb;
   sgf_callbacks ev;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   tctx t;
   sgf_parser *p;
@@ -480,7 +468,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   fz_decode_options(data[0], &po);
   o.flags = data[1] & 3u;
   mode = (data[1] >> 3) & 3u;
-  fz_alloc_init(&c, &a, (data[1] >> 5) & 1);
+  countalloc_init(&c, &a, (data[1] >> 5) & 1);
   po.allocator = &a;
   o.max_value_bytes = vmax[data[1] >> 6];
   o.max_nodes = data[3];
@@ -488,10 +476,10 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   chunk = data[5];
   in = data + 6;
   len = size - 6;
-  if (mode == 1) fz_alloc_schedule(&c, data[2], 1);
-  if (mode == 2) fz_alloc_schedule(&c, data[2], SIZE_MAX);
+  if (mode == 1) countalloc_schedule(&c, data[2], 1);
+  if (mode == 2) countalloc_schedule(&c, data[2], SIZE_MAX);
   if (mode == 3) {
-    fz_alloc_schedule(&c, data[2], SIZE_MAX);
+    countalloc_schedule(&c, data[2], SIZE_MAX);
     c.fail_stride = 2;
   }
   memset(&t, 0, sizeof t);
@@ -556,7 +544,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
     size_t k = 0;
     for (i = 0; i < t.ngames && !t.failed; i++) {
       sgf_tree *tr;
-      fz_buf ser;
+      bytebuf ser;
       const char *msg;
       if (t.games[i].kept) continue;
       tr = sgf_collection_tree(coll, k++);
@@ -566,35 +554,35 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
       }
       memset(&ser, 0, sizeof ser);
       msg = walk_tree(tr, &ser, t.max_nodes);
-      if (msg == NULL && !fz_buf_eq(&ser, &t.games[i].ser))
+      if (msg == NULL && !bytebuf_eq(&ser, &t.games[i].ser))
         msg = "a collected tree changed after delivery";
       if (msg != NULL) t_fail(&t, msg);
-      fz_buf_free(&ser);
+      bytebuf_free(&ser);
     }
     if (!t.failed && sgf_collection_count(coll) != k && st == SGF_OK)
       t_fail(&t, "the collection holds more games than were delivered");
   }
   for (i = 0; i < t.ngames; i++) {
     if (t.games[i].kept != NULL && !t.failed) {
-      fz_buf ser;
+      bytebuf ser;
       const char *msg;
       memset(&ser, 0, sizeof ser);
       msg = walk_tree(t.games[i].kept, &ser, t.max_nodes);
-      if (msg == NULL && !fz_buf_eq(&ser, &t.games[i].ser))
+      if (msg == NULL && !bytebuf_eq(&ser, &t.games[i].ser))
         msg = "a kept tree changed after delivery";
       if (msg != NULL) t_fail(&t, msg);
-      fz_buf_free(&ser);
+      bytebuf_free(&ser);
     }
     sgf_tree_free(t.games[i].kept);
-    fz_buf_free(&t.games[i].ser);
+    bytebuf_free(&t.games[i].ser);
   }
   sgf_collection_free(coll);
   sgf_tree_builder_destroy(t.b);
   free(t.games);
   free(t.stack);
-  fz_buf_free(&t.model);
-  fz_buf_free(&t.prop);
-  fz_buf_free(&t.vbytes);
+  bytebuf_free(&t.model);
+  bytebuf_free(&t.prop);
+  bytebuf_free(&t.vbytes);
   if (!t.failed && (c.live != 0 || c.blocks != 0))
     t_fail(&t, "memory outstanding after everything was freed");
   if (!t.failed && c.bad != 0)
@@ -607,7 +595,7 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
 /* fuzz_roundtrip                                                      */
 
 typedef struct rt {
-  fz_buf ev;     /* the event stream, values merged and normalized */
+  bytebuf ev;    /* the event stream, values merged and normalized */
   size_t vstart; /* where the open value's bytes begin in ev */
   int in_value;
   long diags;
@@ -623,7 +611,7 @@ typedef struct rt {
 } rt;
 
 static void rt_free(rt *r) {
-  fz_buf_free(&r->ev);
+  bytebuf_free(&r->ev);
   free(r->kids);
   r->kids = NULL;
   r->kdepth = r->kcap = 0;
@@ -631,13 +619,13 @@ static void rt_free(rt *r) {
 
 /* The writer's documented normalization of raw bytes
  * (tu_writer_normalize, test/testutil.c), of b from start on. */
-void fz_raw_normalize(fz_buf *b, size_t start) {
+void fz_raw_normalize(bytebuf *b, size_t start) {
   size_t n = b->len - start;
   char *v = malloc(n ? n : 1), *o = malloc(2 * n + 1);
   if (v == NULL || o == NULL) abort();
   memcpy(v, b->p + start, n);
   b->len = start;
-  fz_buf_add(b, o, tu_writer_normalize(v, n, o));
+  bytebuf_add(b, o, tu_writer_normalize(v, n, o));
   free(v);
   free(o);
 }
@@ -653,7 +641,7 @@ void fz_raw_normalize(fz_buf *b, size_t start) {
 static int rt_tb(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, "(", 1);
+  bytebuf_add(&r->ev, "(", 1);
   if (r->kdepth > 0) r->kids[r->kdepth - 1]++;
   if (r->kdepth == r->kcap) {
     size_t cap = r->kcap ? 2 * r->kcap : 64;
@@ -670,7 +658,7 @@ static int rt_tb(sgf_parser *p, void *u) {
 static int rt_te(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, ")", 1);
+  bytebuf_add(&r->ev, ")", 1);
   if (r->kdepth > 0 && r->kids[--r->kdepth] == 1) r->lone = 1;
   RT_W(sgf_writer_tree_end(r->w));
   return SGF_CONTINUE;
@@ -679,7 +667,7 @@ static int rt_te(sgf_parser *p, void *u) {
 static int rt_node(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, ";", 1);
+  bytebuf_add(&r->ev, ";", 1);
   RT_W(sgf_writer_node(r->w));
   return SGF_CONTINUE;
 }
@@ -687,8 +675,8 @@ static int rt_node(sgf_parser *p, void *u) {
 static int rt_prop(sgf_parser *p, void *u, const char *id, size_t n) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, " P", 2);
-  fz_buf_add(&r->ev, id, n);
+  bytebuf_add(&r->ev, " P", 2);
+  bytebuf_add(&r->ev, id, n);
   RT_W(sgf_writer_property(r->w, id, n));
   return SGF_CONTINUE;
 }
@@ -696,7 +684,7 @@ static int rt_prop(sgf_parser *p, void *u, const char *id, size_t n) {
 static int rt_vb(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, "[", 1);
+  bytebuf_add(&r->ev, "[", 1);
   r->vstart = r->ev.len;
   r->in_value = 1;
   RT_W(sgf_writer_value_begin(r->w));
@@ -706,7 +694,7 @@ static int rt_vb(sgf_parser *p, void *u) {
 static int rt_vd(sgf_parser *p, void *u, const char *at, size_t n) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, at, n);
+  bytebuf_add(&r->ev, at, n);
   RT_W(sgf_writer_value_data(r->w, at, n));
   return SGF_CONTINUE;
 }
@@ -719,7 +707,7 @@ static int rt_ve(sgf_parser *p, void *u) {
   {
     char tmp[32];
     int k = snprintf(tmp, sizeof tmp, "]%zu", r->ev.len - r->vstart);
-    fz_buf_add(&r->ev, tmp, (size_t)k);
+    bytebuf_add(&r->ev, tmp, (size_t)k);
   }
   r->in_value = 0;
   RT_W(sgf_writer_value_end(r->w));
@@ -729,7 +717,7 @@ static int rt_ve(sgf_parser *p, void *u) {
 static int rt_pe(sgf_parser *p, void *u) {
   rt *r = u;
   (void)p;
-  fz_buf_add(&r->ev, "|", 1);
+  bytebuf_add(&r->ev, "|", 1);
   RT_W(sgf_writer_property_end(r->w));
   return SGF_CONTINUE;
 }
@@ -746,7 +734,7 @@ static int rt_sink(void *ctx, const char *b, size_t n) {
   size_t take = n;
   if (rt_sink_limit > 0 && take > (size_t)rt_sink_limit)
     take = (size_t)rt_sink_limit;
-  fz_buf_add(ctx, b, take);
+  bytebuf_add(ctx, b, take);
   return (int)take;
 }
 
@@ -804,8 +792,8 @@ static int tw_on_game(sgf_tree_builder *b, void *u, sgf_tree *t) {
 static const char *tw_build(const unsigned char *in, size_t len,
                             const sgf_options *opt, size_t chunk,
                             const sgf_writer_options *woa,
-                            const sgf_writer_options *wob, fz_buf *outa,
-                            fz_buf *outb) {
+                            const sgf_writer_options *wob, bytebuf *outa,
+                            bytebuf *outb) {
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_tree_builder_callbacks cb;
@@ -814,18 +802,18 @@ static const char *tw_build(const unsigned char *in, size_t len,
   sgf_writer_options wa = *woa;
   sgf_writer *wb;
   sgf_parser *p;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   twc x;
   int st = SGF_OK;
   size_t pos = 0;
   const char *res = NULL;
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   wa.allocator = &a;
   memset(&x, 0, sizeof x);
   x.w = sgf_writer_create(rt_sink, outa, &wa);
   if (x.w == NULL) abort();
-  fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
+  countalloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
   sgf_tree_builder_options_init(&o);
   po = *opt;
   o.parser = &po;
@@ -874,7 +862,7 @@ static const char *tw_build(const unsigned char *in, size_t len,
 
 /* Strictly, into a collection; NULL for empty output. *err set (and NULL
  * returned) when it does not parse cleanly. */
-static sgf_collection *tw_parse(const fz_buf *out, const char *what,
+static sgf_collection *tw_parse(const bytebuf *out, const char *what,
                                 const char **err) {
   sgf_tree_builder_options o;
   sgf_options po;
@@ -896,8 +884,8 @@ static sgf_collection *tw_parse(const fz_buf *out, const char *what,
 }
 
 /* The game trees written in a and b are the same, node for node. */
-static const char *tw_same_trees(const fz_buf *a, const char *an,
-                                 const fz_buf *b, const char *bn) {
+static const char *tw_same_trees(const bytebuf *a, const char *an,
+                                 const bytebuf *b, const char *bn) {
   const char *err = NULL;
   sgf_collection *ca = tw_parse(a, an, &err), *cb = NULL;
   size_t i, na = ca ? sgf_collection_count(ca) : 0, nb;
@@ -907,19 +895,19 @@ static const char *tw_same_trees(const fz_buf *a, const char *an,
     err =
         fz_failf("roundtrip: %s holds %zu game trees, %s %zu", an, na, bn, nb);
   for (i = 0; err == NULL && i < na; i++) {
-    fz_buf sa, sb;
+    bytebuf sa, sb;
     memset(&sa, 0, sizeof sa);
     memset(&sb, 0, sizeof sb);
     fz_tree_ser(sgf_tree_root(sgf_collection_tree(ca, i)), &sa, 1);
     fz_tree_ser(sgf_tree_root(sgf_collection_tree(cb, i)), &sb, 1);
-    if (!fz_buf_eq(&sa, &sb)) {
+    if (!bytebuf_eq(&sa, &sb)) {
       char what[160];
       snprintf(what, sizeof what, "roundtrip: game %zu of %s and of %s", i, an,
                bn);
       err = ser_diff(what, &sa, &sb);
     }
-    fz_buf_free(&sa);
-    fz_buf_free(&sb);
+    bytebuf_free(&sa);
+    bytebuf_free(&sb);
   }
   sgf_collection_free(ca);
   sgf_collection_free(cb);
@@ -929,9 +917,9 @@ static const char *tw_same_trees(const fz_buf *a, const char *an,
 static const char *tree_writer_check(const uint8_t *in, size_t len,
                                      const sgf_options *o1, size_t chunk,
                                      const sgf_writer_options *wo, const rt *r1,
-                                     const fz_buf *out1) {
+                                     const bytebuf *out1) {
   sgf_writer_options wob = *wo, wa = *wo;
-  fz_buf outa, outb, outs, outc;
+  bytebuf outa, outb, outs, outc;
   rt r4, r5;
   sgf_writer *w;
   sgf_collection *ca;
@@ -959,9 +947,9 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
   }
   /* writer.h: the same bytes as the streaming writer, unless a variation
    * was its parent's only child */
-  if (res == NULL && !r1->lone && !fz_buf_eq(out1, &outa))
+  if (res == NULL && !r1->lone && !bytebuf_eq(out1, &outa))
     res = ser_diff("roundtrip: streaming vs tree writer outputs", out1, &outa);
-  if (res == NULL && !r1->lone && !fz_buf_eq(&outs, &outb))
+  if (res == NULL && !r1->lone && !bytebuf_eq(&outs, &outb))
     res = ser_diff(
         "roundtrip: streaming vs tree writer outputs (other "
         "layout)",
@@ -984,7 +972,7 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
         res = fz_failf(
             "roundtrip: writing the tree writer's output again "
             "failed");
-      else if (!fz_buf_eq(&outa, &outc))
+      else if (!bytebuf_eq(&outa, &outc))
         res = ser_diff("roundtrip: tree writer not idempotent: outputs", &outa,
                        &outc);
       sgf_writer_destroy(w);
@@ -1007,17 +995,17 @@ static const char *tree_writer_check(const uint8_t *in, size_t len,
       res = fz_failf(
           "roundtrip: the tree writer left a variation that is "
           "its parent's only child");
-    else if (!fz_buf_eq(&outa, &outc))
+    else if (!bytebuf_eq(&outa, &outc))
       res = ser_diff("roundtrip: tree writer output, streamed again", &outa,
                      &outc);
     sgf_writer_destroy(w);
   }
   rt_free(&r4);
   rt_free(&r5);
-  fz_buf_free(&outa);
-  fz_buf_free(&outb);
-  fz_buf_free(&outs);
-  fz_buf_free(&outc);
+  bytebuf_free(&outa);
+  bytebuf_free(&outb);
+  bytebuf_free(&outs);
+  bytebuf_free(&outc);
   return res;
 }
 
@@ -1027,10 +1015,10 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
                                     40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   sgf_options o1, o2;
   sgf_writer_options wo;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
   rt r1, r2, r3;
-  fz_buf out1, out2;
+  bytebuf out1, out2;
   sgf_writer *w;
   int st1, st2;
   const char *res = NULL;
@@ -1041,7 +1029,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   wo.layout = (data[1] & 1) ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT;
   wo.buffer_size = bufs[(data[1] >> 1) & 7];
   wo.width = widths[data[1] >> 4];
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   wo.allocator = &a;
   rt_sink_limit = data[2];
   chunk = data[3];
@@ -1054,7 +1042,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   /* 1. parse the input, writing it */
   w = sgf_writer_create(rt_sink, &out1, &wo);
   if (w == NULL) return fz_failf("sgf_writer_create failed");
-  fz_alloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
+  countalloc_schedule(&c, 0, SIZE_MAX); /* no allocation from now on */
   r1.w = w;
   st1 = rt_parse(&r1, data + 4, size - 4, &o1, chunk);
   if (sgf_writer_finish(w) != 0 || r1.wfail)
@@ -1074,7 +1062,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
    * bytes of 1: the writer's handlers pass no value-begin on, so a value
    * cut off at its '[' by an error leaves no trace there.) */
   if (res == NULL) {
-    fz_buf outw[2];
+    bytebuf outw[2];
     int stw[2];
     int way;
     for (way = 0; way < 2; way++) {
@@ -1106,13 +1094,13 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
       sgf_parser_destroy(p);
       sgf_writer_destroy(w);
     }
-    if (stw[0] != stw[1] || !fz_buf_eq(&outw[0], &outw[1]))
+    if (stw[0] != stw[1] || !bytebuf_eq(&outw[0], &outw[1]))
       res = fz_failf(
           "roundtrip: sgf_writer_value_callbacks wrote %zu bytes "
           "(status %d), sgf_writer_callbacks %zu (status %d)",
           outw[1].len, (int)stw[1], outw[0].len, (int)stw[0]);
-    fz_buf_free(&outw[0]);
-    fz_buf_free(&outw[1]);
+    bytebuf_free(&outw[0]);
+    bytebuf_free(&outw[1]);
   }
 
   /* 2. the output, strictly: no diagnostic, and the same events */
@@ -1120,7 +1108,7 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   o2.flags = SGF_OPT_STRICT;
   o2.allocator = NULL;
   if (res == NULL) {
-    fz_alloc_init(&c, &a, 1);
+    countalloc_init(&c, &a, 1);
     w = sgf_writer_create(rt_sink, &out2, &wo);
     if (w == NULL) abort();
     r2.w = w;
@@ -1138,16 +1126,16 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
           r2.diags ? r2.first.pos.offset : 0, out1.len, (int)st2);
     else if (r2.wfail)
       res = fz_failf("roundtrip: writing the output again failed");
-    else if (st1 == SGF_OK && !fz_buf_eq(&r1.ev, &r2.ev))
+    else if (st1 == SGF_OK && !bytebuf_eq(&r1.ev, &r2.ev))
       res = ser_diff("roundtrip: events of the input and of the output", &r1.ev,
                      &r2.ev);
-    else if (st1 == SGF_OK && !fz_buf_eq(&out1, &out2))
+    else if (st1 == SGF_OK && !bytebuf_eq(&out1, &out2))
       res = ser_diff("roundtrip: writing is not idempotent: outputs", &out1,
                      &out2);
   }
   /* 3. the same output whatever the chunking of the first parse */
   if (res == NULL && chunk != 1) {
-    fz_buf out3;
+    bytebuf out3;
     memset(&out3, 0, sizeof out3);
     w = sgf_writer_create(rt_sink, &out3, &wo);
     if (w == NULL) abort();
@@ -1155,10 +1143,10 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
     (void)rt_parse(&r3, data + 4, size - 4, &o1, 1);
     if (sgf_writer_finish(w) != 0 || r3.wfail)
       res = fz_failf("roundtrip: the writer failed on byte-by-byte input");
-    else if (!fz_buf_eq(&out1, &out3))
+    else if (!bytebuf_eq(&out1, &out3))
       res = ser_diff("roundtrip: output whole vs byte by byte", &out1, &out3);
     sgf_writer_destroy(w);
-    fz_buf_free(&out3);
+    bytebuf_free(&out3);
   }
   /* 4. the tree writer (sgf_writer_write_tree / _collection) */
   if (res == NULL && st1 == SGF_OK)
@@ -1166,8 +1154,8 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
   rt_free(&r1);
   rt_free(&r2);
   rt_free(&r3);
-  fz_buf_free(&out1);
-  fz_buf_free(&out2);
+  bytebuf_free(&out1);
+  bytebuf_free(&out2);
   return res;
 }
 
@@ -1259,9 +1247,9 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   static const size_t widths[16] = {0,  1,  2,  3,  5,   8,   13,   20,
                                     40, 60, 78, 79, 100, 200, 1000, (size_t)-1};
   sgf_writer_options wa, wb;
-  fz_alloc c;
+  countalloc c;
   sgf_allocator a;
-  fz_buf outa, outb, outc;
+  bytebuf outa, outb, outc;
   sgf_writer *w;
   int ra, rb;
   int sa, sb;
@@ -1273,7 +1261,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   wa.layout = (data[0] & 1) ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT;
   wa.buffer_size = bufs[(data[0] >> 1) & 7];
   wa.width = widths[data[0] >> 4];
-  fz_alloc_init(&c, &a, 1);
+  countalloc_init(&c, &a, 1);
   wa.allocator = &a;
   sgf_writer_options_init(&wb);
   memset(&outa, 0, sizeof outa);
@@ -1286,7 +1274,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   rt_sink_limit = data[1];
   w = sgf_writer_create(rt_sink, &outa, &wa);
   if (w == NULL) abort();
-  fz_alloc_schedule(&c, 0, SIZE_MAX);
+  countalloc_schedule(&c, 0, SIZE_MAX);
   ra = run_script(w, data + 2, size - 2);
   sa = sgf_writer_status(w);
   if (c.calls != 0) res = fz_failf("writer: allocated after creation");
@@ -1328,7 +1316,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
                      " of %zu",
                      r2.diags ? sgf_diag_name(r2.first.code) : "an error",
                      r2.diags ? r2.first.pos.offset : 0, outb.len);
-    } else if (!fz_buf_eq(&r1.ev, &r2.ev)) {
+    } else if (!bytebuf_eq(&r1.ev, &r2.ev)) {
       res = ser_diff("writer: events of the outputs (options vs defaults)",
                      &r2.ev, &r1.ev);
     } else {
@@ -1339,7 +1327,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
       (void)rt_parse(&r3, (const unsigned char *)outb.p, outb.len, &strict, 0);
       if (sgf_writer_finish(w) != 0 || r3.wfail)
         res = fz_failf("writer: writing its own output again failed");
-      else if (!fz_buf_eq(&outb, &outc))
+      else if (!bytebuf_eq(&outb, &outc))
         res = ser_diff("writer: not idempotent: outputs", &outb, &outc);
       sgf_writer_destroy(w);
     }
@@ -1347,8 +1335,8 @@ const char *fz_check_writer(const uint8_t *data, size_t size) {
   rt_free(&r1);
   rt_free(&r2);
   rt_free(&r3);
-  fz_buf_free(&outa);
-  fz_buf_free(&outb);
-  fz_buf_free(&outc);
+  bytebuf_free(&outa);
+  bytebuf_free(&outb);
+  bytebuf_free(&outc);
   return res;
 }

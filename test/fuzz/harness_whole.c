@@ -58,7 +58,7 @@ static int wrun(sgf_parser *p, vlog *v, const wcfg *cfg) {
   return st;
 }
 
-static int same(const tbuf *a, const tbuf *b) {
+static int same(const bytebuf *a, const bytebuf *b) {
   return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
 }
 
@@ -103,13 +103,13 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
         "events (status %d)",
         (int)sw, (int)ss);
   } else if (action != SGF_CONTINUE && k < vw.calls) {
-    tbuf skinds, wkinds, ref;
-    tbuf_init(&skinds);
-    tbuf_init(&wkinds);
-    tbuf_init(&ref);
-    tbuf_add(&skinds, vs.kinds.p ? vs.kinds.p : "", vs.kinds.len);
-    tbuf_add(&wkinds, vw.kinds.p ? vw.kinds.p : "", vw.kinds.len);
-    tbuf_add(&ref, vs.out.p ? vs.out.p : "", vs.out.len);
+    bytebuf skinds, wkinds, ref;
+    bytebuf_init(&skinds);
+    bytebuf_init(&wkinds);
+    bytebuf_init(&ref);
+    bytebuf_add(&skinds, vs.kinds.p ? vs.kinds.p : "", vs.kinds.len);
+    bytebuf_add(&wkinds, vw.kinds.p ? vw.kinds.p : "", vw.kinds.len);
+    bytebuf_add(&ref, vs.out.p ? vs.out.p : "", vs.out.len);
     map = vlog_match_calls(&skinds, &wkinds);
     if (map[k] < 0) {
       err = fz_failf("whole-value call %ld matches no single event", k);
@@ -137,9 +137,9 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
         err = fz_failf("a pause at call %ld changed the log", k);
     }
     free(map);
-    tbuf_free(&skinds);
-    tbuf_free(&wkinds);
-    tbuf_free(&ref);
+    bytebuf_free(&skinds);
+    bytebuf_free(&wkinds);
+    bytebuf_free(&ref);
   }
   sgf_parser_destroy(ps);
   sgf_parser_destroy(pw);

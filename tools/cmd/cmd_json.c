@@ -318,10 +318,10 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   if (g->depth == 0) return SGF_CONTINUE;
   if (g->root_phase == 1) {
     unsigned char n = (unsigned char)(len > 255 ? 255 : len);
-    if (jbuf_reserve(&g->root, 2 + (size_t)n) != 0) return SGF_ABORT;
+    if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) return SGF_ABORT;
     g->root.p[g->root.len++] = 'P';
     g->root.p[g->root.len++] = (char)n;
-    jbuf_add(&g->root, at, n);
+    bytebuf_try_add(&g->root, at, n);
     return SGF_CONTINUE;
   }
   if (!g->node_open) /* a property before any node: not in a node */
@@ -333,12 +333,12 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
 static void value_done(jrun *r, const char *at, size_t len) {
   jgame *g = &r->g;
   if (g->root_phase == 1) {
-    if (jbuf_reserve(&g->root, 1 + sizeof g->vpos + sizeof len + len) != 0)
+    if (bytebuf_reserve(&g->root, 1 + sizeof g->vpos + sizeof len + len) != 0)
       return;
     g->root.p[g->root.len++] = 'V';
-    jbuf_add(&g->root, &g->vpos, sizeof g->vpos);
-    jbuf_add(&g->root, &len, sizeof len);
-    jbuf_add(&g->root, at, len);
+    bytebuf_try_add(&g->root, &g->vpos, sizeof g->vpos);
+    bytebuf_try_add(&g->root, &len, sizeof len);
+    bytebuf_try_add(&g->root, at, len);
     return;
   }
   if (g->node_open && g->nprops > 0)
@@ -360,7 +360,7 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
       return SGF_CONTINUE;
     }
   }
-  if (jbuf_add(&g->val, at, len) != 0) {
+  if (bytebuf_try_add(&g->val, at, len) != 0) {
     jdiag(g, g->vpos, 1, "out of memory");
     return SGF_ABORT;
   }

@@ -11,18 +11,10 @@
 #include <sgfstream/charset.h>
 #include <sgfstream/value.h>
 
+#include "bytebuf.h"
 #include "json_out.h"
 
 enum { JMODE_FULL = 0, JMODE_MAINLINE, JMODE_HEADERS };
-
-/* A growing byte buffer (libc). */
-typedef struct jbuf {
-  char *p;
-  size_t len, cap;
-} jbuf;
-/* Room for n more bytes; 0, or -1 when memory runs out. */
-int jbuf_reserve(jbuf *b, size_t n);
-int jbuf_add(jbuf *b, const void *s, size_t n);
 
 /* A move of the main line: color, the point (pass: x = -1), or the raw
  * value (x = -2) at raw_off in jgame.move_raw when it did not decode. */
@@ -70,13 +62,13 @@ typedef struct jgame {
   size_t ident_len;
   char move_color; /* 'B' / 'W' for B and W, else 0 */
   sgf_pos vpos;    /* the value's '[' */
-  jbuf val;        /* a value that came in pieces */
+  bytebuf val;     /* a value that came in pieces */
 
-  jbuf root;  /* the root node's records */
-  jbuf moves; /* jmove */
-  jbuf move_raw;
-  jbuf text;  /* FF[4]-decoded text */
-  char *conv; /* UTF-8 from sgf_charset */
+  bytebuf root;  /* the root node's records */
+  bytebuf moves; /* jmove */
+  bytebuf move_raw;
+  bytebuf text; /* FF[4]-decoded text */
+  char *conv;   /* UTF-8 from sgf_charset */
   size_t conv_cap;
 } jgame;
 

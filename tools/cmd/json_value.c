@@ -15,29 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int jbuf_reserve(jbuf *b, size_t n) {
-  size_t cap;
-  char *np;
-  if (b->cap - b->len >= n) return 0;
-  cap = b->cap ? b->cap : 256;
-  while (cap - b->len < n) {
-    if (cap > ((size_t)-1) / 2) return -1;
-    cap *= 2;
-  }
-  np = realloc(b->p, cap);
-  if (np == NULL) return -1;
-  b->p = np;
-  b->cap = cap;
-  return 0;
-}
-
-int jbuf_add(jbuf *b, const void *s, size_t n) {
-  if (jbuf_reserve(b, n) != 0) return -1;
-  if (n) memcpy(b->p + b->len, s, n);
-  b->len += n;
-  return 0;
-}
-
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
   jout_flush(g->out);
@@ -141,7 +118,7 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
   const char *declared = sgf_charset_declared(g->cs);
   size_t n;
   g->text.len = 0;
-  if (jbuf_reserve(&g->text, len + 1) != 0) {
+  if (bytebuf_reserve(&g->text, len + 1) != 0) {
     jdiag(g, pos, 1, "out of memory");
     jout_cstr(g->out, "null");
     return;
@@ -183,7 +160,7 @@ void jwrite_name(jgame *g, const char *name) {
     return;
   }
   g->text.len = 0;
-  if (jbuf_reserve(&g->text, 2 * len) != 0) {
+  if (bytebuf_reserve(&g->text, 2 * len) != 0) {
     jout_cstr(g->out, "null");
     return;
   }
@@ -311,9 +288,10 @@ void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
     m.x = -2;
     m.raw_off = (uint32_t)g->move_raw.len;
     m.raw_len = (uint32_t)len;
-    if (len > UINT32_MAX || jbuf_add(&g->move_raw, raw, len) != 0) return;
+    if (len > UINT32_MAX || bytebuf_try_add(&g->move_raw, raw, len) != 0)
+      return;
   }
-  if (jbuf_add(&g->moves, &m, sizeof m) != 0)
+  if (bytebuf_try_add(&g->moves, &m, sizeof m) != 0)
     jdiag(g, pos, 1, "out of memory keeping the main line");
 }
 
@@ -393,7 +371,7 @@ void jroot_settings(jgame *g) {
   if (root_value(g, "CA", &r)) {
     size_t n;
     g->text.len = 0;
-    if (jbuf_reserve(&g->text, r.len + 1) != 0) return;
+    if (bytebuf_reserve(&g->text, r.len + 1) != 0) return;
     n = sgf_text_decode(r.s, r.len, g->text.p, SGF_TEXT_SIMPLE);
     if (sgf_charset_set_ca(g->cs, g->text.p, n) != 0)
       jdiag(g, r.pos, 0,

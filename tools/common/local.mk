@@ -1,11 +1,15 @@
 # tools/common: code shared by the sgf tool, the tests and the benchmark,
 # built as one convenience library (also without the tool, for the tests
 # and the fuzz targets): the event log (the `sgf events` format and the
-# golden logs of test/cases) and the counters behind `sgf stats`.
+# golden logs of test/cases) and the counters behind `sgf stats`; and,
+# for the tests, the fuzz targets and the benchmark only, the counting
+# allocator (countalloc.c) and the growable byte buffer (bytebuf.c).
 # Includes: the public headers.
 noinst_LTLIBRARIES += tools/common/libsgfcommon.la
 tools_common_libsgfcommon_la_SOURCES = \
 	tools/common/eventlog.c tools/common/eventlog.h \
+	tools/common/countalloc.c tools/common/countalloc.h \
+	tools/common/bytebuf.c tools/common/bytebuf.h \
 	tools/common/stats.c tools/common/stats.h tools/common/utf16.c tools/common/utf16.h
 COMMON_CPPFLAGS = -I$(top_srcdir)/tools/common
 COMMON_LIBS = tools/common/libsgfcommon.la
