@@ -96,10 +96,16 @@ static void test_positions(void **state) {
               "2 1:3 node-end\n"
               "10 2:4 node-end\n"
               "11 2:5 node-end\n");
-  /* A dropped "()" does not end the node twice. */
+  /* A dropped "()" does not end the node: the node goes on after it
+   * (lenient mode keeps a property written after it in the node), and
+   * ends at the '(' that opens a tree. fuzz_parse found a property after
+   * the node's end when it ended at the "()". */
   expect_ends("(;B[aa]()(;W[bb]))", 0,
-              "7 1:8 node-end\n"
+              "9 1:10 node-end\n"
               "16 1:17 node-end\n");
+  expect_ends("(;B[aa]()C[x](;W[bb]))", 0,
+              "13 1:14 node-end\n"
+              "20 1:21 node-end\n");
 }
 
 /* The full log around it: after property-end, before the next event,

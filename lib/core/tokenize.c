@@ -400,8 +400,8 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             NEWLINE_STEP();
             continue;
           case C_LPAREN:
-            NODE_END();
-            if (st != ST_NODE) continue;
+            /* The node ends here only if this '(' opens a tree: an empty
+             * "()" is ignored and the node goes on (ST_OPEN decides). */
             HERE(p->open_pos);
             p->open_ret = ST_NODE;
             p->orphan_ret = ST_NODE;
@@ -552,6 +552,17 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           st = p->open_ret;
           s++;
         } else {
+          if (UNLIKELY(p->cb.on_node_end != NULL) && p->node_open) {
+            /* The node before this '(' ends at it. A skip from here
+             * counts the '(' already passed as a level of its own. */
+            p->node_open = 0;
+            SETEV(p->open_pos);
+            CALLBACK(p->cb.on_node_end(p, p->user));
+            if (st != ST_OPEN) {
+              p->depth++;
+              continue;
+            }
+          }
           if (p->depth >= p->max_depth) {
             DIAG(SGF_DIAG_DEPTH_LIMIT, &p->open_pos, NULL);
             goto failed; /* fatal: not reached */

@@ -95,7 +95,7 @@ test_fuzz_fuzz_value_SOURCES = test/fuzz/fuzz_value.c
 test_fuzz_fuzz_value_CPPFLAGS = $(FUZZ_CPPFLAGS)
 test_fuzz_fuzz_value_LDADD = $(TEST_LIBS)
 test_fuzz_fuzz_value_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
-FUZZ_TARGETS += test/fuzz/fuzz_value$(EXEEXT)
+FUZZ_TARGETS += test/fuzz/fuzz_value$(EXEEXT) test/fuzz/fuzz_tree_paths$(EXEEXT)
 fuzz: $(FUZZ_TARGETS)
 	top_srcdir='$(top_srcdir)' $(SHELL) $(srcdir)/test/fuzz/run.sh $(FUZZ_SECONDS)
 fuzz-smoke: $(FUZZ_TARGETS)
