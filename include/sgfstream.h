@@ -391,5 +391,6 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 #include "sgfstream/tree.h"
 #include "sgfstream/writer.h"
 #include "sgfstream/charset.h"
+#include "sgfstream/check.h"
 
 #endif /* SGFSTREAM_H */

@@ -5,6 +5,7 @@ lib_libsgfstream_la_SOURCES =
 lib_libsgfstream_la_LIBADD = lib/core/libcore.la lib/simd/libsimd.la \
 	lib/common/libcommon.la lib/read/libread.la lib/tree/libtree.la \
 	lib/write/libwrite.la lib/value/libvalue.la
+lib_libsgfstream_la_LIBADD += lib/check/libcheck.la
 # -Bsymbolic-functions: the layers call the core's public functions
 # (positions, raw identifiers) on every event; bound inside the library,
 # those calls skip the PLT.

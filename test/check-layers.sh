@@ -7,7 +7,8 @@
 #   lib/common    itself
 #   lib/simd      itself, config.h
 #   lib/core      itself, lib/common, lib/simd
-#   lib/read, lib/tree, lib/write, lib/value    itself, lib/common
+#   lib/read, lib/tree, lib/write, lib/value, lib/check
+#                 itself, lib/common
 #   tools/common  itself
 #   tools/io      itself
 #   tools/cmd     itself, tools/common, the public headers of tools/io
@@ -20,7 +21,7 @@ allowed() { # FOLDER -> the folders it may include from, besides itself
   case $1 in
   lib/simd) echo "config" ;;
   lib/core) echo "lib/common lib/simd" ;;
-  lib/read | lib/tree | lib/write | lib/value) echo "lib/common" ;;
+  lib/read | lib/tree | lib/write | lib/value | lib/check) echo "lib/common" ;;
   tools/cmd) echo "tools/common tools/io" ;;
   *) echo "" ;;
   esac

@@ -14,6 +14,31 @@
  * In strict mode (SGF_OPT_STRICT) every warning is reported as an error
  * and parsing stops at the first one.
  *
+ * Codes 28 to 40 (since 1.1) are the semantic checks of sgfstream/check.h: the
+ * input is well formed but breaks an FF[4] rule about what properties
+ * and values mean. The parser never reports them by itself (they are off
+ * by default); a checker chained onto its callbacks does. All are
+ * warnings (nothing is repaired or dropped: the report is all they do):
+ *   move-and-setup      a node mixes move (B W KO MN) and setup (AB AE AW
+ *                       PL) properties; FF[4] forbids it
+ *   two-moves           B and W in one node
+ *   root-outside-root   AP CA FF GM ST SZ in a node that is not a root
+ *   game-info-twice     a second node with game-info properties (PB DT
+ *                       RE KM...) on one path from the root
+ *   duplicate-property  one property twice in a node (FF[4]: at most once)
+ *   off-board           a point, stone or move off the board SZ gives
+ *                       (Go only; "tt" is a pass on boards up to 19x19)
+ *   bad-value           a value that is not of its property's type (KM[abc],
+ *                       an empty value where none is allowed)
+ *   several-values      more than one value for a single-value property
+ *   unknown-ff          FF other than 1 to 4
+ *   unknown-gm          GM other than 1 to 40 (the FF[4] list)
+ *   sz-range            SZ not 1 to 52 (Go)
+ *   not-rectangle       a compressed point list value "xy:xy" whose corners
+ *                       are not upper left then lower right (or a 1x1)
+ *   bad-utf8            bytes that are not UTF-8 in a value of a game whose
+ *                       CA is UTF-8
+ *
  * This header is included by <sgfstream.h>; it stands alone too (it
  * declares nothing but constants).
  */
@@ -69,7 +94,28 @@
      "second byte: the ']' after it closes the value")                         \
   XX(27, DBCS_BRACKET, "dbcs-bracket", WARNING,                                \
      "']' after a double-byte lead byte read as the character's second "       \
-     "byte: the value goes on")
+     "byte: the value goes on")                                                \
+  XX(28, MOVE_AND_SETUP, "move-and-setup", WARNING,                            \
+     "move and setup properties in one node")                                  \
+  XX(29, TWO_MOVES, "two-moves", WARNING, "black and white move in one node")  \
+  XX(30, ROOT_OUTSIDE_ROOT, "root-outside-root", WARNING,                      \
+     "root property outside the root node")                                    \
+  XX(31, GAME_INFO_TWICE, "game-info-twice", WARNING,                          \
+     "game-info properties in a second node of one path")                      \
+  XX(32, DUPLICATE_PROPERTY, "duplicate-property", WARNING,                    \
+     "property given twice in one node")                                       \
+  XX(33, OFF_BOARD, "off-board", WARNING, "point off the board")               \
+  XX(34, BAD_VALUE, "bad-value", WARNING, "value not of the property's type")  \
+  XX(35, SEVERAL_VALUES, "several-values", WARNING,                            \
+     "several values for a single-value property")                             \
+  XX(36, UNKNOWN_FF, "unknown-ff", WARNING,                                    \
+     "unknown file format (FF other than 1-4)")                                \
+  XX(37, UNKNOWN_GM, "unknown-gm", WARNING,                                    \
+     "unknown game (GM other than 1-40)")                                      \
+  XX(38, SZ_RANGE, "sz-range", WARNING, "board size out of range (SZ 1-52)")   \
+  XX(39, NOT_RECTANGLE, "not-rectangle", WARNING,                              \
+     "compressed point list value not written upper-left:lower-right")         \
+  XX(40, BAD_UTF8, "bad-utf8", WARNING, "invalid UTF-8 under CA[UTF-8]")
 
 typedef enum sgf_diag_code {
   SGF_DIAG_NONE = 0,

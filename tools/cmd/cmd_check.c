@@ -5,7 +5,13 @@
  * do: a silenced one is neither printed nor counted, only tallied as
  * "ignored" in the summary. The diagnostic that stops a parse (a fatal
  * error, or any in strict mode) is reported all the same: the rest of
- * that input was not checked, so it must not pass for clean. */
+ * that input was not checked, so it must not pass for clean.
+ *
+ * The semantic checks (sgfstream/check.h: a move and setup in one node,
+ * points off the board, values not of their type...) run unless
+ * --syntax-only: a checker chained onto the parser's callbacks reports
+ * them as diagnostics like the parser's own, so --ignore, --errors-only
+ * and --strict (the first one stops the parse, an error) apply alike. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
@@ -17,6 +23,7 @@
 
 typedef struct check {
   sgf_parser *p;
+  sgf_checker *checker; /* NULL with --syntax-only */
   size_t chunk;
   int quiet;
   unsigned char ignore[SGF_DIAG_MAX_]; /* by code: silenced */
@@ -38,8 +45,10 @@ typedef struct check {
 
 void help_check(FILE *f) {
   fprintf(f,
-          "usage: sgf check [--strict] [-q] [--ignore=NAME[,NAME]...]\n"
-          "                 [--errors-only] [--chunk=N] [FILE]...\n"
+          "usage: sgf check [--strict] [--syntax-only] [-q]\n"
+          "                 [--ignore=NAME[,NAME]...] [--errors-only] "
+          "[--chunk=N]\n"
+          "                 [FILE]...\n"
           "\n"
           "Parse each FILE (and each .sgf file inside an archive) and print\n"
           "its diagnostics on standard output as\n"
@@ -51,6 +60,8 @@ void help_check(FILE *f) {
           "\n"
           "  -s, --strict   stop at the first deviation from FF[4] (an "
           "error)\n"
+          "      --syntax-only\n"
+          "                 skip the semantic checks: check the syntax only\n"
           "  -q, --quiet    print only the summary (and unreadable files)\n"
           "      --ignore=NAME[,NAME]...\n"
           "                 silence the diagnostics NAME, given by name or "
@@ -68,6 +79,26 @@ void help_check(FILE *f) {
           "stops a\n"
           "parse (a fatal error, or any with --strict) is always "
           "reported.\n"
+          "\n"
+          "Besides the syntax, check applies FF[4]'s rules about what "
+          "properties\n"
+          "and values mean (warnings 28-40): move and setup in one node "
+          "(move-and-\n"
+          "setup), B and W in one node (two-moves), root properties outside "
+          "the\n"
+          "root (root-outside-root), game info twice on a path "
+          "(game-info-twice),\n"
+          "a property twice in a node (duplicate-property), points off the "
+          "board\n"
+          "(off-board), values not of their type (bad-value), several "
+          "values for\n"
+          "a single-value property (several-values), FF or GM unknown "
+          "(unknown-ff,\n"
+          "unknown-gm), SZ out of range (sz-range), a compressed point list "
+          "not\n"
+          "written as FF[4]'s rectangle (not-rectangle), bytes that are not "
+          "UTF-8\n"
+          "under CA[UTF-8] (bad-utf8).\n"
           "\n" EXIT_STATUS_HELP);
 }
 
@@ -134,9 +165,40 @@ static void stopped(check *c, int st) {
   }
 }
 
+/* The checker's events, chained onto the parser's callbacks. */
+static int on_tree_begin(sgf_parser *p, void *u) {
+  return sgf_check_tree_begin(((check *)u)->checker, p);
+}
+
+static int on_tree_end(sgf_parser *p, void *u) {
+  return sgf_check_tree_end(((check *)u)->checker, p);
+}
+
+static int on_node(sgf_parser *p, void *u) {
+  return sgf_check_node(((check *)u)->checker, p);
+}
+
+static int on_node_end(sgf_parser *p, void *u) {
+  return sgf_check_node_end(((check *)u)->checker, p);
+}
+
+static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
+  return sgf_check_property(((check *)u)->checker, p, id, len);
+}
+
+static int on_property_end(sgf_parser *p, void *u) {
+  return sgf_check_property_end(((check *)u)->checker, p);
+}
+
+static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags) {
+  return sgf_check_value(((check *)u)->checker, p, at, len, flags);
+}
+
 static void begin(void *ctx, const char *name) {
   check *c = ctx;
   sgf_parser_reset(c->p);
+  sgf_checker_reset(c->checker);
   c->name = name;
   c->stopped = 0;
   c->have_last_error = 0;
@@ -248,12 +310,18 @@ static int parse_ignore(check *c, const char *list) {
 }
 
 int cmd_check(int argc, char **argv) {
-  enum { OPT_CHUNK = OPT_LONG_BASE, OPT_IGNORE, OPT_ERRORS_ONLY };
+  enum {
+    OPT_CHUNK = OPT_LONG_BASE,
+    OPT_IGNORE,
+    OPT_ERRORS_ONLY,
+    OPT_SYNTAX_ONLY
+  };
   static const struct option longopts[] = {
       {"strict", no_argument, NULL, 's'},
       {"quiet", no_argument, NULL, 'q'},
       {"ignore", required_argument, NULL, OPT_IGNORE},
       {"errors-only", no_argument, NULL, OPT_ERRORS_ONLY},
+      {"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -264,7 +332,7 @@ int cmd_check(int argc, char **argv) {
   sgf_callbacks cb;
   input_reader *in;
   char **files;
-  int nfiles, ch, i;
+  int nfiles, ch, i, syntax_only = 0;
 
   memset(&c, 0, sizeof c);
   sgf_options_init(&opt);
@@ -283,6 +351,9 @@ int cmd_check(int argc, char **argv) {
       case OPT_ERRORS_ONLY:
         c.errors_only = 1;
         break;
+      case OPT_SYNTAX_ONLY:
+        syntax_only = 1;
+        break;
       case OPT_CHUNK:
         if (parse_chunk("check", optarg, &c.chunk) != 0) return EXIT_TROUBLE;
         break;
@@ -298,10 +369,21 @@ int cmd_check(int argc, char **argv) {
 
   sgf_callbacks_init(&cb);
   cb.on_diagnostic = on_diagnostic;
+  if (!syntax_only) {
+    c.checker = sgf_checker_create(NULL);
+    cb.on_tree_begin = on_tree_begin;
+    cb.on_tree_end = on_tree_end;
+    cb.on_node = on_node;
+    cb.on_node_end = on_node_end;
+    cb.on_property = on_property;
+    cb.on_property_end = on_property_end;
+    cb.on_value = on_value;
+  }
   c.p = sgf_parser_create(&cb, &c, &opt);
   in = input_reader_create(0);
-  if (c.p == NULL || in == NULL) {
+  if (c.p == NULL || in == NULL || (!syntax_only && c.checker == NULL)) {
     report_failure("check", "out of memory");
+    sgf_checker_destroy(c.checker);
     sgf_parser_destroy(c.p);
     input_reader_destroy(in);
     return EXIT_TROUBLE;
@@ -309,6 +391,7 @@ int cmd_check(int argc, char **argv) {
   for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &c);
   input_reader_destroy(in);
   sgf_parser_destroy(c.p);
+  sgf_checker_destroy(c.checker);
   summary(&c);
   return finish_output(exit_worse(c.status, c.total_errors     ? EXIT_TROUBLE
                                             : c.total_warnings ? EXIT_WARNINGS

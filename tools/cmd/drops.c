@@ -51,6 +51,21 @@ int rewrite_diag_drops(sgf_diag_code code) {
     case SGF_DIAG_DBCS_BRACKET:
       /* The double-byte character keeps its bytes; the writer adds the
        * backslash FF[4] needs so that the value reads back the same. */
+    case SGF_DIAG_MOVE_AND_SETUP:
+    case SGF_DIAG_TWO_MOVES:
+    case SGF_DIAG_ROOT_OUTSIDE_ROOT:
+    case SGF_DIAG_GAME_INFO_TWICE:
+    case SGF_DIAG_DUPLICATE_PROPERTY:
+    case SGF_DIAG_OFF_BOARD:
+    case SGF_DIAG_BAD_VALUE:
+    case SGF_DIAG_SEVERAL_VALUES:
+    case SGF_DIAG_UNKNOWN_FF:
+    case SGF_DIAG_UNKNOWN_GM:
+    case SGF_DIAG_SZ_RANGE:
+    case SGF_DIAG_NOT_RECTANGLE:
+    case SGF_DIAG_BAD_UTF8:
+      /* The semantic checks (sgfstream/check.h) only report: the parser
+       * keeps every property and value as written. */
       return 0;
 
     /* DROPS: bytes the user wrote are not in the output. */
