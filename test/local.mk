@@ -136,3 +136,13 @@ test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
 TESTS += test/tool-json.sh
 EXTRA_DIST += test/tool-json.sh
+# the semantic checks (sgfstream/check.h, lib/check): each check by hand,
+# split anywhere
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_check
+TESTS += test/test_check
+test_test_check_SOURCES = test/test_check.c
+test_test_check_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_check_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_check_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+endif
