@@ -146,3 +146,7 @@ test_test_check_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_check_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_check_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
+# `sgf check` with its semantic checks: the options (tool-check-semantic),
+# and the corpus (counts per check, in the log; skips without it)
+TESTS += test/tool-check-semantic.sh test/corpus-check.sh
+EXTRA_DIST += test/tool-check-semantic.sh test/corpus-check.sh
