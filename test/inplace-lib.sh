@@ -80,7 +80,7 @@ inplace_keeps() {
     bad "$1" "rewritten, but exit status $rc"
     return
   fi
-  if ! "$sgf" check --strict -q "$tmp/keep.sgf" 2>/dev/null; then
+  if ! "$sgf" check --strict --syntax-only -q "$tmp/keep.sgf" 2>/dev/null; then
     bad "$1" "the rewritten file is not strict-clean"
   fi
   "$sgf" events "$1" 2>/dev/null | events_norm >"$tmp/keep.in"

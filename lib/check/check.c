@@ -49,7 +49,8 @@ sgf_checker *sgf_checker_create(const sgf_check_options *opt) {
   sgf_checker *c;
   sgf_check_options_init(&o);
   if (opt) {
-    if (opt->size < sizeof(size_t) + sizeof(void *)) return NULL;
+    /* This is the struct's first version: nothing shorter is valid. */
+    if (opt->size < sizeof o) return NULL;
     memcpy(&o, opt, opt->size < sizeof o ? opt->size : sizeof o);
     o.size = sizeof o;
   }
