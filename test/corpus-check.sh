@@ -3,7 +3,8 @@
 # check` on every file must not crash (exit status 0 to 3, under
 # timeout), must print the same with --chunk=7 as whole, and
 # --syntax-only must print none of the checks' codes (28 to 40). Prints
-# how often each check fires, so real-file frequencies stay visible in
+# how often each check fires, over the files and over the archives of
+# real games (dev/*.tar.xz), so real-file frequencies stay visible in
 # the test log. The corpus is ../shared/corpus beside the source tree, or
 # $SGF_CORPUS; skips (77) without it or the sgf tool.
 top_srcdir=${top_srcdir:-${srcdir:-.}}
@@ -23,11 +24,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sgf-corpus-check.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 fail=0
 
-# check NAME ARGS...: sgf check ARGS over the corpus into $tmp/NAME.
+# check NAME ARGS...: sgf check ARGS into $tmp/NAME.
 check() {
   name=$1
   shift
-  timeout "$T" "$sgf" check "$@" "$corpus" >"$tmp/$name" 2>"$tmp/$name.err"
+  timeout "$T" "$sgf" check "$@" >"$tmp/$name" 2>"$tmp/$name.err"
   st=$?
   if [ "$st" -gt 3 ]; then
     echo "FAIL: sgf check $*: exit status $st (crash or timeout)"
@@ -35,9 +36,12 @@ check() {
     fail=1
   fi
 }
-check whole
-check chunk7 --chunk=7
-check syntax --syntax-only
+check whole "$corpus"
+check chunk7 --chunk=7 "$corpus"
+check syntax --syntax-only "$corpus"
+# the archives of real games (dev/*.tar.xz), for the counts
+set -- "$corpus"/dev/*.tar.xz
+[ -f "$1" ] && check archives "$@"
 if ! cmp -s "$tmp/whole" "$tmp/chunk7"; then
   echo "FAIL: --chunk=7 output differs from the whole-buffer output"
   diff "$tmp/whole" "$tmp/chunk7" | head -20
@@ -48,9 +52,16 @@ if codes "$tmp/syntax" | awk '$1 >= 28 && $1 <= 40' | grep -q .; then
   echo "FAIL: --syntax-only reported semantic checks"
   fail=1
 fi
-echo "corpus-check: $(tail -1 "$tmp/whole.err")"
+counts() { # FILE: findings per check
+  codes "$1" | awk '$1 >= 28 && $1 <= 40' | sort | uniq -c |
+    sort -k2n | awk '{ printf "  %s %s %d\n", $2, $3, $1 }'
+}
+echo "corpus-check: the corpus's .sgf files: $(tail -1 "$tmp/whole.err")"
 echo "corpus-check: findings per check (code name count):"
-codes "$tmp/whole" | awk '$1 >= 28 && $1 <= 40' | sort | uniq -c |
-  sort -k2n | awk '{ printf "  %s %s %d\n", $2, $3, $1 }'
+counts "$tmp/whole"
+if [ -f "$tmp/archives" ]; then
+  echo "corpus-check: the archives: $(tail -1 "$tmp/archives.err")"
+  counts "$tmp/archives"
+fi
 [ $fail -eq 0 ] && echo "corpus-check: no crash, chunking-independent"
 exit $fail
