@@ -265,8 +265,10 @@ static int write_typed(ff4 *c, rewrite *rw, const sgf_propdef *def,
   size_t n = 0;
   int rc = reencode(c, def, raw, len, tv, out, &n);
   if (rc < 0) {
-    warn(rw, pos, "%s[%s] is not a %s value: kept as written", def->ident,
-         shown(raw, len, b1), sgf_vtype_name(NULL, def->type));
+    int two = def->type2 != SGF_VT_UNKNOWN;
+    warn(rw, pos, "%s[%s] is not a valid %s%s%s value: kept as written",
+         def->ident, shown(raw, len, b1), sgf_vtype_name(NULL, def->type),
+         two ? ":" : "", two ? sgf_vtype_name(NULL, def->type2) : "");
     sgf_writer_value(rw->w, raw, len);
     return 0;
   }
@@ -485,6 +487,13 @@ static int node_end(sgf_parser *p, void *u) {
   rewrite *rw;
   ff4 *c = conv(u, &rw);
   (void)p;
+  /* GM before the held properties: a second --ff4 then finds it where
+   * the first put it, and writes the same bytes */
+  if (c->in_root && !c->seen_gm) {
+    sgf_writer_property(rw->w, "GM", 2);
+    sgf_writer_value(rw->w, "1", 1);
+    warn(rw, c->node_pos, "GM[1] added to the root node (Go, the default)");
+  }
   if (c->held.len > 0) {
     size_t n, i;
     held *h = held_at(c, &n);
@@ -499,11 +508,6 @@ static int node_end(sgf_parser *p, void *u) {
     write_komi(c, rw);
   }
   if (c->in_root) {
-    if (!c->seen_gm) {
-      sgf_writer_property(rw->w, "GM", 2);
-      sgf_writer_value(rw->w, "1", 1);
-      warn(rw, c->node_pos, "GM[1] added to the root node (Go, the default)");
-    }
     if (!c->seen_ff)
       warn(rw, c->node_pos, "FF[4] added to the root node");
     else if (c->fflen != 1 || c->ff[0] != '4')
