@@ -108,6 +108,12 @@ conv "KI even, negative" 1 '(;FF[3]KI[12])(;FF[3]KI[-1])' \
   "$(printf '(;FF[4]GM[1]KM[6])\n(;FF[4]GM[1]KM[-0.5])')"
 conv "KI beside KM" 1 '(;FF[3]KI[13]KM[6.5])' '(;FF[4]KM[6.5]GM[1]KI[13])'
 
+# VW of two points in an old record: the corners of the view.
+conv "VW corners" 1 '(;FF[3]VW[db][ba];B[aa]VW[];W[bb]VW[aa][bb][cc])' \
+  '(;FF[4]GM[1]VW[ba:db];B[aa]VW[];W[bb]VW[aa][bb][cc])'
+conv "VW of FF[4] means FF[4]'s" 0 '(;FF[4]GM[1]VW[ba][db])' \
+  '(;FF[4]GM[1]VW[ba][db])'
+
 # Values re-encoded; a pass "tt" is [] up to 19x19 only; an upper-case
 # point of an old record is read in lower case.
 conv "values re-encoded" 1 \

@@ -38,7 +38,7 @@
 enum { MODE_PASS, MODE_TYPED, MODE_FF, MODE_HOLD };
 
 /* The properties held until the end of the node. */
-enum { HOLD_LB, HOLD_MA, HOLD_TR, HOLD_L, HOLD_M, HOLD_KI };
+enum { HOLD_LB, HOLD_MA, HOLD_TR, HOLD_L, HOLD_M, HOLD_KI, HOLD_VW };
 
 /* A held value: its bytes are at off in held_bytes. */
 typedef struct held {
@@ -483,6 +483,47 @@ static void write_komi(ff4 *c, rewrite *rw) {
   }
 }
 
+/* VW in an old record: two points were the corners of the view, which
+ * FF[4] writes as one rectangle (VW[ba][db] is VW[ba:db]); any other
+ * count of values means what FF[4] says. */
+static void write_view(ff4 *c, rewrite *rw) {
+  const sgf_propdef *def = sgf_prop_lookup(NULL, "VW", 2);
+  size_t n, i, nv = 0, at[2] = {0, 0};
+  held *h = held_at(c, &n);
+  sgf_point pt[2];
+  sgf_typed_value tv;
+  char b1[32], b2[32];
+  for (i = 0; i < n; i++)
+    if (h[i].kind == HOLD_VW && nv++ < 2) at[nv - 1] = i;
+  if (nv == 0) return;
+  sgf_writer_property(rw->w, "VW", 2);
+  if (nv == 2 &&
+      sgf_board_point_decode(&c->board, held_raw(c, &h[at[0]]), h[at[0]].len,
+                             &pt[0], NULL) == 0 &&
+      sgf_board_point_decode(&c->board, held_raw(c, &h[at[1]]), h[at[1]].len,
+                             &pt[1], NULL) == 0) {
+    sgf_rect r;
+    char val[8];
+    int k;
+    r.a.x = pt[0].x < pt[1].x ? pt[0].x : pt[1].x;
+    r.a.y = pt[0].y < pt[1].y ? pt[0].y : pt[1].y;
+    r.b.x = pt[0].x < pt[1].x ? pt[1].x : pt[0].x;
+    r.b.y = pt[0].y < pt[1].y ? pt[1].y : pt[0].y;
+    k = sgf_rect_encode(&c->board, &r, val);
+    if (k > 0) {
+      warn(rw, h[at[0]].pos,
+           "VW[%s][%s] written VW[%.*s] (FF[3]: the corners of the view)",
+           shown(held_raw(c, &h[at[0]]), h[at[0]].len, b1),
+           shown(held_raw(c, &h[at[1]]), h[at[1]].len, b2), k, val);
+      sgf_writer_value(rw->w, val, (size_t)k);
+      return;
+    }
+  }
+  for (i = 0; i < n; i++)
+    if (h[i].kind == HOLD_VW)
+      write_typed(c, rw, def, held_raw(c, &h[i]), h[i].len, h[i].pos, &tv);
+}
+
 static int node_end(sgf_parser *p, void *u) {
   rewrite *rw;
   ff4 *c = conv(u, &rw);
@@ -506,6 +547,7 @@ static int node_end(sgf_parser *p, void *u) {
     write_marks(c, rw, 0);
     write_kept(c, rw, HOLD_M);
     write_komi(c, rw);
+    write_view(c, rw);
   }
   if (c->in_root) {
     if (!c->seen_ff)
@@ -605,9 +647,14 @@ static int property(sgf_parser *p, void *u, const char *at, size_t len) {
       case SGF_PROP_KI:
         c->kind = HOLD_KI;
         return SGF_CONTINUE;
+      case SGF_PROP_VW:
+        if (!c->old) break;
+        c->kind = HOLD_VW;
+        return SGF_CONTINUE;
       default:
-        c->mode = MODE_PASS;
+        break;
     }
+    c->mode = MODE_PASS;
   }
   if (id == SGF_PROP_KM) c->has_km = 1;
   if (c->in_root && id == SGF_PROP_GM) c->seen_gm = 1;

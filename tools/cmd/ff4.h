@@ -12,6 +12,8 @@
  *     MA and TR (FF[4] allows one of each per node); Go games only;
  *   - KI (komi in half points) becomes KM (KI[11] is KM[5.5]) unless the
  *     node has a KM;
+ *   - VW of two points in an old record (the corners of the view, FF[3])
+ *     becomes one rectangle: VW[ba][db] is VW[ba:db];
  *   - values of the non-text types are decoded and encoded again by the
  *     value layer: "+5" is 5, "6.50" is 6.5, a "tt" pass is [] on boards
  *     up to 19x19, a rectangle is written upper-left:lower-right; in old
