@@ -135,6 +135,21 @@ conv "old properties kept" 1 \
   '(;FF[3]BS[0]WS[0]ID[x y]OM[2]OP[60.0]LT[];CH[1]SI[2]EL[3]C[  a\]b  ])' \
   '(;FF[4]BS[0]WS[0]ID[x y]OM[2]OP[60]LT[]GM[1];CH[1]SI[2]EL[3]C[  a\]b  ])'
 
+# Values that arrive in pieces (the input split inside them: standard
+# input written in two parts) are converted the same.
+g='(;FF[3]SZ[9]KI[11]HA[+2];B[cc]L[aa][bb]M[cc][dd]LB[ee:x](;W[tt]TM[300.50]'
+g="$g"'M[ee];B[DD])(;W[bc]VW[aa][cc];B[ab];W[ba]M[aa][ab]))'
+printf '%s' "$g" >in.sgf
+"$sgf" fmt --compact --ff4 in.sgf >whole 2>/dev/null
+for cut in 17 22 33 38 72 95; do
+  n=$((n + 1))
+  (printf '%s' "$g" | cut -c1-$cut | tr -d '\n'
+    sleep 0.3
+    printf '%s' "$g" | cut -c$((cut + 1))- | tr -d '\n') |
+    "$sgf" fmt --compact --ff4 >out 2>/dev/null
+  cmp -s whole out || { echo "FAIL: --ff4 of input cut at $cut"; fail=1; }
+done
+
 # The readable layout is the same conversion.
 n=$((n + 1))
 printf '(;FF[3];B[aa]L[bb])' >in.sgf
