@@ -114,6 +114,18 @@ conv "VW corners" 1 '(;FF[3]VW[db][ba];B[aa]VW[];W[bb]VW[aa][bb][cc])' \
 conv "VW of FF[4] means FF[4]'s" 0 '(;FF[4]GM[1]VW[ba][db])' \
   '(;FF[4]GM[1]VW[ba][db])'
 
+# TE and BM in one node of an old record: IT (TE first) or DO (BM first).
+conv "TE then BM" 1 '(;FF[3];B[aa]TE[1]C[x]BM[1];W[bb]BM[2]TE[1];B[cc]TE[2])' \
+  '(;FF[4]GM[1];B[aa]C[x]IT[];W[bb]DO[];B[cc]TE[2])'
+warned "TE BM warning" \
+  'in.sgf:1:16: warning: TE[1] and BM[1] written IT[] (FF[3]: TE then BM, interesting) [ff4]'
+conv "TE and BM in FF[4] stay" 0 '(;FF[4]GM[1];B[aa]TE[1]BM[1])' \
+  '(;FF[4]GM[1];B[aa]TE[1]BM[1])'
+
+# Everything in one node: the order is one a second --ff4 keeps.
+conv "all in one node" 1 '(;FF[3]KI[11]L[bb]VW[aa][cc];B[aa]M[aa]TE[1]BM[1]C[c])' \
+  '(;FF[4]GM[1]KM[5.5]VW[aa:cc]LB[bb:a];B[aa]C[c]IT[]TR[aa])'
+
 # Values re-encoded; a pass "tt" is [] up to 19x19 only; an upper-case
 # point of an old record is read in lower case.
 conv "values re-encoded" 1 \

@@ -38,7 +38,17 @@
 enum { MODE_PASS, MODE_TYPED, MODE_FF, MODE_HOLD };
 
 /* The properties held until the end of the node. */
-enum { HOLD_LB, HOLD_MA, HOLD_TR, HOLD_L, HOLD_M, HOLD_KI, HOLD_VW };
+enum {
+  HOLD_LB,
+  HOLD_MA,
+  HOLD_TR,
+  HOLD_L,
+  HOLD_M,
+  HOLD_KI,
+  HOLD_VW,
+  HOLD_TE,
+  HOLD_BM
+};
 
 /* A held value: its bytes are at off in held_bytes. */
 typedef struct held {
@@ -460,18 +470,18 @@ static void write_komi(ff4 *c, rewrite *rw) {
   size_t n, i;
   held *h = held_at(c, &n);
   char b[32];
+  int km_seen = c->has_km;
   for (i = 0; i < n; i++) {
     const char *raw = held_raw(c, &h[i]);
     int64_t ki;
     char km[32];
     int k;
     if (h[i].kind != HOLD_KI) continue;
-    if (c->has_km || sgf_number_decode(raw, h[i].len, &ki, NULL) < 0 ||
+    if (km_seen || sgf_number_decode(raw, h[i].len, &ki, NULL) < 0 ||
         ki < -INT64_MAX) {
       warn(rw, h[i].pos, "KI[%s] kept as written: %s", shown(raw, h[i].len, b),
-           c->has_km ? "the node has KM" : "not a number");
-      sgf_writer_property(rw->w, "KI", 2);
-      sgf_writer_value(rw->w, raw, h[i].len);
+           km_seen ? "the node has KM" : "not a number");
+      h[i].state = 2; /* written with the held ones: write_kept_komi() */
       continue;
     }
     k = snprintf(km, sizeof km, "%s%" PRId64 "%s", ki < 0 ? "-" : "",
@@ -480,6 +490,18 @@ static void write_komi(ff4 *c, rewrite *rw) {
          shown(raw, h[i].len, b), km);
     sgf_writer_property(rw->w, "KM", 2);
     sgf_writer_value(rw->w, km, (size_t)k);
+    h[i].state = 1;
+    km_seen = 1;
+  }
+}
+
+static void write_kept_komi(ff4 *c, rewrite *rw) {
+  size_t n, i;
+  held *h = held_at(c, &n);
+  for (i = 0; i < n; i++) {
+    if (h[i].kind != HOLD_KI || h[i].state != 2) continue;
+    sgf_writer_property(rw->w, "KI", 2);
+    sgf_writer_value(rw->w, held_raw(c, &h[i]), h[i].len);
   }
 }
 
@@ -524,6 +546,39 @@ static void write_view(ff4 *c, rewrite *rw) {
       write_typed(c, rw, def, held_raw(c, &h[i]), h[i].len, h[i].pos, &tv);
 }
 
+/* TE and BM in one node: FF[3]'s way to say "interesting" (TE first)
+ * or "doubtful" (BM first); FF[4] has IT and DO for them and allows one
+ * move annotation a node. Any other TE or BM is written as it is. */
+static void write_annotation(ff4 *c, rewrite *rw) {
+  size_t n, i, nte = 0, nbm = 0, te = 0, bm = 0;
+  held *h = held_at(c, &n);
+  char b1[32], b2[32];
+  for (i = 0; i < n; i++) {
+    if (h[i].kind == HOLD_TE && nte++ == 0) te = i;
+    if (h[i].kind == HOLD_BM && nbm++ == 0) bm = i;
+  }
+  if (nte == 1 && nbm == 1) {
+    const char *to = te < bm ? "IT" : "DO";
+    size_t first = te < bm ? te : bm;
+    warn(rw, h[first].pos, "TE[%s] and BM[%s] written %s[] (FF[3]: %s %s)",
+         shown(held_raw(c, &h[te]), h[te].len, b1),
+         shown(held_raw(c, &h[bm]), h[bm].len, b2), to,
+         te < bm ? "TE then BM," : "BM then TE,",
+         te < bm ? "interesting" : "doubtful");
+    sgf_writer_property(rw->w, to, 2);
+    sgf_writer_value(rw->w, "", 0);
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    sgf_typed_value tv;
+    const sgf_propdef *def;
+    if (h[i].kind != HOLD_TE && h[i].kind != HOLD_BM) continue;
+    def = sgf_prop_lookup(NULL, h[i].kind == HOLD_TE ? "TE" : "BM", 2);
+    sgf_writer_property(rw->w, def->ident, 2);
+    write_typed(c, rw, def, held_raw(c, &h[i]), h[i].len, h[i].pos, &tv);
+  }
+}
+
 static int node_end(sgf_parser *p, void *u) {
   rewrite *rw;
   ff4 *c = conv(u, &rw);
@@ -541,13 +596,19 @@ static int node_end(sgf_parser *p, void *u) {
     for (i = 0; i < n; i++) /* M marks no point MA or TR marks already */
       if (h[i].kind == HOLD_MA || h[i].kind == HOLD_TR)
         use_points(c, held_raw(c, &h[i]), h[i].len, 2);
+    /* First what a second --ff4 will not hold (it is FF[4] then: the
+     * converted KM, VW, TE and BM pass through where they stand), then
+     * what it will hold too, in the same order: so a second --ff4
+     * writes the same bytes. */
+    write_annotation(c, rw);
+    write_komi(c, rw);
+    write_view(c, rw);
     write_labels(c, rw);
     write_kept(c, rw, HOLD_L);
     write_marks(c, rw, 1);
     write_marks(c, rw, 0);
     write_kept(c, rw, HOLD_M);
-    write_komi(c, rw);
-    write_view(c, rw);
+    write_kept_komi(c, rw);
   }
   if (c->in_root) {
     if (!c->seen_ff)
@@ -624,6 +685,11 @@ static int property(sgf_parser *p, void *u, const char *at, size_t len) {
     c->mode = MODE_FF;
     c->seen_ff = 1;
     c->ff_pos = sgf_parser_position(p);
+    return SGF_CONTINUE;
+  }
+  if (c->old && (id == SGF_PROP_TE || id == SGF_PROP_BM)) {
+    c->mode = MODE_HOLD;
+    c->kind = id == SGF_PROP_TE ? HOLD_TE : HOLD_BM;
     return SGF_CONTINUE;
   }
   if (c->gm == 1) {

@@ -14,6 +14,9 @@
  *     node has a KM;
  *   - VW of two points in an old record (the corners of the view, FF[3])
  *     becomes one rectangle: VW[ba][db] is VW[ba:db];
+ *   - TE and BM in one node of an old record become IT (TE first) or DO
+ *     (BM first), FF[3]'s way of saying interesting or doubtful (FF[4]
+ *     allows one move annotation a node; the warning shows both values);
  *   - values of the non-text types are decoded and encoded again by the
  *     value layer: "+5" is 5, "6.50" is 6.5, a "tt" pass is [] on boards
  *     up to 19x19, a rectangle is written upper-left:lower-right; in old
