@@ -2,6 +2,7 @@
  * repairs applied, identifiers normalized) with the streaming writer. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "ff4.h"
 #include "inplace.h"
 #include "input.h"
 #include "output.h"
@@ -19,8 +20,9 @@ typedef struct fmt {
 
 void help_fmt(FILE *f) {
   fprintf(f,
-          "usage: sgf fmt [--compact|--readable] [-o OUT | -i [--force]] "
-          "[-v] [FILE]...\n"
+          "usage: sgf fmt [--compact|--readable] [--ff4] "
+          "[-o OUT | -i [--force]] [-v]\n"
+          "               [FILE]...\n"
           "\n"
           "Rewrite each FILE (and each .sgf file inside an archive) as "
           "valid FF[4]:\n"
@@ -38,6 +40,20 @@ void help_fmt(FILE *f) {
           "(default)\n"
           "      --compact     no whitespace but one newline after each "
           "game\n"
+          "      --ff4         also convert FF[1]-FF[3] records as SGFC "
+          "does: FF[4]\n"
+          "                    in each root (GM[1] added if missing), L "
+          "written as LB\n"
+          "                    (labels a, b...), M as MA (empty point) or "
+          "TR (stone),\n"
+          "                    KI as KM, an old VW[ba][db] as "
+          "VW[ba:db], old TE and BM\n"
+          "                    in one node as IT or DO; numbers,\n"
+          "                    points and moves re-encoded (B[tt] is B[] "
+          "up to 19x19);\n"
+          "                    each change is a warning, always printed; old\n"
+          "                    properties FF[4] lacks (BS, ID, CH...) are "
+          "kept as written\n"
           "  -o, --output=OUT  write all the games to OUT (replaced only "
           "when\n"
           "                    every FILE was read without errors and "
@@ -114,13 +130,14 @@ static void none(void *ctx, const char *name, const char *why) {
 }
 
 int cmd_fmt(int argc, char **argv) {
-  enum { OPT_FORCE = OPT_LONG_BASE };
+  enum { OPT_FORCE = OPT_LONG_BASE, OPT_FF4 };
   static const struct option longopts[] = {
       {"compact", no_argument, NULL, REWRITE_OPT_COMPACT},
       {"readable", no_argument, NULL, REWRITE_OPT_READABLE},
       {"output", required_argument, NULL, 'o'},
       {"in-place", no_argument, NULL, 'i'},
       {"force", no_argument, NULL, OPT_FORCE},
+      {"ff4", no_argument, NULL, OPT_FF4},
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -128,7 +145,9 @@ int cmd_fmt(int argc, char **argv) {
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
   inplace ip;
-  int in_place = 0, force = 0;
+  int in_place = 0, force = 0, to_ff4 = 0;
+  sgf_callbacks ff4_cb;
+  ff4 *conv = NULL;
   uv_loop_t loop;
   input_reader *in;
   fmt f;
@@ -155,6 +174,9 @@ int cmd_fmt(int argc, char **argv) {
         break;
       case OPT_FORCE:
         force = 1;
+        break;
+      case OPT_FF4:
+        to_ff4 = 1;
         break;
       case 'v':
         ro.verbose = 1;
@@ -207,15 +229,24 @@ int cmd_fmt(int argc, char **argv) {
     f.outname = "<stdout>";
   }
   in = input_reader_create(0);
-  if (in == NULL ||
-      rewrite_init(&f.rw, "fmt", &ro, NULL, output_write, &f.out) != 0) {
-    if (in == NULL) report_failure("fmt", "out of memory");
+  if (to_ff4) {
+    sgf_callbacks_init(&ff4_cb);
+    ff4_callbacks(&ff4_cb);
+    conv = ff4_create();
+  }
+  if (in == NULL || (to_ff4 && conv == NULL) ||
+      rewrite_init(&f.rw, "fmt", &ro, to_ff4 ? &ff4_cb : NULL, output_write,
+                   &f.out) != 0) {
+    if (in == NULL || (to_ff4 && conv == NULL))
+      report_failure("fmt", "out of memory");
+    ff4_destroy(conv);
     input_reader_destroy(in);
     output_discard(&f.out);
     uv_loop_close(&loop);
     return EXIT_TROUBLE;
   }
 
+  f.rw.cmd_ctx = conv;
   memset(&ip, 0, sizeof ip);
   ip.rw = &f.rw;
   ip.in = in;
@@ -251,6 +282,7 @@ int cmd_fmt(int argc, char **argv) {
   }
   status = f.rw.status;
   rewrite_free(&f.rw);
+  ff4_destroy(conv);
   input_reader_destroy(in);
   uv_loop_close(&loop);
   return finish_output(status);
