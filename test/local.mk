@@ -136,3 +136,13 @@ test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
 TESTS += test/tool-json.sh
 EXTRA_DIST += test/tool-json.sh
+
+# typed getters on nodes, typed setters on the cursor (sgfstream/typed.h)
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_typed
+TESTS += test/test_typed
+test_test_typed_SOURCES = test/test_typed.c
+test_test_typed_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_typed_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_typed_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS) -lm
+endif
