@@ -28,7 +28,9 @@
  * written), SGF_ENOMEM / SGF_ELIMIT, and on every failure the tree is as
  * it was (some arena bytes may have been spent).
  *
- * This header includes sgfstream/tree.h and sgfstream/charset.h.
+ * Opt-in: <sgfstream.h> does not include this header (value.h, which the
+ * umbrella includes, would otherwise meet it before its own typed part);
+ * it includes <sgfstream.h>, so it stands alone.
  */
 #include <sgfstream.h>
 
