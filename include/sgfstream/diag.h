@@ -69,7 +69,15 @@
      "second byte: the ']' after it closes the value")                         \
   XX(27, DBCS_BRACKET, "dbcs-bracket", WARNING,                                \
      "']' after a double-byte lead byte read as the character's second "       \
-     "byte: the value goes on")
+     "byte: the value goes on")                                                \
+  /* 28, 29: reported by the sgf tool, which reads UTF-16 input converted      \
+   * to UTF-8 (the library itself refuses it: utf16, 22) */                    \
+  XX(28, UTF16_INPUT, "utf16-input", WARNING,                                  \
+     "input is UTF-16, read converted to UTF-8 (columns and offsets count "    \
+     "in the converted text)")                                                 \
+  XX(29, UTF16_INVALID, "utf16-invalid", FATAL,                                \
+     "UTF-16 input with a lone surrogate or a character cut off here; the "    \
+     "rest of the input is not read")
 
 typedef enum sgf_diag_code {
   SGF_DIAG_NONE = 0,

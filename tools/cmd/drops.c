@@ -51,6 +51,9 @@ int rewrite_diag_drops(sgf_diag_code code) {
     case SGF_DIAG_DBCS_BRACKET:
       /* The double-byte character keeps its bytes; the writer adds the
        * backslash FF[4] needs so that the value reads back the same. */
+    case SGF_DIAG_UTF16_INPUT:
+      /* Every character is kept, in UTF-8 (fmt -i refuses to replace a
+       * UTF-16 file by UTF-8 on its own: inplace.c). */
       return 0;
 
     /* DROPS: bytes the user wrote are not in the output. */
@@ -82,6 +85,7 @@ int rewrite_diag_drops(sgf_diag_code code) {
     case SGF_DIAG_TREE_NODE_LIMIT:
     case SGF_DIAG_TREE_BYTE_LIMIT:
     case SGF_DIAG_UTF16:
+    case SGF_DIAG_UTF16_INVALID:
     case SGF_DIAG_NO_GAME_TREE:
       return 1;
 
