@@ -506,12 +506,45 @@ static void test_set_alloc_failure(void **state) {
   free(big);
 }
 
+/* The text getter's scratch memory comes from the tree's allocator: out
+ * of memory is SGF_ENOMEM, with nothing leaked and *out untouched. */
+static void test_get_text_nomem(void **state) {
+  countalloc cnt;
+  sgf_allocator a;
+  sgf_tree *t;
+  sgf_cursor *c;
+  sgf_charset *cs = sgf_charset_create(NULL);
+  char *out = NULL;
+  size_t cap = 0;
+  (void)state;
+  countalloc_init(&cnt, &a, 1);
+  t = sgf_tree_create(&a);
+  c = sgf_cursor_create(t);
+  assert_non_null(c);
+  assert_int_equal(sgf_cursor_set_utf8(c, "C", "abc", 3, NULL), SGF_OK);
+  countalloc_schedule(&cnt, 0, 1); /* the next call fails */
+  assert_int_equal(
+      sgf_node_get_text(sgf_tree_root(t), "C", cs, &out, &cap, NULL),
+      SGF_ENOMEM);
+  assert_null(out);
+  assert_int_equal(
+      sgf_node_get_text(sgf_tree_root(t), "C", cs, &out, &cap, NULL), 3);
+  assert_string_equal(out, "abc");
+  sgf_charset_free(cs, out, cap);
+  sgf_charset_destroy(cs);
+  sgf_cursor_destroy(c);
+  sgf_tree_free(t);
+  assert_int_equal(cnt.live, 0);
+  assert_int_equal(cnt.bad, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_get_scalars),
       cmocka_unit_test(test_get_points_moves),
       cmocka_unit_test(test_get_bad_board),
       cmocka_unit_test(test_get_text),
+      cmocka_unit_test(test_get_text_nomem),
       cmocka_unit_test(test_set_scalars),
       cmocka_unit_test(test_set_points_play),
       cmocka_unit_test(test_set_utf8),
