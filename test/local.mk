@@ -129,11 +129,12 @@ test_test_charset_SOURCES = test/test_charset.c
 test_test_charset_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_charset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_charset_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
-# tools/common/utf16.c: UTF-16 input to UTF-8 in chunks
+# tools/io/utf16.c: UTF-16 input to UTF-8 in chunks (compiled in: the
+# rest of tools/io needs libuv, built only with the tool)
 check_PROGRAMS += test/test_utf16
 TESTS += test/test_utf16
-test_test_utf16_SOURCES = test/test_utf16.c
-test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_utf16_SOURCES = test/test_utf16.c tools/io/utf16.c
+test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS) $(IO_CPPFLAGS)
 test_test_utf16_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
@@ -153,3 +154,17 @@ endif
 # and the corpus (counts per check, in the log; skips without it)
 TESTS += test/tool-check-semantic.sh test/corpus-check.sh
 EXTRA_DIST += test/tool-check-semantic.sh test/corpus-check.sh
+
+# typed getters on nodes, typed setters on the cursor (sgfstream/typed.h)
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_typed
+TESTS += test/test_typed
+test_test_typed_SOURCES = test/test_typed.c
+test_test_typed_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_typed_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_typed_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS) -lm
+endif
+
+# UTF-16 input read converted by every command (tools/io/transcode.c)
+TESTS += test/tool-utf16.sh
+EXTRA_DIST += test/tool-utf16.sh

@@ -5,7 +5,7 @@
  * Each file goes through all of them, whatever target found it:
  *   fz_check_parse, fz_check_split, fz_check_reader, fz_check_tree,
  *   fz_check_roundtrip, fz_check_writer, fz_check_cursor,
- *   fz_check_unescape  the file as that target's input
+ *   fz_check_unescape, fz_check_charset  the file as that target's input
  *       (header bytes first; see test/fuzz/harness.h)
  *   fz_check_plain  the file as plain SGF in lenient, strict, mainline and
  *       strict+mainline mode: whole versus byte by byte with pauses
@@ -112,6 +112,7 @@ static void test_replay_all(void **state) {
                   {"fuzz_writer", fz_check_writer},
                   {"fuzz_cursor", fz_check_cursor},
                   {"fuzz_unescape", fz_check_unescape},
+                  {"fuzz_charset", fz_check_charset},
                   {"plain", fz_check_plain}};
     char path[4096];
     unsigned char *buf = NULL;

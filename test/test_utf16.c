@@ -1,4 +1,4 @@
-/* test_utf16.c - tools/common/utf16.c: the byte-order mark and its
+/* test_utf16.c - tools/io/utf16.c: the byte-order mark and its
  * absence, UTF-16LE and BE to UTF-8 in chunks of every size from 1 byte
  * (code units and surrogate pairs split between chunks), a lone
  * surrogate and a cut-off code unit reported at their offsets, and a

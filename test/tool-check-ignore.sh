@@ -18,9 +18,10 @@ cd "$tmp" || exit 99
 
 # w.sgf: a lowercase identifier (13) and an unmatched ')' (12), warnings.
 printf '(;GM[1]b[aa]C[x])\n(;W[bb]))\n' >w.sgf
-# n.sgf: empty, no game tree (21, an error); utf16.sgf: a fatal error.
+# n.sgf: empty, no game tree (21, an error); utf16.sgf: a fatal error, a
+# lone low surrogate in UTF-16 (29, after the warning 28: it is UTF-16).
 : >n.sgf
-printf '\377\376(\000;\000' >utf16.sgf
+printf '\377\376(\000;\000\000\334' >utf16.sgf
 
 # run WANT_STATUS ARGS...: sgf check ARGS; the diagnostics' [NAME/CODE]s
 # in order are left in $got, the summary in $summary.
@@ -73,8 +74,8 @@ expect "-q" "" "2 clean"
 # A diagnostic that stops the parse is reported and counted all the same.
 run 2 --strict --ignore=13 w.sgf
 expect "--strict" "lowercase-ident/13 " "(0 warnings, 1 error)"
-run 2 --ignore=utf16 utf16.sgf
-expect "a fatal error" "utf16/22 " "(0 warnings, 1 error)"
+run 2 --ignore=utf16-input --ignore=utf16-invalid utf16.sgf
+expect "a fatal error" "utf16-invalid/42 " "(0 warnings, 1 error, 1 ignored)"
 
 # Usage errors: status 2, the name in the message, nothing checked.
 for bad in nosuch 13,nosuch 0 99 '' 13, ,13 LOWERCASE-IDENT 13x; do

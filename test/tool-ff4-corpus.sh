@@ -27,7 +27,18 @@ counts() {
   "$sgf" stats "$1" 2>/dev/null | sed -n 2p | awk '{print $1, $2, $3, $5}'
 }
 
-# An FF[3] record: converted, strict-clean with no diagnostic.
+# Findings of sgf check (warnings + errors, semantic checks included).
+findings()
+{
+  "$sgf" check "$1" 2>&1 | tail -n 1 |
+    sed -n 's/.*(\([0-9]*\) warnings*, \([0-9]*\) error.*/\1 \2/p' | {
+    read -r w e && echo $((w + e))
+  }
+}
+
+# An FF[3] record: converted, syntax-strict-clean with no diagnostic
+# (the semantic checks may still find what the record itself got wrong,
+# such as TM[30:00(5x1:00)]: --ff4 keeps a value it cannot convert).
 ff3=$(grep -rl 'FF\[3\]' "$corpus/dev" --include='*.sgf' 2>/dev/null |
   LC_ALL=C sort | head -n 1)
 if [ -n "$ff3" ]; then
@@ -38,7 +49,7 @@ if [ -n "$ff3" ]; then
     cat "$tmp/err"; fail=1
   fi
   # exit status 0: not even a warning
-  if ! "$sgf" check --strict "$tmp/ff3.sgf" >"$tmp/out" 2>&1; then
+  if ! "$sgf" check --strict --syntax-only "$tmp/ff3.sgf" >"$tmp/out" 2>&1; then
     echo "FAIL: $ff3 converted is not strict-clean:"; cat "$tmp/out"; fail=1
   fi
   grep -q '^(;FF\[4\]' "$tmp/ff3.sgf" ||
@@ -59,8 +70,13 @@ for f in "$corpus"/edge/*; do
     continue
   fi
   files=$((files + 1))
-  if ! "$sgf" check --strict -q "$tmp/a.sgf" >/dev/null 2>&1; then
+  if ! "$sgf" check --strict --syntax-only -q "$tmp/a.sgf" >/dev/null 2>&1; then
     echo "FAIL: $f: --ff4 output is not strict-clean"; fail=1
+  fi
+  # --ff4 adds no semantic finding to what plain fmt's output has
+  fp=$(findings "$tmp/plain.sgf") fa=$(findings "$tmp/a.sgf")
+  if [ -z "$fa" ] || [ -z "$fp" ] || [ "$fa" -gt "$fp" ]; then
+    echo "FAIL: $f: sgf check findings $fa after --ff4, $fp before"; fail=1
   fi
   "$sgf" fmt --ff4 "$tmp/a.sgf" >"$tmp/b.sgf" 2>/dev/null
   if ! cmp -s "$tmp/a.sgf" "$tmp/b.sgf"; then

@@ -114,10 +114,21 @@ for dir in "$cases"/*/; do
   [ -f "$dir/strict" ] && continue
   ncases=$((ncases + 1))
   cp "$dir/input.sgf" c.sgf
+  golden=$dir/events # the tool's own where it has one (tool-events.sh)
+  [ -f "$dir/events.tool" ] && golden=$dir/events.tool
   first=$(awk -v d="$drops" '$3 ~ /^(warning|error|fatal)$/ &&
                               index(d, " " $4 " ") { print $2, $4; exit }' \
-            "$dir/events")
-  if grep -q '^[0-9]* [0-9]*:[0-9]* \(error\|fatal\) ' "$dir/events"; then
+            "$golden")
+  if grep -q '^[0-9]* [0-9]*:[0-9]* warning utf16-input ' "$golden"; then
+    # UTF-16 would come back as UTF-8: refused, then written with --force
+    "$sgf" fmt -i c.sgf 2>err
+    unchanged "case $name (UTF-16)" "$dir/input.sgf" c.sgf 2 $?
+    grep -qF "c.sgf: not rewritten: the file is UTF-16" err ||
+      bad "case $name (UTF-16)" "not said: $(cat err)"
+    "$sgf" fmt "$dir/input.sgf" >want 2>/dev/null
+    "$sgf" fmt -i --force c.sgf 2>err
+    check "case $name (UTF-16): --force" 1 $? want c.sgf
+  elif grep -q '^[0-9]* [0-9]*:[0-9]* \(error\|fatal\) ' "$golden"; then
     "$sgf" fmt -i --force c.sgf 2>err
     unchanged "case $name (errors)" "$dir/input.sgf" c.sgf 2 $?
   elif [ -n "$first" ]; then
@@ -132,7 +143,7 @@ for dir in "$cases"/*/; do
       bad "case $name: --force" "drops not reported: $(cat err)"
   else
     want=0
-    grep -q '^[0-9]* [0-9]*:[0-9]* warning ' "$dir/events" && want=1
+    grep -q '^[0-9]* [0-9]*:[0-9]* warning ' "$golden" && want=1
     "$sgf" fmt "$dir/input.sgf" >want 2>/dev/null
     "$sgf" fmt -i c.sgf 2>err
     check "case $name (respelled)" $want $? want c.sgf

@@ -43,6 +43,7 @@ printf '(;FF[4]C[clean])' >clean.sgf
 printf '(;FF[4]C[clean])\n' >want-clean
 printf 'no game here' >nogame.sgf
 printf '\377\376(\000;\000' >utf16.sgf
+printf '\377\376(\000;\000\000\334' >bad16.sgf # a lone low surrogate
 
 # fmt: standard output, both layouts; 1 = written with repairs.
 "$sgf" fmt --compact messy.sgf >out 2>err
@@ -123,8 +124,12 @@ mkdir e
 cp messy.sgf e/
 "$sgf" split -d d messy.sgf e/messy.sgf 2>err
 check "split: base names clash" 2 $?
-"$sgf" split --compact -d d utf16.sgf 2>err
+"$sgf" split --compact -d d bad16.sgf 2>err
 check "split: fatal error" 2 $?
+# UTF-16 is read converted: the game written in UTF-8, with a warning
+printf '(;)\n' >want-u16
+"$sgf" split --compact -d d utf16.sgf 2>err
+check "split: UTF-16" 1 $? want-u16 d/utf16-0001.sgf
 
 for cmd in fmt mainline split; do
   "$sgf" $cmd --help >out 2>err

@@ -115,7 +115,15 @@
   XX(38, SZ_RANGE, "sz-range", WARNING, "board size out of range (SZ 1-52)")   \
   XX(39, NOT_RECTANGLE, "not-rectangle", WARNING,                              \
      "compressed point list value not written upper-left:lower-right")         \
-  XX(40, BAD_UTF8, "bad-utf8", WARNING, "invalid UTF-8 under CA[UTF-8]")
+  XX(40, BAD_UTF8, "bad-utf8", WARNING, "invalid UTF-8 under CA[UTF-8]")       \
+  /* 41, 42: reported by the sgf tool, which reads UTF-16 input converted      \
+   * to UTF-8 (the library itself refuses it: utf16, 22) */                    \
+  XX(41, UTF16_INPUT, "utf16-input", WARNING,                                  \
+     "input is UTF-16, read converted to UTF-8 (columns and offsets count "    \
+     "in the converted text)")                                                 \
+  XX(42, UTF16_INVALID, "utf16-invalid", FATAL,                                \
+     "UTF-16 input with a lone surrogate or a character cut off here; the "    \
+     "rest of the input is not read")
 
 typedef enum sgf_diag_code {
   SGF_DIAG_NONE = 0,

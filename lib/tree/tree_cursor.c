@@ -258,6 +258,63 @@ static int point_put(sgf_cursor *c, const char *ident, const char *const *group,
   return SGF_OK;
 }
 
+/* Remove ident from n (nothing allocated, cannot fail). */
+static void prop_remove(sgf_node *n, const char *ident) {
+  sgf__prop *p = find(n, ident);
+  size_t i;
+  if (!p) return;
+  i = (size_t)(p - n->props);
+  memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
+  n->nprops--;
+  touched(n);
+}
+
+/* The typed setters' one edit (cursor_typed.c): ident on node nd gets
+ * the values lens[0..n) cut one after the other from bytes, in place
+ * of its own (added at the end if absent; removed when n is 0). Every
+ * byte is allocated before anything is linked, so a failure leaves the
+ * node as it was. The bytes must be valid raw values (the setters encode
+ * them). */
+int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
+                      const size_t *lens, size_t n) {
+  sgf_tree *t = nd->tree;
+  sgf__prop *p;
+  sgf__val *vals;
+  size_t i, total = 0, off = 0;
+  char *copy;
+  int r;
+  if (!valid_ident(ident)) return SGF_EINVAL;
+  if (n == 0) {
+    prop_remove(nd, ident);
+    return SGF_OK;
+  }
+  for (i = 0; i < n; i++) total += lens[i] + 1;
+  vals = sgf__tree_alloc(t, pow2ceil(n) * sizeof *vals, sizeof(void *));
+  copy = vals ? sgf__tree_alloc(t, total, 1) : NULL;
+  if (!copy) return edit_status(t->err);
+  for (i = 0; i < n; i++) {
+    if (lens[i]) memcpy(copy, bytes + off, lens[i]);
+    copy[lens[i]] = '\0';
+    vals[i].raw = copy;
+    vals[i].len = lens[i];
+    vals[i].pos = nopos;
+    copy += lens[i] + 1;
+    off += lens[i];
+  }
+  p = find(nd, ident);
+  if (!p) {
+    if ((r = prop_new(t, nd, ident, vals[0].raw, vals[0].len)) != SGF_OK)
+      return r;
+    p = &nd->props[nd->nprops - 1];
+  } else if ((r = edit_prepare(t, nd)) != 0) {
+    return r; /* the copies edit_prepare made are equal: nothing changed */
+  }
+  p->values = vals; /* room for pow2ceil(n): the invariant holds */
+  p->nvalues = n;
+  touched(nd);
+  return SGF_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Cursor life and moving around                                       */
 

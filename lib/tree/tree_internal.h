@@ -175,6 +175,13 @@ static inline void sgf__fresh(const sgf_node *n) {
 /* The first property of n whose normalized identifier is ident, or NULL
  * (the tree's own storage: the cursor edits it in place). */
 sgf__prop *sgf__node_find(const sgf_node *n, const char *ident);
+
+/* The typed setters' edit (tree_cursor.c): ident on nd gets the n
+ * values lens[] cut from bytes in turn, replacing its own; n 0 removes
+ * it. All or nothing. */
+int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
+                      const size_t *lens, size_t n);
+
 /* The first value of n's move (its first B or W), or NULL. */
 const sgf__val *sgf__node_move_value(const sgf_node *n);
 

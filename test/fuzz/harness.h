@@ -192,6 +192,23 @@ const char *fz_check_cursor(const uint8_t *data, size_t size);
  * (fz_escape_check). */
 const char *fz_check_unescape(const uint8_t *data, size_t size);
 
+/* fuzz_charset (harness_charset.c). Header bytes:
+ *   [0] the charset, modulo the list in harness_charset.c (none, UTF-8,
+ *       ISO-8859-1, double-byte ones and aliases, single-byte ones, one
+ *       iconv does not know)
+ *   [1] bit 0 SGF_CS_GUESS; bit 1 the charset as the override, not the
+ *       CA; bit 2 SimpleText decoding; bit 3 UTF-16BE, not LE
+ *   [2] where the first split falls (len * [2] / 255)
+ *   [3] bits 3-0: the size of the later pieces, minus one
+ * and the bytes, taken as text: sgf_charset_convert() (valid UTF-8 out,
+ * the ISO-8859-1 reading on a decode error, the FF[4] defaults, the same
+ * again with the buffer reused and with a fresh converter, split in two
+ * where the whole says what the parts give), sgf_text_decode_dbcs() (as
+ * sgf_text_decode() for other charsets, in place) and the streaming
+ * sgf_text_decoder against sgf_text_decode(), and the tools' UTF-16
+ * converter (tools/io/utf16.c) fed in pieces against whole. */
+const char *fz_check_charset(const uint8_t *data, size_t size);
+
 /* The unescaping of one raw value: sgf_unescape() whole must equal a
  * model of the FF[4] rules written here, give at most len bytes, work in
  * place, and equal sgf_unescaper fed in pieces of the given sizes (each

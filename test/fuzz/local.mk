@@ -10,8 +10,9 @@ FUZZ_HARNESS = test/fuzz/harness.c test/fuzz/harness.h \
 	test/fuzz/harness_tree.c test/fuzz/harness_priv.h \
 	test/fuzz/harness_cursor.c test/fuzz/harness_text.c \
 	test/fuzz/harness_whole.c test/fuzz/harness_paths.c test/valuelog.c test/valuelog.h \
+	test/fuzz/harness_charset.c tools/io/utf16.c tools/io/utf16.h \
 	test/testutil.c test/testutil.h
-FUZZ_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/test/fuzz
+FUZZ_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/test/fuzz $(IO_CPPFLAGS)
 if HAVE_CMOCKA
 check_PROGRAMS += test/test_hostile test/test_alloc test/test_regressions
 TESTS += test/test_hostile test/test_alloc test/test_regressions
@@ -96,6 +97,14 @@ test_fuzz_fuzz_value_CPPFLAGS = $(FUZZ_CPPFLAGS)
 test_fuzz_fuzz_value_LDADD = $(TEST_LIBS)
 test_fuzz_fuzz_value_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
 FUZZ_TARGETS += test/fuzz/fuzz_value$(EXEEXT) test/fuzz/fuzz_tree_paths$(EXEEXT)
+# fuzz_charset: text to UTF-8 (sgfstream/charset.h), the text decoders and
+# the tools' UTF-16 converter, pieces against whole.
+noinst_PROGRAMS += test/fuzz/fuzz_charset
+test_fuzz_fuzz_charset_SOURCES = test/fuzz/fuzz_charset.c $(FUZZ_HARNESS)
+test_fuzz_fuzz_charset_CPPFLAGS = $(FUZZ_CPPFLAGS)
+test_fuzz_fuzz_charset_LDADD = $(TEST_LIBS)
+test_fuzz_fuzz_charset_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
+FUZZ_TARGETS += test/fuzz/fuzz_charset$(EXEEXT)
 fuzz: $(FUZZ_TARGETS)
 	top_srcdir='$(top_srcdir)' $(SHELL) $(srcdir)/test/fuzz/run.sh $(FUZZ_SECONDS)
 fuzz-smoke: $(FUZZ_TARGETS)

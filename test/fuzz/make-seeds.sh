@@ -21,6 +21,10 @@
 #                pieces of 3, 0 and 7 bytes
 #   fuzz_value   a few values of each kind (not made from the files), on
 #                several properties and boards
+#   fuzz_charset each file as text in no charset, and as Shift_JIS with
+#                guessing; and a few texts in each charset of the list
+#                (Latin-1, Shift_JIS with a '\\' second byte, GB18030,
+#                Big5, EUC-KR, UTF-16 with a surrogate pair and a lone one)
 # The files of test/regressions/ (inputs that once failed) go into every
 # target's directory as they are. OUTDIR is emptied first. Under the
 # build directory it is ignored by git (fuzz-seeds/).
@@ -31,7 +35,7 @@ corpus=${SGF_CORPUS:-$top/../shared/corpus}
 
 rm -rf "$out"
 targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_tree_paths"
-targets="$targets fuzz_cursor fuzz_unescape fuzz_value"
+targets="$targets fuzz_cursor fuzz_unescape fuzz_value fuzz_charset"
 for t in $targets; do mkdir -p "$out/$t"; done
 
 # fuzz_writer: options, sink, then one call a byte (see harness.h).
@@ -133,11 +137,27 @@ seed() {
   { printf '\000\167\007\005'; cat "$f"; } >"$out/fuzz_roundtrip/$n-readable"
   { printf '\000'; cat "$f"; } >"$out/fuzz_unescape/$n-bytes"
   { printf '\003\003\000\007'; cat "$f"; } >"$out/fuzz_unescape/$n-pieces"
+  # as text in no charset, and as Shift_JIS with guessing, in pieces
+  { printf '\000\000\200\002'; cat "$f"; } >"$out/fuzz_charset/$n-nocs"
+  { printf '\003\001\100\000'; cat "$f"; } >"$out/fuzz_charset/$n-sjis"
   size=$(wc -c <"$f")
   if [ "$size" -le 255 ]; then
     { b 0 0 1 "$size" 0; cat "$f"; edit; } >"$out/fuzz_cursor/$n-edit"
   fi
 }
+
+# fuzz_charset: charset (byte 0, the list in harness_charset.c), flags,
+# first split, piece size, then the text (see harness.h).
+cs=$out/fuzz_charset
+printf '\002\000\100\002caf\351 \\] ok' >"$cs/latin1"
+printf '\001\000\200\000h\303\251 \360\237\230\200 x' >"$cs/utf8"
+printf '\003\000\177\001\225\\\\\203\\ \212\277' >"$cs/sjis-backslash"
+printf '\006\005\060\003\272\332\327\323\n\201\060\201\060' >"$cs/gb18030"
+printf '\007\001\100\001\244\100\246\162' >"$cs/big5-guess"
+printf '\010\002\100\000\261\342\272\361' >"$cs/euckr-override"
+printf '\000\000\174\000(\000;\000=\330\000\336c\000' >"$cs/utf16-pair"
+printf '\000\010\174\002\000(\330=\000c\334\000' >"$cs/utf16be-lone"
+printf '\015\000\000\000\377\376 junk' >"$cs/unknown-ca"
 
 count=0
 for f in "$top"/test/cases/*/input.sgf; do

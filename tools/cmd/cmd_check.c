@@ -216,6 +216,11 @@ static int data(void *ctx, const char *buf, size_t len) {
   return 0;
 }
 
+static void note(void *ctx, int what, uint64_t off) {
+  check *c = ctx;
+  if (!c->stopped) report_input_note(c->p, what, off);
+}
+
 static void tally(check *c) {
   c->files++;
   c->total_warnings += c->warnings;
@@ -323,7 +328,7 @@ int cmd_check(int argc, char **argv) {
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   static char *stdin_only[] = {"-", NULL};
   check c;
   sgf_options opt;

@@ -93,6 +93,11 @@ static int data(void *ctx, const char *buf, size_t len) {
   return 0;
 }
 
+static void note(void *ctx, int what, uint64_t off) {
+  events *e = ctx;
+  if (!e->stopped) report_input_note(e->p, what, off);
+}
+
 static void end(void *ctx, const char *name, const char *error) {
   events *e = ctx;
   if (!e->stopped && error == NULL) {
@@ -123,7 +128,7 @@ int cmd_events(int argc, char **argv) {
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   static char *stdin_only[] = {"-", NULL};
   events e;
   sgf_options opt;

@@ -109,6 +109,11 @@ static int data(void *ctx, const char *buf, size_t len) {
   return rewrite_data(&f->rw, buf, len);
 }
 
+static void note(void *ctx, int what, uint64_t off) {
+  fmt *f = ctx;
+  rewrite_note(&f->rw, what, off);
+}
+
 static void end(void *ctx, const char *name, const char *error) {
   fmt *f = ctx;
   int rc = rewrite_end(&f->rw, error);
@@ -141,7 +146,7 @@ int cmd_fmt(int argc, char **argv) {
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
   inplace ip;

@@ -23,7 +23,6 @@
 #include "input.h"
 #include "json_game.h"
 #include "sgf.h"
-#include "utf16.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -39,12 +38,6 @@ typedef struct jrun {
   int stopped;
   int have_error;
   sgf_diag last_error;
-  /* UTF-16 input: the first bytes decide (until the input layer does
-   * this for every command: see utf16.h) */
-  char head[4];
-  size_t nhead;
-  int decided;
-  utf16_conv *u16;
 } jrun;
 
 void help_json(FILE *f) {
@@ -420,8 +413,6 @@ static void begin(void *ctx, const char *name) {
   r->g.file = name;
   r->g.member = NULL;
   r->g.input_utf8 = 0;
-  r->nhead = 0;
-  r->decided = 0;
   if (strcmp(name, r->arg) != 0 && strncmp(name, r->arg, n) == 0 &&
       name[n] == ':') {
     r->g.file = r->arg;
@@ -439,66 +430,21 @@ static int feed(void *ctx, const char *buf, size_t len) {
   return 0;
 }
 
-static void utf16_failed(jrun *r, uint64_t off) {
-  jdiag(&r->g, sgf_parser_position(r->g.p), 1,
-        "not UTF-16 at byte %" PRIu64
-        " of the input (after the mark): "
-        "the rest of the input is not read",
-        off);
-  r->stopped = 1;
-}
-
-static int feed16(jrun *r, const char *buf, size_t len) {
-  uint64_t off = 0;
-  int rc = utf16_feed(r->u16, buf, len, feed, r, &off);
-  if (rc == UTF16_INVALID) utf16_failed(r, off);
-  return rc != 0;
-}
-
-/* The first bytes (up to 4) decide whether the input is UTF-16. */
-static int decide(jrun *r) {
-  size_t skip;
-  int order = utf16_detect(r->head, r->nhead, &skip);
-  r->decided = 1;
-  if (order == UTF16_NONE) return feed(r, r->head, r->nhead);
-  r->u16 = utf16_create(order);
-  if (r->u16 == NULL) {
-    report_failure(r->g.name, "out of memory");
-    r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
-    r->stopped = 1;
-    return 1;
-  }
-  r->g.input_utf8 = 1;
-  jdiag(&r->g, sgf_parser_position(r->g.p), 0,
-        "input is UTF-16%s%s; read converted to UTF-8 (lines and columns "
-        "count in the converted text, CA is not used)",
-        order == UTF16_LE ? "LE" : "BE", skip ? "" : " without a mark");
-  return feed16(r, r->head + skip, r->nhead - skip);
+/* UTF-16 input (input.h): its text is UTF-8 already, CA is not used. */
+static void note(void *ctx, int what, uint64_t off) {
+  jrun *r = ctx;
+  if (what != INPUT_NOTE_BAD_UTF16) r->g.input_utf8 = 1;
+  if (!r->stopped) report_input_note(r->g.p, what, off);
 }
 
 static int data(void *ctx, const char *buf, size_t len) {
   jrun *r = ctx;
   if (r->stopped) return 1;
-  if (!r->decided) {
-    size_t n = len < 4 - r->nhead ? len : 4 - r->nhead;
-    memcpy(r->head + r->nhead, buf, n);
-    r->nhead += n;
-    buf += n;
-    len -= n;
-    if (r->nhead < 4) return 0;
-    if (decide(r)) return 1;
-  }
-  return r->u16 ? feed16(r, buf, len) : feed(r, buf, len);
+  return feed(r, buf, len);
 }
 
 static void end(void *ctx, const char *name, const char *error) {
   jrun *r = ctx;
-  uint64_t off = 0;
-  if (!r->stopped && error == NULL && !r->decided)
-    decide(r); /* an input of fewer than 4 bytes */
-  if (!r->stopped && error == NULL && r->u16 != NULL &&
-      utf16_finish(r->u16, &off) != 0)
-    utf16_failed(r, off);
   if (!r->stopped && error == NULL && finish_chunked(r->g.p) != SGF_OK)
     stopped(r);
   while (r->g.depth > 0) /* the parser stopped inside a game */
@@ -507,8 +453,6 @@ static void end(void *ctx, const char *name, const char *error) {
     report_failure(name, error);
     r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
   }
-  utf16_destroy(r->u16);
-  r->u16 = NULL;
   jout_flush(r->g.out);
 }
 
@@ -560,7 +504,7 @@ int cmd_json(int argc, char **argv) {
       {"chunk", required_argument, NULL, OPT_CHUNK},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   static char *stdin_only[] = {"-", NULL};
   jrun *r;
   jgame *g;

@@ -97,6 +97,11 @@ static int data(void *ctx, const char *buf, size_t len) {
   return rewrite_data(&m->rw, buf, len);
 }
 
+static void note(void *ctx, int what, uint64_t off) {
+  mainline *m = ctx;
+  rewrite_note(&m->rw, what, off);
+}
+
 static void end(void *ctx, const char *name, const char *error) {
   mainline *m = ctx;
   (void)name;
@@ -122,7 +127,7 @@ int cmd_mainline(int argc, char **argv) {
       {"verbose", no_argument, NULL, 'v'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   static char *stdin_only[] = {"-", NULL};
   rewrite_opts ro;
   sgf_callbacks cb;

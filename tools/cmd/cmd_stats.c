@@ -227,6 +227,12 @@ static void counter_data(counter *c, const char *buf, size_t len) {
 
 /* broken: reading broke off, so the end of the bytes is not the end of
  * the input (no unclosed game tree to report there). */
+/* input_sink.note: UTF-16 input, reported through the parser. */
+static void counter_note(void *state, int what, uint64_t off) {
+  counter *c = state;
+  if (!c->stopped) report_input_note(c->p, what, off);
+}
+
 static void counter_end(counter *c, int broken, result *out) {
   if (!c->stopped && !broken) finish_chunked(c->p);
   out->s = c->cur;
@@ -260,6 +266,11 @@ static int data(void *ctx, const char *buf, size_t len) {
   return 0;
 }
 
+static void note(void *ctx, int what, uint64_t off) {
+  run *r = ctx;
+  counter_note(&r->c, what, off);
+}
+
 static void end(void *ctx, const char *name, const char *error) {
   run *r = ctx;
   result res;
@@ -278,7 +289,7 @@ static void none(void *ctx, const char *name, const char *why) {
   r->status = exit_worse(r->status, report_no_input(name, why));
 }
 
-static const input_sink sink = {begin, data, end, fail, none};
+static const input_sink sink = {begin, data, end, fail, none, note};
 
 /* ------------------------------------------------------------ -j N */
 
@@ -319,9 +330,9 @@ static void job_deliver(void *arg, const char *name, const void *res,
   account(arg, name, res, error);
 }
 
-static const jobs_ops job_ops = {sizeof(result), job_create, job_destroy,
-                                 job_begin,      job_data,   job_end,
-                                 job_deliver,    fail,       &sink};
+static const jobs_ops job_ops = {
+    sizeof(result), job_create,  job_destroy, job_begin, job_data,
+    job_end,        job_deliver, fail,        &sink,     counter_note};
 
 /* ------------------------------------------------------------ one FILE
  * in ranges (ranges.h): the same counters, one per range */

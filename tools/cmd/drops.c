@@ -66,6 +66,9 @@ int rewrite_diag_drops(sgf_diag_code code) {
     case SGF_DIAG_BAD_UTF8:
       /* The semantic checks (sgfstream/check.h) only report: the parser
        * keeps every property and value as written. */
+    case SGF_DIAG_UTF16_INPUT:
+      /* Every character is kept, in UTF-8 (fmt -i refuses to replace a
+       * UTF-16 file by UTF-8 on its own: inplace.c). */
       return 0;
 
     /* DROPS: bytes the user wrote are not in the output. */
@@ -97,6 +100,7 @@ int rewrite_diag_drops(sgf_diag_code code) {
     case SGF_DIAG_TREE_NODE_LIMIT:
     case SGF_DIAG_TREE_BYTE_LIMIT:
     case SGF_DIAG_UTF16:
+    case SGF_DIAG_UTF16_INVALID:
     case SGF_DIAG_NO_GAME_TREE:
       return 1;
 

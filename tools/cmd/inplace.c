@@ -94,6 +94,19 @@ static int data(void *ctx, const char *buf, size_t len) {
   return rewrite_data(ip->rw, buf, len);
 }
 
+/* A UTF-16 file would come back as UTF-8: its readers (and its CA, if
+ * it says UTF-16) expect UTF-16, so that takes --force, like a drop. */
+static void note(void *ctx, int what, uint64_t off) {
+  inplace *ip = ctx;
+  if (ip->refused) return;
+  if (what != INPUT_NOTE_BAD_UTF16 && !ip->force) {
+    refuse(ip, ip->path,
+           "the file is UTF-16 and the rewrite would be UTF-8" FORCE_HINT);
+    return;
+  }
+  rewrite_note(ip->rw, what, off);
+}
+
 /* "sgf: FILE:LINE:COL: not rewritten: the rewrite would drop input
  * (MESSAGE [NAME/CODE], and N more); --force writes anyway" */
 static void refuse_drops(inplace *ip) {
@@ -175,7 +188,7 @@ static void none(void *ctx, const char *name, const char *why) {
 }
 
 void inplace_rewrite(inplace *ip, const char *path) {
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   ip->path = path;
   ip->refused = 0;
   ip->compressed = 0;

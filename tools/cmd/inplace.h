@@ -10,7 +10,7 @@
  *   - it is compressed (game.sgf.gz) in a way libarchive cannot write
  *     back: a compressed file is written back compressed the same way
  *     (recompress.h), never as plain text under its compressed name;
- *   - reading it gave an error (no game tree, UTF-16, a limit, a read
+ *   - reading it gave an error (no game tree, bad UTF-16, a limit, a read
  *     error): never, whatever the options;
  *   and, unless --force,
  *   - a repair would drop bytes of the input (rewrite_diag_drops(): junk,
@@ -19,7 +19,9 @@
  *     even without -v;
  *   - it is read-only (we may not write it, or nobody may: no write bit);
  *   - it has several hard links: replacing it makes it a new file and the
- *     other names keep the old content (with --force, that is said).
+ *     other names keep the old content (with --force, that is said);
+ *   - it is UTF-16 (input.h): it is read converted, and the rewrite
+ *     would replace it by UTF-8 (with --force it does, and warns).
  */
 #ifndef SGF_TOOLS_INPLACE_H
 #define SGF_TOOLS_INPLACE_H

@@ -118,6 +118,10 @@ int rewrite_data(rewrite *rw, const char *buf, size_t len) {
   return 0;
 }
 
+void rewrite_note(rewrite *rw, int what, uint64_t off) {
+  if (!rw->stopped) report_input_note(rw->p, what, off);
+}
+
 int rewrite_end(rewrite *rw, const char *error) {
   if (error != NULL) {
     report_failure(rw->name, error);

@@ -58,6 +58,8 @@ void rewrite_free(rewrite *rw);
 void rewrite_begin(rewrite *rw, const char *name);
 /* Feed; returns nonzero when the rest of the input is to be skipped. */
 int rewrite_data(rewrite *rw, const char *buf, size_t len);
+/* input_sink.note: reported through the parser (report_input_note). */
+void rewrite_note(rewrite *rw, int what, uint64_t off);
 /* The input is over (error: why reading failed, or NULL). Finishes the
  * parse unless it stopped. Returns 0 if what was written can be kept
  * (no errors), -1 if not. */

@@ -3,6 +3,7 @@
 #define SGF_TOOLS_SGF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <sgfstream.h>
@@ -70,5 +71,11 @@ int finish_output(int status);
 int feed_chunked(sgf_parser *p, const char *buf, size_t len, size_t chunk);
 /* sgf_parser_finish(), resuming pauses. */
 int finish_chunked(sgf_parser *p);
+/* The input layer's note (input_sink.note, input.h: UTF-16 INPUT) as a
+ * diagnostic through p's on_diagnostic, at the position of the next byte
+ * to be fed: utf16-input (a warning) before the first byte, utf16-invalid
+ * (fatal: p stops) where the character that does not decode would have
+ * been in the converted text. */
+void report_input_note(sgf_parser *p, int what, uint64_t off);
 
 #endif /* SGF_TOOLS_SGF_H */

@@ -244,8 +244,8 @@ int input_read(input_reader *r, const char *path, const input_sink *sink,
   return rc;
 }
 
-int input_read_file(input_reader *r, const char *path, const input_sink *sink,
-                    void *ctx) {
+static int read_file(input_reader *r, const char *path, const input_sink *sink,
+                     void *ctx) {
   source s;
   uv_fs_t req;
   uv_file fd;
@@ -284,6 +284,17 @@ int input_read_file(input_reader *r, const char *path, const input_sink *sink,
   rc = read_source(&s, path, sink, ctx, fd);
   uv_fs_close(&r->loop, &req, fd, NULL);
   uv_fs_req_cleanup(&req);
+  return rc;
+}
+
+/* Every input goes through the UTF-16 check (transcode.c). */
+int input_read_file(input_reader *r, const char *path, const input_sink *sink,
+                    void *ctx) {
+  input_xcode x;
+  int rc;
+  input__xcode_init(&x, sink, ctx);
+  rc = read_file(r, path, &input__xcode_sink, &x);
+  input__xcode_done(&x);
   return rc;
 }
 

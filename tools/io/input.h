@@ -58,7 +58,26 @@ typedef struct input_sink {
    * directory without .sgf files, an archive without .sgf members, an
    * empty archive, a compressed file with nothing inside. why says so. */
   void (*none)(void *ctx, const char *name, const char *why);
+  /* Optional (NULL: not told). How the input is being read, between
+   * begin() and end(): INPUT_NOTE_UTF16LE / _UTF16BE before data() gets
+   * its first bytes (off: bytes of the byte-order mark, not given to
+   * data()); INPUT_NOTE_BAD_UTF16 after data() got the text before the
+   * code unit at byte off of the input that does not decode (a lone
+   * surrogate, or a character cut off at the end): data() gets nothing
+   * more of this input, and end() says no error. Without note() the bad
+   * UTF-16 is end()'s error instead. */
+  void (*note)(void *ctx, int what, uint64_t off);
 } input_sink;
+
+/* UTF-16 INPUT. SGF is a byte format and the parser refuses UTF-16 (a
+ * fatal error), but some programs save records as UTF-16. Each input
+ * whose first bytes are a UTF-16 byte-order mark (FF FE, not FF FE 00 00;
+ * FE FF), or a '(' as a UTF-16 code unit, is converted to UTF-8 on the
+ * way to data(), chunk by chunk in constant memory (utf16.h): the sink
+ * sees UTF-8, as if the file had been converted first, so positions
+ * count in the converted text (lines as in the file, columns and offsets
+ * in bytes of UTF-8). */
+enum { INPUT_NOTE_UTF16LE = 1, INPUT_NOTE_UTF16BE, INPUT_NOTE_BAD_UTF16 };
 
 typedef struct input_reader input_reader;
 

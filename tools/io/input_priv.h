@@ -7,6 +7,7 @@
 #include "input.h"
 
 #include "stream.h"
+#include "utf16.h"
 
 struct input_reader {
   uv_loop_t loop;
@@ -80,5 +81,25 @@ int input__archive_magic(const unsigned char *b, size_t n);
 #define INPUT__NOT_ARCHIVE 1
 int input__read_archive(source *s, const char *path, size_t n, int magic,
                         const input_sink *sink, void *ctx);
+
+/* UTF-16 INPUT (input.h): a sink in front of the caller's that turns
+ * UTF-16 inputs into UTF-8 (transcode.c). One per input_read_file():
+ * init it, read through input__xcode_sink with it as the context, then
+ * done (which frees a converter left over by a read that broke off). */
+typedef struct input_xcode {
+  const input_sink *sink; /* the caller's */
+  void *ctx;
+  char head[4]; /* the first bytes, which decide */
+  size_t nhead;
+  int decided;
+  int stopped; /* the sink's data() asked to stop, or bad UTF-16 */
+  size_t skip; /* bytes of the mark */
+  utf16_conv *u16;
+  char err[128]; /* bad UTF-16 for end(), when the sink has no note() */
+} input_xcode;
+
+extern const input_sink input__xcode_sink;
+void input__xcode_init(input_xcode *x, const input_sink *sink, void *ctx);
+void input__xcode_done(input_xcode *x);
 
 #endif /* SGF_TOOLS_INPUT_PRIV_H */

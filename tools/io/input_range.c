@@ -38,6 +38,7 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
   uv_fs_t req;
   int64_t size = -1;
   ssize_t n;
+  size_t skip;
   int fd;
   if (strcmp(path, "-") == 0) return -1;
   fd = open_file(r, path);
@@ -49,9 +50,11 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
   if (size >= 0 && size < min_size) size = -1;
   if (size >= 0) {
     n = read_at(r, fd, r->rbuf, r->rcap, 0);
-    if (n <= 0 || input__archive_magic((const unsigned char *)r->rbuf,
-                                       (size_t)n) != INPUT__MAGIC_NONE)
-      size = -1;
+    if (n <= 0 ||
+        input__archive_magic((const unsigned char *)r->rbuf, (size_t)n) !=
+            INPUT__MAGIC_NONE ||
+        utf16_detect(r->rbuf, (size_t)n, &skip) != UTF16_NONE)
+      size = -1; /* UTF-16 is transcoded from its start: not in ranges */
   }
   close_file(r, fd);
   return size;

@@ -220,7 +220,16 @@ static void w_none(void *ctx, const char *name, const char *why) {
   add(ctx, REC_NONE, name, why);
 }
 
-static const input_sink task_sink = {w_begin, w_data, w_end, w_fail, w_none};
+static void w_note(void *ctx, int what, uint64_t off) {
+  task *t = ctx;
+  t->j->ops->note(t->state, what, off);
+}
+
+/* Without ops->note, no note(): bad UTF-16 is then end()'s error. */
+static const input_sink task_sink = {w_begin, w_data, w_end,
+                                     w_fail,  w_none, NULL};
+static const input_sink task_sink_note = {w_begin, w_data, w_end,
+                                          w_fail,  w_none, w_note};
 
 /* In the pool: read the batch, each input marked done as it ends. */
 static void work(uv_work_t *req) {
@@ -230,7 +239,9 @@ static void work(uv_work_t *req) {
   for (i = 0; i < t->nbatch; i++) {
     int wake;
     t->s = t->batch[i];
-    if (input_read_file(t->in, t->s->path, &task_sink, t) == INPUT_IS_DIR)
+    if (input_read_file(t->in, t->s->path,
+                        j->ops->note ? &task_sink_note : &task_sink,
+                        t) == INPUT_IS_DIR)
       add(t, REC_MAIN, NULL, NULL);
     uv_mutex_lock(&j->mu);
     t->s->state = SLOT_DONE;

@@ -67,6 +67,9 @@ typedef struct jobs_ops {
    * fail() must do what fail() above does, its end() what end() and
    * deliver() do. */
   const input_sink *sink;
+  /* Optional, in the pool's threads like begin(): input_sink's note()
+   * (NULL: none, so bad UTF-16 is end()'s error). */
+  void (*note)(void *state, int what, uint64_t off);
 } jobs_ops;
 
 /* Read every input of files[0..nfiles) nthreads at a time on the pool;
