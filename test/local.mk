@@ -136,3 +136,6 @@ test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
 TESTS += test/tool-json.sh
 EXTRA_DIST += test/tool-json.sh
+# `sgf filter`: by hand, against Python over `sgf json`, symmetries, --unique
+TESTS += test/tool-filter.sh
+EXTRA_DIST += test/tool-filter.sh

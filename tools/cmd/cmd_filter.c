@@ -20,7 +20,10 @@
  * games the last bytes fed are kept (a tail of TAIL bytes) because the
  * parser may report a '(' from bytes it held back from an earlier feed
  * (double-byte text: up to 64 bytes, sgfstream.h). Each game written is
- * followed by a newline.
+ * followed by a newline. A game the input ends inside (the parser warns)
+ * is written with the ')' it lacks (and the ']' if it ended inside a
+ * value), so that the output stays a collection: the one change ever made
+ * to a game's bytes.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -35,6 +38,8 @@
 #include <string.h>
 
 #define TAIL 256
+#define LEX_VALUE 1
+#define LEX_ESCAPE 2
 #define DEFAULT_MAX_GAME ((size_t)64 << 20)
 
 enum { HOLD_IDLE, HOLD_CAPTURE, HOLD_DROP };
@@ -63,7 +68,9 @@ typedef struct frun {
   int mode;
   /* the game */
   uint64_t depth;
-  int root_state; /* 0 no node yet, 1 root node open, 2 decided */
+  int lex;            /* of the bytes written: LEX_VALUE, LEX_ESCAPE */
+  uint64_t lex_depth; /* the game trees they leave open */
+  int root_state;     /* 0 no node yet, 1 root node open, 2 decided */
   int decision, info_ok;
   sgf_pos gpos; /* its '(' */
   froot root;
@@ -202,15 +209,45 @@ static void out_bytes(frun *r, const char *s, size_t n) {
   if (n > 0 && fwrite(s, 1, n, stdout) != n) r->status = EXIT_TROUBLE;
 }
 
+/* A game's bytes: written, and followed through values (FF[4]'s byte
+ * rules) to know whether the input ended inside one. */
+static void out_game(frun *r, const char *s, size_t n) {
+  size_t i;
+  int lex = r->lex;
+  out_bytes(r, s, n);
+  for (i = 0; i < n; i++) {
+    if (lex & LEX_ESCAPE)
+      lex = LEX_VALUE;
+    else if (lex)
+      lex = s[i] == '\\' ? LEX_VALUE | LEX_ESCAPE : s[i] == ']' ? 0 : lex;
+    else if (s[i] == '[')
+      lex = LEX_VALUE;
+    else if (s[i] == '(')
+      r->lex_depth++;
+    else if (s[i] == ')' && r->lex_depth > 0)
+      r->lex_depth--;
+  }
+  r->lex = lex;
+}
+
+/* The end of a game written: what closes a game cut short (the ']' of a
+ * value, the ')' of each open tree), then a newline. */
+static void out_close(frun *r, int cut_short) {
+  if (cut_short && r->lex) out_bytes(r, "]", 1);
+  for (; cut_short && r->lex_depth > 0; r->lex_depth--) out_bytes(r, ")", 1);
+  out_bytes(r, "\n", 1);
+  r->lex = 0;
+}
+
 /* The game's bytes up to offset end: the held ones, then the piece's. */
-static void write_game(frun *r, uint64_t end) {
+static void write_game(frun *r, uint64_t end, int cut_short) {
   uint64_t he = hold_end(r);
-  out_bytes(r, r->hold.p, (size_t)((end < he ? end : he) - r->hold_off));
+  out_game(r, r->hold.p, (size_t)((end < he ? end : he) - r->hold_off));
   if (end > he) {
     uint64_t from = he > r->base ? he : r->base;
-    out_bytes(r, r->piece + (from - r->base), (size_t)(end - from));
+    out_game(r, r->piece + (from - r->base), (size_t)(end - from));
   }
-  out_bytes(r, "\n", 1);
+  out_close(r, cut_short);
 }
 
 /* After a feed: keep what the game (or the tail) needs of the piece. */
@@ -235,7 +272,7 @@ static void after_piece(frun *r) {
   if (r->mode == HOLD_IDLE) {
     if (r->hold.len > TAIL) hold_from(r, end - TAIL);
   } else if (r->decision == D_ACCEPT) { /* stream it */
-    out_bytes(r, r->hold.p, r->hold.len);
+    out_game(r, r->hold.p, r->hold.len);
     hold_from(r, end);
   } else if (r->hold.len > r->max_game) {
     char msg[160];
@@ -396,7 +433,8 @@ static void game_end(frun *r, uint64_t at) {
   }
   if (r->decision == D_ACCEPT) {
     r->selected++;
-    if (!r->count && r->mode == HOLD_CAPTURE) write_game(r, end);
+    if (!r->count && r->mode == HOLD_CAPTURE)
+      write_game(r, end, at + 1 > end); /* no ')' at at: the input ended */
   }
   r->mode = HOLD_IDLE;
   hold_from(r, end);
@@ -421,6 +459,8 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   r->nmoves = 0;
   r->move_color = 0;
   r->first.len = 0;
+  r->lex = 0;
+  r->lex_depth = 0;
   froot_clear(&r->root);
   return SGF_CONTINUE;
 }
@@ -548,8 +588,8 @@ static void end(void *ctx, const char *name, const char *error) {
   if (r->depth > 0) { /* the parser stopped inside a game */
     if (r->decision == D_ACCEPT && r->mode == HOLD_CAPTURE && !r->count) {
       /* part of it went out already: the rest that was read too */
-      out_bytes(r, r->hold.p, r->hold.len);
-      out_bytes(r, "\n", 1);
+      out_game(r, r->hold.p, r->hold.len);
+      out_close(r, 1);
       report(r, r->gpos, 1,
              "this game was cut short by the error: written as far as it "
              "was read");
