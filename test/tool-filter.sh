@@ -11,8 +11,9 @@
 #   --unique on a collection with planted duplicates (other comments,
 #   other layout, variations) against Python's count of distinct players
 #   and main lines;
-#   --max-game-bytes (an error, the game not written), --count, usage
-#   errors.
+#   --json: the very lines (and diagnostics) of `sgf json`;
+#   --max-game-bytes (an error, the game not written), --count, a game
+#   the input ends inside, usage errors.
 # The corpus part is skipped without ../shared (exit 77 if nothing else
 # failed). Skips (77) when the sgf tool is not built or python3 is
 # missing.
@@ -353,6 +354,29 @@ EOF
   corpus rules-japanese --rules japanese
   corpus combo --black e --size 19 --result W+
   corpus not-B+ -v --result B+
+
+  # --json: the lines of sgf json, source and diagnostics included, and
+  # with a condition the lines of the games selected
+  n=$((n + 1))
+  "$sgf" filter --json "$shared/dev" 2>ferr.txt | grep -v utf16 >fj.jsonl
+  "$sgf" json "$shared/dev" 2>jerr.txt | grep -v utf16 >jj.jsonl
+  cmp -s fj.jsonl jj.jsonl || bad "--json: not the lines of sgf json"
+  grep -v utf16 ferr.txt | sort >ferr.s
+  grep -v utf16 jerr.txt | sort >jerr.s
+  cmp -s ferr.s jerr.s || bad "--json: not the diagnostics of sgf json"
+  n=$((n + 1))
+  "$sgf" filter --json --result B+ --moves-min 100 "$shared/dev" 2>/dev/null \
+    >fj.jsonl
+  python3 -c '
+import json, sys
+for l in open("jj.jsonl"):
+    g = json.loads(l)
+    r = g["result"] if isinstance(g["result"], str) else ""
+    if r.strip().upper().startswith("B+") and len(g["moves"]) >= 100 \
+       and not g.get("incomplete"):
+        sys.stdout.write(l)' >want.jsonl
+  [ -s want.jsonl ] && cmp -s fj.jsonl want.jsonl ||
+    bad "--json --result B+ --moves-min 100: not the lines selected"
 
   # --unique over a collection with planted duplicates: every game of
   # the corpus's kombilo files twice more, with other comments, after

@@ -29,6 +29,7 @@
 
 #include "filter.h"
 #include "input.h"
+#include "json_game.h"
 #include "sgf.h"
 
 #include <errno.h>
@@ -52,10 +53,13 @@ typedef struct frun {
   fpreds preds;
   fstart start;
   int have_start, need_moves, invert, unique, count;
+  json_writer *json;            /* --json: the games as sgf json writes them */
   int64_t moves_min, moves_max; /* -1: none */
   size_t max_game, chunk;
   /* the input */
+  const char *arg; /* the FILE argument it came from */
   const char *name;
+  uint64_t games; /* games begun in it */
   int stopped, have_error, status;
   sgf_diag last_error;
   uint64_t fed;      /* bytes of the input fed so far */
@@ -72,7 +76,8 @@ typedef struct frun {
   uint64_t lex_depth; /* the game trees they leave open */
   int root_state;     /* 0 no node yet, 1 root node open, 2 decided */
   int decision, info_ok;
-  sgf_pos gpos; /* its '(' */
+  sgf_pos gpos;      /* its '(' */
+  uint64_t root_end; /* where its root node ended (or began) */
   froot root;
   ftext text;
   char move_color;
@@ -86,14 +91,14 @@ typedef struct frun {
 
 void help_filter(FILE *f) {
   fprintf(f,
-          "usage: sgf filter [CONDITION]... [--unique] [--count] [-v] "
-          "[FILE]...\n"
+          "usage: sgf filter [CONDITION]... [--unique] [--count | --json] "
+          "[-v] [FILE]...\n"
           "\n"
           "Write the games of FILE that meet every CONDITION, each byte for "
           "byte as\n"
-          "it is in the input and followed by a newline, or with --count only "
-          "how\n"
-          "many there are. Text is compared as UTF-8 (by the game's CA), "
+          "it is in the input and followed by a newline, or as JSON Lines, or "
+          "only\n"
+          "how many there are. Text is compared as UTF-8 (by the game's CA), "
           "names with\n"
           "ASCII case ignored. With no FILE, or when FILE is -, read standard "
           "input.\n"
@@ -109,7 +114,8 @@ void help_filter(FILE *f) {
           "draw)\n"
           "      --date=DATE         DT names a day within DATE\n"
           "      --date-from=DATE    DT names a day on or after DATE\n"
-          "      --date-to=DATE      DT names a day on or before DATE's end\n"
+          "      --date-to=DATE      DT names a day on or before DATE's "
+          "last\n"
           "                          (DATE is YYYY, YYYY-MM or YYYY-MM-DD; DT "
           "is\n"
           "                          read as FF[4] says: 2020-01-05,06 is two "
@@ -137,11 +143,14 @@ void help_filter(FILE *f) {
           "line\n"
           "                          equal those of a game already selected\n"
           "      --count             print only the number of games selected\n"
+          "      --json              write the games as 'sgf json' does "
+          "(JSON Lines)\n"
           "      --max-game-bytes=N  hold at most N bytes of a game waiting on "
           "its\n"
-          "                          moves (default %zu MiB); a larger one is "
-          "an\n"
-          "                          error and not written\n"
+          "                          moves, or of any game with --json "
+          "(default\n"
+          "                          %zu MiB); a larger one is an error, "
+          "not written\n"
           "      --chunk=N           feed the parser N bytes at a time\n"
           "  -h, --help              show this help\n"
           "\n"
@@ -171,6 +180,10 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   const char *msg = sgf_diag_message(d->code);
   const char *name = sgf_diag_name(d->code);
   (void)p;
+  /* --json: the JSON writer reports what follows a game's root node */
+  if (r->json && r->depth > 0 && r->root_state == 2 &&
+      d->severity != SGF_SEV_FATAL)
+    return SGF_CONTINUE;
   fflush(stdout);
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->name,
           d->pos.line, d->pos.column, sgf_severity_name(d->severity),
@@ -242,6 +255,19 @@ static void out_close(frun *r, int cut_short) {
 /* The game's bytes up to offset end: the held ones, then the piece's. */
 static void write_game(frun *r, uint64_t end, int cut_short) {
   uint64_t he = hold_end(r);
+  if (r->json) { /* the game whole, to the JSON writer */
+    uint64_t from = he > r->base ? he : r->base;
+    if (end > he && bytebuf_try_add(&r->hold, r->piece + (from - r->base),
+                                    (size_t)(end - from)) != 0) {
+      report(r, r->gpos, 1, "out of memory holding a game; not written");
+      return;
+    }
+    r->status = exit_worse(
+        r->status,
+        json_write_game(r->json, r->name, r->arg, r->games - 1, r->gpos,
+                        r->root_end, r->hold.p, (size_t)(end - r->hold_off)));
+    return;
+  }
   out_game(r, r->hold.p, (size_t)((end < he ? end : he) - r->hold_off));
   if (end > he) {
     uint64_t from = he > r->base ? he : r->base;
@@ -271,14 +297,14 @@ static void after_piece(frun *r) {
   }
   if (r->mode == HOLD_IDLE) {
     if (r->hold.len > TAIL) hold_from(r, end - TAIL);
-  } else if (r->decision == D_ACCEPT) { /* stream it */
+  } else if (r->decision == D_ACCEPT && !r->json) { /* stream it */
     out_game(r, r->hold.p, r->hold.len);
     hold_from(r, end);
   } else if (r->hold.len > r->max_game) {
     char msg[160];
     snprintf(msg, sizeof msg,
-             "this game is over %zu bytes (--max-game-bytes) before its "
-             "moves decide: not written",
+             "this game is over %zu bytes (--max-game-bytes) and must be "
+             "held whole: not written",
              r->max_game);
     report(r, r->gpos, 1, msg);
     r->mode = HOLD_DROP;
@@ -449,6 +475,8 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   frun *r = u;
   if (r->depth++ > 0) return SKIPPING(r) ? SGF_SKIP : SGF_CONTINUE;
   r->gpos = sgf_parser_position(p);
+  r->root_end = r->gpos.offset;
+  r->games++;
   if (r->gpos.offset < r->hold_off) /* cannot happen: TAIL covers it */
     report(r, r->gpos, 1, "the game's first bytes are lost");
   hold_from(r, r->gpos.offset);
@@ -475,14 +503,15 @@ static int on_tree_end(sgf_parser *p, void *u) {
 
 static int on_node(sgf_parser *p, void *u) {
   frun *r = u;
-  (void)p;
   if (r->depth == 0) return SGF_CONTINUE;
   if (r->root_state == 0) {
     r->root_state = 1;
     return SGF_CONTINUE;
   }
   if (r->root_state == 1) { /* no on_node_end came: decide here */
-    int rc = root_done(r);
+    int rc;
+    r->root_end = sgf_parser_position(p).offset;
+    rc = root_done(r);
     if (rc != SGF_CONTINUE) return rc;
   }
   return SKIPPING(r) ? SGF_SKIP : SGF_CONTINUE;
@@ -491,7 +520,10 @@ static int on_node(sgf_parser *p, void *u) {
 static int on_node_end(sgf_parser *p, void *u) {
   frun *r = u;
   (void)p;
-  if (r->depth == 1 && r->root_state == 1) return root_done(r);
+  if (r->depth == 1 && r->root_state == 1) {
+    r->root_end = sgf_parser_position(p).offset;
+    return root_done(r);
+  }
   return SKIPPING(r) ? SGF_SKIP : SGF_CONTINUE;
 }
 
@@ -547,6 +579,7 @@ static void begin(void *ctx, const char *name) {
   frun *r = ctx;
   sgf_parser_reset(r->p);
   r->name = name;
+  r->games = 0;
   r->stopped = 0;
   r->have_error = 0;
   r->fed = 0;
@@ -656,6 +689,7 @@ enum {
   OPT_SYMMETRIC,
   OPT_UNIQUE,
   OPT_COUNT,
+  OPT_JSON,
   OPT_MAX_GAME,
   OPT_CHUNK
 };
@@ -682,6 +716,7 @@ static const struct option longopts[] = {
     {"invert", no_argument, NULL, 'v'},
     {"unique", no_argument, NULL, OPT_UNIQUE},
     {"count", no_argument, NULL, OPT_COUNT},
+    {"json", no_argument, NULL, OPT_JSON},
     {"max-game-bytes", required_argument, NULL, OPT_MAX_GAME},
     {"chunk", required_argument, NULL, OPT_CHUNK},
     {"help", no_argument, NULL, 'h'},
@@ -737,6 +772,12 @@ static int option(frun *r, int ch, char **argv) {
       return 0;
     case OPT_COUNT:
       r->count = 1;
+      return 0;
+    case OPT_JSON:
+      if (r->json == NULL && (r->json = json_writer_create()) == NULL) {
+        report_failure("filter", "out of memory");
+        return -1;
+      }
       return 0;
     case OPT_MAX_GAME:
       return parse_chunk("filter", optarg, &r->max_game);
@@ -806,7 +847,10 @@ int cmd_filter(int argc, char **argv) {
     status = EXIT_TROUBLE;
     goto out;
   }
-  for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, r);
+  for (i = 0; i < nfiles; i++) {
+    r->arg = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+    input_read(in, files[i], &sink, r);
+  }
   if (r->count) printf("%" PRIu64 "\n", r->selected);
   status = finish_output(r->status);
 out:
@@ -816,6 +860,7 @@ out:
     sgf_charset_free(r->text.cs, r->text.conv, r->text.conv_cap);
     sgf_charset_destroy(r->text.cs);
   }
+  json_writer_destroy(r->json);
   fpreds_free(&r->preds);
   free(r->start.pt);
   fset_free(&r->seen);
