@@ -131,6 +131,27 @@ hand 'g1 g6' --unique --starts-with pd
 hand 'g7' --unique --starts-with pd --prop C
 hand 'g1 g2 g3 g4 g5 g6 g7' --moves-min 0 --chunk=1
 
+# FF[4] DT lists: months, MM-DD after a full date, a time after a date,
+# '.' as '-'
+printf '%s\n' '(;GN[d1]DT[1996-05,06])' '(;GN[d2]DT[1996-05-06,11-12])' \
+  '(;GN[d3]DT[1996-12-27,28,1997-01-03,04])' '(;GN[d4]DT[2003.07.08 10:00])' \
+  '(;GN[d5]DT[yesterday])' >dates.sgf
+# dates WANT ARGS...
+dates() {
+  n=$((n + 1))
+  got=$("$sgf" filter "$@" dates.sgf 2>err.txt | grep -o 'GN\[d[0-9]\]' |
+    tr '\n' ' ' | sed 's/ $//')
+  [ "$got" = "$want" ] || bad "filter $* dates.sgf: '$got', want '$want'"
+}
+want='GN[d1]' dates --date 1996-06-30
+want='GN[d2]' dates --date 1996-11-12
+want='' dates --date 1996-11-11
+want='GN[d1] GN[d2]' dates --date 1996-05-06
+want='GN[d3]' dates --date 1997-01-04
+want='' dates --date 1996-12-29
+want='GN[d4]' dates --date 2003-07
+want='GN[d1] GN[d2] GN[d3] GN[d4]' dates --prop DT --date-from 1900
+
 # The games as written: everything from '(' to ')', a newline after each.
 python3 - hand.sgf >games.txt <<'EOF'
 import sys
