@@ -279,11 +279,8 @@ static void write_game(frun *r, uint64_t end, int cut_short) {
 /* After a feed: keep what the game (or the tail) needs of the piece. */
 static void after_piece(frun *r) {
   uint64_t end = r->base + r->plen, from;
-  if (r->mode == HOLD_DROP) {
-    r->hold.len = 0;
-    r->hold_off = end;
-    return;
-  }
+  if (r->mode != HOLD_CAPTURE) /* the tail only */
+    hold_from(r, end > TAIL ? end - TAIL : 0);
   from = hold_end(r) > r->base ? hold_end(r) : r->base;
   if (r->hold.len == 0) r->hold_off = from;
   if (from < end && bytebuf_try_add(&r->hold, r->piece + (from - r->base),
@@ -291,12 +288,11 @@ static void after_piece(frun *r) {
     report(r, r->gpos, 1, "out of memory holding a game; it is not written");
     r->mode = HOLD_DROP;
     r->decision = D_REJECT;
-    r->hold.len = 0;
-    r->hold_off = end;
+    hold_from(r, end);
     return;
   }
-  if (r->mode == HOLD_IDLE) {
-    if (r->hold.len > TAIL) hold_from(r, end - TAIL);
+  if (r->mode != HOLD_CAPTURE) {
+    /* the tail is kept */
   } else if (r->decision == D_ACCEPT && !r->json) { /* stream it */
     out_game(r, r->hold.p, r->hold.len);
     hold_from(r, end);
@@ -309,8 +305,7 @@ static void after_piece(frun *r) {
     report(r, r->gpos, 1, msg);
     r->mode = HOLD_DROP;
     r->decision = D_REJECT; /* skipped from the next event */
-    r->hold.len = 0;
-    r->hold_off = end;
+    hold_from(r, end > TAIL ? end - TAIL : 0);
   }
 }
 
@@ -480,7 +475,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   if (r->gpos.offset < r->hold_off) /* cannot happen: TAIL covers it */
     report(r, r->gpos, 1, "the game's first bytes are lost");
   hold_from(r, r->gpos.offset);
-  r->mode = HOLD_CAPTURE;
+  r->mode = r->count ? HOLD_DROP : HOLD_CAPTURE; /* --count: no bytes */
   r->root_state = 0;
   r->decision = D_PENDING;
   r->info_ok = 0;
