@@ -826,7 +826,8 @@ int cmd_filter(int argc, char **argv) {
   sgf_charset_options_init(&copt);
   r->text.cs = sgf_charset_create(&copt);
   sgf_options_init(&opt);
-  opt.flags |= SGF_OPT_MAINLINE; /* only the main line's moves count */
+  if (r->need_moves) /* only the main line's moves count */
+    opt.flags |= SGF_OPT_MAINLINE;
   sgf_callbacks_init(&r->cb);
   r->cb.on_tree_begin = on_tree_begin;
   r->cb.on_tree_end = on_tree_end;
