@@ -168,3 +168,7 @@ endif
 # UTF-16 input read converted by every command (tools/io/transcode.c)
 TESTS += test/tool-utf16.sh
 EXTRA_DIST += test/tool-utf16.sh
+
+# `sgf filter`: by hand, against Python over `sgf json`, symmetries, --unique
+TESTS += test/tool-filter.sh
+EXTRA_DIST += test/tool-filter.sh

@@ -218,7 +218,7 @@ static void root_done(jgame *g) {
 }
 
 static void game_begin(jgame *g, sgf_pos pos) {
-  g->pos = pos;
+  g->pos = jpos_abs(g, pos);
   g->root_phase = 0;
   g->node_open = 0;
   g->nprops = 0;
@@ -374,11 +374,15 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   jrun *r = u;
   const char *msg = sgf_diag_message(d->code);
   const char *name = sgf_diag_name(d->code);
+  sgf_pos pos = jpos_abs(&r->g, d->pos);
   (void)p;
+  if (r->g.have_origin && pos.offset < r->g.quiet_before &&
+      d->severity != SGF_SEV_FATAL)
+    return SGF_CONTINUE; /* sgf filter reported it */
   jout_flush(r->g.out);
   fflush(stdout);
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
-          d->pos.line, d->pos.column, sgf_severity_name(d->severity),
+          pos.line, pos.column, sgf_severity_name(d->severity),
           msg ? msg : "unknown diagnostic", name ? name : "unknown");
   if (d->severity == SGF_SEV_WARNING) {
     r->g.status = exit_worse(r->g.status, EXIT_WARNINGS);
@@ -483,6 +487,72 @@ static int parse_depth(const char *arg, uint64_t *out) {
   return 0;
 }
 
+/* ------------------------------------------------------------ for filter */
+
+static void set_callbacks(jrun *r) {
+  sgf_callbacks_init(&r->cb);
+  r->cb.on_tree_begin = on_tree_begin;
+  r->cb.on_tree_end = on_tree_end;
+  r->cb.on_node = on_node;
+  r->cb.on_property = on_property;
+  r->cb.on_value = on_value;
+  r->cb.on_property_end = on_property_end;
+  r->cb.on_diagnostic = on_diagnostic;
+}
+
+static void free_run(jrun *r) {
+  jgame *g = &r->g;
+  sgf_parser_destroy(g->p);
+  if (g->cs) {
+    sgf_charset_free(g->cs, g->conv, g->conv_cap);
+    sgf_charset_destroy(g->cs);
+  }
+  free(g->stack);
+  free(g->val.p);
+  free(g->root.p);
+  free(g->moves.p);
+  free(g->move_raw.p);
+  free(g->text.p);
+  free(g->out);
+  free(r);
+}
+
+json_writer *json_writer_create(void) {
+  sgf_charset_options copt;
+  jrun *r = calloc(1, sizeof *r);
+  if (r == NULL) return NULL;
+  r->g.out = malloc(sizeof *r->g.out);
+  sgf_charset_options_init(&copt);
+  r->g.cs = sgf_charset_create(&copt);
+  set_callbacks(r);
+  r->g.p = sgf_parser_create(&r->cb, r, NULL);
+  if (r->g.out == NULL || r->g.cs == NULL || r->g.p == NULL) {
+    free_run(r);
+    return NULL;
+  }
+  r->g.out->len = 0;
+  r->g.have_origin = 1;
+  return r;
+}
+
+void json_writer_destroy(json_writer *w) {
+  if (w != NULL) free_run(w);
+}
+
+int json_write_game(json_writer *w, const char *name, const char *arg,
+                    uint64_t index, sgf_pos origin, uint64_t quiet_before,
+                    const char *bytes, size_t len) {
+  w->arg = arg;
+  w->g.status = EXIT_CLEAN;
+  begin(w, name);
+  w->g.index = index;
+  w->g.origin = origin;
+  w->g.quiet_before = quiet_before;
+  data(w, bytes, len); /* a stop is reported, and end() closes the line */
+  end(w, name, NULL);
+  return w->g.status;
+}
+
 int cmd_json(int argc, char **argv) {
   enum {
     OPT_CHUNK = OPT_LONG_BASE,
@@ -575,14 +645,7 @@ int cmd_json(int argc, char **argv) {
     status = EXIT_TROUBLE;
     goto out;
   }
-  sgf_callbacks_init(&r->cb);
-  r->cb.on_tree_begin = on_tree_begin;
-  r->cb.on_tree_end = on_tree_end;
-  r->cb.on_node = on_node;
-  r->cb.on_property = on_property;
-  r->cb.on_value = on_value;
-  r->cb.on_property_end = on_property_end;
-  r->cb.on_diagnostic = on_diagnostic;
+  set_callbacks(r);
   g->p = sgf_parser_create(&r->cb, r, &opt);
   in = input_reader_create(0);
   if (g->p == NULL || in == NULL) {
@@ -599,18 +662,6 @@ int cmd_json(int argc, char **argv) {
   jout_flush(g->out);
   status = finish_output(g->status);
 out:
-  sgf_parser_destroy(g->p);
-  if (g->cs) {
-    sgf_charset_free(g->cs, g->conv, g->conv_cap);
-    sgf_charset_destroy(g->cs);
-  }
-  free(g->stack);
-  free(g->val.p);
-  free(g->root.p);
-  free(g->moves.p);
-  free(g->move_raw.p);
-  free(g->text.p);
-  free(g->out);
-  free(r);
+  free_run(r);
   return status;
 }

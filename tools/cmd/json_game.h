@@ -41,6 +41,10 @@ typedef struct jgame {
   const char *file, *member; /* source */
   int status;                /* exit status so far */
   int input_utf8;            /* the input was converted: CA is moot */
+  int have_origin;           /* the bytes are cut from a larger input */
+  sgf_pos origin;            /* ... where they begin in it */
+  uint64_t quiet_before;     /* the parser's diagnostics before this
+                                offset (in that input) were reported */
   uint64_t errors_in_input;
 
   /* the game */
@@ -80,6 +84,9 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* A position in the bytes parsed as a position in the input they were
+ * cut from (g->origin; unchanged without one). */
+sgf_pos jpos_abs(const jgame *g, sgf_pos pos);
 /* Where byte k of a value lies whose '[' is at pos. */
 sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k);
 /* A Text (simple 0) or SimpleText (1) value as a JSON string. */
@@ -111,5 +118,19 @@ typedef struct jrec {
   sgf_pos pos;
 } jrec;
 int jroot_next(const jgame *g, size_t *at, jrec *r);
+
+/* cmd_json.c, for `sgf filter --json`: one game's bytes, cut from an
+ * input, as a line of `sgf json` (full mode), its source and its
+ * diagnostics positioned in that input. */
+typedef struct jrun json_writer;
+json_writer *json_writer_create(void); /* NULL: out of memory */
+void json_writer_destroy(json_writer *w);
+/* name: the input's (as input_read names it), arg: the FILE argument it
+ * came from, index: the game's number in the input from 0, origin: its
+ * '('; the parser's diagnostics before offset quiet_before of the input
+ * are not repeated. Returns the exit status of what was reported. */
+int json_write_game(json_writer *w, const char *name, const char *arg,
+                    uint64_t index, sgf_pos origin, uint64_t quiet_before,
+                    const char *bytes, size_t len);
 
 #endif /* SGF_TOOLS_JSON_GAME_H */

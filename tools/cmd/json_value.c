@@ -15,8 +15,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+sgf_pos jpos_abs(const jgame *g, sgf_pos pos) {
+  sgf_pos o = g->origin;
+  if (!g->have_origin) return pos;
+  if (pos.line == 1) pos.column += o.column - 1;
+  pos.line += o.line - 1;
+  pos.offset += o.offset;
+  return pos;
+}
+
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
+  pos = jpos_abs(g, pos);
   jout_flush(g->out);
   fflush(stdout);
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: ", g->name, pos.line,

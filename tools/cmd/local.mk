@@ -14,7 +14,9 @@ sgf_SOURCES = \
 	tools/cmd/cmd_fmt.c tools/cmd/cmd_mainline.c tools/cmd/cmd_split.c \
 	tools/cmd/rewrite.c tools/cmd/rewrite.h tools/cmd/drops.c \
 	tools/cmd/inplace.c tools/cmd/inplace.h \
-	tools/cmd/ff4.c tools/cmd/ff4.h
+	tools/cmd/ff4.c tools/cmd/ff4.h \
+	tools/cmd/cmd_filter.c tools/cmd/filter.h tools/cmd/filter_pred.c \
+	tools/cmd/filter_moves.c
 sgf_CPPFLAGS = $(AM_CPPFLAGS) $(IO_CPPFLAGS) $(COMMON_CPPFLAGS)
 sgf_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS) $(ARCHIVE_CFLAGS)
 sgf_LDADD = tools/io/libsgfio.la $(COMMON_LIBS) lib/libsgfstream.la \

@@ -32,6 +32,8 @@ static const command commands[] = {
      help_mainline},
     {"split", "write each game of a collection to its own file", cmd_split,
      help_split},
+    {"filter", "select games by game information and moves", cmd_filter,
+     help_filter},
     {"help", "show the help of a command", cmd_help, help_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

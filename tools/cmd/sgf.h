@@ -42,10 +42,12 @@ int cmd_check(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_json(int argc, char **argv);
+int cmd_filter(int argc, char **argv);
 void help_check(FILE *f);
 void help_stats(FILE *f);
 void help_events(FILE *f);
 void help_json(FILE *f);
+void help_filter(FILE *f);
 
 /* sgf.c: option handling shared by the commands. */
 
