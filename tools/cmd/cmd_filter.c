@@ -606,6 +606,13 @@ static int data(void *ctx, const char *buf, size_t len) {
   return 0;
 }
 
+/* input_sink.note: UTF-16 input (converted: the games are written in
+ * UTF-8), reported through the parser. */
+static void note(void *ctx, int what, uint64_t off) {
+  frun *r = ctx;
+  if (!r->stopped) report_input_note(r->p, what, off);
+}
+
 static void end(void *ctx, const char *name, const char *error) {
   frun *r = ctx;
   r->piece = NULL;
@@ -788,7 +795,7 @@ static int option(frun *r, int ch, char **argv) {
 }
 
 int cmd_filter(int argc, char **argv) {
-  static const input_sink sink = {begin, data, end, fail, none};
+  static const input_sink sink = {begin, data, end, fail, none, note};
   static char *stdin_only[] = {"-", NULL};
   sgf_options opt;
   sgf_charset_options copt;
