@@ -81,6 +81,9 @@ TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 	test/tool-events.sh test/tool-exit.sh test/tool-inplace.sh \
 	test/tool-inplace-corpus.sh test/tool-help.sh test/tool-split-dirs.sh \
 	test/tool-check-ignore.sh test/tool-fds.sh
+# The progress line (tools/io/progress.h), under a pseudo-terminal.
+TESTS += test/tool-progress.sh
+EXTRA_DIST += test/tool-progress.sh
 # The library's exports, the scanners over the golden cases, the corpus,
 # the layering of lib/ and tools/, and the public headers standing alone.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <getopt.h>
@@ -60,6 +61,10 @@ void help_check(FILE *f) {
           "      --errors-only\n"
           "                 silence all warnings\n"
           "      --chunk=N  feed the parser N bytes at a time\n"
+          "      --progress show a progress line on stderr (default: on "
+          "a\n"
+          "                 terminal, jobs over half a second; -q: "
+          "never)\n"
           "  -h, --help     show this help\n"
           "\n"
           "A silenced diagnostic is neither printed nor counted toward the "
@@ -255,6 +260,7 @@ int cmd_check(int argc, char **argv) {
       {"ignore", required_argument, NULL, OPT_IGNORE},
       {"errors-only", no_argument, NULL, OPT_ERRORS_ONLY},
       {"chunk", required_argument, NULL, OPT_CHUNK},
+      {"progress", no_argument, NULL, PROGRESS_OPT_ON},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none};
@@ -276,6 +282,10 @@ int cmd_check(int argc, char **argv) {
         break;
       case 'q':
         c.quiet = 1;
+        progress_mode(PROGRESS_OFF);
+        break;
+      case PROGRESS_OPT_ON:
+        progress_mode(PROGRESS_ON);
         break;
       case OPT_IGNORE:
         if (parse_ignore(&c, optarg) != 0) return EXIT_TROUBLE;
@@ -306,7 +316,9 @@ int cmd_check(int argc, char **argv) {
     input_reader_destroy(in);
     return EXIT_TROUBLE;
   }
+  progress_start("check", files, nfiles);
   for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &c);
+  progress_end();
   input_reader_destroy(in);
   sgf_parser_destroy(c.p);
   summary(&c);

@@ -9,6 +9,7 @@
 #include "input.h"
 #include "output.h"
 #include "rewrite.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <getopt.h>
@@ -71,6 +72,10 @@ void help_split(FILE *f) {
       "      --compact          no whitespace but a final newline\n"
       "  -v, --verbose          print each file written and the "
       "warnings\n"
+      "      --progress         show a progress line on stderr (default: "
+      "on a\n"
+      "                         terminal, for jobs over half a second)\n"
+      "      --quiet            no progress line\n"
       "  -h, --help             show this help\n"
       "\n"
       "A game cut short by a fatal error is not written.\n" EXIT_STATUS_HELP,
@@ -348,6 +353,7 @@ int cmd_split(int argc, char **argv) {
       {"compact", no_argument, NULL, REWRITE_OPT_COMPACT},
       {"readable", no_argument, NULL, REWRITE_OPT_READABLE},
       {"verbose", no_argument, NULL, 'v'},
+      PROGRESS_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none};
@@ -380,6 +386,10 @@ int cmd_split(int argc, char **argv) {
         break;
       case 'v':
         ro.verbose = 1;
+        break;
+      case PROGRESS_OPT_ON:
+      case PROGRESS_OPT_OFF:
+        progress_option(ch);
         break;
       case 'h':
         help_split(stdout);
@@ -423,6 +433,7 @@ int cmd_split(int argc, char **argv) {
   }
   s.rw.cmd_ctx = &s;
 
+  progress_start("split", files, nfiles);
   for (i = 0; i < nfiles; i++) {
     /* Games are numbered per FILE (across the entries of an archive). */
     free(s.base);
@@ -430,6 +441,7 @@ int cmd_split(int argc, char **argv) {
     s.games = 0;
     input_read(in, files[i], &sink, &s);
   }
+  progress_end();
   status = s.rw.status;
   rewrite_free(&s.rw);
   input_reader_destroy(in);

@@ -13,6 +13,7 @@
 
 #include "input.h"
 #include "jobs.h"
+#include "progress.h"
 #include "ranges.h"
 #include "sgf.h"
 #include "stats.h"
@@ -76,6 +77,10 @@ void help_stats(FILE *f) {
           "                  default 1), or one large FILE in N parts; "
           "the output\n"
           "                  is the same as with -j 1\n"
+          "      --progress  show a progress line on stderr (default: "
+          "on a\n"
+          "                  terminal, for jobs over half a second)\n"
+          "      --quiet     no progress line\n"
           "  -h, --help      show this help\n"
           "\n"
           "An input whose reading broke off (a truncated game.sgf.gz) "
@@ -220,9 +225,11 @@ static void counter_begin(counter *c) {
 }
 
 static void counter_data(counter *c, const char *buf, size_t len) {
+  uint64_t games = c->cur.games;
   c->cur.bytes += len;
   if (!c->stopped && feed_chunked(c->p, buf, len, c->chunk) != SGF_OK)
     c->stopped = 1; /* read on: bytes still counts the whole input */
+  progress_games(c->cur.games - games);
 }
 
 /* broken: reading broke off, so the end of the bytes is not the end of
@@ -352,6 +359,7 @@ int cmd_stats(int argc, char **argv) {
       {"chunk", required_argument, NULL, OPT_CHUNK},
       /* not 'j': option_error() names a long option by its code */
       {"jobs", required_argument, NULL, OPT_JOBS},
+      PROGRESS_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static char *stdin_only[] = {"-", NULL};
@@ -383,6 +391,10 @@ int cmd_stats(int argc, char **argv) {
       case OPT_JOBS:
         if (jobs_parse("stats", optarg, &r.jobs) != 0) return EXIT_TROUBLE;
         break;
+      case PROGRESS_OPT_ON:
+      case PROGRESS_OPT_OFF:
+        progress_option(ch);
+        break;
       case 'h':
         help_stats(stdout);
         return finish_output(EXIT_CLEAN);
@@ -400,6 +412,7 @@ int cmd_stats(int argc, char **argv) {
     input_reader_destroy(in);
     return EXIT_TROUBLE;
   }
+  progress_start("stats", files, nfiles);
   t0 = uv_hrtime();
   if (r.json && !r.total_only) fputs("{\"files\":[", stdout);
   /* One large file: in ranges. Standard input alone is read on the main
@@ -417,6 +430,7 @@ int cmd_stats(int argc, char **argv) {
     ran = jobs_run(in, files, nfiles, r.jobs, &job_ops, &r) == 0;
   if (!ran)
     for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &r);
+  progress_end();
   print_total(&r, uv_hrtime() - t0);
   input_reader_destroy(in);
   sgf_parser_destroy(r.c.p);

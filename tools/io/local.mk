@@ -11,7 +11,8 @@ tools_io_libsgfio_la_SOURCES = \
 	tools/io/input_range.c tools/io/ranges.c tools/io/ranges.h \
 	tools/io/output.c tools/io/output.h \
 	tools/io/recompress.c tools/io/recompress.h \
-	tools/io/jobs.c tools/io/jobs.h
+	tools/io/jobs.c tools/io/jobs.h \
+	tools/io/progress.c tools/io/progress.h
 tools_io_libsgfio_la_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS) $(ARCHIVE_CFLAGS)
 tools_io_libsgfio_la_LIBADD = $(UV_LIBS) $(ARCHIVE_LIBS)
 endif
