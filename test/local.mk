@@ -82,8 +82,8 @@ TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 	test/tool-inplace-corpus.sh test/tool-help.sh test/tool-split-dirs.sh \
 	test/tool-check-ignore.sh test/tool-fds.sh
 # The progress line (tools/io/progress.h), under a pseudo-terminal.
-TESTS += test/tool-progress.sh
-EXTRA_DIST += test/tool-progress.sh
+TESTS += test/tool-progress.sh test/tool-summary.sh
+EXTRA_DIST += test/tool-progress.sh test/tool-summary.sh
 # split --shards, the merge and the Dask recipe (contrib/dask), end to end.
 TESTS += test/dask-shards.sh
 EXTRA_DIST += test/dask-shards.sh contrib/dask/sgf_dask.py \

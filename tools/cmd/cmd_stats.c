@@ -281,6 +281,7 @@ static void counter_data(counter *c, const char *buf, size_t len) {
  * the input (no unclosed game tree to report there). */
 static void counter_end(counter *c, int broken, result *out) {
   if (!c->stopped && !broken) finish_chunked(c->p);
+  if (c->sum != NULL) summary_end(c->sum);
   out->s = c->cur;
   out->ns = uv_hrtime() - c->start;
 }

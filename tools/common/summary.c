@@ -268,6 +268,11 @@ void summary_begin(summary *s) {
   s->prop = -1;
 }
 
+void summary_end(summary *s) {
+  if (s->depth > 0) game_done(s);
+  s->depth = 0;
+}
+
 int summary_merge(summary *into, const summary *from) {
   int i;
   size_t j;

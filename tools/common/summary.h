@@ -79,6 +79,10 @@ void summary_free(summary *s);
 /* Before each input (the parser reset). */
 void summary_begin(summary *s);
 
+/* After each input: a game the parse left open (a fatal error stopped
+ * it) is counted with what was read of it. */
+void summary_end(summary *s);
+
 /* into += from. 0, or -1 if memory fails. */
 int summary_merge(summary *into, const summary *from);
 
