@@ -3,7 +3,7 @@
 # error when it is a terminal, never when it is not.
 #
 # Standard error is a pseudo-terminal (python3's pty module) or a file.
-# The input comes through a pipe that stalls for 1.2 s half way, so that
+# The input comes through a pipe that stalls for 1.2 s part way, so that
 # the job outlasts the half second before the first update and the line
 # must appear under the terminal - and must not in a file, with --quiet,
 # or (for `sgf check`) with -q. --progress forces it into a file, and with
@@ -32,11 +32,12 @@ fail() {
 }
 
 find "$sample" -name "*.sgf" | LC_ALL=C sort | while read -r f; do cat "$f"; echo; done >"$tmp/all.sgf"
-# A stalled pipe: half the input, a pause, the rest.
+# A stalled pipe: 200 kB (more than the pipe holds, so sgf is running
+# once they are written, however slowly it started), a pause, the rest.
 slow() {
-  head -c 20000 "$tmp/all.sgf"
+  head -c 200000 "$tmp/all.sgf"
   sleep 1.2
-  tail -c +20001 "$tmp/all.sgf"
+  tail -c +200001 "$tmp/all.sgf"
 }
 
 # pty OUT ERR CMD...: run CMD with standard error on a pseudo-terminal

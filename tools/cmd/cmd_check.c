@@ -81,6 +81,7 @@ static void print_diag(check *c, const sgf_diag *d) {
   const char *msg = sgf_diag_message(d->code);
   const char *sev = sgf_severity_name(d->severity);
   if (c->quiet) return;
+  progress_clear(); /* when both go to one terminal */
   printf("%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s/%d]", c->name, d->pos.line,
          d->pos.column, sev ? sev : "?", msg ? msg : "unknown diagnostic",
          name ? name : "unknown", (int)d->code);

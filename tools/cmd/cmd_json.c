@@ -390,6 +390,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   (void)p;
   jout_flush(r->g.out);
   fflush(stdout);
+  progress_clear();
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
           d->pos.line, d->pos.column, sgf_severity_name(d->severity),
           msg ? msg : "unknown diagnostic", name ? name : "unknown");

@@ -404,6 +404,7 @@ int cmd_split(int argc, char **argv) {
   char **files;
   int nfiles, ch, i, status;
   unsigned long nshards = 0;
+  int layout_given = 0;
 
   memset(&s, 0, sizeof s);
   memset(&ro, 0, sizeof ro);
@@ -422,9 +423,11 @@ int cmd_split(int argc, char **argv) {
         break;
       case REWRITE_OPT_COMPACT:
         ro.layout = SGF_LAYOUT_COMPACT;
+        layout_given = 1;
         break;
       case REWRITE_OPT_READABLE:
         ro.layout = SGF_LAYOUT_READABLE;
+        layout_given = 1;
         break;
       case 'v':
         ro.verbose = 1;
@@ -439,6 +442,12 @@ int cmd_split(int argc, char **argv) {
       default:
         return option_error("split", ch, argv);
     }
+  }
+  if (nshards > 0 && layout_given) {
+    fprintf(stderr,
+            "sgf: split: --shards copies the bytes as they are: no "
+            "--compact or --readable\nTry 'sgf split --help'.\n");
+    return EXIT_TROUBLE;
   }
   if (nshards > 0 && s.pattern == NULL) s.pattern = SHARD_PATTERN;
   if (s.pattern == NULL) s.pattern = DEFAULT_PATTERN;

@@ -193,6 +193,7 @@ static void table_row(const run *r, const stats *s, uint64_t ns,
 static void print_row(run *r, const char *name, const stats *s, uint64_t ns,
                       const char *error) {
   if (r->total_only) return;
+  progress_clear(); /* when both go to one terminal */
   if (r->json) {
     fputs(r->rows ? ",\n{\"name\":" : "\n{\"name\":", stdout);
     json_string(name);
