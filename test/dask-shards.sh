@@ -110,6 +110,19 @@ cat "$tmp/d4"/* | cmp -s - "$tmp/d1"/* ||
   fail "directory: 4 shards are not the 1 shard"
 "$sgf" split --shards=2 -d "$tmp/x" - </dev/null 2>/dev/null
 [ $? -eq 2 ] || fail "--shards with standard input: not refused"
+# more shards than games: all written, the rest empty; a game left open
+# at the end of an input is copied, with a warning
+printf '(;B[aa])' >"$tmp/one.sgf"
+printf '(;B[aa]' >"$tmp/open.sgf"
+"$sgf" split --shards=3 -d "$tmp/o" --pattern='%n.sgf' "$tmp/one.sgf"
+[ "$(cat "$tmp"/o/000[1-3].sgf)" = "(;B[aa])" ] && [ -s "$tmp/o/0001.sgf" ] ||
+  fail "3 shards of one game: not the game, then two empty files"
+"$sgf" split --shards=2 -d "$tmp/o2" "$tmp/open.sgf" "$tmp/one.sgf" \
+  2>"$tmp/open.err"
+[ $? -eq 1 ] && grep -q "open.sgf: ends inside a game tree" "$tmp/open.err" ||
+  fail "an input ending inside a game: no warning"
+cat "$tmp/open.sgf" "$tmp/one.sgf" >"$tmp/want"
+cat "$tmp"/o2/* | cmp -s - "$tmp/want" || fail "open game: bytes not kept"
 
 # 2. the merge, shards run as GNU parallel would
 for job in "-t" "--summary"; do

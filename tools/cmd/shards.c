@@ -25,14 +25,15 @@
 typedef struct shards {
   uv_loop_t *loop;
   sgf_parser *p;
-  unsigned long n, k;  /* shards, and the one being written (0-based) */
-  uint64_t total;      /* bytes in all inputs (first pass) */
-  uint64_t written;    /* bytes written, in all shards */
-  uint64_t base;       /* where the current input begins */
-  uint64_t depth;      /* game trees open */
-  int want_cut;        /* a game ended past the share: cut before the next */
-  uint64_t *cuts;      /* cuts found in the chunk being fed */
-  uint64_t *cut_games; /* games begun before each */
+  unsigned long n, k; /* shards, and the one being written (0-based) */
+  uint64_t total;     /* bytes in all inputs (first pass) */
+  uint64_t written;   /* bytes written, in all shards */
+  uint64_t base;      /* where the current input begins */
+  uint64_t depth;     /* game trees open */
+  int want_cut;       /* a game ended past the share: cut before the next */
+  int finishing, left_open; /* in sgf_parser_finish(); it closed a tree */
+  uint64_t *cuts;           /* cuts found in the chunk being fed */
+  uint64_t *cut_games;      /* games begun before each */
   size_t ncuts;
   output out;
   uint64_t games;       /* games begun */
@@ -158,6 +159,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
 static int on_tree_end(sgf_parser *p, void *u) {
   shards *s = u;
   uint64_t end = s->base + sgf_parser_position(p).offset + 1;
+  if (s->finishing) s->left_open = 1;
   if (s->depth > 0 && --s->depth == 0) {
     /* Past the share of the shard the cuts so far lead to. */
     if (end >= share_end(s, s->k + s->ncuts)) s->want_cut = 1;
@@ -209,17 +211,20 @@ static void end(void *ctx, const char *name, const char *error) {
     s->status = exit_worse(s->status, EXIT_TROUBLE);
   }
   if (s->failed) return;
+  s->finishing = 1;
+  s->left_open = 0;
   if (sgf_parser_finish(s->p) == SGF_EPARSE) {
     report_failure(name,
                    "parse stopped by a fatal error (see 'sgf check'): the "
                    "rest of it went into one shard");
     s->status = exit_worse(s->status, EXIT_WARNINGS);
   }
+  s->finishing = 0;
   s->ncuts = 0; /* what finish found lies in bytes written already */
-  if (s->depth > 0) {
+  if (s->depth > 0 || s->left_open) {
     report_failure(name,
-                   "ends inside a game tree: the next input's games "
-                   "follow it in its shard");
+                   "ends inside a game tree: in its shard, what follows "
+                   "may read as part of that game");
     s->status = exit_worse(s->status, EXIT_WARNINGS);
   }
   s->depth = 0;
