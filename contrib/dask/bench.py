@@ -20,6 +20,27 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sgf_dask  # noqa: E402
 
 
+def timed_shard(argv, path):
+    """On a worker: sgf on one shard; its wall and CPU seconds, and which
+    worker process ran it."""
+    t, c = time.monotonic(), os.times()
+    subprocess.run(argv + [path], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    c2 = os.times()
+    cpu = (c2.children_user - c.children_user) + (c2.children_system -
+                                                  c.children_system)
+    return os.getpid(), time.monotonic() - t, cpu
+
+
+def one_cpu(argv):
+    c = os.times()
+    t = time.monotonic()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    c2 = os.times()
+    return time.monotonic() - t, (c2.children_user - c.children_user) + (
+        c2.children_system - c.children_system)
+
+
 def main(argv):
     from dask.distributed import Client, LocalCluster
     o = {"--workers": 2, "--shards": 4, "--runs": 5}
@@ -30,12 +51,11 @@ def main(argv):
     job, inp = args
     sgf = shutil.which("sgf") or "sgf"
     argv_sgf = [sgf] + sgf_dask.JOBS[job]
-    one = []
+    one, one_c = [], []
     for _ in range(o["--runs"]):
-        t = time.monotonic()
-        subprocess.run(argv_sgf + [inp], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        one.append(time.monotonic() - t)
+        w, c = one_cpu(argv_sgf + [inp])
+        one.append(w)
+        one_c.append(c)
     work = tempfile.mkdtemp(prefix="sgf-bench-")
     try:
         t = time.monotonic()
@@ -47,7 +67,15 @@ def main(argv):
         client = Client(cluster)
         client.upload_file(sgf_dask.sgf_merge.__file__)
         t_start = time.monotonic() - t
-        runs = []
+        runs, busy, cpus = [], [], []
+        for _ in range(o["--runs"]):
+            fs = client.map(timed_shard, [argv_sgf] * len(shards), shards,
+                            pure=False)
+            per = {}
+            for pid, w, c in client.gather(fs):
+                per[pid] = per.get(pid, 0) + w
+                cpus.append(c)
+            busy.append(max(per.values()))
         for _ in range(o["--runs"]):
             t = time.monotonic()
             fs = client.map(sgf_dask.run_shard, [argv_sgf] * len(shards),
@@ -63,6 +91,10 @@ def main(argv):
     finally:
         shutil.rmtree(work, ignore_errors=True)
     a, b = statistics.median(one), statistics.median(runs)
+    print("one sgf CPU %.3f s (median); shard tasks CPU %.3f s per run "
+          "(median of the sum); busiest worker %.3f s wall per run (median)"
+          % (statistics.median(one_c), statistics.median(cpus) * len(shards),
+             statistics.median(busy)))
     print("%s on %s: one sgf %.3f s (runs %s); dask %d shards on %d workers "
           "%.3f s (runs %s); speedup %.2fx; split %.3f s, cluster start "
           "%.3f s; load %s" % (
