@@ -84,6 +84,13 @@ TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
 # sgf fmt --ff4: the conversions by hand, and on the corpus.
 TESTS += test/tool-ff4.sh test/tool-ff4-corpus.sh
 EXTRA_DIST += test/tool-ff4.sh test/tool-ff4-corpus.sh
+# The progress line (tools/io/progress.h), under a pseudo-terminal.
+TESTS += test/tool-progress.sh test/tool-summary.sh
+EXTRA_DIST += test/tool-progress.sh test/tool-summary.sh
+# split --shards, the merge and the Dask recipe (contrib/dask), end to end.
+TESTS += test/dask-shards.sh
+EXTRA_DIST += test/dask-shards.sh contrib/dask/sgf_dask.py \
+	contrib/dask/sgf_merge.py contrib/dask/README.md
 # The library's exports, the scanners over the golden cases, the corpus,
 # the layering of lib/ and tools/, and the public headers standing alone.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \

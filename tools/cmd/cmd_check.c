@@ -15,6 +15,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <getopt.h>
@@ -72,6 +73,8 @@ void help_check(FILE *f) {
       "      --errors-only\n"
       "                 silence all warnings\n"
       "      --chunk=N  feed the parser N bytes at a time\n"
+      "      --progress show a progress line on stderr (default: on a\n"
+      "                 terminal, jobs over half a second; -q: never)\n"
       "  -h, --help     show this help\n"
       "\n"
       "A silenced diagnostic is neither printed nor counted toward the "
@@ -105,6 +108,7 @@ static void print_diag(check *c, const sgf_diag *d) {
   const char *msg = sgf_diag_message(d->code);
   const char *sev = sgf_severity_name(d->severity);
   if (c->quiet) return;
+  progress_clear(); /* when both go to one terminal */
   printf("%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s/%d]", c->name, d->pos.line,
          d->pos.column, sev ? sev : "?", msg ? msg : "unknown diagnostic",
          name ? name : "unknown", (int)d->code);
@@ -326,6 +330,7 @@ int cmd_check(int argc, char **argv) {
       {"errors-only", no_argument, NULL, OPT_ERRORS_ONLY},
       {"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
       {"chunk", required_argument, NULL, OPT_CHUNK},
+      {"progress", no_argument, NULL, PROGRESS_OPT_ON},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none, note};
@@ -347,6 +352,10 @@ int cmd_check(int argc, char **argv) {
         break;
       case 'q':
         c.quiet = 1;
+        progress_mode(PROGRESS_OFF);
+        break;
+      case PROGRESS_OPT_ON:
+        progress_mode(PROGRESS_ON);
         break;
       case OPT_IGNORE:
         if (parse_ignore(&c, optarg) != 0) return EXIT_TROUBLE;
@@ -391,7 +400,9 @@ int cmd_check(int argc, char **argv) {
     input_reader_destroy(in);
     return EXIT_TROUBLE;
   }
+  progress_start("check", files, nfiles);
   for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &c);
+  progress_end();
   input_reader_destroy(in);
   sgf_parser_destroy(c.p);
   sgf_checker_destroy(c.checker);

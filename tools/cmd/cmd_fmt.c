@@ -7,6 +7,7 @@
 #include "input.h"
 #include "output.h"
 #include "rewrite.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <getopt.h>
@@ -89,6 +90,10 @@ void help_fmt(FILE *f) {
           "reported\n"
           "  -v, --verbose     also print the warnings (what was "
           "repaired)\n"
+          "      --progress    show a progress line on stderr (default: "
+          "on a\n"
+          "                    terminal, for jobs over half a second)\n"
+          "      --quiet       no progress line\n"
           "  -h, --help        show this help\n"
           "\n"
           "Errors are printed on standard error as "
@@ -144,6 +149,7 @@ int cmd_fmt(int argc, char **argv) {
       {"force", no_argument, NULL, OPT_FORCE},
       {"ff4", no_argument, NULL, OPT_FF4},
       {"verbose", no_argument, NULL, 'v'},
+      PROGRESS_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none, note};
@@ -185,6 +191,10 @@ int cmd_fmt(int argc, char **argv) {
         break;
       case 'v':
         ro.verbose = 1;
+        break;
+      case PROGRESS_OPT_ON:
+      case PROGRESS_OPT_OFF:
+        progress_option(ch);
         break;
       case 'h':
         help_fmt(stdout);
@@ -259,6 +269,7 @@ int cmd_fmt(int argc, char **argv) {
   ip.force = force;
   /* with --force, the user is told what was dropped */
   f.rw.show_drops = force;
+  progress_start("fmt", files, nfiles);
   for (i = 0; i < nfiles; i++) {
     if (in_place) {
       inplace_rewrite_arg(&ip, files[i]);
@@ -268,6 +279,7 @@ int cmd_fmt(int argc, char **argv) {
     }
   }
 
+  progress_end();
   if (!in_place) {
     if (sgf_writer_status(f.rw.w) == SGF_OK) sgf_writer_finish(f.rw.w);
     if (sgf_writer_status(f.rw.w) != SGF_OK) {

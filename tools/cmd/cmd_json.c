@@ -22,6 +22,7 @@
 
 #include "input.h"
 #include "json_game.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <errno.h>
@@ -83,6 +84,10 @@ void help_json(FILE *f) {
           "      --max-depth=N   allow N nested game trees (default "
           "%u)\n"
           "      --chunk=N       feed the parser N bytes at a time\n"
+          "      --progress      show a progress line on stderr (default: "
+          "on a\n"
+          "                      terminal, for jobs over half a second)\n"
+          "      --quiet         no progress line\n"
           "  -h, --help          show this help\n"
           "\n"
           "Text that does not decode is an error, positioned, and is "
@@ -280,6 +285,7 @@ static int on_tree_end(sgf_parser *p, void *u) {
   (void)p;
   if (g->depth == 0) return SGF_CONTINUE;
   tree_close(g, 0);
+  if (g->depth == 0) progress_games(1);
   /* --headers: a variation right after the root node was skipped; skip
    * the rest of the game too. */
   if (g->mode == JMODE_HEADERS && g->depth > 0) return SGF_SKIP;
@@ -381,6 +387,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
     return SGF_CONTINUE; /* sgf filter reported it */
   jout_flush(r->g.out);
   fflush(stdout);
+  progress_clear();
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
           pos.line, pos.column, sgf_severity_name(d->severity),
           msg ? msg : "unknown diagnostic", name ? name : "unknown");
@@ -572,6 +579,7 @@ int cmd_json(int argc, char **argv) {
       {"strict", no_argument, NULL, 's'},
       {"max-depth", required_argument, NULL, OPT_DEPTH},
       {"chunk", required_argument, NULL, OPT_CHUNK},
+      PROGRESS_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none, note};
@@ -622,6 +630,10 @@ int cmd_json(int argc, char **argv) {
       case OPT_CHUNK:
         if (parse_chunk("json", optarg, &r->chunk) != 0) status = EXIT_TROUBLE;
         break;
+      case PROGRESS_OPT_ON:
+      case PROGRESS_OPT_OFF:
+        progress_option(ch);
+        break;
       case 'h':
         help_json(stdout);
         status = finish_output(EXIT_CLEAN);
@@ -654,10 +666,12 @@ int cmd_json(int argc, char **argv) {
     status = EXIT_TROUBLE;
     goto out;
   }
+  progress_start("json", files, nfiles);
   for (i = 0; i < nfiles; i++) {
     r->arg = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
     input_read(in, files[i], &sink, r);
   }
+  progress_end();
   input_reader_destroy(in);
   jout_flush(g->out);
   status = finish_output(g->status);

@@ -9,13 +9,16 @@
 #include "input.h"
 #include "output.h"
 #include "rewrite.h"
+#include "progress.h"
 #include "sgf.h"
+#include "shards.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define DEFAULT_PATTERN "%f-%n.sgf"
+#define SHARD_PATTERN "%f-shard-%n.sgf" /* --shards */
 
 typedef struct split {
   rewrite rw;
@@ -39,6 +42,8 @@ void help_split(FILE *f) {
       "usage: sgf split [--pattern=PATTERN] [-d DIR] "
       "[--compact|--readable]\n"
       "                 [-v] [FILE]...\n"
+      "       sgf split --shards=N [--pattern=PATTERN] [-d DIR] [-v] "
+      "FILE...\n"
       "\n"
       "Write each game (top-level game tree) of each FILE to a file of "
       "its own,\n"
@@ -67,14 +72,25 @@ void help_split(FILE *f) {
       "  -d, --directory=DIR    write the files into DIR (created, "
       "with its\n"
       "                         parents, if missing)\n"
+      "      --shards=N         instead: cut the games of all the FILEs "
+      "into N\n"
+      "                         files of about the same size, at game "
+      "boundaries,\n"
+      "                         the bytes as they are (%%n: the shard's "
+      "number,\n"
+      "                         %%f: the first FILE's; default '%s')\n"
       "      --readable         one node per line (default)\n"
       "      --compact          no whitespace but a final newline\n"
       "  -v, --verbose          print each file written and the "
       "warnings\n"
+      "      --progress         show a progress line on stderr (default: "
+      "on a\n"
+      "                         terminal, for jobs over half a second)\n"
+      "      --quiet            no progress line\n"
       "  -h, --help             show this help\n"
       "\n"
       "A game cut short by a fatal error is not written.\n" EXIT_STATUS_HELP,
-      DEFAULT_PATTERN);
+      DEFAULT_PATTERN, SHARD_PATTERN);
 }
 
 /* Is the pattern valid (only %n %f %%, and %n at least once)? */
@@ -306,6 +322,33 @@ static int sp_tree_end(sgf_parser *p, void *u) {
   return r;
 }
 
+/* shard_name_fn: the name of shard n, its directories made. */
+static const char *shard_name(void *ctx, unsigned long n) {
+  split *s = ctx;
+  if (s->base == NULL || make_path(s, n) != 0) {
+    report_failure("split", "out of memory");
+    return NULL;
+  }
+  if (s->pattern_dirs && make_dirs(&s->loop, s->path, s->dirlen) != 0)
+    return NULL;
+  return s->path;
+}
+
+/* The N of --shards=N: 1 to 100000. 0, or -1 (reported). */
+static int parse_shards(const char *arg, unsigned long *out) {
+  char *end;
+  unsigned long v = strtoul(arg, &end, 10);
+  if (arg[0] < '1' || arg[0] > '9' || *end != '\0' || v > 100000) {
+    fprintf(stderr,
+            "sgf: split: invalid number of shards '%s' (1 to 100000)\n"
+            "Try 'sgf split --help'.\n",
+            arg);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
 static void begin(void *ctx, const char *name) {
   split *s = ctx;
   rewrite_begin(&s->rw, name);
@@ -346,13 +389,15 @@ static void none(void *ctx, const char *name, const char *why) {
 }
 
 int cmd_split(int argc, char **argv) {
-  enum { OPT_PATTERN = OPT_LONG_BASE };
+  enum { OPT_PATTERN = OPT_LONG_BASE, OPT_SHARDS };
   static const struct option longopts[] = {
       {"pattern", required_argument, NULL, OPT_PATTERN},
       {"directory", required_argument, NULL, 'd'},
+      {"shards", required_argument, NULL, OPT_SHARDS},
       {"compact", no_argument, NULL, REWRITE_OPT_COMPACT},
       {"readable", no_argument, NULL, REWRITE_OPT_READABLE},
       {"verbose", no_argument, NULL, 'v'},
+      PROGRESS_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static const input_sink sink = {begin, data, end, fail, none, note};
@@ -363,11 +408,12 @@ int cmd_split(int argc, char **argv) {
   split s;
   char **files;
   int nfiles, ch, i, status;
+  unsigned long nshards = 0;
+  int layout_given = 0;
 
   memset(&s, 0, sizeof s);
   memset(&ro, 0, sizeof ro);
   ro.layout = SGF_LAYOUT_READABLE;
-  s.pattern = DEFAULT_PATTERN;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":d:vh", longopts, NULL)) != -1) {
     switch (ch) {
@@ -377,14 +423,23 @@ int cmd_split(int argc, char **argv) {
       case 'd':
         s.dir = optarg;
         break;
+      case OPT_SHARDS:
+        if (parse_shards(optarg, &nshards) != 0) return EXIT_TROUBLE;
+        break;
       case REWRITE_OPT_COMPACT:
         ro.layout = SGF_LAYOUT_COMPACT;
+        layout_given = 1;
         break;
       case REWRITE_OPT_READABLE:
         ro.layout = SGF_LAYOUT_READABLE;
+        layout_given = 1;
         break;
       case 'v':
         ro.verbose = 1;
+        break;
+      case PROGRESS_OPT_ON:
+      case PROGRESS_OPT_OFF:
+        progress_option(ch);
         break;
       case 'h':
         help_split(stdout);
@@ -393,6 +448,14 @@ int cmd_split(int argc, char **argv) {
         return option_error("split", ch, argv);
     }
   }
+  if (nshards > 0 && layout_given) {
+    fprintf(stderr,
+            "sgf: split: --shards copies the bytes as they are: no "
+            "--compact or --readable\nTry 'sgf split --help'.\n");
+    return EXIT_TROUBLE;
+  }
+  if (nshards > 0 && s.pattern == NULL) s.pattern = SHARD_PATTERN;
+  if (s.pattern == NULL) s.pattern = DEFAULT_PATTERN;
   if (!pattern_ok(s.pattern)) {
     fprintf(stderr,
             "sgf: split: invalid pattern '%s': %%n is required; only %%n, "
@@ -402,7 +465,8 @@ int cmd_split(int argc, char **argv) {
   }
   files = optind < argc ? argv + optind : stdin_only;
   nfiles = optind < argc ? argc - optind : 1;
-  if (names_clash(s.pattern, files, nfiles) != 0) return EXIT_TROUBLE;
+  if (nshards == 0 && names_clash(s.pattern, files, nfiles) != 0)
+    return EXIT_TROUBLE;
 
   if (uv_loop_init(&s.loop) != 0) {
     report_failure("split", "cannot start libuv");
@@ -413,6 +477,19 @@ int cmd_split(int argc, char **argv) {
     return EXIT_TROUBLE;
   }
   s.pattern_dirs = strchr(s.pattern, '/') != NULL;
+  if (nshards > 0) {
+    in = input_reader_create(0);
+    s.base = base_name(files[0]);
+    status = in == NULL ? EXIT_TROUBLE
+                        : shards_run(&s.loop, in, files, nfiles, nshards,
+                                     shard_name, &s, ro.verbose);
+    if (in == NULL) report_failure("split", "out of memory");
+    input_reader_destroy(in);
+    uv_loop_close(&s.loop);
+    free(s.base);
+    free(s.path);
+    return finish_output(status);
+  }
   sgf_callbacks_init(&s.wcb);
   sgf_writer_value_callbacks(&s.wcb);
   cb = s.wcb;
@@ -428,6 +505,7 @@ int cmd_split(int argc, char **argv) {
   }
   s.rw.cmd_ctx = &s;
 
+  progress_start("split", files, nfiles);
   for (i = 0; i < nfiles; i++) {
     /* Games are numbered per FILE (across the entries of an archive). */
     free(s.base);
@@ -435,6 +513,7 @@ int cmd_split(int argc, char **argv) {
     s.games = 0;
     input_read(in, files[i], &sink, &s);
   }
+  progress_end();
   status = s.rw.status;
   rewrite_free(&s.rw);
   input_reader_destroy(in);

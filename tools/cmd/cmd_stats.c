@@ -13,9 +13,11 @@
 
 #include "input.h"
 #include "jobs.h"
+#include "progress.h"
 #include "ranges.h"
 #include "sgf.h"
 #include "stats.h"
+#include "summary.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -25,6 +27,8 @@
 /* Counting one input at a time: the main thread's, or a worker's. */
 typedef struct counter {
   sgf_parser *p;
+  summary *sum;      /* --summary: what the parser counts, with cur */
+  struct run *owner; /* whose summary a worker's joins at the end */
   size_t chunk;
   stats cur;
   int stopped;    /* the parser stopped: count the rest of the bytes */
@@ -40,6 +44,9 @@ typedef struct result {
 typedef struct run {
   counter c;
   int json, total_only, no_time;
+  int summary;  /* --summary */
+  unsigned top; /* --top=N */
+  summary *sum; /* the whole run's (--summary) */
   unsigned jobs;
   stats total;
   uint64_t files, unreadable;
@@ -50,7 +57,8 @@ typedef struct run {
 
 void help_stats(FILE *f) {
   fprintf(f,
-          "usage: sgf stats [--json] [-t] [--no-time] [--chunk=N] [-j N] "
+          "usage: sgf stats [--json] [-t | --summary [--top=N]] [--no-time]\n"
+          "                 [--chunk=N] [-j N] "
           "[FILE]...\n"
           "\n"
           "Count what each FILE (and each .sgf file inside an archive) "
@@ -69,6 +77,17 @@ void help_stats(FILE *f) {
           "      --json      print one JSON object: {\"files\": [...], "
           "\"total\": {...}}\n"
           "  -t, --total     print only the total\n"
+          "      --summary   the total, then games by result, board size, "
+          "year,\n"
+          "                  rules and player, and the spread of game "
+          "lengths\n"
+          "                  (main-line moves); with --json all the "
+          "counts, which\n"
+          "                  add up across parts of a collection "
+          "(mergeable)\n"
+          "      --top=N     values shown per table by --summary (default "
+          "JSON\n"
+          "                  10; the JSON has them all)\n"
           "      --no-time   leave out the time and speed\n"
           "      --chunk=N   feed the parser N bytes at a time\n"
           "  -j, --jobs=N    count N inputs at a time in N threads (1 to "
@@ -76,6 +95,10 @@ void help_stats(FILE *f) {
           "                  default 1), or one large FILE in N parts; "
           "the output\n"
           "                  is the same as with -j 1\n"
+          "      --progress  show a progress line on stderr (default: "
+          "on a\n"
+          "                  terminal, for jobs over half a second)\n"
+          "      --quiet     no progress line\n"
           "  -h, --help      show this help\n"
           "\n"
           "An input whose reading broke off (a truncated game.sgf.gz) "
@@ -170,6 +193,7 @@ static void table_row(const run *r, const stats *s, uint64_t ns,
 static void print_row(run *r, const char *name, const stats *s, uint64_t ns,
                       const char *error) {
   if (r->total_only) return;
+  progress_clear(); /* when both go to one terminal */
   if (r->json) {
     fputs(r->rows ? ",\n{\"name\":" : "\n{\"name\":", stdout);
     json_string(name);
@@ -194,35 +218,64 @@ static void print_total(run *r, uint64_t ns) {
            r->total_only ? "{" : "\n],\n", r->files, r->unreadable,
            r->incomplete);
     json_counts(r, &r->total, ns);
-    puts("}}");
+    putchar('}');
+    if (r->summary) {
+      fputs(",\"summary\":{", stdout);
+      summary_json(r->sum, stdout);
+      putchar('}');
+    }
+    puts("}");
     return;
   }
   if (r->rows == 0) table_header(r);
   table_row(r, &r->total, ns, "total", NULL);
+  if (r->summary) summary_print(r->sum, stdout, r->top);
 }
 
 /* ------------------------------------------------------------ counting */
 
-static int counter_init(counter *c, size_t chunk) {
+/* with_summary: count a summary too (--summary). */
+static int counter_init(counter *c, size_t chunk, int with_summary) {
   sgf_callbacks cb;
-  stats_callbacks(&cb);
+  void *user = &c->cur;
   memset(c, 0, sizeof *c);
   c->chunk = chunk;
-  c->p = sgf_parser_create(&cb, &c->cur, NULL);
+  stats_callbacks(&cb);
+  if (with_summary) {
+    c->sum = malloc(sizeof *c->sum);
+    if (c->sum == NULL || summary_init(c->sum, &c->cur) != 0) {
+      if (c->sum != NULL) summary_free(c->sum);
+      free(c->sum);
+      c->sum = NULL;
+      return -1;
+    }
+    summary_callbacks(&cb);
+    user = c->sum;
+  }
+  c->p = sgf_parser_create(&cb, user, NULL);
   return c->p != NULL ? 0 : -1;
+}
+
+static void counter_free(counter *c) {
+  sgf_parser_destroy(c->p);
+  if (c->sum != NULL) summary_free(c->sum);
+  free(c->sum);
 }
 
 static void counter_begin(counter *c) {
   sgf_parser_reset(c->p);
   stats_reset(&c->cur);
+  if (c->sum != NULL) summary_begin(c->sum);
   c->stopped = 0;
   c->start = uv_hrtime();
 }
 
 static void counter_data(counter *c, const char *buf, size_t len) {
+  uint64_t games = c->cur.games;
   c->cur.bytes += len;
   if (!c->stopped && feed_chunked(c->p, buf, len, c->chunk) != SGF_OK)
     c->stopped = 1; /* read on: bytes still counts the whole input */
+  progress_games(c->cur.games - games);
 }
 
 /* broken: reading broke off, so the end of the bytes is not the end of
@@ -235,6 +288,7 @@ static void counter_note(void *state, int what, uint64_t off) {
 
 static void counter_end(counter *c, int broken, result *out) {
   if (!c->stopped && !broken) finish_chunked(c->p);
+  if (c->sum != NULL) summary_end(c->sum);
   out->s = c->cur;
   out->ns = uv_hrtime() - c->start;
 }
@@ -296,16 +350,21 @@ static const input_sink sink = {begin, data, end, fail, none, note};
 static void *job_create(void *arg) {
   run *r = arg;
   counter *c = malloc(sizeof *c);
-  if (c != NULL && counter_init(c, r->c.chunk) != 0) {
+  if (c != NULL && counter_init(c, r->c.chunk, r->summary) != 0) {
+    counter_free(c);
     free(c);
     c = NULL;
   }
+  if (c != NULL) c->owner = r;
   return c;
 }
 
 static void job_destroy(void *state) {
   counter *c = state;
-  sgf_parser_destroy(c->p);
+  /* On the main thread, once the tasks are over (jobs.c's free_jobs). */
+  if (c->sum != NULL && summary_merge(c->owner->sum, c->sum) != 0)
+    c->owner->sum->failed = 1;
+  counter_free(c);
   free(c);
 }
 
@@ -354,15 +413,40 @@ static const ranges_ops range_ops = {sizeof(result), job_create, job_destroy,
                                      range_begin,    job_data,   range_between,
                                      range_end,      range_add};
 
+/* The N of --top=N: a count of players to show. 0, or -1 (reported). */
+static int parse_top(const char *arg, unsigned *out) {
+  char *end;
+  unsigned long v = strtoul(arg, &end, 10);
+  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || v > 1000000) {
+    fprintf(stderr,
+            "sgf: stats: invalid --top '%s' (0 to 1000000)\n"
+            "Try 'sgf stats --help'.\n",
+            arg);
+    return -1;
+  }
+  *out = (unsigned)v;
+  return 0;
+}
+
 int cmd_stats(int argc, char **argv) {
-  enum { OPT_CHUNK = OPT_LONG_BASE, OPT_NO_TIME, OPT_JSON, OPT_JOBS };
+  enum {
+    OPT_CHUNK = OPT_LONG_BASE,
+    OPT_NO_TIME,
+    OPT_JSON,
+    OPT_JOBS,
+    OPT_SUMMARY,
+    OPT_TOP
+  };
   static const struct option longopts[] = {
       {"json", no_argument, NULL, OPT_JSON},
       {"total", no_argument, NULL, 't'},
+      {"summary", no_argument, NULL, OPT_SUMMARY},
+      {"top", required_argument, NULL, OPT_TOP},
       {"no-time", no_argument, NULL, OPT_NO_TIME},
       {"chunk", required_argument, NULL, OPT_CHUNK},
       /* not 'j': option_error() names a long option by its code */
       {"jobs", required_argument, NULL, OPT_JOBS},
+      PROGRESS_LONGOPTS,
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   static char *stdin_only[] = {"-", NULL};
@@ -375,6 +459,7 @@ int cmd_stats(int argc, char **argv) {
 
   memset(&r, 0, sizeof r);
   r.jobs = 1;
+  r.top = 10;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":j:th", longopts, NULL)) != -1) {
     switch (ch) {
@@ -387,12 +472,22 @@ int cmd_stats(int argc, char **argv) {
       case OPT_NO_TIME:
         r.no_time = 1;
         break;
+      case OPT_SUMMARY:
+        r.summary = r.total_only = 1;
+        break;
+      case OPT_TOP:
+        if (parse_top(optarg, &r.top) != 0) return EXIT_TROUBLE;
+        break;
       case OPT_CHUNK:
         if (parse_chunk("stats", optarg, &chunk) != 0) return EXIT_TROUBLE;
         break;
       case 'j':
       case OPT_JOBS:
         if (jobs_parse("stats", optarg, &r.jobs) != 0) return EXIT_TROUBLE;
+        break;
+      case PROGRESS_OPT_ON:
+      case PROGRESS_OPT_OFF:
+        progress_option(ch);
         break;
       case 'h':
         help_stats(stdout);
@@ -405,17 +500,20 @@ int cmd_stats(int argc, char **argv) {
   nfiles = optind < argc ? argc - optind : 1;
 
   in = input_reader_create(0);
-  if (counter_init(&r.c, chunk) != 0 || in == NULL) {
+  if (counter_init(&r.c, chunk, r.summary) != 0 || in == NULL) {
     report_failure("stats", "out of memory");
-    sgf_parser_destroy(r.c.p);
+    counter_free(&r.c);
     input_reader_destroy(in);
     return EXIT_TROUBLE;
   }
+  progress_start("stats", files, nfiles);
+  r.sum = r.c.sum;
   t0 = uv_hrtime();
   if (r.json && !r.total_only) fputs("{\"files\":[", stdout);
   /* One large file: in ranges. Standard input alone is read on the main
    * thread anyway. */
-  if (r.jobs > 1 && nfiles == 1 && strcmp(files[0], "-") != 0) {
+  /* (Not with --summary: a range read again would count twice.) */
+  if (r.jobs > 1 && nfiles == 1 && strcmp(files[0], "-") != 0 && !r.summary) {
     result res;
     uint64_t t1 = uv_hrtime();
     if (ranges_run(files[0], r.jobs, &range_ops, &r, &res) == 0) {
@@ -428,9 +526,10 @@ int cmd_stats(int argc, char **argv) {
     ran = jobs_run(in, files, nfiles, r.jobs, &job_ops, &r) == 0;
   if (!ran)
     for (i = 0; i < nfiles; i++) input_read(in, files[i], &sink, &r);
+  progress_end();
   print_total(&r, uv_hrtime() - t0);
   input_reader_destroy(in);
-  sgf_parser_destroy(r.c.p);
+  counter_free(&r.c);
   return finish_output(exit_worse(
       r.status, r.unreadable || r.incomplete || r.total.errors ? EXIT_TROUBLE
                 : r.total.warnings                             ? EXIT_WARNINGS

@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "json_game.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <inttypes.h>
@@ -29,6 +30,7 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   pos = jpos_abs(g, pos);
   jout_flush(g->out);
   fflush(stdout);
+  progress_clear();
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: ", g->name, pos.line,
           pos.column, error ? "error" : "warning");
   va_start(ap, fmt);

@@ -12,6 +12,7 @@ sgf_SOURCES = \
 	tools/cmd/cmd_json.c tools/cmd/json_value.c tools/cmd/json_game.h \
 	tools/cmd/json_out.c tools/cmd/json_out.h \
 	tools/cmd/cmd_fmt.c tools/cmd/cmd_mainline.c tools/cmd/cmd_split.c \
+	tools/cmd/shards.c tools/cmd/shards.h \
 	tools/cmd/rewrite.c tools/cmd/rewrite.h tools/cmd/drops.c \
 	tools/cmd/inplace.c tools/cmd/inplace.h \
 	tools/cmd/ff4.c tools/cmd/ff4.h \

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "progress.h"
 #include "sgf.h"
 
 static void print_diag(const rewrite *rw, const sgf_diag *d) {
@@ -13,6 +14,7 @@ static void print_diag(const rewrite *rw, const sgf_diag *d) {
   const char *msg = sgf_diag_message(d->code);
   const char *sev = sgf_severity_name(d->severity);
   fflush(stdout);
+  progress_clear();
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s/%d]", rw->name,
           d->pos.line, d->pos.column, sev ? sev : "?",
           msg ? msg : "unknown diagnostic", name ? name : "unknown",

@@ -1,6 +1,7 @@
 /* sgf.c - the sgf command: global options and dispatch to subcommands. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "progress.h"
 #include "sgf.h"
 #include "rewrite.h"
 
@@ -104,6 +105,7 @@ int parse_chunk(const char *cmd, const char *arg, size_t *out) {
 
 void report_failure(const char *name, const char *message) {
   fflush(stdout); /* keep the order when both go to one terminal */
+  progress_clear();
   fprintf(stderr, "sgf: %s: %s\n", name, message);
 }
 

@@ -10,6 +10,7 @@ tools_common_libsgfcommon_la_SOURCES = \
 	tools/common/eventlog.c tools/common/eventlog.h \
 	tools/common/countalloc.c tools/common/countalloc.h \
 	tools/common/bytebuf.c tools/common/bytebuf.h \
-	tools/common/stats.c tools/common/stats.h
+	tools/common/stats.c tools/common/stats.h \
+	tools/common/summary.c tools/common/summary.h
 COMMON_CPPFLAGS = -I$(top_srcdir)/tools/common
 COMMON_LIBS = tools/common/libsgfcommon.la

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input_priv.h"
+#include "progress.h"
 
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@ static ssize_t read_at(input_reader *r, int fd, char *buf, size_t cap,
   uv_fs_read(&r->loop, &req, fd, &b, 1, off, NULL);
   n = req.result;
   uv_fs_req_cleanup(&req);
+  if (n > 0) progress_bytes((uint64_t)n);
   return n;
 }
 

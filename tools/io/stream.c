@@ -13,6 +13,8 @@
 
 #include "stream.h"
 
+#include "progress.h"
+
 #include <string.h>
 
 static void finish(io_source *s, int status) {
@@ -71,6 +73,7 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
   }
   s->reads++;
   s->bytes += n;
+  progress_bytes((uint64_t)n);
   feed(s, 0, (size_t)n);
 }
 
@@ -88,6 +91,7 @@ static int file_got(io_source *s, char *buf, ssize_t n) {
   }
   s->reads++;
   s->bytes += n;
+  progress_bytes((uint64_t)n);
   if (s->pos >= 0) s->pos += n;
   s->buf = buf;
   if (s->ahead != NULL && !s->reading && !(s->size > 0 && s->pos >= s->size))

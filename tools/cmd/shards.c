@@ -1,0 +1,315 @@
+/* shards.c - `sgf split --shards N` (shards.h).
+ *
+ * The parser only finds where games begin and end: no value is looked at.
+ * A cut is decided when a game ends past the current shard's share, and
+ * made where the next game begins (its '(') or where the input ends, so
+ * that the bytes after a game stay with it. Positions are the parser's
+ * byte offsets in the current input plus where that input began in the
+ * whole stream. Bytes are written once fed; a cut that would fall into
+ * bytes already written (the parser may hold back up to 64 bytes to look
+ * ahead, so an event can come after its bytes were fed) waits for the
+ * next game instead: the shard comes out one game longer, still exact.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "shards.h"
+
+#include "output.h"
+#include "progress.h"
+#include "sgf.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct shards {
+  uv_loop_t *loop;
+  sgf_parser *p;
+  unsigned long n, k; /* shards, and the one being written (0-based) */
+  uint64_t total;     /* bytes in all inputs (first pass) */
+  uint64_t written;   /* bytes written, in all shards */
+  uint64_t base;      /* where the current input begins */
+  uint64_t depth;     /* game trees open */
+  int want_cut;       /* a game ended past the share: cut before the next */
+  int finishing, left_open; /* in sgf_parser_finish(); it closed a tree */
+  uint64_t *cuts;           /* cuts found in the chunk being fed */
+  uint64_t *cut_games;      /* games begun before each */
+  size_t ncuts;
+  output out;
+  uint64_t games;       /* games begun */
+  uint64_t shard_bytes; /* in the shard being written */
+  uint64_t first_game;  /* games begun before it */
+  shard_name_fn name;
+  void *name_ctx;
+  const char *path; /* the shard being written */
+  int verbose, failed, status;
+  const char *input; /* the input being read */
+} shards;
+
+/* ------------------------------------------------------------ pass 1 */
+
+static void count_begin(void *ctx, const char *name) {
+  (void)ctx;
+  (void)name;
+}
+
+static int count_data(void *ctx, const char *buf, size_t len) {
+  (void)buf;
+  *(uint64_t *)ctx += len;
+  return 0;
+}
+
+static void count_end(void *ctx, const char *name, const char *error) {
+  (void)ctx;
+  (void)name;
+  (void)error;
+}
+
+/* Failures and empty FILEs are reported by the second pass. */
+static void count_quiet(void *ctx, const char *name, const char *error) {
+  (void)ctx;
+  (void)name;
+  (void)error;
+}
+
+static uint64_t total_bytes(input_reader *in, char **files, int nfiles) {
+  static const input_sink count = {count_begin, count_data,  count_end,
+                                   count_quiet, count_quiet, NULL};
+  uint64_t total = 0;
+  int i;
+  for (i = 0; i < nfiles; i++) {
+    int64_t size = input_plain_size(in, files[i], 0);
+    if (size >= 0)
+      total += (uint64_t)size;
+    else
+      input_read(in, files[i], &count, &total);
+  }
+  return total;
+}
+
+/* ------------------------------------------------------------ shards */
+
+static int open_shard(shards *s) {
+  s->path = s->name(s->name_ctx, s->k + 1);
+  if (s->path == NULL) return -1;
+  if (output_open(&s->out, s->loop, s->path, 1, NULL) != 0) {
+    report_failure(s->path, output_error(&s->out));
+    output_discard(&s->out);
+    return -1;
+  }
+  s->shard_bytes = 0;
+  return 0;
+}
+
+/* games_before: the games begun before the shard's end. */
+static int close_shard(shards *s, uint64_t games_before) {
+  if (output_commit(&s->out) != 0) {
+    report_failure(s->path, output_error(&s->out));
+    return -1;
+  }
+  if (s->verbose)
+    fprintf(stderr, "%s: %" PRIu64 " bytes, %" PRIu64 " games\n", s->path,
+            s->shard_bytes, games_before - s->first_game);
+  s->first_game = games_before;
+  return 0;
+}
+
+static int write_bytes(shards *s, const char *buf, size_t len) {
+  if (len > 0 && output_write(&s->out, buf, len) < 0) {
+    report_failure(s->path, output_error(&s->out));
+    return -1;
+  }
+  s->written += len;
+  s->shard_bytes += len;
+  return 0;
+}
+
+/* The next shard, from here on. */
+static int next_shard(shards *s, uint64_t games_before) {
+  if (close_shard(s, games_before) != 0) return -1;
+  s->k++;
+  return open_shard(s);
+}
+
+/* Where shard k's share ends. */
+static uint64_t share_end(const shards *s, unsigned long k) {
+  return (uint64_t)((double)s->total * (double)(k + 1) / (double)s->n);
+}
+
+/* A cut at absolute position at, if a game ended past the share and the
+ * bytes before at are not all written yet. */
+static void maybe_cut(shards *s, uint64_t at) {
+  if (!s->want_cut || at < s->written || s->k + s->ncuts + 1 >= s->n) return;
+  if (s->ncuts > 0 && at <= s->cuts[s->ncuts - 1]) return;
+  s->cut_games[s->ncuts] = s->games;
+  s->cuts[s->ncuts++] = at;
+  s->want_cut = 0;
+}
+
+static int on_tree_begin(sgf_parser *p, void *u) {
+  shards *s = u;
+  if (s->depth++ == 0) {
+    maybe_cut(s, s->base + sgf_parser_position(p).offset);
+    s->games++;
+    progress_games(1);
+  }
+  return SGF_CONTINUE;
+}
+
+static int on_tree_end(sgf_parser *p, void *u) {
+  shards *s = u;
+  uint64_t end = s->base + sgf_parser_position(p).offset + 1;
+  if (s->finishing) s->left_open = 1;
+  if (s->depth > 0 && --s->depth == 0) {
+    /* Past the share of the shard the cuts so far lead to. */
+    if (end >= share_end(s, s->k + s->ncuts)) s->want_cut = 1;
+  }
+  return SGF_CONTINUE;
+}
+
+/* Write buf (the bytes from s->written on), switching shards at the
+ * cuts found while it was fed. */
+static int write_cut(shards *s, const char *buf, size_t len) {
+  uint64_t from = s->written;
+  size_t i, done = 0;
+  for (i = 0; i < s->ncuts; i++) {
+    size_t upto = (size_t)(s->cuts[i] - from);
+    if (write_bytes(s, buf + done, upto - done) != 0 ||
+        next_shard(s, s->cut_games[i]) != 0)
+      return -1;
+    done = upto;
+  }
+  s->ncuts = 0;
+  return write_bytes(s, buf + done, len - done);
+}
+
+static void begin(void *ctx, const char *name) {
+  shards *s = ctx;
+  sgf_parser_reset(s->p);
+  s->base = s->written;
+  s->depth = 0;
+  s->input = name;
+}
+
+static int data(void *ctx, const char *buf, size_t len) {
+  shards *s = ctx;
+  if (s->failed) return 1;
+  /* A parse stopped by a fatal error finds no more games: the rest of
+   * the input goes with the shard it is in (reported at the end). */
+  sgf_parser_feed(s->p, buf, len, NULL);
+  if (write_cut(s, buf, len) != 0) {
+    s->failed = 1;
+    return 1;
+  }
+  return 0;
+}
+
+/* input_sink.note: UTF-16 input goes into the shards converted to UTF-8
+ * (as every command reads it); UTF-16 that does not decode ends it. */
+static void note(void *ctx, int what, uint64_t off) {
+  shards *s = ctx;
+  (void)off;
+  if (what == INPUT_NOTE_BAD_UTF16) {
+    report_failure(s->input,
+                   "UTF-16 with a lone surrogate or a character cut off: "
+                   "the rest of it is not in the shards");
+    s->status = exit_worse(s->status, EXIT_TROUBLE);
+  } else {
+    report_failure(s->input,
+                   "input is UTF-16: its shard holds it converted to UTF-8");
+    s->status = exit_worse(s->status, EXIT_WARNINGS);
+  }
+}
+
+static void end(void *ctx, const char *name, const char *error) {
+  shards *s = ctx;
+  if (error != NULL) {
+    report_failure(name, error);
+    s->status = exit_worse(s->status, EXIT_TROUBLE);
+  }
+  if (s->failed) return;
+  s->finishing = 1;
+  s->left_open = 0;
+  if (sgf_parser_finish(s->p) == SGF_EPARSE) {
+    report_failure(name,
+                   "parse stopped by a fatal error (see 'sgf check'): the "
+                   "rest of it went into one shard");
+    s->status = exit_worse(s->status, EXIT_WARNINGS);
+  }
+  s->finishing = 0;
+  s->ncuts = 0; /* what finish found lies in bytes written already */
+  if (s->depth > 0 || s->left_open) {
+    report_failure(name,
+                   "ends inside a game tree: in its shard, what follows "
+                   "may read as part of that game");
+    s->status = exit_worse(s->status, EXIT_WARNINGS);
+  }
+  s->depth = 0;
+  maybe_cut(s, s->written); /* between inputs */
+  if (s->ncuts > 0 && write_cut(s, NULL, 0) != 0) s->failed = 1;
+}
+
+static void fail(void *ctx, const char *name, const char *error) {
+  shards *s = ctx;
+  report_failure(name, error);
+  s->status = exit_worse(s->status, EXIT_TROUBLE);
+}
+
+static void none(void *ctx, const char *name, const char *why) {
+  shards *s = ctx;
+  s->status = exit_worse(s->status, report_no_input(name, why));
+}
+
+int shards_run(uv_loop_t *loop, input_reader *in, char **files, int nfiles,
+               unsigned long n, shard_name_fn name, void *ctx, int verbose) {
+  static const input_sink sink = {begin, data, end, fail, none, note};
+  sgf_callbacks cb;
+  shards s;
+  int i;
+
+  for (i = 0; i < nfiles; i++)
+    if (strcmp(files[i], "-") == 0) {
+      fprintf(stderr,
+              "sgf: split: --shards reads its input twice: give FILE "
+              "names, not standard input\nTry 'sgf split --help'.\n");
+      return EXIT_TROUBLE;
+    }
+  memset(&s, 0, sizeof s);
+  s.loop = loop;
+  s.n = n;
+  s.name = name;
+  s.name_ctx = ctx;
+  s.verbose = verbose;
+  s.out.fd = -1;
+  sgf_callbacks_init(&cb);
+  cb.on_tree_begin = on_tree_begin;
+  cb.on_tree_end = on_tree_end;
+  s.p = sgf_parser_create(&cb, &s, NULL);
+  s.cuts = malloc(n * sizeof *s.cuts);
+  s.cut_games = malloc(n * sizeof *s.cut_games);
+  if (s.p == NULL || s.cuts == NULL || s.cut_games == NULL) {
+    report_failure("split", "out of memory");
+    sgf_parser_destroy(s.p);
+    free(s.cuts);
+    free(s.cut_games);
+    return EXIT_TROUBLE;
+  }
+  s.total = total_bytes(in, files, nfiles);
+  if (open_shard(&s) != 0) {
+    s.failed = 1;
+  } else {
+    progress_start("split", files, nfiles);
+    for (i = 0; i < nfiles && !s.failed; i++)
+      input_read(in, files[i], &sink, &s);
+    progress_end();
+    /* The rest, empty when there were fewer games than shards. */
+    while (!s.failed && s.k + 1 < s.n)
+      if (next_shard(&s, s.games) != 0) s.failed = 1;
+    if (!s.failed && close_shard(&s, s.games) != 0) s.failed = 1;
+  }
+  if (s.failed) output_discard(&s.out);
+  sgf_parser_destroy(s.p);
+  free(s.cuts);
+  free(s.cut_games);
+  return s.failed ? EXIT_TROUBLE : s.status;
+}
