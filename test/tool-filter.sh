@@ -327,9 +327,8 @@ def load(path):
 
 mode = sys.argv[1]
 if mode == "select":          # select NAME ALL OUT: the games Python picks
-    # (sgf filter refuses UTF-16 input, which it could not cut as it is)
-    games = [g for g in load(sys.argv[3]) if "incomplete" not in g
-             and "utf16" not in g["source"]["file"]]
+    # (UTF-16 files too: filter reads them converted to UTF-8, as json)
+    games = [g for g in load(sys.argv[3]) if "incomplete" not in g]
     with open(sys.argv[4], "w") as f:
         for g in games:
             if P[sys.argv[2]](g):

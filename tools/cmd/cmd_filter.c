@@ -61,6 +61,7 @@ typedef struct frun {
   const char *name;
   uint64_t games; /* games begun in it */
   int stopped, have_error, status;
+  int input_utf8; /* the input was UTF-16, read converted: CA is moot */
   sgf_diag last_error;
   uint64_t fed;      /* bytes of the input fed so far */
   const char *piece; /* the bytes being fed, from offset base */
@@ -393,7 +394,7 @@ static void reject(frun *r) {
 static int root_done(frun *r) {
   r->root_state = 2;
   if (r->decision == D_REJECT) return SGF_SKIP; /* held too long */
-  froot_done(&r->root, &r->text, 0);
+  froot_done(&r->root, &r->text, r->input_utf8);
   r->info_ok = fpreds_match(&r->preds, &r->root, &r->text);
   if (!r->need_moves) {
     r->decision = r->info_ok != r->invert ? D_ACCEPT : D_REJECT;
@@ -436,7 +437,7 @@ static void game_end(frun *r, uint64_t at) {
   if (r->decision == D_PENDING) {
     int ok;
     if (r->root_state != 2) { /* no node: an empty game */
-      froot_done(&r->root, &r->text, 0);
+      froot_done(&r->root, &r->text, r->input_utf8);
       r->info_ok = fpreds_match(&r->preds, &r->root, &r->text);
       fdigest_init(&r->dig);
     }
@@ -577,6 +578,7 @@ static void begin(void *ctx, const char *name) {
   r->games = 0;
   r->stopped = 0;
   r->have_error = 0;
+  r->input_utf8 = 0;
   r->fed = 0;
   r->depth = 0;
   r->hold.len = 0;
@@ -610,6 +612,7 @@ static int data(void *ctx, const char *buf, size_t len) {
  * UTF-8), reported through the parser. */
 static void note(void *ctx, int what, uint64_t off) {
   frun *r = ctx;
+  if (what != INPUT_NOTE_BAD_UTF16) r->input_utf8 = 1;
   if (!r->stopped) report_input_note(r->p, what, off);
 }
 
