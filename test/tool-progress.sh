@@ -63,7 +63,7 @@ sys.exit(p.wait())
 PY
 pty() { python3 "$tmp/on_tty.py" "$@"; }
 
-for cmd in "stats --no-time" "json --headers" "check" "fmt"; do
+for cmd in "stats --no-time" "json --headers" "check" "fmt" "filter --size 19"; do
   # shellcheck disable=SC2086
   slow | "$sgf" $cmd >"$tmp/plain.out" 2>"$tmp/plain.err"
   # shellcheck disable=SC2086

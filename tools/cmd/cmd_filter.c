@@ -30,6 +30,7 @@
 #include "filter.h"
 #include "input.h"
 #include "json_game.h"
+#include "progress.h"
 #include "sgf.h"
 
 #include <errno.h>
@@ -153,6 +154,11 @@ void help_filter(FILE *f) {
           "                          %zu MiB); a larger one is an error, "
           "not written\n"
           "      --chunk=N           feed the parser N bytes at a time\n"
+          "      --progress          show a progress line on stderr "
+          "(default: on a\n"
+          "                          terminal, for jobs over half a "
+          "second)\n"
+          "      --quiet             no progress line\n"
           "  -h, --help              show this help\n"
           "\n"
           "Every condition must hold; an option given twice is two "
@@ -170,6 +176,7 @@ void help_filter(FILE *f) {
 /* ------------------------------------------------------------ diagnostics */
 
 static void report(frun *r, sgf_pos pos, int error, const char *msg) {
+  progress_clear();
   fflush(stdout);
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s\n", r->name, pos.line,
           pos.column, error ? "error" : "warning", msg);
@@ -185,6 +192,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   if (r->json && r->depth > 0 && r->root_state == 2 &&
       d->severity != SGF_SEV_FATAL)
     return SGF_CONTINUE;
+  progress_clear();
   fflush(stdout);
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->name,
           d->pos.line, d->pos.column, sgf_severity_name(d->severity),
@@ -494,6 +502,7 @@ static int on_tree_end(sgf_parser *p, void *u) {
   if (r->depth == 0) return SGF_CONTINUE;
   if (--r->depth > 0) return SKIPPING(r) ? SGF_SKIP : SGF_CONTINUE;
   game_end(r, sgf_parser_position(p).offset);
+  progress_games(1);
   return SGF_CONTINUE;
 }
 
@@ -788,6 +797,10 @@ static int option(frun *r, int ch, char **argv) {
       return parse_chunk("filter", optarg, &r->max_game);
     case OPT_CHUNK:
       return parse_chunk("filter", optarg, &r->chunk);
+    case PROGRESS_OPT_ON:
+    case PROGRESS_OPT_OFF:
+      progress_option(ch);
+      return 0;
     case 'h':
       help_filter(stdout);
       return 1;
@@ -853,10 +866,12 @@ int cmd_filter(int argc, char **argv) {
     status = EXIT_TROUBLE;
     goto out;
   }
+  progress_start("filter", files, nfiles);
   for (i = 0; i < nfiles; i++) {
     r->arg = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
     input_read(in, files[i], &sink, r);
   }
+  progress_end();
   if (r->count) printf("%" PRIu64 "\n", r->selected);
   status = finish_output(r->status);
 out:
