@@ -36,8 +36,10 @@
  *                 lenient mode a node here opens an implicit variation
  *                 (closed by the enclosing ')'), so nothing is lost and
  *                 the event stream stays FF[4]-shaped.
- *   SKIP, SKIP_VALUE, SKIP_ESC  a handler asked to skip: only brackets and
- *                 parentheses are tracked until the skipped tree closes.
+ *   SKIP, SKIP_VALUE, SKIP_ESC  a handler asked to skip: outside a value,
+ *                 inside one, after a backslash in one. The tree skipper
+ *                 (scan.h) passes over the rest of the tree in bulk, up
+ *                 to the ')' that closes it.
  *   FIN_CLOSE     finish(): closing the trees left open.
  *   DONE          finish() completed.
  *
@@ -756,35 +758,22 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
 
       /* ---------------------------------------------- skipping */
       case ST_SKIP:
-        s = p->scan->skip(s, end);
-        if (s == end) continue;
-        if (*s == '[') {
-          st = ST_SKIP_VALUE;
-        } else if (*s == '(') {
-          p->depth++;
-        } else if (*s == ')') {
-          goto close_tree;
-        } else {
-          newline(p, OFF(s), *s);
-        }
-        s++;
-        continue;
-
       case ST_SKIP_VALUE:
-      case ST_SKIP_ESC:
-        if (st == ST_SKIP_ESC) {
-          NEWLINE_IF_BREAK();
-          st = ST_SKIP_VALUE;
-          s++;
-        }
-        s = text_run(p, s, end, bias);
+      case ST_SKIP_ESC: { /* the tree skipper, up to the closing ')' */
+        sgf__skip sk;
+        sgf__lines ln;
+        sk.levels = p->depth - p->skip_target;
+        sk.in_value = st != ST_SKIP;
+        sk.escaped = st == ST_SKIP_ESC;
+        s = p->scan->tree(s, end, p->cr_end == OFF(s), &sk, &ln);
+        p->ev.line += ln.n;
+        if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
+        if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
+        p->depth = p->skip_target + sk.levels;
+        st = !sk.in_value ? ST_SKIP : sk.escaped ? ST_SKIP_ESC : ST_SKIP_VALUE;
         if (s == end) continue;
-        if (*s == ']')
-          st = ST_SKIP;
-        else if (*s == '\\')
-          st = ST_SKIP_ESC;
-        s++; /* a NUL: passed over */
-        continue;
+        goto close_tree;
+      }
 
       default:
         s = end; /* not reached */
