@@ -44,6 +44,11 @@ void sgf_callbacks_init(sgf_callbacks *cb) {
   cb->size = sizeof *cb;
 }
 
+void sgf_batch_options_init(sgf_batch_options *b) {
+  memset(b, 0, sizeof *b);
+  b->size = sizeof *b;
+}
+
 static void parser_clear(sgf_parser *p) {
   p->state = ST_TOP;
   p->status = SGF_OK;
@@ -78,6 +83,7 @@ static void parser_clear(sgf_parser *p) {
   p->la_len = 0;
   p->vfirst = 0;
   p->node_open = 0;
+  p->bn = 0;
   memset(p->ndiag, 0, sizeof p->ndiag);
 }
 
@@ -117,6 +123,8 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
     return NULL;
   }
   p->cb = cb;
+  p->whole = cb.on_value != NULL;
+  p->want_node_end = cb.on_node_end != NULL;
   p->user = user;
   p->flags = opt->flags;
   p->max_depth = opt->max_depth ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
@@ -140,6 +148,37 @@ int sgf_parser_reset(sgf_parser *p) {
   if (p->ev.live) return SGF_EBUSY;
   parser_clear(p);
   return SGF_OK;
+}
+
+int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
+  sgf_batch_options b;
+  if (p->ev.live) return SGF_EBUSY;
+  if (!given) {
+    p->bev = NULL;
+    p->whole = p->cb.on_value != NULL;
+    p->want_node_end = p->cb.on_node_end != NULL;
+    return SGF_OK;
+  }
+  if (sgf__copy_sized(&b, sizeof b, given,
+                      SGF__SIZE_UPTO(sgf_batch_options, stop_kinds)) ||
+      !b.on_batch || !b.events || b.capacity == 0)
+    return SGF_EINVAL;
+  p->bev = b.events;
+  p->bcap = b.capacity;
+  p->bstop = b.stop_kinds;
+  p->on_batch = b.on_batch;
+  p->bn = 0;
+  p->whole = 1;
+  p->want_node_end = 1;
+  return SGF_OK;
+}
+
+/* The records go before the handler runs: it may feed nothing (the
+ * parser is live), but it may look at sgf_parser_depth() and the like. */
+int sgf__batch_flush(sgf_parser *p) {
+  size_t n = p->bn;
+  p->bn = 0;
+  return p->on_batch(p, p->user, p->bev, n);
 }
 
 void sgf_parser_resume(sgf_parser *p) {

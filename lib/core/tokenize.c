@@ -252,8 +252,8 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         if (s > start) {
           p->ev.offset = m.off;
           if (m.off < p->ev.line_start) p->ev_saved = m;
-          if (UNLIKELY(p->cb.on_value != NULL) && s < end && st == ST_VALUE &&
-              *s == ']' && !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
+          if (UNLIKELY(p->whole) && s < end && st == ST_VALUE && *s == ']' &&
+              !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
             /* the slice ends the value: one piece, begin to end */
             st = ST_AFTER_VALUE;
             s++;
@@ -330,11 +330,11 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             if (st != ST_PROP) continue;
             HERE(p->value_pos);
             p->ev.offset = p->value_pos.off;
-            if (UNLIKELY(p->cb.on_value != NULL)) { /* whole, one call */
+            if (UNLIKELY(p->whole)) { /* whole, one call */
               s += 4;
               st = ST_AFTER_VALUE;
-              CALLBACK(p->cb.on_value(p, p->user, (const char *)s - 3, 2,
-                                      SGF_VALUE_FIRST | SGF_VALUE_LAST));
+              WHOLE_VALUE((const char *)s - 3, 2,
+                          SGF_VALUE_FIRST | SGF_VALUE_LAST);
             } else {
               s++;
               st = ST_VALUE;
@@ -554,12 +554,12 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           st = p->open_ret;
           s++;
         } else {
-          if (UNLIKELY(p->cb.on_node_end != NULL) && p->node_open) {
+          if (UNLIKELY(p->want_node_end) && p->node_open) {
             /* The node before this '(' ends at it. A skip from here
              * counts the '(' already passed as a level of its own. */
             p->node_open = 0;
             SETEV(p->open_pos);
-            CALLBACK(p->cb.on_node_end(p, p->user));
+            EMIT(on_node_end);
             if (st != ST_OPEN) {
               p->depth++;
               continue;
@@ -842,6 +842,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
     goto failed; /* fatal: not reached */
   }
 
+  FLUSH();
   sgf__keep_vtail(p, st, end);
   p->state = st;
   p->ev.live = 0;
@@ -850,6 +851,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
   return SGF_OK;
 
 need_more:
+  FLUSH();
   sgf__keep_vtail(p, st, s);
   p->ev.live = 0;
   p->state = st;
@@ -864,11 +866,13 @@ paused:
   return sgf__leave(p, st, SGF_PAUSED);
 
 aborted:
+  if (p->bn) sgf__batch_flush(p); /* the events before the stop */
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
   return sgf__leave(p, st, SGF_EABORTED);
 
 failed:
+  if (p->bn) sgf__batch_flush(p);
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
   return sgf__leave(p, st, SGF_EPARSE);
