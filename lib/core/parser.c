@@ -150,10 +150,23 @@ int sgf_parser_reset(sgf_parser *p) {
   return SGF_OK;
 }
 
+/* The placeholders of p->cb in batch mode: never called (emit.h). */
+static int batch_cb(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_ABORT;
+}
+static int batch_data_cb(sgf_parser *p, void *u, const char *at, size_t len) {
+  (void)at;
+  (void)len;
+  return batch_cb(p, u);
+}
+
 int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
   sgf_batch_options b;
   if (p->ev.live) return SGF_EBUSY;
   if (!given) {
+    if (p->bev) p->cb = p->ucb;
     p->bev = NULL;
     p->whole = p->cb.on_value != NULL;
     p->want_node_end = p->cb.on_node_end != NULL;
@@ -163,6 +176,10 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
                       SGF__SIZE_UPTO(sgf_batch_options, stop_kinds)) ||
       !b.on_batch || !b.events || b.capacity == 0)
     return SGF_EINVAL;
+  if (!p->bev) p->ucb = p->cb;
+  p->cb.on_tree_begin = p->cb.on_tree_end = p->cb.on_node = batch_cb;
+  p->cb.on_property_end = p->cb.on_node_end = batch_cb;
+  p->cb.on_property = batch_data_cb;
   p->bev = b.events;
   p->bcap = b.capacity;
   p->bstop = b.stop_kinds;

@@ -98,6 +98,7 @@ struct sgf_parser {
   /* BATCHED EVENTS (sgfstream.h): bev is NULL in callback mode. whole:
    * values come as pieces (on_value set, or batches); want_node_end:
    * node ends are delivered (on_node_end set, or batches). */
+  sgf_callbacks ucb; /* the callbacks given (cb holds placeholders) */
   sgf_event *bev;
   size_t bn, bcap;
   unsigned bstop;
