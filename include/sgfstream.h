@@ -287,6 +287,10 @@ SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
  * are valid during the handler only (they are in the buffer being fed,
  * or the parser's own memory); the raw identifier is not given.
  *
+ * kinds, if not 0, leaves the other kinds out of the batches (a consumer
+ * that only counts needs no PROPERTY_END or NODE_END records): fewer
+ * records to write and to read.
+ *
  * When a batch is delivered: when the array is full, right after an
  * event whose kind is in stop_kinds (bit 1 << kind), and at the end of
  * every sgf_parser_feed() and sgf_parser_finish() (more than once in a
@@ -332,6 +336,7 @@ typedef struct sgf_batch_options {
   sgf_event *events;     /* the array the parser fills; yours, kept */
   size_t capacity;       /* its length, at least 1 */
   unsigned stop_kinds;   /* deliver right after these kinds (1u << kind) */
+  unsigned kinds;        /* record only these kinds (1u << kind); 0: all */
 } sgf_batch_options;
 
 /* Zero *b and set its size. */

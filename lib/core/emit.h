@@ -79,9 +79,11 @@ __attribute__((always_inline))
 static inline int
 sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
          unsigned flags) {
-  sgf_event *e = p->bev + p->bn++;
+  sgf_event *e;
   const sgf__mark *m = &p->ev_saved;
   unsigned ident = 0;
+  if (!((p->bkinds >> kind) & 1u)) return 0;
+  e = p->bev + p->bn++;
   if (UNLIKELY(p->ev.offset < p->ev.line_start)) {
     e->offset = m->off;
     e->line = m->line;

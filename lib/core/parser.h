@@ -102,6 +102,7 @@ struct sgf_parser {
   sgf_event *bev;
   size_t bn, bcap;
   unsigned bstop;
+  unsigned bkinds; /* the kinds recorded (never 0) */
   sgf_batch_cb on_batch;
   int whole;
   int want_node_end;
