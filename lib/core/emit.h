@@ -58,7 +58,13 @@ static inline int skip_state(int st) {
 /* BATCHED EVENTS (sgfstream.h): with p->bev set, events are recorded
  * in the caller's array instead of called back, and the batch is
  * delivered through CALLBACK when it is due, so that its result acts on
- * the event recorded last. The record kinds of the callbacks: */
+ * the event recorded last. SGF__BATCH says which: tokenize.c is compiled
+ * twice, with it 0 (callbacks) and 1 (tokenize_batch.c), so that neither
+ * copy of the hot loop tests the mode per event; elsewhere (finish.c) it
+ * is the test. The record kinds of the callbacks: */
+#ifndef SGF__BATCH
+#define SGF__BATCH UNLIKELY(p->bev != NULL)
+#endif
 #define K_on_tree_begin SGF_EVENT_TREE_BEGIN
 #define K_on_tree_end SGF_EVENT_TREE_END
 #define K_on_node SGF_EVENT_NODE
@@ -119,7 +125,7 @@ sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
 #define EMIT(name)                        \
   do {                                    \
     if (p->cb.name) {                     \
-      if (UNLIKELY(p->bev != NULL))       \
+      if (SGF__BATCH)                     \
         REC(K_##name, NULL, 0, 0);        \
       else                                \
         CALLBACK(p->cb.name(p, p->user)); \
@@ -130,7 +136,7 @@ sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
 #define EMIT_DATA(name, at, len)                       \
   do {                                                 \
     if (p->cb.name) {                                  \
-      if (UNLIKELY(p->bev != NULL)) {                  \
+      if (SGF__BATCH) {                                \
         if (sgf__rec(p, K_##name, (at), (len), 0) ||   \
             (const char *)(at) == p->ident)            \
           CALLBACK(sgf__batch_flush(p));               \
@@ -143,7 +149,7 @@ sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
 /* A value whole in one piece (or one piece of it, flags f). */
 #define WHOLE_VALUE(at, len, f)                               \
   do {                                                        \
-    if (UNLIKELY(p->bev != NULL))                             \
+    if (SGF__BATCH)                                           \
       REC(SGF_EVENT_VALUE, (at), (len), (f));                 \
     else                                                      \
       CALLBACK(p->cb.on_value(p, p->user, (at), (len), (f))); \

@@ -168,8 +168,16 @@ void sgf__ident_finish(sgf_parser *p);
  * SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE, or SGF__NEED when it
  * stopped at a ']' whose meaning the bytes up to the end do not tell yet:
  * *consumed says where, and the caller holds the rest back. */
-int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
-                   size_t *consumed);
+int sgf__feed_core_cb(sgf_parser *p, const unsigned char *buf, size_t len,
+                      size_t *consumed);
+/* tokenize_batch.c: the same for batched events (p->bev set). */
+int sgf__feed_core_batch(sgf_parser *p, const unsigned char *buf, size_t len,
+                         size_t *consumed);
+static inline int sgf__feed_core(sgf_parser *p, const unsigned char *buf,
+                                 size_t len, size_t *consumed) {
+  return p->bev ? sgf__feed_core_batch(p, buf, len, consumed)
+                : sgf__feed_core_cb(p, buf, len, consumed);
+}
 
 /* dbcs.c (see DOUBLE-BYTE TEXT there). */
 int sgf__bracket_closes(const unsigned char *s, const unsigned char *end,

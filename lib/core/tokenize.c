@@ -48,6 +48,14 @@
 #include <string.h>
 
 #include "alloc.h"
+/* Compiled twice: here for the callbacks, and by tokenize_batch.c for
+ * batched events (SGF__BATCH in emit.h); parser.h's sgf__feed_core()
+ * picks one per feed. */
+#ifndef SGF__BATCH
+#define SGF__BATCH 0
+#define SGF__FEED_CORE sgf__feed_core_cb
+#endif
+
 #include "emit.h"
 #include "parser.h"
 #include "scan.h"
@@ -177,7 +185,7 @@ text_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
  * int, or SGF__NEED when it stopped at a ']' whose meaning the
  * bytes up to the end do not tell yet (DOUBLE-BYTE TEXT): *consumed says
  * where, and the caller holds the rest back. */
-int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
+int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
                    size_t *consumed) {
   const unsigned char *s = buf, *end = buf + len;
   const uint64_t base = p->offset;
