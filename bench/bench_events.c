@@ -33,6 +33,14 @@
  *   values/pos-call   the same through sgf_parser_position() calls
  *   reader/no-op      the property reader (reader.h) with a no-op
  *                     on_property.
+ *   batch/sum         batched events (sgf_parser_set_batch, 256 records
+ *                     a batch): one handler call per batch, looping over
+ *                     the records (it adds up their kinds and lengths, so
+ *                     that the loop is not optimized away).
+ *   skip/root         as events/no-op, with an on_node_end that returns
+ *                     SGF_SKIP at the end of each game's root node: read
+ *                     the root, pass over the rest of the game (what a
+ *                     headers scan does).
  *   calls only        as many indirect calls to the no-op handlers as
  *                     events/no-op 64KiB makes, and nothing else.
  *
@@ -245,6 +253,65 @@ static int cnt_value(sgf_parser *p, void *u, const char *at, size_t len,
   return SGF_CONTINUE;
 }
 
+/* batch/sum: the batch handlers. The timed one touches every record. */
+enum { BATCH_CAP = 256 };
+static sgf_event batch_array[BATCH_CAP];
+static uint64_t batch_sink;
+static int sum_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+  uint64_t acc = 0;
+  (void)p;
+  (void)u;
+  for (size_t i = 0; i < n; i++) acc += ev[i].kind + ev[i].len;
+  batch_sink += acc;
+  return SGF_CONTINUE;
+}
+static int cnt_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+  counts *c = u;
+  for (size_t i = 0; i < n; i++) switch (ev[i].kind) {
+      case SGF_EVENT_TREE_BEGIN:
+        cnt_tree_begin(p, u);
+        break;
+      case SGF_EVENT_TREE_END:
+        cnt_tree_end(p, u);
+        break;
+      case SGF_EVENT_NODE:
+        c->node++;
+        break;
+      case SGF_EVENT_PROPERTY:
+        c->property++;
+        break;
+      case SGF_EVENT_PROPERTY_END:
+        c->property_end++;
+        break;
+      case SGF_EVENT_VALUE:
+        cnt_value(p, u, ev[i].at, ev[i].len, ev[i].flags);
+        break;
+      default:
+        break;
+    }
+  return SGF_CONTINUE;
+}
+
+/* skip/root: on_node_end skips the rest of the game after its root node
+ * (armed by the game's top-level on_tree_begin). */
+static int root_armed;
+static int skr_tree_begin(sgf_parser *p, void *u) {
+  (void)u;
+  if (sgf_parser_depth(p) == 1) root_armed = 1;
+  return SGF_CONTINUE;
+}
+static int skr_node_end(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  if (!root_armed) return SGF_CONTINUE;
+  root_armed = 0;
+  return SGF_SKIP;
+}
+static int cnt_skr_tree_begin(sgf_parser *p, void *u) {
+  skr_tree_begin(p, u);
+  return cnt_tree_begin(p, u);
+}
+
 /* values/pos-inl and values/pos-call: the handlers of values/no-op
  * that also take the position of each node, property and value, read
  * inline from the opt-in event state (sgfstream/event_state.h) or by
@@ -333,6 +400,16 @@ static const sgf_callbacks cnt_callbacks = {
     cnt_property,          cnt_value_begin, cnt_value_data, cnt_value_end,
     cnt_property_end,      cnt_diagnostic,  NULL,           NULL};
 
+static const sgf_callbacks skip_root_callbacks = {
+    sizeof(sgf_callbacks), skr_tree_begin,  nop_tree_end,   nop_node,
+    nop_property,          nop_value_begin, nop_value_data, nop_value_end,
+    nop_property_end,      nop_diagnostic,  NULL,           skr_node_end};
+
+static const sgf_callbacks cnt_skip_root_callbacks = {
+    sizeof(sgf_callbacks), cnt_skr_tree_begin, cnt_tree_end,   cnt_node,
+    cnt_property,          cnt_value_begin,    cnt_value_data, cnt_value_end,
+    cnt_property_end,      cnt_diagnostic,     NULL,           skr_node_end};
+
 static const sgf_reader_callbacks nop_reader_callbacks = {
     sizeof(sgf_reader_callbacks), NULL, NULL, NULL, nop_reader_property, NULL};
 
@@ -355,6 +432,9 @@ typedef struct run_spec {
   int null_callbacks;              /* events/null: cb is NULL */
   int fresh;                       /* a new parser for every input */
   int whole;                       /* values whole (on_value) */
+  int skip_root;                   /* skip/root: games skipped after the
+                                      root (not cross-checked) */
+  int batch;                       /* batched events */
 } run_spec;
 
 static void report_failure(const char *what, const char *input, sgf_parser *p,
@@ -447,6 +527,7 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
   if (rs->kind == RUN_EVENTS) {
     if (counting)
       cb = rs->null_callbacks ? NULL
+           : rs->skip_root    ? &cnt_skip_root_callbacks
            : rs->whole        ? &cnt_value_callbacks
                               : &cnt_callbacks;
     else
@@ -461,6 +542,14 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
   for (size_t i = 0; i < in->count && rc == 0; i++) {
     if (h.p == NULL) {
       if (open_handle(rs, cb, rcb, user, &opt, &h) != 0) return -1;
+      if (rs->batch) {
+        sgf_batch_options bo;
+        sgf_batch_options_init(&bo);
+        bo.on_batch = counting ? cnt_batch : sum_batch;
+        bo.events = batch_array;
+        bo.capacity = BATCH_CAP;
+        if (sgf_parser_set_batch(h.p, &bo) != SGF_OK) return -1;
+      }
     } else {
       sgf_parser_reset(h.p);
     }
@@ -680,20 +769,26 @@ int main(int argc, char **argv) {
   }
 
   const run_spec specs[] = {
-      {"events/no-op", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 0, 0},
-      {"events/no-op", RUN_EVENTS, 4 * 1024, &nop_callbacks, NULL, 0, 0, 0},
-      {"events/no-op", RUN_EVENTS, 64, &nop_callbacks, NULL, 0, 0, 0},
-      {"events/no-op/new", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 1,
+      {"events/no-op", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 0, 0, 0,
        0},
-      {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0},
+      {"events/no-op", RUN_EVENTS, 4 * 1024, &nop_callbacks, NULL, 0, 0, 0, 0,
+       0},
+      {"events/no-op", RUN_EVENTS, 64, &nop_callbacks, NULL, 0, 0, 0, 0, 0},
+      {"events/no-op/new", RUN_EVENTS, 64 * 1024, &nop_callbacks, NULL, 0, 1, 0,
+       0, 0},
+      {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0, 0, 0},
+      {"batch/sum", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0, 1,
+       0, 1},
       {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0,
-       1},
+       1, 0, 0},
       {"values/pos-inl", RUN_EVENTS, 64 * 1024, &pos_inline_callbacks, NULL, 0,
-       0, 1},
+       0, 1, 0, 0},
       {"values/pos-call", RUN_EVENTS, 64 * 1024, &pos_call_callbacks, NULL, 0,
-       0, 1},
+       0, 1, 0, 0},
       {"reader/no-op", RUN_READER, 64 * 1024, NULL, &nop_reader_callbacks, 0, 0,
-       0},
+       0, 0, 0},
+      {"skip/root", RUN_EVENTS, 64 * 1024, &skip_root_callbacks, NULL, 0, 0, 0,
+       1, 0},
   };
   enum { NSPECS = sizeof specs / sizeof specs[0] };
   counts ref;
@@ -733,7 +828,14 @@ int main(int argc, char **argv) {
     }
 
     /* Cross-checks: chunking must not change the structure. */
-    if (rs->kind == RUN_EVENTS && !rs->null_callbacks) {
+    if (rs->skip_root) {
+      if (have_ref && c.games != ref.games) {
+        fprintf(stderr,
+                "%s: skip/root: %" PRIu64 " games, expected %" PRIu64 "\n",
+                prog, c.games, ref.games);
+        failed = 1;
+      }
+    } else if (rs->kind == RUN_EVENTS && !rs->null_callbacks) {
       if (!have_ref) {
         ref = c;
         have_ref = 1;

@@ -267,6 +267,87 @@ typedef struct sgf_callbacks {
 /* Zero *cb (every callback NULL) and set its size. */
 SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
 
+/* BATCHED EVENTS. A second way to receive the events: the parser fills
+ * an array you provide with compact records and calls one handler per
+ * batch, so that a consumer loops over an array instead of taking an
+ * indirect call per event. Set it with sgf_parser_set_batch(); then
+ * the event callbacks of sgf_callbacks are not called (on_diagnostic
+ * still is), and each record is one event:
+ *   SGF_EVENT_TREE_BEGIN, _TREE_END, _NODE, _PROPERTY_END, _NODE_END
+ *                      as on_tree_begin ... on_node_end;
+ *   SGF_EVENT_PROPERTY at, len: the identifier normalized, as
+ *                      on_property gets it; ident: its code when it is
+ *                      one or two letters (SGF_IDENT('B', 0),
+ *                      SGF_IDENT('A', 'B')), else 0;
+ *   SGF_EVENT_VALUE    a value whole, or one piece of it, with flags
+ *                      SGF_VALUE_FIRST / SGF_VALUE_LAST: exactly the
+ *                      calls on_value would get (WHOLE VALUES).
+ * offset, line and column are the event's position: what
+ * sgf_parser_position() would return in its callback. The bytes at `at`
+ * are valid during the handler only (they are in the buffer being fed,
+ * or the parser's own memory); the raw identifier is not given.
+ *
+ * kinds, if not 0, leaves the other kinds out of the batches (a consumer
+ * that only counts needs no PROPERTY_END or NODE_END records): fewer
+ * records to write and to read.
+ *
+ * When a batch is delivered: when the array is full, right after an
+ * event whose kind is in stop_kinds (bit 1 << kind), and at the end of
+ * every sgf_parser_feed() and sgf_parser_finish() (more than once in a
+ * feed when bytes held back for look-ahead are parsed first). The
+ * handler's result acts as the result of the callback of the batch's
+ * last event (THE RETURN CONTRACT): SGF_SKIP from a batch delivered at a
+ * node end skips what on_node_end's SGF_SKIP would; at the end of a
+ * feed it skips the innermost tree still open. SGF_PAUSE makes feed
+ * return SGF_PAUSED with *consumed after the last event's bytes.
+ * Diagnostics go to on_diagnostic at once, so one may arrive before the
+ * batch that holds the events before it: compare offsets. */
+typedef enum sgf_event_kind {
+  SGF_EVENT_TREE_BEGIN = 1,
+  SGF_EVENT_TREE_END = 2,
+  SGF_EVENT_NODE = 3,
+  SGF_EVENT_PROPERTY = 4,
+  SGF_EVENT_VALUE = 5,
+  SGF_EVENT_PROPERTY_END = 6,
+  SGF_EVENT_NODE_END = 7
+} sgf_event_kind;
+
+#define SGF_IDENT(a, b) \
+  ((unsigned)(unsigned char)(a) | ((unsigned)(unsigned char)(b) << 8))
+
+typedef struct sgf_event {
+  uint64_t offset; /* the event's position, as sgf_parser_position() */
+  uint64_t line;
+  uint64_t column;
+  const char *at; /* PROPERTY: the identifier; VALUE: the bytes; else NULL */
+  size_t len;
+  uint16_t ident; /* PROPERTY: SGF_IDENT of a 1- or 2-letter identifier */
+  uint8_t kind;   /* sgf_event_kind */
+  uint8_t flags;  /* VALUE: SGF_VALUE_FIRST, SGF_VALUE_LAST */
+} sgf_event;
+
+/* The batch handler: n (>= 1) records at ev. Returns an sgf_action. */
+typedef int (*sgf_batch_cb)(sgf_parser *p, void *user, const sgf_event *ev,
+                            size_t n);
+
+typedef struct sgf_batch_options {
+  size_t size;           /* sizeof(sgf_batch_options): _init() */
+  sgf_batch_cb on_batch; /* required */
+  sgf_event *events;     /* the array the parser fills; yours, kept */
+  size_t capacity;       /* its length, at least 1 */
+  unsigned stop_kinds;   /* deliver right after these kinds (1u << kind) */
+  unsigned kinds;        /* record only these kinds (1u << kind); 0: all */
+} sgf_batch_options;
+
+/* Zero *b and set its size. */
+SGF_EXTERN void sgf_batch_options_init(sgf_batch_options *b);
+
+/* Receive the events in batches (b copied; VERSIONED STRUCTS), or with
+ * b NULL through the callbacks again. Between feeds only. Returns SGF_OK,
+ * SGF_EBUSY (inside a callback) or SGF_EINVAL (b invalid: no handler,
+ * no array, capacity 0, or a bad size; nothing changed). */
+SGF_EXTERN int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *b);
+
 /* Results of feed and finish (sgfstream/error.h):
  *   SGF_OK       all bytes consumed (feed) / input complete (finish)
  *   SGF_PAUSED   a callback paused; see *consumed

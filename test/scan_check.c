@@ -26,9 +26,12 @@
  *           same outcome as portable
  *   files   every file under the -f directories: same as portable
  * The scanner sections run each of the three scanners of scan.h: value,
- * skip, and text, which is called with cr_before 0 and 1 and must agree
+ * tree, and text. Text is called with cr_before 0 and 1 and must agree
  * with a byte-by-byte reference of the parser's line rule on where it
- * stops, how many line breaks it counts, and the last LF/CR and last CR.
+ * stops, how many line breaks it counts, and the last LF/CR and last CR;
+ * the tree skipper likewise, from every start state (outside a value,
+ * inside one, after a backslash; 0 or 2 levels open), and on the state
+ * where it stops.
  * An outcome is the event log (with positions), the final status, the
  * final position and the sticky error.
  *
@@ -125,21 +128,18 @@ static void find_tables(void) {
 #endif
 }
 
-/* kind 0: the value scanner, 1: the skip scanner, 2: the text scanner
+/* kind 0: the value scanner, 1: the tree skipper, 2: the text scanner
  * (scan.h), called with cr_before 0 and 1 and its line count checked. */
 enum { NKINDS = 3 };
-static const char *const kind_name[NKINDS] = {"value", "skip", "text"};
-
-static sgf__scan_fn fn_of(const sgf__scanners *t, int kind) {
-  return kind ? t->skip : t->value;
-}
+static const char *const kind_name[NKINDS] = {"value", "tree", "text"};
 
 /* The bytes a kind looks at: its stops (text: and the line breaks it
  * counts). */
 static int is_stop(int kind, unsigned c) {
   if (kind != 1)
     return c == ']' || c == '\\' || c == '\n' || c == '\r' || c == 0;
-  return c == '(' || c == ')' || c == '[' || c == '\n' || c == '\r';
+  return c == '(' || c == ')' || c == '[' || c == ']' || c == '\\' ||
+         c == '\n' || c == '\r';
 }
 
 /* The text scanner's reference: the parser's newline() rule byte by
@@ -167,18 +167,58 @@ static const unsigned char *ref_text(const unsigned char *s,
   return s;
 }
 
+/* The tree skipper's reference: the rule of scan.h, byte by byte. */
+static const unsigned char *ref_tree(const unsigned char *s,
+                                     const unsigned char *end, int prev_cr,
+                                     sgf__skip *sk, sgf__lines *ln) {
+  ln->n = 0;
+  ln->last = ln->last_cr = NULL;
+  for (; s < end; s++) {
+    unsigned c = *s;
+    if (c == '\r') {
+      ln->n++;
+      ln->last = ln->last_cr = s;
+    } else if (c == '\n') {
+      if (!prev_cr) ln->n++;
+      ln->last = s;
+    }
+    prev_cr = c == '\r';
+    if (sk->in_value) {
+      if (sk->escaped)
+        sk->escaped = 0;
+      else if (c == ']')
+        sk->in_value = 0;
+      else if (c == '\\')
+        sk->escaped = 1;
+    } else if (c == '[') {
+      sk->in_value = 1;
+    } else if (c == '(') {
+      sk->levels++;
+    } else if (c == ')') {
+      if (sk->levels == 0) return s;
+      sk->levels--;
+    }
+  }
+  return s;
+}
+
 static const unsigned char *ref_scan(int kind, const unsigned char *s,
                                      const unsigned char *end) {
   sgf__lines ln;
+  sgf__skip sk = {0, 0, 0};
   if (kind == 2) return ref_text(s, end, 0, &ln);
+  if (kind == 1) return ref_tree(s, end, 0, &sk, &ln);
   for (; s < end; s++)
     if (is_stop(kind, *s)) return s;
   return end;
 }
 
-static const unsigned char stops[NKINDS][5] = {{']', '\\', '\n', '\r', 0},
-                                               {'(', ')', '[', '\n', '\r'},
-                                               {']', '\\', '\n', '\r', 0}};
+static const unsigned char stops[NKINDS][7] = {
+    {']', '\\', '\n', '\r', 0},
+    {'(', ')', '[', ']', '\\', '\n', '\r'},
+    {']', '\\', '\n', '\r', 0}};
+/* How many of stops[kind] there are. */
+#define NSTOP(kind) ((kind) == 1 ? 7u : 5u)
 
 static unsigned char nonstop(int kind) {
   unsigned c;
@@ -257,15 +297,63 @@ static int check_text(const unsigned char *s, const unsigned char *end,
   return ok;
 }
 
+/* The tree skipper from each start state against its reference. */
+static int check_tree(const unsigned char *s, const unsigned char *end,
+                      const unsigned char *base, size_t n, const char *what) {
+  static const sgf__skip starts[] = {
+      {0, 0, 0}, {2, 0, 0}, {0, 1, 0}, {0, 1, 1}, {2, 1, 1}};
+  int ok = 1;
+  for (int crb = 0; crb < 2; crb++)
+    for (size_t st = 0; st < sizeof starts / sizeof starts[0]; st++) {
+      sgf__lines want, got;
+      sgf__skip wsk = starts[st], gsk;
+      const unsigned char *wr = ref_tree(s, end, crb, &wsk, &want);
+      nchecks++;
+      for (int i = -1; i < nsimd; i++) {
+        const sgf__scanners *t = i < 0 ? &portable : simd[i];
+        memset(&got, 0xA5, sizeof got);
+        gsk = starts[st];
+        const unsigned char *gr = t->tree(s, end, crb, &gsk, &got);
+        if (gr == wr && got.n == want.n && got.last == want.last &&
+            got.last_cr == want.last_cr && gsk.levels == wsk.levels &&
+            gsk.in_value == wsk.in_value && gsk.escaped == wsk.escaped)
+          continue;
+        ok = 0;
+        if (show_failure()) {
+          fprintf(stderr,
+                  "FAIL: %s: %s tree skipper on [%td, %td) of a %zu-byte "
+                  "buffer (address %% 16 = %u, cr_before %d, start levels "
+                  "%llu in_value %d escaped %d): returned %td n %llu last "
+                  "%td last_cr %td, state %llu/%d/%d; expected %td n %llu "
+                  "last %td last_cr %td, state %llu/%d/%d\n",
+                  what, t->name, s - base, end - base, n,
+                  (unsigned)((uintptr_t)base % 16), crb,
+                  (unsigned long long)starts[st].levels, starts[st].in_value,
+                  starts[st].escaped, gr - base, (unsigned long long)got.n,
+                  got.last ? got.last - base : -1,
+                  got.last_cr ? got.last_cr - base : -1,
+                  (unsigned long long)gsk.levels, gsk.in_value, gsk.escaped,
+                  wr - base, (unsigned long long)want.n,
+                  want.last ? want.last - base : -1,
+                  want.last_cr ? want.last_cr - base : -1,
+                  (unsigned long long)wsk.levels, wsk.in_value, wsk.escaped);
+          hexdump(base, n);
+        }
+      }
+    }
+  return ok;
+}
+
 static int check(int kind, const unsigned char *s, const unsigned char *end,
                  const unsigned char *base, size_t n, const char *what) {
   if (kind == 2) return check_text(s, end, base, n, what);
+  if (kind == 1) return check_tree(s, end, base, n, what);
   const unsigned char *want = ref_scan(kind, s, end);
   int ok = 1;
   nchecks++;
   for (int i = -1; i < nsimd; i++) {
     const sgf__scanners *t = i < 0 ? &portable : simd[i];
-    const unsigned char *got = fn_of(t, kind)(s, end);
+    const unsigned char *got = t->value(s, end);
     if (got == want) continue;
     ok = 0;
     if (show_failure()) {
@@ -305,7 +393,7 @@ static void sec_single(void) {
         check_all(kind, s, n, "single (none)");
         for (size_t p = 0; p < n; p++) {
           unsigned char keep = s[p];
-          for (int b = 0; b < 5; b++) {
+          for (unsigned b = 0; b < NSTOP(kind); b++) {
             s[p] = stops[kind][b];
             check_all(kind, s, n, "single");
           }
@@ -344,9 +432,10 @@ static void sec_lanes(void) {
       unsigned char *s = (mask % 5 == 0) ? hi - n : lo + (mask >> 7) % 16;
       fill_clean(kind, s, n);
       for (int l = 0; l < 16; l++)
-        if (mask & (1u << l)) s[pre + (size_t)l] = stops[kind][rndn(5)];
+        if (mask & (1u << l))
+          s[pre + (size_t)l] = stops[kind][rndn(NSTOP(kind))];
       for (size_t i = pre + 16; i < n; i++)
-        if (rndn(4) == 0) s[i] = stops[kind][rndn(5)];
+        if (rndn(4) == 0) s[i] = stops[kind][rndn(NSTOP(kind))];
       check_all(kind, s, n, "lanes");
       /* and from inside the block */
       check(kind, s + pre + mask % 16, s + n, s, n, "lanes (inside)");
@@ -361,8 +450,8 @@ static void sec_pairs(void) {
       for (size_t p1 = 0; p1 < n; p1++)
         for (size_t p2 = p1 + 1; p2 < n; p2++) {
           fill_clean(kind, s, n);
-          s[p1] = stops[kind][rndn(5)];
-          s[p2] = stops[kind][rndn(5)];
+          s[p1] = stops[kind][rndn(NSTOP(kind))];
+          s[p2] = stops[kind][rndn(NSTOP(kind))];
           check_all(kind, s, n, "pairs");
         }
     }
@@ -379,7 +468,7 @@ static void sec_random(long iter) {
       if (d == 1)
         s[i] = (unsigned char)rndn(256); /* plain random bytes */
       else if (rndn(256) < d)
-        s[i] = stops[kind][rndn(5)];
+        s[i] = stops[kind][rndn(NSTOP(kind))];
       else
         s[i] = nonstop(kind);
     }
@@ -460,9 +549,10 @@ static const unsigned char *count_value(const unsigned char *s,
   cur_use->bytes[0] += (uint64_t)(r - s);
   return r;
 }
-static const unsigned char *count_skip(const unsigned char *s,
-                                       const unsigned char *end) {
-  const unsigned char *r = cur->skip(s, end);
+static const unsigned char *count_tree(const unsigned char *s,
+                                       const unsigned char *end, int cr_before,
+                                       sgf__skip *sk, sgf__lines *ln) {
+  const unsigned char *r = cur->tree(s, end, cr_before, sk, ln);
   cur_use->calls[1]++;
   cur_use->long_calls[1] += r - s >= 16;
   cur_use->bytes[1] += (uint64_t)(r - s);
@@ -477,7 +567,7 @@ static const unsigned char *count_text(const unsigned char *s,
   cur_use->bytes[2] += (uint64_t)(r - s);
   return r;
 }
-static const sgf__scanners counting = {count_value, count_skip, count_text,
+static const sgf__scanners counting = {count_value, count_tree, count_text,
                                        "counting"};
 
 /* Table i: -1 portable, else simd[i]. */
@@ -1120,7 +1210,7 @@ int main(int argc, char **argv) {
     printf(
         "scan_check: parses through %-8s value scanner %ld calls (%ld "
         "passed 16+ bytes), %" PRIu64
-        " bytes; skip scanner %ld calls (%ld "
+        " bytes; tree skipper %ld calls (%ld "
         "passed 16+ bytes), %" PRIu64
         " bytes; text scanner %ld calls "
         "(%ld passed 16+ bytes), %" PRIu64 " bytes\n",

@@ -1508,6 +1508,18 @@ static void test_stats_variations(void **state) {
   }
 }
 
+static void stats_expect_equal(const stats *s, const stats *ref) {
+  assert_int_equal(s->games, ref->games);
+  assert_int_equal(s->variations, ref->variations);
+  assert_int_equal(s->nodes, ref->nodes);
+  assert_int_equal(s->properties, ref->properties);
+  assert_int_equal(s->values, ref->values);
+  assert_int_equal(s->moves, ref->moves);
+  assert_int_equal(s->max_depth, ref->max_depth);
+  assert_int_equal(s->warnings, ref->warnings);
+  assert_int_equal(s->errors, ref->errors);
+}
+
 static void test_stats_chunking(void **state) {
   (void)state;
   static const char *const inputs[] = {
@@ -1533,17 +1545,52 @@ static void test_stats_chunking(void **state) {
         ref = s;
         assert_true(s.games >= 1);
       } else {
-        assert_int_equal(s.games, ref.games);
-        assert_int_equal(s.variations, ref.variations);
-        assert_int_equal(s.nodes, ref.nodes);
-        assert_int_equal(s.properties, ref.properties);
-        assert_int_equal(s.values, ref.values);
-        assert_int_equal(s.moves, ref.moves);
-        assert_int_equal(s.max_depth, ref.max_depth);
-        assert_int_equal(s.warnings, ref.warnings);
-        assert_int_equal(s.errors, ref.errors);
+        stats_expect_equal(&s, &ref);
       }
     }
+  }
+}
+
+/* Batched events give the same counts as the callbacks, whatever the
+ * chunks and however small the batches (a tree's events split across
+ * batches and feeds). */
+static void test_stats_batch(void **state) {
+  (void)state;
+  static const char *const inputs[] = {
+      "(;B[aa](;W[bb])(;W[cc])(;W[dd]))",
+      "(;B[aa](;W[bb](;B[cc])(;B[dd]))(;W[ee]))",
+      "(;B[aa](;W[bb])(;W[cc]))(;B[aa](;W[bb]))",
+      "(;B[aa]((;W[bb]))(;W[cc]))",
+      "(;B[aa](;W[bb]);W[cc](;B[dd]))", /* node-after-variation */
+      ("(;FF[4](;C[a];C[b](;C[c])(;C[d];C[e]))(;C[f](;C[g];C[h];C[i])"
+       "(;C[j])))"),
+      "junk\xef\xbb\xbf(;B[aa]\n;W[bb]C[x\\]y])((;B[cc]))extra)",
+      "(;AB[aa][bb]CoPyright[c] W [x](;B[aa](;W[bb]",
+      "(;BW[aa]Bx[bb]b[cc]W[]W[dd]C[long value, sliced by small chunks])",
+  };
+  static const size_t caps[] = {1, 2, 3, 256};
+  sgf_event ev[256];
+  for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+    size_t len = strlen(inputs[i]);
+    stats ref;
+    sgf_callbacks cb;
+    stats_reset(&ref);
+    stats_callbacks(&cb);
+    sgf_parser *p = sgf_parser_create(&cb, &ref, NULL);
+    assert_non_null(p);
+    feed_all(p, inputs[i], len, 0, NULL);
+    sgf_parser_destroy(p);
+    for (size_t chunk = 0; chunk <= 5; chunk++)
+      for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
+        stats s;
+        stats_reset(&s);
+        p = sgf_parser_create(&cb, &s, NULL);
+        assert_non_null(p);
+        assert_int_equal(stats_batch(p, ev, caps[c]), SGF_OK);
+        feed_all(p, inputs[i], len, chunk, NULL);
+        sgf_parser_destroy(p);
+        stats_expect_equal(&s, &ref);
+      }
   }
 }
 
@@ -1580,6 +1627,7 @@ int main(void) {
       cmocka_unit_test(test_reader_pause_skip),
       cmocka_unit_test(test_reader_allocation_failure),
       cmocka_unit_test(test_stats_chunking),
+      cmocka_unit_test(test_stats_batch),
       cmocka_unit_test(test_stats_variations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,11 @@
  *     the three value events carry (test/valuelog.h), for every plan
  *     above; with a pause, an abort, and a skip at every call (the skip
  *     compared with a skip at the matching single event).
+ *   - the batch harness: batched events (sgf_parser_set_batch), replayed
+ *     record by record with their positions, must log what on_value logs,
+ *     at capacities 1 to 64, whole, byte by byte, at every split and
+ *     chunk size; and with one event a batch, a pause, an abort and a
+ *     skip at every call as on_value with the same action there.
  * The split and pause harnesses run every plan twice: as above, and with
  * on_node_end set, where the log (with node-end lines, which the golden
  * files leave out) must be the whole-buffer parse's, and that log must
@@ -1246,6 +1251,112 @@ static void test_value(void **state) {
 }
 
 /* ------------------------------------------------------------------ */
+/* The batch harness                                                   */
+
+enum { BATCH_MAX = 64 };
+/* Every kind: each event is delivered as a batch of its own. */
+#define STOP_ALL 0xFEu
+
+/* Batches (pb, capacity cap, stop kinds stop) log what on_value (pw)
+ * logs under plan pl, positions included; with batches of more than one
+ * record the diagnostics (delivered at once) are compared apart. hard:
+ * one record a batch, and a pause, an abort and a skip at every call,
+ * as on_value with the same action at the same call. */
+static int batch_plan(sgf_parser *pw, sgf_parser *pb, vlog *vw, vlog *vb,
+                      sgf_event *arr, const tcase *c, plan pl, size_t cap,
+                      unsigned stop, int hard) {
+  char err[200];
+  int np, failed = 0;
+  sgf_batch_options bo;
+  sgf_batch_options_init(&bo);
+  bo.on_batch = vlog_batch;
+  bo.events = arr;
+  bo.capacity = cap;
+  bo.stop_kinds = stop;
+  assert_int_equal(sgf_parser_set_batch(pb, &bo), SGF_OK);
+  int want = vlog_run(pw, vw, c, pl, &np, err, sizeof err);
+  if (err[0] || vw->contract[0]) return vlog_report(c, "on_value", pl, err, vw);
+  long calls = vw->calls;
+  for (long k = -1; k < (hard ? calls : 0) && !failed; k++)
+    for (int a = 0; a < (k < 0 ? 1 : 3) && !failed; a++) {
+      static const int actions[3] = {SGF_PAUSE, SGF_ABORT, SGF_SKIP};
+      vw->action_at = vb->action_at = k;
+      vw->action = vb->action = actions[a];
+      int w = k < 0 ? want : vlog_run(pw, vw, c, pl, &np, err, sizeof err);
+      int got = vlog_run(pb, vb, c, pl, &np, err, sizeof err);
+      vw->action_at = vb->action_at = -1;
+      if (err[0] || vb->contract[0]) {
+        failed = vlog_report(c, "batches", pl, err, vb);
+        break;
+      }
+      if (cap > 1 && stop != STOP_ALL) {
+        vlog_drop_diags(&vw->out);
+        vlog_drop_diags(&vb->out);
+      }
+      if (got != w || !same_log(&vw->out, &vb->out)) {
+        char pn[64];
+        plan_name(pl, pn, sizeof pn);
+        fprintf(stderr,
+                "case %s, %s, capacity %zu, stop kinds %#x, action %d at "
+                "call %ld: batches (status %s) differ from on_value "
+                "(status %s)\n",
+                c->name, pn, cap, stop, k < 0 ? 0 : actions[a], k,
+                status_name(got), status_name(w));
+        tu_print_diff("on_value vs batches", vw->out.p, vw->out.len, vb->out.p,
+                      vb->out.len);
+        failed = 1;
+      }
+    }
+  return failed;
+}
+
+static void test_batch(void **state) {
+  const tcase *c = *state;
+  vlog vw, vb;
+  sgf_callbacks cw;
+  sgf_event arr[BATCH_MAX];
+  vlog_init(&vw);
+  vlog_init(&vb);
+  vw.omit_raw = vb.omit_raw = 1;
+  vlog_whole_callbacks(&cw);
+  sgf_parser *pw = sgf_parser_create(&cw, &vw, &c->opt);
+  sgf_parser *pb = sgf_parser_create(&cw, &vb, &c->opt);
+  assert_non_null(pw);
+  assert_non_null(pb);
+  size_t len = c->input.len;
+  static const size_t caps[] = {1, 2, 3, BATCH_MAX};
+  int bad = 0;
+  for (size_t i = 0; i < sizeof caps / sizeof caps[0] && !bad; i++) {
+    bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_WHOLE, 0}, caps[i],
+                      0, 0);
+    bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, 1},
+                              caps[i], 0, 0);
+  }
+  bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_WHOLE, 0},
+                            BATCH_MAX, STOP_ALL, 1);
+  bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, 1},
+                            BATCH_MAX, STOP_ALL, 1);
+  for (size_t s = 0; s <= len && !bad; s++) {
+    if (quick_mode && s > 24 && s < len - 24 && s % 97 != 0) continue;
+    bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_SPLIT, s},
+                      BATCH_MAX, 0, 0);
+  }
+  for (size_t k = 2; k <= len && !bad; k++) {
+    if (quick_mode && k > 16 && k != len) continue;
+    bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, k},
+                      k % 2 ? 3 : BATCH_MAX, 0, 0);
+    bad |= !bad && k == 7 &&
+           batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, k},
+                      BATCH_MAX, STOP_ALL, 1);
+  }
+  sgf_parser_destroy(pw);
+  sgf_parser_destroy(pb);
+  vlog_free(&vw);
+  vlog_free(&vb);
+  if (bad) fail_msg("case %s: see the log above", c->name);
+}
+
+/* ------------------------------------------------------------------ */
 
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1299,8 +1410,8 @@ int main(int argc, char **argv) {
   qsort(names, nnames, sizeof *names, cmp_str);
 
   tcase *cases = calloc(nnames, sizeof *cases);
-  struct CMUnitTest *tests = calloc(nnames * 5, sizeof *tests);
-  char **tnames = calloc(nnames * 5, sizeof *tnames);
+  struct CMUnitTest *tests = calloc(nnames * 6, sizeof *tests);
+  char **tnames = calloc(nnames * 6, sizeof *tnames);
   if (!cases || !tests || !tnames) abort();
   int load_failed = 0;
   size_t nt = 0;
@@ -1310,11 +1421,11 @@ int main(int argc, char **argv) {
       load_failed = 1;
       continue;
     }
-    static const char *const kind[] = {"split", "pause", "abort", "skip",
-                                       "value"};
+    static const char *const kind[] = {"split", "pause", "abort",
+                                       "skip",  "value", "batch"};
     static void (*const fn[])(void **) = {test_splits, test_pause, test_abort,
-                                          test_skip, test_value};
-    for (size_t j = 0; j < 5; j++) {
+                                          test_skip,   test_value, test_batch};
+    for (size_t j = 0; j < 6; j++) {
       size_t n = strlen(kind[j]) + strlen(names[i]) + 2;
       tnames[nt] = malloc(n);
       if (!tnames[nt]) abort();

@@ -77,8 +77,13 @@ static int act(vlog *v, char kind) {
 /* ------------------------------------------------------------------ */
 /* Events common to both                                               */
 
+/* The event's position: the record's in a batch replay. */
+static sgf_pos pos_of(sgf_parser *p, const vlog *v) {
+  return v->pos ? *v->pos : sgf_parser_position(p);
+}
+
 static int simple(sgf_parser *p, vlog *v, char tag) {
-  put_pos(v, tag, sgf_parser_position(p));
+  put_pos(v, tag, pos_of(p, v));
   bytebuf_adds(&v->out, "\n");
   return act(v, tag);
 }
@@ -89,8 +94,8 @@ static int c_pe(sgf_parser *p, void *u) { return simple(p, u, 'P'); }
 static int c_p(sgf_parser *p, void *u, const char *at, size_t len) {
   vlog *v = u;
   size_t rl = 0;
-  const char *raw = sgf_parser_raw_ident(p, &rl);
-  put_pos(v, 'p', sgf_parser_position(p));
+  const char *raw = v->omit_raw ? "" : sgf_parser_raw_ident(p, &rl);
+  put_pos(v, 'p', pos_of(p, v));
   put_bytes(v, at, len);
   put_bytes(v, raw ? raw : "", rl);
   bytebuf_adds(&v->out, "\n");
@@ -183,7 +188,7 @@ static void advance(vlog *v, const char *s, size_t n) {
 static int w_value(sgf_parser *p, void *u, const char *at, size_t len,
                    unsigned flags) {
   vlog *v = u;
-  sgf_pos pos = sgf_parser_position(p);
+  sgf_pos pos = pos_of(p, v);
   static const char kind[4] = {'m', 'f', 'l', 'w'};
   if (flags & ~(SGF_VALUE_FIRST | SGF_VALUE_LAST)) bad(v, "flags %x", flags);
   if (!at) bad(v, "a piece with at NULL");
@@ -266,4 +271,67 @@ long *vlog_match_calls(const bytebuf *s, const bytebuf *w) {
     }
   }
   return map;
+}
+
+int vlog_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+  vlog *v = u;
+  int r = SGF_CONTINUE;
+  size_t i;
+  if (n == 0) bad(v, "an empty batch");
+  for (i = 0; i < n; i++) {
+    const sgf_event *e = &ev[i];
+    sgf_pos pos;
+    if (r != SGF_CONTINUE) bad(v, "an action asked before the batch's end");
+    pos.offset = e->offset;
+    pos.line = e->line;
+    pos.column = e->column;
+    v->pos = &pos;
+    switch (e->kind) {
+      case SGF_EVENT_TREE_BEGIN:
+        r = c_tb(p, v);
+        break;
+      case SGF_EVENT_TREE_END:
+        r = c_te(p, v);
+        break;
+      case SGF_EVENT_NODE:
+        r = c_n(p, v);
+        break;
+      case SGF_EVENT_PROPERTY_END:
+        r = c_pe(p, v);
+        break;
+      case SGF_EVENT_NODE_END:
+        r = SGF_CONTINUE;
+        break;
+      case SGF_EVENT_PROPERTY:
+        if (e->ident != (e->len == 1   ? (unsigned)(unsigned char)e->at[0]
+                         : e->len == 2 ? SGF_IDENT(e->at[0], e->at[1])
+                                       : 0u))
+          bad(v, "property record with ident %u", (unsigned)e->ident);
+        r = c_p(p, v, e->at, e->len);
+        break;
+      case SGF_EVENT_VALUE:
+        r = w_value(p, v, e->at, e->len, e->flags);
+        break;
+      default:
+        bad(v, "record kind %u", (unsigned)e->kind);
+        break;
+    }
+    v->pos = NULL;
+  }
+  return r;
+}
+
+void vlog_drop_diags(bytebuf *b) {
+  size_t i = 0, o = 0;
+  while (i < b->len) {
+    size_t e = i;
+    while (e < b->len && b->p[e] != '\n') e++;
+    if (e < b->len) e++;
+    if (b->p[i] != '!') {
+      memmove(b->p + o, b->p + i, e - i);
+      o += e - i;
+    }
+    i = e;
+  }
+  b->len = o;
 }

@@ -35,6 +35,11 @@ typedef struct vlog {
   long action_at;
   int action;
   long calls;
+  /* batches (vlog_batch): the position of the record being replayed, in
+   * place of sgf_parser_position(); omit_raw: log no raw identifier
+   * (batches do not give it; set it on both sides of a comparison) */
+  const sgf_pos *pos;
+  int omit_raw;
   /* private */
   int in_value;
   sgf_pos vpos; /* the value's '[' */
@@ -49,6 +54,16 @@ void vlog_clear(vlog *v);
 /* Callbacks writing the log: the three value events, or on_value. */
 void vlog_single_callbacks(sgf_callbacks *cb);
 void vlog_whole_callbacks(sgf_callbacks *cb);
+
+/* A batch handler (sgf_parser_set_batch, user: the vlog): replays each
+ * record into the whole-value log as the callbacks would log it (node
+ * ends are not logged, nor counted as calls). A record other than the
+ * batch's last that asks for an action is a contract violation. */
+int vlog_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n);
+
+/* Remove the diagnostic lines ('!') of a log (batches deliver
+ * diagnostics at once, ahead of the events batched before them). */
+void vlog_drop_diags(bytebuf *b);
 
 /* For each call j of a whole-value run (its kinds w), the index of the
  * call of the single-event run of the same input and chunks (kinds s)

@@ -55,49 +55,140 @@ static inline int skip_state(int st) {
     }                                \
   } while (0)
 
-#define EMIT(name)                                    \
-  do {                                                \
-    if (p->cb.name) CALLBACK(p->cb.name(p, p->user)); \
+/* BATCHED EVENTS (sgfstream.h): with p->bev set, events are recorded
+ * in the caller's array instead of called back, and the batch is
+ * delivered through CALLBACK when it is due, so that its result acts on
+ * the event recorded last. SGF__BATCH says which: tokenize.c is compiled
+ * twice, with it 0 (callbacks) and 1 (tokenize_batch.c), so that neither
+ * copy of the hot loop tests the mode per event; elsewhere (finish.c) it
+ * is the test. The record kinds of the callbacks: */
+#ifndef SGF__BATCH
+#define SGF__BATCH UNLIKELY(p->bev != NULL)
+#endif
+#define K_on_tree_begin SGF_EVENT_TREE_BEGIN
+#define K_on_tree_end SGF_EVENT_TREE_END
+#define K_on_node SGF_EVENT_NODE
+#define K_on_property SGF_EVENT_PROPERTY
+#define K_on_property_end SGF_EVENT_PROPERTY_END
+#define K_on_node_end SGF_EVENT_NODE_END
+/* (never recorded: batches take values whole) */
+#define K_on_value_begin 0
+#define K_on_value_data 0
+#define K_on_value_end 0
+
+/* Record an event of that kind at the current event position; nonzero
+ * when the batch is due (full, or a stop kind). Inlined: kind is a
+ * constant at every use. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int
+sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
+         unsigned flags) {
+  sgf_event *e;
+  const sgf__mark *m = &p->ev_saved;
+  unsigned ident = 0;
+  if (!((p->bkinds >> kind) & 1u)) return 0;
+  e = p->bev + p->bn++;
+  if (UNLIKELY(p->ev.offset < p->ev.line_start)) {
+    e->offset = m->off;
+    e->line = m->line;
+    e->column = m->off - m->line_start + 1;
+  } else {
+    e->offset = p->ev.offset;
+    e->line = p->ev.line;
+    e->column = p->ev.offset - p->ev.line_start + 1;
+  }
+  e->at = at;
+  e->len = len;
+  if (kind == SGF_EVENT_PROPERTY && len - 1 < 2)
+    ident = SGF_IDENT(at[0], len == 2 ? at[1] : 0);
+  e->ident = (uint16_t)ident;
+  e->kind = (uint8_t)kind;
+  e->flags = (uint8_t)flags;
+  return p->bn == p->bcap || ((p->bstop >> kind) & 1u);
+}
+#define REC(kind, at, len, flags)                  \
+  do {                                             \
+    if (sgf__rec(p, (kind), (at), (len), (flags))) \
+      CALLBACK(sgf__batch_flush(p));               \
   } while (0)
-#define EMIT_DATA(name, at, len)                                   \
-  do {                                                             \
-    if (p->cb.name) CALLBACK(p->cb.name(p, p->user, (at), (len))); \
+/* Deliver what the batch holds (at the end of a buffer). */
+#define FLUSH()                               \
+  do {                                        \
+    if (p->bn) CALLBACK(sgf__batch_flush(p)); \
   } while (0)
 
-/* The three value events, or with on_value (WHOLE VALUES in sgfstream.h)
- * the pieces: value-begin only notes that the first piece is to come; a
- * slice is a piece (the first one at the '['); value-end is an empty last
- * piece (or the whole value, when nothing came before). VPIECE with last
- * set delivers a slice that ends the value in one call; its caller sets
- * the state after the ']' first. */
+/* In batch mode every event callback of p->cb is a placeholder that is
+ * never called (parser.c), so that the callback test below is the only
+ * one an event pays when nobody listens. */
+#define EMIT(name)                        \
+  do {                                    \
+    if (p->cb.name) {                     \
+      if (SGF__BATCH)                     \
+        REC(K_##name, NULL, 0, 0);        \
+      else                                \
+        CALLBACK(p->cb.name(p, p->user)); \
+    }                                     \
+  } while (0)
+/* A property's identifier in the parser's buffer (p->ident) is valid
+ * until the next identifier: the batch is delivered at once. */
+#define EMIT_DATA(name, at, len)                       \
+  do {                                                 \
+    if (p->cb.name) {                                  \
+      if (SGF__BATCH) {                                \
+        if (sgf__rec(p, K_##name, (at), (len), 0) ||   \
+            (const char *)(at) == p->ident)            \
+          CALLBACK(sgf__batch_flush(p));               \
+      } else {                                         \
+        CALLBACK(p->cb.name(p, p->user, (at), (len))); \
+      }                                                \
+    }                                                  \
+  } while (0)
+
+/* A value whole in one piece (or one piece of it, flags f). */
+#define WHOLE_VALUE(at, len, f)                               \
+  do {                                                        \
+    if (SGF__BATCH)                                           \
+      REC(SGF_EVENT_VALUE, (at), (len), (f));                 \
+    else                                                      \
+      CALLBACK(p->cb.on_value(p, p->user, (at), (len), (f))); \
+  } while (0)
+
+/* The three value events, or with whole values (on_value, or batches:
+ * WHOLE VALUES in sgfstream.h) the pieces: value-begin only notes that
+ * the first piece is to come; a slice is a piece (the first one at the
+ * '['); value-end is an empty last piece (or the whole value, when
+ * nothing came before). VPIECE with last set delivers a slice that ends
+ * the value in one call; its caller sets the state after the ']' first. */
 
 #define EMIT_VBEGIN()                             \
   do {                                            \
-    if (p->cb.on_value)                           \
+    if (p->whole)                                 \
       p->vfirst = 1;                              \
     else if (p->cb.on_value_begin)                \
       CALLBACK(p->cb.on_value_begin(p, p->user)); \
   } while (0)
-#define VPIECE(at, len, last)                              \
-  do {                                                     \
-    unsigned f_ = (last) ? SGF_VALUE_LAST : 0u;            \
-    if (p->vfirst) {                                       \
-      p->vfirst = 0;                                       \
-      f_ |= SGF_VALUE_FIRST;                               \
-      SETEV(p->value_pos);                                 \
-    }                                                      \
-    CALLBACK(p->cb.on_value(p, p->user, (at), (len), f_)); \
+#define VPIECE(at, len, last)                   \
+  do {                                          \
+    unsigned f_ = (last) ? SGF_VALUE_LAST : 0u; \
+    if (p->vfirst) {                            \
+      p->vfirst = 0;                            \
+      f_ |= SGF_VALUE_FIRST;                    \
+      SETEV(p->value_pos);                      \
+    }                                           \
+    WHOLE_VALUE((at), (len), f_);               \
   } while (0)
 #define EMIT_VDATA(at, len)                                   \
   do {                                                        \
-    if (p->cb.on_value)                                       \
+    if (p->whole)                                             \
       VPIECE((at), (len), 0);                                 \
     else if (p->cb.on_value_data)                             \
       CALLBACK(p->cb.on_value_data(p, p->user, (at), (len))); \
   } while (0)
 #define EMIT_VEND()                             \
   do {                                          \
-    if (p->cb.on_value)                         \
+    if (p->whole)                               \
       VPIECE("", 0, 1);                         \
     else if (p->cb.on_value_end)                \
       CALLBACK(p->cb.on_value_end(p, p->user)); \
@@ -128,15 +219,16 @@ static inline int skip_state(int st) {
 
 /* The open node ends at the byte at s (';' '(' or ')'; in finish, the end
  * of input), which is looked at again after the event: the state to
- * resume in is the current one. node_open is kept only for on_node_end:
- * without it the flag is never read, and the hot loop pays one test. */
-#define NODE_END()                                             \
-  do {                                                         \
-    if (UNLIKELY(p->cb.on_node_end != NULL) && p->node_open) { \
-      p->node_open = 0;                                        \
-      p->ev.offset = OFF(s);                                   \
-      CALLBACK(p->cb.on_node_end(p, p->user));                 \
-    }                                                          \
+ * resume in is the current one. node_open is kept only for node ends
+ * (want_node_end): without them the flag is never read, and the hot loop
+ * pays one test. */
+#define NODE_END()                                    \
+  do {                                                \
+    if (UNLIKELY(p->want_node_end) && p->node_open) { \
+      p->node_open = 0;                               \
+      p->ev.offset = OFF(s);                          \
+      EMIT(on_node_end);                              \
+    }                                                 \
   } while (0)
 
 /* Report a diagnostic at a mark; stop on error or abort. */

@@ -23,6 +23,7 @@ static int finish_core(sgf_parser *p) {
   for (;;) {
     switch (st) {
       case ST_DONE:
+        FLUSH();
         p->state = st;
         p->ev.live = 0;
         return SGF_OK;
@@ -132,9 +133,11 @@ paused:
   return sgf__leave(p, st, SGF_PAUSED);
 
 aborted:
+  if (p->bn) sgf__batch_flush(p); /* the events before the stop */
   return sgf__leave(p, st, SGF_EABORTED);
 
 failed:
+  if (p->bn) sgf__batch_flush(p);
   return sgf__leave(p, st, SGF_EPARSE);
 }
 

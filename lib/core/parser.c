@@ -44,6 +44,11 @@ void sgf_callbacks_init(sgf_callbacks *cb) {
   cb->size = sizeof *cb;
 }
 
+void sgf_batch_options_init(sgf_batch_options *b) {
+  memset(b, 0, sizeof *b);
+  b->size = sizeof *b;
+}
+
 static void parser_clear(sgf_parser *p) {
   p->state = ST_TOP;
   p->status = SGF_OK;
@@ -78,6 +83,7 @@ static void parser_clear(sgf_parser *p) {
   p->la_len = 0;
   p->vfirst = 0;
   p->node_open = 0;
+  p->bn = 0;
   memset(p->ndiag, 0, sizeof p->ndiag);
 }
 
@@ -117,6 +123,8 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
     return NULL;
   }
   p->cb = cb;
+  p->whole = cb.on_value != NULL;
+  p->want_node_end = cb.on_node_end != NULL;
   p->user = user;
   p->flags = opt->flags;
   p->max_depth = opt->max_depth ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
@@ -140,6 +148,61 @@ int sgf_parser_reset(sgf_parser *p) {
   if (p->ev.live) return SGF_EBUSY;
   parser_clear(p);
   return SGF_OK;
+}
+
+/* The placeholders of p->cb in batch mode: never called (emit.h). */
+static int batch_cb(sgf_parser *p, void *u) {
+  (void)p;
+  (void)u;
+  return SGF_ABORT;
+}
+static int batch_data_cb(sgf_parser *p, void *u, const char *at, size_t len) {
+  (void)at;
+  (void)len;
+  return batch_cb(p, u);
+}
+
+int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
+  sgf_batch_options b;
+  if (p->ev.live) return SGF_EBUSY;
+  if (!given) {
+    if (p->bev) p->cb = p->ucb;
+    p->bev = NULL;
+    p->whole = p->cb.on_value != NULL;
+    p->want_node_end = p->cb.on_node_end != NULL;
+    return SGF_OK;
+  }
+  if (sgf__copy_sized(&b, sizeof b, given,
+                      SGF__SIZE_UPTO(sgf_batch_options, kinds)) ||
+      !b.on_batch || !b.events || b.capacity == 0)
+    return SGF_EINVAL;
+  if (!p->bev) p->ucb = p->cb;
+  p->bev = b.events;
+  p->bcap = b.capacity;
+  p->bstop = b.stop_kinds;
+  p->bkinds = b.kinds ? b.kinds : ~0u;
+  /* a kind left out has no placeholder: its events cost one test */
+#define PLACE(m, k, f) p->cb.m = ((p->bkinds >> (k)) & 1u) ? (f) : NULL
+  PLACE(on_tree_begin, SGF_EVENT_TREE_BEGIN, batch_cb);
+  PLACE(on_tree_end, SGF_EVENT_TREE_END, batch_cb);
+  PLACE(on_node, SGF_EVENT_NODE, batch_cb);
+  PLACE(on_property_end, SGF_EVENT_PROPERTY_END, batch_cb);
+  PLACE(on_node_end, SGF_EVENT_NODE_END, batch_cb);
+  PLACE(on_property, SGF_EVENT_PROPERTY, batch_data_cb);
+#undef PLACE
+  p->on_batch = b.on_batch;
+  p->bn = 0;
+  p->whole = 1;
+  p->want_node_end = (p->bkinds >> SGF_EVENT_NODE_END) & 1u;
+  return SGF_OK;
+}
+
+/* The records go before the handler runs: it may feed nothing (the
+ * parser is live), but it may look at sgf_parser_depth() and the like. */
+int sgf__batch_flush(sgf_parser *p) {
+  size_t n = p->bn;
+  p->bn = 0;
+  return p->on_batch(p, p->user, p->bev, n);
 }
 
 void sgf_parser_resume(sgf_parser *p) {

@@ -94,6 +94,18 @@ struct sgf_parser {
                         (kept for on_node_end only) */
   uint64_t ndiag[3]; /* diagnostics reported, per severity - 1 */
   size_t la_len;     /* bytes held back in la, not yet parsed */
+
+  /* BATCHED EVENTS (sgfstream.h): bev is NULL in callback mode. whole:
+   * values come as pieces (on_value set, or batches); want_node_end:
+   * node ends are delivered (on_node_end set, or batches). */
+  sgf_callbacks ucb; /* the callbacks given (cb holds placeholders) */
+  sgf_event *bev;
+  size_t bn, bcap;
+  unsigned bstop;
+  unsigned bkinds; /* the kinds recorded (never 0) */
+  sgf_batch_cb on_batch;
+  int whole;
+  int want_node_end;
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
 };
 
@@ -147,6 +159,8 @@ static inline sgf_pos sgf__mark_pos(const sgf__mark *m) {
  * 1 if the parser stopped (the error is set), 2 if the handler aborted. */
 int sgf__diag(sgf_parser *p, sgf_diag_code code, const sgf__mark *at,
               const sgf__mark *mark);
+/* parser.c: deliver the batch (it is not empty); the handler's result. */
+int sgf__batch_flush(sgf_parser *p);
 /* parser.c: the buffered identifier is complete: normalize it. */
 void sgf__ident_finish(sgf_parser *p);
 
@@ -154,8 +168,16 @@ void sgf__ident_finish(sgf_parser *p);
  * SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE, or SGF__NEED when it
  * stopped at a ']' whose meaning the bytes up to the end do not tell yet:
  * *consumed says where, and the caller holds the rest back. */
-int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
-                   size_t *consumed);
+int sgf__feed_core_cb(sgf_parser *p, const unsigned char *buf, size_t len,
+                      size_t *consumed);
+/* tokenize_batch.c: the same for batched events (p->bev set). */
+int sgf__feed_core_batch(sgf_parser *p, const unsigned char *buf, size_t len,
+                         size_t *consumed);
+static inline int sgf__feed_core(sgf_parser *p, const unsigned char *buf,
+                                 size_t len, size_t *consumed) {
+  return p->bev ? sgf__feed_core_batch(p, buf, len, consumed)
+                : sgf__feed_core_cb(p, buf, len, consumed);
+}
 
 /* dbcs.c (see DOUBLE-BYTE TEXT there). */
 int sgf__bracket_closes(const unsigned char *s, const unsigned char *end,

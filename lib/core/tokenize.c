@@ -36,8 +36,10 @@
  *                 lenient mode a node here opens an implicit variation
  *                 (closed by the enclosing ')'), so nothing is lost and
  *                 the event stream stays FF[4]-shaped.
- *   SKIP, SKIP_VALUE, SKIP_ESC  a handler asked to skip: only brackets and
- *                 parentheses are tracked until the skipped tree closes.
+ *   SKIP, SKIP_VALUE, SKIP_ESC  a handler asked to skip: outside a value,
+ *                 inside one, after a backslash in one. The tree skipper
+ *                 (scan.h) passes over the rest of the tree in bulk, up
+ *                 to the ')' that closes it.
  *   FIN_CLOSE     finish(): closing the trees left open.
  *   DONE          finish() completed.
  *
@@ -46,6 +48,14 @@
 #include <string.h>
 
 #include "alloc.h"
+/* Compiled twice: here for the callbacks, and by tokenize_batch.c for
+ * batched events (SGF__BATCH in emit.h); parser.h's sgf__feed_core()
+ * picks one per feed. */
+#ifndef SGF__BATCH
+#define SGF__BATCH 0
+#define SGF__FEED_CORE sgf__feed_core_cb
+#endif
+
 #include "emit.h"
 #include "parser.h"
 #include "scan.h"
@@ -175,7 +185,7 @@ text_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
  * int, or SGF__NEED when it stopped at a ']' whose meaning the
  * bytes up to the end do not tell yet (DOUBLE-BYTE TEXT): *consumed says
  * where, and the caller holds the rest back. */
-int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
+int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
                    size_t *consumed) {
   const unsigned char *s = buf, *end = buf + len;
   const uint64_t base = p->offset;
@@ -250,8 +260,8 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
         if (s > start) {
           p->ev.offset = m.off;
           if (m.off < p->ev.line_start) p->ev_saved = m;
-          if (UNLIKELY(p->cb.on_value != NULL) && s < end && st == ST_VALUE &&
-              *s == ']' && !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
+          if (UNLIKELY(p->whole) && s < end && st == ST_VALUE && *s == ']' &&
+              !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
             /* the slice ends the value: one piece, begin to end */
             st = ST_AFTER_VALUE;
             s++;
@@ -328,11 +338,11 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
             if (st != ST_PROP) continue;
             HERE(p->value_pos);
             p->ev.offset = p->value_pos.off;
-            if (UNLIKELY(p->cb.on_value != NULL)) { /* whole, one call */
+            if (UNLIKELY(p->whole)) { /* whole, one call */
               s += 4;
               st = ST_AFTER_VALUE;
-              CALLBACK(p->cb.on_value(p, p->user, (const char *)s - 3, 2,
-                                      SGF_VALUE_FIRST | SGF_VALUE_LAST));
+              WHOLE_VALUE((const char *)s - 3, 2,
+                          SGF_VALUE_FIRST | SGF_VALUE_LAST);
             } else {
               s++;
               st = ST_VALUE;
@@ -552,12 +562,12 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
           st = p->open_ret;
           s++;
         } else {
-          if (UNLIKELY(p->cb.on_node_end != NULL) && p->node_open) {
+          if (UNLIKELY(p->want_node_end) && p->node_open) {
             /* The node before this '(' ends at it. A skip from here
              * counts the '(' already passed as a level of its own. */
             p->node_open = 0;
             SETEV(p->open_pos);
-            CALLBACK(p->cb.on_node_end(p, p->user));
+            EMIT(on_node_end);
             if (st != ST_OPEN) {
               p->depth++;
               continue;
@@ -756,35 +766,22 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
 
       /* ---------------------------------------------- skipping */
       case ST_SKIP:
-        s = p->scan->skip(s, end);
-        if (s == end) continue;
-        if (*s == '[') {
-          st = ST_SKIP_VALUE;
-        } else if (*s == '(') {
-          p->depth++;
-        } else if (*s == ')') {
-          goto close_tree;
-        } else {
-          newline(p, OFF(s), *s);
-        }
-        s++;
-        continue;
-
       case ST_SKIP_VALUE:
-      case ST_SKIP_ESC:
-        if (st == ST_SKIP_ESC) {
-          NEWLINE_IF_BREAK();
-          st = ST_SKIP_VALUE;
-          s++;
-        }
-        s = text_run(p, s, end, bias);
+      case ST_SKIP_ESC: { /* the tree skipper, up to the closing ')' */
+        sgf__skip sk;
+        sgf__lines ln;
+        sk.levels = p->depth - p->skip_target;
+        sk.in_value = st != ST_SKIP;
+        sk.escaped = st == ST_SKIP_ESC;
+        s = p->scan->tree(s, end, p->cr_end == OFF(s), &sk, &ln);
+        p->ev.line += ln.n;
+        if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
+        if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
+        p->depth = p->skip_target + sk.levels;
+        st = !sk.in_value ? ST_SKIP : sk.escaped ? ST_SKIP_ESC : ST_SKIP_VALUE;
         if (s == end) continue;
-        if (*s == ']')
-          st = ST_SKIP;
-        else if (*s == '\\')
-          st = ST_SKIP_ESC;
-        s++; /* a NUL: passed over */
-        continue;
+        goto close_tree;
+      }
 
       default:
         s = end; /* not reached */
@@ -853,6 +850,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
     goto failed; /* fatal: not reached */
   }
 
+  FLUSH();
   sgf__keep_vtail(p, st, end);
   p->state = st;
   p->ev.live = 0;
@@ -861,6 +859,7 @@ int sgf__feed_core(sgf_parser *p, const unsigned char *buf, size_t len,
   return SGF_OK;
 
 need_more:
+  FLUSH();
   sgf__keep_vtail(p, st, s);
   p->ev.live = 0;
   p->state = st;
@@ -875,11 +874,13 @@ paused:
   return sgf__leave(p, st, SGF_PAUSED);
 
 aborted:
+  if (p->bn) sgf__batch_flush(p); /* the events before the stop */
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
   return sgf__leave(p, st, SGF_EABORTED);
 
 failed:
+  if (p->bn) sgf__batch_flush(p);
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
   return sgf__leave(p, st, SGF_EPARSE);

@@ -19,8 +19,6 @@
 
 static const unsigned char value_stop[256] = {
     [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
-static const unsigned char skip_stop[256] = {
-    ['('] = 1, [')'] = 1, ['['] = 1, ['\n'] = 1, ['\r'] = 1};
 
 static const unsigned char *scan_value_portable(const unsigned char *s,
                                                 const unsigned char *end) {
@@ -32,12 +30,6 @@ static const unsigned char *scan_value_portable(const unsigned char *s,
     s += 4;
   }
   while (s < end && !value_stop[*s]) s++;
-  return s;
-}
-
-static const unsigned char *scan_skip_portable(const unsigned char *s,
-                                               const unsigned char *end) {
-  while (s < end && !skip_stop[*s]) s++;
   return s;
 }
 
@@ -105,6 +97,260 @@ static inline int text_block(const unsigned char *s, uint64_t stop, uint64_t cr,
 }
 #endif
 
+/* ------------------------------------------------- SKIPPING A TREE
+ *
+ * A skipped game tree needs only its brackets, backslashes and
+ * parentheses (and its line breaks, for the positions after it). The
+ * byte loop below (tree_bytes) is the rule; the SIMD versions find the
+ * same answer 64 bytes at a time from bit masks (bit i: byte i) of
+ * '[' ']' '\\' '(' ')' CR LF, so that the cost of a block does not
+ * depend on how many short values it holds (tree_block):
+ *   1. escaped bytes, as simdjson finds them in JSON strings: a byte is
+ *      escaped when an odd run of backslashes ends just before it (a run
+ *      may come from the block before);
+ *   2. the unescaped brackets toggle "inside a value": a prefix XOR of
+ *      their mask gives the state before every byte;
+ *   3. that reading is the rule's if the block holds no unescaped '['
+ *      inside a value and no ']' or '\\' outside one: then a bracket
+ *      toggles exactly where the rule says it does. Otherwise the block
+ *      goes through the byte loop (a comment with a bare '[', junk
+ *      between nodes: rare);
+ *   4. parentheses outside values count levels; only a block with a ')'
+ *      outside values walks its parentheses one by one.
+ * The last bytes of a buffer are copied into a 64-byte block padded with
+ * spaces, so the end of a chunk costs one block like any other. */
+
+/* The bytes the rule stops at, outside a value and inside one. */
+static const unsigned char out_stop[256] = {
+    ['['] = 1, ['('] = 1, [')'] = 1, ['\r'] = 1, ['\n'] = 1};
+static const unsigned char in_stop[256] = {
+    [']'] = 1, ['\\'] = 1, ['\r'] = 1, ['\n'] = 1};
+
+/* The rule, from s, adding to *ln (prev_cr: the byte before s is a CR).
+ * Returns the closing ')' or end. The state is kept in locals; the runs
+ * between stops are passed by a table loop. */
+static const unsigned char *tree_bytes(const unsigned char *s,
+                                       const unsigned char *end, int prev_cr,
+                                       sgf__skip *sk, sgf__lines *ln) {
+  const unsigned char *cr_after = prev_cr ? s : NULL; /* just after a CR */
+  uint64_t levels = sk->levels, n = ln->n;
+  int in = sk->in_value;
+  if (s < end && sk->escaped) { /* the escaped byte: only a line break */
+    sk->escaped = 0;
+    goto escaped;
+  }
+  while (s < end) {
+    unsigned c;
+    if (!in) {
+      while (s < end && !out_stop[*s]) s++;
+      if (s == end) break;
+      c = *s;
+      if (c == '[') {
+        in = 1;
+      } else if (c == '(') {
+        levels++;
+      } else if (c == ')') {
+        if (levels == 0) break;
+        levels--;
+      } else {
+        goto line_break;
+      }
+      s++;
+      continue;
+    }
+    while (s < end && !in_stop[*s]) s++;
+    if (s == end) break;
+    c = *s;
+    if (c == ']') {
+      in = 0;
+      s++;
+      continue;
+    }
+    if (c == '\\') {
+      if (++s == end) {
+        sk->escaped = 1;
+        break;
+      }
+    escaped:
+      c = *s;
+      if (c != '\r' && c != '\n') {
+        s++;
+        continue;
+      }
+    }
+  line_break: /* c is the CR or LF at s */
+    if (c == '\r') {
+      n++;
+      ln->last_cr = s;
+      cr_after = s + 1;
+    } else if (cr_after != s) {
+      n++;
+    }
+    ln->last = s++;
+  }
+  sk->levels = levels;
+  sk->in_value = in;
+  ln->n = n;
+  return s;
+}
+
+static const unsigned char *scan_tree_portable(const unsigned char *s,
+                                               const unsigned char *end,
+                                               int cr_before, sgf__skip *sk,
+                                               sgf__lines *ln) {
+  ln->n = 0;
+  ln->last = ln->last_cr = NULL;
+  return tree_bytes(s, end, cr_before != 0, sk, ln);
+}
+
+#if defined(SGF_X86) || defined(SGF_NEON)
+/* Inlined into each SIMD function, so that its target's instructions
+ * (popcnt) serve the bit arithmetic too. */
+#define TREE_INLINE static inline __attribute__((always_inline))
+
+/* A block's masks (bit i: byte i). */
+typedef struct tree_masks {
+  uint64_t lb, rb, bs, lp, rp, cr, lf;
+} tree_masks;
+
+/* Bit i set when an odd number of bits at or below i are set. */
+TREE_INLINE uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* Bytes escaped by a backslash run (simdjson's odd-run trick), bit 64
+ * included: *next says whether the byte after the block is escaped. esc:
+ * the block's first byte is. */
+TREE_INLINE uint64_t escaped_bits(uint64_t bs, uint64_t esc, uint64_t *next) {
+  const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
+  uint64_t pot, code;
+  if (bs == 0) {
+    *next = 0;
+    return esc;
+  }
+  pot = bs & ~esc;
+  code = (((pot << 1) | odd) - pot) ^ odd;
+  *next = (code & bs) >> 63;
+  return code ^ (bs | esc);
+}
+
+/* The line breaks among the bytes of keep, into *ln; *carry: the byte
+ * before the block is a CR. */
+TREE_INLINE void tree_lines(const unsigned char *s, uint64_t cr, uint64_t lf,
+                            uint64_t keep, int carry, sgf__lines *ln) {
+  uint64_t nl;
+  cr &= keep;
+  lf &= keep;
+  nl = cr | lf;
+  if (!nl) return;
+  ln->n += (uint64_t)__builtin_popcountll(cr) +
+           (uint64_t)__builtin_popcountll(lf & ~((cr << 1) | (uint64_t)carry));
+  ln->last = s + (63 - __builtin_clzll(nl));
+  if (cr) ln->last_cr = s + (63 - __builtin_clzll(cr));
+}
+
+/* One block of n (1..64) bytes at s, its masks m (no bit at n or above):
+ * returns the index of the closing ')', 64 if there is none (*sk, *ln and
+ * *carry then describe the end of the block), or -1 if the block must go
+ * through the byte loop (nothing changed). */
+TREE_INLINE int tree_block(const unsigned char *s, const tree_masks *m,
+                           unsigned n, int *carry, sgf__skip *sk,
+                           sgf__lines *ln) {
+  uint64_t next, esc, lb, rb, x, before, out, op, cp;
+  esc = escaped_bits(m->bs, (uint64_t)sk->escaped, &next);
+  lb = m->lb & ~esc;
+  rb = m->rb & ~esc;
+  x = prefix_xor(lb | rb); /* the state after each byte */
+  if (sk->in_value) x = ~x;
+  before = (x << 1) | (uint64_t)sk->in_value;
+  if ((lb & before) | ((rb | m->bs) & ~before)) return -1;
+  out = ~before;
+  op = m->lp & out;
+  cp = m->rp & out;
+  if (cp) { /* a ')' may close the tree: the parentheses in order */
+    uint64_t b = op | cp;
+    while (b) {
+      uint64_t low = b & (0 - b);
+      if (low & op) {
+        sk->levels++;
+      } else if (sk->levels == 0) {
+        int at = __builtin_ctzll(low);
+        tree_lines(s, m->cr, m->lf, low - 1, *carry, ln);
+        sk->in_value = 0;
+        sk->escaped = 0;
+        return at;
+      } else {
+        sk->levels--;
+      }
+      b ^= low;
+    }
+  } else if (op) {
+    sk->levels += (uint64_t)__builtin_popcountll(op);
+  }
+  tree_lines(s, m->cr, m->lf, ~(uint64_t)0, *carry, ln);
+  if (n == 64) {
+    sk->in_value = (int)(x >> 63);
+    sk->escaped = (int)next;
+    *carry = (int)(m->cr >> 63);
+  } else { /* the padding is spaces: the state after byte n - 1 */
+    sk->in_value = (int)((x >> (n - 1)) & 1);
+    sk->escaped = (int)((esc >> n) & 1);
+    *carry = (int)((m->cr >> (n - 1)) & 1);
+  }
+  return 64;
+}
+
+/* The loop around tree_block, for a function MASKS(p, &m) that fills the
+ * masks of the 64 bytes at p. The line count is kept in locals (lc),
+ * which stay in registers, and stored once. */
+#define TREE_LOOP(MASKS)                                               \
+  do {                                                                 \
+    int carry = cr_before != 0;                                        \
+    sgf__lines lc = {0, NULL, NULL};                                   \
+    while (s < end) {                                                  \
+      unsigned char pad[64];                                           \
+      unsigned n = 64;                                                 \
+      tree_masks m;                                                    \
+      int at;                                                          \
+      if (end - s >= 64) {                                             \
+        MASKS(s, &m);                                                  \
+      } else {                                                         \
+        n = (unsigned)(end - s);                                       \
+        memset(pad, ' ', sizeof pad);                                  \
+        memcpy(pad, s, n);                                             \
+        MASKS(pad, &m);                                                \
+      }                                                                \
+      if ((m.lb | m.rb | m.bs | m.lp | m.rp | m.cr | m.lf) == 0) {     \
+        sk->escaped = 0;                                               \
+        carry = 0;                                                     \
+        s += n;                                                        \
+        continue;                                                      \
+      }                                                                \
+      at = tree_block(s, &m, n, &carry, sk, &lc);                      \
+      if (at < 0) {                                                    \
+        const unsigned char *r = tree_bytes(s, s + n, carry, sk, &lc); \
+        if (r < s + n) {                                               \
+          s = r;                                                       \
+          break;                                                       \
+        }                                                              \
+        carry = s[n - 1] == '\r';                                      \
+      } else if (at < 64) {                                            \
+        s += at;                                                       \
+        break;                                                         \
+      }                                                                \
+      s += n;                                                          \
+    }                                                                  \
+    *ln = lc;                                                          \
+    return s;                                                          \
+  } while (0)
+#endif
+
 /* ---------------------------------------------------------------- x86 */
 #ifdef SGF_X86
 static inline unsigned ctz32(unsigned x) { return (unsigned)__builtin_ctz(x); }
@@ -156,24 +402,6 @@ static const unsigned char *scan_text_sse2(const unsigned char *s,
   return text_tail(s, end, carry, ln);
 }
 
-static const unsigned char *scan_skip_sse2(const unsigned char *s,
-                                           const unsigned char *end) {
-  const __m128i lp = _mm_set1_epi8('('), rp = _mm_set1_epi8(')'),
-                lb = _mm_set1_epi8('['), lf = _mm_set1_epi8('\n'),
-                cr = _mm_set1_epi8('\r');
-  while (end - s >= 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i m = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, lp), _mm_cmpeq_epi8(v, rp)),
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lb), _mm_cmpeq_epi8(v, lf)),
-                     _mm_cmpeq_epi8(v, cr)));
-    unsigned bits = (unsigned)_mm_movemask_epi8(m);
-    if (bits) return s + ctz32(bits);
-    s += 16;
-  }
-  return scan_skip_portable(s, end);
-}
-
 __attribute__((target("avx2"))) static const unsigned char *scan_value_avx2(
     const unsigned char *s, const unsigned char *end) {
   const __m256i rb = _mm256_set1_epi8(']'), bs = _mm256_set1_epi8('\\'),
@@ -222,23 +450,61 @@ scan_text_avx2(const unsigned char *s, const unsigned char *end, int cr_before,
   return text_tail(s, end, carry, ln);
 }
 
-__attribute__((target("avx2"))) static const unsigned char *scan_skip_avx2(
-    const unsigned char *s, const unsigned char *end) {
-  const __m256i lp = _mm256_set1_epi8('('), rp = _mm256_set1_epi8(')'),
-                lb = _mm256_set1_epi8('['), lf = _mm256_set1_epi8('\n'),
-                cr = _mm256_set1_epi8('\r');
-  while (end - s >= 32) {
-    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)s);
-    __m256i m = _mm256_or_si256(
-        _mm256_or_si256(_mm256_cmpeq_epi8(v, lp), _mm256_cmpeq_epi8(v, rp)),
-        _mm256_or_si256(
-            _mm256_or_si256(_mm256_cmpeq_epi8(v, lb), _mm256_cmpeq_epi8(v, lf)),
-            _mm256_cmpeq_epi8(v, cr)));
-    unsigned bits = (unsigned)_mm256_movemask_epi8(m);
-    if (bits) return s + ctz32(bits);
-    s += 32;
+/* The tree masks of 64 bytes, 16 at a time. */
+static inline void tree_masks_sse2(const unsigned char *p, tree_masks *m) {
+  const __m128i lb = _mm_set1_epi8('['), rb = _mm_set1_epi8(']'),
+                bs = _mm_set1_epi8('\\'), lp = _mm_set1_epi8('('),
+                rp = _mm_set1_epi8(')'), cr = _mm_set1_epi8('\r'),
+                lf = _mm_set1_epi8('\n');
+  memset(m, 0, sizeof *m);
+  for (int i = 0; i < 4; i++) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+    unsigned sh = 16 * (unsigned)i;
+#define M_(f, c) \
+  m->f |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) << sh
+    M_(lb, lb);
+    M_(rb, rb);
+    M_(bs, bs);
+    M_(lp, lp);
+    M_(rp, rp);
+    M_(cr, cr);
+    M_(lf, lf);
+#undef M_
   }
-  return scan_skip_sse2(s, end);
+}
+
+static const unsigned char *scan_tree_sse2(const unsigned char *s,
+                                           const unsigned char *end,
+                                           int cr_before, sgf__skip *sk,
+                                           sgf__lines *ln) {
+  TREE_LOOP(tree_masks_sse2);
+}
+
+__attribute__((target("avx2"))) static inline void tree_masks_avx2(
+    const unsigned char *p, tree_masks *m) {
+  const __m256i lb = _mm256_set1_epi8('['), rb = _mm256_set1_epi8(']'),
+                bs = _mm256_set1_epi8('\\'), lp = _mm256_set1_epi8('('),
+                rp = _mm256_set1_epi8(')'), cr = _mm256_set1_epi8('\r'),
+                lf = _mm256_set1_epi8('\n');
+  __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+  __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+#define M_(c)                                                           \
+  ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, c)) | \
+   (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, c)) << 32)
+  m->lb = M_(lb);
+  m->rb = M_(rb);
+  m->bs = M_(bs);
+  m->lp = M_(lp);
+  m->rp = M_(rp);
+  m->cr = M_(cr);
+  m->lf = M_(lf);
+#undef M_
+}
+
+__attribute__((target("avx2,popcnt"))) static const unsigned char *
+scan_tree_avx2(const unsigned char *s, const unsigned char *end, int cr_before,
+               sgf__skip *sk, sgf__lines *ln) {
+  TREE_LOOP(tree_masks_avx2);
 }
 #endif /* SGF_X86 */
 
@@ -305,35 +571,44 @@ static const unsigned char *scan_text_neon(const unsigned char *s,
   return text_tail(s, end, carry, ln);
 }
 
-static const unsigned char *scan_skip_neon(const unsigned char *s,
-                                           const unsigned char *end) {
-  while (end - s >= 16) {
-    uint8x16_t v = vld1q_u8(s);
-    uint8x16_t m = vorrq_u8(
-        vorrq_u8(vceqq_u8(v, vdupq_n_u8('(')), vceqq_u8(v, vdupq_n_u8(')'))),
-        vorrq_u8(vorrq_u8(vceqq_u8(v, vdupq_n_u8('[')),
-                          vceqq_u8(v, vdupq_n_u8('\n'))),
-                 vceqq_u8(v, vdupq_n_u8('\r'))));
-    unsigned i = first_lane(m);
-    if (i < 16) return s + i;
-    s += 16;
+/* The tree masks of 64 bytes, 16 at a time. */
+static inline void tree_masks_neon(const unsigned char *p, tree_masks *m) {
+  memset(m, 0, sizeof *m);
+  for (int i = 0; i < 4; i++) {
+    uint8x16_t v = vld1q_u8(p + 16 * i);
+    unsigned sh = 16 * (unsigned)i;
+#define M_(f, c) m->f |= lane_bits(vceqq_u8(v, vdupq_n_u8(c))) << sh
+    M_(lb, '[');
+    M_(rb, ']');
+    M_(bs, '\\');
+    M_(lp, '(');
+    M_(rp, ')');
+    M_(cr, '\r');
+    M_(lf, '\n');
+#undef M_
   }
-  return scan_skip_portable(s, end);
+}
+
+static const unsigned char *scan_tree_neon(const unsigned char *s,
+                                           const unsigned char *end,
+                                           int cr_before, sgf__skip *sk,
+                                           sgf__lines *ln) {
+  TREE_LOOP(tree_masks_neon);
 }
 #endif /* SGF_NEON */
 
 /* ----------------------------------------------------------- selection */
 
-static const sgf__scanners portable = {scan_value_portable, scan_skip_portable,
+static const sgf__scanners portable = {scan_value_portable, scan_tree_portable,
                                        scan_text_portable, "portable"};
 #ifdef SGF_X86
-static const sgf__scanners sse2 = {scan_value_sse2, scan_skip_sse2,
+static const sgf__scanners sse2 = {scan_value_sse2, scan_tree_sse2,
                                    scan_text_sse2, "sse2"};
-static const sgf__scanners avx2 = {scan_value_avx2, scan_skip_avx2,
+static const sgf__scanners avx2 = {scan_value_avx2, scan_tree_avx2,
                                    scan_text_avx2, "avx2"};
 #endif
 #ifdef SGF_NEON
-static const sgf__scanners neon = {scan_value_neon, scan_skip_neon,
+static const sgf__scanners neon = {scan_value_neon, scan_tree_neon,
                                    scan_text_neon, "neon"};
 #endif
 

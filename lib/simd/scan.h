@@ -1,11 +1,12 @@
 /* scan.h - bulk scanners for the tokenizer's long runs.
  *
  * Each returns the first byte in [s, end) that the caller must look at,
- * or end. The value scanner stops at ']' '\\' LF CR NUL; the skip scanner
- * (a skipped game tree, outside values) at '(' ')' '[' LF CR; the text
+ * or end. The value scanner stops at ']' '\\' LF CR NUL; the text
  * scanner (inside a value, once a line break is met) at ']' '\\' NUL,
  * counting the line breaks it passes over, so multi-line text costs no
- * stop per line.
+ * stop per line. The tree skipper passes over a skipped game tree whole
+ * (values, escapes, nested trees and line breaks), 64 bytes at a time
+ * (see SKIPPING A TREE in scan.c).
  * The implementation is chosen once, at the first parser creation: AVX2
  * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else the
  * portable byte-table loop. Configure --disable-simd builds only the
@@ -34,9 +35,28 @@ typedef const unsigned char *(*sgf__text_fn)(const unsigned char *s,
                                              const unsigned char *end,
                                              int cr_before, sgf__lines *ln);
 
+/* Where the tree skipper is: what it needs to go on from a byte. */
+typedef struct sgf__skip {
+  uint64_t levels; /* trees open inside the skipped one */
+  int in_value;    /* inside a value */
+  int escaped;     /* inside a value: the byte at s is escaped */
+} sgf__skip;
+
+/* The tree skipper: passes over the bytes of a skipped game tree from s,
+ * in state *sk: '[' opens a value outside one, an unescaped ']' closes
+ * it, '(' and ')' outside values count levels; every other byte (a ']'
+ * or '\\' outside a value, a NUL) is passed over. Returns the ')' that
+ * closes the skipped tree (outside a value, sk->levels 0 there), or end,
+ * with *sk the state there and the line breaks before it counted into
+ * *ln as the text scanner counts them (cr_before likewise). */
+typedef const unsigned char *(*sgf__tree_fn)(const unsigned char *s,
+                                             const unsigned char *end,
+                                             int cr_before, sgf__skip *sk,
+                                             sgf__lines *ln);
+
 typedef struct sgf__scanners {
   sgf__scan_fn value;
-  sgf__scan_fn skip;
+  sgf__tree_fn tree;
   sgf__text_fn text;
   const char *name; /* "avx2", "sse2", "neon", "portable" */
 } sgf__scanners;

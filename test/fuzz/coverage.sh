@@ -57,7 +57,7 @@ llvmcov=${LLVM_COV:-$(find_tool llvm-cov)} || {
 
 # The targets and their corpora.
 all_targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip"
-all_targets="$all_targets fuzz_writer fuzz_cursor fuzz_unescape fuzz_charset"
+all_targets="$all_targets fuzz_writer fuzz_cursor fuzz_unescape fuzz_charset fuzz_batch"
 pairs=
 if [ $# -eq 0 ]; then
   for t in $all_targets; do

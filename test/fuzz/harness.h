@@ -63,6 +63,17 @@ const char *fz_check_split(const uint8_t *data, size_t size);
  * single event; the two must still agree (a pause changing nothing). */
 const char *fz_check_whole(const uint8_t *data, size_t size);
 
+/* fuzz_batch: batched events (sgf_parser_set_batch) against on_value,
+ * differentially (harness_whole.c). Header bytes as fz_check_whole's,
+ * but [2]: bits 5-0 the capacity less 1; bit 7 every kind stops a batch
+ * (one event a batch), else bit 6 node ends do. The input is fed in the
+ * header's chunks to both; the logs (test/valuelog.h; the batch's
+ * records replayed with their positions; diagnostics compared apart when
+ * a batch may hold several events) and statuses must be equal. With one
+ * event a batch, the action of byte [1] is injected at that call of
+ * both. */
+const char *fz_check_batch(const uint8_t *data, size_t size);
+
 /* fuzz_reader. Header bytes:
  *   [0] options (fz_decode_options)
  *   [1] max_value_bytes = 1 + 4 * byte (1 .. 1021)

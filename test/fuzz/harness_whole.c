@@ -147,3 +147,74 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
   vlog_free(&vw);
   return err;
 }
+
+/* fz_check_batch (harness.h): batched events against on_value. */
+static int b_handler(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+  return vlog_batch(p, u, ev, n);
+}
+
+const char *fz_check_batch(const uint8_t *data, size_t size) {
+  static const int actions[4] = {SGF_CONTINUE, SGF_SKIP, SGF_ABORT, SGF_PAUSE};
+  sgf_event arr[64];
+  sgf_batch_options bo;
+  wcfg cfg;
+  vlog vw, vb;
+  sgf_callbacks cw;
+  sgf_parser *pw, *pb;
+  int sw, sb, one, action;
+  const char *err = NULL;
+  long k;
+  size_t h;
+  if (size < 4) return NULL;
+  memset(&cfg, 0, sizeof cfg);
+  fz_decode_options(data[0], &cfg.opt);
+  action = actions[data[1] >> 6];
+  k = data[1] & 63;
+  cfg.nchunks = data[3] & 15u;
+  h = 4 + cfg.nchunks;
+  if (size < h) return NULL;
+  cfg.chunks = data + 4;
+  cfg.in = data + h;
+  cfg.len = size - h;
+  sgf_batch_options_init(&bo);
+  bo.on_batch = b_handler;
+  bo.events = arr;
+  bo.capacity = 1 + (data[2] & 63u);
+  /* bit 7: every kind stops a batch (one event a batch); bit 6: node
+   * ends do (where a headers scan decides to skip) */
+  bo.stop_kinds = (data[2] & 0x80)   ? 0xFEu
+                  : (data[2] & 0x40) ? 1u << SGF_EVENT_NODE_END
+                                     : 0u;
+  one = bo.capacity == 1 || bo.stop_kinds == 0xFEu;
+  vlog_init(&vw);
+  vlog_init(&vb);
+  vw.omit_raw = vb.omit_raw = 1;
+  vlog_whole_callbacks(&cw);
+  pw = sgf_parser_create(&cw, &vw, &cfg.opt);
+  pb = sgf_parser_create(&cw, &vb, &cfg.opt);
+  if (!pw || !pb || sgf_parser_set_batch(pb, &bo) != SGF_OK) abort();
+  if (one && action != SGF_CONTINUE) {
+    vw.action_at = vb.action_at = k;
+    vw.action = vb.action = action;
+  }
+  sw = wrun(pw, &vw, &cfg);
+  sb = wrun(pb, &vb, &cfg);
+  if (!one) {
+    vlog_drop_diags(&vw.out);
+    vlog_drop_diags(&vb.out);
+  }
+  if (sw == SGF_EBUSY || sb == SGF_EBUSY)
+    err = fz_failf("a feed broke its contract (or paused unasked)");
+  else if (vw.contract[0] || vb.contract[0])
+    err = fz_failf("contract: %s", vb.contract[0] ? vb.contract : vw.contract);
+  else if (sw != sb || !same(&vw.out, &vb.out))
+    err = fz_failf(
+        "batches (capacity %zu, stop kinds %#x, action %d at call %ld: "
+        "status %d) differ from on_value (status %d)",
+        bo.capacity, bo.stop_kinds, one ? action : 0, k, (int)sb, (int)sw);
+  sgf_parser_destroy(pw);
+  sgf_parser_destroy(pb);
+  vlog_free(&vw);
+  vlog_free(&vb);
+  return err;
+}

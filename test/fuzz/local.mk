@@ -105,6 +105,13 @@ test_fuzz_fuzz_charset_CPPFLAGS = $(FUZZ_CPPFLAGS)
 test_fuzz_fuzz_charset_LDADD = $(TEST_LIBS)
 test_fuzz_fuzz_charset_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
 FUZZ_TARGETS += test/fuzz/fuzz_charset$(EXEEXT)
+# fuzz_batch: batched events against on_value (fz_check_batch).
+noinst_PROGRAMS += test/fuzz/fuzz_batch
+test_fuzz_fuzz_batch_SOURCES = test/fuzz/fuzz_batch.c $(FUZZ_HARNESS)
+test_fuzz_fuzz_batch_CPPFLAGS = $(FUZZ_CPPFLAGS)
+test_fuzz_fuzz_batch_LDADD = $(TEST_LIBS)
+test_fuzz_fuzz_batch_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
+FUZZ_TARGETS += test/fuzz/fuzz_batch$(EXEEXT)
 fuzz: $(FUZZ_TARGETS)
 	top_srcdir='$(top_srcdir)' $(SHELL) $(srcdir)/test/fuzz/run.sh $(FUZZ_SECONDS)
 fuzz-smoke: $(FUZZ_TARGETS)

@@ -35,7 +35,7 @@ corpus=${SGF_CORPUS:-$top/../shared/corpus}
 
 rm -rf "$out"
 targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_tree_paths"
-targets="$targets fuzz_cursor fuzz_unescape fuzz_value fuzz_charset"
+targets="$targets fuzz_cursor fuzz_unescape fuzz_value fuzz_charset fuzz_batch"
 for t in $targets; do mkdir -p "$out/$t"; done
 
 # fuzz_writer: options, sink, then one call a byte (see harness.h).
@@ -127,6 +127,8 @@ seed() {
   { printf '\002'; cat "$f"; } >"$out/fuzz_parse/$n-mainline"
   { printf '\000\000\000\000'; cat "$f"; } >"$out/fuzz_split/$n-bytes"
   { printf '\000\000\003\001\007'; cat "$f"; } >"$out/fuzz_split/$n-chunks"
+  { printf '\000\000\077\001\100'; cat "$f"; } >"$out/fuzz_batch/$n-64"
+  { printf '\000\103\300\001\007'; cat "$f"; } >"$out/fuzz_batch/$n-skip"
   { printf '\000\377\000\000\000\000'; cat "$f"; } >"$out/fuzz_reader/$n-big"
   { printf '\000\040\006\003\100\000'; cat "$f"; } >"$out/fuzz_reader/$n-fail"
   { printf '\000\000\000\000\000\000'; cat "$f"; } >"$out/fuzz_tree/$n-plain"

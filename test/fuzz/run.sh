@@ -15,7 +15,7 @@
 set -u
 secs=${1:?usage: run.sh SECONDS [TARGET...]}
 shift
-targets=${*:-fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_cursor fuzz_unescape fuzz_value fuzz_tree_paths fuzz_charset}
+targets=${*:-fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_cursor fuzz_unescape fuzz_value fuzz_tree_paths fuzz_charset fuzz_batch}
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_srcdir:-$here/../..}
 

@@ -1,11 +1,10 @@
-/* stats.c - the counting callbacks of stats.h: each is a counter bump. */
+/* stats.c - the counting callbacks of stats.h: each is a counter bump;
+ * and the same counts from batched events, one loop over the records. */
 #include "stats.h"
 
 #include <string.h>
 
-static int on_tree_begin(sgf_parser *p, void *u) {
-  stats *s = u;
-  (void)p;
+static void tree_begin(stats *s) {
   /* A game tree that opens right after a sibling closed is an alternative
    * to the line before it; the first game tree after a node continues
    * that node's line (the main line of the variation). */
@@ -15,14 +14,22 @@ static int on_tree_begin(sgf_parser *p, void *u) {
     s->variations++;
   s->after_end = 0;
   if (s->depth > s->max_depth) s->max_depth = s->depth;
+}
+
+static void tree_end(stats *s) {
+  if (s->depth > 0) s->depth--;
+  s->after_end = 1;
+}
+
+static int on_tree_begin(sgf_parser *p, void *u) {
+  (void)p;
+  tree_begin(u);
   return SGF_CONTINUE;
 }
 
 static int on_tree_end(sgf_parser *p, void *u) {
-  stats *s = u;
   (void)p;
-  if (s->depth > 0) s->depth--;
-  s->after_end = 1;
+  tree_end(u);
   return SGF_CONTINUE;
 }
 
@@ -66,6 +73,55 @@ void stats_callbacks(sgf_callbacks *cb) {
   cb->on_property = on_property;
   cb->on_value_end = on_value_end;
   cb->on_diagnostic = on_diagnostic;
+}
+
+/* The records of the batch, counted as the callbacks count them: a
+ * property is a move when its identifier is B or W alone (ident), a
+ * value is counted at its last piece. (A branch-free loop, a counter per
+ * kind, took twice the instructions of this switch.) */
+static int on_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+  stats *s = u;
+  uint64_t nodes = 0, properties = 0, values = 0, moves = 0;
+  (void)p;
+  for (size_t i = 0; i < n; i++) switch (ev[i].kind) {
+      case SGF_EVENT_TREE_BEGIN:
+        tree_begin(s);
+        break;
+      case SGF_EVENT_TREE_END:
+        tree_end(s);
+        break;
+      case SGF_EVENT_NODE:
+        nodes++;
+        s->after_end = 0;
+        break;
+      case SGF_EVENT_PROPERTY:
+        properties++;
+        moves += ev[i].ident == SGF_IDENT('B', 0) ||
+                 ev[i].ident == SGF_IDENT('W', 0);
+        break;
+      case SGF_EVENT_VALUE:
+        values += (ev[i].flags & SGF_VALUE_LAST) != 0;
+        break;
+      default:
+        break;
+    }
+  s->nodes += nodes;
+  s->properties += properties;
+  s->values += values;
+  s->moves += moves;
+  return SGF_CONTINUE;
+}
+
+int stats_batch(sgf_parser *p, sgf_event *events, size_t capacity) {
+  sgf_batch_options b;
+  sgf_batch_options_init(&b);
+  b.on_batch = on_batch;
+  b.events = events;
+  b.capacity = capacity;
+  b.kinds = 1u << SGF_EVENT_TREE_BEGIN | 1u << SGF_EVENT_TREE_END |
+            1u << SGF_EVENT_NODE | 1u << SGF_EVENT_PROPERTY |
+            1u << SGF_EVENT_VALUE;
+  return sgf_parser_set_batch(p, &b);
 }
 
 void stats_reset(stats *s) { memset(s, 0, sizeof *s); }
