@@ -33,8 +33,10 @@ static void fail_nth(countalloc *c, size_t n) {
   countalloc_schedule(c, n ? n - 1 : SIZE_MAX, n ? 1 : 0);
 }
 
-/* Parse s into a collection, asserting success. */
-static sgf_collection *parse(const char *s, unsigned popt_flags) {
+/* Parse s into a collection with builder flags tflags, asserting
+ * success. */
+static sgf_collection *parse_with(const char *s, unsigned popt_flags,
+                                  unsigned tflags) {
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_diag err;
@@ -42,10 +44,15 @@ static sgf_collection *parse(const char *s, unsigned popt_flags) {
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
+  o.flags = tflags;
   po.flags = popt_flags;
   c = sgf_collection_parse(s, strlen(s), &o, &err);
   assert_non_null(c);
   return c;
+}
+
+static sgf_collection *parse(const char *s, unsigned popt_flags) {
+  return parse_with(s, popt_flags, 0);
 }
 
 /* Value i of n's first property ident (raw NULL if there is none). */
@@ -165,7 +172,7 @@ static void test_ff4_example(void **state) {
       {"g", "f", 7, 1, 0, 2, 1, 3},  {"h", "g", 8, 1, 0, 3, 1, 2},
       {"i", "h", 9, 0, 0, 4, 1, 1},  {"j", "f", 10, 0, 1, 2, 2, 1},
   };
-  sgf_collection *col = parse(ff4_example, 0);
+  sgf_collection *col = parse_with(ff4_example, 0, SGF_TREE_POSITIONS);
   const sgf_tree *t;
   const sgf_node *root, *n;
   sgf_prop_view p;
@@ -436,10 +443,15 @@ static void test_move_positions(void **state) {
     sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
                                      pos_keep, NULL, NULL};
     sgf_tree *t = NULL;
-    sgf_tree_builder *b = sgf_tree_builder_create(&cb, &t, NULL);
-    sgf_parser *p = sgf_tree_builder_parser(b);
+    sgf_tree_builder_options o;
+    sgf_tree_builder *b;
+    sgf_parser *p;
     const sgf_node *n;
     size_t off, moves = 0;
+    sgf_tree_builder_options_init(&o);
+    o.flags = SGF_TREE_POSITIONS;
+    b = sgf_tree_builder_create(&cb, &t, &o);
+    p = sgf_tree_builder_parser(b);
     for (size_t i = 0; i < len; i += chunk)
       assert_int_equal(
           sgf_parser_feed(p, in + i, len - i < chunk ? len - i : chunk, NULL),
@@ -464,11 +476,68 @@ static void test_move_positions(void **state) {
   }
 }
 
+/* Positions are kept only when asked for: without SGF_TREE_POSITIONS
+ * the same tree has zeros there and takes fewer bytes. */
+static void test_positions_opt_in(void **state) {
+  sgf_collection *kept = parse_with(ff4_example, 0, SGF_TREE_POSITIONS);
+  sgf_collection *plain = parse(ff4_example, 0);
+  const sgf_tree *tk = sgf_collection_tree(kept, 0);
+  const sgf_tree *tp = sgf_collection_tree(plain, 0);
+  sgf_node_iter ik, ip;
+  const sgf_node *nk, *np;
+  size_t nodes = 0, values = 0;
+  char game[4000];
+  (void)state;
+  assert_int_equal(sgf_tree_node_count(tk), sgf_tree_node_count(tp));
+  /* fewer bytes: on a game big enough for the arena's blocks to tell */
+  strcpy(game, "(;GM[1]");
+  for (int i = 0; i < 300; i++) strcat(game, i % 2 ? ";W[bb]" : ";B[aa]");
+  strcat(game, ")");
+  {
+    sgf_collection *a = parse_with(game, 0, SGF_TREE_POSITIONS);
+    sgf_collection *b = parse(game, 0);
+    assert_true(sgf_tree_byte_count(sgf_collection_tree(b, 0)) <
+                sgf_tree_byte_count(sgf_collection_tree(a, 0)));
+    sgf_collection_free(a);
+    sgf_collection_free(b);
+  }
+  sgf_node_iter_preorder_init(&ik, sgf_tree_root(tk));
+  sgf_node_iter_preorder_init(&ip, sgf_tree_root(tp));
+  while ((nk = sgf_node_iter_next(&ik)) != NULL) {
+    np = sgf_node_iter_next(&ip);
+    assert_non_null(np);
+    assert_int_equal(sgf_node_pos(np).offset, 0);
+    assert_int_equal(sgf_node_pos(np).line, 0);
+    assert_true(sgf_node_pos(nk).line > 0);
+    assert_int_equal(sgf_node_prop_count(nk), sgf_node_prop_count(np));
+    for (size_t i = 0; i < sgf_node_prop_count(nk); i++) {
+      sgf_prop_view a = sgf_node_prop(nk, i), b = sgf_node_prop(np, i);
+      assert_string_equal(a.ident, b.ident);
+      assert_int_equal(b.pos.offset, 0);
+      assert_true(a.pos.offset > 0);
+      assert_int_equal(a.nvalues, b.nvalues);
+      for (size_t j = 0; j < a.nvalues; j++, values++) {
+        sgf_value_view va = sgf_prop_value(&a, j), vb = sgf_prop_value(&b, j);
+        assert_int_equal(va.len, vb.len);
+        assert_memory_equal(va.raw, vb.raw, va.len);
+        assert_true(va.pos.offset > 0);
+        assert_int_equal(vb.pos.offset, 0);
+        assert_int_equal(vb.pos.column, 0);
+      }
+    }
+    nodes++;
+  }
+  assert_null(sgf_node_iter_next(&ip));
+  assert_true(nodes > 10 && values >= nodes);
+  sgf_collection_free(kept);
+  sgf_collection_free(plain);
+}
+
 static void test_properties_raw(void **state) {
   const char *s =
       "(;CoPyright[x]b[aa]C[a\\]b\\\\]AB[aa][bb]\n[cc]XX[]"
       "C[second])";
-  sgf_collection *col = parse(s, 0);
+  sgf_collection *col = parse_with(s, 0, SGF_TREE_POSITIONS);
   const sgf_node *n = sgf_tree_root(sgf_collection_tree(col, 0));
   sgf_prop_view p;
   char out[16];
@@ -2000,6 +2069,7 @@ int main(void) {
       cmocka_unit_test(test_move_numbers_and_side),
       cmocka_unit_test(test_properties_raw),
       cmocka_unit_test(test_move_positions),
+      cmocka_unit_test(test_positions_opt_in),
       cmocka_unit_test(test_points),
       cmocka_unit_test(test_one_game_mode_and_keep),
       cmocka_unit_test(test_collection_mode),

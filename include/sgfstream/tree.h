@@ -14,7 +14,8 @@
  *
  * NODES keep their properties in file order: the identifier normalized
  * and as written, the values raw (escapes intact, the core's slices
- * concatenated; sgf_unescape() gives the text), with positions. They are
+ * concatenated; sgf_unescape() gives the text), with positions when the
+ * builder was asked to keep them (SGF_TREE_POSITIONS). They are
  * read through views returned by value (sgf_prop_view, sgf_value_view in
  * sgfstream/value.h), not through the tree's own storage, which may
  * change. Every value's raw bytes are followed by a NUL byte for
@@ -91,6 +92,11 @@ typedef enum sgf_color {
  * environment does the same for every builder created while it is set
  * (and for sgf_tree_builder_handlers(), which this flag cannot reach). */
 #define SGF_TREE_GENERAL_ONLY 0x8u
+/* Keep positions: where each node's ';', each property's identifier and
+ * each value's '[' were (sgf_node_pos(), the views' pos). Without it
+ * they are all zeros, and a tree takes much less memory (72 bytes less a
+ * move node). */
+#define SGF_TREE_POSITIONS 0x10u
 
 #define SGF_DEFAULT_MAX_NODES 10000000u         /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20) /* per tree: 256 MiB */
@@ -301,8 +307,8 @@ SGF_EXTERN int sgf_node_is_descendant(const sgf_node *a, const sgf_node *b);
  * O(path length). SIZE_MAX if a and b are in different trees. */
 SGF_EXTERN size_t sgf_node_distance(const sgf_node *a, const sgf_node *b);
 
-/* Where the node's ';' was in the input (zeros for nodes a cursor made).
- */
+/* Where the node's ';' was in the input: zeros for nodes a cursor made,
+ * and unless the builder kept positions (SGF_TREE_POSITIONS). */
 SGF_EXTERN sgf_pos sgf_node_pos(const sgf_node *n);
 
 /* ---------------------------------------------------------------------- */

@@ -178,7 +178,7 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
  * built in ix, then copied). */
 static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
-         (uint64_t)b->nvals * sizeof(sgf__val) +
+         (uint64_t)b->nvals * sizeof(sgf__tval) +
          (uint64_t)(b->npp + b->in_prop) * sizeof(sgf__prop) +
          (b->open ? sizeof(sgf_node) : 0);
 }
@@ -307,7 +307,7 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
     b->dn = n;
     b->direct = 1;
     b->dstate = 0;
-    n->pos = EVENT_POS(p);
+    b->dpos[0] = EVENT_POS(p);
   } else {
     b->room = b->max_bytes - used;
     b->open_pos = EVENT_POS(p);
@@ -324,11 +324,14 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
   const uint32_t id = t->nnodes;
   const char *const sb = b->sb;
+  const size_t npos = b->keep_pos ? 1 + k + m : 0;
   size_t size = sizeof(sgf_node) + k * sizeof(sgf__prop) +
-                m * sizeof(sgf__val) + ((sblen + 7) & ~(size_t)7);
+                m * sizeof(sgf__tval) + npos * sizeof(sgf_pos) +
+                ((sblen + 7) & ~(size_t)7);
   sgf_node *n;
   sgf__prop *pr;
-  sgf__val *va;
+  sgf__tval *va;
+  sgf_pos *pos;
   char *bytes;
   size_t i;
 
@@ -337,30 +340,45 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   if (!n) return sgf__tb_fail(b, p, t->err);
   b->open = 0;
   pr = (sgf__prop *)(n + 1);
-  va = (sgf__val *)(pr + k);
-  bytes = (char *)(va + m);
+  va = (sgf__tval *)(pr + k);
+  pos = (sgf_pos *)(va + m); /* npos: the node's, then each property's
+                                and its values' */
+  bytes = (char *)(pos + npos);
   /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
    * + 0 is undefined) */
   for (i = 0; i < m; i++) {
     const sval *sv = &b->vals[i];
     va[i].raw = bytes + sv->off;
     va[i].len = sv->len;
-    va[i].pos = sv->pos;
   }
   for (i = 0; i < k; i++) {
     const sprop *sp = &b->pp[i];
-    pr[i].ident = sp->ident ? sp->ident : bytes + sp->ident_off;
-    pr[i].ident_len = sp->ident_len;
-    pr[i].raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
-    pr[i].raw_ident_len = sp->raw_len;
-    pr[i].pos = sp->pos;
+    const char *ident = sp->ident ? sp->ident : bytes + sp->ident_off;
+    const char *raw = sp->raw ? sp->raw : bytes + sp->raw_off;
+    pr[i].ident = ident;
+    /* (compared in sb: bytes is copied below) */
+    pr[i].raw_ident =
+        sp->raw_len == sp->ident_len &&
+                memcmp(sp->ident ? sp->ident : sb + sp->ident_off,
+                       sp->raw ? sp->raw : sb + sp->raw_off, sp->raw_len) == 0
+            ? NULL
+            : raw;
+    pr[i].pos = NULL;
     pr[i].nvalues = sp->nvalues;
     pr[i].values = va + sp->first;
+    if (npos) { /* property i: 1 + i + first, its values after it */
+      sgf_pos *pp = pos + 1 + i + sp->first;
+      size_t j;
+      pp[0] = sp->pos;
+      for (j = 0; j < sp->nvalues; j++) pp[1 + j] = b->vals[sp->first + j].pos;
+      pr[i].pos = pp;
+    }
   }
-  n->pos = b->open_pos;
+  if (npos) pos[0] = b->open_pos;
   b->npp = b->nvals = b->sblen = 0;    /* zero outside BUFFERED */
   if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
   link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k, 1);
+  n->pos = npos ? pos : NULL;
   return 0;
 }
 
@@ -607,14 +625,15 @@ static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
       drop_value(b);
   }
   if (sizeof(sgf__val) > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
-  if (sizeof(sgf__val) + 1 > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
+  if (sizeof(sgf__tval) + 1 > b->room)
+    return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   if (b->nvals >= b->valcap && sgf__tb_grow(b, (void **)&b->vals, &b->valcap,
                                             b->nvals + 1, sizeof *b->vals, 16))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   if (sb_room(b, 1))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
   b->vroom -= sizeof(sgf__val);
-  b->room -= sizeof(sgf__val) + 1;
+  b->room -= sizeof(sgf__tval) + 1;
   v = &b->vals[b->nvals++];
   v->off = b->sblen;
   v->pos = EVENT_POS(p);
@@ -836,6 +855,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
   }
   b->user = user;
   b->flags = o.flags;
+  b->keep_pos = (b->flags & SGF_TREE_POSITIONS) != 0;
   b->mainline = (po.flags & SGF_OPT_MAINLINE) != 0;
   b->max_nodes = o.max_nodes ? o.max_nodes : SGF_DEFAULT_MAX_NODES;
   if (b->max_nodes > SGF__MAX_NODES_CAP) b->max_nodes = SGF__MAX_NODES_CAP;

@@ -122,7 +122,7 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
   if (n->flags & SGF__N_EDIT) return 0;
   for (i = 0; i < n->nprops; i++) {
     sgf__prop *p = &n->props[i];
-    sgf__val *arr;
+    sgf__tval *arr;
     if (is_pow2(p->nvalues)) continue;
     arr =
         sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr, sizeof(void *));
@@ -138,7 +138,7 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
 static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
   size_t ilen = strlen(ident);
-  sgf__val *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
+  sgf__tval *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
   char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
   sgf__prop *props = n->props, *p;
   if (!id) return edit_status(t->err);
@@ -153,11 +153,10 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
   memcpy(id, ident, ilen + 1);
   v->raw = raw;
   v->len = len;
-  v->pos = nopos;
   p = &props[n->nprops++];
-  p->ident = p->raw_ident = id;
-  p->ident_len = p->raw_ident_len = ilen;
-  p->pos = nopos;
+  p->ident = id;
+  p->raw_ident = NULL;
+  p->pos = NULL;
   p->nvalues = 1;
   p->values = v;
   touched(n);
@@ -168,13 +167,13 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
 static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
   sgf__prop *p = find(n, ident);
-  sgf__val *v;
+  sgf__tval *v;
   if (!p) return prop_new(t, n, ident, raw, len);
-  v = (sgf__val *)p->values; /* arena memory: ours to change */
+  v = (sgf__tval *)p->values; /* arena memory: ours to change */
   v[0].raw = raw;
   v[0].len = len;
-  v[0].pos = nopos;
-  p->nvalues = 1; /* room stays >= pow2ceil(1) */
+  if (p->pos) ((sgf_pos *)p->pos)[1] = nopos; /* arena memory too */
+  p->nvalues = 1;                             /* room stays >= pow2ceil(1) */
   touched(n);
   return SGF_OK;
 }
@@ -183,22 +182,29 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
 static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
                        const char *raw, size_t len) {
   sgf__prop *p = find(n, ident);
-  sgf__val *arr;
+  sgf__tval *arr;
+  sgf_pos *pos = NULL;
   size_t k;
   int r;
   if (!p) return prop_new(t, n, ident, raw, len);
   if ((r = edit_prepare(t, n)) != 0) return r;
   k = p->nvalues;
+  if (p->pos) { /* kept positions: one more, zeros (made here) */
+    pos = sgf__tree_alloc(t, (k + 2) * sizeof *pos, sizeof(void *));
+    if (!pos) return edit_status(t->err);
+    memcpy(pos, p->pos, (k + 1) * sizeof *pos);
+    pos[k + 1] = nopos;
+  }
   if (is_pow2(k)) {
     arr = sgf__tree_alloc(t, 2 * k * sizeof *arr, sizeof(void *));
     if (!arr) return edit_status(t->err);
     memcpy(arr, p->values, k * sizeof *arr);
   } else {
-    arr = (sgf__val *)p->values;
+    arr = (sgf__tval *)p->values;
   }
   arr[k].raw = raw;
   arr[k].len = len;
-  arr[k].pos = nopos;
+  if (pos) p->pos = pos;
   p->values = arr;
   p->nvalues = k + 1;
   touched(n);
@@ -219,7 +225,7 @@ static long value_index(const sgf__prop *p, const char *raw, size_t len) {
 static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
                          const char *pt) {
   sgf__prop *p = find(n, ident);
-  sgf__val *v;
+  sgf__tval *v;
   long j = value_index(p, pt, 2);
   int r;
   if (j < 0) return 0;
@@ -229,7 +235,7 @@ static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
     memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
     n->nprops--;
   } else {
-    v = (sgf__val *)p->values;
+    v = (sgf__tval *)p->values;
     memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
     p->nvalues--; /* room stays >= pow2ceil(nvalues) */
   }
@@ -314,16 +320,15 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
   if (ident) {
     sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props, sizeof(void *));
-    sgf__val *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
+    sgf__tval *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
     size_t len;
     char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
     if (!raw) return edit_status(t->err);
     v->raw = raw;
     v->len = len;
-    v->pos = nopos;
-    props[0].ident = props[0].raw_ident = ident; /* a static string */
-    props[0].ident_len = props[0].raw_ident_len = strlen(ident);
-    props[0].pos = nopos;
+    props[0].ident = ident; /* a static string */
+    props[0].raw_ident = NULL;
+    props[0].pos = NULL;
     props[0].nvalues = 1;
     props[0].values = v;
     n->props = props;
@@ -348,7 +353,7 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
   for (ch = c->node->first_child; ch; ch = ch->next) {
-    const sgf__val *mv;
+    const sgf__tval *mv;
     if ((ch->flags & SGF__N_MOVE) != want) continue;
     mv = sgf__node_move_value(ch);
     if (mv && mv->len == (size_t)k && memcmp(mv->raw, pt, (size_t)k) == 0)
@@ -438,10 +443,10 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   if (!raw) return edit_status(t->err);
   p = find(c->node, "LB");
   for (i = 0; p && i < p->nvalues; i++) {
-    const sgf__val *v = &p->values[i];
+    const sgf__tval *v = &p->values[i];
     if (v->len >= 3 && v->raw[0] == pt[0] && v->raw[1] == pt[1] &&
         v->raw[2] == ':') { /* one label per point: replace it */
-      sgf__val *w = (sgf__val *)v;
+      sgf__tval *w = (sgf__tval *)v;
       w->raw = raw;
       w->len = len;
       return SGF_OK;

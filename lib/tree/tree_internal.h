@@ -54,7 +54,10 @@ struct sgf_node {
   int64_t mn;      /* MN value when SGF__N_MN */
   int64_t movenum; /* number of this node's move, or of the last before */
   int64_t nextnum; /* number the next move on the path gets */
-  sgf_pos pos;
+  /* where the ';' was: NULL unless the builder keeps positions
+     (SGF_TREE_POSITIONS), then the first of the node's positions (see
+     sgf__tb_close_staged) */
+  const sgf_pos *pos;
 };
 
 /* An arena block: this header, then the bytes handed out. */
@@ -176,7 +179,7 @@ static inline void sgf__fresh(const sgf_node *n) {
  * (the tree's own storage: the cursor edits it in place). */
 sgf__prop *sgf__node_find(const sgf_node *n, const char *ident);
 /* The first value of n's move (its first B or W), or NULL. */
-const sgf__val *sgf__node_move_value(const sgf_node *n);
+const sgf__tval *sgf__node_move_value(const sgf_node *n);
 
 /* Integer value of a raw property value (optional sign, digits, blanks
  * around); 0 if it is not an integer. */

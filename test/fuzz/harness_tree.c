@@ -296,6 +296,7 @@ typedef struct tctx {
   bytebuf vbytes;
   sgf_pos vpos;
   size_t nvals;
+  int nopos; /* the builder keeps no positions: the model has zeros */
   /* diagnostics */
   unsigned flags;
   int stopped;
@@ -311,6 +312,12 @@ static void t_fail(tctx *t, const char *msg) {
   if (t->failed) return;
   t->failed = 1;
   snprintf(t->err, sizeof t->err, "%s", msg);
+}
+
+/* The position of the current event as the tree should have it. */
+static sgf_pos t_pos(const tctx *t, sgf_parser *p) {
+  static const sgf_pos none;
+  return t->nopos ? none : sgf_parser_position(p);
 }
 
 static int t_tree_begin(sgf_parser *p, void *u) {
@@ -344,7 +351,7 @@ static int t_tree_end(sgf_parser *p, void *u) {
 static int t_node(sgf_parser *p, void *u) {
   tctx *t = u;
   bytebuf_addf(&t->model, "\nN%zu^%zu", t->nodes, t->cur);
-  fz_buf_pos(&t->model, sgf_parser_position(p));
+  fz_buf_pos(&t->model, t_pos(t, p));
   t->cur = t->nodes++;
   t->in_prop = t->in_value = 0;
   return t->failed ? SGF_ABORT : SGF_CONTINUE;
@@ -355,7 +362,7 @@ static int t_property(sgf_parser *p, void *u, const char *id, size_t n) {
   size_t rn = 0;
   const char *raw = sgf_parser_raw_ident(p, &rn);
   t->prop.len = 0;
-  put_prop_head(&t->prop, id, n, raw, rn, sgf_parser_position(p));
+  put_prop_head(&t->prop, id, n, raw, rn, t_pos(t, p));
   t->in_prop = 1;
   t->in_value = 0;
   t->nvals = 0;
@@ -365,7 +372,7 @@ static int t_property(sgf_parser *p, void *u, const char *id, size_t n) {
 static int t_value_begin(sgf_parser *p, void *u) {
   tctx *t = u;
   t->vbytes.len = 0;
-  t->vpos = sgf_parser_position(p);
+  t->vpos = t_pos(t, p);
   t->in_value = 1;
   return t->failed ? SGF_ABORT : SGF_CONTINUE;
 }
@@ -487,6 +494,10 @@ const char *fz_check_tree(const uint8_t *data, size_t size) {
   t.max_bytes =
       o.max_tree_bytes ? o.max_tree_bytes : SGF_DEFAULT_MAX_TREE_BYTES;
   t.keep_some = (data[1] >> 2) & 1;
+  /* positions: kept unless data[2] (the failure schedule in the other
+   * modes) says not */
+  t.nopos = mode == 0 && (data[2] & 0x80);
+  if (!t.nopos) o.flags |= SGF_TREE_POSITIONS;
   t.cur = SIZE_MAX;
   t.flags = po.flags;
   sgf_callbacks_init(&ev);
