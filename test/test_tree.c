@@ -496,8 +496,13 @@ static void test_positions_opt_in(void **state) {
   {
     sgf_collection *a = parse_with(game, 0, SGF_TREE_POSITIONS);
     sgf_collection *b = parse(game, 0);
-    assert_true(sgf_tree_byte_count(sgf_collection_tree(b, 0)) <
-                sgf_tree_byte_count(sgf_collection_tree(a, 0)));
+    sgf_tree *tb = sgf_collection_tree(b, 0);
+    uint64_t before = sgf_tree_byte_count(tb);
+    assert_true(before < sgf_tree_byte_count(sgf_collection_tree(a, 0)));
+    /* the position index is made when first asked for, and counted */
+    assert_ptr_equal(sgf_tree_node_at(tb, 0), sgf_tree_root(tb));
+    assert_int_equal(sgf_tree_byte_count(tb),
+                     before + sgf_tree_node_count(tb) * sizeof(void *));
     sgf_collection_free(a);
     sgf_collection_free(b);
   }

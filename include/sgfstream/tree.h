@@ -41,9 +41,10 @@
  * of edits costs one pass, not one per edit.
  *
  * THREADS. Builders and cursors are used by one thread at a time. A tree
- * may be read by several threads at once if no cursor changed it since it
- * was built, or since sgf_tree_node_at() was last called after the
- * change (that pass writes to the tree); different objects are
+ * may be read by several threads at once once sgf_tree_node_at() has been
+ * called on it (by one thread: the first call makes the position index,
+ * and the first after a cursor's change refreshes it; both write to the
+ * tree) and no cursor changed it since; different objects are
  * independent.
  *
  * This header is included by <sgfstream.h>; it stands alone too.
@@ -236,8 +237,10 @@ SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
 SGF_EXTERN uint64_t sgf_tree_byte_count(const sgf_tree *t);
 
 /* The node whose pre-order index (sgf_node_index(), see NAMES below) is
- * i, in O(1); NULL if i is out of range, or if memory runs out rebuilding
- * the index after an edit. */
+ * i, in O(1); NULL if i is out of range. The index (8 bytes a node) is
+ * made by the first call (and again after an edit); should memory or
+ * max_tree_bytes not allow it, the node is found in O(children along its
+ * path). */
 SGF_EXTERN const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i);
 
 /* ---------------------------------------------------------------------- */

@@ -266,11 +266,10 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
   n->first_child = n->last_child = n->next = NULL;
   n->tree = t;
   n->props = pr;
-  n->nprops = n->propcap = (uint32_t)k;
+  n->nprops = (uint32_t)k;
   n->nchildren = 0;
   n->id = id;
   n->subtree = 1;
-  n->mn = 0;
   n->pos = NULL;
   if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
     n->flags = f & ~OPEN_SCAN;
@@ -307,11 +306,11 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
   n->prev = prev;
   if (f & SGF__N_MOVE) {
     n->ply++;
-    movenum = (f & SGF__N_MN) ? n->mn : nextnum;
+    movenum = (f & SGF__N_MN) ? sgf__node_mn(n) : nextnum;
     nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
     last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
   } else if (f & SGF__N_MN) {
-    nextnum = n->mn;
+    nextnum = sgf__node_mn(n);
   }
   n->movenum = movenum;
   n->nextnum = nextnum;

@@ -27,8 +27,9 @@
  * descendant (`cur` never goes back down to an old node), so the climb
  * sets its subtree size: the nodes linked since it, itself included. The
  * last ')' climbs out of the root, so every node is climbed over once.
- * The position index is kept in pre-order as nodes are linked and copied
- * into the arena when the game ends: a finished tree needs no extra pass.
+ * The builder keeps the nodes in pre-order (ix) as they are linked, for
+ * the subtree sizes; the tree gets no position index: the first
+ * sgf_tree_node_at() makes one.
  *
  * The core's lenient stream is FF[4]-shaped (a tree-begin is followed by a
  * node), but the builder copes with any order: a game tree opened before
@@ -174,8 +175,7 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
 
 /* Bytes held for the game outside the arena: the open node as buffered
  * (a property and a value count from their first event, a value's NUL
- * from its begin). The position index counts when the game ends (it is
- * built in ix, then copied). */
+ * from its begin). */
 static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
          (uint64_t)b->nvals * sizeof(sgf__tval) +
@@ -395,36 +395,19 @@ static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
 
 static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t = b->tree;
-  sgf_node **ix;
-  size_t ixsize;
   int r = SGF_CONTINUE;
   if (!t->root) { /* a game tree without a node adds nothing */
     drop_game(b);
     b->state = B_IDLE;
     return SGF_CONTINUE;
   }
-  /* the index: in the free end of the last block if it fits there, else
-   * allocated by itself (a new block for it would mostly be waste) */
-  ixsize = (size_t)t->nnodes * sizeof *ix;
-  if (t->blocks && t->blocks->size - t->blocks->used >= ixsize) {
-    ix = sgf__tree_alloc8(t, ixsize);
-    t->index_arena = 1;
-  } else {
-    if (t->bytes > t->max_bytes || ixsize > t->max_bytes - t->bytes)
-      return sgf__tb_fail(b, p, SGF__ERR_BYTES);
-    ix = sgf__malloc(&t->alloc, ixsize);
-    if (!ix) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-    t->bytes += ixsize;
-  }
-  memcpy(ix, b->ix, ixsize);
-  t->index = ix;
-  t->index_cap = t->nnodes;
+  /* no position index: sgf_tree_node_at() makes it when first asked
+   * (8 bytes a node most trees never need) */
   if (b->cur) {
     /* not climbed out of the root (cannot happen with balanced tree
      * events): derive everything again the slow way */
     sgf__tree_refresh(t);
   }
-  t->index_ok = 1;
   t->dirty = 0;
   if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);

@@ -5,9 +5,11 @@
  * all it needs, then links: when memory (or a limit) runs out, the tree
  * is as it was (some arena bytes may be spent).
  *
- * ROOM TO GROW. A node has props/propcap. A property (sgf__prop, the
- * record behind the public views) has no capacity field, so nodes
- * flagged SGF__N_EDIT keep an invariant instead: each property's values
+ * ROOM TO GROW. A node flagged SGF__N_PROPROOM has room in props for at
+ * least prop_room(nprops) properties (any other has none to spare), so
+ * adding to a full one (or an unflagged one) reallocates. A property
+ * (sgf__prop, the record behind the public views) has no capacity field, so
+ * nodes flagged SGF__N_EDIT keep an invariant instead: each property's values
  * array has room for at least pow2ceil(nvalues) values. Appending to a
  * property whose count is a power of two therefore reallocates (to
  * double), any other append has room. The builder sizes values arrays
@@ -42,6 +44,10 @@ static size_t pow2ceil(size_t n) {
   while (p < n) p *= 2;
   return p;
 }
+
+/* The room for k properties a node flagged SGF__N_PROPROOM has at
+ * least. */
+static size_t prop_room(size_t k) { return k < 2 ? 2 : pow2ceil(k); }
 
 static int valid_ident(const char *id) {
   size_t i;
@@ -142,13 +148,13 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
   char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
   sgf__prop *props = n->props, *p;
   if (!id) return edit_status(t->err);
-  if (n->nprops == n->propcap) {
-    uint32_t cap = n->propcap ? n->propcap * 2 : 4;
+  if (!(n->flags & SGF__N_PROPROOM) || n->nprops == prop_room(n->nprops)) {
+    size_t cap = prop_room((size_t)n->nprops + 1);
     props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
     if (!props) return edit_status(t->err);
     if (n->nprops) memcpy(props, n->props, n->nprops * sizeof *props);
     n->props = props;
-    n->propcap = cap;
+    n->flags |= SGF__N_PROPROOM;
   }
   memcpy(id, ident, ilen + 1);
   v->raw = raw;
@@ -333,7 +339,7 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
     props[0].values = v;
     n->props = props;
     n->nprops = 1;
-    n->propcap = 2;
+    n->flags |= SGF__N_PROPROOM; /* 2 = prop_room(1) */
     sgf__node_scan(n);
   }
   sgf__node_link(t, n, c->node, first);

@@ -68,10 +68,8 @@ void sgf__node_scan(sgf_node *n) {
       pl = 1;
     } else if (id[0] == 'M' && id[1] == 'N' && !id[2] && !mn) {
       int64_t k;
-      if (sgf__parse_int(p->values[0].raw, p->values[0].len, &k)) {
+      if (sgf__parse_int(p->values[0].raw, p->values[0].len, &k))
         f |= SGF__N_MN;
-        n->mn = k;
-      }
       mn = 1;
     } else if (id[0] == 'H' && id[1] == 'A' && !id[2] && !ha) {
       int64_t k;
@@ -81,6 +79,20 @@ void sgf__node_scan(sgf_node *n) {
     }
   }
   n->flags = f;
+}
+
+int64_t sgf__node_mn(const sgf_node *n) {
+  uint32_t i;
+  for (i = 0; i < n->nprops; i++) {
+    const sgf__prop *p = &n->props[i];
+    const char *id = p->ident;
+    int64_t k = 0;
+    if (p->nvalues > 0 && id[0] == 'M' && id[1] == 'N' && !id[2]) {
+      sgf__parse_int(p->values[0].raw, p->values[0].len, &k);
+      return k;
+    }
+  }
+  return 0;
 }
 
 void sgf__tree_refresh(sgf_tree *t) {

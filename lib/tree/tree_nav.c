@@ -16,10 +16,26 @@ size_t sgf_tree_node_count(const sgf_tree *t) { return t->nnodes; }
 
 uint64_t sgf_tree_byte_count(const sgf_tree *t) { return t->bytes; }
 
+/* Node i found from the root through the subtree sizes (fresh), when
+ * there is no index: O(children along the path). */
+static const sgf_node *node_at_walk(const sgf_tree *t, size_t i) {
+  const sgf_node *n = t->root;
+  while (n->id != i) {
+    const sgf_node *c = n->first_child;
+    while (c->next && c->next->id <= i) c = c->next;
+    n = c;
+  }
+  return n;
+}
+
 const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i) {
   sgf_tree *m = (sgf_tree *)t; /* the index is a cache */
   if (i >= t->nnodes) return NULL;
-  if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) return NULL;
+  if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) {
+    /* no room for the index (memory, max_tree_bytes): the slow way */
+    if (t->dirty) sgf__tree_refresh(m);
+    return node_at_walk(t, i);
+  }
   return t->index[i];
 }
 
