@@ -1946,6 +1946,98 @@ static void test_cursor_on_parsed_tree(void **state) {
   sgf_collection_free(col);
 }
 
+/* The comments C of the children of n, in order, as one string. */
+static void children_text(const sgf_node *n, char *out) {
+  out[0] = '\0';
+  for (n = sgf_node_first_child(n); n; n = sgf_node_next_sibling(n)) {
+    sgf_value_view v = val_of(n, "C", 0);
+    strncat(out, v.raw ? v.raw : "-", v.raw ? v.len : 1);
+  }
+}
+
+/* Deleting a subtree, a property, a value; promoting; reparenting: each
+ * on a parsed tree (positions kept), the failures changing nothing. */
+static void test_cursor_remove_move(void **state) {
+  sgf_collection *col = parse_with(
+      "(;AB[aa][bb][cc]C[r](;C[a];C[a2](;C[x])(;C[y]))(;C[b];C[b2])(;C[c]))", 0,
+      SGF_TREE_POSITIONS);
+  sgf_tree *t = sgf_collection_tree(col, 0);
+  const sgf_node *root = sgf_tree_root(t), *a, *b, *a2, *y;
+  sgf_cursor *c = sgf_cursor_create(t);
+  sgf_prop_view p;
+  char kids[16];
+  (void)state;
+  a = by_comment(t, "a");
+  b = by_comment(t, "b");
+  a2 = by_comment(t, "a2");
+  y = by_comment(t, "y");
+  assert_int_equal(sgf_tree_node_count(t), 8);
+  /* values and properties */
+  assert_int_equal(sgf_cursor_delete_value(c, "AB", 3), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_delete_value(c, "AW", 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_delete_value(c, "AB", 1), SGF_OK);
+  p = sgf_node_find_prop(root, "AB");
+  assert_int_equal(p.nvalues, 2);
+  assert_string_equal(sgf_prop_value(&p, 1).raw, "cc");
+  assert_int_equal(sgf_prop_value(&p, 1).pos.offset, 12); /* "cc" */
+  assert_int_equal(sgf_cursor_delete_prop(c, "AW"), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_delete_prop(c, "AB"), SGF_OK);
+  assert_int_equal(sgf_node_prop_count(root), 1);
+  assert_string_equal(sgf_node_prop(root, 0).ident, "C");
+  assert_int_equal(sgf_cursor_delete_value(c, "C", 0), SGF_OK);
+  assert_int_equal(sgf_node_prop_count(root), 0);
+  /* promote y: y first under a2, a2 stays first under a, a first */
+  assert_int_equal(sgf_cursor_goto(c, y), SGF_OK);
+  assert_int_equal(sgf_cursor_promote(c), SGF_OK);
+  children_text(a2, kids);
+  assert_string_equal(kids, "yx");
+  assert_true(sgf_node_is_mainline(y));
+  assert_int_equal(sgf_node_index(y), 3);
+  /* promote b2: b before a */
+  assert_int_equal(sgf_cursor_goto(c, by_comment(t, "b2")), SGF_OK);
+  assert_int_equal(sgf_cursor_promote(c), SGF_OK);
+  children_text(root, kids);
+  assert_string_equal(kids, "bac");
+  assert_true(sgf_node_is_variation(y));
+  /* reparent: refused at the root, into its own subtree, past the end */
+  assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
+  assert_int_equal(sgf_cursor_reparent(c, b, 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_goto(c, a), SGF_OK);
+  assert_int_equal(sgf_cursor_reparent(c, y, 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_reparent(c, a, 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_reparent(c, root, 3), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_reparent(c, NULL, 0), SGF_EINVAL);
+  children_text(root, kids);
+  assert_string_equal(kids, "bac");
+  /* within the same parent, then under another node */
+  assert_int_equal(sgf_cursor_reparent(c, root, 2), SGF_OK);
+  children_text(root, kids);
+  assert_string_equal(kids, "bca");
+  assert_int_equal(sgf_cursor_reparent(c, b, 1), SGF_OK);
+  children_text(root, kids);
+  assert_string_equal(kids, "bc");
+  children_text(b, kids);
+  assert_string_equal(kids, "b2a");
+  assert_ptr_equal(sgf_cursor_node(c), a);
+  assert_int_equal(sgf_node_tree_depth(y), 4);
+  assert_int_equal(sgf_tree_node_count(t), 8);
+  /* delete: refused at the root; a's subtree goes, the cursor to b */
+  assert_int_equal(sgf_cursor_delete(c), SGF_OK);
+  assert_ptr_equal(sgf_cursor_node(c), b);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+  assert_null(sgf_node_tree(y));
+  assert_int_equal(sgf_cursor_goto(c, y), SGF_EINVAL);
+  children_text(b, kids);
+  assert_string_equal(kids, "b2");
+  assert_ptr_equal(sgf_tree_node_at(t, 3), by_comment(t, "c"));
+  assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
+  assert_int_equal(sgf_cursor_delete(c), SGF_EINVAL);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+  check_invariants(t);
+  sgf_cursor_destroy(c);
+  sgf_collection_free(col);
+}
+
 /* Recording a long game through the cursor stays linear. */
 static void test_cursor_long_game(void **state) {
   sgf_tree *t = sgf_tree_create(NULL);
@@ -2074,6 +2166,7 @@ int main(void) {
       cmocka_unit_test(test_move_numbers_and_side),
       cmocka_unit_test(test_properties_raw),
       cmocka_unit_test(test_move_positions),
+      cmocka_unit_test(test_cursor_remove_move),
       cmocka_unit_test(test_positions_opt_in),
       cmocka_unit_test(test_points),
       cmocka_unit_test(test_one_game_mode_and_keep),

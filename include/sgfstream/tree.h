@@ -498,6 +498,41 @@ SGF_EXTERN int sgf_cursor_add_value(sgf_cursor *c, const char *ident,
 /* The result (RE) on the root, e.g. "B+R", "W+3.5", "0" (escaped). */
 SGF_EXTERN int sgf_cursor_set_result(sgf_cursor *c, const char *result);
 
+/* Removing and moving (as sgfmill's tree nodes do). None of them
+ * allocates: each succeeds, or fails with SGF_EINVAL and changes
+ * nothing. */
+
+/* Delete the current node and its subtree; the cursor goes to the
+ * parent. SGF_EINVAL at the root. The deleted nodes belong to no tree
+ * from then on (sgf_node_tree() is NULL, sgf_cursor_goto() refuses them);
+ * their memory stays with the tree until it is freed, but nothing else
+ * of them may be used: move any other cursor standing in the subtree
+ * (sgf_cursor_goto, sgf_cursor_rewind) before using it again. */
+SGF_EXTERN int sgf_cursor_delete(sgf_cursor *c);
+
+/* Delete the first property named ident (normalized, "AB") of the
+ * current node, with its values. SGF_EINVAL if there is none. */
+SGF_EXTERN int sgf_cursor_delete_prop(sgf_cursor *c, const char *ident);
+
+/* Delete value i (0-based) of the first property named ident of the
+ * current node; the property goes with its last value. SGF_EINVAL if
+ * there is no such value. */
+SGF_EXTERN int sgf_cursor_delete_value(sgf_cursor *c, const char *ident,
+                                       size_t i);
+
+/* Promote the current node's line to the main line: it and each of its
+ * ancestors becomes the first child of its parent (the other children
+ * keep their order). Always SGF_OK. */
+SGF_EXTERN int sgf_cursor_promote(sgf_cursor *c);
+
+/* Move the current node with its subtree to become child number index
+ * (0-based, counted without the node itself; index equal to that count
+ * appends) of new_parent, a node of the same tree outside that subtree.
+ * The cursor stays on the node. SGF_EINVAL at the root, for a node of
+ * another tree or of the subtree, or an index past the end. */
+SGF_EXTERN int sgf_cursor_reparent(sgf_cursor *c, const sgf_node *new_parent,
+                                   size_t index);
+
 #ifdef __cplusplus
 }
 #endif

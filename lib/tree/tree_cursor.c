@@ -24,12 +24,6 @@
 
 #include "tree_internal.h"
 
-struct sgf_cursor {
-  sgf_tree *tree;
-  sgf_node *node;
-  int variation_next; /* the next node added here is the last child */
-};
-
 static const sgf_pos nopos; /* zeros: made here, not read */
 
 static int edit_status(int err) {
@@ -115,13 +109,7 @@ static sgf__prop *find(sgf_node *n, const char *ident) {
   return sgf__node_find(n, ident);
 }
 
-/* The node's own flags may have changed: derived facts follow lazily. */
-static void touched(sgf_node *n) {
-  uint32_t before = n->flags;
-  sgf__node_scan(n);
-  /* an MN value may have changed with the flags as they were */
-  if (before != n->flags || (n->flags & SGF__N_MN)) n->tree->dirty = 1;
-}
+static void touched(sgf_node *n) { sgf__node_touched(n); }
 
 static int edit_prepare(sgf_tree *t, sgf_node *n) {
   uint32_t i;

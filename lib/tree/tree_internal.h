@@ -188,6 +188,22 @@ const sgf__tval *sgf__node_move_value(const sgf_node *n);
  * around); 0 if it is not an integer. */
 int sgf__parse_int(const char *raw, size_t len, int64_t *out);
 
+/* A cursor (tree_cursor.c, tree_edit.c). */
+struct sgf_cursor {
+  sgf_tree *tree;
+  sgf_node *node;
+  int variation_next; /* the next node added here is the last child */
+};
+
+/* The node's properties changed, so may its own flags: derived facts
+ * follow lazily (the tree is marked dirty when they may differ). */
+static inline void sgf__node_touched(sgf_node *n) {
+  uint32_t before = n->flags;
+  sgf__node_scan(n);
+  /* an MN value may have changed with the flags as they were */
+  if (before != n->flags || (n->flags & SGF__N_MN)) n->tree->dirty = 1;
+}
+
 /* Collections (tree_collection.c). */
 sgf_collection *sgf__collection_new(const sgf_allocator *a);
 /* Make room for one more tree: 0, or -1 if memory runs out. */
