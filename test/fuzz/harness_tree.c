@@ -226,27 +226,38 @@ static void put_num(bytebuf *b, const char *tag, size_t v) {
   if (k > 0) bytebuf_add(b, tmp, (size_t)k);
 }
 
+/* One property as fz_node_ser writes it, value number skip (SIZE_MAX:
+ * none) left out; how: FZ_SER_NORM, FZ_SER_POS (harness_priv.h). */
+void fz_prop_ser(const sgf_prop_view *p, size_t skip, bytebuf *b,
+                 unsigned how) {
+  size_t j;
+  if (p->nvalues == 0) {
+    bytebuf_add(b, " P?", 3);
+    return;
+  }
+  bytebuf_add(b, " P", 2);
+  bytebuf_add(b, p->ident, p->ident_len);
+  if (how & FZ_SER_POS) fz_buf_pos(b, p->pos);
+  for (j = 0; j < p->nvalues; j++) {
+    sgf_value_view v = sgf_prop_value(p, j);
+    size_t start;
+    if (j == skip) continue;
+    bytebuf_add(b, "[", 1);
+    start = b->len;
+    bytebuf_add(b, v.raw, v.len);
+    if (how & FZ_SER_NORM) fz_raw_normalize(b, start);
+    put_num(b, "]", b->len - start);
+    if (how & FZ_SER_POS) fz_buf_pos(b, v.pos);
+  }
+}
+
 /* One node's properties, values normalized as the writer documents
  * (norm) or raw. */
 void fz_node_ser(const sgf_node *n, bytebuf *b, int norm) {
-  size_t i, j, np = sgf_node_prop_count(n);
+  size_t i, np = sgf_node_prop_count(n);
   for (i = 0; i < np; i++) {
     sgf_prop_view p = sgf_node_prop(n, i);
-    if (p.nvalues == 0) {
-      bytebuf_add(b, " P?", 3);
-      continue;
-    }
-    bytebuf_add(b, " P", 2);
-    bytebuf_add(b, p.ident, p.ident_len);
-    for (j = 0; j < p.nvalues; j++) {
-      sgf_value_view v = sgf_prop_value(&p, j);
-      size_t start;
-      bytebuf_add(b, "[", 1);
-      start = b->len;
-      bytebuf_add(b, v.raw, v.len);
-      if (norm) fz_raw_normalize(b, start);
-      put_num(b, "]", b->len - start);
-    }
+    fz_prop_ser(&p, SIZE_MAX, b, norm ? FZ_SER_NORM : 0u);
   }
 }
 
