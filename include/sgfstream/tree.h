@@ -28,7 +28,10 @@
  * is a positioned diagnostic (SGF_DIAG_TREE_NODE_LIMIT /
  * SGF_DIAG_TREE_BYTE_LIMIT, marked at the game's '('), never unbounded
  * growth. Out of memory is SGF_DIAG_NOMEM. Either way the partial game is
- * freed at once and nothing leaks.
+ * freed at once and nothing leaks. The arena only grows: what a cursor
+ * deletes (sgf_cursor_delete and the edits beside it) stays in
+ * sgf_tree_byte_count() until the tree is freed; write the tree and parse
+ * it again to compact it.
  *
  * NO RECURSION. Building, walking, searching and freeing are iterative:
  * trees as deep (nested variations) or as long (single lines) as the
@@ -230,7 +233,7 @@ SGF_EXTERN void sgf_tree_free(sgf_tree *t);
 /* The root node (never NULL), valid as long as the tree. */
 SGF_EXTERN const sgf_node *sgf_tree_root(const sgf_tree *t);
 
-/* Number of nodes. */
+/* Number of nodes (those a cursor deleted no longer count). */
 SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
 
 /* Bytes of memory the tree holds (arena blocks and position index). */
