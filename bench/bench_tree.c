@@ -2,7 +2,7 @@
  * in-memory input.
  *
  *   bench/bench_tree [-n REPS] [-c CHUNK] [-m MAXBYTES] [--collect]
- *                    [--no-count] [--no-floor]
+ *                    [--positions] [--no-count] [--no-floor]
  *                    [--floor-only none|inline|call] [--results FILE]
  *                    FILE | DIR | --list LISTFILE
  *
@@ -36,6 +36,12 @@
  * --results FILE appends one line for bench/run's summary (see util.h),
  * and one more ("trees floor") for the floor with positions.
  *
+ * "tree memory" is what the trees hold, the sum of sgf_tree_byte_count()
+ * over every tree as delivered (arena blocks, no position index: see
+ * sgf_tree_node_at), per node and per input byte, next to GNU Go's SGF
+ * library (sgftree.c: about 120-146 bytes a node on the same files, as
+ * measured for issue 16). --positions builds with SGF_TREE_POSITIONS.
+ *
  * MB means 10^6 bytes. Exit status: 0, 1 if a run did not parse or leaked,
  * 2 on usage or I/O errors.
  */
@@ -56,8 +62,10 @@
 static const char prog[] = "bench_tree";
 
 typedef struct run_stats {
-  uint64_t games, nodes, biggest_tree;
+  uint64_t games, nodes, biggest_tree, tree_bytes;
 } run_stats;
+
+static unsigned tree_flags; /* --positions */
 
 static int on_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   run_stats *r = user;
@@ -65,6 +73,7 @@ static int on_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   (void)b;
   r->games++;
   r->nodes += sgf_tree_node_count(t);
+  r->tree_bytes += bytes;
   if (bytes > r->biggest_tree) r->biggest_tree = bytes;
   return SGF_CONTINUE;
 }
@@ -120,6 +129,7 @@ static double run(const bench_inputs *in, size_t chunk, int collect,
   sgf_options_init(&po);
   o.parser = &po;
   if (collect) o.flags |= SGF_TREE_COLLECT;
+  o.flags |= tree_flags;
   if (counting) {
     countalloc_init(cnt, &a, 1);
     po.allocator = &a;
@@ -183,7 +193,7 @@ run_floor(const bench_inputs *in, size_t chunk, int positions, uint64_t *games,
 static void usage(FILE *f) {
   fprintf(f,
           "usage: bench_tree [-n REPS] [-c CHUNK] [-m MAXBYTES] [--collect] "
-          "[--no-count]\n"
+          "[--positions] [--no-count]\n"
           "                  [--no-floor] [--floor-only none|inline|call] "
           "[--results FILE]\n"
           "                  FILE | DIR | --list LISTFILE\n");
@@ -215,6 +225,8 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(argv[i], "--collect")) {
       collect = 1;
+    } else if (!strcmp(argv[i], "--positions")) {
+      tree_flags |= SGF_TREE_POSITIONS;
     } else if (!strcmp(argv[i], "--no-count")) {
       count = 0;
     } else if (!strcmp(argv[i], "--no-floor")) {
@@ -264,8 +276,9 @@ int main(int argc, char **argv) {
     bench_inputs_free(&in);
     return 1;
   }
-  printf("tree builder, %s, %zu-byte chunks, best of %d\n",
-         collect ? "collection" : "one game at a time", chunk, reps);
+  printf("tree builder, %s%s, %zu-byte chunks, best of %d\n",
+         collect ? "collection" : "one game at a time",
+         tree_flags ? ", positions kept" : "", chunk, reps);
   if (in.is_set)
     printf(
         "  input          %s: %zu files (builder reset between files), "
@@ -283,6 +296,12 @@ int main(int argc, char **argv) {
   if (in.is_set) printf("  files/s        %.0f\n", (double)in.count / best);
   printf("  nodes/s        %.0f (%.1f ns/node)\n", (double)rs.nodes / best,
          best * 1e9 / (double)(rs.nodes ? rs.nodes : 1));
+  printf("  tree memory    %" PRIu64
+         " bytes: %.1f bytes/node, %.2f x input (GNU Go: about 120-146 "
+         "bytes/node)\n",
+         rs.tree_bytes,
+         (double)rs.tree_bytes / (double)(rs.nodes ? rs.nodes : 1),
+         (double)rs.tree_bytes / (double)(in.bytes ? in.bytes : 1));
   if (count) {
     printf("  peak memory    %zu bytes (largest tree %" PRIu64 " bytes)\n",
            cnt.peak, rs.biggest_tree);

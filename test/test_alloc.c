@@ -522,9 +522,11 @@ static void test_collection_parse(void **state) {
 /* ------------------------------------------------------------------ */
 /* Recording through a cursor: a failed edit leaves the tree unchanged */
 
-#define N_EDITS 14
+#define N_EDITS 22
 
-/* Edit number k on the cursor. */
+/* Edit number k on the cursor. The edits that remove or move (14, 16,
+ * 18-20) allocate nothing; the ones after them add to what they
+ * shrank. */
 static int do_edit(sgf_cursor *cur, int k) {
   sgf_game_header h;
   switch (k) {
@@ -561,6 +563,24 @@ static int do_edit(sgf_cursor *cur, int k) {
       return sgf_cursor_set_text(cur, "GN", "the game");
     case 12:
       return sgf_cursor_add_value(cur, "XX", "raw\\]", 6);
+    case 13:
+      return sgf_cursor_add_stone(cur, SGF_COLOR_BLACK, 6, 6);
+    case 14:
+      return sgf_cursor_delete_value(cur, "AB", 0);
+    case 15:
+      return sgf_cursor_add_stone(cur, SGF_COLOR_BLACK, 7, 7);
+    case 16:
+      return sgf_cursor_delete_prop(cur, "TR");
+    case 17:
+      return sgf_cursor_add_markup(cur, SGF_MARKUP_SQUARE, 1, 1);
+    case 18:
+      return sgf_cursor_promote(cur);
+    case 19:
+      return sgf_cursor_reparent(cur, sgf_tree_root(sgf_cursor_tree(cur)), 0);
+    case 20:
+      return sgf_cursor_delete(cur);
+    case 21:
+      return sgf_cursor_add_move(cur, SGF_COLOR_BLACK, 9, 9, 0);
     default:
       return sgf_cursor_set_result(cur, "B+R");
   }

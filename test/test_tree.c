@@ -33,8 +33,10 @@ static void fail_nth(countalloc *c, size_t n) {
   countalloc_schedule(c, n ? n - 1 : SIZE_MAX, n ? 1 : 0);
 }
 
-/* Parse s into a collection, asserting success. */
-static sgf_collection *parse(const char *s, unsigned popt_flags) {
+/* Parse s into a collection with builder flags tflags, asserting
+ * success. */
+static sgf_collection *parse_with(const char *s, unsigned popt_flags,
+                                  unsigned tflags) {
   sgf_tree_builder_options o;
   sgf_options po;
   sgf_diag err;
@@ -42,10 +44,15 @@ static sgf_collection *parse(const char *s, unsigned popt_flags) {
   sgf_tree_builder_options_init(&o);
   sgf_options_init(&po);
   o.parser = &po;
+  o.flags = tflags;
   po.flags = popt_flags;
   c = sgf_collection_parse(s, strlen(s), &o, &err);
   assert_non_null(c);
   return c;
+}
+
+static sgf_collection *parse(const char *s, unsigned popt_flags) {
+  return parse_with(s, popt_flags, 0);
 }
 
 /* Value i of n's first property ident (raw NULL if there is none). */
@@ -165,7 +172,7 @@ static void test_ff4_example(void **state) {
       {"g", "f", 7, 1, 0, 2, 1, 3},  {"h", "g", 8, 1, 0, 3, 1, 2},
       {"i", "h", 9, 0, 0, 4, 1, 1},  {"j", "f", 10, 0, 1, 2, 2, 1},
   };
-  sgf_collection *col = parse(ff4_example, 0);
+  sgf_collection *col = parse_with(ff4_example, 0, SGF_TREE_POSITIONS);
   const sgf_tree *t;
   const sgf_node *root, *n;
   sgf_prop_view p;
@@ -436,10 +443,15 @@ static void test_move_positions(void **state) {
     sgf_tree_builder_callbacks cb = {sizeof(sgf_tree_builder_callbacks),
                                      pos_keep, NULL, NULL};
     sgf_tree *t = NULL;
-    sgf_tree_builder *b = sgf_tree_builder_create(&cb, &t, NULL);
-    sgf_parser *p = sgf_tree_builder_parser(b);
+    sgf_tree_builder_options o;
+    sgf_tree_builder *b;
+    sgf_parser *p;
     const sgf_node *n;
     size_t off, moves = 0;
+    sgf_tree_builder_options_init(&o);
+    o.flags = SGF_TREE_POSITIONS;
+    b = sgf_tree_builder_create(&cb, &t, &o);
+    p = sgf_tree_builder_parser(b);
     for (size_t i = 0; i < len; i += chunk)
       assert_int_equal(
           sgf_parser_feed(p, in + i, len - i < chunk ? len - i : chunk, NULL),
@@ -464,11 +476,73 @@ static void test_move_positions(void **state) {
   }
 }
 
+/* Positions are kept only when asked for: without SGF_TREE_POSITIONS
+ * the same tree has zeros there and takes fewer bytes. */
+static void test_positions_opt_in(void **state) {
+  sgf_collection *kept = parse_with(ff4_example, 0, SGF_TREE_POSITIONS);
+  sgf_collection *plain = parse(ff4_example, 0);
+  const sgf_tree *tk = sgf_collection_tree(kept, 0);
+  const sgf_tree *tp = sgf_collection_tree(plain, 0);
+  sgf_node_iter ik, ip;
+  const sgf_node *nk, *np;
+  size_t nodes = 0, values = 0;
+  char game[4000];
+  (void)state;
+  assert_int_equal(sgf_tree_node_count(tk), sgf_tree_node_count(tp));
+  /* fewer bytes: on a game big enough for the arena's blocks to tell */
+  strcpy(game, "(;GM[1]");
+  for (int i = 0; i < 300; i++) strcat(game, i % 2 ? ";W[bb]" : ";B[aa]");
+  strcat(game, ")");
+  {
+    sgf_collection *a = parse_with(game, 0, SGF_TREE_POSITIONS);
+    sgf_collection *b = parse(game, 0);
+    sgf_tree *tb = sgf_collection_tree(b, 0);
+    uint64_t before = sgf_tree_byte_count(tb);
+    assert_true(before < sgf_tree_byte_count(sgf_collection_tree(a, 0)));
+    /* the position index is made when first asked for, and counted */
+    assert_ptr_equal(sgf_tree_node_at(tb, 0), sgf_tree_root(tb));
+    assert_int_equal(sgf_tree_byte_count(tb),
+                     before + sgf_tree_node_count(tb) * sizeof(void *));
+    sgf_collection_free(a);
+    sgf_collection_free(b);
+  }
+  sgf_node_iter_preorder_init(&ik, sgf_tree_root(tk));
+  sgf_node_iter_preorder_init(&ip, sgf_tree_root(tp));
+  while ((nk = sgf_node_iter_next(&ik)) != NULL) {
+    np = sgf_node_iter_next(&ip);
+    assert_non_null(np);
+    assert_int_equal(sgf_node_pos(np).offset, 0);
+    assert_int_equal(sgf_node_pos(np).line, 0);
+    assert_true(sgf_node_pos(nk).line > 0);
+    assert_int_equal(sgf_node_prop_count(nk), sgf_node_prop_count(np));
+    for (size_t i = 0; i < sgf_node_prop_count(nk); i++) {
+      sgf_prop_view a = sgf_node_prop(nk, i), b = sgf_node_prop(np, i);
+      assert_string_equal(a.ident, b.ident);
+      assert_int_equal(b.pos.offset, 0);
+      assert_true(a.pos.offset > 0);
+      assert_int_equal(a.nvalues, b.nvalues);
+      for (size_t j = 0; j < a.nvalues; j++, values++) {
+        sgf_value_view va = sgf_prop_value(&a, j), vb = sgf_prop_value(&b, j);
+        assert_int_equal(va.len, vb.len);
+        assert_memory_equal(va.raw, vb.raw, va.len);
+        assert_true(va.pos.offset > 0);
+        assert_int_equal(vb.pos.offset, 0);
+        assert_int_equal(vb.pos.column, 0);
+      }
+    }
+    nodes++;
+  }
+  assert_null(sgf_node_iter_next(&ip));
+  assert_true(nodes > 10 && values >= nodes);
+  sgf_collection_free(kept);
+  sgf_collection_free(plain);
+}
+
 static void test_properties_raw(void **state) {
   const char *s =
       "(;CoPyright[x]b[aa]C[a\\]b\\\\]AB[aa][bb]\n[cc]XX[]"
       "C[second])";
-  sgf_collection *col = parse(s, 0);
+  sgf_collection *col = parse_with(s, 0, SGF_TREE_POSITIONS);
   const sgf_node *n = sgf_tree_root(sgf_collection_tree(col, 0));
   sgf_prop_view p;
   char out[16];
@@ -1872,6 +1946,98 @@ static void test_cursor_on_parsed_tree(void **state) {
   sgf_collection_free(col);
 }
 
+/* The comments C of the children of n, in order, as one string. */
+static void children_text(const sgf_node *n, char *out) {
+  out[0] = '\0';
+  for (n = sgf_node_first_child(n); n; n = sgf_node_next_sibling(n)) {
+    sgf_value_view v = val_of(n, "C", 0);
+    strncat(out, v.raw ? v.raw : "-", v.raw ? v.len : 1);
+  }
+}
+
+/* Deleting a subtree, a property, a value; promoting; reparenting: each
+ * on a parsed tree (positions kept), the failures changing nothing. */
+static void test_cursor_remove_move(void **state) {
+  sgf_collection *col = parse_with(
+      "(;AB[aa][bb][cc]C[r](;C[a];C[a2](;C[x])(;C[y]))(;C[b];C[b2])(;C[c]))", 0,
+      SGF_TREE_POSITIONS);
+  sgf_tree *t = sgf_collection_tree(col, 0);
+  const sgf_node *root = sgf_tree_root(t), *a, *b, *a2, *y;
+  sgf_cursor *c = sgf_cursor_create(t);
+  sgf_prop_view p;
+  char kids[16];
+  (void)state;
+  a = by_comment(t, "a");
+  b = by_comment(t, "b");
+  a2 = by_comment(t, "a2");
+  y = by_comment(t, "y");
+  assert_int_equal(sgf_tree_node_count(t), 8);
+  /* values and properties */
+  assert_int_equal(sgf_cursor_delete_value(c, "AB", 3), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_delete_value(c, "AW", 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_delete_value(c, "AB", 1), SGF_OK);
+  p = sgf_node_find_prop(root, "AB");
+  assert_int_equal(p.nvalues, 2);
+  assert_string_equal(sgf_prop_value(&p, 1).raw, "cc");
+  assert_int_equal(sgf_prop_value(&p, 1).pos.offset, 12); /* "cc" */
+  assert_int_equal(sgf_cursor_delete_prop(c, "AW"), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_delete_prop(c, "AB"), SGF_OK);
+  assert_int_equal(sgf_node_prop_count(root), 1);
+  assert_string_equal(sgf_node_prop(root, 0).ident, "C");
+  assert_int_equal(sgf_cursor_delete_value(c, "C", 0), SGF_OK);
+  assert_int_equal(sgf_node_prop_count(root), 0);
+  /* promote y: y first under a2, a2 stays first under a, a first */
+  assert_int_equal(sgf_cursor_goto(c, y), SGF_OK);
+  assert_int_equal(sgf_cursor_promote(c), SGF_OK);
+  children_text(a2, kids);
+  assert_string_equal(kids, "yx");
+  assert_true(sgf_node_is_mainline(y));
+  assert_int_equal(sgf_node_index(y), 3);
+  /* promote b2: b before a */
+  assert_int_equal(sgf_cursor_goto(c, by_comment(t, "b2")), SGF_OK);
+  assert_int_equal(sgf_cursor_promote(c), SGF_OK);
+  children_text(root, kids);
+  assert_string_equal(kids, "bac");
+  assert_true(sgf_node_is_variation(y));
+  /* reparent: refused at the root, into its own subtree, past the end */
+  assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
+  assert_int_equal(sgf_cursor_reparent(c, b, 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_goto(c, a), SGF_OK);
+  assert_int_equal(sgf_cursor_reparent(c, y, 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_reparent(c, a, 0), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_reparent(c, root, 3), SGF_EINVAL);
+  assert_int_equal(sgf_cursor_reparent(c, NULL, 0), SGF_EINVAL);
+  children_text(root, kids);
+  assert_string_equal(kids, "bac");
+  /* within the same parent, then under another node */
+  assert_int_equal(sgf_cursor_reparent(c, root, 2), SGF_OK);
+  children_text(root, kids);
+  assert_string_equal(kids, "bca");
+  assert_int_equal(sgf_cursor_reparent(c, b, 1), SGF_OK);
+  children_text(root, kids);
+  assert_string_equal(kids, "bc");
+  children_text(b, kids);
+  assert_string_equal(kids, "b2a");
+  assert_ptr_equal(sgf_cursor_node(c), a);
+  assert_int_equal(sgf_node_tree_depth(y), 4);
+  assert_int_equal(sgf_tree_node_count(t), 8);
+  /* delete: refused at the root; a's subtree goes, the cursor to b */
+  assert_int_equal(sgf_cursor_delete(c), SGF_OK);
+  assert_ptr_equal(sgf_cursor_node(c), b);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+  assert_null(sgf_node_tree(y));
+  assert_int_equal(sgf_cursor_goto(c, y), SGF_EINVAL);
+  children_text(b, kids);
+  assert_string_equal(kids, "b2");
+  assert_ptr_equal(sgf_tree_node_at(t, 3), by_comment(t, "c"));
+  assert_int_equal(sgf_cursor_rewind(c), SGF_OK);
+  assert_int_equal(sgf_cursor_delete(c), SGF_EINVAL);
+  assert_int_equal(sgf_tree_node_count(t), 4);
+  check_invariants(t);
+  sgf_cursor_destroy(c);
+  sgf_collection_free(col);
+}
+
 /* Recording a long game through the cursor stays linear. */
 static void test_cursor_long_game(void **state) {
   sgf_tree *t = sgf_tree_create(NULL);
@@ -2000,6 +2166,8 @@ int main(void) {
       cmocka_unit_test(test_move_numbers_and_side),
       cmocka_unit_test(test_properties_raw),
       cmocka_unit_test(test_move_positions),
+      cmocka_unit_test(test_cursor_remove_move),
+      cmocka_unit_test(test_positions_opt_in),
       cmocka_unit_test(test_points),
       cmocka_unit_test(test_one_game_mode_and_keep),
       cmocka_unit_test(test_collection_mode),

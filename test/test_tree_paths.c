@@ -30,16 +30,16 @@ typedef struct optset {
   uint64_t max_nodes, max_bytes;
 } optset;
 
-/* Lenient defaults; mainline; strict; a node limit with the game dropped
- * (and the parse going on), and one that stops.
- * KNOWN DIFFERENCE, left out here: with a small max_tree_bytes the two
- * paths drop the same game but report tree-byte-limit at different
- * places: the general path counts what it buffers for the open node and
- * stops at the event that crosses the limit, the fast path writes a move
- * node in place and finds the limit at a later node, when the arena needs
- * a block it may not take. */
+/* Lenient defaults, without and with positions; mainline; strict; a node limit
+ * with the game dropped (and the parse going on), and one that stops. KNOWN
+ * DIFFERENCE, left out here: with a small max_tree_bytes the two paths drop the
+ * same game but report tree-byte-limit at different places: the general path
+ * counts what it buffers for the open node and stops at the event that crosses
+ * the limit, the fast path writes a move node in place and finds the limit at a
+ * later node, when the arena needs a block it may not take. */
 static const optset opts[] = {
     {0, 0, 0, 0},
+    {SGF_TREE_POSITIONS, 0, 0, 0},
     {0, SGF_OPT_MAINLINE, 0, 0},
     {0, SGF_OPT_STRICT, 0, 0},
     {SGF_TREE_SKIP_OVERSIZED | SGF_TREE_COLLECT, 0, 40, 0},

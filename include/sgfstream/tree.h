@@ -14,7 +14,8 @@
  *
  * NODES keep their properties in file order: the identifier normalized
  * and as written, the values raw (escapes intact, the core's slices
- * concatenated; sgf_unescape() gives the text), with positions. They are
+ * concatenated; sgf_unescape() gives the text), with positions when the
+ * builder was asked to keep them (SGF_TREE_POSITIONS). They are
  * read through views returned by value (sgf_prop_view, sgf_value_view in
  * sgfstream/value.h), not through the tree's own storage, which may
  * change. Every value's raw bytes are followed by a NUL byte for
@@ -27,7 +28,10 @@
  * is a positioned diagnostic (SGF_DIAG_TREE_NODE_LIMIT /
  * SGF_DIAG_TREE_BYTE_LIMIT, marked at the game's '('), never unbounded
  * growth. Out of memory is SGF_DIAG_NOMEM. Either way the partial game is
- * freed at once and nothing leaks.
+ * freed at once and nothing leaks. The arena only grows: what a cursor
+ * deletes (sgf_cursor_delete and the edits beside it) stays in
+ * sgf_tree_byte_count() until the tree is freed; write the tree and parse
+ * it again to compact it.
  *
  * NO RECURSION. Building, walking, searching and freeing are iterative:
  * trees as deep (nested variations) or as long (single lines) as the
@@ -40,9 +44,10 @@
  * of edits costs one pass, not one per edit.
  *
  * THREADS. Builders and cursors are used by one thread at a time. A tree
- * may be read by several threads at once if no cursor changed it since it
- * was built, or since sgf_tree_node_at() was last called after the
- * change (that pass writes to the tree); different objects are
+ * may be read by several threads at once once sgf_tree_node_at() has been
+ * called on it (by one thread: the first call makes the position index,
+ * and the first after a cursor's change refreshes it; both write to the
+ * tree) and no cursor changed it since; different objects are
  * independent.
  *
  * This header is included by <sgfstream.h>; it stands alone too.
@@ -91,6 +96,11 @@ typedef enum sgf_color {
  * environment does the same for every builder created while it is set
  * (and for sgf_tree_builder_handlers(), which this flag cannot reach). */
 #define SGF_TREE_GENERAL_ONLY 0x8u
+/* Keep positions: where each node's ';', each property's identifier and
+ * each value's '[' were (sgf_node_pos(), the views' pos). Without it
+ * they are all zeros, and a tree takes much less memory (72 bytes less a
+ * move node). */
+#define SGF_TREE_POSITIONS 0x10u
 
 #define SGF_DEFAULT_MAX_NODES 10000000u         /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20) /* per tree: 256 MiB */
@@ -223,15 +233,17 @@ SGF_EXTERN void sgf_tree_free(sgf_tree *t);
 /* The root node (never NULL), valid as long as the tree. */
 SGF_EXTERN const sgf_node *sgf_tree_root(const sgf_tree *t);
 
-/* Number of nodes. */
+/* Number of nodes (those a cursor deleted no longer count). */
 SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
 
 /* Bytes of memory the tree holds (arena blocks and position index). */
 SGF_EXTERN uint64_t sgf_tree_byte_count(const sgf_tree *t);
 
 /* The node whose pre-order index (sgf_node_index(), see NAMES below) is
- * i, in O(1); NULL if i is out of range, or if memory runs out rebuilding
- * the index after an edit. */
+ * i, in O(1); NULL if i is out of range. The index (8 bytes a node) is
+ * made by the first call (and again after an edit); should memory or
+ * max_tree_bytes not allow it, the node is found in O(children along its
+ * path). */
 SGF_EXTERN const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i);
 
 /* ---------------------------------------------------------------------- */
@@ -301,8 +313,8 @@ SGF_EXTERN int sgf_node_is_descendant(const sgf_node *a, const sgf_node *b);
  * O(path length). SIZE_MAX if a and b are in different trees. */
 SGF_EXTERN size_t sgf_node_distance(const sgf_node *a, const sgf_node *b);
 
-/* Where the node's ';' was in the input (zeros for nodes a cursor made).
- */
+/* Where the node's ';' was in the input: zeros for nodes a cursor made,
+ * and unless the builder kept positions (SGF_TREE_POSITIONS). */
 SGF_EXTERN sgf_pos sgf_node_pos(const sgf_node *n);
 
 /* ---------------------------------------------------------------------- */
@@ -488,6 +500,41 @@ SGF_EXTERN int sgf_cursor_add_value(sgf_cursor *c, const char *ident,
 
 /* The result (RE) on the root, e.g. "B+R", "W+3.5", "0" (escaped). */
 SGF_EXTERN int sgf_cursor_set_result(sgf_cursor *c, const char *result);
+
+/* Removing and moving (as sgfmill's tree nodes do). None of them
+ * allocates: each succeeds, or fails with SGF_EINVAL and changes
+ * nothing. */
+
+/* Delete the current node and its subtree; the cursor goes to the
+ * parent. SGF_EINVAL at the root. The deleted nodes belong to no tree
+ * from then on (sgf_node_tree() is NULL, sgf_cursor_goto() refuses them);
+ * their memory stays with the tree until it is freed, but nothing else
+ * of them may be used: move any other cursor standing in the subtree
+ * (sgf_cursor_goto, sgf_cursor_rewind) before using it again. */
+SGF_EXTERN int sgf_cursor_delete(sgf_cursor *c);
+
+/* Delete the first property named ident (normalized, "AB") of the
+ * current node, with its values. SGF_EINVAL if there is none. */
+SGF_EXTERN int sgf_cursor_delete_prop(sgf_cursor *c, const char *ident);
+
+/* Delete value i (0-based) of the first property named ident of the
+ * current node; the property goes with its last value. SGF_EINVAL if
+ * there is no such value. */
+SGF_EXTERN int sgf_cursor_delete_value(sgf_cursor *c, const char *ident,
+                                       size_t i);
+
+/* Promote the current node's line to the main line: it and each of its
+ * ancestors becomes the first child of its parent (the other children
+ * keep their order). Always SGF_OK. */
+SGF_EXTERN int sgf_cursor_promote(sgf_cursor *c);
+
+/* Move the current node with its subtree to become child number index
+ * (0-based, counted without the node itself; index equal to that count
+ * appends) of new_parent, a node of the same tree outside that subtree.
+ * The cursor stays on the node. SGF_EINVAL at the root, for a node of
+ * another tree or of the subtree, or an index past the end. */
+SGF_EXTERN int sgf_cursor_reparent(sgf_cursor *c, const sgf_node *new_parent,
+                                   size_t index);
 
 #ifdef __cplusplus
 }

@@ -33,7 +33,7 @@
 COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
   sgf_node *n = b->dn;
   b->direct = 0;
-  b->open_pos = n->pos;
+  b->open_pos = b->dpos[0];
   b->npp = b->nvals = b->sblen = 0;
   if (b->dstate >= 1) {
     const sgf__prop *pr = DPROP(n);
@@ -46,20 +46,17 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
       return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     }
     sp = &b->pp[0];
-    sp->ident = pr->ident;
-    sp->raw = pr->raw_ident;
-    sp->ident_len = pr->ident_len;
-    sp->raw_len = pr->raw_ident_len;
-    sp->pos = pr->pos;
+    sp->ident = sp->raw = pr->ident; /* static, written as such */
+    sp->ident_len = sp->raw_len = strlen(pr->ident);
+    sp->pos = b->dpos[1];
     b->psb = b->pfirst = 0;
     b->vroom = b->max_value_bytes;
     b->in_prop = 1;
     if (b->dstate == 2) {
-      const sgf__val *va = DVAL(n);
       if (b->dlen) memcpy(b->sb, DBYTES(n), b->dlen);
       b->sblen = b->dlen;
       b->vals[0].off = 0;
-      b->vals[0].pos = va->pos;
+      b->vals[0].pos = b->dpos[2];
       b->nvals = 1;
       b->in_value = 1;
       b->vroom -= sizeof(sgf__val) + b->dlen; /* direct_ok: no wrap */
@@ -117,7 +114,7 @@ NOINLINE int node_general(sgf_parser *p, void *u) {
         b->open = b->direct = 1;
         b->dstate = 0;
         b->open_flags = 0;
-        n->pos = EVENT_POS(p);
+        b->dpos[0] = EVENT_POS(p);
         return SGF_CONTINUE;
       } else {
         b->room = b->max_bytes - used;
@@ -155,16 +152,16 @@ HOT_INLINE const char *static_ident(const char *id, size_t n, const char *raw,
   return NULL;
 }
 
-/* The DIRECT node's property: a static identifier (what static_ident
- * gave, with its flags pf), its position still to be written. */
-HOT_INLINE sgf__prop *direct_property(sgf_tree_builder *b, const char *ident,
-                                      size_t n, uint32_t pf) {
+/* The DIRECT node's property: a static identifier written as such (what
+ * static_ident gave, with its flags pf); its position (b->dpos[1]) still
+ * to be written. */
+HOT_INLINE void direct_property(sgf_tree_builder *b, const char *ident,
+                                uint32_t pf) {
   sgf__prop *pr = DPROP(b->dn);
   b->prop_flags = pf;
   b->dstate = 1;
-  pr->ident = pr->raw_ident = ident;
-  pr->ident_len = pr->raw_ident_len = n;
-  return pr;
+  pr->ident = ident;
+  pr->raw_ident = NULL;
 }
 
 NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
@@ -178,7 +175,8 @@ NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
       raw = RAW_IDENT(p, &rn);
       ident = static_ident(at, n, raw, rn, &pf);
       if (LIKELY(ident != NULL)) {
-        direct_property(b, ident, n, pf)->pos = EVENT_POS(p);
+        direct_property(b, ident, pf);
+        b->dpos[1] = EVENT_POS(p);
         return SGF_CONTINUE;
       }
     }
@@ -210,17 +208,17 @@ static int h_value_begin(sgf_parser *p, void *u) {
     if (LIKELY(b->dstate == 1)) {
       b->dstate = 2;
       b->dlen = 0;
-      DVAL(b->dn)->pos = EVENT_POS(p);
+      b->dpos[2] = EVENT_POS(p);
       return SGF_CONTINUE;
     }
   } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
                     b->vroom >= sizeof(sgf__val) &&
-                    b->room >= sizeof(sgf__val) + 1 && b->nvals < b->valcap &&
+                    b->room >= sizeof(sgf__tval) + 1 && b->nvals < b->valcap &&
                     b->sbcap - b->sblen >= 2 && !b->ev.on_value_begin)) {
     sval *v;
     if (b->in_value) end_value(b);
     b->vroom -= sizeof(sgf__val);
-    b->room -= sizeof(sgf__val) + 1;
+    b->room -= sizeof(sgf__tval) + 1;
     v = &b->vals[b->nvals++];
     v->off = b->sblen;
     v->pos = EVENT_POS(p);
@@ -273,7 +271,7 @@ NOINLINE int value_general(sgf_parser *p, void *u, const char *at, size_t n,
     char *d = DBYTES(b->dn);
     b->dstate = 2;
     b->dlen = n;
-    DVAL(b->dn)->pos = EVENT_POS(p);
+    b->dpos[2] = EVENT_POS(p);
     if (n == 2) { /* most values are points */
       d[0] = at[0];
       d[1] = at[1];
@@ -336,7 +334,7 @@ static int h_node(sgf_parser *p, void *u) {
       b->dn = next;
       b->dstate = 0;
       b->open_flags = 0;
-      put_pos(&next->pos, b->es);
+      put_pos(&b->dpos[0], b->es);
       DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
       return SGF_CONTINUE;
     }
@@ -352,7 +350,8 @@ static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
     const char *ident =
         static_ident(at, n, es->raw_ident, es->raw_ident_len, &pf);
     if (LIKELY(ident != NULL)) {
-      put_pos(&direct_property(b, ident, n, pf)->pos, es);
+      direct_property(b, ident, pf);
+      put_pos(&b->dpos[1], es);
       return SGF_CONTINUE;
     }
   }
@@ -368,7 +367,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
     char *d = DBYTES(dn);
     b->dstate = 2;
     b->dlen = n;
-    put_pos(&DVAL(dn)->pos, b->es);
+    put_pos(&b->dpos[2], b->es);
     if (n) { /* a point */
       d[0] = at[0];
       d[1] = at[1];
@@ -412,8 +411,8 @@ void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h) {
   }
   /* DIRECT: no pass-through handler, and a value written in place is
    * always within max_value_bytes */
-  b->direct_ok = b->lazy && !e->on_tree_begin && !e->on_tree_end &&
-                 !e->on_node && !e->on_property && !e->on_value_begin &&
-                 !e->on_value_data && !e->on_value &&
+  b->direct_ok = b->lazy && !b->keep_pos && !e->on_tree_begin &&
+                 !e->on_tree_end && !e->on_node && !e->on_property &&
+                 !e->on_value_begin && !e->on_value_data && !e->on_value &&
                  b->max_value_bytes >= sizeof(sgf__val) + DIRECT_BYTES;
 }

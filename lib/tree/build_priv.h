@@ -65,9 +65,9 @@ enum { ERR_VALUE = 100 };
  * reserved at the free end of the arena's head block. */
 #define DIRECT_BYTES 8u
 #define DIRECT_SIZE \
-  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__val) + DIRECT_BYTES)
+  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__tval) + DIRECT_BYTES)
 #define DPROP(n) ((sgf__prop *)((n) + 1))
-#define DVAL(n) ((sgf__val *)(DPROP(n) + 1))
+#define DVAL(n) ((sgf__tval *)(DPROP(n) + 1))
 #define DBYTES(n) ((char *)(DVAL(n) + 1))
 /* What a DIRECT node with one value of len bytes takes of its room: the
  * value's NUL included, rounded up to the arena's 8 bytes. */
@@ -125,9 +125,12 @@ struct sgf_tree_builder {
   const sgf_event_state *es;
 
   /* DIRECT mode (see the essay) */
-  int direct_ok; /* may be used: own parser, lazy, no pass-through */
-  int direct;    /* the open node is being written in place, at dn */
-  int dstate;    /* 0: no property yet; 1: one, no value; 2: and a value */
+  int direct_ok;   /* may be used: own parser, lazy, no pass-through */
+  int direct;      /* the open node is being written in place, at dn */
+  int keep_pos;    /* SGF_TREE_POSITIONS: never DIRECT */
+  sgf_pos dpos[3]; /* DIRECT: where the node, its property and its value
+                      were (for to_staged and diagnostics; not kept) */
+  int dstate;      /* 0: no property yet; 1: one, no value; 2: and a value */
   sgf_node *dn;
   size_t dlen; /* bytes of that value so far */
 
@@ -263,11 +266,11 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
   n->first_child = n->last_child = n->next = NULL;
   n->tree = t;
   n->props = pr;
-  n->nprops = n->propcap = (uint32_t)k;
+  n->nprops = (uint32_t)k;
   n->nchildren = 0;
   n->id = id;
   n->subtree = 1;
-  n->mn = 0;
+  n->pos = NULL;
   if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
     n->flags = f & ~OPEN_SCAN;
     sgf__node_scan(n);
@@ -303,11 +306,11 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
   n->prev = prev;
   if (f & SGF__N_MOVE) {
     n->ply++;
-    movenum = (f & SGF__N_MN) ? n->mn : nextnum;
+    movenum = (f & SGF__N_MN) ? sgf__node_mn(n) : nextnum;
     nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
     last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
   } else if (f & SGF__N_MN) {
-    nextnum = n->mn;
+    nextnum = sgf__node_mn(n);
   }
   n->movenum = movenum;
   n->nextnum = nextnum;
@@ -326,11 +329,12 @@ static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
  * write, last); returns the property. */
 HOT_INLINE sgf__prop *direct_value_done(sgf_node *n, size_t len) {
   sgf__prop *pr = DPROP(n);
-  sgf__val *va = DVAL(n);
+  sgf__tval *va = DVAL(n);
   va->raw = DBYTES(n);
   va->len = len;
   pr->nvalues = 1;
   pr->values = va;
+  pr->pos = NULL;
   return pr;
 }
 

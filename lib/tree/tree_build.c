@@ -27,8 +27,9 @@
  * descendant (`cur` never goes back down to an old node), so the climb
  * sets its subtree size: the nodes linked since it, itself included. The
  * last ')' climbs out of the root, so every node is climbed over once.
- * The position index is kept in pre-order as nodes are linked and copied
- * into the arena when the game ends: a finished tree needs no extra pass.
+ * The builder keeps the nodes in pre-order (ix) as they are linked, for
+ * the subtree sizes; the tree gets no position index: the first
+ * sgf_tree_node_at() makes one.
  *
  * The core's lenient stream is FF[4]-shaped (a tree-begin is followed by a
  * node), but the builder copes with any order: a game tree opened before
@@ -174,11 +175,10 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
 
 /* Bytes held for the game outside the arena: the open node as buffered
  * (a property and a value count from their first event, a value's NUL
- * from its begin). The position index counts when the game ends (it is
- * built in ix, then copied). */
+ * from its begin). */
 static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
-         (uint64_t)b->nvals * sizeof(sgf__val) +
+         (uint64_t)b->nvals * sizeof(sgf__tval) +
          (uint64_t)(b->npp + b->in_prop) * sizeof(sgf__prop) +
          (b->open ? sizeof(sgf_node) : 0);
 }
@@ -307,7 +307,7 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
     b->dn = n;
     b->direct = 1;
     b->dstate = 0;
-    n->pos = EVENT_POS(p);
+    b->dpos[0] = EVENT_POS(p);
   } else {
     b->room = b->max_bytes - used;
     b->open_pos = EVENT_POS(p);
@@ -324,11 +324,14 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
   const uint32_t id = t->nnodes;
   const char *const sb = b->sb;
+  const size_t npos = b->keep_pos ? 1 + k + m : 0;
   size_t size = sizeof(sgf_node) + k * sizeof(sgf__prop) +
-                m * sizeof(sgf__val) + ((sblen + 7) & ~(size_t)7);
+                m * sizeof(sgf__tval) + npos * sizeof(sgf_pos) +
+                ((sblen + 7) & ~(size_t)7);
   sgf_node *n;
   sgf__prop *pr;
-  sgf__val *va;
+  sgf__tval *va;
+  sgf_pos *pos;
   char *bytes;
   size_t i;
 
@@ -337,30 +340,45 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   if (!n) return sgf__tb_fail(b, p, t->err);
   b->open = 0;
   pr = (sgf__prop *)(n + 1);
-  va = (sgf__val *)(pr + k);
-  bytes = (char *)(va + m);
+  va = (sgf__tval *)(pr + k);
+  pos = (sgf_pos *)(va + m); /* npos: the node's, then each property's
+                                and its values' */
+  bytes = (char *)(pos + npos);
   /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
    * + 0 is undefined) */
   for (i = 0; i < m; i++) {
     const sval *sv = &b->vals[i];
     va[i].raw = bytes + sv->off;
     va[i].len = sv->len;
-    va[i].pos = sv->pos;
   }
   for (i = 0; i < k; i++) {
     const sprop *sp = &b->pp[i];
-    pr[i].ident = sp->ident ? sp->ident : bytes + sp->ident_off;
-    pr[i].ident_len = sp->ident_len;
-    pr[i].raw_ident = sp->raw ? sp->raw : bytes + sp->raw_off;
-    pr[i].raw_ident_len = sp->raw_len;
-    pr[i].pos = sp->pos;
+    const char *ident = sp->ident ? sp->ident : bytes + sp->ident_off;
+    const char *raw = sp->raw ? sp->raw : bytes + sp->raw_off;
+    pr[i].ident = ident;
+    /* (compared in sb: bytes is copied below) */
+    pr[i].raw_ident =
+        sp->raw_len == sp->ident_len &&
+                memcmp(sp->ident ? sp->ident : sb + sp->ident_off,
+                       sp->raw ? sp->raw : sb + sp->raw_off, sp->raw_len) == 0
+            ? NULL
+            : raw;
+    pr[i].pos = NULL;
     pr[i].nvalues = sp->nvalues;
     pr[i].values = va + sp->first;
+    if (npos) { /* property i: 1 + i + first, its values after it */
+      sgf_pos *pp = pos + 1 + i + sp->first;
+      size_t j;
+      pp[0] = sp->pos;
+      for (j = 0; j < sp->nvalues; j++) pp[1 + j] = b->vals[sp->first + j].pos;
+      pr[i].pos = pp;
+    }
   }
-  n->pos = b->open_pos;
+  if (npos) pos[0] = b->open_pos;
   b->npp = b->nvals = b->sblen = 0;    /* zero outside BUFFERED */
   if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
   link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k, 1);
+  n->pos = npos ? pos : NULL;
   return 0;
 }
 
@@ -377,36 +395,19 @@ static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
 
 static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t = b->tree;
-  sgf_node **ix;
-  size_t ixsize;
   int r = SGF_CONTINUE;
   if (!t->root) { /* a game tree without a node adds nothing */
     drop_game(b);
     b->state = B_IDLE;
     return SGF_CONTINUE;
   }
-  /* the index: in the free end of the last block if it fits there, else
-   * allocated by itself (a new block for it would mostly be waste) */
-  ixsize = (size_t)t->nnodes * sizeof *ix;
-  if (t->blocks && t->blocks->size - t->blocks->used >= ixsize) {
-    ix = sgf__tree_alloc8(t, ixsize);
-    t->index_arena = 1;
-  } else {
-    if (t->bytes > t->max_bytes || ixsize > t->max_bytes - t->bytes)
-      return sgf__tb_fail(b, p, SGF__ERR_BYTES);
-    ix = sgf__malloc(&t->alloc, ixsize);
-    if (!ix) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-    t->bytes += ixsize;
-  }
-  memcpy(ix, b->ix, ixsize);
-  t->index = ix;
-  t->index_cap = t->nnodes;
+  /* no position index: sgf_tree_node_at() makes it when first asked
+   * (8 bytes a node most trees never need) */
   if (b->cur) {
     /* not climbed out of the root (cannot happen with balanced tree
      * events): derive everything again the slow way */
     sgf__tree_refresh(t);
   }
-  t->index_ok = 1;
   t->dirty = 0;
   if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
@@ -607,14 +608,15 @@ static int b_value_begin(sgf_tree_builder *b, sgf_parser *p) {
       drop_value(b);
   }
   if (sizeof(sgf__val) > b->vroom) return sgf__tb_fail(b, p, ERR_VALUE);
-  if (sizeof(sgf__val) + 1 > b->room) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
+  if (sizeof(sgf__tval) + 1 > b->room)
+    return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   if (b->nvals >= b->valcap && sgf__tb_grow(b, (void **)&b->vals, &b->valcap,
                                             b->nvals + 1, sizeof *b->vals, 16))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   if (sb_room(b, 1))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM); /* for the NUL */
   b->vroom -= sizeof(sgf__val);
-  b->room -= sizeof(sgf__val) + 1;
+  b->room -= sizeof(sgf__tval) + 1;
   v = &b->vals[b->nvals++];
   v->off = b->sblen;
   v->pos = EVENT_POS(p);
@@ -836,6 +838,7 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
   }
   b->user = user;
   b->flags = o.flags;
+  b->keep_pos = (b->flags & SGF_TREE_POSITIONS) != 0;
   b->mainline = (po.flags & SGF_OPT_MAINLINE) != 0;
   b->max_nodes = o.max_nodes ? o.max_nodes : SGF_DEFAULT_MAX_NODES;
   if (b->max_nodes > SGF__MAX_NODES_CAP) b->max_nodes = SGF__MAX_NODES_CAP;

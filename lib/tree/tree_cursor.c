@@ -5,9 +5,11 @@
  * all it needs, then links: when memory (or a limit) runs out, the tree
  * is as it was (some arena bytes may be spent).
  *
- * ROOM TO GROW. A node has props/propcap. A property (sgf__prop, the
- * record behind the public views) has no capacity field, so nodes
- * flagged SGF__N_EDIT keep an invariant instead: each property's values
+ * ROOM TO GROW. A node flagged SGF__N_PROPROOM has room in props for at
+ * least prop_room(nprops) properties (any other has none to spare), so
+ * adding to a full one (or an unflagged one) reallocates. A property
+ * (sgf__prop, the record behind the public views) has no capacity field, so
+ * nodes flagged SGF__N_EDIT keep an invariant instead: each property's values
  * array has room for at least pow2ceil(nvalues) values. Appending to a
  * property whose count is a power of two therefore reallocates (to
  * double), any other append has room. The builder sizes values arrays
@@ -21,12 +23,6 @@
 #include <string.h>
 
 #include "tree_internal.h"
-
-struct sgf_cursor {
-  sgf_tree *tree;
-  sgf_node *node;
-  int variation_next; /* the next node added here is the last child */
-};
 
 static const sgf_pos nopos; /* zeros: made here, not read */
 
@@ -42,6 +38,10 @@ static size_t pow2ceil(size_t n) {
   while (p < n) p *= 2;
   return p;
 }
+
+/* The room for k properties a node flagged SGF__N_PROPROOM has at
+ * least. */
+static size_t prop_room(size_t k) { return k < 2 ? 2 : pow2ceil(k); }
 
 static int valid_ident(const char *id) {
   size_t i;
@@ -109,20 +109,14 @@ static sgf__prop *find(sgf_node *n, const char *ident) {
   return sgf__node_find(n, ident);
 }
 
-/* The node's own flags may have changed: derived facts follow lazily. */
-static void touched(sgf_node *n) {
-  uint32_t before = n->flags;
-  sgf__node_scan(n);
-  /* an MN value may have changed with the flags as they were */
-  if (before != n->flags || (n->flags & SGF__N_MN)) n->tree->dirty = 1;
-}
+static void touched(sgf_node *n) { sgf__node_touched(n); }
 
 static int edit_prepare(sgf_tree *t, sgf_node *n) {
   uint32_t i;
   if (n->flags & SGF__N_EDIT) return 0;
   for (i = 0; i < n->nprops; i++) {
     sgf__prop *p = &n->props[i];
-    sgf__val *arr;
+    sgf__tval *arr;
     if (is_pow2(p->nvalues)) continue;
     arr =
         sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr, sizeof(void *));
@@ -138,26 +132,25 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
 static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
   size_t ilen = strlen(ident);
-  sgf__val *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
+  sgf__tval *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
   char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
   sgf__prop *props = n->props, *p;
   if (!id) return edit_status(t->err);
-  if (n->nprops == n->propcap) {
-    uint32_t cap = n->propcap ? n->propcap * 2 : 4;
+  if (!(n->flags & SGF__N_PROPROOM) || n->nprops == prop_room(n->nprops)) {
+    size_t cap = prop_room((size_t)n->nprops + 1);
     props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
     if (!props) return edit_status(t->err);
     if (n->nprops) memcpy(props, n->props, n->nprops * sizeof *props);
     n->props = props;
-    n->propcap = cap;
+    n->flags |= SGF__N_PROPROOM;
   }
   memcpy(id, ident, ilen + 1);
   v->raw = raw;
   v->len = len;
-  v->pos = nopos;
   p = &props[n->nprops++];
-  p->ident = p->raw_ident = id;
-  p->ident_len = p->raw_ident_len = ilen;
-  p->pos = nopos;
+  p->ident = id;
+  p->raw_ident = NULL;
+  p->pos = NULL;
   p->nvalues = 1;
   p->values = v;
   touched(n);
@@ -168,13 +161,13 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
 static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
   sgf__prop *p = find(n, ident);
-  sgf__val *v;
+  sgf__tval *v;
   if (!p) return prop_new(t, n, ident, raw, len);
-  v = (sgf__val *)p->values; /* arena memory: ours to change */
+  v = (sgf__tval *)p->values; /* arena memory: ours to change */
   v[0].raw = raw;
   v[0].len = len;
-  v[0].pos = nopos;
-  p->nvalues = 1; /* room stays >= pow2ceil(1) */
+  if (p->pos) ((sgf_pos *)p->pos)[1] = nopos; /* arena memory too */
+  p->nvalues = 1;                             /* room stays >= pow2ceil(1) */
   touched(n);
   return SGF_OK;
 }
@@ -183,22 +176,29 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
 static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
                        const char *raw, size_t len) {
   sgf__prop *p = find(n, ident);
-  sgf__val *arr;
+  sgf__tval *arr;
+  sgf_pos *pos = NULL;
   size_t k;
   int r;
   if (!p) return prop_new(t, n, ident, raw, len);
   if ((r = edit_prepare(t, n)) != 0) return r;
   k = p->nvalues;
+  if (p->pos) { /* kept positions: one more, zeros (made here) */
+    pos = sgf__tree_alloc(t, (k + 2) * sizeof *pos, sizeof(void *));
+    if (!pos) return edit_status(t->err);
+    memcpy(pos, p->pos, (k + 1) * sizeof *pos);
+    pos[k + 1] = nopos;
+  }
   if (is_pow2(k)) {
     arr = sgf__tree_alloc(t, 2 * k * sizeof *arr, sizeof(void *));
     if (!arr) return edit_status(t->err);
     memcpy(arr, p->values, k * sizeof *arr);
   } else {
-    arr = (sgf__val *)p->values;
+    arr = (sgf__tval *)p->values;
   }
   arr[k].raw = raw;
   arr[k].len = len;
-  arr[k].pos = nopos;
+  if (pos) p->pos = pos;
   p->values = arr;
   p->nvalues = k + 1;
   touched(n);
@@ -219,7 +219,7 @@ static long value_index(const sgf__prop *p, const char *raw, size_t len) {
 static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
                          const char *pt) {
   sgf__prop *p = find(n, ident);
-  sgf__val *v;
+  sgf__tval *v;
   long j = value_index(p, pt, 2);
   int r;
   if (j < 0) return 0;
@@ -229,7 +229,7 @@ static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
     memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
     n->nprops--;
   } else {
-    v = (sgf__val *)p->values;
+    v = (sgf__tval *)p->values;
     memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
     p->nvalues--; /* room stays >= pow2ceil(nvalues) */
   }
@@ -371,21 +371,20 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
   if (ident) {
     sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props, sizeof(void *));
-    sgf__val *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
+    sgf__tval *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
     size_t len;
     char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
     if (!raw) return edit_status(t->err);
     v->raw = raw;
     v->len = len;
-    v->pos = nopos;
-    props[0].ident = props[0].raw_ident = ident; /* a static string */
-    props[0].ident_len = props[0].raw_ident_len = strlen(ident);
-    props[0].pos = nopos;
+    props[0].ident = ident; /* a static string */
+    props[0].raw_ident = NULL;
+    props[0].pos = NULL;
     props[0].nvalues = 1;
     props[0].values = v;
     n->props = props;
     n->nprops = 1;
-    n->propcap = 2;
+    n->flags |= SGF__N_PROPROOM; /* 2 = prop_room(1) */
     sgf__node_scan(n);
   }
   sgf__node_link(t, n, c->node, first);
@@ -405,7 +404,7 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
   for (ch = c->node->first_child; ch; ch = ch->next) {
-    const sgf__val *mv;
+    const sgf__tval *mv;
     if ((ch->flags & SGF__N_MOVE) != want) continue;
     mv = sgf__node_move_value(ch);
     if (mv && mv->len == (size_t)k && memcmp(mv->raw, pt, (size_t)k) == 0)
@@ -495,10 +494,10 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   if (!raw) return edit_status(t->err);
   p = find(c->node, "LB");
   for (i = 0; p && i < p->nvalues; i++) {
-    const sgf__val *v = &p->values[i];
+    const sgf__tval *v = &p->values[i];
     if (v->len >= 3 && v->raw[0] == pt[0] && v->raw[1] == pt[1] &&
         v->raw[2] == ':') { /* one label per point: replace it */
-      sgf__val *w = (sgf__val *)v;
+      sgf__tval *w = (sgf__tval *)v;
       w->raw = raw;
       w->len = len;
       return SGF_OK;

@@ -34,7 +34,7 @@ int sgf__parse_int(const char *raw, size_t len, int64_t *out) {
 
 /* The colour a PL value names: B/b/1 black, W/w/2 white (first byte after
  * blanks; "Black", "white" work too). */
-static unsigned pl_flag(const sgf__val *v) {
+static unsigned pl_flag(const sgf__tval *v) {
   size_t i = 0;
   while (i < v->len && (v->raw[i] == ' ' || v->raw[i] == '\t')) i++;
   if (i == v->len) return 0;
@@ -60,20 +60,18 @@ void sgf__node_scan(sgf_node *n) {
     const sgf__prop *p = &n->props[i];
     const char *id = p->ident;
     if (p->nvalues == 0) continue;
-    if (!move && p->ident_len == 1 && (id[0] == 'B' || id[0] == 'W')) {
+    if (!move && (id[0] == 'B' || id[0] == 'W') && !id[1]) {
       f |= id[0] == 'B' ? SGF__N_BLACK : SGF__N_WHITE;
       move = 1;
-    } else if (p->ident_len == 2 && id[0] == 'P' && id[1] == 'L' && !pl) {
+    } else if (id[0] == 'P' && id[1] == 'L' && !id[2] && !pl) {
       f |= pl_flag(&p->values[0]);
       pl = 1;
-    } else if (p->ident_len == 2 && id[0] == 'M' && id[1] == 'N' && !mn) {
+    } else if (id[0] == 'M' && id[1] == 'N' && !id[2] && !mn) {
       int64_t k;
-      if (sgf__parse_int(p->values[0].raw, p->values[0].len, &k)) {
+      if (sgf__parse_int(p->values[0].raw, p->values[0].len, &k))
         f |= SGF__N_MN;
-        n->mn = k;
-      }
       mn = 1;
-    } else if (p->ident_len == 2 && id[0] == 'H' && id[1] == 'A' && !ha) {
+    } else if (id[0] == 'H' && id[1] == 'A' && !id[2] && !ha) {
       int64_t k;
       if (sgf__parse_int(p->values[0].raw, p->values[0].len, &k) && k >= 2)
         f |= SGF__N_HA2;
@@ -81,6 +79,20 @@ void sgf__node_scan(sgf_node *n) {
     }
   }
   n->flags = f;
+}
+
+int64_t sgf__node_mn(const sgf_node *n) {
+  uint32_t i;
+  for (i = 0; i < n->nprops; i++) {
+    const sgf__prop *p = &n->props[i];
+    const char *id = p->ident;
+    int64_t k = 0;
+    if (p->nvalues > 0 && id[0] == 'M' && id[1] == 'N' && !id[2]) {
+      sgf__parse_int(p->values[0].raw, p->values[0].len, &k);
+      return k;
+    }
+  }
+  return 0;
 }
 
 void sgf__tree_refresh(sgf_tree *t) {

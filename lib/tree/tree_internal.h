@@ -27,17 +27,18 @@
 
 /* Node flags. */
 enum {
-  SGF__N_BLACK = 0x1,   /* holds a move, and its first B/W is B */
-  SGF__N_WHITE = 0x2,   /* ... is W */
-  SGF__N_PL_B = 0x4,    /* PL[B] */
-  SGF__N_PL_W = 0x8,    /* PL[W] */
-  SGF__N_MN = 0x10,     /* MN[k] with an integer k (in node->mn) */
-  SGF__N_HA2 = 0x20,    /* HA[k] with k >= 2 */
-  SGF__N_LAST_B = 0x40, /* derived: the last move on the path is black */
-  SGF__N_LAST_W = 0x80, /* derived: ... white */
-  SGF__N_HEAD = 0x100,  /* builder: first node of a game tree's sequence */
-  SGF__N_EDIT = 0x200   /* props and each property's values have room:
-                           see tree_cursor.c */
+  SGF__N_BLACK = 0x1,     /* holds a move, and its first B/W is B */
+  SGF__N_WHITE = 0x2,     /* ... is W */
+  SGF__N_PL_B = 0x4,      /* PL[B] */
+  SGF__N_PL_W = 0x8,      /* PL[W] */
+  SGF__N_MN = 0x10,       /* MN[k] with an integer k (in node->mn) */
+  SGF__N_HA2 = 0x20,      /* HA[k] with k >= 2 */
+  SGF__N_LAST_B = 0x40,   /* derived: the last move on the path is black */
+  SGF__N_LAST_W = 0x80,   /* derived: ... white */
+  SGF__N_HEAD = 0x100,    /* builder: first node of a game tree's sequence */
+  SGF__N_EDIT = 0x200,    /* each property's values have room: see
+                             tree_cursor.c */
+  SGF__N_PROPROOM = 0x400 /* props has room: see tree_cursor.c */
 };
 #define SGF__N_MOVE (SGF__N_BLACK | SGF__N_WHITE)
 #define SGF__N_DERIVED (SGF__N_LAST_B | SGF__N_LAST_W)
@@ -45,16 +46,18 @@ enum {
 struct sgf_node {
   sgf_node *parent, *first_child, *last_child, *next, *prev;
   sgf_tree *tree;
-  sgf__prop *props; /* nprops in file order, room for propcap */
-  uint32_t nprops, propcap;
+  sgf__prop *props; /* nprops in file order (room: SGF__N_PROPROOM) */
+  uint32_t nprops;
   uint32_t flags;
   uint32_t nchildren;
   /* derived */
   uint32_t id, subtree, child_index, level, ply, depth;
-  int64_t mn;      /* MN value when SGF__N_MN */
   int64_t movenum; /* number of this node's move, or of the last before */
   int64_t nextnum; /* number the next move on the path gets */
-  sgf_pos pos;
+  /* where the ';' was: NULL unless the builder keeps positions
+     (SGF_TREE_POSITIONS), then the first of the node's positions (see
+     sgf__tb_close_staged) */
+  const sgf_pos *pos;
 };
 
 /* An arena block: this header, then the bytes handed out. */
@@ -130,6 +133,9 @@ sgf_node *sgf__node_alloc(sgf_tree *t);
 void sgf__node_link(sgf_tree *t, sgf_node *n, sgf_node *parent, int first);
 /* Recompute the node's own flags (move, PL, MN, HA) from its properties. */
 void sgf__node_scan(sgf_node *n);
+/* The value of the node's MN (its first MN property), when SGF__N_MN
+ * says it is an integer: kept nowhere, parsed again when asked. */
+int64_t sgf__node_mn(const sgf_node *n);
 /* Recompute the derived facts of every node (and fill the index when it
  * has room); clears dirty. Iterative; never fails. */
 void sgf__tree_refresh(sgf_tree *t);
@@ -153,12 +159,12 @@ static inline void sgf__node_derive(sgf_node *n) {
   }
   if (f & SGF__N_MOVE) {
     n->ply++;
-    movenum = (f & SGF__N_MN) ? n->mn : nextnum;
+    movenum = (f & SGF__N_MN) ? sgf__node_mn(n) : nextnum;
     nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
     f &= ~(uint32_t)SGF__N_DERIVED;
     f |= (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
   } else if (f & SGF__N_MN) {
-    nextnum = n->mn;
+    nextnum = sgf__node_mn(n);
   }
   n->movenum = movenum;
   n->nextnum = nextnum;
@@ -183,11 +189,27 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
                       const size_t *lens, size_t n);
 
 /* The first value of n's move (its first B or W), or NULL. */
-const sgf__val *sgf__node_move_value(const sgf_node *n);
+const sgf__tval *sgf__node_move_value(const sgf_node *n);
 
 /* Integer value of a raw property value (optional sign, digits, blanks
  * around); 0 if it is not an integer. */
 int sgf__parse_int(const char *raw, size_t len, int64_t *out);
+
+/* A cursor (tree_cursor.c, tree_edit.c). */
+struct sgf_cursor {
+  sgf_tree *tree;
+  sgf_node *node;
+  int variation_next; /* the next node added here is the last child */
+};
+
+/* The node's properties changed, so may its own flags: derived facts
+ * follow lazily (the tree is marked dirty when they may differ). */
+static inline void sgf__node_touched(sgf_node *n) {
+  uint32_t before = n->flags;
+  sgf__node_scan(n);
+  /* an MN value may have changed with the flags as they were */
+  if (before != n->flags || (n->flags & SGF__N_MN)) n->tree->dirty = 1;
+}
 
 /* Collections (tree_collection.c). */
 sgf_collection *sgf__collection_new(const sgf_allocator *a);

@@ -16,10 +16,26 @@ size_t sgf_tree_node_count(const sgf_tree *t) { return t->nnodes; }
 
 uint64_t sgf_tree_byte_count(const sgf_tree *t) { return t->bytes; }
 
+/* Node i found from the root through the subtree sizes (fresh), when
+ * there is no index: O(children along the path). */
+static const sgf_node *node_at_walk(const sgf_tree *t, size_t i) {
+  const sgf_node *n = t->root;
+  while (n->id != i) {
+    const sgf_node *c = n->first_child;
+    while (c->next && c->next->id <= i) c = c->next;
+    n = c;
+  }
+  return n;
+}
+
 const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i) {
   sgf_tree *m = (sgf_tree *)t; /* the index is a cache */
   if (i >= t->nnodes) return NULL;
-  if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) return NULL;
+  if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) {
+    /* no room for the index (memory, max_tree_bytes): the slow way */
+    if (t->dirty) sgf__tree_refresh(m);
+    return node_at_walk(t, i);
+  }
   return t->index[i];
 }
 
@@ -118,7 +134,10 @@ size_t sgf_node_distance(const sgf_node *a, const sgf_node *b) {
   return (size_t)(a->ply - c->ply) + (size_t)(b->ply - c->ply);
 }
 
-sgf_pos sgf_node_pos(const sgf_node *n) { return n->pos; }
+sgf_pos sgf_node_pos(const sgf_node *n) {
+  static const sgf_pos none;
+  return n->pos ? *n->pos : none;
+}
 
 /* ------------------------------------------------------------------ */
 /* Game facts                                                          */
@@ -128,14 +147,14 @@ static const sgf__prop *move_prop(const sgf_node *n) {
   uint32_t i;
   for (i = 0; i < n->nprops; i++) {
     const sgf__prop *p = &n->props[i];
-    if (p->ident_len == 1 && (p->ident[0] == 'B' || p->ident[0] == 'W') &&
+    if ((p->ident[0] == 'B' || p->ident[0] == 'W') && !p->ident[1] &&
         p->nvalues > 0)
       return p;
   }
   return NULL;
 }
 
-const sgf__val *sgf__node_move_value(const sgf_node *n) {
+const sgf__tval *sgf__node_move_value(const sgf_node *n) {
   const sgf__prop *p;
   if (!(n->flags & SGF__N_MOVE)) return NULL;
   p = move_prop(n);
@@ -144,9 +163,10 @@ const sgf__val *sgf__node_move_value(const sgf_node *n) {
 
 sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   if (value) {
-    const sgf__val *v = sgf__node_move_value(n);
-    if (v) {
-      *value = sgf__value_view(v);
+    const sgf__prop *p = (n->flags & SGF__N_MOVE) ? move_prop(n) : NULL;
+    if (p) {
+      sgf_prop_view pv = sgf__prop_view(p);
+      *value = sgf_prop_value(&pv, 0);
     } else {
       static const sgf_value_view none;
       *value = none;
@@ -182,10 +202,9 @@ sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i) {
 
 sgf__prop *sgf__node_find(const sgf_node *n, const char *ident) {
   uint32_t i;
-  size_t len = strlen(ident);
   for (i = 0; i < n->nprops; i++) {
     sgf__prop *p = &n->props[i];
-    if (p->ident_len == len && memcmp(p->ident, ident, len) == 0) return p;
+    if (strcmp(p->ident, ident) == 0) return p;
   }
   return NULL;
 }

@@ -162,7 +162,8 @@ const char *fz_check_writer(const uint8_t *data, size_t size);
 /* fuzz_cursor: recording a game through the cursor API of tree.h.
  * Header bytes:
  *   [0] bits 1-0 the failure schedule (as fuzz_reader's), bit 2 a
- *       realloc hook
+ *       realloc hook, bit 3 the parse below keeps positions
+ *       (SGF_TREE_POSITIONS)
  *   [1] the first failing allocation call (counted from the start)
  *   [2] tree writer options, as fuzz_roundtrip's [1]
  *   [3] n: 0 records into sgf_tree_create(); else the next n bytes are
@@ -171,7 +172,7 @@ const char *fz_check_writer(const uint8_t *data, size_t size);
  *   [4] limits of that parse (bits 3-0: max_nodes 4 x; bits 7-4:
  *       max_tree_bytes KiB; 0 the default); with [3] 0 and [4] not 0,
  *       "(;)" is parsed with these limits
- * then one operation a byte (low 5 bits modulo 20; the high 3 bits are
+ * then one operation a byte (low 5 bits modulo 21; the high 3 bits are
  * its flags), with its arguments in the bytes that follow: add_move (a
  * colour, main line or variation, a point: on the board, off it,
  * negative or a pass), add_node, start_variation, back, forward,
@@ -179,7 +180,14 @@ const char *fz_check_writer(const uint8_t *data, size_t size);
  * add_stone, add_comment, add_markup, add_label, set_text, add_value
  * (raw bytes, NUL, ']' and '\' included), set_result, header, a second
  * cursor (create, switch, destroy), a full check, a subtree written
- * alone and as variations, NULL arguments. Every operation is checked
+ * alone and as variations, NULL arguments, and the edits that remove or
+ * move (delete a subtree, a property or a value, promote, reparent to a
+ * node near the cursor or anywhere, to another tree's or a deleted
+ * node; after them the other cursor leaves a deleted subtree). Their
+ * effect is checked exactly: the node's properties and values (with
+ * their positions) but the one removed, the children of the parents
+ * involved in their new order, the subtree moved unchanged, and the
+ * structure queries against a walk. Every operation is checked
  * against tree.h: the status it returns (INVALID exactly for bad
  * arguments, NOMEM only and always when an allocation failed, LIMIT
  * only with limits), its effect read back through the public API, and,

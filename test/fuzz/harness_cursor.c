@@ -38,7 +38,8 @@ typedef struct cz {
   size_t n, i;
   countalloc *ca;
   sgf_tree *t;
-  sgf_tree *other; /* a tree of its own, for sgf_cursor_goto */
+  sgf_tree *other;      /* a tree of its own, for sgf_cursor_goto */
+  const sgf_node *gone; /* the last subtree deleted (its memory stays) */
   sgf_cursor *cur[2];
   int pending[2]; /* start_variation made the next node a variation */
   int w;          /* the cursor in use */
@@ -785,6 +786,7 @@ enum {
   OP_SUBTREE,
   OP_NULLS,
   OP_PASS,
+  OP_REMOVE, /* delete, delete_prop, delete_value, promote, reparent */
   NOPS
 };
 
@@ -908,6 +910,8 @@ static void op_go(cz *z, int op, const snap *s) {
       unsigned k = next(z);
       if (k == 255) {
         want = NULL;
+      } else if (k == 253 && z->gone != NULL) {
+        want = z->gone; /* deleted: refused */
       } else if (k == 254) {
         if (z->other == NULL) z->other = sgf_tree_create(NULL);
         if (z->other == NULL) abort();
@@ -1110,6 +1114,254 @@ static void op_text(cz *z, int op, unsigned f, const snap *s) {
   if (p.nvalues != 1 || !unescapes_to(v.raw, v.len, t, tl))
     cz_fail(z, "%s %s \"%s\": the property does not read back as that",
             op == OP_RESULT ? "set_result" : "set_text", id, show(t, tl));
+}
+
+/* The edits that remove or move (none allocates: OK or INVALID). */
+
+#define CZ_KIDS 64 /* children compared up to this many */
+
+/* The children of p in order into k[0..max); their number, or SIZE_MAX
+ * if there are more. */
+static size_t kids_of(const sgf_node *p, const sgf_node **k, size_t max) {
+  const sgf_node *ch;
+  size_t m = 0;
+  for (ch = sgf_node_first_child(p); ch != NULL;
+       ch = sgf_node_next_sibling(ch)) {
+    if (m == max) return SIZE_MAX;
+    k[m++] = ch;
+  }
+  return m;
+}
+
+/* The children of p must now be k[0..m) (taken before the edit) without
+ * out, with in (if not NULL) put at index at. */
+static void kids_now(cz *z, const sgf_node *p, const sgf_node *const *k,
+                     size_t m, const sgf_node *out, const sgf_node *in,
+                     size_t at, const char *what) {
+  const sgf_node *want[CZ_KIDS + 1], *got[CZ_KIDS + 1];
+  size_t w = 0, g, i;
+  if (m == SIZE_MAX) return;
+  for (i = 0; i < m; i++)
+    if (k[i] != out) want[w++] = k[i];
+  if (in != NULL) {
+    if (at > w) {
+      cz_fail(z, "%s: index %zu past %zu children", what, at, w);
+      return;
+    }
+    memmove(want + at + 1, want + at, (w - at) * sizeof *want);
+    want[at] = in;
+    w++;
+  }
+  g = kids_of(p, got, CZ_KIDS + 1);
+  if (g != w || (w && memcmp(got, want, w * sizeof *want) != 0))
+    cz_fail(z, "%s: node %zu has %zu children, not the %zu expected in order",
+            what, sgf_node_index(p), g, w);
+}
+
+/* After an edit of the tree's shape: its structure queries against a
+ * walk (small trees; allocation failures off: node ids may allocate). */
+static void shape_ok(cz *z, const char *what) {
+  size_t fail_at = z->ca->fail_at, dl = 0;
+  const char *err = NULL;
+  char *dump;
+  if (z->failed || sgf_tree_node_count(z->t) > CZ_SNAP_NODES) return;
+  z->ca->fail_at = SIZE_MAX;
+  dump = fz_tree_dump_opt(z->t, &dl, &err,
+                          z->limited ? FZ_DUMP_INDEX_MAY_FAIL : 0u);
+  z->ca->fail_at = fail_at;
+  if (dump == NULL) cz_fail(z, "%s: tree structure: %s", what, err ? err : "?");
+  free(dump);
+}
+
+/* The arguments of an edit that removes or moves, and what it should
+ * do. */
+typedef struct rm {
+  unsigned kind; /* 0 delete, 1 delete_prop, 2 delete_value, 3 promote,
+                    4 reparent */
+  const char *what, *id;
+  char ident[80];
+  size_t vi, index;
+  const sgf_node *np; /* reparent: the new parent */
+  int invalid;
+  bytebuf want; /* delete_prop, delete_value: the node after the edit */
+} rm;
+
+/* delete_prop, delete_value: a property of the node (the first of its
+ * name is the one to go), an identifier it may not have, or NULL. */
+static void rm_prop_args(cz *z, rm *e, const sgf_node *n) {
+  size_t np = sgf_node_prop_count(n), k = next(z) % (np + 2), i, first;
+  sgf_prop_view p;
+  e->id = e->ident;
+  strcpy(e->ident, "ZZ"); /* absent, unless add_value made it */
+  if (k == np + 1) {
+    e->id = NULL;
+    e->invalid = 1;
+    return;
+  }
+  if (k < np) {
+    p = sgf_node_prop(n, k);
+    if (p.ident_len < sizeof e->ident)
+      memcpy(e->ident, p.ident, p.ident_len + 1);
+  }
+  for (first = 0; first < np; first++)
+    if (strcmp(sgf_node_prop(n, first).ident, e->ident) == 0) break;
+  p = sgf_node_prop(n, first); /* nothing if first == np */
+  e->vi = next(z) % (p.nvalues + 1);
+  e->invalid = first == np || (e->kind == 2 && e->vi >= p.nvalues);
+  for (i = 0; i < np && !e->invalid; i++) {
+    sgf_prop_view q = sgf_node_prop(n, i);
+    if (i != first)
+      fz_prop_ser(&q, SIZE_MAX, &e->want, FZ_SER_POS);
+    else if (e->kind == 2 && q.nvalues > 1) /* the last one takes it along */
+      fz_prop_ser(&q, e->vi, &e->want, FZ_SER_POS);
+  }
+}
+
+static void rm_args(cz *z, rm *e, unsigned f, const snap *s) {
+  static const char *const names[5] = {"delete", "delete_prop", "delete_value",
+                                       "promote", "reparent"};
+  const sgf_node *n = s->node, *parent = sgf_node_parent(n);
+  e->kind = f % 5u;
+  e->what = names[e->kind];
+  switch (e->kind) {
+    case 0:
+      e->invalid = parent == NULL;
+      break;
+    case 1:
+    case 2:
+      rm_prop_args(z, e, n);
+      break;
+    case 3:
+      e->invalid = 0;
+      break;
+    default: { /* near the node (where the edge cases are), anywhere in
+                  the tree, another tree's, a deleted one, none */
+      unsigned k = next(z);
+      const sgf_node *pp = parent ? sgf_node_parent(parent) : NULL;
+      size_t cc;
+      if (k >= 253)
+        e->np = k == 255   ? NULL
+                : k == 254 ? (z->other ? sgf_tree_root(z->other) : NULL)
+                           : z->gone;
+      else if ((k & 3u) == 0)
+        e->np = parent;
+      else if ((k & 3u) == 1)
+        e->np = pp != NULL ? pp : n;
+      else if ((k & 3u) == 2)
+        e->np = sgf_node_next_sibling(n) ? sgf_node_next_sibling(n)
+                                         : sgf_node_prev_sibling(n);
+      else
+        e->np = sgf_tree_node_at(z->t, (k >> 2) % s->count);
+      cc = e->np != NULL && sgf_node_tree(e->np) == z->t
+               ? sgf_node_child_count(e->np)
+               : 2;
+      e->index = next(z) % (cc + 2); /* the end, and past it */
+      e->invalid =
+          parent == NULL || e->np == NULL || sgf_node_tree(e->np) != z->t ||
+          sgf_node_is_ancestor(n, e->np) || e->index > cc - (parent == e->np);
+      break;
+    }
+  }
+}
+
+static void op_remove(cz *z, unsigned f, const snap *s) {
+  sgf_cursor *c = z->cur[z->w];
+  const sgf_node *n = s->node, *parent = sgf_node_parent(n);
+  const sgf_node *kp[CZ_KIDS], *kn[CZ_KIDS];
+  size_t sub = sgf_node_subtree_size(n), mp = 0, mn = 0, fb;
+  int r, other_in;
+  bytebuf below, b;
+  rm e;
+  memset(&e, 0, sizeof e);
+  memset(&below, 0, sizeof below);
+  memset(&b, 0, sizeof b);
+  rm_args(z, &e, f, s);
+  if (parent != NULL) mp = kids_of(parent, kp, CZ_KIDS);
+  if (e.np != NULL && sgf_node_tree(e.np) == z->t)
+    mn = kids_of(e.np, kn, CZ_KIDS);
+  /* promote and reparent take the subtree along as it is */
+  if (s->whole_ok) fz_tree_ser(n, &below, 0);
+  other_in = s->other_node != NULL && sgf_node_is_ancestor(n, s->other_node);
+  fb = z->ca->failures;
+  switch (e.kind) {
+    case 0:
+      r = sgf_cursor_delete(c);
+      break;
+    case 1:
+      r = sgf_cursor_delete_prop(c, e.id);
+      break;
+    case 2:
+      r = sgf_cursor_delete_value(c, e.id, e.vi);
+      break;
+    case 3:
+      r = sgf_cursor_promote(c);
+      break;
+    default:
+      r = sgf_cursor_reparent(c, e.np, e.index);
+      break;
+  }
+  if (r != SGF_OK && r != SGF_EINVAL)
+    cz_fail(z, "%s returned %d", e.what, r); /* it allocates nothing */
+  if (!status_ok(z, r, e.invalid, z->ca->failures - fb, e.what)) {
+    if (!z->failed) snap_same(z, s, 0, e.what);
+    goto done;
+  }
+  if (e.kind != 0 &&
+      (sgf_cursor_node(c) != n || sgf_tree_node_count(z->t) != s->count))
+    cz_fail(z, "%s moved the cursor or changed the number of nodes", e.what);
+  switch (e.kind) {
+    case 0:
+      if (sgf_cursor_node(c) != parent || sgf_node_tree(n) != NULL ||
+          sgf_tree_node_count(z->t) != s->count - sub)
+        cz_fail(z,
+                "delete: the cursor not on the parent, or not %zu nodes gone",
+                sub);
+      kids_now(z, parent, kp, mp, n, NULL, 0, "delete");
+      z->gone = n; /* its memory stays with the tree */
+      z->pending[z->w] = 0;
+      if (other_in) { /* tree.h: move it out before using it */
+        if (sgf_cursor_rewind(z->cur[!z->w]) != SGF_OK)
+          cz_fail(z, "rewind refused");
+        z->pending[!z->w] = 0;
+      }
+      break;
+    case 1:
+    case 2: { /* the other properties and values, and their positions */
+      size_t i;
+      for (i = 0; i < sgf_node_prop_count(n); i++) {
+        sgf_prop_view q = sgf_node_prop(n, i);
+        fz_prop_ser(&q, SIZE_MAX, &b, FZ_SER_POS);
+      }
+      if (!bytebuf_eq(&b, &e.want))
+        cz_fail(z, "%s(%s, %zu): the node reads %s", e.what, e.ident, e.vi,
+                show(b.p ? b.p : "", b.len));
+      break;
+    }
+    case 3:
+      if (sgf_node_variation_depth(n) != 0)
+        cz_fail(z, "promote: the node is not on the main line");
+      if (parent != NULL) kids_now(z, parent, kp, mp, n, n, 0, "promote");
+      break;
+    default:
+      if (sgf_node_parent(n) != e.np || sgf_node_child_index(n) != e.index)
+        cz_fail(z, "reparent: the node is not child %zu of its new parent",
+                e.index);
+      kids_now(z, e.np, kn, mn, n, n, e.index, "reparent");
+      if (parent != e.np) kids_now(z, parent, kp, mp, n, NULL, 0, "reparent");
+      z->pending[z->w] = 0;
+      break;
+  }
+  if (e.kind == 3 || e.kind == 4) {
+    b.len = 0;
+    if (sgf_node_subtree_size(n) != sub ||
+        (s->whole_ok && (fz_tree_ser(n, &b, 0), !bytebuf_eq(&b, &below))))
+      cz_fail(z, "%s changed the subtree it moved", e.what);
+  }
+  if (e.kind != 1 && e.kind != 2) shape_ok(z, e.what);
+done:
+  bytebuf_free(&e.want);
+  bytebuf_free(&below);
+  bytebuf_free(&b);
 }
 
 static void op_add_value(cz *z, const snap *s) {
@@ -1384,6 +1636,9 @@ static void run_op(cz *z) {
     case OP_HEADER:
       op_header(z, &s);
       break;
+    case OP_REMOVE:
+      op_remove(z, f, &s);
+      break;
     default:
       op_nulls(z, f, &s);
       break;
@@ -1424,6 +1679,7 @@ static sgf_tree *start_tree(cz *z, const sgf_allocator *a, size_t tlen,
   sgf_options_init(&po);
   o.parser = &po;
   po.allocator = a;
+  if (z->p[0] & 8u) o.flags |= SGF_TREE_POSITIONS; /* kept through edits */
   o.max_nodes = (lim & 15u) ? 4u * (lim & 15u) : 0;
   o.max_tree_bytes = (lim >> 4) ? 1024u * (lim >> 4) : 0;
   c = sgf_collection_parse(src, len, &o, NULL);

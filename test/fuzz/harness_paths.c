@@ -185,8 +185,10 @@ const char *fz_check_tree_paths(const uint8_t *data, size_t size) {
   if (data[1] & 1) flags |= SGF_TREE_SKIP_OVERSIZED;
   if (data[1] & 2) flags |= SGF_TREE_COLLECT;
   if (data[1] & 4) max_nodes = 1 + (data[1] >> 4);
-  /* (bit 3 would set a byte limit: the paths report tree-byte-limit at
-   * different places, a known difference: see test/test_tree_paths.c) */
+  /* (bit 3 does not set a byte limit: the paths report tree-byte-limit
+   * at different places, a known difference: see
+   * test/test_tree_paths.c; it keeps positions) */
+  if (data[1] & 8) flags |= SGF_TREE_POSITIONS;
   in = (const char *)data + 2;
   len = size - 2;
   for (i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {

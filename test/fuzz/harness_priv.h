@@ -19,6 +19,12 @@ void fz_buf_pos(bytebuf *b, sgf_pos p);
  * a lone backslash at the end is doubled (harness_tree.c). */
 void fz_raw_normalize(bytebuf *b, size_t start);
 
+/* One property as fz_node_ser writes it, value number skip (SIZE_MAX:
+ * none) left out (harness_tree.c); how: values normalized (FZ_SER_NORM),
+ * positions of the identifier and the values added (FZ_SER_POS). */
+#define FZ_SER_NORM 0x1u
+#define FZ_SER_POS 0x2u
+void fz_prop_ser(const sgf_prop_view *p, size_t skip, bytebuf *b, unsigned how);
 /* A node's properties and values (normalized with fz_raw_normalize when
  * norm is set), appended to b; no positions (harness_tree.c). */
 void fz_node_ser(const sgf_node *n, bytebuf *b, int norm);

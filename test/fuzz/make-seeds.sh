@@ -57,7 +57,7 @@ t() { b ${#1}; printf '%s' "$1"; }
 op() { b $(($1 + 32 * ${2:-0})); }
 MOVE=0 NODE=1 STARTVAR=2 BACK=3 FORWARD=4 REWIND=5 GOTO=6 STONE=7
 COMMENT=8 MARKUP=9 LABEL=10 SETTEXT=11 ADDVALUE=12 RESULT=13 HEADER=14
-CURSOR=15 CHECK=16 SUBTREE=17 NULLS=18 PASS=19
+CURSOR=15 CHECK=16 SUBTREE=17 NULLS=18 PASS=19 REMOVE=20
 c=$out/fuzz_cursor
 game() { # header, moves, a comment, a variation, markup, a label, a result
   op $HEADER; b 71 19 154; t 'Black]'; t 'Wh\ite'; t 2024-01-01
@@ -94,10 +94,24 @@ edit() { # on a parsed game: comments, stones, a label, moves, nodes
   for f in 0 1 2 3 4 5 6 7 8 9 10 11; do op $NODE; done
   op $HEADER; b 255 9 33 2; t a; t b; t c; t d; t e; t f; op $CHECK 1
 }
+remove() { # delete (node, property, value), promote, reparent (flags % 5)
+  op $MOVE; b 3 3; op $MOVE 1; b 4 4; op $CURSOR; op $MOVE; b 5 5
+  op $STARTVAR; op $MOVE 1; b 6 6; op $MOVE; b 7 7; op $REMOVE 3
+  op $REMOVE 4; b 0 1; op $REMOVE 4; b 0 9; op $REMOVE 4; b 254 0
+  op $REMOVE 4; b 255 0; op $STONE 1; b 0 0; op $STONE 1; b 1 1
+  op $STONE 2; b 2 2; op $REMOVE 2; b 1 0; op $REMOVE 2; b 0 5
+  op $REMOVE 1; b 2; op $REMOVE 1; b 1; op $CHECK 1; op $CURSOR; op $BACK
+  op $REMOVE 0; op $GOTO; b 253; op $REMOVE 4; b 253 0; op $REWIND
+  op $REMOVE 0; op $REMOVE 3; op $CHECK 1; op $SUBTREE 1
+}
 src='(;GM[1]AB[aa][bb][cc]C[abc];B[aa]C[x\]](;W[bb]LB[cc:x])(;W[cc]MN[5]))'
 { b 0 0 0 0 0; game; } >"$c/game"
 { b 0 0 33 0 0; props; } >"$c/props"
 { b 0 0 16 0 0; cursors; } >"$c/cursors"
+{ b 0 0 16 0 0; remove; } >"$c/remove"
+{ b 0 0 1 ${#src} 0; printf '%s' "$src"; remove; } >"$c/parsed-remove"
+{ b 8 0 1 ${#src} 0; printf '%s' "$src"; op $REMOVE 2; b 1 0; remove; } \
+  >"$c/parsed-remove-positions"
 { b 1 3 0 0 0; game; } >"$c/game-fail-one"
 { b 6 5 33 0 0; props; } >"$c/props-fail-all"
 { b 3 2 16 0 0; cursors; } >"$c/cursors-fail-every-other"
