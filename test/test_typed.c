@@ -449,6 +449,47 @@ static int step(sgf_cursor *c, int k, const char *big, size_t nbig,
   }
 }
 
+/* A tree that kept positions: a setter's new values have none (zeros),
+ * however many there are, and the identifier keeps its own. */
+static void test_set_positions(void **state) {
+  static const char src[] = "(;FF[4]SZ[9]\nAB[aa][bb]HA[2])";
+  static const sgf_point pts[] = {{0, 0}, {2, 2}, {3, 4}, {5, 1}, {8, 8}};
+  sgf_tree_builder_options o;
+  sgf_diag err;
+  sgf_collection *col;
+  sgf_tree *t;
+  sgf_cursor *c;
+  const sgf_node *r;
+  sgf_prop_view p;
+  size_t i;
+  (void)state;
+  sgf_tree_builder_options_init(&o);
+  o.flags = SGF_TREE_POSITIONS;
+  col = sgf_collection_parse(src, strlen(src), &o, &err);
+  assert_non_null(col);
+  t = sgf_collection_tree(col, 0);
+  c = sgf_cursor_create(t);
+  r = sgf_tree_root(t);
+  assert_int_equal(sgf_cursor_set_points(c, "AB", pts, 5), SGF_OK);
+  p = sgf_node_find_prop(r, "AB");
+  assert_int_equal(p.nvalues, 5);
+  assert_int_equal(p.pos.line, 2);
+  assert_int_equal(p.pos.column, 1);
+  for (i = 0; i < p.nvalues; i++) {
+    sgf_value_view v = sgf_prop_value(&p, i);
+    assert_int_equal(v.pos.line, 0);
+    assert_int_equal(v.pos.offset, 0);
+  }
+  assert_string_equal(raw_of(r, "AB", 4), "ii");
+  /* the property after it keeps its positions */
+  p = sgf_node_find_prop(r, "HA");
+  assert_int_equal(p.pos.line, 2);
+  assert_int_equal(p.pos.column, 11);
+  assert_int_equal(sgf_prop_value(&p, 0).pos.column, 13);
+  sgf_cursor_destroy(c);
+  sgf_collection_free(col);
+}
+
 static void test_set_alloc_failure(void **state) {
   size_t nbig = 70000, nall = 0, fail, failed_total = 0;
   char *big = malloc(nbig);
@@ -548,6 +589,7 @@ int main(void) {
       cmocka_unit_test(test_set_scalars),
       cmocka_unit_test(test_set_points_play),
       cmocka_unit_test(test_set_utf8),
+      cmocka_unit_test(test_set_positions),
       cmocka_unit_test(test_set_alloc_failure),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -279,7 +279,8 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
                       const size_t *lens, size_t n) {
   sgf_tree *t = nd->tree;
   sgf__prop *p;
-  sgf__val *vals;
+  sgf__tval *vals;
+  sgf_pos *pos = NULL;
   size_t i, total = 0, off = 0;
   char *copy;
   int r;
@@ -289,7 +290,14 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
     return SGF_OK;
   }
   for (i = 0; i < n; i++) total += lens[i] + 1;
+  p = find(nd, ident);
   vals = sgf__tree_alloc(t, pow2ceil(n) * sizeof *vals, sizeof(void *));
+  if (vals && p && p->pos) { /* kept positions: the identifier's stays */
+    pos = sgf__tree_alloc(t, (pow2ceil(n) + 1) * sizeof *pos, sizeof(void *));
+    if (!pos) return edit_status(t->err);
+    memset(pos, 0, (pow2ceil(n) + 1) * sizeof *pos); /* values: made here */
+    pos[0] = p->pos[0];
+  }
   copy = vals ? sgf__tree_alloc(t, total, 1) : NULL;
   if (!copy) return edit_status(t->err);
   for (i = 0; i < n; i++) {
@@ -297,11 +305,9 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
     copy[lens[i]] = '\0';
     vals[i].raw = copy;
     vals[i].len = lens[i];
-    vals[i].pos = nopos;
     copy += lens[i] + 1;
     off += lens[i];
   }
-  p = find(nd, ident);
   if (!p) {
     if ((r = prop_new(t, nd, ident, vals[0].raw, vals[0].len)) != SGF_OK)
       return r;
@@ -310,6 +316,7 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
     return r; /* the copies edit_prepare made are equal: nothing changed */
   }
   p->values = vals; /* room for pow2ceil(n): the invariant holds */
+  if (pos) p->pos = pos;
   p->nvalues = n;
   touched(nd);
   return SGF_OK;
