@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sgfstream.h>
@@ -297,6 +298,80 @@ static void test_real(void **st) {
   assert_int_equal(sgf_real_encode(1e-16, out), SGF_ERANGE);
   assert_int_equal(sgf_real_encode(NAN, out), SGF_ERANGE);
   assert_int_equal(sgf_real_encode(INFINITY, out), SGF_ERANGE);
+}
+
+/* The shortest decimal (no exponent) that strtod reads back as a: the
+ * definition sgf_real_encode meets, computed the slow way. */
+static int shortest_decimal(double a, char *out) {
+  int prec;
+  for (prec = 0; prec <= 17; prec++) {
+    int w = snprintf(out, 64, "%.*f", prec, a);
+    if (strtod(out, NULL) == a) return w;
+  }
+  return -1;
+}
+
+/* Reals: the fast paths (at most 15 digits; at most 6 fraction digits)
+ * against strtod and against the shortest decimal, over the values real
+ * files hold and around the limits of the fast paths. */
+static void test_real_fast_paths(void **st) {
+  static const int64_t bases[] = {0,
+                                  1,
+                                  5,
+                                  9,
+                                  65,
+                                  75,
+                                  1795,
+                                  123456,
+                                  999999999999999LL,
+                                  100000000000000LL,
+                                  1125899906842623LL,
+                                  1125899906842624LL,
+                                  4503599627370495LL};
+  char in[64], out[SGF_REAL_MAX + 1], want[64];
+  uint64_t x = 88172645463325252ULL;
+  size_t i;
+  int f, n;
+  (void)st;
+  for (n = 0; n < 200000; n++) {
+    int64_t m;
+    int w, k;
+    double r, s;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift */
+    if (n < (int)(sizeof bases / sizeof bases[0]) * 8) {
+      m = bases[n / 8];
+      f = n % 8;
+    } else {
+      m = (int64_t)(x % (n % 3 ? 100000000ULL : 10000000000000000ULL));
+      f = (int)((x >> 56) % 12);
+    }
+    /* decode: m / 10^f written out, against strtod */
+    w = snprintf(in, sizeof in, "%s%lld", n & 1 ? "-" : "", (long long)m);
+    if (f > 0 && f < w - (n & 1)) {
+      memmove(in + w - f + 1, in + w - f, (size_t)f + 1);
+      in[w - f] = '.';
+      w++;
+    }
+    assert_int_equal(sgf_real_decode(in, (size_t)w, &r, NULL), 0);
+    s = strtod(in, NULL);
+    if (memcmp(&r, &s, sizeof r) != 0)
+      fail_msg("decode %s: %.17g, strtod %.17g", in, r, s);
+    /* encode: the shortest decimal, checked against the slow search */
+    if (s == 0 || fabs(s) >= 1e15 || fabs(s) < 1e-15) continue;
+    k = sgf_real_encode(s, out);
+    assert_true(k > 0 && k <= SGF_REAL_MAX);
+    out[k] = '\0';
+    w = shortest_decimal(fabs(s), want);
+    if (strcmp(out + (s < 0), want) != 0 || (s < 0) != (out[0] == '-'))
+      fail_msg("encode %.17g: %s, shortest %s (%d)", s, out, want, w);
+  }
+  for (i = 0; i < 8; i++) { /* fractions no short decimal is */
+    double v = (double)(i + 1) / 7;
+    n = sgf_real_encode(v, out);
+    assert_true(n > 0);
+    assert_int_equal(sgf_real_decode(out, (size_t)n, &v, NULL), 0);
+    assert_true(v == (double)(i + 1) / 7);
+  }
 }
 
 static void test_double_color(void **st) {
@@ -926,6 +1001,7 @@ int main(void) {
       cmocka_unit_test(test_table_register),
       cmocka_unit_test(test_number),
       cmocka_unit_test(test_real),
+      cmocka_unit_test(test_real_fast_paths),
       cmocka_unit_test(test_double_color),
       cmocka_unit_test(test_text),
       cmocka_unit_test(test_compose_split),
