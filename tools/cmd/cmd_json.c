@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
+#include "json_conv.h"
 #include "json_game.h"
 #include "sgf.h"
 #include "utf16.h"
@@ -382,11 +383,6 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   const char *msg = sgf_diag_message(d->code);
   const char *name = sgf_diag_name(d->code);
   (void)p;
-  jout_flush(r->g.out);
-  fflush(stdout);
-  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
-          d->pos.line, d->pos.column, sgf_severity_name(d->severity),
-          msg ? msg : "unknown diagnostic", name ? name : "unknown");
   if (d->severity == SGF_SEV_WARNING) {
     r->g.status = exit_worse(r->g.status, EXIT_WARNINGS);
   } else {
@@ -394,6 +390,12 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
     r->last_error = *d;
     r->have_error = 1;
   }
+  if (r->g.quiet) return SGF_CONTINUE;
+  jout_flush(r->g.out);
+  fflush(stdout);
+  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
+          d->pos.line, d->pos.column, sgf_severity_name(d->severity),
+          msg ? msg : "unknown diagnostic", name ? name : "unknown");
   return SGF_CONTINUE;
 }
 
@@ -539,6 +541,17 @@ static int parse_depth(const char *arg, uint64_t *out) {
   return 0;
 }
 
+static void set_callbacks(jrun *r) {
+  sgf_callbacks_init(&r->cb);
+  r->cb.on_tree_begin = on_tree_begin;
+  r->cb.on_tree_end = on_tree_end;
+  r->cb.on_node = on_node;
+  r->cb.on_property = on_property;
+  r->cb.on_value = on_value;
+  r->cb.on_property_end = on_property_end;
+  r->cb.on_diagnostic = on_diagnostic;
+}
+
 int cmd_json(int argc, char **argv) {
   enum {
     OPT_CHUNK = OPT_LONG_BASE,
@@ -631,14 +644,7 @@ int cmd_json(int argc, char **argv) {
     status = EXIT_TROUBLE;
     goto out;
   }
-  sgf_callbacks_init(&r->cb);
-  r->cb.on_tree_begin = on_tree_begin;
-  r->cb.on_tree_end = on_tree_end;
-  r->cb.on_node = on_node;
-  r->cb.on_property = on_property;
-  r->cb.on_value = on_value;
-  r->cb.on_property_end = on_property_end;
-  r->cb.on_diagnostic = on_diagnostic;
+  set_callbacks(r);
   g->p = sgf_parser_create(&r->cb, r, &opt);
   in = input_reader_create(0);
   if (g->p == NULL || in == NULL) {
@@ -669,4 +675,63 @@ out:
   free(g->out);
   free(r);
   return status;
+}
+
+/* ------------------------------------------------------------ sgf serve */
+
+/* json_conv.h: the same lines, one game at a time, into memory. */
+struct json_conv {
+  jrun r;
+};
+
+void json_conv_destroy(json_conv *c) {
+  jgame *g;
+  if (c == NULL) return;
+  g = &c->r.g;
+  sgf_parser_destroy(g->p);
+  if (g->cs) {
+    sgf_charset_free(g->cs, g->conv, g->conv_cap);
+    sgf_charset_destroy(g->cs);
+  }
+  free(g->stack);
+  free(g->val.p);
+  free(g->root.p);
+  free(g->moves.p);
+  free(g->move_raw.p);
+  free(g->text.p);
+  free(g->out);
+  free(c);
+}
+
+json_conv *json_conv_create(void) {
+  json_conv *c = calloc(1, sizeof *c);
+  sgf_charset_options copt;
+  jgame *g;
+  if (c == NULL) return NULL;
+  g = &c->r.g;
+  g->quiet = 1;
+  g->out = calloc(1, sizeof *g->out);
+  sgf_charset_options_init(&copt);
+  g->cs = sgf_charset_create(&copt);
+  set_callbacks(&c->r);
+  g->p = sgf_parser_create(&c->r.cb, &c->r, NULL);
+  if (g->out == NULL || g->cs == NULL || g->p == NULL) {
+    json_conv_destroy(c);
+    return NULL;
+  }
+  return c;
+}
+
+int json_conv_game(json_conv *c, const char *name, const char *buf, size_t len,
+                   bytebuf *out) {
+  jrun *r = &c->r;
+  size_t mark = out->len;
+  r->arg = name;
+  begin(r, name);
+  r->decided = 1; /* the server's games are bytes as sent: no UTF-16 */
+  r->g.out->to = out;
+  feed(r, buf, len);
+  end(r, name, NULL);
+  r->g.out->to = NULL;
+  return out->len > mark ? 0 : -1;
 }

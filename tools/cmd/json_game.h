@@ -41,6 +41,7 @@ typedef struct jgame {
   const char *file, *member; /* source */
   int status;                /* exit status so far */
   int input_utf8;            /* the input was converted: CA is moot */
+  int quiet;                 /* no diagnostics on stderr (sgf serve) */
   uint64_t errors_in_input;
 
   /* the game */

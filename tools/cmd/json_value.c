@@ -17,6 +17,8 @@
 
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
+  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
+  if (g->quiet) return;
   jout_flush(g->out);
   fflush(stdout);
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: ", g->name, pos.line,
@@ -25,7 +27,6 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
-  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
 }
 
 sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k) {

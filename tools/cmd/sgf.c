@@ -32,6 +32,11 @@ static const command commands[] = {
      help_mainline},
     {"split", "write each game of a collection to its own file", cmd_split,
      help_split},
+#ifdef SGF_WITH_SERVE
+    {"serve", "receive games over TCP and HTTP and store them", cmd_serve,
+     help_serve},
+    {"send", "send SGF files to sgf serve", cmd_send, help_send},
+#endif
     {"help", "show the help of a command", cmd_help, help_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
