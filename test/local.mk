@@ -136,3 +136,10 @@ test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
 TESTS += test/tool-json.sh
 EXTRA_DIST += test/tool-json.sh
+
+# sgf serve and sgf send (each skips without them): the load test, the
+# slow sink's backpressure, SIGTERM under load, the limits.
+TESTS += test/serve-load.sh test/serve-backpressure.sh test/serve-sigterm.sh \
+	test/serve-limits.sh
+EXTRA_DIST += test/serve-lib.sh test/serve_load.py test/serve-load.sh \
+	test/serve-backpressure.sh test/serve-sigterm.sh test/serve-limits.sh

@@ -233,9 +233,9 @@ void client_write(client *cl, const char *buf, size_t len) {
 }
 
 /* Does a raw connection's first read begin an HTTP request? */
-static int looks_http(const char *b, ssize_t n) {
-  static const char *const methods[] = {"GET ", "POST", "HEAD",
-                                        "PUT ", "DELE", "OPTI"};
+static int looks_http(const char *b, int n) {
+  static const char *const methods[] = {"GET ", "POST", "HEAD", "PUT ",
+                                        "DELE", "OPTI"};
   size_t i;
   if (n < 4) return 0;
   for (i = 0; i < sizeof methods / sizeof *methods; i++)
@@ -243,18 +243,47 @@ static int looks_http(const char *b, ssize_t n) {
   return 0;
 }
 
-static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
-  client *cl = (client *)st;
-  if (n > 0 && cl->bytes == 0 && !cl->is_http && looks_http(b->base, n)) {
+/* The first 4 bytes of a raw port's connection decide: an HTTP method
+ * makes it an HTTP client. They are kept until there are 4 (or the end). */
+static void sniff(client *cl, const char *buf, ssize_t n) {
+  size_t take = n > 0 ? (size_t)n : 0;
+  if (take > 4 - (size_t)cl->nsniff) take = 4 - (size_t)cl->nsniff;
+  memcpy(cl->sniff + cl->nsniff, buf, take);
+  cl->nsniff += (int)take;
+  if (cl->nsniff < 4 && n >= 0) return;
+  cl->sniffed = 1;
+  if (looks_http(cl->sniff, cl->nsniff)) {
     conn_free(&cl->c);
     cl->conn_live = 0;
     cl->is_http = 1;
     http_start(cl);
+    http_read(cl, cl->sniff, cl->nsniff);
+  } else if (cl->nsniff > 0) {
+    raw_read(cl, cl->sniff, cl->nsniff);
   }
+  if (n > 0 && (size_t)n > take) {
+    if (cl->is_http)
+      http_read(cl, buf + take, n - (ssize_t)take);
+    else
+      raw_read(cl, buf + take, n - (ssize_t)take);
+  } else if (n < 0) {
+    if (cl->is_http)
+      http_read(cl, buf, n);
+    else
+      raw_read(cl, buf, n);
+  }
+}
+
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
+  client *cl = (client *)st;
   if (n > 0) {
     cl->bytes += (uint64_t)n;
     cl->srv->st.bytes_in += (uint64_t)n;
     client_touch(cl);
+  }
+  if (n != 0 && !cl->is_http && !cl->sniffed) {
+    sniff(cl, b->base, n);
+    return;
   }
   if (cl->is_http)
     http_read(cl, b->base, n);

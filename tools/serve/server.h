@@ -61,6 +61,8 @@ typedef struct client {
   uint64_t id;
   char peer[80];
   int is_http;
+  char sniff[4]; /* a raw port's first bytes: an HTTP method? */
+  int nsniff, sniffed;
   conn c;
   int conn_live;
   size_t held; /* conn_held() last counted in srv->held */
