@@ -51,7 +51,8 @@ static int on_tree_end(sgf_parser *p, void *u) {
   /* a tree the parser closes at the end of input has no ')' of its own */
   if (pos.offset < c->base || pos.offset >= c->base + c->buf.len ||
       c->buf.p[pos.offset - c->base] != ')') {
-    abandon(c, pos.offset, "the input ended inside the game");
+    abandon(c, pos.offset,
+            c->ending ? c->end_reason : "the input ended inside the game");
     return SGF_CONTINUE;
   }
   c->in_game = 0;
@@ -190,6 +191,7 @@ int conn_end(conn *c, const char *reason) {
   int rc;
   if (!c->done && c->p != NULL && !c->paused) {
     c->ending = 1;
+    c->end_reason = reason;
     rc = sgf_parser_finish(c->p);
     /* a game the held-back bytes completed may pause: the game is
      * delivered all the same; nothing is left to parse */

@@ -65,7 +65,8 @@ typedef struct conn {
   sgf_pos gpos;
   uint64_t games; /* complete games delivered */
   int paused, done, ending;
-  char why[160]; /* CONN_DONE's reason */
+  const char *end_reason; /* conn_end()'s, during its finish */
+  char why[160];          /* CONN_DONE's reason */
 } conn;
 
 /* Returns 0 or -1 (out of memory). The parser is made on first data. */

@@ -131,9 +131,10 @@ static void on_timer(uv_timer_t *t) { send_more(t->data); }
 static void on_write(uv_write_t *req, int status) {
   sender *s = req->data;
   if (status < 0) {
+    /* the server stopped reading: what it answers is still read, to
+     * its end */
     fprintf(stderr, "sgf: send: write: %s\n", uv_strerror(status));
     s->failed = 1;
-    stop(s);
     return;
   }
   if (s->rate) {

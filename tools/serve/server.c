@@ -234,8 +234,8 @@ void client_write(client *cl, const char *buf, size_t len) {
 
 /* Does a raw connection's first read begin an HTTP request? */
 static int looks_http(const char *b, int n) {
-  static const char *const methods[] = {"GET ", "POST", "HEAD", "PUT ",
-                                        "DELE", "OPTI"};
+  static const char *const methods[] = {"GET ", "POST", "HEAD",
+                                        "PUT ", "DELE", "OPTI"};
   size_t i;
   if (n < 4) return 0;
   for (i = 0; i < sizeof methods / sizeof *methods; i++)
@@ -380,8 +380,8 @@ void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
 /* ------------------------------------------------------------ run */
 
 static void on_flush(uv_timer_t *t) {
-  (void)t;
   slog_flush();
+  maybe_exit(t->data); /* the sinks' last writes end with no event here */
 }
 
 static int listen_on(server *s, uv_tcp_t *h, const char *addr,
@@ -457,6 +457,7 @@ int server_run(const server_opts *opt) {
   uv_signal_start(&s->sig_term, on_signal, SIGTERM);
   uv_signal_start(&s->sig_hup, on_signal, SIGHUP);
   uv_timer_init(s->loop, &s->flush_t);
+  s->flush_t.data = s;
   uv_timer_start(&s->flush_t, on_flush, 200, 200);
   uv_run(s->loop, UV_RUN_DEFAULT);
   status = sink_failures(s->sink) ? 2 : 0;
