@@ -42,6 +42,15 @@ static void abandon(conn *c, uint64_t end, const char *reason) {
                   c->gstart, reason);
 }
 
+/* The game grew over --max-game-bytes: quarantined, and the stream ends. */
+static void too_large(conn *c, uint64_t end) {
+  snprintf(c->why, sizeof c->why,
+           "limit hit: game larger than %" PRIu64 " bytes",
+           c->lim.max_game_bytes);
+  abandon(c, end, c->why);
+  c->done = 1;
+}
+
 static int on_tree_end(sgf_parser *p, void *u) {
   conn *c = u;
   sgf_pos pos;
@@ -54,6 +63,11 @@ static int on_tree_end(sgf_parser *p, void *u) {
     abandon(c, pos.offset,
             c->ending ? c->end_reason : "the input ended inside the game");
     return SGF_CONTINUE;
+  }
+  if (c->lim.max_game_bytes &&
+      pos.offset + 1 - c->gstart > c->lim.max_game_bytes) {
+    too_large(c, pos.offset + 1);
+    return SGF_ABORT;
   }
   c->in_game = 0;
   g.index = c->games++;
@@ -150,11 +164,7 @@ static int run(conn *c) {
     if (rc != SGF_OK && rc != SGF_PAUSED) return stopped(c, rc);
     if (c->in_game && c->lim.max_game_bytes &&
         c->fed - c->gstart > c->lim.max_game_bytes) {
-      snprintf(c->why, sizeof c->why,
-               "limit hit: game larger than %" PRIu64 " bytes",
-               c->lim.max_game_bytes);
-      abandon(c, c->fed, c->why);
-      c->done = 1;
+      too_large(c, c->fed);
       return CONN_DONE;
     }
     trim(c);
