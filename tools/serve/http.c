@@ -36,7 +36,8 @@ typedef struct http_state {
   char url[256];
   size_t url_len;
   int route, msg_done, keep_alive, body_on;
-  bytebuf rest; /* bytes after a paused message */
+  int body_ended, cut; /* cut: the body's conn was done before the body */
+  bytebuf rest;        /* bytes after a paused message */
   bytebuf games, warns, rejected;
   uint64_t nstored, nfailed, nquar, nwarn;
   unsigned inflight; /* this request's games not yet acknowledged */
@@ -63,6 +64,7 @@ static void reset_request(http_state *h) {
   h->route = R_NONE;
   h->msg_done = 0;
   h->body_on = 0;
+  h->body_ended = h->cut = 0;
   h->games.len = h->warns.len = h->rejected.len = 0;
   h->nstored = h->nfailed = h->nquar = h->nwarn = 0;
 }
@@ -85,15 +87,22 @@ static void respond(client *cl, int code, const char *body, size_t len) {
   bytebuf_free(&b);
 }
 
-static void summary(client *cl) {
+/* cut: why the body's stream ended before the body did (a limit, a
+ * refusal in strict mode), or NULL: what followed was not read, and the
+ * client must be told. */
+static void summary(client *cl, const char *cut) {
   http_state *h = cl->http;
   bytebuf b;
   bytebuf_init(&b);
   bytebuf_addf(&b,
                "{\"stored\":%" PRIu64 ",\"failed\":%" PRIu64
-               ",\"quarantined\":%" PRIu64 ",\"warnings_total\":%" PRIu64
-               ",\"games\":[",
+               ",\"quarantined\":%" PRIu64 ",\"warnings_total\":%" PRIu64,
                h->nstored, h->nfailed, h->nquar, h->nwarn);
+  if (cut) {
+    bytebuf_adds(&b, ",\"error\":");
+    json_str(&b, cut);
+  }
+  bytebuf_adds(&b, ",\"games\":[");
   if (h->games.len) bytebuf_add(&b, h->games.p, h->games.len - 1);
   bytebuf_adds(&b, "],\"warnings\":[");
   if (h->warns.len) bytebuf_add(&b, h->warns.p, h->warns.len - 1);
@@ -238,12 +247,26 @@ static int answer(client *cl) {
   server *s = cl->srv;
   char body[2048];
   if (h->route == R_GAMES) {
+    const char *cut;
     if (h->body_on && cl->c.paused) return 0;
-    if (h->body_on && !cl->c.done)
-      conn_end(&cl->c, "the request body ended inside the game");
+    if (h->body_on && !h->body_ended) {
+      h->body_ended = 1;
+      if (cl->c.done)
+        h->cut = 1;
+      else
+        conn_end(&cl->c, "the request body ended inside the game");
+    }
     if (h->inflight > 0) return 0;
+    cut = h->cut ? cl->c.why : NULL;
     s->st.http_requests++;
-    summary(cl);
+    if (cut) {
+      s->st.limits_hit += strncmp(cut, "limit hit", 9) == 0;
+      slog("%s #%" PRIu64
+           ": POST /games: %s: the rest of the body was"
+           " not read",
+           cl->peer, cl->id, cut);
+    }
+    summary(cl, cut);
     slog("POST /games %s #%" PRIu64 ": %" PRIu64 " stored, %" PRIu64
          " quarantined",
          cl->peer, cl->id, h->nstored, h->nquar);
