@@ -26,7 +26,17 @@ done
 "$sgf" send -v --http --rate 60000 --chunk 2000 "127.0.0.1:$HTTP_PORT" \
   "$tmp/in7.sgf" >"$tmp/sent7" 2>/dev/null &
 pids="$pids $!"
-sleep 1
+# SIGTERM once games are acknowledged (waited for, however slow the
+# machine; the senders need about 40 s to send all at that rate)
+python3 - "$HTTP_PORT" <<'PY'
+import json, sys, time, urllib.request
+deadline = time.time() + 120
+while time.time() < deadline:
+    url = f"http://127.0.0.1:{sys.argv[1]}/stats"
+    if json.loads(urllib.request.urlopen(url, timeout=60).read())["games_stored"] >= 50:
+        break
+    time.sleep(0.05)
+PY
 stop_serve
 for p in $pids; do wait "$p"; done
 [ "$SERVE_STATUS" -eq 0 ] || bad "serve exited $SERVE_STATUS"
