@@ -9,11 +9,14 @@ set -e
 # bzip2 zip zstd lz4 p7zip-full: test/tool-archives.sh makes compressed
 # files and archives with them (a few MB). jq, python3: test/tool-json.sh
 # loads every line of `sgf json` with both.
+# libhttp-parser-dev: sgf serve and sgf send (without it they are not
+# built); curl, wrk: bench/serve.sh (the HTTP path's client and load).
 PKGS="build-essential autoconf automake libtool pkg-config
       libuv1-dev libarchive-dev libcmocka-dev xz-utils time
       bzip2 zip zstd lz4 p7zip-full jq python3
       clang clang-format libclang-rt-14-dev valgrind
-      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user"
+      gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+      libhttp-parser-dev curl wrk"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086
