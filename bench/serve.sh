@@ -80,8 +80,11 @@ start() {
   http=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) (HTTP).*/\1/p' "$tmp/log")
 }
 # stop: the server's peak RSS in $hwm (KiB), then SIGTERM; it must exit 0.
+# $cpu: the server's CPU seconds (user + system), which a loaded machine
+# does not inflate as it does the wall time.
 stop() {
   hwm=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$pid/status")
+  cpu=$(sed 's/^.*) //' "/proc/$pid/stat" | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($12 + $13) / hz }')
   kill -TERM $pid
   wait $pid
   st=$?
@@ -139,9 +142,9 @@ raw_run() {
   [ "$acked" -eq $((${per:-0} * senders)) ] || wrong "raw: $acked games acknowledged, not $senders x $per"
   [ "$lines" -eq "$acked" ] || wrong "raw: $lines games stored for $acked acknowledged"
   [ "$(quarantined)" -eq 0 ] || wrong "raw: $(quarantined) games quarantined"
-  echo "$t0 $t1 $size $senders $acked $hwm" | awk -v what="$what" -v note="${4:-}" '{ s = $2 - $1; mb = $3 * $4 / 1e6;
-    printf "serve-bench: raw: %d senders, %.1f MB in %.2f s: %.1f MB/s, %.0f games/s into %s (%d games, each acknowledged and stored once), peak RSS %.1f MiB%s\n",
-    $4, mb, s, mb / s, $5 / s, what, $5, $6 / 1024, note }'
+  echo "$t0 $t1 $size $senders $acked $hwm $cpu" | awk -v what="$what" -v note="${4:-}" '{ s = $2 - $1; mb = $3 * $4 / 1e6;
+    printf "serve-bench: raw: %d senders, %.1f MB in %.2f s: %.1f MB/s, %.0f games/s into %s (%d games, each acknowledged and stored once; server CPU %.2f s: %.1f MB per CPU second), peak RSS %.1f MiB%s\n",
+    $4, mb, s, mb / s, $5 / s, what, $5, $7, mb / ($7 > 0 ? $7 : 1), $6 / 1024, note }'
   rm -f "$3" "$tmp"/sent*
 }
 raw_run "JSON Lines" --jsonl "$tmp/out.jsonl" " (targets: 300 MB/s, under 64 MiB)"
@@ -168,7 +171,7 @@ http_run() {
   [ "${non2xx:-0}" -eq 0 ] || wrong "http: $non2xx answers not 200"
   [ "$lines" -ge "${nreq:-0}" ] || wrong "http: $lines games stored for $nreq answered POSTs"
   [ "$(quarantined)" -eq 0 ] || wrong "http: $(quarantined) games quarantined"
-  echo "serve-bench: http: wrk 1 thread, 64 connections, ${dur} s: ${rps:-?} POSTs/s of single games into $1 (${nreq:-?} answered, $lines stored, ${non2xx:-0} not 200${errs:+, socket errors: $errs}), peak RSS $((hwm / 1024)) MiB${4:-}"
+  echo "serve-bench: http: wrk 1 thread, 64 connections, ${dur} s: ${rps:-?} POSTs/s of single games into $1 (${nreq:-?} answered, $lines stored, ${non2xx:-0} not 200${errs:+, socket errors: $errs}; server CPU $cpu s: $(awk -v n="$lines" -v c="$cpu" 'BEGIN { printf "%.0f", n / (c > 0 ? c : 1) }') POSTs per CPU second), peak RSS $((hwm / 1024)) MiB${4:-}"
   rm -f "$3"
 }
 if ! command -v wrk >/dev/null 2>&1; then
