@@ -591,6 +591,7 @@ int cmd_json(int argc, char **argv) {
   }
   g = &r->g;
   g->out->len = 0;
+  g->out->to = NULL; /* stdout (malloc: not zeroed) */
   sgf_options_init(&opt);
   sgf_charset_options_init(&copt);
   opterr = 0;
