@@ -294,7 +294,8 @@ for h, hk, hc in half_games:
     if g is not None and quar.get(g, 0) < 1:
         fail(f"client {hc} ({hk}): a half game {h[:40]!r} ({len(h)} bytes) "
              "is not in the quarantine")
-if hwm > 96 * 1024:
+# (not under AddressSanitizer: its shadow and quarantine are not ours)
+if hwm > 96 * 1024 and os.environ.get("SERVE_SANITIZED") != "1":
     fail(f"peak RSS {hwm} KiB over 96 MiB")
 print(f"serve_load: {CLIENTS} clients {dict(kinds)} in {elapsed:.1f}s: "
       f"{len(acked)} games acknowledged and stored once, byte-identical; "
