@@ -239,7 +239,15 @@ static void dir_work(uv_work_t *req) {
   if (off < j->len || fsync(fd) != 0) j->err = errno ? errno : EIO;
   if (close(fd) != 0 && j->err == 0) j->err = errno;
   if (j->err == 0 && rename(tmp, dst) != 0) j->err = errno;
-  if (j->err != 0) unlink(tmp);
+  if (j->err != 0) {
+    unlink(tmp);
+    return;
+  }
+  /* the rename is durable once the directory is: an acknowledged game
+   * must survive a power loss too */
+  fd = open(j->s->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) j->err = errno;
+  if (fd >= 0) close(fd);
 }
 
 static void dir_done(uv_work_t *req, int status) {

@@ -9,14 +9,15 @@
  *   SINK_DIR     one file per game in a directory, written under a
  *                temporary name, fsync'd and renamed, in libuv's pool, so
  *                that a crash never leaves half a game under a game's
- *                name. The quarantine is such a directory.
+ *                name; then the directory is fsync'd, so that the rename
+ *                is on disk. The quarantine is such a directory.
  *
  * A game is acknowledged (its callback called with 0) once it is written:
- * for a directory, renamed after the fsync; for a stream, handed to the
- * kernel by write(2). sink_put() returns 1 when the sink is behind (more
- * than its high-water mark is waiting): the caller pauses and calls
- * sink_wait(); the waiter is resumed once the backlog is under half the
- * mark.
+ * for a directory, renamed after the fsync and the directory fsync'd;
+ * for a stream, handed to the kernel by write(2). sink_put() returns 1
+ * when the sink is behind (more than its high-water mark is waiting): the
+ * caller pauses and calls sink_wait(); the waiter is resumed once the
+ * backlog is under half the mark.
  */
 #ifndef SGF_SERVE_SINK_H
 #define SGF_SERVE_SINK_H
