@@ -11,12 +11,15 @@ set -e
 # loads every line of `sgf json` with both.
 # python3-distributed: test/dask-shards.sh runs contrib/dask/sgf_dask.py
 # on a Dask LocalCluster (Dask and its dependencies, about 10 MB).
+# libhttp-parser-dev: sgf serve and sgf send (without it they are not
+# built); curl, wrk: bench/serve.sh (the HTTP path's client and load).
 PKGS="build-essential autoconf automake libtool pkg-config
       libuv1-dev libarchive-dev libcmocka-dev xz-utils time
       bzip2 zip zstd lz4 p7zip-full jq python3
       clang clang-format libclang-rt-14-dev valgrind
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-      python3-distributed"
+      python3-distributed
+      libhttp-parser-dev curl wrk"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # shellcheck disable=SC2086

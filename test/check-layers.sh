@@ -13,6 +13,9 @@
 #   tools/io      itself
 #   tools/cmd     itself, tools/common, the public headers of tools/io
 #                 (not its *_priv.h)
+#   tools/serve   the same as tools/cmd, and tools/cmd's headers (sgf.h,
+#                 json_conv.h): `sgf serve` and `sgf send`, commands in a
+#                 folder of their own
 # Every layer may include the public headers (<sgfstream.h>, <sgfstream/...>).
 top_srcdir=${top_srcdir:-.}
 cd "$top_srcdir" || exit 99
@@ -23,6 +26,7 @@ allowed() { # FOLDER -> the folders it may include from, besides itself
   lib/core) echo "lib/common lib/simd" ;;
   lib/read | lib/tree | lib/write | lib/value | lib/check) echo "lib/common" ;;
   tools/cmd) echo "tools/common tools/io" ;;
+  tools/serve) echo "tools/common tools/io tools/cmd" ;;
   *) echo "" ;;
   esac
 }

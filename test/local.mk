@@ -179,3 +179,10 @@ EXTRA_DIST += test/tool-utf16.sh
 # `sgf filter`: by hand, against Python over `sgf json`, symmetries, --unique
 TESTS += test/tool-filter.sh
 EXTRA_DIST += test/tool-filter.sh
+
+# sgf serve and sgf send (each skips without them): the load test, the
+# slow sink's backpressure, SIGTERM under load, the limits.
+TESTS += test/serve-load.sh test/serve-backpressure.sh test/serve-sigterm.sh \
+	test/serve-limits.sh
+EXTRA_DIST += test/serve-lib.sh test/serve_load.py test/serve-load.sh \
+	test/serve-backpressure.sh test/serve-sigterm.sh test/serve-limits.sh

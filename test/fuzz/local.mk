@@ -125,3 +125,40 @@ clean-local: clean-fuzz
 clean-fuzz:
 	rm -rf fuzz-seeds fuzz-artifacts
 .PHONY: fuzz fuzz-smoke clean-fuzz
+
+# sgf serve's connection state machine and HTTP request path, without
+# sockets: test/serve_fuzz_conn and test/serve_fuzz_http run each target
+# over a bounded number of random streams (make check); with
+# --enable-fuzzers they are libFuzzer targets too.
+if BUILD_TOOLS
+if HAVE_HTTP_PARSER
+SERVE_FUZZ_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/serve \
+	$(COMMON_CPPFLAGS)
+check_PROGRAMS += test/serve_fuzz_conn test/serve_fuzz_http
+TESTS += test/serve_fuzz_conn test/serve_fuzz_http
+test_serve_fuzz_conn_SOURCES = test/fuzz/fuzz_serve_conn.c tools/serve/conn.c
+test_serve_fuzz_conn_CPPFLAGS = $(SERVE_FUZZ_CPPFLAGS) -DSERVE_FUZZ_MAIN
+test_serve_fuzz_conn_LDADD = $(COMMON_LIBS) lib/libsgfstream.la
+test_serve_fuzz_http_SOURCES = test/fuzz/fuzz_serve_http.c \
+	tools/serve/http.c tools/serve/conn.c
+test_serve_fuzz_http_CPPFLAGS = $(SERVE_FUZZ_CPPFLAGS) -DSERVE_FUZZ_MAIN
+test_serve_fuzz_http_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS)
+test_serve_fuzz_http_LDADD = $(COMMON_LIBS) lib/libsgfstream.la \
+	$(HTTP_PARSER_LIBS) $(UV_LIBS)
+if ENABLE_FUZZERS
+noinst_PROGRAMS += test/fuzz/fuzz_serve_conn test/fuzz/fuzz_serve_http
+test_fuzz_fuzz_serve_conn_SOURCES = test/fuzz/fuzz_serve_conn.c \
+	tools/serve/conn.c
+test_fuzz_fuzz_serve_conn_CPPFLAGS = $(SERVE_FUZZ_CPPFLAGS)
+test_fuzz_fuzz_serve_conn_LDADD = $(COMMON_LIBS) lib/libsgfstream.la
+test_fuzz_fuzz_serve_conn_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
+test_fuzz_fuzz_serve_http_SOURCES = test/fuzz/fuzz_serve_http.c \
+	tools/serve/http.c tools/serve/conn.c
+test_fuzz_fuzz_serve_http_CPPFLAGS = $(SERVE_FUZZ_CPPFLAGS)
+test_fuzz_fuzz_serve_http_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS)
+test_fuzz_fuzz_serve_http_LDADD = $(COMMON_LIBS) lib/libsgfstream.la \
+	$(HTTP_PARSER_LIBS) $(UV_LIBS)
+test_fuzz_fuzz_serve_http_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
+endif
+endif
+endif

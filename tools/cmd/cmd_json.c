@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "input.h"
+#include "json_conv.h"
 #include "json_game.h"
 #include "progress.h"
 #include "sgf.h"
@@ -385,12 +386,6 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   if (r->g.have_origin && pos.offset < r->g.quiet_before &&
       d->severity != SGF_SEV_FATAL)
     return SGF_CONTINUE; /* sgf filter reported it */
-  jout_flush(r->g.out);
-  fflush(stdout);
-  progress_clear();
-  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
-          pos.line, pos.column, sgf_severity_name(d->severity),
-          msg ? msg : "unknown diagnostic", name ? name : "unknown");
   if (d->severity == SGF_SEV_WARNING) {
     r->g.status = exit_worse(r->g.status, EXIT_WARNINGS);
   } else {
@@ -398,6 +393,13 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
     r->last_error = *d;
     r->have_error = 1;
   }
+  if (r->g.quiet) return SGF_CONTINUE;
+  jout_flush(r->g.out);
+  fflush(stdout);
+  progress_clear();
+  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
+          pos.line, pos.column, sgf_severity_name(d->severity),
+          msg ? msg : "unknown diagnostic", name ? name : "unknown");
   return SGF_CONTINUE;
 }
 
@@ -538,6 +540,7 @@ json_writer *json_writer_create(void) {
     return NULL;
   }
   r->g.out->len = 0;
+  r->g.out->to = NULL; /* stdout (malloc: not zeroed) */
   r->g.have_origin = 1;
   return r;
 }
@@ -600,6 +603,7 @@ int cmd_json(int argc, char **argv) {
   }
   g = &r->g;
   g->out->len = 0;
+  g->out->to = NULL; /* stdout (malloc: not zeroed) */
   sgf_options_init(&opt);
   sgf_charset_options_init(&copt);
   opterr = 0;
@@ -678,4 +682,47 @@ int cmd_json(int argc, char **argv) {
 out:
   free_run(r);
   return status;
+}
+
+/* ------------------------------------------------------------ sgf serve */
+
+/* json_conv.h: the same lines, one game at a time, into memory. */
+struct json_conv {
+  jrun r;
+};
+
+void json_conv_destroy(json_conv *c) {
+  if (c != NULL) free_run(&c->r); /* r is c's first member */
+}
+
+json_conv *json_conv_create(void) {
+  json_conv *c = calloc(1, sizeof *c);
+  sgf_charset_options copt;
+  jgame *g;
+  if (c == NULL) return NULL;
+  g = &c->r.g;
+  g->quiet = 1;
+  g->out = calloc(1, sizeof *g->out);
+  sgf_charset_options_init(&copt);
+  g->cs = sgf_charset_create(&copt);
+  set_callbacks(&c->r);
+  g->p = sgf_parser_create(&c->r.cb, &c->r, NULL);
+  if (g->out == NULL || g->cs == NULL || g->p == NULL) {
+    json_conv_destroy(c);
+    return NULL;
+  }
+  return c;
+}
+
+int json_conv_game(json_conv *c, const char *name, const char *buf, size_t len,
+                   bytebuf *out) {
+  jrun *r = &c->r;
+  size_t mark = out->len;
+  r->arg = name;
+  begin(r, name);
+  r->g.out->to = out;
+  feed(r, buf, len);
+  end(r, name, NULL);
+  r->g.out->to = NULL;
+  return out->len > mark ? 0 : -1;
 }

@@ -41,6 +41,7 @@ typedef struct jgame {
   const char *file, *member; /* source */
   int status;                /* exit status so far */
   int input_utf8;            /* the input was converted: CA is moot */
+  int quiet;                 /* no diagnostics on stderr (sgf serve) */
   int have_origin;           /* the bytes are cut from a larger input */
   sgf_pos origin;            /* ... where they begin in it */
   uint64_t quiet_before;     /* the parser's diagnostics before this

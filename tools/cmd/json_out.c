@@ -1,12 +1,17 @@
 /* json_out.c - buffered JSON output (json_out.h). */
 #include "json_out.h"
 
+#include "bytebuf.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 void jout_flush(jout *o) {
-  if (o->len) fwrite(o->buf, 1, o->len, stdout);
+  if (o->len && o->to)
+    bytebuf_add(o->to, o->buf, o->len);
+  else if (o->len)
+    fwrite(o->buf, 1, o->len, stdout);
   o->len = 0;
 }
 

@@ -14,12 +14,16 @@
 
 #define JOUT_CAP 65536
 
+struct bytebuf;
+
 typedef struct jout {
   size_t len;
+  struct bytebuf *to; /* NULL: stdout; else appended there (sgf serve) */
   char buf[JOUT_CAP];
 } jout;
 
-/* Hand what is buffered to stdout (stdio reports write errors). */
+/* Hand what is buffered to stdout (stdio reports write errors), or to
+ * o->to. */
 void jout_flush(jout *o);
 
 static inline void jout_byte(jout *o, char c) {

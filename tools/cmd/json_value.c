@@ -27,6 +27,8 @@ sgf_pos jpos_abs(const jgame *g, sgf_pos pos) {
 
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
+  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
+  if (g->quiet) return;
   pos = jpos_abs(g, pos);
   jout_flush(g->out);
   fflush(stdout);
@@ -37,7 +39,6 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   vfprintf(stderr, fmt, ap);
   va_end(ap);
   fputc('\n', stderr);
-  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
 }
 
 sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k) {

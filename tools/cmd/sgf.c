@@ -35,6 +35,11 @@ static const command commands[] = {
      help_split},
     {"filter", "select games by game information and moves", cmd_filter,
      help_filter},
+#ifdef SGF_WITH_SERVE
+    {"serve", "receive games over TCP and HTTP and store them", cmd_serve,
+     help_serve},
+    {"send", "send SGF files to sgf serve", cmd_send, help_send},
+#endif
     {"help", "show the help of a command", cmd_help, help_help},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

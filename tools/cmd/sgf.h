@@ -48,6 +48,10 @@ void help_stats(FILE *f);
 void help_events(FILE *f);
 void help_json(FILE *f);
 void help_filter(FILE *f);
+int cmd_serve(int argc, char **argv); /* tools/serve */
+int cmd_send(int argc, char **argv);
+void help_serve(FILE *f);
+void help_send(FILE *f);
 
 /* sgf.c: option handling shared by the commands. */
 

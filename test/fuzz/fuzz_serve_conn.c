@@ -1,0 +1,193 @@
+/* fuzz_serve_conn.c - `sgf serve`'s connection state machine
+ * (tools/serve/conn.c) fed the input in any split, with the sink
+ * "behind" at any game (pause, then resume), and the connection ending
+ * at any point. The first 8 bytes seed the choices; the rest is the
+ * stream. Checks, against the same stream fed whole with no pause and no
+ * early end:
+ *   - every game delivered is the stream's bytes at its offset, starts
+ *     with '(' and ends with ')', in order, not overlapping;
+ *   - split and pauses change nothing: the same games, the same
+ *     abandoned bytes, when the stream is not cut short;
+ *   - cut short at byte k, the games delivered are those of the whole
+ *     run that end before k, and nothing delivered is past k.
+ * With SERVE_FUZZ_MAIN (make check: test/serve_fuzz) main() runs it over
+ * random streams built from SGF pieces, for a bounded count. */
+#include "conn.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXG 4096
+
+typedef struct run {
+  const uint8_t *in;
+  size_t n;
+  uint64_t rng;
+  int pausy;
+  uint64_t off[MAXG], len[MAXG];
+  size_t ngames;
+  uint64_t qoff[MAXG], qlen[MAXG];
+  size_t nquar;
+} run;
+
+static uint64_t next(uint64_t *s) {
+  *s ^= *s << 13;
+  *s ^= *s >> 7;
+  *s ^= *s << 17;
+  return *s;
+}
+
+static void die(const char *what) {
+  fprintf(stderr, "fuzz_serve_conn: %s\n", what);
+  abort();
+}
+
+static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
+  run *r = ctx;
+  if (g->offset + len > r->n || memcmp(r->in + g->offset, buf, len) != 0)
+    die("a game is not the stream's bytes at its offset");
+  /* a lenient game may begin without its '(' (a node outside any tree
+   * opens one): it ends at a ')' all the same */
+  if (len < 1 || buf[len - 1] != ')') die("a game does not end with ')'");
+  if (r->ngames > 0 &&
+      g->offset < r->off[r->ngames - 1] + r->len[r->ngames - 1])
+    die("games overlap or go back");
+  if (r->ngames < MAXG) {
+    r->off[r->ngames] = g->offset;
+    r->len[r->ngames++] = len;
+  }
+  return r->pausy && next(&r->rng) % 3 == 0;
+}
+
+static void on_abandon(void *ctx, const char *buf, size_t len, uint64_t off,
+                       const char *reason) {
+  run *r = ctx;
+  (void)reason;
+  if (off + len > r->n || memcmp(r->in + off, buf, len) != 0)
+    die("abandoned bytes are not the stream's");
+  if (r->nquar < MAXG) {
+    r->qoff[r->nquar] = off;
+    r->qlen[r->nquar++] = len;
+  }
+}
+
+static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
+  (void)ctx;
+  (void)d;
+  (void)game;
+}
+
+static const conn_ops ops = {on_game, on_abandon, on_warning};
+
+/* Feed r->in[0, cut) in random pieces; pauses resumed at once or after
+ * more bytes were kept. */
+static void feed(run *r, size_t cut, int split) {
+  conn c;
+  conn_limits lim;
+  size_t at = 0;
+  int rc = CONN_OK;
+  memset(&lim, 0, sizeof lim);
+  conn_init(&c, &lim, &ops, r);
+  while (at < cut && rc != CONN_DONE) {
+    size_t n = split ? 1 + next(&r->rng) % 700 : cut - at;
+    if (n > cut - at) n = cut - at;
+    rc = conn_feed(&c, (const char *)r->in + at, n);
+    at += n;
+    while (rc == CONN_PAUSED && (at == cut || next(&r->rng) % 2))
+      rc = conn_resume(&c);
+  }
+  while (rc == CONN_PAUSED) rc = conn_resume(&c);
+  conn_end(&c, "end");
+  conn_free(&c);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static run whole, split;
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  size_t i, cut;
+  if (size < 8) return 0;
+  for (i = 0; i < 8; i++) seed = seed * 131 + data[i];
+  memset(&whole, 0, sizeof whole);
+  whole.in = data + 8;
+  whole.n = size - 8;
+  whole.rng = seed | 1;
+  split = whole;
+  split.pausy = 1;
+  feed(&whole, whole.n, 0);
+  feed(&split, split.n, 1);
+  if (whole.ngames != split.ngames ||
+      memcmp(whole.off, split.off, whole.ngames * sizeof *whole.off) != 0 ||
+      memcmp(whole.len, split.len, whole.ngames * sizeof *whole.len) != 0)
+    die("the split or the pauses changed the games");
+  if (whole.nquar != split.nquar ||
+      memcmp(whole.qoff, split.qoff, whole.nquar * sizeof *whole.qoff) != 0)
+    die("the split or the pauses changed what was abandoned");
+  /* cut short: a prefix of the whole run's games */
+  cut = whole.n ? (size_t)(next(&split.rng) % whole.n) : 0;
+  memset(split.off, 0, sizeof split.off);
+  split.ngames = split.nquar = 0;
+  split.n = cut;
+  feed(&split, cut, 1);
+  for (i = 0; i < split.ngames; i++)
+    if (split.off[i] != whole.off[i] || split.len[i] != whole.len[i] ||
+        split.off[i] + split.len[i] > cut)
+      die("cut short: a game differs from the whole run's");
+  for (i = split.ngames; i < whole.ngames; i++)
+    if (whole.off[i] + whole.len[i] <= cut &&
+        whole.off[i] + whole.len[i] + 64 < cut)
+      die("cut short: a game complete before the cut was not delivered");
+  return 0;
+}
+
+#ifdef SERVE_FUZZ_MAIN
+/* Random streams of SGF pieces and noise, a bounded number of runs. */
+int main(int argc, char **argv) {
+  static const char *const piece[] = {"(;GM[1]FF[4]SZ[19]",
+                                      ";B[pd]",
+                                      ";W[dp]",
+                                      "(",
+                                      ")",
+                                      "C[a\\]b]",
+                                      "[x]",
+                                      "\n",
+                                      " junk ",
+                                      "(;",
+                                      ")\n(;",
+                                      "C[",
+                                      "]",
+                                      "\\",
+                                      ";",
+                                      "((",
+                                      "))",
+                                      "PB[\x82\\]",
+                                      "\xef\xbb\xbf",
+                                      "AB[aa][bb]"};
+  uint8_t buf[8192];
+  uint64_t s = 17;
+  long runs = argc > 1 ? atol(argv[1]) : 3000, k;
+  for (k = 0; k < runs; k++) {
+    size_t n = 8, np = 1 + next(&s) % 60, j;
+    for (j = 0; j < 8; j++) buf[j] = (uint8_t)next(&s);
+    for (j = 0; j < np; j++) {
+      const char *p = piece[next(&s) % (sizeof piece / sizeof *piece)];
+      size_t l = strlen(p);
+      if (next(&s) % 10 == 0) { /* a random byte */
+        if (n < sizeof buf) buf[n++] = (uint8_t)next(&s);
+        continue;
+      }
+      if (n + l > sizeof buf) break;
+      memcpy(buf + n, p, l);
+      n += l;
+    }
+    LLVMFuzzerTestOneInput(buf, n);
+  }
+  printf(
+      "serve_fuzz: conn: %ld random streams, every split, pause and cut "
+      "agree\n",
+      runs);
+  return 0;
+}
+#endif

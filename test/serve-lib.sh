@@ -1,0 +1,67 @@
+# serve-lib.sh - sourced by test/serve-*.sh: the sgf tool with serve,
+# python3, a temporary directory, and a server started on loopback
+# ephemeral ports (start_serve ARGS...: sets SERVE_PID, RAW_PORT,
+# HTTP_PORT; the log is $tmp/log).
+top_builddir=${top_builddir:-.}
+top_srcdir=${top_srcdir:-.}
+sgf="$(cd "$top_builddir" && pwd)/sgf"
+src="$(cd "$top_srcdir" && pwd)"
+if [ ! -x "$sgf" ] || ! "$sgf" serve --help >/dev/null 2>&1; then
+  echo "$name: sgf serve not built (no http-parser?): skipped"
+  exit 77
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "$name: no python3: skipped"
+  exit 77
+fi
+# A sanitizer build (configure --enable-sanitizers): AddressSanitizer's
+# shadow memory and its quarantine of freed blocks (up to 256 MB) make the
+# RSS no measure of what the server holds, so the tests leave their
+# memory bounds out there (SERVE_SANITIZED=1).
+SERVE_SANITIZED=0
+if grep -q '^CFLAGS = .*-fsanitize=address' "$top_builddir/Makefile" 2>/dev/null; then
+  SERVE_SANITIZED=1
+fi
+export SERVE_SANITIZED
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sgf-$name.XXXXXX") || exit 99
+SERVE_PID=
+cleanup() {
+  if [ -n "$SERVE_PID" ]; then kill "$SERVE_PID" 2>/dev/null; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+bad() {
+  echo "$name: FAIL: $*"
+  fail=1
+}
+
+# The port of the listener whose log line says WHAT ("raw SGF", "HTTP").
+port_of() {
+  sed -n "s/.*listening on [^ ]*:\([0-9]*\) ($1).*/\1/p" "$tmp/log" | head -1
+}
+
+start_serve() {
+  rm -f "$tmp/log"
+  "$sgf" serve --listen 127.0.0.1:0 --http 127.0.0.1:0 --log "$tmp/log" "$@" &
+  SERVE_PID=$!
+  i=0
+  while [ $i -lt 100 ]; do
+    RAW_PORT=$(port_of "raw SGF" 2>/dev/null)
+    HTTP_PORT=$(port_of HTTP 2>/dev/null)
+    if [ -n "$RAW_PORT" ] && [ -n "$HTTP_PORT" ]; then return 0; fi
+    sleep 0.05
+    i=$((i + 1))
+  done
+  echo "$name: serve did not start"
+  cat "$tmp/log"
+  exit 99
+}
+
+# Stop the server with SIGTERM; its exit status in $SERVE_STATUS.
+stop_serve() {
+  kill -TERM "$SERVE_PID"
+  wait "$SERVE_PID"
+  SERVE_STATUS=$?
+  SERVE_PID=
+}

@@ -1,0 +1,225 @@
+/* cmd_serve.c - `sgf serve`: options (the server is server.c). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "server.h"
+#include "sgf.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#define DEFAULT_LISTEN "127.0.0.1:7017"
+
+void help_serve(FILE *f) {
+  fprintf(f,
+          "usage: sgf serve [--listen=ADDR:PORT] [--http=ADDR:PORT]\n"
+          "                 [--dir=DIR | --jsonl=FILE | --out=FILE] [--fmt] "
+          "[--strict]\n"
+          "                 [--quarantine=DIR] [--log=FILE] [LIMITS]\n"
+          "\n"
+          "Receive SGF games over the network and store every complete "
+          "game.\n"
+          "Raw TCP: each connection is a stream of games; the server "
+          "answers a\n"
+          "line per game (stored INDEX OFFSET LENGTH, quarantined OFFSET "
+          "LENGTH\n"
+          "REASON) and 'done STORED QUARANTINED' before it closes. HTTP/1.1: "
+          "POST\n"
+          "/games (a body of games) answers a JSON summary; GET /health, "
+          "GET /stats.\n"
+          "An HTTP request on the raw port is served as HTTP.\n"
+          "\n"
+          "      --listen=ADDR:PORT  raw TCP (default " DEFAULT_LISTEN
+          ", unless only\n"
+          "                          --http is given); [::1]:PORT for IPv6\n"
+          "      --http=ADDR:PORT    HTTP/1.1 on another port\n"
+          "      --dir=DIR           one file per game in DIR (written, "
+          "fsync'd,\n"
+          "                          renamed)\n"
+          "      --jsonl=FILE        one line of `sgf json` per game "
+          "(- : stdout)\n"
+          "      --out=FILE          the games as SGF, one after another "
+          "(default:\n"
+          "                          stdout)\n"
+          "      --fmt               store games normalized (as sgf fmt) "
+          "instead of\n"
+          "                          byte-exact\n"
+          "  -s, --strict            refuse damaged games (quarantined)\n"
+          "      --quarantine=DIR    incomplete and refused games (default "
+          "'quarantine')\n"
+          "      --log=FILE          the log (default stderr); SIGHUP "
+          "reopens it\n"
+          "Limits (K, M, G suffixes; 0: none):\n"
+          "      --max-connections=N  (default 1024)\n"
+          "      --max-game-bytes=N   (default 16M)\n"
+          "      --max-games=N        games per connection or POST (default "
+          "0)\n"
+          "      --idle-timeout=SECS  (default 60)\n"
+          "      --max-memory=N       bytes held by connections and the "
+          "sink\n"
+          "                           (default 256M)\n"
+          "      --sink-buffer=N      sink backlog before readers pause "
+          "(default 4M;\n"
+          "                           0: the default)\n"
+          "  -h, --help              show this help\n"
+          "\n"
+          "SIGINT, SIGTERM: stop accepting, finish or quarantine what is in "
+          "flight,\nexit 0. SIGHUP: reopen the log and the sink's "
+          "file.\n" EXIT_STATUS_HELP);
+}
+
+/* A byte count or number with an optional K, M or G. 0 or -1. */
+static int parse_size(const char *opt, const char *arg, uint64_t *out) {
+  char *end;
+  unsigned long long v;
+  errno = 0;
+  v = strtoull(arg, &end, 10);
+  if (arg[0] < '0' || arg[0] > '9' || errno != 0) goto bad;
+  if (*end == 'K' || *end == 'k')
+    v <<= 10, end++;
+  else if (*end == 'M' || *end == 'm')
+    v <<= 20, end++;
+  else if (*end == 'G' || *end == 'g')
+    v <<= 30, end++;
+  if (*end != '\0') goto bad;
+  *out = v;
+  return 0;
+bad:
+  fprintf(stderr,
+          "sgf: serve: invalid %s '%s' (a number, K M G allowed)\n"
+          "Try 'sgf serve --help'.\n",
+          opt, arg);
+  return -1;
+}
+
+/* As many descriptors as the hard limit allows (10,000 connections). */
+static void raise_nofile(void) {
+  struct rlimit r;
+  if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+    r.rlim_cur = r.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &r);
+  }
+}
+
+int cmd_serve(int argc, char **argv) {
+  enum {
+    OPT_LISTEN = OPT_LONG_BASE,
+    OPT_HTTP,
+    OPT_DIR,
+    OPT_JSONL,
+    OPT_OUT,
+    OPT_FMT,
+    OPT_QUAR,
+    OPT_LOG,
+    OPT_MAXCONN,
+    OPT_MAXGAME,
+    OPT_MAXGAMES,
+    OPT_IDLE,
+    OPT_MAXMEM,
+    OPT_SINKBUF
+  };
+  static const struct option longopts[] = {
+      {"listen", required_argument, NULL, OPT_LISTEN},
+      {"http", required_argument, NULL, OPT_HTTP},
+      {"dir", required_argument, NULL, OPT_DIR},
+      {"jsonl", required_argument, NULL, OPT_JSONL},
+      {"out", required_argument, NULL, OPT_OUT},
+      {"fmt", no_argument, NULL, OPT_FMT},
+      {"strict", no_argument, NULL, 's'},
+      {"quarantine", required_argument, NULL, OPT_QUAR},
+      {"log", required_argument, NULL, OPT_LOG},
+      {"max-connections", required_argument, NULL, OPT_MAXCONN},
+      {"max-game-bytes", required_argument, NULL, OPT_MAXGAME},
+      {"max-games", required_argument, NULL, OPT_MAXGAMES},
+      {"idle-timeout", required_argument, NULL, OPT_IDLE},
+      {"max-memory", required_argument, NULL, OPT_MAXMEM},
+      {"sink-buffer", required_argument, NULL, OPT_SINKBUF},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  server_opts o;
+  uint64_t v;
+  int ch, bad = 0;
+  memset(&o, 0, sizeof o);
+  o.sink_kind = SINK_STREAM;
+  o.quarantine = "quarantine";
+  o.max_conn = 1024;
+  o.max_game_bytes = 16u << 20;
+  o.idle_ms = 60000;
+  o.max_memory = 256u << 20;
+  opterr = 0;
+  while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
+    switch (ch) {
+      case OPT_LISTEN:
+        o.listen = optarg;
+        break;
+      case OPT_HTTP:
+        o.http = optarg;
+        break;
+      case OPT_DIR:
+        o.sink_kind = SINK_DIR;
+        o.sink_path = optarg;
+        break;
+      case OPT_JSONL:
+        o.sink_kind = SINK_JSONL;
+        o.sink_path = strcmp(optarg, "-") == 0 ? NULL : optarg;
+        break;
+      case OPT_OUT:
+        o.sink_kind = SINK_STREAM;
+        o.sink_path = strcmp(optarg, "-") == 0 ? NULL : optarg;
+        break;
+      case OPT_FMT:
+        o.fmt = 1;
+        break;
+      case 's':
+        o.strict = 1;
+        break;
+      case OPT_QUAR:
+        o.quarantine = optarg;
+        break;
+      case OPT_LOG:
+        o.log = optarg;
+        break;
+      case OPT_MAXCONN:
+        bad |= parse_size("--max-connections", optarg, &v);
+        o.max_conn = (unsigned)v;
+        break;
+      case OPT_MAXGAME:
+        bad |= parse_size("--max-game-bytes", optarg, &o.max_game_bytes);
+        break;
+      case OPT_MAXGAMES:
+        bad |= parse_size("--max-games", optarg, &o.max_games);
+        break;
+      case OPT_IDLE:
+        bad |= parse_size("--idle-timeout", optarg, &v);
+        o.idle_ms = v * 1000;
+        break;
+      case OPT_MAXMEM:
+        bad |= parse_size("--max-memory", optarg, &o.max_memory);
+        break;
+      case OPT_SINKBUF:
+        bad |= parse_size("--sink-buffer", optarg, &v);
+        o.sink_high = (size_t)v;
+        break;
+      case 'h':
+        help_serve(stdout);
+        return finish_output(EXIT_CLEAN);
+      default:
+        return option_error("serve", ch, argv);
+    }
+    if (bad) return EXIT_TROUBLE;
+  }
+  if (optind < argc) {
+    fprintf(stderr,
+            "sgf: serve: unexpected argument '%s'\n"
+            "Try 'sgf serve --help'.\n",
+            argv[optind]);
+    return EXIT_TROUBLE;
+  }
+  if (o.listen == NULL && o.http == NULL) o.listen = DEFAULT_LISTEN;
+  raise_nofile();
+  signal(SIGPIPE, SIG_IGN);
+  return server_run(&o) == 0 ? EXIT_CLEAN : EXIT_TROUBLE;
+}

@@ -1,0 +1,85 @@
+/* conn.h - the per-connection state machine of `sgf serve`: bytes in, in
+ * any split, games out. Knows no sockets (test/fuzz/fuzz_serve_conn.c
+ * drives it with bytes alone).
+ *
+ * Every byte fed is appended to one buffer that holds the stream from the
+ * '(' of the game being read (or, between games, its last bytes) on; the
+ * parser reads from it. A game is complete at its top-level ')': its
+ * bytes, exactly as received, go to ops->game(). When that says the sink
+ * is behind, the parser is paused (the core's SGF_PAUSE) and further
+ * bytes are only kept, not parsed, until conn_resume(): the caller stops
+ * reading the connection then, so what is kept is at most one read.
+ *
+ * A game the input ends inside, one the parser stops in (a fatal error, or
+ * any error in strict mode) and one over the size limit go to
+ * ops->abandon() with the reason: never to ops->game().
+ */
+#ifndef SGF_SERVE_CONN_H
+#define SGF_SERVE_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgfstream.h>
+
+#include "bytebuf.h"
+
+enum {
+  CONN_OK = 0, /* go on feeding */
+  CONN_PAUSED, /* the sink is behind: keep feeding nothing, conn_resume() */
+  CONN_DONE    /* no more input is wanted (c->why says why) */
+};
+
+typedef struct conn_game {
+  uint64_t index;  /* games of this stream so far, from 0 */
+  uint64_t offset; /* the '(' in the stream */
+  sgf_pos pos;
+} conn_game;
+
+typedef struct conn_ops {
+  /* A complete game. Returns 0, or 1 when the sink is behind (pause). */
+  int (*game)(void *ctx, const char *buf, size_t len, const conn_game *g);
+  /* An incomplete or refused game, from its '(' (at off) on. */
+  void (*abandon)(void *ctx, const char *buf, size_t len, uint64_t off,
+                  const char *reason);
+  /* A warning (lenient mode); game: its index, or -1 between games. */
+  void (*warning)(void *ctx, const sgf_diag *d, int64_t game);
+} conn_ops;
+
+typedef struct conn_limits {
+  uint64_t max_game_bytes; /* 0: none */
+  uint64_t max_games;      /* per stream; 0: none */
+  int strict;
+} conn_limits;
+
+typedef struct conn {
+  const conn_ops *ops;
+  void *ctx;
+  conn_limits lim;
+  sgf_parser *p;
+  bytebuf buf;   /* the stream from offset base on */
+  uint64_t base; /* stream offset of buf.p[0] */
+  uint64_t fed;  /* stream offset of the next byte for the parser */
+  int in_game;
+  uint64_t gstart; /* the game's '(' */
+  sgf_pos gpos;
+  uint64_t games; /* complete games delivered */
+  int paused, done, ending;
+  const char *end_reason; /* conn_end()'s, during its finish */
+  char why[160];          /* CONN_DONE's reason */
+} conn;
+
+/* Returns 0 or -1 (out of memory). The parser is made on first data. */
+int conn_init(conn *c, const conn_limits *lim, const conn_ops *ops, void *ctx);
+void conn_free(conn *c);
+/* Take len more bytes of the stream. */
+int conn_feed(conn *c, const char *buf, size_t len);
+/* The sink caught up: parse what is kept. */
+int conn_resume(conn *c);
+/* The end of the stream (after the last conn_feed, not paused): a game
+ * still open is abandoned. Returns CONN_DONE. */
+int conn_end(conn *c, const char *reason);
+/* Bytes held (for the server's memory limit). */
+size_t conn_held(const conn *c);
+
+#endif /* SGF_SERVE_CONN_H */

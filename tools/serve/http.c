@@ -1,0 +1,436 @@
+/* http.c - an HTTP/1.1 client of `sgf serve` (nodejs' http-parser reads
+ * the requests):
+ *
+ *   POST /games   the body (Content-Length or chunked) is a stream of
+ *                 games, one conn; the answer, once the sink has
+ *                 acknowledged every game, is a JSON summary:
+ *                 {"stored":N,"quarantined":N,"games":[...],
+ *                  "warnings":[...],"rejected":[...]}
+ *   GET /health   {"status":"ok"} (or "stopping")
+ *   GET /stats    the counters (stats.c)
+ *
+ * One request at a time: at the end of a message the parser is paused
+ * (http_parser_pause) until the answer is on its way; bytes of a
+ * pipelined next request wait in h->rest, and reading stops meanwhile.
+ * The body's conn is paused by the sink like a raw stream's; reading
+ * stops then too.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "server.h"
+
+#include "log.h"
+
+#include <http_parser.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LISTED 100 /* warnings listed in a summary (all are counted) */
+
+enum { R_NONE, R_GAMES, R_HEALTH, R_STATS, R_NOTFOUND, R_METHOD };
+
+typedef struct http_state {
+  http_parser hp;
+  char url[256];
+  size_t url_len;
+  int route, msg_done, keep_alive, body_on;
+  int body_ended, cut; /* cut: the body's conn was done before the body */
+  bytebuf rest;        /* bytes after a paused message */
+  bytebuf games, warns, rejected;
+  uint64_t nstored, nfailed, nquar, nwarn;
+  unsigned inflight; /* this request's games not yet acknowledged */
+} http_state;
+
+static http_parser_settings settings;
+
+static void json_str(bytebuf *b, const char *s) {
+  bytebuf_add(b, "\"", 1);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      bytebuf_addf(b, "\\%c", c);
+    else if (c < 0x20)
+      bytebuf_addf(b, "\\u%04x", c);
+    else
+      bytebuf_add(b, s, 1);
+  }
+  bytebuf_add(b, "\"", 1);
+}
+
+static void reset_request(http_state *h) {
+  h->url_len = 0;
+  h->route = R_NONE;
+  h->msg_done = 0;
+  h->body_on = 0;
+  h->body_ended = h->cut = 0;
+  h->games.len = h->warns.len = h->rejected.len = 0;
+  h->nstored = h->nfailed = h->nquar = h->nwarn = 0;
+}
+
+static void respond(client *cl, int code, const char *body, size_t len) {
+  http_state *h = cl->http;
+  bytebuf b;
+  const char *why = code == 200   ? "OK"
+                    : code == 404 ? "Not Found"
+                    : code == 405 ? "Method Not Allowed"
+                    : code == 503 ? "Service Unavailable"
+                                  : "Bad Request";
+  bytebuf_init(&b);
+  bytebuf_addf(&b,
+               "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\n"
+               "Content-Length: %zu\r\n%s\r\n",
+               code, why, len, h->keep_alive ? "" : "Connection: close\r\n");
+  bytebuf_add(&b, body, len);
+  client_write(cl, b.p, b.len);
+  bytebuf_free(&b);
+}
+
+/* cut: why the body's stream ended before the body did (a limit, a
+ * refusal in strict mode), or NULL: what followed was not read, and the
+ * client must be told. */
+static void summary(client *cl, const char *cut) {
+  http_state *h = cl->http;
+  bytebuf b;
+  bytebuf_init(&b);
+  bytebuf_addf(&b,
+               "{\"stored\":%" PRIu64 ",\"failed\":%" PRIu64
+               ",\"quarantined\":%" PRIu64 ",\"warnings_total\":%" PRIu64,
+               h->nstored, h->nfailed, h->nquar, h->nwarn);
+  if (cut) {
+    bytebuf_adds(&b, ",\"error\":");
+    json_str(&b, cut);
+  }
+  bytebuf_adds(&b, ",\"games\":[");
+  if (h->games.len) bytebuf_add(&b, h->games.p, h->games.len - 1);
+  bytebuf_adds(&b, "],\"warnings\":[");
+  if (h->warns.len) bytebuf_add(&b, h->warns.p, h->warns.len - 1);
+  bytebuf_adds(&b, "],\"rejected\":[");
+  if (h->rejected.len) bytebuf_add(&b, h->rejected.p, h->rejected.len - 1);
+  bytebuf_adds(&b, "]}\n");
+  respond(cl, 200, b.p, b.len);
+  bytebuf_free(&b);
+}
+
+static void http_pump(client *cl);
+
+/* ------------------------------------------------------------ the body */
+
+static void acked(void *ctx, int status, const char *name) {
+  gack *a = ctx;
+  client *cl = a->cl;
+  server *s = cl->srv;
+  http_state *h = cl->http;
+  (void)name;
+  cl->inflight--;
+  h->inflight--;
+  if (status == 0) {
+    h->nstored++;
+    cl->stored++;
+    s->st.games_stored++;
+    s->st.bytes_stored += a->len;
+    slogq("stored %s #%" PRIu64 " game %" PRIu64 ": %" PRIu64
+          " bytes from body byte %" PRIu64,
+          cl->peer, cl->id, a->index, a->len, a->offset);
+  } else {
+    h->nfailed++;
+    s->st.store_failures++;
+  }
+  bytebuf_addf(&h->games,
+               "{\"index\":%" PRIu64 ",\"offset\":%" PRIu64
+               ",\"length\":%" PRIu64 ",\"status\":\"%s\"},",
+               a->index, a->offset, a->len, status == 0 ? "stored" : "failed");
+  free(a);
+  if (cl->closing)
+    client_maybe_free(cl);
+  else
+    http_pump(cl);
+}
+
+static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
+  client *cl = ctx;
+  cl->http->inflight++;
+  return server_store(cl, buf, len, g, acked);
+}
+
+static void on_abandon(void *ctx, const char *buf, size_t len, uint64_t off,
+                       const char *reason) {
+  client *cl = ctx;
+  http_state *h = cl->http;
+  server_quarantine(cl, buf, len, off, reason);
+  h->nquar++;
+  bytebuf_addf(&h->rejected,
+               "{\"offset\":%" PRIu64 ",\"length\":%zu,\"reason\":", off, len);
+  json_str(&h->rejected, reason);
+  bytebuf_add(&h->rejected, "},", 2);
+}
+
+static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
+  client *cl = ctx;
+  http_state *h = cl->http;
+  const char *name = sgf_diag_name(d->code);
+  const char *msg = sgf_diag_message(d->code);
+  cl->srv->st.warnings++;
+  if (h->nwarn++ >= MAX_LISTED) return;
+  bytebuf_addf(&h->warns,
+               "{\"game\":%" PRId64 ",\"offset\":%" PRIu64 ",\"line\":%" PRIu64
+               ",\"column\":%" PRIu64 ",\"code\":",
+               game, d->pos.offset, d->pos.line, d->pos.column);
+  json_str(&h->warns, name ? name : "?");
+  bytebuf_adds(&h->warns, ",\"message\":");
+  json_str(&h->warns, msg ? msg : "?");
+  bytebuf_add(&h->warns, "},", 2);
+}
+
+static const conn_ops body_ops = {on_game, on_abandon, on_warning};
+
+static void resumed(sink_waiter *w) {
+  client *cl = (client *)((char *)w - offsetof(client, wait));
+  conn_resume(&cl->c);
+  http_pump(cl);
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int on_url(http_parser *p, const char *at, size_t len) {
+  http_state *h = ((client *)p->data)->http;
+  size_t room = sizeof h->url - 1 - h->url_len;
+  if (len > room) len = room;
+  memcpy(h->url + h->url_len, at, len);
+  h->url_len += len;
+  h->url[h->url_len] = '\0';
+  return 0;
+}
+
+static int on_headers(http_parser *p) {
+  http_state *h = ((client *)p->data)->http;
+  size_t n = strcspn(h->url, "?");
+  h->keep_alive = http_should_keep_alive(p);
+  if (n == 6 && strncmp(h->url, "/games", 6) == 0)
+    h->route = p->method == HTTP_POST ? R_GAMES : R_METHOD;
+  else if (n == 7 && strncmp(h->url, "/health", 7) == 0)
+    h->route = p->method == HTTP_GET ? R_HEALTH : R_METHOD;
+  else if (n == 6 && strncmp(h->url, "/stats", 6) == 0)
+    h->route = p->method == HTTP_GET ? R_STATS : R_METHOD;
+  else
+    h->route = R_NOTFOUND;
+  return 0;
+}
+
+static int on_body(http_parser *p, const char *at, size_t len) {
+  client *cl = p->data;
+  http_state *h = cl->http;
+  conn_limits l;
+  if (h->route != R_GAMES) return 0;
+  if (!h->body_on) {
+    if (cl->conn_live) conn_free(&cl->c);
+    conn_init(&cl->c, server_limits(cl->srv, &l), &body_ops, cl);
+    cl->conn_live = 1;
+    h->body_on = 1;
+  }
+  conn_feed(&cl->c, at, len);
+  return 0;
+}
+
+static int on_message(http_parser *p) {
+  http_state *h = ((client *)p->data)->http;
+  h->msg_done = 1;
+  http_parser_pause(p, 1);
+  return 0;
+}
+
+/* The request is whole: answer once its games are acknowledged. Returns
+ * 1 when answered. */
+static int answer(client *cl) {
+  http_state *h = cl->http;
+  server *s = cl->srv;
+  char body[2048];
+  if (h->route == R_GAMES) {
+    const char *cut;
+    if (h->body_on && cl->c.paused) return 0;
+    if (h->body_on && !h->body_ended) {
+      h->body_ended = 1;
+      if (cl->c.done)
+        h->cut = 1;
+      else
+        conn_end(&cl->c, "the request body ended inside the game");
+    }
+    if (h->inflight > 0) return 0;
+    cut = h->cut ? cl->c.why : NULL;
+    s->st.http_requests++;
+    if (cut) {
+      s->st.limits_hit += strncmp(cut, "limit hit", 9) == 0;
+      slog("%s #%" PRIu64
+           ": POST /games: %s: the rest of the body was"
+           " not read",
+           cl->peer, cl->id, cut);
+    }
+    summary(cl, cut);
+    slog("POST /games %s #%" PRIu64 ": %" PRIu64 " stored, %" PRIu64
+         " quarantined",
+         cl->peer, cl->id, h->nstored, h->nquar);
+  } else if (h->route == R_HEALTH) {
+    s->st.http_requests++;
+    if (s->stopping) {
+      respond(cl, 503, "{\"status\":\"stopping\"}\n", 22);
+    } else {
+      respond(cl, 200, "{\"status\":\"ok\"}\n", 16);
+    }
+  } else if (h->route == R_STATS) {
+    s->st.http_requests++;
+    stats_json(s, body, sizeof body);
+    respond(cl, 200, body, strlen(body));
+  } else if (h->route == R_METHOD) {
+    respond(cl, 405, "{\"error\":\"method not allowed\"}\n", 31);
+  } else {
+    respond(cl, 404, "{\"error\":\"not found\"}\n", 22);
+  }
+  if (cl->conn_live) {
+    conn_free(&cl->c);
+    cl->conn_live = 0;
+  }
+  client_count_held(cl);
+  return 1;
+}
+
+static void bad_request(client *cl, const char *why) {
+  char body[256];
+  int n = snprintf(body, sizeof body, "{\"error\":\"%s\"}\n", why);
+  cl->http->keep_alive = 0;
+  slog("%s #%" PRIu64 ": bad request: %s", cl->peer, cl->id, why);
+  respond(cl, 400, body, (size_t)n);
+  client_end(cl);
+}
+
+/* Parse bytes; returns how many were used (the rest waits in h->rest). */
+static size_t execute(client *cl, const char *buf, size_t len) {
+  http_state *h = cl->http;
+  size_t used = http_parser_execute(&h->hp, &settings, buf, len);
+  enum http_errno e = HTTP_PARSER_ERRNO(&h->hp);
+  if (e == HPE_PAUSED) return used;
+  if (e != HPE_OK) {
+    bad_request(cl, http_errno_name(e));
+    return len;
+  }
+  return used;
+}
+
+/* Go as far as the state allows: finish the body, answer, parse what
+ * waits, read on. */
+static void http_pump(client *cl) {
+  http_state *h = cl->http;
+  server *s = cl->srv;
+  if (cl->closing) return;
+  if (cl->conn_live && cl->c.paused) {
+    client_read_stop(cl);
+    sink_wait(s->sink, &cl->wait);
+    return;
+  }
+  while (h->msg_done) {
+    size_t used;
+    if (!answer(cl)) return;
+    if (!h->keep_alive || s->stopping) {
+      client_end(cl);
+      return;
+    }
+    reset_request(h);
+    http_parser_pause(&h->hp, 0);
+    if (h->rest.len == 0) break;
+    used = execute(cl, h->rest.p, h->rest.len);
+    if (cl->closing) return;
+    memmove(h->rest.p, h->rest.p + used, h->rest.len - used);
+    h->rest.len -= used;
+    if (cl->conn_live && cl->c.paused) {
+      client_read_stop(cl);
+      sink_wait(s->sink, &cl->wait);
+      return;
+    }
+  }
+  if (cl->eof) {
+    if (h->body_on && cl->conn_live && !cl->c.done)
+      conn_end(&cl->c, "the connection ended inside the request");
+    if (cl->inflight == 0) client_close(cl);
+    return;
+  }
+  if (s->stopping && !h->body_on && h->url_len == 0) {
+    client_end(cl);
+    return;
+  }
+  if (h->rest.len == 0) client_read_start(cl);
+}
+
+void http_read(client *cl, const char *buf, ssize_t n) {
+  http_state *h = cl->http;
+  if (n < 0) {
+    cl->eof = 1;
+    client_read_stop(cl);
+    http_pump(cl);
+    return;
+  }
+  if (n == 0 || cl->closing) return;
+  if (h->msg_done || h->rest.len > 0) {
+    bytebuf_add(&h->rest, buf, (size_t)n);
+    client_read_stop(cl);
+    return;
+  }
+  {
+    size_t used = execute(cl, buf, (size_t)n);
+    if (cl->closing) return;
+    if (used < (size_t)n) bytebuf_add(&h->rest, buf + used, (size_t)n - used);
+  }
+  client_count_held(cl);
+  http_pump(cl);
+}
+
+void http_start(client *cl) {
+  http_state *h = calloc(1, sizeof *h);
+  if (h == NULL) {
+    client_close(cl);
+    return;
+  }
+  if (settings.on_url == NULL) {
+    http_parser_settings_init(&settings);
+    settings.on_url = on_url;
+    settings.on_headers_complete = on_headers;
+    settings.on_body = on_body;
+    settings.on_message_complete = on_message;
+  }
+  cl->http = h;
+  cl->wait.resume = resumed;
+  http_parser_init(&h->hp, HTTP_REQUEST);
+  h->hp.data = cl;
+  bytebuf_init(&h->rest);
+  bytebuf_init(&h->games);
+  bytebuf_init(&h->warns);
+  bytebuf_init(&h->rejected);
+  client_read_start(cl);
+}
+
+void http_stop(client *cl) {
+  http_state *h = cl->http;
+  if (h == NULL) return;
+  if (!h->body_on && h->url_len == 0 && !h->msg_done) {
+    client_end(cl);
+    return;
+  }
+  client_read_stop(cl);
+  /* a request whose body has not all come: its open game is quarantined
+   * now, the games complete in it are stored; no answer is possible */
+  if (!h->msg_done && h->body_on && cl->conn_live && !cl->c.paused) {
+    conn_end(&cl->c, "the server stopped inside the request");
+    cl->eof = 1;
+    http_pump(cl);
+  }
+}
+
+void http_free(client *cl) {
+  http_state *h = cl->http;
+  if (h == NULL) return;
+  bytebuf_free(&h->rest);
+  bytebuf_free(&h->games);
+  bytebuf_free(&h->warns);
+  bytebuf_free(&h->rejected);
+  free(h);
+  cl->http = NULL;
+}

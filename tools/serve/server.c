@@ -1,0 +1,475 @@
+/* server.c - `sgf serve`'s listening sockets, clients' life, signals and
+ * limits (server.h). One libuv loop does everything; the sink's writes
+ * and the directories' fsyncs run in libuv's pool.
+ *
+ * STOPPING (SIGINT, SIGTERM). The listeners close; every client stops
+ * reading; what a client had received is parsed to its end (the sink may
+ * pause it meanwhile), a game left open is quarantined, and the client
+ * is closed once the sink has acknowledged its games. When the last
+ * client is gone and the sink is idle the loop ends and serve exits 0.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "server.h"
+
+#include "log.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "ADDR:PORT" or "[ADDR]:PORT" into an address. Returns 0 or -1. */
+static int parse_addr(const char *s, struct sockaddr_storage *ss) {
+  char host[128];
+  const char *colon = strrchr(s, ':');
+  size_t n;
+  int port;
+  char *end;
+  if (colon == NULL) return -1;
+  port = (int)strtol(colon + 1, &end, 10);
+  if (*end != '\0' || colon[1] == '\0' || port < 0 || port > 65535) return -1;
+  n = (size_t)(colon - s);
+  if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+    s++;
+    n -= 2;
+  }
+  if (n == 0 || n >= sizeof host) return -1;
+  memcpy(host, s, n);
+  host[n] = '\0';
+  if (uv_ip4_addr(host, port, (struct sockaddr_in *)ss) == 0) return 0;
+  if (uv_ip6_addr(host, port, (struct sockaddr_in6 *)ss) == 0) return 0;
+  return -1;
+}
+
+static void name_addr(const struct sockaddr_storage *ss, char *buf,
+                      size_t cap) {
+  char ip[64] = "?";
+  int port = 0;
+  if (ss->ss_family == AF_INET6) {
+    const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+    uv_ip6_name(a, ip, sizeof ip);
+    port = ntohs(a->sin6_port);
+    snprintf(buf, cap, "[%s]:%d", ip, port);
+    return;
+  }
+  uv_ip4_name((const struct sockaddr_in *)ss, ip, sizeof ip);
+  port = ntohs(((const struct sockaddr_in *)ss)->sin_port);
+  snprintf(buf, cap, "%s:%d", ip, port);
+}
+
+const conn_limits *server_limits(const server *s, conn_limits *l) {
+  l->max_game_bytes = s->opt.max_game_bytes;
+  l->max_games = s->opt.max_games;
+  l->strict = s->opt.strict;
+  return l;
+}
+
+/* ------------------------------------------------------------ the end */
+
+static void closed_quietly(uv_handle_t *h) { (void)h; }
+
+static void maybe_exit(server *s) {
+  if (!s->stopping || s->clients != NULL || !sink_idle(s->sink) ||
+      !sink_idle(s->quar))
+    return;
+  slog("stopped: %" PRIu64 " games stored, %" PRIu64 " quarantined",
+       s->st.games_stored, s->st.games_quarantined);
+  uv_close((uv_handle_t *)&s->sig_int, closed_quietly);
+  uv_close((uv_handle_t *)&s->sig_term, closed_quietly);
+  uv_close((uv_handle_t *)&s->sig_hup, closed_quietly);
+  uv_close((uv_handle_t *)&s->flush_t, closed_quietly);
+}
+
+static void on_signal(uv_signal_t *h, int signum) {
+  server *s = h->data;
+  client *cl, *next;
+  if (signum == SIGHUP) {
+    slog("SIGHUP: reopening the log and the sink");
+    slog_reopen();
+    sink_reopen(s->sink);
+    return;
+  }
+  if (s->stopping) return;
+  s->stopping = 1;
+  slog("%s: stopping (%u clients)", signum == SIGINT ? "SIGINT" : "SIGTERM",
+       s->nclients);
+  if (s->raw_on) uv_close((uv_handle_t *)&s->raw_l, closed_quietly);
+  if (s->http_on) uv_close((uv_handle_t *)&s->http_l, closed_quietly);
+  for (cl = s->clients; cl != NULL; cl = next) {
+    next = cl->next;
+    if (cl->is_http)
+      http_stop(cl);
+    else
+      raw_stop(cl);
+  }
+  maybe_exit(s);
+}
+
+/* ------------------------------------------------------------ clients */
+
+static void on_idle(uv_timer_t *t) {
+  client *cl = t->data;
+  if (cl->wait.waiting) { /* waiting for the sink is not idling */
+    client_touch(cl);
+    return;
+  }
+  cl->srv->st.limits_hit++;
+  slog("limit hit: %s idle for %" PRIu64 " ms: closed", cl->peer,
+       cl->srv->opt.idle_ms);
+  if (cl->conn_live && !cl->c.done)
+    conn_end(&cl->c, "idle timeout inside the game");
+  client_close(cl);
+}
+
+void client_touch(client *cl) {
+  if (cl->srv->opt.idle_ms && !cl->closing)
+    uv_timer_start(&cl->idle, on_idle, cl->srv->opt.idle_ms, 0);
+}
+
+static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *b) {
+  client *cl = (client *)h;
+  (void)hint;
+  *b = uv_buf_init(cl->srv->rbuf, sizeof cl->srv->rbuf);
+}
+
+void client_read_stop(client *cl) {
+  if (!cl->reading) return;
+  cl->reading = 0;
+  uv_read_stop((uv_stream_t *)&cl->tcp);
+}
+
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b);
+
+void client_read_start(client *cl) {
+  if (cl->reading || cl->closing || cl->eof || cl->srv->stopping) return;
+  if (uv_read_start((uv_stream_t *)&cl->tcp, on_alloc, on_read) == 0)
+    cl->reading = 1;
+}
+
+void client_maybe_free(client *cl) {
+  server *s = cl->srv;
+  if (cl->handles > 0 || cl->inflight > 0) return;
+  if (cl->prev)
+    cl->prev->next = cl->next;
+  else
+    s->clients = cl->next;
+  if (cl->next) cl->next->prev = cl->prev;
+  s->nclients--;
+  s->held -= cl->held;
+  if (cl->conn_live) conn_free(&cl->c);
+  if (cl->is_http) http_free(cl);
+  free(cl);
+  maybe_exit(s);
+}
+
+static void on_close(uv_handle_t *h) {
+  client *cl = h->data;
+  cl->handles--;
+  client_maybe_free(cl);
+}
+
+void client_close(client *cl) {
+  if (cl->closing) return;
+  cl->closing = 1;
+  client_read_stop(cl);
+  sink_unwait(cl->srv->sink, &cl->wait);
+  uv_close((uv_handle_t *)&cl->idle, on_close);
+  uv_close((uv_handle_t *)&cl->tcp, on_close);
+}
+
+static void on_shutdown(uv_shutdown_t *req, int status) {
+  client *cl = req->data;
+  (void)status;
+  free(req);
+  cl->closing = 0;
+  client_close(cl);
+}
+
+void client_end(client *cl) {
+  uv_shutdown_t *req;
+  if (cl->closing) return;
+  client_read_stop(cl);
+  sink_unwait(cl->srv->sink, &cl->wait);
+  req = malloc(sizeof *req);
+  if (req == NULL || uv_shutdown(req, (uv_stream_t *)&cl->tcp, on_shutdown)) {
+    free(req);
+    client_close(cl);
+    return;
+  }
+  req->data = cl;
+  cl->closing = 1;
+}
+
+int client_count_held(client *cl) {
+  server *s = cl->srv;
+  size_t now = cl->conn_live ? conn_held(&cl->c) : 0;
+  s->held = s->held - cl->held + now;
+  cl->held = now;
+  return s->opt.max_memory &&
+         s->held + sink_backlog(s->sink) > s->opt.max_memory;
+}
+
+typedef struct wreq {
+  uv_write_t req;
+  char data[];
+} wreq;
+
+static void on_written(uv_write_t *req, int status) {
+  (void)status; /* a client gone: nothing to tell it */
+  free(req);
+}
+
+void client_write(client *cl, const char *buf, size_t len) {
+  wreq *w;
+  uv_buf_t b;
+  if (cl->closing) return;
+  w = malloc(sizeof *w + len);
+  if (w == NULL) return;
+  memcpy(w->data, buf, len);
+  b = uv_buf_init(w->data, (unsigned)len);
+  if (uv_write(&w->req, (uv_stream_t *)&cl->tcp, &b, 1, on_written) != 0)
+    free(w);
+}
+
+/* Does a raw connection's first read begin an HTTP request? */
+static int looks_http(const char *b, int n) {
+  static const char *const methods[] = {"GET ", "POST", "HEAD",
+                                        "PUT ", "DELE", "OPTI"};
+  size_t i;
+  if (n < 4) return 0;
+  for (i = 0; i < sizeof methods / sizeof *methods; i++)
+    if (memcmp(b, methods[i], 4) == 0) return 1;
+  return 0;
+}
+
+/* The first 4 bytes of a raw port's connection decide: an HTTP method
+ * makes it an HTTP client. They are kept until there are 4 (or the end). */
+static void sniff(client *cl, const char *buf, ssize_t n) {
+  size_t take = n > 0 ? (size_t)n : 0;
+  if (take > 4 - (size_t)cl->nsniff) take = 4 - (size_t)cl->nsniff;
+  memcpy(cl->sniff + cl->nsniff, buf, take);
+  cl->nsniff += (int)take;
+  if (cl->nsniff < 4 && n >= 0) return;
+  cl->sniffed = 1;
+  if (looks_http(cl->sniff, cl->nsniff)) {
+    conn_free(&cl->c);
+    cl->conn_live = 0;
+    cl->is_http = 1;
+    http_start(cl);
+    http_read(cl, cl->sniff, cl->nsniff);
+  } else if (cl->nsniff > 0) {
+    raw_read(cl, cl->sniff, cl->nsniff);
+  }
+  if (n > 0 && (size_t)n > take) {
+    if (cl->is_http)
+      http_read(cl, buf + take, n - (ssize_t)take);
+    else
+      raw_read(cl, buf + take, n - (ssize_t)take);
+  } else if (n < 0) {
+    if (cl->is_http)
+      http_read(cl, buf, n);
+    else
+      raw_read(cl, buf, n);
+  }
+}
+
+static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
+  client *cl = (client *)st;
+  if (n > 0) {
+    cl->bytes += (uint64_t)n;
+    cl->srv->st.bytes_in += (uint64_t)n;
+    client_touch(cl);
+  }
+  if (n != 0 && !cl->is_http && !cl->sniffed) {
+    sniff(cl, b->base, n);
+    return;
+  }
+  if (cl->is_http)
+    http_read(cl, b->base, n);
+  else
+    raw_read(cl, b->base, n);
+}
+
+static void accept_one(uv_stream_t *l, int status, int is_http) {
+  server *s = l->data;
+  client *cl;
+  struct sockaddr_storage ss;
+  int len = sizeof ss;
+  if (status < 0) {
+    slog("accept: %s", uv_strerror(status));
+    return;
+  }
+  cl = calloc(1, sizeof *cl);
+  if (cl == NULL) return;
+  cl->srv = s;
+  uv_tcp_init(s->loop, &cl->tcp);
+  uv_timer_init(s->loop, &cl->idle);
+  cl->tcp.data = cl->idle.data = cl;
+  cl->handles = 2;
+  cl->is_http = is_http;
+  cl->id = ++s->next_id;
+  cl->next = s->clients;
+  if (s->clients) s->clients->prev = cl;
+  s->clients = cl;
+  s->nclients++;
+  if (uv_accept(l, (uv_stream_t *)&cl->tcp) != 0) {
+    client_close(cl);
+    return;
+  }
+  memset(&ss, 0, sizeof ss);
+  uv_tcp_getpeername(&cl->tcp, (struct sockaddr *)&ss, &len);
+  name_addr(&ss, cl->peer, sizeof cl->peer);
+  s->st.connections++;
+  if (s->opt.max_conn && s->nclients > s->opt.max_conn) {
+    s->st.limits_hit++;
+    s->st.refused++;
+    slog("limit hit: %s refused: %u connections (--max-connections)", cl->peer,
+         s->opt.max_conn);
+    client_close(cl);
+    return;
+  }
+  if (s->opt.max_memory &&
+      s->held + sink_backlog(s->sink) > s->opt.max_memory) {
+    s->st.limits_hit++;
+    s->st.refused++;
+    slog("limit hit: %s refused: memory over %" PRIu64 " bytes (--max-memory)",
+         cl->peer, s->opt.max_memory);
+    client_close(cl);
+    return;
+  }
+  slog("connect %s #%" PRIu64 "%s", cl->peer, cl->id, is_http ? " (http)" : "");
+  client_touch(cl);
+  if (is_http)
+    http_start(cl);
+  else
+    raw_start(cl);
+}
+
+static void on_raw(uv_stream_t *l, int status) { accept_one(l, status, 0); }
+static void on_http(uv_stream_t *l, int status) { accept_one(l, status, 1); }
+
+/* ------------------------------------------------------------ games */
+
+int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
+                 sink_cb cb) {
+  server *s = cl->srv;
+  gack *a = malloc(sizeof *a);
+  int behind;
+  if (a == NULL) return 1;
+  a->cl = cl;
+  a->index = g->index;
+  a->offset = g->offset;
+  a->len = len;
+  cl->inflight++;
+  behind = sink_put(s->sink, buf, len, cl->peer, cb, a);
+  if (behind) s->st.pauses++;
+  return behind;
+}
+
+void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
+                       const char *reason) {
+  server *s = cl->srv;
+  cl->quarantined++;
+  s->st.games_quarantined++;
+  slog("quarantined %s #%" PRIu64 ": %zu bytes from byte %" PRIu64 ": %s",
+       cl->peer, cl->id, len, off, reason);
+  sink_put(s->quar, buf, len, cl->peer, NULL, NULL);
+}
+
+/* ------------------------------------------------------------ run */
+
+static void on_flush(uv_timer_t *t) {
+  slog_flush();
+  maybe_exit(t->data); /* the sinks' last writes end with no event here */
+}
+
+static int listen_on(server *s, uv_tcp_t *h, const char *addr,
+                     uv_connection_cb cb, const char *what) {
+  struct sockaddr_storage ss;
+  char name[80];
+  int len = sizeof ss, rc;
+  memset(&ss, 0, sizeof ss);
+  if (parse_addr(addr, &ss) != 0) {
+    fprintf(stderr, "sgf: serve: invalid address '%s' (ADDR:PORT)\n", addr);
+    return -1;
+  }
+  uv_tcp_init(s->loop, h);
+  h->data = s;
+  rc = uv_tcp_bind(h, (const struct sockaddr *)&ss, 0);
+  if (rc == 0) rc = uv_listen((uv_stream_t *)h, 1024, cb);
+  if (rc != 0) {
+    fprintf(stderr, "sgf: serve: %s: %s\n", addr, uv_strerror(rc));
+    uv_close((uv_handle_t *)h, NULL);
+    return -1;
+  }
+  uv_tcp_getsockname(h, (struct sockaddr *)&ss, &len);
+  name_addr(&ss, name, sizeof name);
+  slog("listening on %s (%s)", name, what);
+  return 0;
+}
+
+int server_run(const server_opts *opt) {
+  server *s = calloc(1, sizeof *s);
+  sink_opts so;
+  const char *err;
+  int status = 2;
+  if (s == NULL) return 2;
+  s->loop = uv_default_loop();
+  s->opt = *opt;
+  if (slog_open(opt->log) != 0) {
+    fprintf(stderr, "sgf: serve: %s: cannot open the log\n", opt->log);
+    free(s);
+    return 2;
+  }
+  memset(&so, 0, sizeof so);
+  so.kind = opt->sink_kind;
+  so.path = opt->sink_path;
+  so.fmt = opt->fmt;
+  so.high = opt->sink_high;
+  s->sink = sink_create(s->loop, &so, &err);
+  if (s->sink == NULL) {
+    fprintf(stderr, "sgf: serve: sink %s: %s\n",
+            opt->sink_path ? opt->sink_path : "stdout", err);
+    goto out;
+  }
+  memset(&so, 0, sizeof so);
+  so.kind = SINK_DIR;
+  so.path = opt->quarantine;
+  so.tag = "q-";
+  s->quar = sink_create(s->loop, &so, &err);
+  if (s->quar == NULL) {
+    fprintf(stderr, "sgf: serve: quarantine %s: %s\n", opt->quarantine, err);
+    goto out;
+  }
+  if (opt->listen &&
+      listen_on(s, &s->raw_l, opt->listen, on_raw, "raw SGF") != 0)
+    goto out;
+  s->raw_on = opt->listen != NULL;
+  if (opt->http && listen_on(s, &s->http_l, opt->http, on_http, "HTTP") != 0)
+    goto out;
+  s->http_on = opt->http != NULL;
+  uv_signal_init(s->loop, &s->sig_int);
+  uv_signal_init(s->loop, &s->sig_term);
+  uv_signal_init(s->loop, &s->sig_hup);
+  s->sig_int.data = s->sig_term.data = s->sig_hup.data = s;
+  uv_signal_start(&s->sig_int, on_signal, SIGINT);
+  uv_signal_start(&s->sig_term, on_signal, SIGTERM);
+  uv_signal_start(&s->sig_hup, on_signal, SIGHUP);
+  uv_timer_init(s->loop, &s->flush_t);
+  s->flush_t.data = s;
+  uv_timer_start(&s->flush_t, on_flush, 200, 200);
+  uv_run(s->loop, UV_RUN_DEFAULT);
+  status = sink_failures(s->sink) ? 2 : 0;
+out:
+  if (status != 0 && !s->stopping) {
+    /* a failed start: close what was opened */
+    if (s->raw_on) uv_close((uv_handle_t *)&s->raw_l, NULL);
+    uv_run(s->loop, UV_RUN_NOWAIT);
+  }
+  sink_destroy(s->sink);
+  sink_destroy(s->quar);
+  slog_close();
+  free(s);
+  return status;
+}

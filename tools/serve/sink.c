@@ -1,0 +1,350 @@
+/* sink.c - storing complete games (sink.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "sink.h"
+
+#include "bytebuf.h"
+#include "json_conv.h"
+#include "log.h"
+#include "normalize.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_HIGH (4u << 20)
+
+typedef struct ack {
+  sink_cb cb;
+  void *ctx;
+} ack;
+
+/* A directory's game, written in the pool. */
+typedef struct dirjob {
+  uv_work_t req;
+  sink *s;
+  char *data;
+  size_t len;
+  sink_cb cb;
+  void *ctx;
+  int err; /* errno */
+  char name[96];
+} dirjob;
+
+struct sink {
+  uv_loop_t *loop;
+  sink_opts opt;
+  char *path;
+  int fd; /* stream */
+  int own_fd;
+  /* stream: what waits for the next write, and the write in flight */
+  bytebuf pend, infl;
+  bytebuf pend_acks, infl_acks; /* ack[] */
+  size_t infl_done;
+  int writing;
+  uv_fs_t req;
+  /* directory */
+  size_t dir_bytes, dir_jobs; /* in flight */
+  int old_fd; /* a stream's file before SIGHUP, closed after its write */
+  uint64_t seq;
+  char stamp[32];
+  uint64_t games, bytes, failures;
+  sink_waiter waiters; /* list head */
+  json_conv *json;
+  normalizer *norm;
+  bytebuf scratch;
+};
+
+static int open_stream(sink *s, const char **err) {
+  int fd;
+  if (s->path == NULL) {
+    s->fd = 1;
+    return 0;
+  }
+  fd = open(s->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    *err = strerror(errno);
+    return -1;
+  }
+  s->fd = fd;
+  s->own_fd = 1;
+  return 0;
+}
+
+sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
+  sink *s = calloc(1, sizeof *s);
+  struct tm tm;
+  time_t now = time(NULL);
+  *err = "out of memory";
+  if (s == NULL) return NULL;
+  s->loop = loop;
+  s->opt = *opt;
+  if (s->opt.high == 0) s->opt.high = DEFAULT_HIGH;
+  s->path = opt->path ? strdup(opt->path) : NULL;
+  s->waiters.next = s->waiters.prev = &s->waiters;
+  gmtime_r(&now, &tm);
+  strftime(s->stamp, sizeof s->stamp, "%Y%m%dT%H%M%S", &tm);
+  if (opt->kind == SINK_DIR) {
+    if (s->path == NULL || (mkdir(s->path, 0755) != 0 && errno != EEXIST)) {
+      *err = s->path ? strerror(errno) : "no directory";
+      goto fail;
+    }
+  } else if (open_stream(s, err) != 0) {
+    goto fail;
+  }
+  if (opt->kind == SINK_JSONL && (s->json = json_conv_create()) == NULL)
+    goto fail;
+  if (opt->fmt && (s->norm = normalizer_create()) == NULL) goto fail;
+  return s;
+fail:
+  sink_destroy(s);
+  return NULL;
+}
+
+/* ------------------------------------------------------------ waiters */
+
+int sink_behind(const sink *s) { return sink_backlog(s) > s->opt.high; }
+
+void sink_wait(sink *s, sink_waiter *w) {
+  if (w->waiting) return;
+  w->waiting = 1;
+  w->prev = s->waiters.prev;
+  w->next = &s->waiters;
+  s->waiters.prev->next = w;
+  s->waiters.prev = w;
+}
+
+void sink_unwait(sink *s, sink_waiter *w) {
+  (void)s;
+  if (!w->waiting) return;
+  w->prev->next = w->next;
+  w->next->prev = w->prev;
+  w->waiting = 0;
+}
+
+/* Resume the waiters once the backlog is down to half the mark. A waiter
+ * resumed may put more games (and pause again): take them one at a time
+ * off the list. */
+static void wake(sink *s) {
+  while (s->waiters.next != &s->waiters && sink_backlog(s) <= s->opt.high / 2) {
+    sink_waiter *w = s->waiters.next;
+    sink_unwait(s, w);
+    w->resume(w);
+  }
+}
+
+/* ------------------------------------------------------------ stream */
+
+static void write_more(sink *s);
+
+static void wrote(uv_fs_t *req) {
+  sink *s = req->data;
+  ssize_t n = req->result;
+  size_t i, nacks;
+  ack *a;
+  uv_fs_req_cleanup(req);
+  if (n > 0 && s->infl_done + (size_t)n < s->infl.len) {
+    s->infl_done += (size_t)n; /* a short write: the rest */
+    write_more(s);
+    return;
+  }
+  if (n < 0) {
+    slog("sink: write failed: %s", uv_strerror((int)n));
+    s->failures += s->infl_acks.len / sizeof(ack);
+  } else {
+    s->bytes += s->infl.len;
+    s->games += s->infl_acks.len / sizeof(ack);
+  }
+  s->writing = 0;
+  if (s->old_fd > 0) close(s->old_fd);
+  s->old_fd = 0;
+  a = (ack *)s->infl_acks.p;
+  nacks = s->infl_acks.len / sizeof(ack);
+  s->infl.len = 0;
+  s->infl_acks.len = 0;
+  for (i = 0; i < nacks; i++)
+    if (a[i].cb) a[i].cb(a[i].ctx, n < 0 ? (int)n : 0, NULL);
+  if (s->pend.len > 0) write_more(s);
+  wake(s);
+}
+
+static void write_more(sink *s) {
+  uv_buf_t b;
+  int rc;
+  if (!s->writing) {
+    bytebuf t = s->infl;
+    s->infl = s->pend;
+    s->pend = t;
+    t = s->infl_acks;
+    s->infl_acks = s->pend_acks;
+    s->pend_acks = t;
+    s->infl_done = 0;
+    s->writing = 1;
+  }
+  b = uv_buf_init(s->infl.p + s->infl_done,
+                  (unsigned)(s->infl.len - s->infl_done));
+  s->req.data = s;
+  rc = uv_fs_write(s->loop, &s->req, s->fd, &b, 1, -1, wrote);
+  if (rc < 0) {
+    s->req.result = rc;
+    wrote(&s->req);
+  }
+}
+
+static int stream_put(sink *s, const char *buf, size_t len, const char *name,
+                      sink_cb cb, void *ctx) {
+  ack a;
+  a.cb = cb;
+  a.ctx = ctx;
+  if (s->json) {
+    if (json_conv_game(s->json, name, buf, len, &s->pend) != 0) {
+      if (cb) cb(ctx, UV_ENOMEM, NULL);
+      return sink_behind(s);
+    }
+  } else {
+    bytebuf_add(&s->pend, buf, len);
+    bytebuf_add(&s->pend, "\n", 1);
+  }
+  bytebuf_add(&s->pend_acks, &a, sizeof a);
+  if (!s->writing) write_more(s);
+  return sink_behind(s);
+}
+
+/* ------------------------------------------------------------ directory */
+
+static void dir_work(uv_work_t *req) {
+  dirjob *j = req->data;
+  char tmp[4200], dst[4200];
+  size_t off = 0;
+  int fd;
+  snprintf(tmp, sizeof tmp, "%s/.tmp-%s", j->s->path, j->name);
+  snprintf(dst, sizeof dst, "%s/%s", j->s->path, j->name);
+  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    j->err = errno;
+    return;
+  }
+  while (off < j->len) {
+    ssize_t n = write(fd, j->data + off, j->len - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    off += (size_t)n;
+  }
+  if (off < j->len || fsync(fd) != 0) j->err = errno ? errno : EIO;
+  if (close(fd) != 0 && j->err == 0) j->err = errno;
+  if (j->err == 0 && rename(tmp, dst) != 0) j->err = errno;
+  if (j->err != 0) {
+    unlink(tmp);
+    return;
+  }
+  /* the rename is durable once the directory is: an acknowledged game
+   * must survive a power loss too */
+  fd = open(j->s->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0 || fsync(fd) != 0) j->err = errno;
+  if (fd >= 0) close(fd);
+}
+
+static void dir_done(uv_work_t *req, int status) {
+  dirjob *j = req->data;
+  sink *s = j->s;
+  int err = status < 0 ? status : j->err ? uv_translate_sys_error(j->err) : 0;
+  s->dir_bytes -= j->len;
+  s->dir_jobs--;
+  if (err == 0) {
+    s->games++;
+    s->bytes += j->len;
+  } else {
+    s->failures++;
+    slog("sink: %s/%s: %s", s->path, j->name, uv_strerror(err));
+  }
+  if (j->cb) j->cb(j->ctx, err, j->name);
+  free(j->data);
+  free(j);
+  wake(s);
+}
+
+static int dir_put(sink *s, const char *buf, size_t len, sink_cb cb,
+                   void *ctx) {
+  dirjob *j = calloc(1, sizeof *j);
+  if (j == NULL || (j->data = malloc(len ? len : 1)) == NULL) {
+    free(j);
+    if (cb) cb(ctx, UV_ENOMEM, NULL);
+    return sink_behind(s);
+  }
+  memcpy(j->data, buf, len);
+  j->len = len;
+  j->s = s;
+  j->cb = cb;
+  j->ctx = ctx;
+  snprintf(j->name, sizeof j->name, "%s%s-%ld-%06" PRIu64 ".sgf",
+           s->opt.tag ? s->opt.tag : "", s->stamp, (long)getpid(), ++s->seq);
+  j->req.data = j;
+  s->dir_bytes += len;
+  s->dir_jobs++;
+  uv_queue_work(s->loop, &j->req, dir_work, dir_done);
+  return sink_behind(s);
+}
+
+/* ------------------------------------------------------------ common */
+
+int sink_put(sink *s, const char *buf, size_t len, const char *name, sink_cb cb,
+             void *ctx) {
+  if (s->norm) {
+    s->scratch.len = 0;
+    if (normalize_game(s->norm, buf, len, &s->scratch) == 0) {
+      buf = s->scratch.p;
+      len = s->scratch.len;
+    }
+  }
+  if (s->opt.kind == SINK_DIR) return dir_put(s, buf, len, cb, ctx);
+  return stream_put(s, buf, len, name, cb, ctx);
+}
+
+int sink_reopen(sink *s) {
+  const char *err;
+  int old = s->fd;
+  if (s->opt.kind == SINK_DIR || !s->own_fd) return 0;
+  if (open_stream(s, &err) != 0) {
+    slog("sink: reopen %s: %s", s->path, err);
+    s->fd = old;
+    return -1;
+  }
+  /* a write in flight still uses old: closed when it is done */
+  if (s->writing)
+    s->old_fd = old;
+  else
+    close(old);
+  return 0;
+}
+
+size_t sink_backlog(const sink *s) {
+  return s->pend.len + (s->infl.len - s->infl_done) + s->dir_bytes;
+}
+
+uint64_t sink_games(const sink *s) { return s->games; }
+uint64_t sink_bytes(const sink *s) { return s->bytes; }
+uint64_t sink_failures(const sink *s) { return s->failures; }
+
+int sink_idle(const sink *s) {
+  return !s->writing && s->pend.len == 0 && s->dir_jobs == 0;
+}
+
+void sink_destroy(sink *s) {
+  if (s == NULL) return;
+  if (s->own_fd) close(s->fd);
+  json_conv_destroy(s->json);
+  normalizer_destroy(s->norm);
+  bytebuf_free(&s->pend);
+  bytebuf_free(&s->infl);
+  bytebuf_free(&s->pend_acks);
+  bytebuf_free(&s->infl_acks);
+  bytebuf_free(&s->scratch);
+  free(s->path);
+  free(s);
+}

@@ -1,0 +1,72 @@
+/* sink.h - where `sgf serve` puts complete games, and its quarantine.
+ *
+ * Kinds:
+ *   SINK_STREAM  one file (or stdout), appended to: each game as SGF
+ *                followed by a newline, or (SINK_JSONL) as one line of
+ *                the `sgf json` schema. Written through libuv's pool in
+ *                batches: every game that arrived while a write was in
+ *                flight goes in the next one.
+ *   SINK_DIR     one file per game in a directory, written under a
+ *                temporary name, fsync'd and renamed, in libuv's pool, so
+ *                that a crash never leaves half a game under a game's
+ *                name; then the directory is fsync'd, so that the rename
+ *                is on disk. The quarantine is such a directory.
+ *
+ * A game is acknowledged (its callback called with 0) once it is written:
+ * for a directory, renamed after the fsync and the directory fsync'd;
+ * for a stream, handed to the kernel by write(2). sink_put() returns 1
+ * when the sink is behind (more than its high-water mark is waiting): the
+ * caller pauses and calls sink_wait(); the waiter is resumed once the
+ * backlog is under half the mark.
+ */
+#ifndef SGF_SERVE_SINK_H
+#define SGF_SERVE_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+enum { SINK_STREAM, SINK_JSONL, SINK_DIR };
+
+typedef void (*sink_cb)(void *ctx, int status, const char *name);
+
+typedef struct sink_waiter {
+  struct sink_waiter *next, *prev;
+  void (*resume)(struct sink_waiter *w);
+  int waiting;
+} sink_waiter;
+
+typedef struct sink sink;
+
+typedef struct sink_opts {
+  int kind;
+  const char *path; /* file or directory; NULL for a stream: stdout */
+  int fmt;          /* normalize games (sgf fmt) before storing */
+  size_t high;      /* backlog high-water mark, bytes (0: 4 MiB) */
+  const char *tag;  /* file name prefix for a directory */
+} sink_opts;
+
+/* NULL with *err set (a static or strerror string) on failure. */
+sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err);
+/* Store a game. name: where it came from (the peer), for JSON's source.
+ * cb (may be NULL) is called from the loop when it is stored or failed.
+ * Returns 0, or 1 when the sink is behind. */
+int sink_put(sink *s, const char *buf, size_t len, const char *name, sink_cb cb,
+             void *ctx);
+int sink_behind(const sink *s);
+void sink_wait(sink *s, sink_waiter *w);
+void sink_unwait(sink *s, sink_waiter *w);
+/* SIGHUP: reopen the stream's file (a directory needs nothing). */
+int sink_reopen(sink *s);
+/* Bytes waiting or in flight. */
+size_t sink_backlog(const sink *s);
+/* Games and bytes stored so far, and failures. */
+uint64_t sink_games(const sink *s);
+uint64_t sink_bytes(const sink *s);
+uint64_t sink_failures(const sink *s);
+/* Nothing waiting or in flight? */
+int sink_idle(const sink *s);
+void sink_destroy(sink *s);
+
+#endif /* SGF_SERVE_SINK_H */
