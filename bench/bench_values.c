@@ -17,6 +17,9 @@
  *                   follow them, then the game's CA set and each decoded
  *                   (sgf_text_decode_dbcs, by the declared charset) and
  *                   converted; values in later nodes at once
+ *   games/skip      values/no-op reading each game's root node only:
+ *                   SGF_SKIP from its on_node_end passes over the rest
+ *                   of the game (the floor under sgf json --headers)
  *
  * Usage: bench_values FILE|DIR [-n REPS] [--max-bytes N] [--results FILE]
  * Prints MB/s (best of REPS) per row, and the number of moves decoded
@@ -44,7 +47,8 @@ typedef struct counts {
   sgf_value_acc acc;
   uint64_t moves, passes, sum, values, bad;
   struct gameinfo *gi; /* gameinfo/utf8's state, NULL in other rows */
-  uint64_t games, utf8, undecodable; /* gameinfo/utf8 */
+  uint64_t games, utf8, undecodable; /* gameinfo/utf8, games/skip */
+  int root;                          /* games/skip: in the root node */
 } counts;
 
 /* gameinfo/utf8: the raw bytes of the values held (the value in pieces,
@@ -160,6 +164,22 @@ static int on_typed_value(sgf_parser *p, void *u, const char *at, size_t len,
     }
   }
   return SGF_CONTINUE;
+}
+
+/* games/skip */
+
+static int on_skip_tree_begin(sgf_parser *p, void *u) {
+  counts *c = u;
+  if (sgf_parser_depth(p) == 1) c->root = 1, c->games++;
+  return SGF_CONTINUE;
+}
+
+static int on_skip_node_end(sgf_parser *p, void *u) {
+  counts *c = u;
+  (void)p;
+  if (!c->root) return SGF_CONTINUE;
+  c->root = 0;
+  return SGF_SKIP;
 }
 
 /* gameinfo/utf8 */
@@ -301,7 +321,7 @@ static int run(const bench_inputs *in, row *r, counts *c) {
   return 0;
 }
 
-#define NROWS 5
+#define NROWS 6
 #define USAGE                                                          \
   "usage: bench_values FILE|DIR [-n REPS] [--max-bytes N] [--results " \
   "FILE]\n"
@@ -367,6 +387,10 @@ int main(int argc, char **argv) {
   rows[4].cb.on_node_end = on_gi_node_end;
   rows[4].cb.on_property = on_gi_property;
   rows[4].cb.on_value = on_gi_value;
+  rows[5] = rows[1];
+  rows[5].name = "games/skip";
+  rows[5].cb.on_tree_begin = on_skip_tree_begin;
+  rows[5].cb.on_node_end = on_skip_node_end;
 
   for (k = 0; k < reps; k++) {
     for (i = 0; i < NROWS; i++) {
@@ -379,8 +403,9 @@ int main(int argc, char **argv) {
       if (run(&in, &rows[i], &c) != 0) return 2;
       t = bench_now() - t0;
       if (k == 0 || t < rows[i].best) rows[i].best = t;
-      if (k > 0 && (c.moves != rows[i].last.moves ||
-                    c.sum != rows[i].last.sum || c.utf8 != rows[i].last.utf8))
+      if (k > 0 &&
+          (c.moves != rows[i].last.moves || c.sum != rows[i].last.sum ||
+           c.utf8 != rows[i].last.utf8 || c.games != rows[i].last.games))
         return fprintf(stderr, "bench_values: %s: results differ\n",
                        rows[i].name),
                1;
@@ -390,6 +415,10 @@ int main(int argc, char **argv) {
   if (rows[2].last.moves != rows[3].last.moves ||
       rows[2].last.sum != rows[3].last.sum) {
     fprintf(stderr, "bench_values: moves/decoded and typed/all disagree\n");
+    return 1;
+  }
+  if (rows[4].last.games != rows[5].last.games) {
+    fprintf(stderr, "bench_values: gameinfo/utf8 and games/skip disagree\n");
     return 1;
   }
   for (i = 0; i < NROWS; i++) {
@@ -411,6 +440,7 @@ int main(int argc, char **argv) {
           (unsigned long long)rows[i].last.utf8,
           (unsigned long long)rows[i].last.undecodable,
           (unsigned long long)rows[i].last.bad);
+    if (i == 5) printf("  games %llu", (unsigned long long)rows[i].last.games);
     printf("\n");
     bench_result(results, rows[i].name, in.bytes, rows[i].best,
                  rows[4].last.games, in.count, 0, "-");
