@@ -39,7 +39,7 @@ bench_bench_values_LDADD = $(COMMON_LIBS) lib/libsgfstream.la
 bench_bench_values_LDFLAGS = -no-install
 CLEANFILES += bench/bench_values$(EXEEXT)
 BENCH_EXES = bench/bench_events$(EXEEXT) bench/bench_tree$(EXEEXT) \
-	bench/bench_write$(EXEEXT)
+	bench/bench_write$(EXEEXT) bench/bench_values$(EXEEXT)
 EXTRA_DIST += bench/filter.sh
 EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \
 	bench/stats-pipe.sh bench/peer.sh bench/peer/sabaki.js bench/peer/.gitignore
