@@ -84,10 +84,20 @@ def _several_values(fact, ref, ours, game):
     # value layer, like sgf_node_get_text, reads the first value. Ours
     # must be that first value (escapes resolved; as Latin-1 or UTF-8).
     if fact in ("size", "move", "AB", "AW", "AE") or not _is_err(ref) or \
-            _is_err(ours) or not isinstance(ours, str):
+            _is_err(ours):
         return False
     parts = _raw(ref).split("][")
-    first = re.sub(r"\\(.)", r"\1", parts[0], flags=re.S)
+    first = parts[0]
+    if isinstance(ours, list):  # a composed value: split at its ':'
+        m = re.match(r"((?:[^\\:]|\\.)*):(.*)", first, re.S)
+        if not m:
+            return False
+        first = list(m.groups())
+    unescape = lambda t: re.sub(r"\\(.)", r"\1", t, flags=re.S)
+    if isinstance(first, list):
+        first = [unescape(t) for t in first]
+    else:
+        first = unescape(first)
     return len(parts) > 1 and first in (ours, _as_latin1(ours))
 
 
