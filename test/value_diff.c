@@ -89,6 +89,16 @@ static void json_strn(bytebuf *o, const char *s, size_t n) {
 
 static void json_str(bytebuf *o, const char *s) { json_strn(o, s, strlen(s)); }
 
+/* Room for n bytes in the scratch buffer, emptied. */
+static char *scratch(state *s, size_t n) {
+  bytebuf_clear(&s->scratch);
+  if (bytebuf_reserve(&s->scratch, n) != 0) {
+    fputs("value_diff: out of memory\n", stderr);
+    exit(2);
+  }
+  return s->scratch.p;
+}
+
 /* One text (len raw bytes, escapes intact) decoded per FF[4] and converted
  * to UTF-8 in the game's charset, as a JSON string; {"error": true, ...}
  * when its bytes do not decode there. */
@@ -96,9 +106,7 @@ static void text_json(state *s, const char *raw, size_t len, unsigned flags) {
   sgf_charset_info info;
   size_t n;
   int r;
-  bytebuf_clear(&s->scratch);
-  bytebuf_reserve(&s->scratch, len + 1);
-  n = sgf_text_decode_dbcs(raw, len, s->scratch.p, flags,
+  n = sgf_text_decode_dbcs(raw, len, scratch(s, len + 1), flags,
                            sgf_charset_declared(s->cs));
   r = sgf_charset_convert(s->cs, s->scratch.p, n, &s->utf8, &s->utf8_cap, &info,
                           NULL);
@@ -217,10 +225,8 @@ static void start_game(state *s) {
     size_t n;
     if (s->vals[i].prop != P_TEXT || s->vals[i].def->id != SGF_PROP_CA)
       continue;
-    bytebuf_clear(&s->scratch);
-    bytebuf_reserve(&s->scratch, s->vals[i].len + 1);
     n = sgf_text_decode(s->bytes.p + s->vals[i].off, s->vals[i].len,
-                        s->scratch.p, SGF_TEXT_SIMPLE);
+                        scratch(s, s->vals[i].len + 1), SGF_TEXT_SIMPLE);
     sgf_charset_set_ca(s->cs, s->scratch.p, n); /* unknown: the default */
     break;
   }
