@@ -195,6 +195,11 @@ static void test_dbcs_text(void **st) {
   n = sgf_text_decode_dbcs(S("\x90\\\\x"), out, 0, "SJIS");
   assert_int_equal(n, 3);
   assert_memory_equal(out, "\x90\\x", 3);
+  /* an escaped second byte ']' (GB18030 0x935D, SGFC writes it so) is
+   * the character, not a second byte '\\' and a ']' */
+  n = sgf_text_decode_dbcs(S("\xd6\xb8\x93\\]\x99\xe0"), out, 0, "GB18030");
+  assert_int_equal(n, 6);
+  assert_memory_equal(out, "\xd6\xb8\x93]\x99\xe0", 6);
   /* FF[4] escapes and line breaks around them still apply */
   n = sgf_text_decode_dbcs(S("a\\]\x90\\\tb\\\nc\nd"), out, SGF_TEXT_SIMPLE,
                            "GB18030");

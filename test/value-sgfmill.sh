@@ -1,8 +1,10 @@
 #!/bin/sh
 # value-sgfmill.sh - the value decoders against sgfmill, over the shared
 # corpus: test/value_diff lists, for every game of every file, the board
-# size, the main line's moves and its AB / AW / AE points (through the core
-# parser and sgfstream/value.h); test/value-sgfmill.py compares them with
+# size, the root node's text properties, the main line's moves, its AB /
+# AW / AE points and its comments (through the core parser,
+# sgfstream/value.h and, for text in UTF-8, sgfstream/charset.h);
+# test/value-sgfmill.py compares them with
 # sgfmill's answers in ../shared/reference/sgfmill and fails on any
 # difference that is not one of its known (FF[4] versus sgfmill) cases.
 #

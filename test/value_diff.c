@@ -14,6 +14,17 @@
  * {"error": true} when SZ does not decode. A file that cannot be read gives
  * {"path": P, "error": "unreadable"}.
  *
+ * Text: "root" holds the root node's Text and SimpleText properties (those
+ * the property table types so; C is left to the main line's first node),
+ * each its first value, and each main-line node its "C": FF[4] decoded
+ * (sgf_text_decode_dbcs, SimpleText's line breaks to spaces) and
+ * converted to UTF-8 by sgfstream/charset.h with the game's CA (its
+ * defaults: no CA, UTF-8 when valid, else ISO-8859-1). A composed value
+ * (AP) is [first, second]; one without its ':' is {"error": true}, as is
+ * text that does not decode in the charset ("text": read as ISO-8859-1).
+ * The first line, {"text_props": [...]}, lists the identifiers the table
+ * types as text, so the comparison knows which of sgfmill's to compare.
+ *
  * The values come through on_value, so a value split by a chunk boundary
  * (the file is fed in odd-sized chunks) is gathered in an sgf_value_acc:
  * the streaming path a move handler would use. A node's values are kept
@@ -24,26 +35,34 @@
 #include <string.h>
 
 #include <sgfstream.h>
+#include <sgfstream/charset.h>
 
 #include "testutil.h"
 
 #define CHUNK 4093
 #define MAXV 4096 /* values of interest in one node */
 
-enum { P_OTHER, P_B, P_W, P_AB, P_AW, P_AE, P_SZ };
+enum { P_OTHER, P_B, P_W, P_AB, P_AW, P_AE, P_SZ, P_TEXT };
 
 typedef struct val {
   int prop;
-  size_t off, len; /* in the node's byte buffer */
-  int too_long;    /* longer than the accumulator: an error */
+  size_t off, len;        /* in the node's byte buffer */
+  int too_long;           /* longer than the accumulator: an error */
+  const sgf_propdef *def; /* P_TEXT: the property */
 } val;
 
 typedef struct state {
   const char *path;
-  int game;    /* index of the current game tree, -1 before */
-  int in_game; /* a game's line is open */
-  int nodes;   /* nodes of the current game printed */
-  int prop;    /* P_* of the current property */
+  int game;               /* index of the current game tree, -1 before */
+  int in_game;            /* a game's line is open */
+  int nodes;              /* nodes of the current game printed */
+  int prop;               /* P_* of the current property */
+  const sgf_propdef *def; /* its definition, for P_TEXT */
+  int text_open;          /* a P_TEXT value's pieces are coming */
+  sgf_charset *cs;        /* the current game's charset */
+  bytebuf scratch;        /* decoded text before conversion */
+  char *utf8;             /* converted text (the charset's buffer) */
+  size_t utf8_cap;
   sgf_board board;
   int size_error;
   sgf_value_acc acc;
@@ -54,9 +73,9 @@ typedef struct state {
   bytebuf out;
 } state;
 
-static void json_str(bytebuf *o, const char *s) {
+static void json_strn(bytebuf *o, const char *s, size_t n) {
   bytebuf_adds(o, "\"");
-  for (; *s; s++) {
+  for (; n; s++, n--) {
     unsigned char c = (unsigned char)*s;
     if (c == '"' || c == '\\')
       bytebuf_addf(o, "\\%c", c);
@@ -66,6 +85,82 @@ static void json_str(bytebuf *o, const char *s) {
       bytebuf_add(o, s, 1);
   }
   bytebuf_adds(o, "\"");
+}
+
+static void json_str(bytebuf *o, const char *s) { json_strn(o, s, strlen(s)); }
+
+/* Room for n bytes in the scratch buffer, emptied. */
+static char *scratch(state *s, size_t n) {
+  bytebuf_clear(&s->scratch);
+  if (bytebuf_reserve(&s->scratch, n) != 0) {
+    fputs("value_diff: out of memory\n", stderr);
+    exit(2);
+  }
+  return s->scratch.p;
+}
+
+/* One text (len raw bytes, escapes intact) decoded per FF[4] and converted
+ * to UTF-8 in the game's charset, as a JSON string; {"error": true, ...}
+ * when its bytes do not decode there. */
+static void text_json(state *s, const char *raw, size_t len, unsigned flags) {
+  sgf_charset_info info;
+  size_t n;
+  int r;
+  n = sgf_text_decode_dbcs(raw, len, scratch(s, len + 1), flags,
+                           sgf_charset_declared(s->cs));
+  r = sgf_charset_convert(s->cs, s->scratch.p, n, &s->utf8, &s->utf8_cap, &info,
+                          NULL);
+  if (r == SGF_ESYNTAX) {
+    /* the output holds the text read as ISO-8859-1: shown in a report */
+    bytebuf_adds(&s->out, "{\"error\": true, \"text\": ");
+    json_strn(&s->out, s->utf8, info.len);
+    bytebuf_adds(&s->out, "}");
+  } else if (r < 0) {
+    fprintf(stderr, "value_diff: %s: charset conversion failed (%d)\n", s->path,
+            r);
+    exit(2);
+  } else {
+    json_strn(&s->out, s->utf8, (size_t)r);
+  }
+}
+
+/* A text property's first value: a string, or [first, second] for a
+ * composed one (AP). */
+static void text_value_json(state *s, const val *v) {
+  const char *raw = s->bytes.p + v->off;
+  unsigned flags = v->def->type == SGF_VT_SIMPLETEXT ? SGF_TEXT_SIMPLE : 0;
+  size_t colon;
+  if (v->def->type2 == SGF_VT_UNKNOWN) {
+    text_json(s, raw, v->len, flags);
+    return;
+  }
+  if (sgf_compose_split(raw, v->len, &colon, NULL) < 0) {
+    bytebuf_adds(&s->out, "{\"error\": true}");
+    return;
+  }
+  bytebuf_adds(&s->out, "[");
+  text_json(s, raw, colon, flags);
+  bytebuf_adds(&s->out, ", ");
+  text_json(s, raw + colon + 1, v->len - colon - 1,
+            v->def->type2 == SGF_VT_SIMPLETEXT ? SGF_TEXT_SIMPLE : 0);
+  bytebuf_adds(&s->out, "]");
+}
+
+/* The node's first value of each text property, as JSON members each
+ * after a comma: C alone with only_c, the others without it. */
+static void text_members(state *s, int only_c) {
+  size_t i, j;
+  for (i = 0; i < s->nvals; i++) {
+    const val *v = &s->vals[i];
+    if (v->prop != P_TEXT || (v->def->id == SGF_PROP_C) != only_c) continue;
+    for (j = 0; j < i; j++)
+      if (s->vals[j].prop == P_TEXT && s->vals[j].def == v->def) break;
+    if (j < i) continue; /* a later value or repeat of the property */
+    bytebuf_adds(&s->out, ", ");
+    json_str(&s->out, v->def->ident);
+    bytebuf_adds(&s->out, ": ");
+    text_value_json(s, v);
+  }
 }
 
 static int cmp_rc(const void *a, const void *b) {
@@ -124,6 +219,17 @@ static void start_game(state *s) {
   /* The size comes from the root node's SZ (its first value). */
   sgf_board_init(&s->board);
   s->size_error = 0;
+  /* The game's CA (SimpleText), wherever it stands in the root node. */
+  sgf_charset_reset(s->cs);
+  for (i = 0; i < s->nvals; i++) {
+    size_t n;
+    if (s->vals[i].prop != P_TEXT || s->vals[i].def->id != SGF_PROP_CA)
+      continue;
+    n = sgf_text_decode(s->bytes.p + s->vals[i].off, s->vals[i].len,
+                        scratch(s, s->vals[i].len + 1), SGF_TEXT_SIMPLE);
+    sgf_charset_set_ca(s->cs, s->scratch.p, n); /* unknown: the default */
+    break;
+  }
   for (i = 0; i < s->nvals; i++) {
     if (s->vals[i].prop != P_SZ) continue;
     if (s->vals[i].too_long ||
@@ -141,7 +247,14 @@ static void start_game(state *s) {
     bytebuf_addf(&s->out, "%d", s->board.width);
   else
     bytebuf_addf(&s->out, "[%d, %d]", s->board.width, s->board.height);
-  bytebuf_adds(&s->out, ", \"main\": [");
+  bytebuf_adds(&s->out, ", \"root\": {");
+  {
+    size_t mark = s->out.len;
+    text_members(s, 0);
+    if (s->out.len > mark) /* drop the first member's ", " */
+      memmove(s->out.p + mark, s->out.p + mark + 2, (s->out.len -= 2) - mark);
+  }
+  bytebuf_adds(&s->out, "}, \"main\": [");
   s->in_game = 1;
   s->nodes = 0;
 }
@@ -183,6 +296,7 @@ static void flush_node(state *s) {
     point_list(s, P_AB, "AB");
     point_list(s, P_AW, "AW");
     point_list(s, P_AE, "AE");
+    text_members(s, 1);
     if (s->out.len > mark && s->out.p[mark - 1] == '{')
       memmove(s->out.p + mark, s->out.p + mark + 2, (s->out.len -= 2) - mark);
   }
@@ -233,6 +347,12 @@ static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
   s->prop = P_OTHER;
   for (i = 1; i <= P_SZ; i++)
     if (strlen(names[i]) == len && memcmp(names[i], id, len) == 0) s->prop = i;
+  if (s->prop == P_OTHER) {
+    s->def = sgf_prop_lookup(NULL, id, len);
+    if (s->def &&
+        (s->def->type == SGF_VT_SIMPLETEXT || s->def->type == SGF_VT_TEXT))
+      s->prop = P_TEXT;
+  }
   return SGF_CONTINUE;
 }
 
@@ -244,6 +364,28 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   int r;
   (void)p;
   if (s->prop == P_OTHER) return SGF_CONTINUE;
+  if (s->prop == P_TEXT) {
+    /* Text of any length: its raw pieces, gathered in the node's bytes;
+     * the value counts once its last piece came. */
+    val *v = &s->vals[s->nvals];
+    if (flags & SGF_VALUE_FIRST) {
+      s->text_open = s->nvals < MAXV;
+      if (!s->text_open) return SGF_CONTINUE;
+      v->prop = P_TEXT;
+      v->def = s->def;
+      v->too_long = 0;
+      v->off = s->bytes.len;
+      v->len = 0;
+    }
+    if (!s->text_open) return SGF_CONTINUE;
+    bytebuf_add(&s->bytes, at, len);
+    v->len += len;
+    if (flags & SGF_VALUE_LAST) {
+      s->text_open = 0;
+      s->nvals++;
+    }
+    return SGF_CONTINUE;
+  }
   r = sgf_value_acc_piece(&s->acc, at, len, flags, &raw, &rawlen);
   if (r == 0 || s->nvals == MAXV) return SGF_CONTINUE;
   s->vals[s->nvals].prop = s->prop;
@@ -259,6 +401,7 @@ int main(int argc, char **argv) {
   static state s;
   sgf_callbacks cb;
   sgf_options opt;
+  sgf_charset_options copt;
   sgf_parser *p;
   char line[4096];
   bytebuf path, data;
@@ -276,10 +419,27 @@ int main(int argc, char **argv) {
   opt.flags = SGF_OPT_MAINLINE;
   p = sgf_parser_create(&cb, &s, &opt);
   if (!p) return 2;
+  sgf_charset_options_init(&copt);
+  s.cs = sgf_charset_create(&copt);
+  if (!s.cs) return 2;
+  /* The identifiers typed as text, from the property table. */
+  {
+    int first = 1;
+    fputs("{\"text_props\": [", stdout);
+#define TEXT_PROP(c1, c2, t, t2, sh, cat, fl, d)                      \
+  if (SGF_VT_##t == SGF_VT_SIMPLETEXT || SGF_VT_##t == SGF_VT_TEXT) { \
+    printf("%s\"%s\"", first ? "" : ", ", #c1 #c2);                   \
+    first = 0;                                                        \
+  }
+    SGF_PROP_MAP(TEXT_PROP)
+#undef TEXT_PROP
+    fputs("]}\n", stdout);
+  }
   bytebuf_init(&path);
   bytebuf_init(&data);
   bytebuf_init(&s.bytes);
   bytebuf_init(&s.out);
+  bytebuf_init(&s.scratch);
   while (fgets(line, sizeof line, stdin)) {
     size_t n = strlen(line), off;
     if (n && line[n - 1] == '\n') line[--n] = '\0';
@@ -302,6 +462,7 @@ int main(int argc, char **argv) {
     s.in_game = 0;
     s.node_open = 0;
     s.nvals = 0;
+    s.text_open = 0;
     bytebuf_clear(&s.bytes);
     for (off = 0; off < data.len; off += CHUNK) {
       size_t k = data.len - off < CHUNK ? data.len - off : CHUNK;
@@ -311,6 +472,9 @@ int main(int argc, char **argv) {
     end_game(&s);
   }
   sgf_parser_destroy(p);
+  sgf_charset_free(s.cs, s.utf8, s.utf8_cap);
+  sgf_charset_destroy(s.cs);
+  bytebuf_free(&s.scratch);
   bytebuf_free(&path);
   bytebuf_free(&data);
   bytebuf_free(&s.bytes);

@@ -100,7 +100,9 @@ SGF_EXTERN const char *sgf_charset_declared(const sgf_charset *c);
  * the names sgf_charset knows for them), a byte after a lead byte is the
  * character's second byte, never an escape, since writers such as the
  * Nihon Ki-in leave a second byte '\' unescaped; one that was escaped
- * (lead, '\', '\') is read as the same character. Any other charset, or
+ * (lead, '\', '\') is read as the same character, and so is an escaped
+ * second byte ']' (lead, '\', ']', as FF[4] writers such as SGFC escape
+ * it: GB18030 0x93 0x5D). Any other charset, or
  * NULL: sgf_text_decode. out needs room for len bytes; returns the bytes
  * written. */
 SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,

@@ -526,10 +526,18 @@ size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
     }
     /* the run before and the lead byte through the FF[4] decoder (the
      * lead may be escaped; it leaves the decoder in its plain state),
-     * the second byte as it is */
+     * the second byte as it is, or escaped: '\' then '\' or ']' (a ']'
+     * in a value is escaped: after an unescaped second byte '\' it would
+     * have closed the value, as the parser reads it) */
     n += sgf_text_decoder_feed(&d, raw + run, i + 1 - run, out + n);
-    out[n++] = raw[i + 1];
-    i += raw[i + 1] == '\\' && i + 2 < len && raw[i + 2] == '\\' ? 3 : 2;
+    if (raw[i + 1] == '\\' && i + 2 < len &&
+        (raw[i + 2] == '\\' || raw[i + 2] == ']')) {
+      out[n++] = raw[i + 2];
+      i += 3;
+    } else {
+      out[n++] = raw[i + 1];
+      i += 2;
+    }
     run = i;
   }
   n += sgf_text_decoder_feed(&d, raw + run, len - run, out + n);
