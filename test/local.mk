@@ -90,7 +90,8 @@ EXTRA_DIST += test/tool-progress.sh test/tool-summary.sh
 # split --shards, the merge and the Dask recipe (contrib/dask), end to end.
 TESTS += test/dask-shards.sh
 EXTRA_DIST += test/dask-shards.sh contrib/dask/sgf_dask.py \
-	contrib/dask/sgf_merge.py contrib/dask/README.md
+	contrib/dask/sgf_merge.py contrib/dask/README.md \
+	contrib/dask/bench.py
 # The library's exports, the scanners over the golden cases, the corpus,
 # the layering of lib/ and tools/, and the public headers standing alone.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \

@@ -10,7 +10,7 @@ sgf_SOURCES = \
 	tools/cmd/cmd_stats.c \
 	tools/cmd/cmd_events.c \
 	tools/cmd/cmd_json.c tools/cmd/json_value.c tools/cmd/json_game.h \
-	tools/cmd/json_out.c tools/cmd/json_out.h \
+	tools/cmd/json_out.c tools/cmd/json_out.h tools/cmd/json_conv.h \
 	tools/cmd/cmd_fmt.c tools/cmd/cmd_mainline.c tools/cmd/cmd_split.c \
 	tools/cmd/shards.c tools/cmd/shards.h \
 	tools/cmd/rewrite.c tools/cmd/rewrite.h tools/cmd/drops.c \
