@@ -6,8 +6,11 @@
  *   values/no-op    on_value in their place, returning at once
  *   moves/decoded   on_value; B and W found by the property table
  *                   (sgf_prop_lookup), every move gathered by
- *                   sgf_value_acc_piece and decoded by sgf_move_decode
- *                   on the board SZ gives
+ *                   sgf_value_acc_piece_fast and decoded by
+ *                   sgf_move_decode_fast on the board SZ gives (value.h's
+ *                   static inline forms, as a handler writer would use
+ *                   them: the common case - a value whole, two letters -
+ *                   inline, the rest through the library)
  *   typed/all       on_value; every value of every known property
  *                   decoded by sgf_value_decode (text only located)
  *   gameinfo/utf8   on_value; every value of every game-info Text or
@@ -122,11 +125,11 @@ static int on_move_value(sgf_parser *p, void *u, const char *at, size_t len,
   sgf_move m;
   (void)p;
   if (!(c->is_move || c->is_sz) ||
-      sgf_value_acc_piece(&c->acc, at, len, flags, &raw, &n) != 1)
+      sgf_value_acc_piece_fast(&c->acc, at, len, flags, &raw, &n) != 1)
     return SGF_CONTINUE;
   if (c->is_sz) {
     size_from(c, raw, n);
-  } else if (sgf_move_decode(&c->board, raw, n, &m, NULL) < 0) {
+  } else if (sgf_move_decode_fast(&c->board, raw, n, &m, NULL) < 0) {
     c->bad++;
   } else if (m.pass) {
     c->passes++;

@@ -131,23 +131,34 @@ void sgf_prop_table_destroy(sgf_prop_table *t) {
   sgf__free(&t->alloc, t, sizeof *t);
 }
 
-const sgf_propdef *sgf_prop_lookup(const sgf_prop_table *t, const char *ident,
-                                   size_t len) {
-  int slot;
+/* Identifiers of three letters or more: the list of an application's
+ * own. Out of line, so the one- and two-letter path of sgf_prop_lookup
+ * below is a leaf that saves no registers (it runs once per property
+ * of every game read). */
+__attribute__((noinline, cold)) static const sgf_propdef *lookup_long(
+    const sgf_prop_table *t, const char *ident, size_t len) {
   size_t i;
-  if (!ident) return NULL;
-  slot = slot_of(ident, len);
-  if (slot >= 0) {
-    unsigned k = t ? t->index[slot] : builtin_index[slot];
-    if (k == 0) return NULL;
-    return t ? &t->defs[k] : &builtin[k];
-  }
   if (!t || len > SGF_PROP_IDENT_MAX) return NULL;
   for (i = SGF_PROP_BUILTIN_MAX_; i < t->ndefs; i++)
     if (strlen(t->defs[i].ident) == len &&
         memcmp(t->defs[i].ident, ident, len) == 0)
       return &t->defs[i];
   return NULL;
+}
+
+const sgf_propdef *sgf_prop_lookup(const sgf_prop_table *t, const char *ident,
+                                   size_t len) {
+  int slot;
+  unsigned k;
+  if (!ident) return NULL;
+  slot = slot_of(ident, len);
+  if (slot < 0) return len > 2 ? lookup_long(t, ident, len) : NULL;
+  if (!t) {
+    k = builtin_index[slot];
+    return k ? &builtin[k] : NULL;
+  }
+  k = t->index[slot];
+  return k ? &t->defs[k] : NULL;
 }
 
 static int type_known(const sgf_prop_table *t, int type) {
