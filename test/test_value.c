@@ -125,7 +125,8 @@ static void test_table_builtins(void **st) {
  * definition, the definition then bearing that identifier; the
  * built-ins found this way are all of them, once each; through a table
  * with registered one-, two- and three-letter identifiers the same, plus
- * those. Guards the one- and two-letter path of sgf_prop_lookup. */
+ * those; the inline sgf_prop_builtin_id the same ids. Guards the one-
+ * and two-letter path of sgf_prop_lookup. */
 static void test_lookup_all_short(void **st) {
   sgf_prop_table *t = sgf_prop_table_create(NULL);
   sgf_propdef d;
@@ -158,6 +159,8 @@ static void test_lookup_all_short(void **st) {
       for (i = 0; i < len; i++) upper = upper && id[i] >= 'A' && id[i] <= 'Z';
       b = sgf_prop_lookup(NULL, id, len);
       u = sgf_prop_lookup(t, id, len);
+      assert_int_equal(sgf_prop_builtin_id(id, len), b ? b->id : 0);
+      assert_int_equal(sgf_prop_slot(id, len) >= 0, upper && len && len <= 2);
       if (b) {
         assert_true(upper && len <= 2);
         assert_int_equal(strlen(b->ident), len);
@@ -182,6 +185,7 @@ static void test_lookup_all_short(void **st) {
   assert_null(sgf_prop_lookup(NULL, S("J")));
   assert_null(sgf_prop_lookup(NULL, S("ABC")));
   assert_null(sgf_prop_lookup(t, NULL, 1));
+  assert_int_equal(sgf_prop_builtin_id(NULL, 1), 0);
   sgf_prop_table_destroy(t);
 }
 

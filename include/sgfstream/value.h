@@ -314,6 +314,34 @@ SGF_EXTERN void sgf_prop_table_destroy(sgf_prop_table *t);
 SGF_EXTERN const sgf_propdef *sgf_prop_lookup(const sgf_prop_table *t,
                                               const char *ident, size_t len);
 
+/* The direct index behind the O(1) lookups: slot (c1 - 'A') * 27 +
+ * (c2 ? c2 - 'A' + 1 : 0) of a one- or two-letter identifier, -1 for any
+ * other. */
+#define SGF_PROP_SLOTS (26 * 27)
+static inline int sgf_prop_slot(const char *ident, size_t len) {
+  unsigned c1, c2 = 0;
+  if (!ident || len == 0 || len > 2) return -1;
+  c1 = (unsigned)(unsigned char)ident[0] - 'A';
+  if (c1 >= 26) return -1;
+  if (len == 2) {
+    c2 = (unsigned)(unsigned char)ident[1] - 'A';
+    if (c2 >= 26) return -1;
+    c2++;
+  }
+  return (int)(c1 * 27 + c2);
+}
+/* The built-ins' index: slot -> built-in id (SGF_PROP_..., all below
+ * 256), 0 where no built-in has that identifier. Constant. */
+extern SGF_EXTERN const unsigned char sgf_prop_builtin_slots[SGF_PROP_SLOTS];
+/* The built-in id of an identifier without a call, for handlers that
+ * look up every property of many games: sgf_prop_lookup(NULL, ident,
+ * len)->id, or 0 where that is NULL (an application's registrations in
+ * a table are not seen: ask sgf_prop_lookup(t, ...) for those). */
+static inline int sgf_prop_builtin_id(const char *ident, size_t len) {
+  int slot = sgf_prop_slot(ident, len);
+  return slot < 0 ? 0 : sgf_prop_builtin_slots[slot];
+}
+
 /* Register (or redefine: a built-in or an earlier registration with the
  * same identifier is replaced) a property. def->size must be set
  * (sgf_propdef_init); def->id is ignored. Returns the id it got
