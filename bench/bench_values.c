@@ -4,10 +4,14 @@
  *
  *   events/no-op    the three value callbacks, each returning at once
  *   values/no-op    on_value in their place, returning at once
- *   moves/decoded   on_value; B and W found by the property table
- *                   (sgf_prop_lookup), every move gathered by
- *                   sgf_value_acc_piece and decoded by sgf_move_decode
- *                   on the board SZ gives
+ *   moves/decoded   on_value; B and W found by the built-in property
+ *                   index (sgf_prop_builtin_id: value.h's inline form of
+ *                   sgf_prop_lookup(NULL, ...)->id), every move gathered by
+ *                   sgf_value_acc_piece_fast and decoded by
+ *                   sgf_move_decode_fast on the board SZ gives (value.h's
+ *                   static inline forms, as a handler writer would use
+ *                   them: the common case - a value whole, two letters -
+ *                   inline, the rest through the library)
  *   typed/all       on_value; every value of every known property
  *                   decoded by sgf_value_decode (text only located)
  *   gameinfo/utf8   on_value; every value of every game-info Text or
@@ -103,10 +107,23 @@ static int on_tree_begin(sgf_parser *p, void *u) {
 
 static int on_property(sgf_parser *p, void *u, const char *id, size_t len) {
   counts *c = u;
+  const sgf_propdef *d = sgf_prop_lookup(NULL, id, len);
+  int pid = d ? d->id : 0; /* read once: c's ints might alias d->id */
   (void)p;
-  c->def = sgf_prop_lookup(NULL, id, len);
-  c->is_move = c->def && (c->def->id == SGF_PROP_B || c->def->id == SGF_PROP_W);
-  c->is_sz = c->def && c->def->id == SGF_PROP_SZ;
+  c->def = d;
+  c->is_move = pid == SGF_PROP_B || pid == SGF_PROP_W;
+  c->is_sz = pid == SGF_PROP_SZ;
+  return SGF_CONTINUE;
+}
+
+/* moves/decoded needs the id only: no call. */
+static int on_move_property(sgf_parser *p, void *u, const char *id,
+                            size_t len) {
+  counts *c = u;
+  int pid = sgf_prop_builtin_id(id, len);
+  (void)p;
+  c->is_move = pid == SGF_PROP_B || pid == SGF_PROP_W;
+  c->is_sz = pid == SGF_PROP_SZ;
   return SGF_CONTINUE;
 }
 
@@ -122,11 +139,11 @@ static int on_move_value(sgf_parser *p, void *u, const char *at, size_t len,
   sgf_move m;
   (void)p;
   if (!(c->is_move || c->is_sz) ||
-      sgf_value_acc_piece(&c->acc, at, len, flags, &raw, &n) != 1)
+      sgf_value_acc_piece_fast(&c->acc, at, len, flags, &raw, &n) != 1)
     return SGF_CONTINUE;
   if (c->is_sz) {
     size_from(c, raw, n);
-  } else if (sgf_move_decode(&c->board, raw, n, &m, NULL) < 0) {
+  } else if (sgf_move_decode_fast(&c->board, raw, n, &m, NULL) < 0) {
     c->bad++;
   } else if (m.pass) {
     c->passes++;
@@ -380,10 +397,11 @@ int main(int argc, char **argv) {
   rows[2] = rows[1];
   rows[2].name = "moves/decoded";
   rows[2].cb.on_tree_begin = on_tree_begin;
-  rows[2].cb.on_property = on_property;
+  rows[2].cb.on_property = on_move_property;
   rows[2].cb.on_value = on_move_value;
   rows[3] = rows[2];
   rows[3].name = "typed/all";
+  rows[3].cb.on_property = on_property;
   rows[3].cb.on_value = on_typed_value;
   /* only the callbacks it needs, as a consumer (and sgf stats) sets */
   rows[4].name = "gameinfo/utf8";

@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-exports.sh - the dynamic symbols exported by libsgfstream.so are
-# exactly the functions declared SGF_EXTERN in include/ (all sgf_*).
+# exactly the functions (and constants) declared SGF_EXTERN in include/
+# (all sgf_*).
 # Skips (77) when there is no shared library (--disable-shared) or no nm.
 top_srcdir=${top_srcdir:-${srcdir:-.}}
 top_builddir=${top_builddir:-.}
@@ -16,9 +17,12 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sgf-exports.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# Declared: every line that starts with SGF_EXTERN names one function.
+# Declared: every line that starts with SGF_EXTERN names one function;
+# one that starts with "extern SGF_EXTERN" one constant (value.h's
+# sgf_prop_builtin_slots, read by an inline function).
 cat "$top_srcdir/include/sgfstream.h" "$top_srcdir"/include/sgfstream/*.h |
-  sed -n 's/^SGF_EXTERN[^(]*[^a-zA-Z0-9_]\(sgf_[a-z0-9_]*\)(.*/\1/p' |
+  sed -n 's/^SGF_EXTERN[^(]*[^a-zA-Z0-9_]\(sgf_[a-z0-9_]*\)(.*/\1/p
+          s/^extern SGF_EXTERN [^(]*[^a-zA-Z0-9_]\(sgf_[a-z0-9_]*\)[[;].*/\1/p' |
   sort -u >"$tmp/declared"
 # Exported: defined dynamic symbols (version suffixes dropped).
 nm -D --defined-only "$so" |

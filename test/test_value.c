@@ -120,6 +120,75 @@ static void test_table_builtins(void **st) {
   assert_null(sgf_vtype_name(NULL, 99));
 }
 
+/* Every identifier of 1 and 2 bytes (all 256 and 65536 byte values) and
+ * some of 3: found exactly when it is uppercase letters naming a
+ * definition, the definition then bearing that identifier; the
+ * built-ins found this way are all of them, once each; through a table
+ * with registered one-, two- and three-letter identifiers the same, plus
+ * those; the inline sgf_prop_builtin_id the same ids. Guards the one-
+ * and two-letter path of sgf_prop_lookup. */
+static void test_lookup_all_short(void **st) {
+  sgf_prop_table *t = sgf_prop_table_create(NULL);
+  sgf_propdef d;
+  static unsigned char seen[SGF_PROP_BUILTIN_MAX_];
+  int nfound = 0, user[3], k;
+  unsigned v;
+  size_t len;
+  (void)st;
+  assert_non_null(t);
+  sgf_propdef_init(&d);
+  d.type = SGF_VT_NUMBER;
+  d.category = SGF_PC_MISC;
+  strcpy(d.ident, "J");
+  user[0] = sgf_prop_table_add(t, &d);
+  strcpy(d.ident, "ZZ");
+  user[1] = sgf_prop_table_add(t, &d);
+  strcpy(d.ident, "ABC");
+  user[2] = sgf_prop_table_add(t, &d);
+  for (k = 0; k < 3; k++) assert_true(user[k] >= SGF_PROP_USER);
+  memset(seen, 0, sizeof seen);
+  for (len = 0; len <= 3; len++)
+    for (v = 0; v < (len == 0 ? 1u : len == 1 ? 256u : 65536u); v++) {
+      char id[3];
+      const sgf_propdef *b, *u;
+      int upper = 1;
+      size_t i;
+      id[0] = (char)(len == 1 ? v : v >> 8);
+      id[1] = (char)(v & 255);
+      id[2] = 'C';
+      for (i = 0; i < len; i++) upper = upper && id[i] >= 'A' && id[i] <= 'Z';
+      b = sgf_prop_lookup(NULL, id, len);
+      u = sgf_prop_lookup(t, id, len);
+      assert_int_equal(sgf_prop_builtin_id(id, len), b ? b->id : 0);
+      assert_int_equal(sgf_prop_slot(id, len) >= 0, upper && len && len <= 2);
+      if (b) {
+        assert_true(upper && len <= 2);
+        assert_int_equal(strlen(b->ident), len);
+        assert_memory_equal(b->ident, id, len);
+        assert_true(b->id > 0 && b->id < SGF_PROP_BUILTIN_MAX_);
+        if (len) seen[b->id]++;
+        nfound += len > 0 && len < 3;
+        assert_non_null(u);
+        assert_int_equal(u->id, b->id);
+      } else if (u) {
+        assert_true(upper);
+        assert_int_equal(strlen(u->ident), len);
+        assert_memory_equal(u->ident, id, len);
+        assert_true(u->id == user[0] || u->id == user[1] || u->id == user[2]);
+      }
+    }
+  assert_int_equal(nfound, SGF_PROP_BUILTIN_MAX_ - 1);
+  for (k = 1; k < SGF_PROP_BUILTIN_MAX_; k++) assert_int_equal(seen[k], 1);
+  assert_int_equal(sgf_prop_lookup(t, S("J"))->id, user[0]);
+  assert_int_equal(sgf_prop_lookup(t, S("ZZ"))->id, user[1]);
+  assert_int_equal(sgf_prop_lookup(t, S("ABC"))->id, user[2]);
+  assert_null(sgf_prop_lookup(NULL, S("J")));
+  assert_null(sgf_prop_lookup(NULL, S("ABC")));
+  assert_null(sgf_prop_lookup(t, NULL, 1));
+  assert_int_equal(sgf_prop_builtin_id(NULL, 1), 0);
+  sgf_prop_table_destroy(t);
+}
+
 /* A registered type: a digit string of even length. */
 static int check_even(void *ctx, const char *raw, size_t len, size_t *off) {
   size_t i;
@@ -591,6 +660,111 @@ static void test_moves(void **st) {
   assert_int_equal(sgf_move_encode(&B20, &m, SGF_MOVE_PASS_TT, out), 0);
 }
 
+/* The specification of a move (FF[4]), written out here as the oracle
+ * for the fast paths: letters a-z 0-25, A-Z 26-51; [] a pass, and [tt]
+ * on boards up to 19 x 19; the error offsets of sgf_board_point_decode. */
+static int letter_ref(unsigned char c) {
+  if (c >= 'a' && c <= 'z') return c - 'a';
+  if (c >= 'A' && c <= 'Z') return c - 'A' + 26;
+  return -1;
+}
+static int move_ref(const sgf_board *b, const char *raw, size_t len,
+                    sgf_move *m, size_t *off) {
+  int x, y;
+  if (b->width < 1 || b->width > 52 || b->height < 1 || b->height > 52)
+    return SGF_EINVAL;
+  if (len == 0 || (len == 2 && raw[0] == 't' && raw[1] == 't' &&
+                   b->width <= 19 && b->height <= 19)) {
+    m->pass = 1;
+    m->pt.x = m->pt.y = -1;
+    return 0;
+  }
+  *off = len < 2 ? len : 0;
+  if (len < 2) return SGF_ESYNTAX;
+  x = letter_ref((unsigned char)raw[0]);
+  y = letter_ref((unsigned char)raw[1]);
+  *off = x < 0 ? 0 : y < 0 ? 1 : 2;
+  if (x < 0 || y < 0 || len > 2) return SGF_ESYNTAX;
+  *off = x >= b->width ? 0 : 1;
+  if (x >= b->width || y >= b->height) return SGF_ERANGE;
+  m->pass = 0;
+  m->pt.x = x;
+  m->pt.y = y;
+  return 0;
+}
+
+/* One input through sgf_move_decode, the inline sgf_move_decode_fast and
+ * sgf_move_decode_letters, against the oracle: the same code, move and
+ * error offset; the letters-only test claims exactly the 'a'..'z' points
+ * and leaves *m alone otherwise. */
+static void move_same(const sgf_board *b, const char *raw, size_t len) {
+  sgf_move want = {7, {7, 7}}, got = want, fast = want, lt = want;
+  size_t wo = 99, go = 99, fo = 99;
+  int rc = move_ref(b, raw, len, &want, &wo);
+  int claimed;
+  assert_int_equal(sgf_move_decode(b, raw, len, &got, &go), rc);
+  assert_int_equal(sgf_move_decode_fast(b, raw, len, &fast, &fo), rc);
+  claimed = sgf_move_decode_letters(b, raw, len, &lt);
+  if (rc < 0) {
+    if (rc != SGF_EINVAL) {
+      assert_int_equal(go, wo);
+      assert_int_equal(fo, wo);
+    }
+    assert_false(claimed);
+    return;
+  }
+  assert_memory_equal(&got, &want, sizeof want);
+  assert_memory_equal(&fast, &want, sizeof want);
+  assert_int_equal(claimed, !want.pass && raw[0] >= 'a' && raw[0] <= 'z' &&
+                                raw[1] >= 'a' && raw[1] <= 'z');
+  if (claimed)
+    assert_memory_equal(&lt, &want, sizeof want);
+  else
+    assert_int_equal(lt.pass, 7);
+}
+
+/* Every 2-byte value (and those of 0, 1 and 3 bytes) on every square
+ * board 1..52, on rectangles and on invalid boards: the fast paths of
+ * sgf_move_decode agree with the specification everywhere, "tt" on
+ * 19 x 19 (a pass) and on 20 x 20 (a point) included. */
+static void test_move_fast_paths(void **st) {
+  static const int sides[] = {1, 2, 19, 20, 25, 26, 27, 51, 52};
+  static const int bad[] = {0, -1, 53, 1000, -2147483647 - 1};
+  sgf_board boards[52 + 81 + 10];
+  size_t nb = 0, i, j;
+  sgf_move m;
+  (void)st;
+  for (i = 1; i <= 52; i++) boards[nb++] = (sgf_board){(int)i, (int)i};
+  for (i = 0; i < 9; i++)
+    for (j = 0; j < 9; j++)
+      if (i != j) boards[nb++] = (sgf_board){sides[i], sides[j]};
+  for (i = 0; i < 5; i++) {
+    boards[nb++] = (sgf_board){bad[i], 19};
+    boards[nb++] = (sgf_board){19, bad[i]};
+  }
+  assert_true(nb <= sizeof boards / sizeof *boards);
+  for (i = 0; i < nb; i++) {
+    unsigned v;
+    char raw[3];
+    move_same(&boards[i], raw, 0);
+    for (v = 0; v < 256; v++) {
+      raw[0] = (char)v;
+      move_same(&boards[i], raw, 1);
+    }
+    for (v = 0; v < 65536; v++) {
+      raw[0] = (char)(v >> 8);
+      raw[1] = (char)(v & 255);
+      move_same(&boards[i], raw, 2);
+      raw[2] = 'a';
+      if ((v & 255) == 'd') move_same(&boards[i], raw, 3);
+    }
+  }
+  /* No board, or no bytes: the fast forms hand over to the library. */
+  assert_int_equal(sgf_move_decode_fast(NULL, S("pd"), &m, NULL), SGF_EINVAL);
+  assert_int_equal(sgf_move_decode_fast(&B19, NULL, 2, &m, NULL), SGF_EINVAL);
+  assert_int_equal(sgf_move_decode_fast(&B19, S("pd"), NULL, NULL), 0);
+}
+
 static void test_coordinates(void **st) {
   sgf_point pt = {15, 3};
   sgf_board b25 = {25, 25}, b26 = {26, 26};
@@ -931,6 +1105,42 @@ static void test_acc(void **st) {
   assert_int_equal(sgf_value_acc_piece(&a, big, 40, SGF_VALUE_LAST, &raw, &len),
                    SGF_ERANGE);
   assert_int_equal(len, 100);
+  /* The inline sgf_value_acc_piece_fast: the same answers as the
+   * function for every flag combination, whole values without a copy. */
+  {
+    sgf_value_acc a2;
+    const char *raw2 = NULL;
+    size_t len2 = 0;
+    unsigned f;
+    static const unsigned seq[] = {SGF_VALUE_FIRST | SGF_VALUE_LAST,
+                                   SGF_VALUE_FIRST,
+                                   0,
+                                   SGF_VALUE_LAST,
+                                   SGF_VALUE_FIRST | SGF_VALUE_LAST,
+                                   0,
+                                   SGF_VALUE_LAST};
+    memset(&a, 0, sizeof a);
+    memset(&a2, 0, sizeof a2);
+    for (f = 0; f < sizeof seq / sizeof *seq; f++) {
+      int r1 = sgf_value_acc_piece(&a, big + f, f, seq[f], &raw, &len);
+      int r2 = sgf_value_acc_piece_fast(&a2, big + f, f, seq[f], &raw2, &len2);
+      assert_int_equal(r2, r1);
+      if (r1 == 1) {
+        assert_int_equal(len2, len);
+        assert_memory_equal(raw2, raw, len);
+        if (seq[f] == (SGF_VALUE_FIRST | SGF_VALUE_LAST))
+          assert_ptr_equal(raw2, big + f);
+      }
+    }
+    assert_int_equal(
+        sgf_value_acc_piece_fast(NULL, big, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST,
+                                 &raw2, &len2),
+        SGF_EINVAL);
+    assert_int_equal(
+        sgf_value_acc_piece_fast(&a2, NULL, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST,
+                                 &raw2, &len2),
+        SGF_EINVAL);
+  }
 }
 
 /* A move handler straight on the parser's on_value: no tree, values
@@ -999,6 +1209,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table_builtins),
       cmocka_unit_test(test_table_register),
+      cmocka_unit_test(test_lookup_all_short),
       cmocka_unit_test(test_number),
       cmocka_unit_test(test_real),
       cmocka_unit_test(test_real_fast_paths),
@@ -1008,6 +1219,7 @@ int main(void) {
       cmocka_unit_test(test_board),
       cmocka_unit_test(test_points),
       cmocka_unit_test(test_moves),
+      cmocka_unit_test(test_move_fast_paths),
       cmocka_unit_test(test_coordinates),
       cmocka_unit_test(test_point_lists),
       cmocka_unit_test(test_compress),

@@ -15,7 +15,9 @@
 #include "alloc.h"
 #include "value_priv.h"
 
-#define NSLOTS (26 * 27)
+#define NSLOTS SGF_PROP_SLOTS
+_Static_assert(SGF_PROP_BUILTIN_MAX_ <= 256,
+               "sgf_prop_builtin_slots holds built-in ids in bytes");
 
 /* Letter numbers for the preprocessor: L_A is 1 ... L_Z 26, L_ (an empty
  * second letter) 0. */
@@ -60,8 +62,10 @@ static const sgf_propdef builtin[SGF_PROP_BUILTIN_MAX_] = {
 #undef DEF
 };
 
-/* Slot -> index in builtin[] (0: none). uint8_t: fewer than 256 built-ins. */
-static const unsigned char builtin_index[NSLOTS] = {
+/* Slot -> index in builtin[] (0: none), which is the built-in's id
+ * (value.h: sgf_prop_builtin_id reads it inline). uint8_t: fewer than 256
+ * built-ins. */
+const unsigned char sgf_prop_builtin_slots[SGF_PROP_SLOTS] = {
 #define IDX(c1, c2, t, t2, sh, cat, fl, d) [SLOT(c1, c2)] = SGF_PROP_##c1##c2,
     SGF_PROP_MAP(IDX)
 #undef IDX
@@ -82,20 +86,6 @@ struct sgf_prop_table {
   user_type *types;
   size_t ntypes;
 };
-
-/* The slot of a one- or two-letter identifier, or -1. */
-static int slot_of(const char *s, size_t len) {
-  unsigned c1, c2 = 0;
-  if (len == 0 || len > 2) return -1;
-  c1 = (unsigned char)s[0] - 'A';
-  if (c1 >= 26) return -1;
-  if (len == 2) {
-    c2 = (unsigned char)s[1] - 'A';
-    if (c2 >= 26) return -1;
-    c2++;
-  }
-  return (int)(c1 * 27 + c2);
-}
 
 void sgf_propdef_init(sgf_propdef *d) {
   memset(d, 0, sizeof *d);
@@ -119,7 +109,7 @@ sgf_prop_table *sgf_prop_table_create(const sgf_allocator *alloc) {
   }
   memcpy(t->defs, builtin, sizeof builtin);
   t->ndefs = SGF_PROP_BUILTIN_MAX_;
-  for (i = 0; i < NSLOTS; i++) t->index[i] = builtin_index[i];
+  for (i = 0; i < NSLOTS; i++) t->index[i] = sgf_prop_builtin_slots[i];
   t->next_user_id = SGF_PROP_USER;
   return t;
 }
@@ -131,23 +121,34 @@ void sgf_prop_table_destroy(sgf_prop_table *t) {
   sgf__free(&t->alloc, t, sizeof *t);
 }
 
-const sgf_propdef *sgf_prop_lookup(const sgf_prop_table *t, const char *ident,
-                                   size_t len) {
-  int slot;
+/* Identifiers of three letters or more: the list of an application's
+ * own. Out of line, so the one- and two-letter path of sgf_prop_lookup
+ * below is a leaf that saves no registers (it runs once per property
+ * of every game read). */
+__attribute__((noinline, cold)) static const sgf_propdef *lookup_long(
+    const sgf_prop_table *t, const char *ident, size_t len) {
   size_t i;
-  if (!ident) return NULL;
-  slot = slot_of(ident, len);
-  if (slot >= 0) {
-    unsigned k = t ? t->index[slot] : builtin_index[slot];
-    if (k == 0) return NULL;
-    return t ? &t->defs[k] : &builtin[k];
-  }
   if (!t || len > SGF_PROP_IDENT_MAX) return NULL;
   for (i = SGF_PROP_BUILTIN_MAX_; i < t->ndefs; i++)
     if (strlen(t->defs[i].ident) == len &&
         memcmp(t->defs[i].ident, ident, len) == 0)
       return &t->defs[i];
   return NULL;
+}
+
+const sgf_propdef *sgf_prop_lookup(const sgf_prop_table *t, const char *ident,
+                                   size_t len) {
+  int slot;
+  unsigned k;
+  if (!ident) return NULL;
+  slot = sgf_prop_slot(ident, len);
+  if (slot < 0) return len > 2 ? lookup_long(t, ident, len) : NULL;
+  if (!t) {
+    k = sgf_prop_builtin_slots[slot];
+    return k ? &builtin[k] : NULL;
+  }
+  k = t->index[slot];
+  return k ? &t->defs[k] : NULL;
 }
 
 static int type_known(const sgf_prop_table *t, int type) {
@@ -186,7 +187,7 @@ int sgf_prop_table_add(sgf_prop_table *t, const sgf_propdef *def) {
       t->cap = ncap;
     }
     d = &t->defs[t->ndefs];
-    slot = slot_of(def->ident, len);
+    slot = sgf_prop_slot(def->ident, len);
     if (slot >= 0) t->index[slot] = (uint16_t)t->ndefs;
     t->ndefs++;
   }

@@ -114,6 +114,8 @@ int sgf_move_decode(const sgf_board *b, const char *raw, size_t len,
                     sgf_move *m, size_t *err_off) {
   sgf_point pt;
   int rc;
+  /* The common case first (value.h: the same test callers may inline). */
+  if (sgf_move_decode_letters(b, raw, len, m)) return 0;
   if (!board_ok(b) || (!raw && len)) return SGF_EINVAL;
   if (len == 0 ||
       (len == 2 && raw[0] == 't' && raw[1] == 't' && tt_is_pass(b))) {
