@@ -162,9 +162,17 @@ static void node_open(jgame *g) {
 }
 
 static void prop_begin(jgame *g, const char *ident, size_t len) {
-  g->def = sgf_prop_lookup(NULL, ident, len);
-  g->move_color =
-      len == 1 && (ident[0] == 'B' || ident[0] == 'W') ? ident[0] : 0;
+  g->move_color = 0;
+  if (len == 1 && (ident[0] == 'B' || ident[0] == 'W')) {
+    if (g->def_b == NULL) { /* once: the most frequent properties */
+      g->def_b = sgf_prop_lookup(NULL, "B", 1);
+      g->def_w = sgf_prop_lookup(NULL, "W", 1);
+    }
+    g->move_color = ident[0];
+    g->def = ident[0] == 'B' ? g->def_b : g->def_w;
+  } else {
+    g->def = sgf_prop_lookup(NULL, ident, len);
+  }
   if (!tree_mode(g)) return;
   if (g->nprops++) jout_byte(g->out, ',');
   jout_cstr(g->out, "[\"");
@@ -173,7 +181,22 @@ static void prop_begin(jgame *g, const char *ident, size_t len) {
 }
 
 static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, pos);
+  int main = top(g)->flags & JL_MAIN;
+  if (g->move_color && !g->raw && jplain_move(&g->board, raw, len)) {
+    /* the common move, kept and written without decoding */
+    if (main) jkeep_move(g, raw, len, pos);
+    if (tree_mode(g)) {
+      char *q = jout_room(g->out, 5);
+      q[0] = ',';
+      q[1] = '"';
+      q[2] = raw[0];
+      q[3] = raw[1];
+      q[4] = '"';
+      g->out->len += 5;
+    }
+    return;
+  }
+  if (g->move_color && main) jkeep_move(g, raw, len, pos);
   if (!tree_mode(g)) return;
   jout_byte(g->out, ',');
   jwrite_value(g, raw, len, pos);

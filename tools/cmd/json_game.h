@@ -63,6 +63,7 @@ typedef struct jgame {
 
   /* the property being read */
   const sgf_propdef *def;
+  const sgf_propdef *def_b, *def_w; /* B and W, looked up once */
   char ident[SGF_PROP_IDENT_MAX + 1];
   size_t ident_len;
   char move_color; /* 'B' / 'W' for B and W, else 0 */
@@ -102,6 +103,16 @@ void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos);
 void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* Keep a main-line move (g->move_color) for "moves". */
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos);
+
+/* The common move: two lowercase letters on the board, not the pass
+ * "tt" of a board up to 19 x 19. sgf_move_decode reads it as the point
+ * the letters name, so it can be kept and written without decoding. */
+static inline int jplain_move(const sgf_board *b, const char *raw, size_t len) {
+  return len == 2 && raw[0] >= 'a' && raw[0] <= 'z' &&
+         raw[0] - 'a' < (int)b->width && raw[1] >= 'a' && raw[1] <= 'z' &&
+         raw[1] - 'a' < (int)b->height &&
+         (raw[0] != 't' || raw[1] != 't' || b->width > 19 || b->height > 19);
+}
 /* ,"moves":[...] */
 void jwrite_moves(jgame *g);
 /* The header fields of the root node's records: ,"black":... */
