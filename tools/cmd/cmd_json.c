@@ -180,23 +180,31 @@ static void prop_begin(jgame *g, const char *ident, size_t len) {
   jout_byte(g->out, '"');
 }
 
+/* A move jplain_move() accepts: kept, and written without decoding.
+ * -1: memory ran out keeping it (for the caller to report: where the
+ * value is, it knows). */
+static int plain_move(jgame *g, const char *raw) {
+  int rc = (top(g)->flags & JL_MAIN) ? jkeep_plain(g, raw) : 0;
+  if (tree_mode(g)) {
+    char *q = jout_room(g->out, 5);
+    q[0] = ',';
+    q[1] = '"';
+    q[2] = raw[0];
+    q[3] = raw[1];
+    q[4] = '"';
+    g->out->len += 5;
+  }
+  return rc;
+}
+
+static const char nomem_moves[] = "out of memory keeping the main line";
+
 static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  int main = top(g)->flags & JL_MAIN;
   if (g->move_color && !g->raw && jplain_move(&g->board, raw, len)) {
-    /* the common move, kept and written without decoding */
-    if (main) jkeep_move(g, raw, len, pos);
-    if (tree_mode(g)) {
-      char *q = jout_room(g->out, 5);
-      q[0] = ',';
-      q[1] = '"';
-      q[2] = raw[0];
-      q[3] = raw[1];
-      q[4] = '"';
-      g->out->len += 5;
-    }
+    if (plain_move(g, raw) != 0) jdiag(g, pos, 1, nomem_moves);
     return;
   }
-  if (g->move_color && main) jkeep_move(g, raw, len, pos);
+  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, pos);
   if (!tree_mode(g)) return;
   jout_byte(g->out, ',');
   jwrite_value(g, raw, len, pos);
@@ -353,6 +361,12 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   return SGF_CONTINUE;
 }
 
+/* A value now belongs to the property being written (not to the root
+ * node's records, not to a property outside any node). */
+static int in_property(const jgame *g) {
+  return g->root_phase != 1 && g->node_open && (g->nprops > 0 || !tree_mode(g));
+}
+
 static void value_done(jrun *r, const char *at, size_t len) {
   jgame *g = &r->g;
   if (g->root_phase == 1) {
@@ -364,10 +378,7 @@ static void value_done(jrun *r, const char *at, size_t len) {
     bytebuf_try_add(&g->root, at, len);
     return;
   }
-  if (g->node_open && g->nprops > 0)
-    prop_value(g, at, len, g->vpos);
-  else if (g->node_open && !tree_mode(g))
-    prop_value(g, at, len, g->vpos);
+  if (in_property(g)) prop_value(g, at, len, g->vpos);
 }
 
 static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
@@ -375,6 +386,13 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   jrun *r = u;
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
+  if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
+      !g->raw && in_property(g) && jplain_move(&g->board, at, len)) {
+    /* most values: a move in one piece, needing no position */
+    if (plain_move(g, at) != 0)
+      jdiag(g, sgf_parser_position(p), 1, nomem_moves);
+    return SGF_CONTINUE;
+  }
   if (flags & SGF_VALUE_FIRST) {
     g->vpos = sgf_parser_position(p);
     g->val.len = 0;

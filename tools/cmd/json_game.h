@@ -103,6 +103,9 @@ void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos);
 void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* Keep a main-line move (g->move_color) for "moves". */
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos);
+/* The same for a move jplain_move() accepts: 0, or -1 (out of memory,
+ * for the caller to report where it is). */
+int jkeep_plain(jgame *g, const char *raw);
 
 /* The common move: two lowercase letters on the board, not the pass
  * "tt" of a board up to 19 x 19. sgf_move_decode reads it as the point

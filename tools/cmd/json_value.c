@@ -285,16 +285,33 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
 }
 
+/* Append m to the main line: 0, or -1 when memory runs out. */
+static int keep(jgame *g, const jmove *m) {
+  if (g->moves.cap - g->moves.len > sizeof *m) { /* a call less per move */
+    memcpy(g->moves.p + g->moves.len, m, sizeof *m);
+    g->moves.len += sizeof *m;
+    g->moves.p[g->moves.len] = '\0';
+    return 0;
+  }
+  return bytebuf_try_add(&g->moves, m, sizeof *m);
+}
+
+int jkeep_plain(jgame *g, const char *raw) {
+  jmove m;
+  m.color = g->move_color;
+  m.x = (signed char)(raw[0] - 'a');
+  m.y = (signed char)(raw[1] - 'a');
+  m.raw_off = m.raw_len = 0;
+  return keep(g, &m);
+}
+
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   jmove m;
   sgf_move mv;
   size_t off;
   memset(&m, 0, sizeof m);
   m.color = g->move_color;
-  if (jplain_move(&g->board, raw, len)) {
-    m.x = (signed char)(raw[0] - 'a');
-    m.y = (signed char)(raw[1] - 'a');
-  } else if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
+  if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
     m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
     m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
   } else { /* the tree's value reports it */
@@ -304,13 +321,7 @@ void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
     if (len > UINT32_MAX || bytebuf_try_add(&g->move_raw, raw, len) != 0)
       return;
   }
-  if (g->moves.cap - g->moves.len > sizeof m) { /* a call less per move */
-    memcpy(g->moves.p + g->moves.len, &m, sizeof m);
-    g->moves.len += sizeof m;
-    g->moves.p[g->moves.len] = '\0';
-  } else if (bytebuf_try_add(&g->moves, &m, sizeof m) != 0) {
-    jdiag(g, pos, 1, "out of memory keeping the main line");
-  }
+  if (keep(g, &m) != 0) jdiag(g, pos, 1, "out of memory keeping the main line");
 }
 
 void jwrite_moves(jgame *g) {
