@@ -175,8 +175,18 @@ static void prop_begin(jgame *g, const char *ident, size_t len) {
   }
   if (!tree_mode(g)) return;
   if (g->nprops++) jout_byte(g->out, ',');
+  if (len <= SGF_PROP_IDENT_MAX) { /* ["ID" in one piece, no memcpy call */
+    char *q = jout_room(g->out, len + 3);
+    size_t i;
+    q[0] = '[';
+    q[1] = '"';
+    for (i = 0; i < len; i++) q[2 + i] = ident[i]; /* uppercase letters */
+    q[2 + len] = '"';
+    g->out->len += len + 3;
+    return;
+  }
   jout_cstr(g->out, "[\"");
-  jout_bytes(g->out, ident, len); /* uppercase letters */
+  jout_bytes(g->out, ident, len);
   jout_byte(g->out, '"');
 }
 

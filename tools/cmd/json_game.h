@@ -111,10 +111,13 @@ int jkeep_plain(jgame *g, const char *raw);
  * "tt" of a board up to 19 x 19. sgf_move_decode reads it as the point
  * the letters name, so it can be kept and written without decoding. */
 static inline int jplain_move(const sgf_board *b, const char *raw, size_t len) {
-  return len == 2 && raw[0] >= 'a' && raw[0] <= 'z' &&
-         raw[0] - 'a' < (int)b->width && raw[1] >= 'a' && raw[1] <= 'z' &&
-         raw[1] - 'a' < (int)b->height &&
-         (raw[0] != 't' || raw[1] != 't' || b->width > 19 || b->height > 19);
+  unsigned x, y;
+  if (len != 2) return 0;
+  x = (unsigned)((unsigned char)raw[0] - 'a');
+  y = (unsigned)((unsigned char)raw[1] - 'a');
+  return x < 26 && y < 26 && x < (unsigned)b->width &&
+         y < (unsigned)b->height &&
+         (x != 19 || y != 19 || b->width > 19 || b->height > 19);
 }
 /* ,"moves":[...] */
 void jwrite_moves(jgame *g);
