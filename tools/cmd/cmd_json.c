@@ -144,17 +144,21 @@ static void entry_close(jgame *g) {
 }
 
 static void node_open(jgame *g) {
-  node_close(g);
   if (!g->entry_open) {
     /* a node after a child tree in the same tree (the parser makes that
      * an implicit variation): it continues from the tree's entry */
     int64_t parent = (int64_t)top(g)->entry;
+    node_close(g);
     top(g)->entry = g->entries;
     entry_open(g, parent);
   }
-  if (tree_mode(g)) {
-    if (g->any_node) jout_byte(g->out, ',');
-    jout_byte(g->out, '[');
+  if (tree_mode(g)) { /* ], [ in one piece: the node before closed */
+    char *q = jout_room(g->out, 3);
+    size_t n = 0;
+    if (g->node_open) q[n++] = ']';
+    if (g->any_node) q[n++] = ',';
+    q[n++] = '[';
+    g->out->len += n;
   }
   g->any_node = 1;
   g->node_open = 1;
