@@ -144,17 +144,21 @@ static void entry_close(jgame *g) {
 }
 
 static void node_open(jgame *g) {
-  node_close(g);
   if (!g->entry_open) {
     /* a node after a child tree in the same tree (the parser makes that
      * an implicit variation): it continues from the tree's entry */
     int64_t parent = (int64_t)top(g)->entry;
+    node_close(g);
     top(g)->entry = g->entries;
     entry_open(g, parent);
   }
-  if (tree_mode(g)) {
-    if (g->any_node) jout_byte(g->out, ',');
-    jout_byte(g->out, '[');
+  if (tree_mode(g)) { /* ], [ in one piece: the node before closed */
+    char *q = jout_room(g->out, 3);
+    size_t n = 0;
+    if (g->node_open) q[n++] = ']';
+    if (g->any_node) q[n++] = ',';
+    q[n++] = '[';
+    g->out->len += n;
   }
   g->any_node = 1;
   g->node_open = 1;
@@ -162,17 +166,58 @@ static void node_open(jgame *g) {
 }
 
 static void prop_begin(jgame *g, const char *ident, size_t len) {
-  g->def = sgf_prop_lookup(NULL, ident, len);
-  g->move_color =
-      len == 1 && (ident[0] == 'B' || ident[0] == 'W') ? ident[0] : 0;
+  g->move_color = 0;
+  if (len == 1 && (ident[0] == 'B' || ident[0] == 'W')) {
+    if (g->def_b == NULL) { /* once: the most frequent properties */
+      g->def_b = sgf_prop_lookup(NULL, "B", 1);
+      g->def_w = sgf_prop_lookup(NULL, "W", 1);
+    }
+    g->move_color = ident[0];
+    g->def = ident[0] == 'B' ? g->def_b : g->def_w;
+  } else {
+    g->def = sgf_prop_lookup(NULL, ident, len);
+  }
   if (!tree_mode(g)) return;
   if (g->nprops++) jout_byte(g->out, ',');
+  if (len <= SGF_PROP_IDENT_MAX) { /* ["ID" in one piece, no memcpy call */
+    char *q = jout_room(g->out, len + 3);
+    size_t i;
+    q[0] = '[';
+    q[1] = '"';
+    for (i = 0; i < len; i++) q[2 + i] = ident[i]; /* uppercase letters */
+    q[2 + len] = '"';
+    g->out->len += len + 3;
+    return;
+  }
   jout_cstr(g->out, "[\"");
-  jout_bytes(g->out, ident, len); /* uppercase letters */
+  jout_bytes(g->out, ident, len);
   jout_byte(g->out, '"');
 }
 
+/* A move jplain_move() accepts: kept, and written without decoding.
+ * -1: memory ran out keeping it (for the caller to report: where the
+ * value is, it knows). */
+static int plain_move(jgame *g, const char *raw) {
+  int rc = (top(g)->flags & JL_MAIN) ? jkeep_plain(g, raw) : 0;
+  if (tree_mode(g)) {
+    char *q = jout_room(g->out, 5);
+    q[0] = ',';
+    q[1] = '"';
+    q[2] = raw[0];
+    q[3] = raw[1];
+    q[4] = '"';
+    g->out->len += 5;
+  }
+  return rc;
+}
+
+static const char nomem_moves[] = "out of memory keeping the main line";
+
 static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
+  if (g->move_color && !g->raw && jplain_move(&g->board, raw, len)) {
+    if (plain_move(g, raw) != 0) jdiag(g, pos, 1, nomem_moves);
+    return;
+  }
   if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, pos);
   if (!tree_mode(g)) return;
   jout_byte(g->out, ',');
@@ -330,6 +375,12 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   return SGF_CONTINUE;
 }
 
+/* A value now belongs to the property being written (not to the root
+ * node's records, not to a property outside any node). */
+static int in_property(const jgame *g) {
+  return g->root_phase != 1 && g->node_open && (g->nprops > 0 || !tree_mode(g));
+}
+
 static void value_done(jrun *r, const char *at, size_t len) {
   jgame *g = &r->g;
   if (g->root_phase == 1) {
@@ -341,10 +392,7 @@ static void value_done(jrun *r, const char *at, size_t len) {
     bytebuf_try_add(&g->root, at, len);
     return;
   }
-  if (g->node_open && g->nprops > 0)
-    prop_value(g, at, len, g->vpos);
-  else if (g->node_open && !tree_mode(g))
-    prop_value(g, at, len, g->vpos);
+  if (in_property(g)) prop_value(g, at, len, g->vpos);
 }
 
 static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
@@ -352,6 +400,13 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   jrun *r = u;
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
+  if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
+      !g->raw && in_property(g) && jplain_move(&g->board, at, len)) {
+    /* most values: a move in one piece, needing no position */
+    if (plain_move(g, at) != 0)
+      jdiag(g, sgf_parser_position(p), 1, nomem_moves);
+    return SGF_CONTINUE;
+  }
   if (flags & SGF_VALUE_FIRST) {
     g->vpos = sgf_parser_position(p);
     g->val.len = 0;

@@ -63,6 +63,7 @@ typedef struct jgame {
 
   /* the property being read */
   const sgf_propdef *def;
+  const sgf_propdef *def_b, *def_w; /* B and W, looked up once */
   char ident[SGF_PROP_IDENT_MAX + 1];
   size_t ident_len;
   char move_color; /* 'B' / 'W' for B and W, else 0 */
@@ -102,6 +103,22 @@ void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos);
 void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* Keep a main-line move (g->move_color) for "moves". */
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos);
+/* The same for a move jplain_move() accepts: 0, or -1 (out of memory,
+ * for the caller to report where it is). */
+int jkeep_plain(jgame *g, const char *raw);
+
+/* The common move: two lowercase letters on the board, not the pass
+ * "tt" of a board up to 19 x 19. sgf_move_decode reads it as the point
+ * the letters name, so it can be kept and written without decoding. */
+static inline int jplain_move(const sgf_board *b, const char *raw, size_t len) {
+  unsigned x, y;
+  if (len != 2) return 0;
+  x = (unsigned)((unsigned char)raw[0] - 'a');
+  y = (unsigned)((unsigned char)raw[1] - 'a');
+  return x < 26 && y < 26 && x < (unsigned)b->width &&
+         y < (unsigned)b->height &&
+         (x != 19 || y != 19 || b->width > 19 || b->height > 19);
+}
 /* ,"moves":[...] */
 void jwrite_moves(jgame *g);
 /* The header fields of the root node's records: ,"black":... */

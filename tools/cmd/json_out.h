@@ -33,6 +33,14 @@ static inline void jout_byte(jout *o, char c) {
 
 void jout_bytes_slow(jout *o, const char *s, size_t len);
 
+/* Room for n bytes (n <= JOUT_CAP) at o->buf + o->len: the caller writes
+ * them there and adds n to o->len. For the pieces written per value,
+ * where one check beats one per byte. */
+static inline char *jout_room(jout *o, size_t n) {
+  if (JOUT_CAP - o->len < n) jout_flush(o);
+  return o->buf + o->len;
+}
+
 /* Inline: most pieces are a few bytes of constant length, which the
  * compiler then copies without a call. */
 static inline void jout_bytes(jout *o, const char *s, size_t len) {

@@ -189,14 +189,18 @@ void jwrite_name(jgame *g, const char *name) {
   jout_string(g->out, g->text.p, g->text.len);
 }
 
+/* A point's two letters, quoted, at q (4 bytes). */
+static void put_point(char *q, int x, int y) {
+  q[0] = '"';
+  q[1] = (char)(x < 26 ? 'a' + x : 'A' + x - 26);
+  q[2] = (char)(y < 26 ? 'a' + y : 'A' + y - 26);
+  q[3] = '"';
+}
+
 /* A decoded point's two letters (no range check: it was decoded). */
 static void write_point(jgame *g, sgf_point pt) {
-  char q[4];
-  q[0] = '"';
-  q[1] = (char)(pt.x < 26 ? 'a' + pt.x : 'A' + pt.x - 26);
-  q[2] = (char)(pt.y < 26 ? 'a' + pt.y : 'A' + pt.y - 26);
-  q[3] = '"';
-  jout_bytes(g->out, q, 4);
+  put_point(jout_room(g->out, 4), pt.x, pt.y);
+  g->out->len += 4;
 }
 
 static void write_part(jgame *g, const sgf_vpart *p, int rect, const char *raw,
@@ -281,31 +285,43 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
 }
 
+/* Append m to the main line: 0, or -1 when memory runs out. */
+static int keep(jgame *g, const jmove *m) {
+  if (g->moves.cap - g->moves.len > sizeof *m) { /* a call less per move */
+    memcpy(g->moves.p + g->moves.len, m, sizeof *m);
+    g->moves.len += sizeof *m;
+    g->moves.p[g->moves.len] = '\0';
+    return 0;
+  }
+  return bytebuf_try_add(&g->moves, m, sizeof *m);
+}
+
+int jkeep_plain(jgame *g, const char *raw) {
+  jmove m;
+  m.color = g->move_color;
+  m.x = (signed char)(raw[0] - 'a');
+  m.y = (signed char)(raw[1] - 'a');
+  m.raw_off = m.raw_len = 0;
+  return keep(g, &m);
+}
+
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   jmove m;
   sgf_move mv;
   size_t off;
-  (void)pos; /* the tree's value reports a bad move */
   memset(&m, 0, sizeof m);
   m.color = g->move_color;
-  if (len == 2 && raw[0] >= 'a' && raw[0] < 'a' + g->board.width &&
-      raw[1] >= 'a' && raw[1] < 'a' + g->board.height &&
-      (raw[0] != 't' || raw[1] != 't' || g->board.width > 19 ||
-       g->board.height > 19)) { /* the common case, as sgf_move_decode */
-    m.x = (signed char)(raw[0] - 'a');
-    m.y = (signed char)(raw[1] - 'a');
-  } else if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
+  if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
     m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
     m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
-  } else {
+  } else { /* the tree's value reports it */
     m.x = -2;
     m.raw_off = (uint32_t)g->move_raw.len;
     m.raw_len = (uint32_t)len;
     if (len > UINT32_MAX || bytebuf_try_add(&g->move_raw, raw, len) != 0)
       return;
   }
-  if (bytebuf_try_add(&g->moves, &m, sizeof m) != 0)
-    jdiag(g, pos, 1, "out of memory keeping the main line");
+  if (keep(g, &m) != 0) jdiag(g, pos, 1, "out of memory keeping the main line");
 }
 
 void jwrite_moves(jgame *g) {
@@ -315,19 +331,24 @@ void jwrite_moves(jgame *g) {
   memset(&none, 0, sizeof none);
   jout_cstr(g->out, ",\"moves\":[");
   for (i = 0; i < n; i++) {
-    if (i) jout_byte(g->out, ',');
-    jout_cstr(g->out, m[i].color == 'B' ? "[\"B\"," : "[\"W\",");
-    if (m[i].x == -1) {
-      jout_cstr(g->out, "null");
-    } else if (m[i].x == -2) { /* reported where it was read */
+    /* ,["B","pd"] at most */
+    char *q = jout_room(g->out, 11), *q0 = q;
+    if (i) *q++ = ',';
+    memcpy(q, m[i].color == 'B' ? "[\"B\"," : "[\"W\",", 5);
+    q += 5;
+    if (m[i].x == -2) { /* reported where it was read */
+      g->out->len += (size_t)(q - q0);
       jwrite_raw(g, g->move_raw.p + m[i].raw_off, m[i].raw_len, none);
-    } else {
-      sgf_point pt;
-      pt.x = m[i].x;
-      pt.y = m[i].y;
-      write_point(g, pt);
+      jout_byte(g->out, ']');
+      continue;
     }
-    jout_byte(g->out, ']');
+    if (m[i].x == -1) {
+      memcpy(q, "null", 4);
+    } else {
+      put_point(q, m[i].x, m[i].y);
+    }
+    q[4] = ']';
+    g->out->len += (size_t)(q + 5 - q0);
   }
   jout_byte(g->out, ']');
 }
