@@ -216,6 +216,21 @@ got=$(python3 check.py get out.jsonl 'repr(g["tree"][0]["nodes"][1][1][1])')
 got=$(python3 check.py get out.jsonl 'repr(g["tree"][0]["nodes"][1])')
 [ "$got" = "[['B', 'pd'], ['KM', 6.5]]" ] || bad "typed: '$got'"
 
+# a move letter past 'z' on a board over 26 ('{' follows 'z' in ASCII)
+# is not a point: its raw text with a warning, never the point "Aa"; the
+# moves the fast path writes, whole or fed a byte at a time
+printf '(;SZ[30];B[{a];W[Ab];B[dd])' >wide.sgf
+for chunk in 65536 1; do
+  "$sgf" json --chunk=$chunk wide.sgf >out.jsonl 2>err.txt
+  rc=$?
+  [ $rc = 1 ] || bad "B[{a] on 30x30, --chunk=$chunk: exit $rc, want 1"
+  got=$(python3 check.py get out.jsonl 'repr(g["moves"])')
+  [ "$got" = "[['B', '{a'], ['W', 'Ab'], ['B', 'dd']]" ] ||
+    bad "B[{a] on 30x30, --chunk=$chunk: moves $got"
+done
+grep -q '^wide.sgf:1:12: warning: B: not a valid move value' err.txt ||
+  bad "B[{a] on 30x30: no positioned warning: $(cat err.txt)"
+
 # UTF-16 input (a mark or none, either order, any chunking): read as
 # the same text in UTF-8 would be, CA aside, with a warning
 printf '(;CA[UTF-16LE]PB[h\303\251]C[\350\252\236 \360\237\230\200];B[aa])' >u8.sgf
