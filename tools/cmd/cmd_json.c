@@ -449,8 +449,10 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
     r->have_error = 1;
   }
   if (r->g.quiet) return SGF_CONTINUE;
-  jout_flush(r->g.out);
-  fflush(stdout);
+  if (jdiag_shared()) {
+    jout_flush(r->g.out);
+    fflush(stdout);
+  }
   progress_clear();
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
           pos.line, pos.column, sgf_severity_name(d->severity),

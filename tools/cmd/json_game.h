@@ -80,7 +80,11 @@ typedef struct jgame {
 
 /* json_value.c */
 
-/* "NAME:LINE:COL: warning: ..." on stderr; the exit status follows. */
+/* Whether stdout and stderr are one file (then the JSON so far is flushed
+ * before a diagnostic, to keep the order). */
+int jdiag_shared(void);
+/* "NAME:LINE:COL: warning: ..." on stderr, one write; the exit status
+ * follows. */
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 4, 5)))

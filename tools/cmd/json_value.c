@@ -12,6 +12,7 @@
 #include "sgf.h"
 
 #include <inttypes.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,20 +26,41 @@ sgf_pos jpos_abs(const jgame *g, sgf_pos pos) {
   return pos;
 }
 
+/* Whether stdout and stderr are one file (a terminal, 2>&1): only then
+ * does the order of JSON lines and diagnostics show, and the lines so far
+ * are flushed before each diagnostic. Asked once. */
+int jdiag_shared(void) {
+  static int shared = -1;
+  struct stat o, e;
+  if (shared < 0)
+    shared = fstat(1, &o) != 0 || fstat(2, &e) != 0 ||
+             (o.st_dev == e.st_dev && o.st_ino == e.st_ino);
+  return shared;
+}
+
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
+  char msg[512], *m = msg;
+  int n;
   g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
   if (g->quiet) return;
   pos = jpos_abs(g, pos);
-  jout_flush(g->out);
-  fflush(stdout);
+  if (jdiag_shared()) {
+    jout_flush(g->out);
+    fflush(stdout);
+  }
   progress_clear();
-  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: ", g->name, pos.line,
-          pos.column, error ? "error" : "warning");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  va_start(ap, fmt); /* the message first: one write to stderr */
+  n = vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fputc('\n', stderr);
+  if (n >= (int)sizeof msg && (m = malloc((size_t)n + 1)) != NULL) {
+    va_start(ap, fmt);
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s\n", g->name, pos.line,
+          pos.column, error ? "error" : "warning", m ? m : msg);
+  if (m != msg) free(m);
 }
 
 sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k) {
