@@ -62,8 +62,30 @@ static int same(const bytebuf *a, const bytebuf *b) {
   return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
 }
 
-const char *fz_check_whole(const uint8_t *data, size_t size) {
+/* The input's header, the same for both checks: byte 0 the options,
+ * byte 1 the action (top 2 bits) and the event it is taken at, byte 3
+ * the number of chunk sizes that follow byte 3 (byte 2: unused by
+ * fz_check_whole, the batch's shape for fz_check_batch); the rest is the SGF. 0
+ * if the input is too short. */
+static int header(const uint8_t *data, size_t size, wcfg *cfg, int *action,
+                  long *k) {
   static const int actions[4] = {SGF_CONTINUE, SGF_SKIP, SGF_ABORT, SGF_PAUSE};
+  size_t h;
+  if (size < 4) return 0;
+  memset(cfg, 0, sizeof *cfg);
+  fz_decode_options(data[0], &cfg->opt);
+  *action = actions[data[1] >> 6];
+  *k = data[1] & 63;
+  cfg->nchunks = data[3] & 15u;
+  h = 4 + cfg->nchunks;
+  if (size < h) return 0;
+  cfg->chunks = data + 4;
+  cfg->in = data + h;
+  cfg->len = size - h;
+  return 1;
+}
+
+const char *fz_check_whole(const uint8_t *data, size_t size) {
   wcfg cfg;
   vlog vs, vw;
   sgf_callbacks cs, cw;
@@ -72,18 +94,7 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
   const char *err = NULL;
   long k, *map = NULL;
   int action;
-  size_t h;
-  if (size < 4) return NULL;
-  memset(&cfg, 0, sizeof cfg);
-  fz_decode_options(data[0], &cfg.opt);
-  action = actions[data[1] >> 6];
-  k = data[1] & 63;
-  cfg.nchunks = data[3] & 15u;
-  h = 4 + cfg.nchunks;
-  if (size < h) return NULL;
-  cfg.chunks = data + 4;
-  cfg.in = data + h;
-  cfg.len = size - h;
+  if (!header(data, size, &cfg, &action, &k)) return NULL;
   vlog_init(&vs);
   vlog_init(&vw);
   vlog_single_callbacks(&cs);
@@ -154,7 +165,6 @@ static int b_handler(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
 }
 
 const char *fz_check_batch(const uint8_t *data, size_t size) {
-  static const int actions[4] = {SGF_CONTINUE, SGF_SKIP, SGF_ABORT, SGF_PAUSE};
   sgf_event arr[64];
   sgf_batch_options bo;
   wcfg cfg;
@@ -164,18 +174,7 @@ const char *fz_check_batch(const uint8_t *data, size_t size) {
   int sw, sb, one, action;
   const char *err = NULL;
   long k;
-  size_t h;
-  if (size < 4) return NULL;
-  memset(&cfg, 0, sizeof cfg);
-  fz_decode_options(data[0], &cfg.opt);
-  action = actions[data[1] >> 6];
-  k = data[1] & 63;
-  cfg.nchunks = data[3] & 15u;
-  h = 4 + cfg.nchunks;
-  if (size < h) return NULL;
-  cfg.chunks = data + 4;
-  cfg.in = data + h;
-  cfg.len = size - h;
+  if (!header(data, size, &cfg, &action, &k)) return NULL;
   sgf_batch_options_init(&bo);
   bo.on_batch = b_handler;
   bo.events = arr;
