@@ -282,10 +282,24 @@ SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
  *   SGF_EVENT_VALUE    a value whole, or one piece of it, with flags
  *                      SGF_VALUE_FIRST / SGF_VALUE_LAST: exactly the
  *                      calls on_value would get (WHOLE VALUES).
- * offset, line and column are the event's position: what
- * sgf_parser_position() would return in its callback. The bytes at `at`
- * are valid during the handler only (they are in the buffer being fed,
- * or the parser's own memory); the raw identifier is not given.
+ * A record is 16 bytes, and relative to its batch (sgf_batch):
+ *   offset   the event's input offset is b->offset + ev->offset: what
+ *            sgf_parser_position() would give as offset in its callback.
+ *            The line and column are not recorded: sgf_batch_position()
+ *            computes them, during the handler, from the bytes of the
+ *            batch (counted lazily, forward from the last one asked).
+ *   at, len  PROPERTY and VALUE: the bytes are sgf_event_bytes(b, ev),
+ *            that is b->bytes + at (the buffer being fed, or the bytes
+ *            held back for look-ahead), or with SGF_EVENT_HELD in flags
+ *            b->held + at (an identifier the parser assembled: split by
+ *            a feed, lowercase letters, blanks before its '['). Valid
+ *            during the handler only. The raw identifier is not given.
+ *   flags    SGF_VALUE_FIRST, SGF_VALUE_LAST; SGF_EVENT_HELD; and
+ *            SGF_EVENT_FAR when the position lies more than 2 GiB before
+ *            the buffer being parsed (an identifier followed by that many
+ *            blanks before its '['): offset is then 0, and only
+ *            sgf_batch_position() has it. A record positioned before the
+ *            buffer being parsed is always the last of its batch.
  *
  * kinds, if not 0, leaves the other kinds out of the batches (a consumer
  * that only counts needs no PROPERTY_END or NODE_END records): fewer
@@ -315,20 +329,43 @@ typedef enum sgf_event_kind {
 #define SGF_IDENT(a, b) \
   ((unsigned)(unsigned char)(a) | ((unsigned)(unsigned char)(b) << 8))
 
+#define SGF_EVENT_HELD 0x40u /* at is relative to b->held */
+#define SGF_EVENT_FAR 0x80u  /* offset not recorded: sgf_batch_position() */
+
 typedef struct sgf_event {
-  uint64_t offset; /* the event's position, as sgf_parser_position() */
-  uint64_t line;
-  uint64_t column;
-  const char *at; /* PROPERTY: the identifier; VALUE: the bytes; else NULL */
-  size_t len;
+  uint32_t offset; /* the event's position, minus the batch's offset */
+  uint32_t at;     /* PROPERTY: the identifier; VALUE: the bytes; else 0 */
+  uint32_t len;
   uint16_t ident; /* PROPERTY: SGF_IDENT of a 1- or 2-letter identifier */
   uint8_t kind;   /* sgf_event_kind */
-  uint8_t flags;  /* VALUE: SGF_VALUE_FIRST, SGF_VALUE_LAST */
+  uint8_t flags;  /* SGF_VALUE_FIRST, SGF_VALUE_LAST, SGF_EVENT_HELD, _FAR */
 } sgf_event;
 
-/* The batch handler: n (>= 1) records at ev. Returns an sgf_action. */
-typedef int (*sgf_batch_cb)(sgf_parser *p, void *user, const sgf_event *ev,
-                            size_t n);
+/* One batch: n (>= 1) records at ev, and what their fields are relative
+ * to (valid during the handler only). */
+typedef struct sgf_batch {
+  const sgf_event *ev;
+  size_t n;
+  uint64_t offset;   /* added to each record's offset */
+  const char *bytes; /* at is relative to it, */
+  const char *held;  /* or to this with SGF_EVENT_HELD */
+} sgf_batch;
+
+/* The bytes of a PROPERTY or VALUE record. */
+static inline const char *sgf_event_bytes(const sgf_batch *b,
+                                          const sgf_event *ev) {
+  return ((ev->flags & SGF_EVENT_HELD) ? b->held : b->bytes) + ev->at;
+}
+
+/* The position of a record of the batch being delivered (call it from
+ * the handler): the offset, line and column sgf_parser_position() would
+ * have given in the event's callback. Asked in order it counts each
+ * byte's line breaks once; asking for an earlier record counts again
+ * from the start of the buffer. */
+SGF_EXTERN sgf_pos sgf_batch_position(sgf_parser *p, const sgf_event *ev);
+
+/* The batch handler. Returns an sgf_action. */
+typedef int (*sgf_batch_cb)(sgf_parser *p, void *user, const sgf_batch *b);
 
 typedef struct sgf_batch_options {
   size_t size;           /* sizeof(sgf_batch_options): _init() */

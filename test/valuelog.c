@@ -273,18 +273,33 @@ long *vlog_match_calls(const bytebuf *s, const bytebuf *w) {
   return map;
 }
 
-int vlog_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+int vlog_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   vlog *v = u;
   int r = SGF_CONTINUE;
-  size_t i;
+  size_t i, n = b->n;
+  sgf_pos *ps;
   if (n == 0) bad(v, "an empty batch");
+  /* The positions asked for backward in every other batch: the line
+   * cursor of sgf_batch_position() must then count again. */
+  ps = malloc(n * sizeof *ps);
+  if (!ps) abort();
   for (i = 0; i < n; i++) {
-    const sgf_event *e = &ev[i];
-    sgf_pos pos;
+    size_t j = (v->nbatch & 1) ? n - 1 - i : i;
+    ps[j] = sgf_batch_position(p, &b->ev[j]);
+    if (!(b->ev[j].flags & SGF_EVENT_FAR) &&
+        ps[j].offset != b->offset + b->ev[j].offset)
+      bad(v, "record offset %llu + %lu, position %llu",
+          (unsigned long long)b->offset, (unsigned long)b->ev[j].offset,
+          (unsigned long long)ps[j].offset);
+  }
+  v->nbatch++;
+  for (i = 0; i < n; i++) {
+    const sgf_event *e = &b->ev[i];
+    const char *at = sgf_event_bytes(b, e);
+    sgf_pos pos = ps[i];
     if (r != SGF_CONTINUE) bad(v, "an action asked before the batch's end");
-    pos.offset = e->offset;
-    pos.line = e->line;
-    pos.column = e->column;
+    if ((e->flags & (SGF_EVENT_HELD | SGF_EVENT_FAR)) && i != n - 1)
+      bad(v, "a held or far record before the batch's end");
     v->pos = &pos;
     switch (e->kind) {
       case SGF_EVENT_TREE_BEGIN:
@@ -303,14 +318,15 @@ int vlog_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
         r = SGF_CONTINUE;
         break;
       case SGF_EVENT_PROPERTY:
-        if (e->ident != (e->len == 1   ? (unsigned)(unsigned char)e->at[0]
-                         : e->len == 2 ? SGF_IDENT(e->at[0], e->at[1])
+        if (e->ident != (e->len == 1   ? (unsigned)(unsigned char)at[0]
+                         : e->len == 2 ? SGF_IDENT(at[0], at[1])
                                        : 0u))
           bad(v, "property record with ident %u", (unsigned)e->ident);
-        r = c_p(p, v, e->at, e->len);
+        r = c_p(p, v, at, e->len);
         break;
       case SGF_EVENT_VALUE:
-        r = w_value(p, v, e->at, e->len, e->flags);
+        r = w_value(p, v, at, e->len,
+                    e->flags & (SGF_VALUE_FIRST | SGF_VALUE_LAST));
         break;
       default:
         bad(v, "record kind %u", (unsigned)e->kind);
@@ -318,6 +334,7 @@ int vlog_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
     }
     v->pos = NULL;
   }
+  free(ps);
   return r;
 }
 

@@ -39,6 +39,7 @@ typedef struct vlog {
    * place of sgf_parser_position(); omit_raw: log no raw identifier
    * (batches do not give it; set it on both sides of a comparison) */
   const sgf_pos *pos;
+  unsigned long nbatch; /* batches replayed */
   int omit_raw;
   /* private */
   int in_value;
@@ -59,7 +60,7 @@ void vlog_whole_callbacks(sgf_callbacks *cb);
  * record into the whole-value log as the callbacks would log it (node
  * ends are not logged, nor counted as calls). A record other than the
  * batch's last that asks for an action is a contract violation. */
-int vlog_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n);
+int vlog_batch(sgf_parser *p, void *u, const sgf_batch *b);
 
 /* Remove the diagnostic lines ('!') of a log (batches deliver
  * diagnostics at once, ahead of the events batched before them). */

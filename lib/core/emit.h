@@ -26,7 +26,8 @@ static inline int skip_state(int st) {
 #define OFF(q) ((uint64_t)(uintptr_t)(q) + bias)
 /* The current event is at offset ev.offset; when that is before the current
  * line (a deferred event, a slice spanning lines) ev_saved has its mark. */
-#define SETEV(m) (p->ev.offset = (m).off, p->ev_saved = (m))
+#define SETEV(m) \
+  (p->ev.offset = (m).off, p->ev_saved = (m), SGF__EARLY((m).off))
 
 #define HERE(m)                        \
   do {                                 \
@@ -65,6 +66,12 @@ static inline int skip_state(int st) {
 #ifndef SGF__BATCH
 #define SGF__BATCH UNLIKELY(p->bev != NULL)
 #endif
+/* The only events whose position may lie before the pass are those
+ * placed with SETEV (a mark taken earlier): it tells sgf__rec, which
+ * then takes the slow path (that offsets set from the cursor need no
+ * test). A flag left set by an event not recorded costs one slow record. */
+#define SGF__EARLY(off) \
+  (SGF__BATCH ? (void)(p->bearly = (off) < p->bpass) : (void)0)
 #define K_on_tree_begin SGF_EVENT_TREE_BEGIN
 #define K_on_tree_end SGF_EVENT_TREE_END
 #define K_on_node SGF_EVENT_NODE
@@ -76,47 +83,86 @@ static inline int skip_state(int st) {
 #define K_on_value_data 0
 #define K_on_value_end 0
 
+/* The batch being filled, in locals of the tokenizer (br): the next
+ * record and the pass's constants (copies of p's, set by
+ * sgf__batch_pass), so that they stay in registers. A record's narrow
+ * stores (uint8_t) may alias anything for the compiler: fields of p
+ * would be loaded again after every record. p->bcur is written back
+ * only to deliver the batch. */
+typedef struct sgf__brec {
+  sgf_event *cur;
+  const sgf_event *end;
+  unsigned stop;
+  uint64_t base;
+  const char *bytes;
+} sgf__brec;
+#define BREC_LOAD()       \
+  do {                    \
+    br.cur = p->bcur;     \
+    br.end = p->bend;     \
+    br.stop = p->bstop;   \
+    br.base = p->bbase;   \
+    br.bytes = p->bbytes; \
+  } while (0)
+
 /* Record an event of that kind at the current event position; nonzero
  * when the batch is due (full, or a stop kind). Inlined: kind is a
- * constant at every use. */
+ * constant at every use. A record is a few stores; what is rare (bytes
+ * the parser holds, a position before the pass) goes to sgf__rec_slow.
+ * Only values need the kind test: other kinds left out have no
+ * placeholder callback, and EMIT tests that first. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline int
-sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
+sgf__rec(sgf_parser *p, sgf__brec *b, unsigned kind, const char *at, size_t len,
          unsigned flags) {
   sgf_event *e;
-  const sgf__mark *m = &p->ev_saved;
+  uint64_t d = p->ev.offset - b->base;
   unsigned ident = 0;
-  if (!((p->bkinds >> kind) & 1u)) return 0;
-  e = p->bev + p->bn++;
-  if (UNLIKELY(p->ev.offset < p->ev.line_start)) {
-    e->offset = m->off;
-    e->line = m->line;
-    e->column = m->off - m->line_start + 1;
-  } else {
-    e->offset = p->ev.offset;
-    e->line = p->ev.line;
-    e->column = p->ev.offset - p->ev.line_start + 1;
+  if (kind == SGF_EVENT_VALUE && !((p->bkinds >> kind) & 1u)) return 0;
+  if (UNLIKELY(p->bearly)) {
+    int r = sgf__rec_slow(p, b->cur, kind, at, len, flags);
+    b->cur += r;
+    return r;
   }
-  e->at = at;
-  e->len = len;
   if (kind == SGF_EVENT_PROPERTY && len - 1 < 2)
     ident = SGF_IDENT(at[0], len == 2 ? at[1] : 0);
+  e = b->cur++;
+  e->offset = (uint32_t)d;
+  e->at = (kind == SGF_EVENT_PROPERTY || kind == SGF_EVENT_VALUE)
+              ? (uint32_t)(at - b->bytes)
+              : 0u;
+  e->len = (uint32_t)len;
   e->ident = (uint16_t)ident;
   e->kind = (uint8_t)kind;
   e->flags = (uint8_t)flags;
-  return p->bn == p->bcap || ((p->bstop >> kind) & 1u);
+  return b->cur == b->end || ((b->stop >> kind) & 1u);
 }
-#define REC(kind, at, len, flags)                  \
-  do {                                             \
-    if (sgf__rec(p, (kind), (at), (len), (flags))) \
-      CALLBACK(sgf__batch_flush(p));               \
+/* Deliver the batch. */
+#define BFLUSH()                   \
+  do {                             \
+    p->bcur = br.cur;              \
+    br.cur = p->bev;               \
+    CALLBACK(sgf__batch_flush(p)); \
+  } while (0)
+#define REC(kind, at, len, flags)                                 \
+  do {                                                            \
+    if (sgf__rec(p, &br, (kind), (at), (len), (flags))) BFLUSH(); \
   } while (0)
 /* Deliver what the batch holds (at the end of a buffer). */
-#define FLUSH()                               \
-  do {                                        \
-    if (p->bn) CALLBACK(sgf__batch_flush(p)); \
+#define FLUSH()                     \
+  do {                              \
+    if (br.cur != p->bev) BFLUSH(); \
+  } while (0)
+/* The same on the way out after a stop: the handler's result is moot. */
+#define FLUSH_AT_STOP()     \
+  do {                      \
+    if (br.cur != p->bev) { \
+      p->bcur = br.cur;     \
+      br.cur = p->bev;      \
+      sgf__batch_flush(p);  \
+    }                       \
   } while (0)
 
 /* In batch mode every event callback of p->cb is a placeholder that is
@@ -133,17 +179,20 @@ sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
   } while (0)
 /* A property's identifier in the parser's buffer (p->ident) is valid
  * until the next identifier: the batch is delivered at once. */
-#define EMIT_DATA(name, at, len)                       \
-  do {                                                 \
-    if (p->cb.name) {                                  \
-      if (SGF__BATCH) {                                \
-        if (sgf__rec(p, K_##name, (at), (len), 0) ||   \
-            (const char *)(at) == p->ident)            \
-          CALLBACK(sgf__batch_flush(p));               \
-      } else {                                         \
-        CALLBACK(p->cb.name(p, p->user, (at), (len))); \
-      }                                                \
-    }                                                  \
+#define EMIT_DATA(name, at, len)                                        \
+  do {                                                                  \
+    if (p->cb.name) {                                                   \
+      if (SGF__BATCH) {                                                 \
+        if ((const char *)(at) == p->ident) {                           \
+          br.cur += sgf__rec_slow(p, br.cur, K_##name, (at), (len), 0); \
+          BFLUSH();                                                     \
+        } else if (sgf__rec(p, &br, K_##name, (at), (len), 0)) {        \
+          BFLUSH();                                                     \
+        }                                                               \
+      } else {                                                          \
+        CALLBACK(p->cb.name(p, p->user, (at), (len)));                  \
+      }                                                                 \
+    }                                                                   \
   } while (0)
 
 /* A value whole in one piece (or one piece of it, flags f). */
@@ -164,7 +213,7 @@ sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
 
 #define EMIT_VBEGIN()                             \
   do {                                            \
-    if (p->whole)                                 \
+    if (SGF__BATCH || p->whole)                   \
       p->vfirst = 1;                              \
     else if (p->cb.on_value_begin)                \
       CALLBACK(p->cb.on_value_begin(p, p->user)); \
@@ -181,15 +230,15 @@ sgf__rec(sgf_parser *p, unsigned kind, const char *at, size_t len,
   } while (0)
 #define EMIT_VDATA(at, len)                                   \
   do {                                                        \
-    if (p->whole)                                             \
+    if (SGF__BATCH || p->whole)                               \
       VPIECE((at), (len), 0);                                 \
     else if (p->cb.on_value_data)                             \
       CALLBACK(p->cb.on_value_data(p, p->user, (at), (len))); \
   } while (0)
 #define EMIT_VEND()                             \
   do {                                          \
-    if (p->whole)                               \
-      VPIECE("", 0, 1);                         \
+    if (SGF__BATCH || p->whole)                 \
+      VPIECE((const char *)s, 0, 1);            \
     else if (p->cb.on_value_end)                \
       CALLBACK(p->cb.on_value_end(p, p->user)); \
   } while (0)

@@ -16,9 +16,14 @@ static int finish_core(sgf_parser *p) {
   const uint64_t base = p->offset;
   const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
   int st = p->state;
+  sgf__brec br = {0}; /* batched events: emit.h */
 
   p->ev.live = 1;
   p->closing = 0;
+  if (SGF__BATCH) {
+    sgf__batch_pass(p, buf);
+    BREC_LOAD();
+  }
 
   for (;;) {
     switch (st) {
@@ -133,11 +138,11 @@ paused:
   return sgf__leave(p, st, SGF_PAUSED);
 
 aborted:
-  if (p->bn) sgf__batch_flush(p); /* the events before the stop */
+  FLUSH_AT_STOP(); /* the events before the stop */
   return sgf__leave(p, st, SGF_EABORTED);
 
 failed:
-  if (p->bn) sgf__batch_flush(p);
+  FLUSH_AT_STOP();
   return sgf__leave(p, st, SGF_EPARSE);
 }
 

@@ -83,7 +83,7 @@ static void parser_clear(sgf_parser *p) {
   p->la_len = 0;
   p->vfirst = 0;
   p->node_open = 0;
-  p->bn = 0;
+  p->bcur = p->bev;
   memset(p->ndiag, 0, sizeof p->ndiag);
 }
 
@@ -178,7 +178,7 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
     return SGF_EINVAL;
   if (!p->bev) p->ucb = p->cb;
   p->bev = b.events;
-  p->bcap = b.capacity;
+  p->bend = b.events + b.capacity;
   p->bstop = b.stop_kinds;
   p->bkinds = b.kinds ? b.kinds : ~0u;
   /* a kind left out has no placeholder: its events cost one test */
@@ -191,7 +191,7 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
   PLACE(on_property, SGF_EVENT_PROPERTY, batch_data_cb);
 #undef PLACE
   p->on_batch = b.on_batch;
-  p->bn = 0;
+  p->bcur = p->bev;
   p->whole = 1;
   p->want_node_end = (p->bkinds >> SGF_EVENT_NODE_END) & 1u;
   return SGF_OK;
@@ -200,9 +200,102 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
 /* The records go before the handler runs: it may feed nothing (the
  * parser is live), but it may look at sgf_parser_depth() and the like. */
 int sgf__batch_flush(sgf_parser *p) {
-  size_t n = p->bn;
-  p->bn = 0;
-  return p->on_batch(p, p->user, p->bev, n);
+  sgf_batch b;
+  b.ev = p->bev;
+  b.n = (size_t)(p->bcur - p->bev);
+  b.offset = p->bbase;
+  b.bytes = p->bbytes;
+  b.held = p->ident;
+  p->bcur = p->bev;
+  return p->on_batch(p, p->user, &b);
+}
+
+/* The base lies SGF__PASS_MAX before the pass (or at 0), so that a
+ * record deferred from an earlier buffer (an identifier's, a value's
+ * '[') still has its offset; the line cursor starts at the pass. */
+void sgf__batch_pass(sgf_parser *p, const void *buf) {
+  p->bbytes = buf;
+  p->bpass = p->offset;
+  p->bbias = p->offset < SGF__PASS_MAX ? p->offset : SGF__PASS_MAX;
+  p->bbase = p->offset - p->bbias;
+  p->bl0.off = p->offset;
+  p->bl0.line = p->ev.line;
+  p->bl0.line_start = p->ev.line_start;
+  p->bl0_cr = p->cr_end;
+  p->bl = p->bl0;
+  p->bl_cr = p->bl0_cr;
+  p->bearly = 0;
+}
+
+int sgf__rec_slow(sgf_parser *p, sgf_event *e, unsigned kind, const char *at,
+                  size_t len, unsigned flags) {
+  uint64_t d = p->ev.offset - p->bbase;
+  if (!((p->bkinds >> kind) & 1u)) return 0;
+  p->bearly = 0;
+  if (p->ev.offset < p->bpass) { /* its line is not in this pass's bytes */
+    if (p->ev.offset < p->ev.line_start) {
+      p->bfar = p->ev_saved;
+    } else {
+      p->bfar.off = p->ev.offset;
+      p->bfar.line = p->ev.line;
+      p->bfar.line_start = p->ev.line_start;
+    }
+  }
+  if (d > UINT32_MAX) {
+    flags |= SGF_EVENT_FAR;
+    d = 0;
+  }
+  e->offset = (uint32_t)d;
+  if (!at) {
+    e->at = 0;
+  } else if (at == p->ident) {
+    e->at = 0;
+    flags |= SGF_EVENT_HELD;
+  } else {
+    e->at = (uint32_t)(at - p->bbytes);
+  }
+  e->len = (uint32_t)len;
+  e->ident = 0;
+  if (kind == SGF_EVENT_PROPERTY && len - 1 < 2)
+    e->ident = (uint16_t)SGF_IDENT(at[0], len == 2 ? at[1] : 0);
+  e->kind = (uint8_t)kind;
+  e->flags = (uint8_t)flags;
+  return 1;
+}
+
+/* Line breaks are counted as newline() (tokenize.c) counts them: a CR,
+ * or an LF not right after a CR. */
+sgf_pos sgf_batch_position(sgf_parser *p, const sgf_event *ev) {
+  const unsigned char *b = (const unsigned char *)p->bbytes;
+  uint64_t t = p->bbase + ev->offset, o, cr;
+  sgf__mark m;
+  if (!p->ev.live || !p->bev) {
+    sgf_pos none = {0, 0, 0};
+    return none;
+  }
+  if ((ev->flags & SGF_EVENT_FAR) || t < p->bpass)
+    return sgf__mark_pos(&p->bfar);
+  if (t < p->bl.off) {
+    p->bl = p->bl0;
+    p->bl_cr = p->bl0_cr;
+  }
+  m = p->bl;
+  cr = p->bl_cr;
+  for (o = m.off; o < t; o++) {
+    unsigned char c = b[o - p->bpass];
+    if (c == '\r') {
+      m.line++;
+      cr = o + 1;
+      m.line_start = o + 1;
+    } else if (c == '\n') {
+      if (cr != o) m.line++;
+      m.line_start = o + 1;
+    }
+  }
+  m.off = t;
+  p->bl = m;
+  p->bl_cr = cr;
+  return sgf__mark_pos(&m);
 }
 
 void sgf_parser_resume(sgf_parser *p) {
@@ -335,7 +428,7 @@ void sgf__ident_finish(sgf_parser *p) {
 int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
                     size_t *consumed) {
   const unsigned char *in = (const unsigned char *)data;
-  size_t used = 0, u;
+  size_t used = 0, u, part;
   int r;
 
   if (consumed) *consumed = 0;
@@ -364,18 +457,20 @@ int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
       continue;
     }
     if (used == len) break;
-    r = sgf__feed_core(p, in + used, len - used, &u);
+    part = len - used < SGF__PASS_MAX ? len - used : SGF__PASS_MAX;
+    r = sgf__feed_core(p, in + used, part, &u);
     if (r == SGF__NEED) { /* fewer than SGF__LOOKAHEAD + 1 bytes */
-      p->la_len = len - used - u;
+      p->la_len = part - u;
       memcpy(p->la, in + used + u, p->la_len);
-      break;
+      used += part;
+      if (used == len) break;
+      continue;
     }
     used += u;
     if (r != SGF_OK) {
       if (consumed) *consumed = used;
       return r;
     }
-    break;
   }
   if (consumed) *consumed = len;
   return SGF_OK;

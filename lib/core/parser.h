@@ -99,11 +99,20 @@ struct sgf_parser {
    * values come as pieces (on_value set, or batches); want_node_end:
    * node ends are delivered (on_node_end set, or batches). */
   sgf_callbacks ucb; /* the callbacks given (cb holds placeholders) */
-  sgf_event *bev;
-  size_t bn, bcap;
+  sgf_event *bev, *bcur, *bend; /* the array, the next record, its end */
   unsigned bstop;
   unsigned bkinds; /* the kinds recorded (never 0) */
   sgf_batch_cb on_batch;
+  /* The pass (one buffer given to the tokenizer, sgf__batch_pass): its
+   * bytes and offset; the batch's base offset (bbias before it, so that
+   * records deferred from an earlier buffer fit a record); the line
+   * state at its start (bl0) and sgf_batch_position's cursor (bl); the
+   * mark of a record positioned before the pass (bfar). */
+  const char *bbytes;
+  uint64_t bpass, bbase, bbias;
+  int bearly; /* ev.offset may lie before the pass (SGF__EARLY) */
+  sgf__mark bl0, bl, bfar;
+  uint64_t bl0_cr, bl_cr;
   int whole;
   int want_node_end;
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
@@ -161,6 +170,19 @@ int sgf__diag(sgf_parser *p, sgf_diag_code code, const sgf__mark *at,
               const sgf__mark *mark);
 /* parser.c: deliver the batch (it is not empty); the handler's result. */
 int sgf__batch_flush(sgf_parser *p);
+/* parser.c: a pass over buf (at p->offset) begins (the batch is empty). */
+void sgf__batch_pass(sgf_parser *p, const void *buf);
+/* parser.c: record at e an event the fast path of emit.h (sgf__rec)
+ * does not take: its bytes in p->ident, or its position before the
+ * pass. Returns 1 if recorded (the batch is then due at once), 0 if its
+ * kind is not recorded. */
+int sgf__rec_slow(sgf_parser *p, sgf_event *e, unsigned kind, const char *at,
+                  size_t len, unsigned flags);
+
+/* A pass covers at most this many bytes (sgf_parser_feed splits a
+ * bigger buffer), and the batch's base lies at most this far before it:
+ * every offset within the pass fits a record's 32 bits. */
+#define SGF__PASS_MAX ((size_t)1 << 31)
 /* parser.c: the buffered identifier is complete: normalize it. */
 void sgf__ident_finish(sgf_parser *p);
 

@@ -192,11 +192,16 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
   /* OFF(q) = base + (q - buf), in one addition (wraps around harmlessly) */
   const uint64_t bias = base - (uint64_t)(uintptr_t)buf;
   int st = p->state;
+  sgf__brec br = {0}; /* batched events: emit.h */
   int cls;
 
   p->ev.live = 1;
   p->closing = 0;
   p->buf = buf;
+  if (SGF__BATCH) {
+    sgf__batch_pass(p, buf);
+    BREC_LOAD();
+  }
 
   while (s < end) {
     switch (st) {
@@ -260,8 +265,8 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         if (s > start) {
           p->ev.offset = m.off;
           if (m.off < p->ev.line_start) p->ev_saved = m;
-          if (UNLIKELY(p->whole) && s < end && st == ST_VALUE && *s == ']' &&
-              !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
+          if ((SGF__BATCH || UNLIKELY(p->whole)) && s < end && st == ST_VALUE &&
+              *s == ']' && !(s[-1] >= 0x81 && sgf__dbcs_before(p, s))) {
             /* the slice ends the value: one piece, begin to end */
             st = ST_AFTER_VALUE;
             s++;
@@ -338,7 +343,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
             if (st != ST_PROP) continue;
             HERE(p->value_pos);
             p->ev.offset = p->value_pos.off;
-            if (UNLIKELY(p->whole)) { /* whole, one call */
+            if ((SGF__BATCH || UNLIKELY(p->whole))) { /* whole, one call */
               s += 4;
               st = ST_AFTER_VALUE;
               WHOLE_VALUE((const char *)s - 3, 2,
@@ -874,13 +879,13 @@ paused:
   return sgf__leave(p, st, SGF_PAUSED);
 
 aborted:
-  if (p->bn) sgf__batch_flush(p); /* the events before the stop */
+  FLUSH_AT_STOP(); /* the events before the stop */
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
   return sgf__leave(p, st, SGF_EABORTED);
 
 failed:
-  if (p->bn) sgf__batch_flush(p);
+  FLUSH_AT_STOP();
   p->offset = OFF(s);
   *consumed = (size_t)(s - buf);
   return sgf__leave(p, st, SGF_EPARSE);

@@ -160,8 +160,8 @@ const char *fz_check_whole(const uint8_t *data, size_t size) {
 }
 
 /* fz_check_batch (harness.h): batched events against on_value. */
-static int b_handler(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
-  return vlog_batch(p, u, ev, n);
+static int b_handler(sgf_parser *p, void *u, const sgf_batch *b) {
+  return vlog_batch(p, u, b);
 }
 
 const char *fz_check_batch(const uint8_t *data, size_t size) {

@@ -79,11 +79,12 @@ void stats_callbacks(sgf_callbacks *cb) {
  * property is a move when its identifier is B or W alone (ident), a
  * value is counted at its last piece. (A branch-free loop, a counter per
  * kind, took twice the instructions of this switch.) */
-static int on_batch(sgf_parser *p, void *u, const sgf_event *ev, size_t n) {
+static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   stats *s = u;
+  const sgf_event *ev = b->ev;
   uint64_t nodes = 0, properties = 0, values = 0, moves = 0;
   (void)p;
-  for (size_t i = 0; i < n; i++) switch (ev[i].kind) {
+  for (size_t i = 0; i < b->n; i++) switch (ev[i].kind) {
       case SGF_EVENT_TREE_BEGIN:
         tree_begin(s);
         break;
