@@ -190,6 +190,10 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
   PLACE(on_node_end, SGF_EVENT_NODE_END, batch_cb);
   PLACE(on_property, SGF_EVENT_PROPERTY, batch_data_cb);
 #undef PLACE
+  p->bturbo = !(b.stop_kinds &
+                (1u << SGF_EVENT_NODE_END | 1u << SGF_EVENT_NODE |
+                 1u << SGF_EVENT_PROPERTY | 1u << SGF_EVENT_VALUE |
+                 1u << SGF_EVENT_PROPERTY_END));
   p->on_batch = b.on_batch;
   p->bcur = p->bev;
   p->whole = 1;

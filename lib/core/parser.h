@@ -111,6 +111,7 @@ struct sgf_parser {
   const char *bbytes;
   uint64_t bpass, bbase, bbias;
   int bearly; /* ev.offset may lie before the pass (SGF__EARLY) */
+  int bturbo; /* no kind of a move's records stops a batch (move_run) */
   sgf__mark bl0, bl, bfar;
   uint64_t bl0_cr, bl_cr;
   int whole;

@@ -101,6 +101,84 @@ static const unsigned char value_stop[256] = {
 
 static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
 
+/* MOVE RUNS (batched events only). A node that is one move, ";B[qd]"
+ * (one uppercase letter, a two-byte value, the ']' not a trail byte),
+ * fills most of a game record. move_at() says whether one starts at q;
+ * move_run() writes the records of a run of them in a tight loop, as the
+ * general path would write them (node end, node, property, value,
+ * property end; the kinds not recorded skipped without a test: a record
+ * is written, and kept only if its kind is), up to the first node that
+ * is not followed by another ';' (at once, or after one LF). It needs no
+ * handler call in between: the caller takes it only when none of those kinds
+ * stops a batch and the array has room for a move's records and one more, so it
+ * never fills the array. */
+static inline int move_at(const unsigned char *q) {
+  return q[2] == '[' && q[5] == ']' && byte_class[q[1]] == C_UPPER &&
+         !value_stop[q[3]] && !value_stop[q[4]] && q[4] < 0x81;
+}
+static inline void put(sgf_event *e, uint64_t off, uint64_t at, uint32_t len,
+                       unsigned ident, unsigned kind, unsigned flags) {
+  e->offset = (uint32_t)off;
+  e->at = (uint32_t)at;
+  e->len = len;
+  e->ident = (uint16_t)ident;
+  e->kind = (uint8_t)kind;
+  e->flags = (uint8_t)flags;
+}
+/* From the ';' at q (a move, with 7 bytes left): records from br->cur,
+ * rb = offset of byte 0 of the address space minus the batch's base (as
+ * OFF). Returns where it stopped: at a ';' after a whole move (its
+ * property end recorded), or right after a move's ']' when no ';'
+ * follows (*mid set: the property is still open). */
+static inline const unsigned char *move_run(sgf_parser *p, sgf__brec *br,
+                                            const unsigned char *q,
+                                            const unsigned char *end,
+                                            uint64_t rb, int *mid) {
+  const unsigned k = p->bkinds;
+  const unsigned ne = (k >> SGF_EVENT_NODE_END) & 1u;
+  const unsigned nn = (k >> SGF_EVENT_NODE) & 1u;
+  const unsigned np = (k >> SGF_EVENT_PROPERTY) & 1u;
+  const unsigned nv = (k >> SGF_EVENT_VALUE) & 1u;
+  const unsigned npe = (k >> SGF_EVENT_PROPERTY_END) & 1u;
+  unsigned first_ne = ne & (unsigned)p->node_open;
+  sgf_event *e = br->cur;
+  const sgf_event *lim = br->end - 6;
+  for (;;) {
+    const uint64_t o = (uint64_t)(uintptr_t)q + rb;
+    const uint64_t a = (uint64_t)((const char *)q - br->bytes);
+    put(e, o, 0, 0, 0, SGF_EVENT_NODE_END, 0);
+    e += first_ne;
+    put(e, o, 0, 0, 0, SGF_EVENT_NODE, 0);
+    e += nn;
+    put(e, o + 1, a + 1, 1, q[1], SGF_EVENT_PROPERTY, 0);
+    e += np;
+    put(e, o + 2, a + 3, 2, 0, SGF_EVENT_VALUE,
+        SGF_VALUE_FIRST | SGF_VALUE_LAST);
+    e += nv;
+    q += 6;
+    if (*q == '\n' && end - q > 1 && q[1] == ';') {
+      /* a line break between nodes (after a ']': never part of CR LF),
+       * counted as newline() would */
+      p->ev.line++;
+      p->ev.line_start = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
+      q++;
+    }
+    if (*q != ';') {
+      *mid = 1;
+      break;
+    }
+    put(e, (uint64_t)(uintptr_t)q + rb, 0, 0, 0, SGF_EVENT_PROPERTY_END, 0);
+    e += npe;
+    first_ne = ne;
+    if (e > lim || end - q < 7 || !move_at(q)) {
+      *mid = 0;
+      break;
+    }
+  }
+  br->cur = e;
+  return q;
+}
+
 /* Room for one more implicit variation (at most max_depth in all, since
  * each is a level of depth). */
 static int implicit_grow(sgf_parser *p) {
@@ -321,6 +399,25 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_NODE:
       L_node:
         if (*s == ';') { /* the common cases first, before the jump table */
+          if (SGF__BATCH && p->bturbo && end - s >= 7 && br.end - br.cur >= 7 &&
+              move_at(s)) {
+            int mid;
+            s = move_run(p, &br, s, end, bias - br.base, &mid);
+            /* the state after the last record: as the general path
+             * leaves it (the fields it sets that anyone reads) */
+            p->quiet = 0;
+            p->node_open = 1;
+            p->ev.raw_ident = (const char *)s - 5;
+            p->ev.raw_ident_len = 1;
+            if (mid) {
+              HERE(p->value_pos);
+              p->value_pos.off -= 4;
+              p->ev.offset = p->value_pos.off;
+              st = ST_AFTER_VALUE;
+              goto L_after_value;
+            }
+            p->ev.offset = OFF(s);
+          }
           NODE_END();
           if (st != ST_NODE) continue;
           p->ev.offset = OFF(s);
