@@ -77,35 +77,32 @@ void stats_callbacks(sgf_callbacks *cb) {
 
 /* The records of the batch, counted as the callbacks count them: a
  * property is a move when its identifier is B or W alone (ident), a
- * value is counted at its last piece. (A branch-free loop, a counter per
- * kind, took twice the instructions of this switch.) */
+ * value is counted at its last piece. Tests in the order of frequency
+ * (a game record is node, property, value over and over): callgrind,
+ * sgf stats -t on aeb-5mb.sgf, 34.2 M instructions in this loop as a
+ * switch on the kind, 31.9 M so; a branch-free loop (a counter per kind)
+ * took twice the switch's. */
 static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   stats *s = u;
-  const sgf_event *ev = b->ev;
+  const sgf_event *ev = b->ev, *end = b->ev + b->n;
   uint64_t nodes = 0, properties = 0, values = 0, moves = 0;
   (void)p;
-  for (size_t i = 0; i < b->n; i++) switch (ev[i].kind) {
-      case SGF_EVENT_TREE_BEGIN:
-        tree_begin(s);
-        break;
-      case SGF_EVENT_TREE_END:
-        tree_end(s);
-        break;
-      case SGF_EVENT_NODE:
-        nodes++;
-        s->after_end = 0;
-        break;
-      case SGF_EVENT_PROPERTY:
-        properties++;
-        moves += ev[i].ident == SGF_IDENT('B', 0) ||
-                 ev[i].ident == SGF_IDENT('W', 0);
-        break;
-      case SGF_EVENT_VALUE:
-        values += (ev[i].flags & SGF_VALUE_LAST) != 0;
-        break;
-      default:
-        break;
+  for (; ev < end; ev++) {
+    const unsigned k = ev->kind;
+    if (k == SGF_EVENT_VALUE) {
+      values += (ev->flags & SGF_VALUE_LAST) != 0;
+    } else if (k == SGF_EVENT_PROPERTY) {
+      properties++;
+      moves += ev->ident == SGF_IDENT('B', 0) || ev->ident == SGF_IDENT('W', 0);
+    } else if (k == SGF_EVENT_NODE) {
+      nodes++;
+      s->after_end = 0;
+    } else if (k == SGF_EVENT_TREE_BEGIN) {
+      tree_begin(s);
+    } else if (k == SGF_EVENT_TREE_END) {
+      tree_end(s);
     }
+  }
   s->nodes += nodes;
   s->properties += properties;
   s->values += values;
