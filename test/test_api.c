@@ -1551,6 +1551,67 @@ static void test_stats_chunking(void **state) {
   }
 }
 
+/* The records' fields: a 16-byte record; an identifier the parser
+ * assembled (lowercase letters: "CoPyright" is "CP") has its bytes in
+ * the parser's memory (SGF_EVENT_HELD, b->held) and ends its batch; one
+ * in the buffer is at b->bytes + at; offsets add to b->offset; and
+ * sgf_batch_position() outside a handler gives nothing. */
+typedef struct rec_seen {
+  char ident[3][8];
+  unsigned flags[3];
+  uint64_t off[3];
+  size_t n, last_of_batch;
+} rec_seen;
+static int rec_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  rec_seen *r = u;
+  for (size_t i = 0; i < b->n; i++) {
+    const sgf_event *e = &b->ev[i];
+    if (e->kind != SGF_EVENT_PROPERTY || r->n == 3) continue;
+    memcpy(r->ident[r->n], sgf_event_bytes(b, e), e->len);
+    r->ident[r->n][e->len] = '\0';
+    r->flags[r->n] = e->flags;
+    r->off[r->n] = b->offset + e->offset;
+    assert_int_equal(sgf_batch_position(p, e).offset, r->off[r->n]);
+    if (i == b->n - 1) r->last_of_batch |= 1u << r->n;
+    r->n++;
+  }
+  return SGF_CONTINUE;
+}
+static void test_batch_records(void **state) {
+  static const char in[] = "(;B[aa]CoPyright[x]AB[bb])";
+  sgf_event ev[64];
+  sgf_batch_options bo;
+  rec_seen r;
+  sgf_parser *p;
+  sgf_pos none;
+  (void)state;
+  assert_int_equal(sizeof(sgf_event), 16);
+  memset(&r, 0, sizeof r);
+  p = sgf_parser_create(NULL, &r, NULL);
+  assert_non_null(p);
+  sgf_batch_options_init(&bo);
+  bo.on_batch = rec_batch;
+  bo.events = ev;
+  bo.capacity = 64;
+  assert_int_equal(sgf_parser_set_batch(p, &bo), SGF_OK);
+  assert_int_equal(sgf_parser_feed(p, in, sizeof in - 1, NULL), SGF_OK);
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  assert_int_equal(r.n, 3);
+  assert_string_equal(r.ident[0], "B");
+  assert_string_equal(r.ident[1], "CP");
+  assert_string_equal(r.ident[2], "AB");
+  assert_int_equal(r.flags[0] & SGF_EVENT_HELD, 0);
+  assert_int_equal(r.flags[1] & SGF_EVENT_HELD, SGF_EVENT_HELD);
+  assert_int_equal(r.flags[2] & SGF_EVENT_HELD, 0);
+  assert_int_equal(r.off[0], 2);
+  assert_int_equal(r.off[1], 7);
+  assert_int_equal(r.off[2], 19);
+  assert_true(r.last_of_batch & 2u);
+  none = sgf_batch_position(p, &ev[0]);
+  assert_int_equal(none.line, 0);
+  sgf_parser_destroy(p);
+}
+
 /* Batched events give the same counts as the callbacks, whatever the
  * chunks and however small the batches (a tree's events split across
  * batches and feeds). */
@@ -1628,6 +1689,7 @@ int main(void) {
       cmocka_unit_test(test_reader_allocation_failure),
       cmocka_unit_test(test_stats_chunking),
       cmocka_unit_test(test_stats_batch),
+      cmocka_unit_test(test_batch_records),
       cmocka_unit_test(test_stats_variations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
