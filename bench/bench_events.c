@@ -39,6 +39,11 @@
  *                     that the loop is not optimized away). The kinds
  *                     recorded are the events values/no-op gets (no node
  *                     ends), so that the two compare like for like.
+ *   batch/pos         as batch/sum, the handler also taking the position
+ *                     of each node, property and value (first piece)
+ *                     with sgf_batch_position(): next to values/pos-inl,
+ *                     what a consumer that needs positions (a tree
+ *                     builder, sgf json) would get from batches.
  *   skip/root         as events/no-op, with an on_node_end that returns
  *                     SGF_SKIP at the end of each game's root node: read
  *                     the root, pass over the rest of the game (what a
@@ -268,6 +273,20 @@ static int sum_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   batch_sink += acc;
   return SGF_CONTINUE;
 }
+static sgf_pos batch_pos_sink;
+static int pos_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  const sgf_event *ev = b->ev;
+  uint64_t acc = 0;
+  (void)u;
+  for (size_t i = 0; i < b->n; i++) {
+    acc += ev[i].kind + ev[i].len;
+    if (ev[i].kind == SGF_EVENT_NODE || ev[i].kind == SGF_EVENT_PROPERTY ||
+        (ev[i].flags & SGF_VALUE_FIRST))
+      batch_pos_sink = sgf_batch_position(p, &ev[i]);
+  }
+  batch_sink += acc;
+  return SGF_CONTINUE;
+}
 static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   const sgf_event *ev = b->ev;
   counts *c = u;
@@ -438,7 +457,7 @@ typedef struct run_spec {
   int whole;                       /* values whole (on_value) */
   int skip_root;                   /* skip/root: games skipped after the
                                       root (not cross-checked) */
-  int batch;                       /* batched events */
+  int batch; /* batched events: 1 batch/sum, 2 batch/pos */
 } run_spec;
 
 static void report_failure(const char *what, const char *input, sgf_parser *p,
@@ -549,7 +568,9 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
       if (rs->batch) {
         sgf_batch_options bo;
         sgf_batch_options_init(&bo);
-        bo.on_batch = counting ? cnt_batch : sum_batch;
+        bo.on_batch = counting         ? cnt_batch
+                      : rs->batch == 2 ? pos_batch
+                                       : sum_batch;
         bo.events = batch_array;
         bo.capacity = BATCH_CAP;
         bo.kinds = ~(1u << SGF_EVENT_NODE_END);
@@ -784,6 +805,8 @@ int main(int argc, char **argv) {
       {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0, 0, 0},
       {"batch/sum", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0, 1,
        0, 1},
+      {"batch/pos", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0, 1,
+       0, 2},
       {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0,
        1, 0, 0},
       {"values/pos-inl", RUN_EVENTS, 64 * 1024, &pos_inline_callbacks, NULL, 0,

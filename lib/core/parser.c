@@ -190,10 +190,10 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
   PLACE(on_node_end, SGF_EVENT_NODE_END, batch_cb);
   PLACE(on_property, SGF_EVENT_PROPERTY, batch_data_cb);
 #undef PLACE
-  p->bturbo = !(b.stop_kinds &
-                (1u << SGF_EVENT_NODE_END | 1u << SGF_EVENT_NODE |
-                 1u << SGF_EVENT_PROPERTY | 1u << SGF_EVENT_VALUE |
-                 1u << SGF_EVENT_PROPERTY_END));
+  p->bturbo =
+      !(b.stop_kinds & (1u << SGF_EVENT_NODE_END | 1u << SGF_EVENT_NODE |
+                        1u << SGF_EVENT_PROPERTY | 1u << SGF_EVENT_VALUE |
+                        1u << SGF_EVENT_PROPERTY_END));
   p->on_batch = b.on_batch;
   p->bcur = p->bev;
   p->whole = 1;
@@ -270,9 +270,9 @@ int sgf__rec_slow(sgf_parser *p, sgf_event *e, unsigned kind, const char *at,
 /* Line breaks are counted as newline() (tokenize.c) counts them: a CR,
  * or an LF not right after a CR. */
 sgf_pos sgf_batch_position(sgf_parser *p, const sgf_event *ev) {
-  const unsigned char *b = (const unsigned char *)p->bbytes;
-  uint64_t t = p->bbase + ev->offset, o, cr;
-  sgf__mark m;
+  const unsigned char *b = (const unsigned char *)p->bbytes, *q, *e;
+  const uint64_t t = p->bbase + ev->offset;
+  sgf_pos r;
   if (!p->ev.live || !p->bev) {
     sgf_pos none = {0, 0, 0};
     return none;
@@ -283,23 +283,23 @@ sgf_pos sgf_batch_position(sgf_parser *p, const sgf_event *ev) {
     p->bl = p->bl0;
     p->bl_cr = p->bl0_cr;
   }
-  m = p->bl;
-  cr = p->bl_cr;
-  for (o = m.off; o < t; o++) {
-    unsigned char c = b[o - p->bpass];
-    if (c == '\r') {
-      m.line++;
-      cr = o + 1;
-      m.line_start = o + 1;
-    } else if (c == '\n') {
-      if (cr != o) m.line++;
-      m.line_start = o + 1;
+  /* most bytes are above '\r': one test each */
+  for (q = b + (p->bl.off - p->bpass), e = b + (t - p->bpass); q < e; q++) {
+    if (*q > '\r') continue;
+    if (*q == '\r') {
+      p->bl.line++;
+      p->bl_cr = p->bl.line_start = (uint64_t)(q - b) + p->bpass + 1;
+    } else if (*q == '\n') {
+      uint64_t o = (uint64_t)(q - b) + p->bpass;
+      if (p->bl_cr != o) p->bl.line++;
+      p->bl.line_start = o + 1;
     }
   }
-  m.off = t;
-  p->bl = m;
-  p->bl_cr = cr;
-  return sgf__mark_pos(&m);
+  p->bl.off = t;
+  r.offset = t;
+  r.line = p->bl.line;
+  r.column = t - p->bl.line_start + 1;
+  return r;
 }
 
 void sgf_parser_resume(sgf_parser *p) {
