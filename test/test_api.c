@@ -1612,6 +1612,68 @@ static void test_batch_records(void **state) {
   sgf_parser_destroy(p);
 }
 
+/* Runs of one-move nodes (the tokenizer writes their records in a loop
+ * in batch mode) with LF and CR LF between nodes: every node's and
+ * property end's position as the callbacks see it, at every split. */
+typedef struct pos_list {
+  sgf_pos pos[64];
+  size_t n;
+} pos_list;
+static void pos_add(pos_list *l, sgf_pos pos) {
+  assert_true(l->n < 64);
+  l->pos[l->n++] = pos;
+}
+static int pl_node(sgf_parser *p, void *u) {
+  pos_add(u, sgf_parser_position(p));
+  return SGF_CONTINUE;
+}
+static int pl_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  for (size_t i = 0; i < b->n; i++)
+    if (b->ev[i].kind == SGF_EVENT_NODE ||
+        b->ev[i].kind == SGF_EVENT_PROPERTY_END)
+      pos_add(u, sgf_batch_position(p, &b->ev[i]));
+  return SGF_CONTINUE;
+}
+static void test_batch_move_lines(void **state) {
+  static const char in[] =
+      "(;B[aa];W[bb]\n;B[cc]\r\n;W[dd];B[ee]\r\n;W[ff]\n\n;B[gg]\r;W[hh])";
+  const size_t len = sizeof in - 1;
+  sgf_callbacks cb;
+  sgf_event ev[64];
+  sgf_batch_options bo;
+  pos_list ref, got;
+  (void)state;
+  sgf_callbacks_init(&cb);
+  cb.on_node = pl_node;
+  cb.on_property_end = pl_node;
+  memset(&ref, 0, sizeof ref);
+  sgf_parser *p = sgf_parser_create(&cb, &ref, NULL);
+  assert_non_null(p);
+  feed_all(p, in, len, 0, NULL);
+  sgf_parser_destroy(p);
+  assert_int_equal(ref.n, 16);
+  sgf_batch_options_init(&bo);
+  bo.on_batch = pl_batch;
+  bo.events = ev;
+  bo.capacity = 64;
+  for (size_t split = 0; split <= len; split++) {
+    memset(&got, 0, sizeof got);
+    p = sgf_parser_create(NULL, &got, NULL);
+    assert_non_null(p);
+    assert_int_equal(sgf_parser_set_batch(p, &bo), SGF_OK);
+    assert_int_equal(sgf_parser_feed(p, in, split, NULL), SGF_OK);
+    assert_int_equal(sgf_parser_feed(p, in + split, len - split, NULL), SGF_OK);
+    assert_int_equal(sgf_parser_finish(p), SGF_OK);
+    sgf_parser_destroy(p);
+    assert_int_equal(got.n, ref.n);
+    for (size_t i = 0; i < ref.n; i++) {
+      assert_int_equal(got.pos[i].offset, ref.pos[i].offset);
+      assert_int_equal(got.pos[i].line, ref.pos[i].line);
+      assert_int_equal(got.pos[i].column, ref.pos[i].column);
+    }
+  }
+}
+
 /* Batched events give the same counts as the callbacks, whatever the
  * chunks and however small the batches (a tree's events split across
  * batches and feeds). */
@@ -1690,6 +1752,7 @@ int main(void) {
       cmocka_unit_test(test_stats_chunking),
       cmocka_unit_test(test_stats_batch),
       cmocka_unit_test(test_batch_records),
+      cmocka_unit_test(test_batch_move_lines),
       cmocka_unit_test(test_stats_variations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,8 +108,8 @@ static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
  * general path would write them (node end, node, property, value,
  * property end; the kinds not recorded skipped without a test: a record
  * is written, and kept only if its kind is), up to the first node that
- * is not followed by another ';' (at once, or after one LF). It needs no
- * handler call in between: the caller takes it only when none of those kinds
+ * is not followed by another ';' (at once, or after an LF or a CR LF). It needs
+ * no handler call in between: the caller takes it only when none of those kinds
  * stops a batch and the array has room for a move's records and one more, so it
  * never fills the array. */
 static inline int move_at(const unsigned char *q) {
@@ -162,6 +162,12 @@ static inline const unsigned char *move_run(sgf_parser *p, sgf__brec *br,
       p->ev.line++;
       p->ev.line_start = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
       q++;
+    } else if (*q == '\r' && end - q > 2 && q[1] == '\n' && q[2] == ';') {
+      /* CR LF: one line break, the CR's (newline() on each) */
+      p->ev.line++;
+      p->cr_end = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
+      p->ev.line_start = p->cr_end + 1;
+      q += 2;
     }
     if (*q != ';') {
       *mid = 1;
