@@ -156,22 +156,23 @@ static inline const unsigned char *move_run(sgf_parser *p, sgf__brec *br,
         SGF_VALUE_FIRST | SGF_VALUE_LAST);
     e += nv;
     q += 6;
-    if (*q == '\n' && end - q > 1 && q[1] == ';') {
-      /* a line break between nodes (after a ']': never part of CR LF),
-       * counted as newline() would */
-      p->ev.line++;
-      p->ev.line_start = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
-      q++;
-    } else if (*q == '\r' && end - q > 2 && q[1] == '\n' && q[2] == ';') {
-      /* CR LF: one line break, the CR's (newline() on each) */
-      p->ev.line++;
-      p->cr_end = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
-      p->ev.line_start = p->cr_end + 1;
-      q += 2;
-    }
     if (*q != ';') {
-      *mid = 1;
-      break;
+      if (*q == '\n' && end - q > 1 && q[1] == ';') {
+        /* a line break between nodes (after a ']': never part of CR LF),
+         * counted as newline() would */
+        p->ev.line++;
+        p->ev.line_start = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
+        q++;
+      } else if (*q == '\r' && end - q > 2 && q[1] == '\n' && q[2] == ';') {
+        /* CR LF: one line break, the CR's (newline() on each) */
+        p->ev.line++;
+        p->cr_end = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
+        p->ev.line_start = p->cr_end + 1;
+        q += 2;
+      } else {
+        *mid = 1;
+        break;
+      }
     }
     put(e, (uint64_t)(uintptr_t)q + rb, 0, 0, 0, SGF_EVENT_PROPERTY_END, 0);
     e += npe;
