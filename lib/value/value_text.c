@@ -14,6 +14,8 @@
  */
 #include "value_priv.h"
 
+#include <string.h>
+
 enum {
   T_PLAIN = 0,
   T_ESC,     /* after a backslash */
@@ -36,7 +38,19 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
   int st = d->state;
   int simple = (d->flags & SGF_TEXT_SIMPLE) != 0;
   for (i = 0; i < len; i++) {
-    char c = raw[i];
+    char c;
+    if (st == T_PLAIN) {
+      /* most text: a run of bytes that are themselves (not a backslash,
+       * not whitespace other than the space), copied in one piece */
+      size_t run = i;
+      while (i < len && (unsigned char)raw[i] > '\r' && raw[i] != '\\') i++;
+      if (i > run) {
+        memcpy(out + n, raw + run, i - run);
+        n += i - run;
+        if (i == len) break;
+      }
+    }
+    c = raw[i];
     switch (st) {
       case T_SOFT_CR:
       case T_HARD_CR:
