@@ -187,3 +187,7 @@ TESTS += test/serve-load.sh test/serve-backpressure.sh test/serve-sigterm.sh \
 	test/serve-limits.sh
 EXTRA_DIST += test/serve-lib.sh test/serve_load.py test/serve-load.sh \
 	test/serve-backpressure.sh test/serve-sigterm.sh test/serve-limits.sh
+
+# sgf serve --jsonl: each line sgf json's for its game (raw, split, HTTP)
+TESTS += test/serve-json.sh
+EXTRA_DIST += test/serve-json.sh

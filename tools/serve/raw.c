@@ -90,7 +90,8 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   cl->srv->st.warnings++;
 }
 
-static const conn_ops raw_ops = {on_game, on_abandon, on_warning};
+static const conn_ops raw_ops = {on_game, on_abandon, on_warning,
+                                 server_game_events, server_game_done};
 
 static void resumed(sink_waiter *w) {
   client *cl = (client *)((char *)w - offsetof(client, wait));

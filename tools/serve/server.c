@@ -362,9 +362,22 @@ int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
   a->offset = g->offset;
   a->len = len;
   cl->inflight++;
-  behind = sink_put(s->sink, buf, len, cl->peer, cb, a);
+  if (g->ev_user != NULL)
+    behind = sink_put_events(s->sink, g->ev_user, cb, a);
+  else
+    behind = sink_put(s->sink, buf, len, cl->peer, cb, a);
   if (behind) s->st.pauses++;
   return behind;
+}
+
+void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes) {
+  client *cl = ctx;
+  return sink_events(cl->srv->sink, cl->peer, ev, bytes);
+}
+
+void server_game_done(void *ctx, void *user) {
+  client *cl = ctx;
+  sink_events_done(cl->srv->sink, user);
 }
 
 void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,

@@ -97,6 +97,10 @@ int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
                  sink_cb cb);
 void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
                        const char *reason);
+/* conn_ops' begin and release (ctx: the client): a game converted from
+ * its parser events when the sink does that (sink_events). */
+void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes);
+void server_game_done(void *ctx, void *user);
 const conn_limits *server_limits(const server *s, conn_limits *l);
 
 /* raw.c */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define DEFAULT_HIGH (4u << 20)
+#define IDLE_CONV_MAX 256 /* converters kept for the next games */
 
 typedef struct ack {
   sink_cb cb;
@@ -57,6 +58,9 @@ struct sink {
   uint64_t games, bytes, failures;
   sink_waiter waiters; /* list head */
   json_conv *json;
+  sgf_callbacks json_ev; /* json_conv_callbacks() */
+  json_conv **idle_conv; /* converters lent and given back */
+  size_t nidle, idle_cap;
   normalizer *norm;
   bytebuf scratch;
 };
@@ -100,6 +104,7 @@ sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
   }
   if (opt->kind == SINK_JSONL && (s->json = json_conv_create()) == NULL)
     goto fail;
+  json_conv_callbacks(&s->json_ev);
   if (opt->fmt && (s->norm = normalizer_create()) == NULL) goto fail;
   return s;
 fail:
@@ -197,23 +202,64 @@ static void write_more(sink *s) {
   }
 }
 
-static int stream_put(sink *s, const char *buf, size_t len, const char *name,
-                      sink_cb cb, void *ctx) {
+/* A game's line or bytes were added to pend (ok), or could not be. */
+static int queued(sink *s, int ok, sink_cb cb, void *ctx) {
   ack a;
+  if (!ok) {
+    if (cb) cb(ctx, UV_ENOMEM, NULL);
+    return sink_behind(s);
+  }
   a.cb = cb;
   a.ctx = ctx;
-  if (s->json) {
-    if (json_conv_game(s->json, name, buf, len, &s->pend) != 0) {
-      if (cb) cb(ctx, UV_ENOMEM, NULL);
-      return sink_behind(s);
-    }
-  } else {
-    bytebuf_add(&s->pend, buf, len);
-    bytebuf_add(&s->pend, "\n", 1);
-  }
   bytebuf_add(&s->pend_acks, &a, sizeof a);
   if (!s->writing) write_more(s);
   return sink_behind(s);
+}
+
+static int stream_put(sink *s, const char *buf, size_t len, const char *name,
+                      sink_cb cb, void *ctx) {
+  if (s->json)
+    return queued(s, json_conv_game(s->json, name, buf, len, &s->pend) == 0, cb,
+                  ctx);
+  bytebuf_add(&s->pend, buf, len);
+  bytebuf_add(&s->pend, "\n", 1);
+  return queued(s, 1, cb, ctx);
+}
+
+/* ------------------------------------------------------------ events */
+
+void *sink_events(sink *s, const char *name, const sgf_callbacks **ev,
+                  size_t *bytes) {
+  json_conv *c;
+  if (s->json == NULL || s->norm != NULL) return NULL;
+  c = s->nidle > 0 ? s->idle_conv[--s->nidle] : json_conv_create();
+  if (c == NULL) return NULL;
+  json_conv_start(c, name);
+  *ev = &s->json_ev;
+  *bytes = json_conv_size();
+  return c;
+}
+
+void sink_events_done(sink *s, void *conv) {
+  if (s->nidle == IDLE_CONV_MAX) {
+    json_conv_destroy(conv);
+    return;
+  }
+  if (s->nidle == s->idle_cap) {
+    size_t cap = s->idle_cap ? 2 * s->idle_cap : 16;
+    json_conv **v = realloc(s->idle_conv, cap * sizeof *v);
+    if (v == NULL) {
+      json_conv_destroy(conv);
+      return;
+    }
+    s->idle_conv = v;
+    s->idle_cap = cap;
+  }
+  s->idle_conv[s->nidle++] = conv;
+}
+
+int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx) {
+  return queued(s, json_conv_take(conv, &s->pend) == 0, cb, ctx);
 }
 
 /* ------------------------------------------------------------ directory */
@@ -339,6 +385,8 @@ void sink_destroy(sink *s) {
   if (s == NULL) return;
   if (s->own_fd) close(s->fd);
   json_conv_destroy(s->json);
+  while (s->nidle > 0) json_conv_destroy(s->idle_conv[--s->nidle]);
+  free(s->idle_conv);
   normalizer_destroy(s->norm);
   bytebuf_free(&s->pend);
   bytebuf_free(&s->infl);
