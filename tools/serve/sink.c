@@ -34,7 +34,8 @@ typedef struct dirjob {
   size_t len;
   sink_cb cb;
   void *ctx;
-  int err; /* errno */
+  int err;      /* errno */
+  int sync_err; /* errno of the directory's fsync, the game left stored */
   char name[96];
 } dirjob;
 
@@ -292,8 +293,16 @@ static void dir_work(uv_work_t *req) {
   /* the rename is durable once the directory is: an acknowledged game
    * must survive a power loss too */
   fd = open(j->s->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0 || fsync(fd) != 0) j->err = errno;
+  if (fd < 0 || fsync(fd) != 0) j->err = errno ? errno : EIO;
   if (fd >= 0) close(fd);
+  /* The game is in the directory, but not known durable: reported as
+   * failed, a client sends it again, so take it out, that it is stored
+   * once. If it cannot be taken out, it is stored: say so (stored, with
+   * the directory's error logged), not "failed". */
+  if (j->err != 0 && unlink(dst) != 0) {
+    j->sync_err = j->err;
+    j->err = 0;
+  }
 }
 
 static void dir_done(uv_work_t *req, int status) {
@@ -302,12 +311,15 @@ static void dir_done(uv_work_t *req, int status) {
   int err = status < 0 ? status : j->err ? uv_translate_sys_error(j->err) : 0;
   s->dir_bytes -= j->len;
   s->dir_jobs--;
+  if (j->sync_err != 0)
+    slog("sink: %s: fsync: %s: %s is stored, and may not survive a crash",
+         s->path, strerror(j->sync_err), j->name);
   if (err == 0) {
     s->games++;
     s->bytes += j->len;
   } else {
     s->failures++;
-    slog("sink: %s/%s: %s", s->path, j->name, uv_strerror(err));
+    slog("sink: %s/%s: %s: not stored", s->path, j->name, uv_strerror(err));
   }
   if (j->cb) j->cb(j->ctx, err, j->name);
   free(j->data);
