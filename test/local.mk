@@ -195,3 +195,7 @@ EXTRA_DIST += test/serve-json.sh
 # sgf serve --dir: a failed fsync of the directory stores a game once
 TESTS += test/serve-dirsync.sh
 EXTRA_DIST += test/serve-dirsync.sh test/serve_failsync.c
+
+# sgf serve --max-memory: an HTTP body is held back, not read on
+TESTS += test/serve-httpmem.sh
+EXTRA_DIST += test/serve-httpmem.sh

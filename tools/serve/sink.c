@@ -136,10 +136,16 @@ void sink_unwait(sink *s, sink_waiter *w) {
 
 /* Resume the waiters once the backlog is down to half the mark. A waiter
  * resumed may put more games (and pause again): take them one at a time
- * off the list. */
+ * off the list. One waiting for something else the sink's writes bring
+ * down (HTTP over --max-memory) may wait again at once: each waiter of
+ * the list as it was is resumed once at most, not round and round. */
 static void wake(sink *s) {
-  while (s->waiters.next != &s->waiters && sink_backlog(s) <= s->opt.high / 2) {
-    sink_waiter *w = s->waiters.next;
+  size_t n = 0;
+  sink_waiter *w;
+  for (w = s->waiters.next; w != &s->waiters; w = w->next) n++;
+  while (n-- > 0 && s->waiters.next != &s->waiters &&
+         sink_backlog(s) <= s->opt.high / 2) {
+    w = s->waiters.next;
     sink_unwait(s, w);
     w->resume(w);
   }
