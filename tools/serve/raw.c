@@ -60,7 +60,7 @@ static void acked(void *ctx, int status, const char *name) {
   n = snprintf(line, sizeof line, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                status == 0 ? "stored" : "failed", a->index, a->offset, a->len);
   free(a);
-  client_write(cl, line, (size_t)n);
+  client_ack(cl, line, (size_t)n);
   if (cl->closing)
     client_maybe_free(cl);
   else
