@@ -187,3 +187,15 @@ TESTS += test/serve-load.sh test/serve-backpressure.sh test/serve-sigterm.sh \
 	test/serve-limits.sh
 EXTRA_DIST += test/serve-lib.sh test/serve_load.py test/serve-load.sh \
 	test/serve-backpressure.sh test/serve-sigterm.sh test/serve-limits.sh
+
+# sgf serve --jsonl: each line sgf json's for its game (raw, split, HTTP)
+TESTS += test/serve-json.sh
+EXTRA_DIST += test/serve-json.sh
+
+# sgf serve --dir: a failed fsync of the directory stores a game once
+TESTS += test/serve-dirsync.sh
+EXTRA_DIST += test/serve-dirsync.sh test/serve_failsync.c
+
+# sgf serve --max-memory: an HTTP body is held back, not read on
+TESTS += test/serve-httpmem.sh
+EXTRA_DIST += test/serve-httpmem.sh

@@ -21,18 +21,7 @@ PY
 mkfifo "$tmp/fifo" || exit 99
 # the slow reader: nothing until the file go exists, then 256 KiB every
 # 16 ms
-python3 -c '
-import os, sys, time
-with open(sys.argv[1], "rb") as f, open(sys.argv[2], "wb") as out:
-    while not os.path.exists(sys.argv[3]):
-        time.sleep(0.05)
-    while True:
-        b = f.read(262144)
-        if not b: break
-        out.write(b)
-        time.sleep(0.016)
-' "$tmp/fifo" "$tmp/got" "$tmp/go" &
-reader=$!
+fifo_reader "$tmp/fifo" "$tmp/got" "$tmp/go" 262144 0.016
 start_serve --out "$tmp/fifo" --sink-buffer 1M --quarantine "$tmp/q"
 pids=
 for i in 0 1 2 3; do

@@ -65,3 +65,21 @@ stop_serve() {
   SERVE_STATUS=$?
   SERVE_PID=
 }
+
+# fifo_reader FIFO OUT GO BYTES SECONDS: in the background ($reader), a
+# slow reader of FIFO into OUT: nothing until the file GO exists, then
+# BYTES every SECONDS.
+fifo_reader() {
+  python3 -c '
+import os, sys, time
+with open(sys.argv[1], "rb") as f, open(sys.argv[2], "wb") as out:
+    while not os.path.exists(sys.argv[3]):
+        time.sleep(0.05)
+    while True:
+        b = f.read(int(sys.argv[4]))
+        if not b: break
+        out.write(b)
+        time.sleep(float(sys.argv[5]))
+' "$@" &
+  reader=$!
+}

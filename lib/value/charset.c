@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "alloc.h"
@@ -194,6 +195,19 @@ void sgf_charset_free(sgf_charset *c, char *buf, size_t cap) {
 
 /* ------------------------------------------------------------ UTF-8 */
 
+/* The length of the ASCII bytes s begins with: eight at a time, as text
+ * is mostly ASCII. */
+static size_t ascii_prefix(const char *s, size_t len) {
+  size_t i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & 0x8080808080808080u) break;
+  }
+  while (i < len && (unsigned char)s[i] < 0x80) i++;
+  return i;
+}
+
 size_t sgf_utf8_valid(const char *s, size_t len) {
   const unsigned char *u = (const unsigned char *)s;
   size_t i = 0;
@@ -202,7 +216,7 @@ size_t sgf_utf8_valid(const char *s, size_t len) {
     size_t n, k;
     unsigned cp;
     if (b < 0x80) {
-      i++;
+      i += ascii_prefix(s + i, len - i);
       continue;
     }
     if (b >= 0xC2 && b <= 0xDF)
@@ -228,10 +242,7 @@ size_t sgf_utf8_valid(const char *s, size_t len) {
 }
 
 static int has_high(const char *s, size_t len) {
-  size_t i;
-  for (i = 0; i < len; i++)
-    if ((unsigned char)s[i] >= 0x80) return 1;
-  return 0;
+  return ascii_prefix(s, len) < len;
 }
 
 static size_t count_high(const char *s, size_t len) {

@@ -9,7 +9,10 @@
  *   - split and pauses change nothing: the same games, the same
  *     abandoned bytes, when the stream is not cut short;
  *   - cut short at byte k, the games delivered are those of the whole
- *     run that end before k, and nothing delivered is past k.
+ *     run that end before k, and nothing delivered is past k;
+ *   - the game's events (ops->begin, for the JSON Lines sink): each
+ *     begin released once, game() given what begin returned, with its
+ *     trees balanced and the same events however the stream is split.
  * With SERVE_FUZZ_MAIN (make check: test/serve_fuzz) main() runs it over
  * random streams built from SGF pieces, for a bounded count. */
 #include "conn.h"
@@ -21,7 +24,16 @@
 
 #define MAXG 4096
 
+/* The events of one game (ops->begin's user). */
+typedef struct tap {
+  int live;
+  long depth;
+  uint64_t events;
+} tap;
+
 typedef struct run {
+  tap t;
+  uint64_t ev[MAXG]; /* events per game delivered */
   const uint8_t *in;
   size_t n;
   uint64_t rng;
@@ -54,7 +66,10 @@ static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
   if (r->ngames > 0 &&
       g->offset < r->off[r->ngames - 1] + r->len[r->ngames - 1])
     die("games overlap or go back");
+  if (g->ev_user != &r->t || !r->t.live || r->t.depth != 0)
+    die("a game's events were not its own, or its trees not balanced");
   if (r->ngames < MAXG) {
+    r->ev[r->ngames] = r->t.events;
     r->off[r->ngames] = g->offset;
     r->len[r->ngames++] = len;
   }
@@ -79,7 +94,67 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   (void)game;
 }
 
-static const conn_ops ops = {on_game, on_abandon, on_warning};
+static int ev_tree_begin(sgf_parser *p, void *u) {
+  tap *t = u;
+  (void)p;
+  t->depth++;
+  t->events++;
+  return SGF_CONTINUE;
+}
+
+static int ev_tree_end(sgf_parser *p, void *u) {
+  tap *t = u;
+  (void)p;
+  if (--t->depth < 0) die("a tree ended that the game's events did not begin");
+  t->events++;
+  return SGF_CONTINUE;
+}
+
+static int ev_other(sgf_parser *p, void *u) {
+  tap *t = u;
+  (void)p;
+  t->events++;
+  return SGF_CONTINUE;
+}
+
+static int ev_bytes(sgf_parser *p, void *u, const char *at, size_t len) {
+  (void)at;
+  (void)len;
+  return ev_other(p, u);
+}
+
+/* a value may come in pieces, as the stream was split: counted once */
+static int ev_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags) {
+  if (!(flags & SGF_VALUE_LAST)) return SGF_CONTINUE;
+  return ev_bytes(p, u, at, len);
+}
+
+static void *begin(void *ctx, const sgf_callbacks **ev, size_t *bytes) {
+  static sgf_callbacks cb;
+  run *r = ctx;
+  sgf_callbacks_init(&cb);
+  cb.on_tree_begin = ev_tree_begin;
+  cb.on_tree_end = ev_tree_end;
+  cb.on_node = ev_other;
+  cb.on_property = ev_bytes;
+  cb.on_value = ev_value;
+  cb.on_property_end = ev_other;
+  if (r->t.live) die("a game's events began before the last was released");
+  memset(&r->t, 0, sizeof r->t);
+  r->t.live = 1;
+  *ev = &cb;
+  *bytes = 1;
+  return &r->t;
+}
+
+static void release(void *ctx, void *user) {
+  run *r = ctx;
+  if (user != &r->t || !r->t.live) die("events released twice or not begun");
+  r->t.live = 0;
+}
+
+static const conn_ops ops = {on_game, on_abandon, on_warning, begin, release};
 
 /* Feed r->in[0, cut) in random pieces; pauses resumed at once or after
  * more bytes were kept. */
@@ -101,6 +176,7 @@ static void feed(run *r, size_t cut, int split) {
   while (rc == CONN_PAUSED) rc = conn_resume(&c);
   conn_end(&c, "end");
   conn_free(&c);
+  if (r->t.live) die("a game's events were not released");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -122,6 +198,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       memcmp(whole.off, split.off, whole.ngames * sizeof *whole.off) != 0 ||
       memcmp(whole.len, split.len, whole.ngames * sizeof *whole.len) != 0)
     die("the split or the pauses changed the games");
+  if (memcmp(whole.ev, split.ev, whole.ngames * sizeof *whole.ev) != 0)
+    die("the split or the pauses changed a game's events");
   if (whole.nquar != split.nquar ||
       memcmp(whole.qoff, split.qoff, whole.nquar * sizeof *whole.qoff) != 0)
     die("the split or the pauses changed what was abandoned");

@@ -92,6 +92,18 @@ void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
   (void)off;
   (void)reason;
 }
+/* a sink that stores bytes: no game's events wanted */
+void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes) {
+  (void)ctx;
+  (void)ev;
+  (void)bytes;
+  return NULL;
+}
+void server_game_done(void *ctx, void *user) {
+  (void)ctx;
+  (void)user;
+  die("events released that were never begun");
+}
 const conn_limits *server_limits(const server *s, conn_limits *l) {
   (void)s;
   memset(l, 0, sizeof *l);

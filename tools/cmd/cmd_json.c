@@ -745,11 +745,14 @@ out:
 
 /* json_conv.h: the same lines, one game at a time, into memory. */
 struct json_conv {
-  jrun r;
+  jrun r;        /* first: the handlers' user pointer is the json_conv */
+  bytebuf spill; /* events: a line longer than the jout buffer */
 };
 
 void json_conv_destroy(json_conv *c) {
-  if (c != NULL) free_run(&c->r); /* r is c's first member */
+  if (c == NULL) return;
+  bytebuf_free(&c->spill);
+  free_run(&c->r); /* r is c's first member */
 }
 
 json_conv *json_conv_create(void) {
@@ -783,3 +786,55 @@ int json_conv_game(json_conv *c, const char *name, const char *buf, size_t len,
   r->g.out->to = NULL;
   return out->len > mark ? 0 : -1;
 }
+
+/* The game's '(' in another parser's stream: the source as for the
+ * game's bytes alone (json_conv_game). */
+static int conv_tree_begin(sgf_parser *p, void *u) {
+  jrun *r = u;
+  int top = r->g.depth == 0, rc = on_tree_begin(p, u);
+  if (top) {
+    r->g.pos.offset = 0;
+    r->g.pos.line = 1;
+    r->g.pos.column = 1;
+  }
+  return rc;
+}
+
+void json_conv_callbacks(sgf_callbacks *cb) {
+  jrun r;
+  set_callbacks(&r);
+  *cb = r.cb;
+  cb->on_tree_begin = conv_tree_begin;
+  cb->on_diagnostic = NULL; /* quiet: they change no line */
+}
+
+void json_conv_start(json_conv *c, const char *name) {
+  jgame *g = &c->r.g;
+  c->r.arg = name;
+  g->name = g->file = name;
+  g->member = NULL;
+  g->index = 0;
+  g->depth = 0;
+  g->input_utf8 = 0;
+  g->out->len = 0;
+  c->spill.len = 0;
+  g->out->to = &c->spill;
+}
+
+int json_conv_take(json_conv *c, bytebuf *out) {
+  jout *o = c->r.g.out;
+  int rc = -1;
+  if (c->r.g.depth == 0 && c->spill.len + o->len > 0) {
+    if (c->spill.len > 0) {
+      jout_flush(o);
+      rc = bytebuf_try_add(out, c->spill.p, c->spill.len);
+    } else {
+      rc = bytebuf_try_add(out, o->buf, o->len);
+    }
+  }
+  o->len = 0;
+  c->spill.len = 0;
+  return rc == 0 ? 0 : -1;
+}
+
+size_t json_conv_size(void) { return sizeof(json_conv) + sizeof(jout); }

@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include <sgfstream.h>
+
 #include "bytebuf.h"
 
 typedef struct json_conv json_conv;
@@ -16,5 +18,19 @@ json_conv *json_conv_create(void);
 int json_conv_game(json_conv *c, const char *name, const char *buf, size_t len,
                    bytebuf *out);
 void json_conv_destroy(json_conv *c);
+
+/* The same lines from another parser's events, so that a game is parsed
+ * once (sgf serve's connection parser splits the stream and feeds the
+ * converter): the handlers of the tree, node, property and value events,
+ * whose user pointer is the json_conv. json_conv_start() before the
+ * game's '(' event; after its ')' event json_conv_take() appends the line
+ * to out (0, or -1 when there is none). The line is the one
+ * json_conv_game() writes for the game's bytes alone: its source is game
+ * 0 at offset 0, line 1, column 1. */
+void json_conv_callbacks(sgf_callbacks *cb);
+void json_conv_start(json_conv *c, const char *name);
+int json_conv_take(json_conv *c, bytebuf *out);
+/* The bytes a converter holds (for a memory limit). */
+size_t json_conv_size(void);
 
 #endif /* SGF_TOOLS_JSON_CONV_H */

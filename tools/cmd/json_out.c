@@ -3,7 +3,6 @@
 
 #include "bytebuf.h"
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,14 +25,31 @@ void jout_bytes_slow(jout *o, const char *s, size_t len) {
   }
 }
 
+/* Whether any of the 8 bytes at s is below 0x20, '"' or '\\' (the
+ * word-at-a-time tests of "Bit Twiddling Hacks": a byte of x that is 0,
+ * or below n, sets its high bit in the result, barring bytes >= 0x80,
+ * which the & ~x takes out). */
+static int needs_escape8(const char *s) {
+  const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+  uint64_t x, q, b;
+  memcpy(&x, s, 8);
+  q = x ^ (ones * '"');
+  b = x ^ (ones * '\\');
+  return (((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & high) != 0;
+}
+
 void jout_string(jout *o, const char *s, size_t len) {
   static const char hex[] = "0123456789abcdef";
   size_t i, run = 0;
   jout_byte(o, '"');
   for (i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
+    unsigned char c;
     char esc[6];
     size_t n = 2;
+    /* eight bytes at a time while none needs escaping */
+    while (len - i >= 8 && !needs_escape8(s + i)) i += 8;
+    if (i == len) break;
+    c = (unsigned char)s[i];
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     jout_bytes(o, s + run, i - run); /* the plain run before it */
     run = i + 1;
@@ -72,14 +88,23 @@ void jout_string(jout *o, const char *s, size_t len) {
   jout_byte(o, '"');
 }
 
-void jout_int(jout *o, int64_t n) {
-  char b[24];
-  int k = snprintf(b, sizeof b, "%" PRId64, n);
-  jout_bytes(o, b, (size_t)k);
-}
-
+/* Digits by hand: snprintf's format parsing cost more than the rest of
+ * a small number (the "parent" of each variation, numbers in values). */
 void jout_uint(jout *o, uint64_t n) {
   char b[24];
-  int k = snprintf(b, sizeof b, "%" PRIu64, n);
-  jout_bytes(o, b, (size_t)k);
+  size_t k = sizeof b;
+  do {
+    b[--k] = (char)('0' + n % 10);
+    n /= 10;
+  } while (n);
+  jout_bytes(o, b + k, sizeof b - k);
+}
+
+void jout_int(jout *o, int64_t n) {
+  if (n < 0) {
+    jout_byte(o, '-');
+    jout_uint(o, 0 - (uint64_t)n); /* INT64_MIN too */
+    return;
+  }
+  jout_uint(o, (uint64_t)n);
 }

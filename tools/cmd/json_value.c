@@ -278,6 +278,31 @@ static void write_part(jgame *g, const sgf_vpart *p, int rect, const char *raw,
   }
 }
 
+/* A Real as sgf_real_encode writes it already: an optional '-', digits
+ * with no leading zero (but "0"), and at most 6 fraction digits, the last
+ * not 0; 15 significant digits at most. Such a decimal is the shortest
+ * that reads back as its double (distinct decimals of 15 digits are
+ * distinct doubles), so it is what the decode and encode would write:
+ * most times (BL, WL) are written as they are, without the round trip. */
+static int canonical_real(const char *raw, size_t len) {
+  size_t i = 0, dot = 0, nd = 0;
+  if (len > 0 && raw[0] == '-') i++;
+  if (i == len || (raw[i] == '0' && i + 1 < len && raw[i + 1] != '.')) return 0;
+  for (; i < len; i++) {
+    if (raw[i] >= '0' && raw[i] <= '9')
+      nd++;
+    else if (raw[i] == '.' && !dot && nd > 0)
+      dot = i;
+    else
+      return 0;
+  }
+  if (nd > 15 || (raw[0] == '-' && nd == 1 && raw[1] == '0' && !dot))
+    return 0; /* "-0" stays the encoder's */
+  if (dot)
+    return raw[len - 1] != '0' && raw[len - 1] != '.' && len - dot - 1 <= 6;
+  return 1;
+}
+
 void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   const sgf_propdef *def = g->def;
   sgf_typed_value v;
@@ -285,6 +310,11 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   int rc, rect;
   if (g->raw || def == NULL) {
     jwrite_raw(g, raw, len, pos);
+    return;
+  }
+  if (def->type == SGF_VT_REAL && def->shape == SGF_VS_SINGLE &&
+      canonical_real(raw, len)) {
+    jout_bytes(g->out, raw, len);
     return;
   }
   rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);

@@ -6,6 +6,10 @@
  * bytes are kept: the parser may hold back up to 64 bytes (its double-byte
  * look-ahead), so the '(' of the next game may lie a little before the
  * bytes fed last.
+ *
+ * With ops->begin (the JSON Lines sink) this parser's events of each game
+ * go to the sink's converter as well, so that a game is parsed once: the
+ * parser that splits the stream also feeds the conversion.
  */
 #include "conn.h"
 
@@ -16,9 +20,46 @@
 #define KEEP 256
 #define SLICE 65536 /* bytes per parser feed: limits are checked between */
 
+/* ------------------------------------------------------------ events
+ * A game's events for ops->begin's callbacks (conn.h). */
+
+static void ev_release(conn *c) {
+  void *user = c->ev_user;
+  if (user == NULL) return;
+  c->ev_user = NULL;
+  c->ev = NULL;
+  c->ev_bytes = 0;
+  c->ops->release(c->ctx, user);
+}
+
+static int ev_node(sgf_parser *p, void *u) {
+  conn *c = u;
+  return c->ev_user ? c->ev->on_node(p, c->ev_user) : SGF_CONTINUE;
+}
+
+static int ev_property(sgf_parser *p, void *u, const char *at, size_t len) {
+  conn *c = u;
+  return c->ev_user ? c->ev->on_property(p, c->ev_user, at, len) : SGF_CONTINUE;
+}
+
+static int ev_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags) {
+  conn *c = u;
+  return c->ev_user ? c->ev->on_value(p, c->ev_user, at, len, flags)
+                    : SGF_CONTINUE;
+}
+
+static int ev_property_end(sgf_parser *p, void *u) {
+  conn *c = u;
+  return c->ev_user ? c->ev->on_property_end(p, c->ev_user) : SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------ games */
+
 static int on_tree_begin(sgf_parser *p, void *u) {
   conn *c = u;
-  if (sgf_parser_depth(p) != 1) return SGF_CONTINUE;
+  if (sgf_parser_depth(p) != 1)
+    return c->ev_user ? c->ev->on_tree_begin(p, c->ev_user) : SGF_CONTINUE;
   if (c->lim.max_games && c->games >= c->lim.max_games) {
     snprintf(c->why, sizeof c->why,
              "limit hit: more than %" PRIu64 " games on one connection",
@@ -29,6 +70,9 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   c->in_game = 1;
   c->gpos = sgf_parser_position(p);
   c->gstart = c->gpos.offset;
+  if (c->ops->begin != NULL &&
+      (c->ev_user = c->ops->begin(c->ctx, &c->ev, &c->ev_bytes)) != NULL)
+    return c->ev->on_tree_begin(p, c->ev_user);
   return SGF_CONTINUE;
 }
 
@@ -40,6 +84,7 @@ static void abandon(conn *c, uint64_t end, const char *reason) {
   c->in_game = 0;
   c->ops->abandon(c->ctx, c->buf.p + (from - c->base), (size_t)(end - from),
                   c->gstart, reason);
+  ev_release(c);
 }
 
 /* The game grew over --max-game-bytes: quarantined, and the stream ends. */
@@ -55,6 +100,9 @@ static int on_tree_end(sgf_parser *p, void *u) {
   conn *c = u;
   sgf_pos pos;
   conn_game g;
+  int rc;
+  if (c->ev_user && c->ev->on_tree_end(p, c->ev_user) == SGF_ABORT)
+    return SGF_ABORT; /* out of memory: stopped() abandons the game */
   if (sgf_parser_depth(p) != 1 || !c->in_game) return SGF_CONTINUE;
   pos = sgf_parser_position(p);
   /* a tree the parser closes at the end of input has no ')' of its own */
@@ -73,8 +121,11 @@ static int on_tree_end(sgf_parser *p, void *u) {
   g.index = c->games++;
   g.offset = c->gstart;
   g.pos = c->gpos;
-  if (c->ops->game(c->ctx, c->buf.p + (c->gstart - c->base),
-                   (size_t)(pos.offset + 1 - c->gstart), &g)) {
+  g.ev_user = c->ev_user;
+  rc = c->ops->game(c->ctx, c->buf.p + (c->gstart - c->base),
+                    (size_t)(pos.offset + 1 - c->gstart), &g);
+  ev_release(c);
+  if (rc) {
     c->paused = 1;
     return SGF_PAUSE;
   }
@@ -99,6 +150,7 @@ int conn_init(conn *c, const conn_limits *lim, const conn_ops *ops, void *ctx) {
 }
 
 void conn_free(conn *c) {
+  ev_release(c);
   sgf_parser_destroy(c->p);
   c->p = NULL;
   bytebuf_free(&c->buf);
@@ -111,6 +163,12 @@ static int make_parser(conn *c) {
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
   cb.on_diagnostic = on_diagnostic;
+  if (c->ops->begin != NULL) {
+    cb.on_node = ev_node;
+    cb.on_property = ev_property;
+    cb.on_value = ev_value;
+    cb.on_property_end = ev_property_end;
+  }
   sgf_options_init(&opt);
   if (c->lim.strict) opt.flags |= SGF_OPT_STRICT;
   c->p = sgf_parser_create(&cb, c, &opt);
@@ -217,4 +275,4 @@ int conn_end(conn *c, const char *reason) {
   return CONN_DONE;
 }
 
-size_t conn_held(const conn *c) { return c->buf.cap; }
+size_t conn_held(const conn *c) { return c->buf.cap + c->ev_bytes; }

@@ -34,6 +34,7 @@ typedef struct conn_game {
   uint64_t index;  /* games of this stream so far, from 0 */
   uint64_t offset; /* the '(' in the stream */
   sgf_pos pos;
+  void *ev_user; /* what saw the game's events (ops->begin), or NULL */
 } conn_game;
 
 typedef struct conn_ops {
@@ -44,6 +45,16 @@ typedef struct conn_ops {
                   const char *reason);
   /* A warning (lenient mode); game: its index, or -1 between games. */
   void (*warning)(void *ctx, const sgf_diag *d, int64_t game);
+  /* Optional (NULL): the game's parser events as well, for a sink that
+   * converts a game as it is parsed (JSON Lines) instead of parsing its
+   * bytes again. begin() at the game's '(' returns the user pointer of
+   * the callbacks it sets in *ev (NULL: no events for this game; else
+   * the tree, node, property and value handlers all set) and the bytes
+   * it holds; from that '(' to its ')' each of those events goes to *ev
+   * too (before game() sees the game, as g->ev_user); release() once
+   * the game is over: after game() or abandon(), or at conn_free(). */
+  void *(*begin)(void *ctx, const sgf_callbacks **ev, size_t *bytes);
+  void (*release)(void *ctx, void *user);
 } conn_ops;
 
 typedef struct conn_limits {
@@ -63,7 +74,10 @@ typedef struct conn {
   int in_game;
   uint64_t gstart; /* the game's '(' */
   sgf_pos gpos;
-  uint64_t games; /* complete games delivered */
+  uint64_t games;          /* complete games delivered */
+  const sgf_callbacks *ev; /* ops->begin's, for the game being read */
+  void *ev_user;
+  size_t ev_bytes;
   int paused, done, ending;
   const char *end_reason; /* conn_end()'s, during its finish */
   char why[160];          /* CONN_DONE's reason */

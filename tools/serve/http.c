@@ -41,6 +41,7 @@ typedef struct http_state {
   bytebuf games, warns, rejected;
   uint64_t nstored, nfailed, nquar, nwarn;
   unsigned inflight; /* this request's games not yet acknowledged */
+  int mem_paused;    /* reading stopped: over --max-memory */
 } http_state;
 
 static http_parser_settings settings;
@@ -183,11 +184,12 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   bytebuf_add(&h->warns, "},", 2);
 }
 
-static const conn_ops body_ops = {on_game, on_abandon, on_warning};
+static const conn_ops body_ops = {on_game, on_abandon, on_warning,
+                                  server_game_events, server_game_done};
 
 static void resumed(sink_waiter *w) {
   client *cl = (client *)((char *)w - offsetof(client, wait));
-  conn_resume(&cl->c);
+  if (cl->conn_live) conn_resume(&cl->c);
   http_pump(cl);
 }
 
@@ -303,6 +305,45 @@ static void bad_request(client *cl, const char *why) {
   client_end(cl);
 }
 
+/* Over --max-memory (the connections' bytes and the sink's backlog):
+ * while the sink has a backlog, which its writes bring down, reading
+ * stops until it has written (backpressure, as for a sink behind);
+ * with none, the bytes are the connections' own and waiting would not
+ * bring them down: the request is cut, as a raw stream is (503, the
+ * open game quarantined, the connection closed). Only while a POST's
+ * body is read. Returns 1 when reading must not go on. */
+static int memory_over(client *cl) {
+  http_state *h = cl->http;
+  server *s = cl->srv;
+  /* only a games body is held back: GET /stats and /health answer */
+  if (!client_count_held(cl) || h->route != R_GAMES || h->msg_done) {
+    h->mem_paused = 0;
+    return 0;
+  }
+  if (sink_backlog(s->sink) > 0) {
+    if (!h->mem_paused) {
+      s->st.pauses++;
+      slog("%s #%" PRIu64 ": memory over %" PRIu64
+           " bytes (--max-memory): reading paused for the sink",
+           cl->peer, cl->id, s->opt.max_memory);
+    }
+    h->mem_paused = 1;
+    client_read_stop(cl);
+    sink_wait(s->sink, &cl->wait);
+    return 1;
+  }
+  s->st.limits_hit++;
+  slog("limit hit: %s #%" PRIu64 ": memory over %" PRIu64
+       " bytes (--max-memory): closed",
+       cl->peer, cl->id, s->opt.max_memory);
+  if (cl->conn_live && !cl->c.done && !cl->c.paused)
+    conn_end(&cl->c, "limit hit: total memory");
+  h->keep_alive = 0;
+  respond(cl, 503, "{\"error\":\"limit hit: total memory\"}\n", 36);
+  client_end(cl);
+  return 1;
+}
+
 /* Parse bytes; returns how many were used (the rest waits in h->rest). */
 static size_t execute(client *cl, const char *buf, size_t len) {
   http_state *h = cl->http;
@@ -357,7 +398,7 @@ static void http_pump(client *cl) {
     client_end(cl);
     return;
   }
-  if (h->rest.len == 0) client_read_start(cl);
+  if (h->rest.len == 0 && !memory_over(cl)) client_read_start(cl);
 }
 
 void http_read(client *cl, const char *buf, ssize_t n) {
@@ -379,7 +420,7 @@ void http_read(client *cl, const char *buf, ssize_t n) {
     if (cl->closing) return;
     if (used < (size_t)n) bytebuf_add(&h->rest, buf + used, (size_t)n - used);
   }
-  client_count_held(cl);
+  if (!(cl->conn_live && cl->c.paused) && memory_over(cl)) return;
   http_pump(cl);
 }
 

@@ -60,7 +60,7 @@ static void acked(void *ctx, int status, const char *name) {
   n = snprintf(line, sizeof line, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
                status == 0 ? "stored" : "failed", a->index, a->offset, a->len);
   free(a);
-  client_write(cl, line, (size_t)n);
+  client_ack(cl, line, (size_t)n);
   if (cl->closing)
     client_maybe_free(cl);
   else
@@ -90,7 +90,8 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   cl->srv->st.warnings++;
 }
 
-static const conn_ops raw_ops = {on_game, on_abandon, on_warning};
+static const conn_ops raw_ops = {on_game, on_abandon, on_warning,
+                                 server_game_events, server_game_done};
 
 static void resumed(sink_waiter *w) {
   client *cl = (client *)((char *)w - offsetof(client, wait));

@@ -79,6 +79,7 @@ static void maybe_exit(server *s) {
   uv_close((uv_handle_t *)&s->sig_term, closed_quietly);
   uv_close((uv_handle_t *)&s->sig_hup, closed_quietly);
   uv_close((uv_handle_t *)&s->flush_t, closed_quietly);
+  uv_close((uv_handle_t *)&s->ack_chk, closed_quietly);
 }
 
 static void on_signal(uv_signal_t *h, int signum) {
@@ -147,9 +148,42 @@ void client_read_start(client *cl) {
     cl->reading = 1;
 }
 
+/* ------------------------------------------------------------ acks
+ * client_ack's lines: written once a turn of the loop (the check phase,
+ * after the sink's callbacks), or before the client's next write, or
+ * its end. */
+
+static void write_now(client *cl, const char *buf, size_t len);
+
+static void ack_unqueue(client *cl) {
+  server *s = cl->srv;
+  if (!cl->ack_queued) return;
+  if (cl->ack_prev)
+    cl->ack_prev->ack_next = cl->ack_next;
+  else
+    s->ack_head = cl->ack_next;
+  if (cl->ack_next) cl->ack_next->ack_prev = cl->ack_prev;
+  cl->ack_queued = 0;
+}
+
+static void ack_flush(client *cl) {
+  ack_unqueue(cl);
+  if (cl->acks.len == 0) return;
+  if (!cl->closing) write_now(cl, cl->acks.p, cl->acks.len);
+  cl->acks.len = 0;
+}
+
+static void on_ack_check(uv_check_t *h) {
+  server *s = h->data;
+  while (s->ack_head) ack_flush(s->ack_head);
+  uv_check_stop(h);
+}
+
 void client_maybe_free(client *cl) {
   server *s = cl->srv;
   if (cl->handles > 0 || cl->inflight > 0) return;
+  ack_unqueue(cl);
+  bytebuf_free(&cl->acks);
   if (cl->prev)
     cl->prev->next = cl->next;
   else
@@ -171,6 +205,7 @@ static void on_close(uv_handle_t *h) {
 
 void client_close(client *cl) {
   if (cl->closing) return;
+  ack_flush(cl);
   cl->closing = 1;
   client_read_stop(cl);
   sink_unwait(cl->srv->sink, &cl->wait);
@@ -189,6 +224,7 @@ static void on_shutdown(uv_shutdown_t *req, int status) {
 void client_end(client *cl) {
   uv_shutdown_t *req;
   if (cl->closing) return;
+  ack_flush(cl);
   client_read_stop(cl);
   sink_unwait(cl->srv->sink, &cl->wait);
   req = malloc(sizeof *req);
@@ -220,16 +256,34 @@ static void on_written(uv_write_t *req, int status) {
   free(req);
 }
 
-void client_write(client *cl, const char *buf, size_t len) {
+static void write_now(client *cl, const char *buf, size_t len) {
   wreq *w;
   uv_buf_t b;
-  if (cl->closing) return;
   w = malloc(sizeof *w + len);
   if (w == NULL) return;
   memcpy(w->data, buf, len);
   b = uv_buf_init(w->data, (unsigned)len);
   if (uv_write(&w->req, (uv_stream_t *)&cl->tcp, &b, 1, on_written) != 0)
     free(w);
+}
+
+void client_write(client *cl, const char *buf, size_t len) {
+  if (cl->closing) return;
+  ack_flush(cl);
+  write_now(cl, buf, len);
+}
+
+void client_ack(client *cl, const char *line, size_t len) {
+  server *s = cl->srv;
+  if (cl->closing) return;
+  bytebuf_add(&cl->acks, line, len);
+  if (cl->ack_queued) return;
+  cl->ack_queued = 1;
+  cl->ack_prev = NULL;
+  cl->ack_next = s->ack_head;
+  if (s->ack_head) s->ack_head->ack_prev = cl;
+  s->ack_head = cl;
+  uv_check_start(&s->ack_chk, on_ack_check);
 }
 
 /* Does a raw connection's first read begin an HTTP request? */
@@ -362,9 +416,22 @@ int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
   a->offset = g->offset;
   a->len = len;
   cl->inflight++;
-  behind = sink_put(s->sink, buf, len, cl->peer, cb, a);
+  if (g->ev_user != NULL)
+    behind = sink_put_events(s->sink, g->ev_user, cb, a);
+  else
+    behind = sink_put(s->sink, buf, len, cl->peer, cb, a);
   if (behind) s->st.pauses++;
   return behind;
+}
+
+void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes) {
+  client *cl = ctx;
+  return sink_events(cl->srv->sink, cl->peer, ev, bytes);
+}
+
+void server_game_done(void *ctx, void *user) {
+  client *cl = ctx;
+  sink_events_done(cl->srv->sink, user);
 }
 
 void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
@@ -459,6 +526,8 @@ int server_run(const server_opts *opt) {
   uv_timer_init(s->loop, &s->flush_t);
   s->flush_t.data = s;
   uv_timer_start(&s->flush_t, on_flush, 200, 200);
+  uv_check_init(s->loop, &s->ack_chk);
+  s->ack_chk.data = s;
   uv_run(s->loop, UV_RUN_DEFAULT);
   status = sink_failures(s->sink) ? 2 : 0;
 out:

@@ -14,6 +14,7 @@
 
 #include <uv.h>
 
+#include "bytebuf.h"
 #include "conn.h"
 #include "sink.h"
 
@@ -43,6 +44,8 @@ typedef struct server {
   int raw_on, http_on;
   uv_signal_t sig_int, sig_term, sig_hup;
   uv_timer_t flush_t;
+  uv_check_t ack_chk; /* writes the acknowledgements gathered (client_ack) */
+  struct client *ack_head;
   sink *sink, *quar;
   struct client *clients; /* list */
   unsigned nclients;
@@ -71,6 +74,9 @@ typedef struct client {
   unsigned inflight;
   uint64_t stored, quarantined, bytes;
   struct http_state *http;
+  bytebuf acks; /* client_ack's lines, not yet written */
+  struct client *ack_next, *ack_prev;
+  int ack_queued;
 } client;
 
 /* A game handed to the sink, for its acknowledgement. */
@@ -92,11 +98,19 @@ void client_maybe_free(client *cl);
  * total memory limit is exceeded. */
 int client_count_held(client *cl);
 void client_write(client *cl, const char *buf, size_t len);
+/* A line written with the others of this turn of the loop (the sink
+ * acknowledges games in batches: one write a batch, not one a game);
+ * before anything client_write() writes. */
+void client_ack(client *cl, const char *line, size_t len);
 /* Games: to the sink (returns 1: pause), to the quarantine. */
 int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
                  sink_cb cb);
 void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
                        const char *reason);
+/* conn_ops' begin and release (ctx: the client): a game converted from
+ * its parser events when the sink does that (sink_events). */
+void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes);
+void server_game_done(void *ctx, void *user);
 const conn_limits *server_limits(const server *s, conn_limits *l);
 
 /* raw.c */

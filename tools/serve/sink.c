@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define DEFAULT_HIGH (4u << 20)
+#define IDLE_CONV_MAX 256 /* converters kept for the next games */
 
 typedef struct ack {
   sink_cb cb;
@@ -33,7 +34,8 @@ typedef struct dirjob {
   size_t len;
   sink_cb cb;
   void *ctx;
-  int err; /* errno */
+  int err;      /* errno */
+  int sync_err; /* errno of the directory's fsync, the game left stored */
   char name[96];
 } dirjob;
 
@@ -57,6 +59,9 @@ struct sink {
   uint64_t games, bytes, failures;
   sink_waiter waiters; /* list head */
   json_conv *json;
+  sgf_callbacks json_ev; /* json_conv_callbacks() */
+  json_conv **idle_conv; /* converters lent and given back */
+  size_t nidle, idle_cap;
   normalizer *norm;
   bytebuf scratch;
 };
@@ -100,6 +105,7 @@ sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
   }
   if (opt->kind == SINK_JSONL && (s->json = json_conv_create()) == NULL)
     goto fail;
+  json_conv_callbacks(&s->json_ev);
   if (opt->fmt && (s->norm = normalizer_create()) == NULL) goto fail;
   return s;
 fail:
@@ -130,10 +136,16 @@ void sink_unwait(sink *s, sink_waiter *w) {
 
 /* Resume the waiters once the backlog is down to half the mark. A waiter
  * resumed may put more games (and pause again): take them one at a time
- * off the list. */
+ * off the list. One waiting for something else the sink's writes bring
+ * down (HTTP over --max-memory) may wait again at once: each waiter of
+ * the list as it was is resumed once at most, not round and round. */
 static void wake(sink *s) {
-  while (s->waiters.next != &s->waiters && sink_backlog(s) <= s->opt.high / 2) {
-    sink_waiter *w = s->waiters.next;
+  size_t n = 0;
+  sink_waiter *w;
+  for (w = s->waiters.next; w != &s->waiters; w = w->next) n++;
+  while (n-- > 0 && s->waiters.next != &s->waiters &&
+         sink_backlog(s) <= s->opt.high / 2) {
+    w = s->waiters.next;
     sink_unwait(s, w);
     w->resume(w);
   }
@@ -197,23 +209,64 @@ static void write_more(sink *s) {
   }
 }
 
-static int stream_put(sink *s, const char *buf, size_t len, const char *name,
-                      sink_cb cb, void *ctx) {
+/* A game's line or bytes were added to pend (ok), or could not be. */
+static int queued(sink *s, int ok, sink_cb cb, void *ctx) {
   ack a;
+  if (!ok) {
+    if (cb) cb(ctx, UV_ENOMEM, NULL);
+    return sink_behind(s);
+  }
   a.cb = cb;
   a.ctx = ctx;
-  if (s->json) {
-    if (json_conv_game(s->json, name, buf, len, &s->pend) != 0) {
-      if (cb) cb(ctx, UV_ENOMEM, NULL);
-      return sink_behind(s);
-    }
-  } else {
-    bytebuf_add(&s->pend, buf, len);
-    bytebuf_add(&s->pend, "\n", 1);
-  }
   bytebuf_add(&s->pend_acks, &a, sizeof a);
   if (!s->writing) write_more(s);
   return sink_behind(s);
+}
+
+static int stream_put(sink *s, const char *buf, size_t len, const char *name,
+                      sink_cb cb, void *ctx) {
+  if (s->json)
+    return queued(s, json_conv_game(s->json, name, buf, len, &s->pend) == 0, cb,
+                  ctx);
+  bytebuf_add(&s->pend, buf, len);
+  bytebuf_add(&s->pend, "\n", 1);
+  return queued(s, 1, cb, ctx);
+}
+
+/* ------------------------------------------------------------ events */
+
+void *sink_events(sink *s, const char *name, const sgf_callbacks **ev,
+                  size_t *bytes) {
+  json_conv *c;
+  if (s->json == NULL || s->norm != NULL) return NULL;
+  c = s->nidle > 0 ? s->idle_conv[--s->nidle] : json_conv_create();
+  if (c == NULL) return NULL;
+  json_conv_start(c, name);
+  *ev = &s->json_ev;
+  *bytes = json_conv_size();
+  return c;
+}
+
+void sink_events_done(sink *s, void *conv) {
+  if (s->nidle == IDLE_CONV_MAX) {
+    json_conv_destroy(conv);
+    return;
+  }
+  if (s->nidle == s->idle_cap) {
+    size_t cap = s->idle_cap ? 2 * s->idle_cap : 16;
+    json_conv **v = realloc(s->idle_conv, cap * sizeof *v);
+    if (v == NULL) {
+      json_conv_destroy(conv);
+      return;
+    }
+    s->idle_conv = v;
+    s->idle_cap = cap;
+  }
+  s->idle_conv[s->nidle++] = conv;
+}
+
+int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx) {
+  return queued(s, json_conv_take(conv, &s->pend) == 0, cb, ctx);
 }
 
 /* ------------------------------------------------------------ directory */
@@ -246,8 +299,16 @@ static void dir_work(uv_work_t *req) {
   /* the rename is durable once the directory is: an acknowledged game
    * must survive a power loss too */
   fd = open(j->s->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0 || fsync(fd) != 0) j->err = errno;
+  if (fd < 0 || fsync(fd) != 0) j->err = errno ? errno : EIO;
   if (fd >= 0) close(fd);
+  /* The game is in the directory, but not known durable: reported as
+   * failed, a client sends it again, so take it out, that it is stored
+   * once. If it cannot be taken out, it is stored: say so (stored, with
+   * the directory's error logged), not "failed". */
+  if (j->err != 0 && unlink(dst) != 0) {
+    j->sync_err = j->err;
+    j->err = 0;
+  }
 }
 
 static void dir_done(uv_work_t *req, int status) {
@@ -256,12 +317,15 @@ static void dir_done(uv_work_t *req, int status) {
   int err = status < 0 ? status : j->err ? uv_translate_sys_error(j->err) : 0;
   s->dir_bytes -= j->len;
   s->dir_jobs--;
+  if (j->sync_err != 0)
+    slog("sink: %s: fsync: %s: %s is stored, and may not survive a crash",
+         s->path, strerror(j->sync_err), j->name);
   if (err == 0) {
     s->games++;
     s->bytes += j->len;
   } else {
     s->failures++;
-    slog("sink: %s/%s: %s", s->path, j->name, uv_strerror(err));
+    slog("sink: %s/%s: %s: not stored", s->path, j->name, uv_strerror(err));
   }
   if (j->cb) j->cb(j->ctx, err, j->name);
   free(j->data);
@@ -339,6 +403,8 @@ void sink_destroy(sink *s) {
   if (s == NULL) return;
   if (s->own_fd) close(s->fd);
   json_conv_destroy(s->json);
+  while (s->nidle > 0) json_conv_destroy(s->idle_conv[--s->nidle]);
+  free(s->idle_conv);
   normalizer_destroy(s->norm);
   bytebuf_free(&s->pend);
   bytebuf_free(&s->infl);

@@ -27,6 +27,8 @@
 
 #include <uv.h>
 
+#include <sgfstream.h>
+
 enum { SINK_STREAM, SINK_JSONL, SINK_DIR };
 
 typedef void (*sink_cb)(void *ctx, int status, const char *name);
@@ -54,6 +56,15 @@ sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err);
  * Returns 0, or 1 when the sink is behind. */
 int sink_put(sink *s, const char *buf, size_t len, const char *name, sink_cb cb,
              void *ctx);
+/* A JSON Lines sink (not --fmt) converts a game from the events of the
+ * parser that split it, not from its bytes: sink_events() lends a
+ * converter for one game (NULL: store the bytes with sink_put()), with
+ * its callbacks and size; sink_put_events() stores its line as
+ * sink_put() would store the game; sink_events_done() takes it back. */
+void *sink_events(sink *s, const char *name, const sgf_callbacks **ev,
+                  size_t *bytes);
+int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx);
+void sink_events_done(sink *s, void *conv);
 int sink_behind(const sink *s);
 void sink_wait(sink *s, sink_waiter *w);
 void sink_unwait(sink *s, sink_waiter *w);

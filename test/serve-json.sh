@@ -1,0 +1,67 @@
+#!/bin/sh
+# serve-json.sh - `sgf serve --jsonl` writes each game's line as `sgf
+# json` writes it: the real sample (test/data/sample, 230 files, one
+# stream) sent raw whole, raw 7 bytes a write (values and games split
+# anywhere) and as one POST; every line past its "source" must be
+# byte-identical to `sgf json`'s line for the same game, and the source
+# the peer's, as for the game's bytes alone (game 0, offset 0, line 1,
+# column 1). The server converts a game from the events of the parser
+# that split the stream; `sgf json` parses it afresh. Skips (77) without
+# serve or python3.
+name=serve-json
+. "${top_srcdir:-.}/test/serve-lib.sh"
+
+find "$src/test/data/sample" -name '*.sgf' | LC_ALL=C sort | while read -r f; do
+  cat "$f"
+  echo
+done >"$tmp/stream.sgf"
+"$sgf" json "$tmp/stream.sgf" >"$tmp/want.jsonl" 2>/dev/null
+[ "$(wc -l <"$tmp/want.jsonl")" -gt 200 ] || bad "sgf json wrote too few lines"
+
+for how in raw raw7 http; do
+  rm -f "$tmp/got.jsonl"
+  start_serve --jsonl "$tmp/got.jsonl" --quarantine "$tmp/q"
+  case $how in
+    raw) "$sgf" send "127.0.0.1:$RAW_PORT" "$tmp/stream.sgf" ;;
+    raw7) "$sgf" send --chunk 7 "127.0.0.1:$RAW_PORT" "$tmp/stream.sgf" ;;
+    http) "$sgf" send --http "127.0.0.1:$HTTP_PORT" "$tmp/stream.sgf" ;;
+  esac >"$tmp/sent" 2>&1
+  stop_serve
+  [ "$SERVE_STATUS" -eq 0 ] || bad "$how: serve exited $SERVE_STATUS"
+  python3 - "$tmp/want.jsonl" "$tmp/got.jsonl" "$how" <<'PY' || fail=1
+import json, sys
+want = open(sys.argv[1], "rb").read().splitlines()
+got = open(sys.argv[2], "rb").read().splitlines()
+how = sys.argv[3]
+def split(line):
+    """The source object and the bytes after it."""
+    text = line.decode("utf-8")
+    src, end = json.JSONDecoder().raw_decode(text, len('{"source":'))
+    return src, line[len(text[:end].encode("utf-8")):]
+bad = 0
+# serve stores complete games only: sgf json's incomplete ones are not
+# among them
+want = [w for w in want if not w.endswith(b',"incomplete":true}')]
+if len(got) != len(want):
+    print(f"serve-json: FAIL: {how}: {len(got)} lines for {len(want)} games")
+    bad = 1
+for i, (w, g) in enumerate(zip(want, got)):
+    ws, wrest = split(w)
+    gs, grest = split(g)
+    if wrest != grest:
+        print(f"serve-json: FAIL: {how}: game {i} (line {ws['line']} of the stream) differs:")
+        print("  sgf json: " + wrest[:300].decode("utf-8", "replace"))
+        print("  serve:    " + grest[:300].decode("utf-8", "replace"))
+        bad = 1
+        break
+    if (gs["member"], gs["game"], gs["offset"], gs["line"], gs["column"]) != (None, 0, 0, 1, 1) \
+            or not gs["file"].startswith("127.0.0.1:"):
+        print(f"serve-json: FAIL: {how}: game {i}: source {gs}")
+        bad = 1
+        break
+if not bad:
+    print(f"serve-json: {how}: {len(got)} lines, each sgf json's for its game")
+sys.exit(bad)
+PY
+done
+exit $fail
