@@ -37,18 +37,23 @@
  * trees as deep (nested variations) or as long (single lines) as the
  * limits allow are fine.
  *
- * DERIVED FACTS (pre-order index, ply, variation depth, move number, ...) are
- * computed once when the builder completes a tree, so queries are O(1)
- * (or O(path length) where said). After an edit through a cursor they are
- * recomputed by the next query that needs them (one O(n) pass), so a run
- * of edits costs one pass, not one per edit.
- *
+ * DERIVED FACTS (pre-order index, subtree size, child index, ply,
+ * variation depth, move number, ...) are not stored in the nodes: the
+ * first query that needs one computes them for the whole tree at once
+ * (one O(n) pass into arrays the tree holds, counted in
+ * sgf_tree_byte_count()), so queries are O(1) from then on (or O(path
+ * length) where said). After an edit through a cursor the next query
+ * computes them again (one pass for a run of edits). Should memory or
+ * max_tree_bytes not allow the arrays, each query walks the tree instead
+ * (O(path length), or O(n) for indexes and subtree sizes): queries never
+ * fail.
+
  * THREADS. Builders and cursors are used by one thread at a time. A tree
  * may be read by several threads at once once sgf_tree_node_at() has been
- * called on it (by one thread: the first call makes the position index,
- * and the first after a cursor's change refreshes it; both write to the
- * tree) and no cursor changed it since; different objects are
- * independent.
+ * called on it (by one thread: the first call makes the derived facts and
+ * the position index, and the first after a cursor's change refreshes
+ * them; both write to the tree) and no cursor changed it since; different
+ * objects are independent.
  *
  * This header is included by <sgfstream.h>; it stands alone too.
  */
@@ -236,33 +241,38 @@ SGF_EXTERN const sgf_node *sgf_tree_root(const sgf_tree *t);
 /* Number of nodes (those a cursor deleted no longer count). */
 SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
 
-/* Bytes of memory the tree holds (arena blocks and position index). */
+/* Bytes of memory the tree holds (arena blocks, and the derived facts
+ * with the position index once made). */
 SGF_EXTERN uint64_t sgf_tree_byte_count(const sgf_tree *t);
 
 /* The node whose pre-order index (sgf_node_index(), see NAMES below) is
- * i, in O(1); NULL if i is out of range. The index (8 bytes a node) is
- * made by the first call (and again after an edit); should memory or
- * max_tree_bytes not allow it, the node is found in O(children along its
- * path). */
+ * i, in O(1); NULL if i is out of range. The index is made with the
+ * derived facts (DERIVED FACTS above) by the first call (and again after
+ * an edit); should memory or max_tree_bytes not allow it, the node is
+ * found by walking the tree in pre-order, O(i). */
 SGF_EXTERN const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i);
 
 /* ---------------------------------------------------------------------- */
 /* Nodes: structure. All O(1) unless said; NULL when there is none. Nodes
- * live as long as their tree.                                             */
+ * live as long as their tree. A node links to its parent, its first child
+ * and its next sibling only (ABI 2: the last child and the previous
+ * sibling are found from the parent's first child, O(children)).       */
 
 SGF_EXTERN sgf_tree *sgf_node_tree(const sgf_node *n);
 SGF_EXTERN const sgf_node *sgf_node_root(const sgf_node *n);
 SGF_EXTERN const sgf_node *sgf_node_parent(const sgf_node *n);
 /* The first child is the main line's continuation. */
 SGF_EXTERN const sgf_node *sgf_node_first_child(const sgf_node *n);
+/* O(children). */
 SGF_EXTERN const sgf_node *sgf_node_last_child(const sgf_node *n);
 SGF_EXTERN const sgf_node *sgf_node_next_sibling(const sgf_node *n);
+/* O(children). */
 SGF_EXTERN const sgf_node *sgf_node_prev_sibling(const sgf_node *n);
-/* The i-th child (0-based), O(min(i, count - i)); NULL if out of range. */
+/* The i-th child (0-based), O(i); NULL if out of range. */
 SGF_EXTERN const sgf_node *sgf_node_child(const sgf_node *n, size_t i);
 SGF_EXTERN size_t sgf_node_child_count(const sgf_node *n);
 /* Index among the parent's children: 0 for the first child (and the root).
- */
+ * O(1) with the derived facts. */
 SGF_EXTERN size_t sgf_node_child_index(const sgf_node *n);
 
 /* NAMES. Where CQL (the Chess Query Language, whose vocabulary for game

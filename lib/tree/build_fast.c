@@ -46,8 +46,8 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
       return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     }
     sp = &b->pp[0];
-    sp->ident = sp->raw = pr->ident; /* static, written as such */
-    sp->ident_len = sp->raw_len = strlen(pr->ident);
+    sp->ident = sp->raw = sgf__code_ident(b->tree, pr->code); /* static */
+    sp->ident_len = sp->raw_len = strlen(sp->ident);
     sp->pos = b->dpos[1];
     b->psb = b->pfirst = 0;
     b->vroom = b->max_value_bytes;
@@ -160,8 +160,10 @@ HOT_INLINE void direct_property(sgf_tree_builder *b, const char *ident,
   sgf__prop *pr = DPROP(b->dn);
   b->prop_flags = pf;
   b->dstate = 1;
-  pr->ident = ident;
-  pr->raw_ident = NULL;
+  /* the static strings' code (IDENTIFIER CODES in tree_internal.h) */
+  pr->code = (uint16_t)(ident[1] ? 26 + (ident - sgf__tb_letters2) / 3
+                                 : (ident - sgf__tb_letters) / 2);
+  memset(pr->u.inl, 0, sizeof pr->u.inl);
 }
 
 NOINLINE int property_general(sgf_parser *p, void *u, const char *at,

@@ -60,19 +60,15 @@ enum { ERR_VALUE = 100 };
 #define SPARE_MAX ((uint64_t)4 << 20)
 
 /* DIRECT mode: a node with one property with one value of fewer than
- * DIRECT_BYTES bytes is written in place (node, property, value, bytes
- * and NUL, as a buffered node would be laid out) in DIRECT_SIZE bytes
- * reserved at the free end of the arena's head block. */
-#define DIRECT_BYTES 8u
-#define DIRECT_SIZE \
-  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__tval) + DIRECT_BYTES)
+ * DIRECT_BYTES bytes is written in place (node, then its property with
+ * the value inline, as a buffered node would be laid out) in DIRECT_SIZE
+ * bytes reserved at the free end of the arena's head block. */
+#define DIRECT_BYTES (SGF__P_INL_MAX + 1)
+#define DIRECT_SIZE (sizeof(sgf_node) + sizeof(sgf__prop))
 #define DPROP(n) ((sgf__prop *)((n) + 1))
-#define DVAL(n) ((sgf__tval *)(DPROP(n) + 1))
-#define DBYTES(n) ((char *)(DVAL(n) + 1))
-/* What a DIRECT node with one value of len bytes takes of its room: the
- * value's NUL included, rounded up to the arena's 8 bytes. */
-#define DIRECT_TAKE(len) \
-  (DIRECT_SIZE - DIRECT_BYTES + (((len) + 8) & ~(size_t)7))
+#define DBYTES(n) (DPROP(n)->u.inl)
+/* What a DIRECT node with one value of len bytes takes of its room. */
+#define DIRECT_TAKE(len) DIRECT_SIZE
 
 /* A property of the open node. Identifiers are static strings, or (NULL)
  * copies in sb at *_off. */
@@ -101,6 +97,9 @@ struct sgf_tree_builder {
   uint32_t prop_flags; /* what the current property adds to open_flags */
   sgf_tree *tree;      /* the game being built */
   sgf_node *cur;       /* the node linked last that is not closed over */
+  sgf_node *lastc;     /* where the last ')' climbed to: cur's last child
+                          when cur has children (nodes keep no last-child
+                          link) */
   sgf_pos open_pos;    /* the open node's ';' (DIRECT: in dn->pos) */
 
   sprop *pp; /* the open node's properties; pp[npp] is the current one */
@@ -250,71 +249,38 @@ static inline void end_pending(sgf_tree_builder *b) {
   commit_prop(b);
 }
 
-/* Link n (id, flags f, k properties at pr; its place, pos and properties
- * written) as the last child of cur, with its derived facts (as
- * sgf__node_derive gives them); it becomes cur. */
+/* Link n (slot id, flags f, k properties at pr; its place and
+ * properties written) as the last child of cur; it becomes cur. */
 HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
                           uint32_t id, uint32_t f, sgf__prop *pr, size_t k,
                           int may_scan) {
-  sgf_node *const parent = b->cur, *prev;
-  uint32_t last;
-  int64_t movenum, nextnum;
+  sgf_node *const parent = b->cur;
   b->ix[id] = n;
   b->cur = n;
-  t->nnodes = id + 1;
+  t->nnodes = t->nslots = id + 1;
   n->parent = parent;
-  n->first_child = n->last_child = n->next = NULL;
+  n->first_child = n->next = NULL;
   n->tree = t;
   n->props = pr;
   n->nprops = (uint32_t)k;
   n->nchildren = 0;
-  n->id = id;
-  n->subtree = 1;
-  n->pos = NULL;
+  n->slot = id;
+  n->flags = f;
   if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
     n->flags = f & ~OPEN_SCAN;
     sgf__node_scan(n);
-    f = n->flags;
   }
   if (parent) {
-    uint32_t ci;
-    prev = parent->last_child;
-    if (prev) {
-      prev->next = n;
-      ci = prev->child_index + 1;
-    } else {
+    /* a parent with children is cur only after a ')' climbed back to
+       it, and the climb stopped at its last child (b->lastc) */
+    if (parent->first_child)
+      b->lastc->next = n;
+    else
       parent->first_child = n;
-      ci = 0;
-    }
-    parent->last_child = n;
     parent->nchildren++;
-    n->child_index = ci;
-    n->level = parent->level + 1;
-    n->depth = parent->depth + (ci > 0);
-    n->ply = parent->ply;
-    last = parent->flags & SGF__N_DERIVED;
-    movenum = parent->movenum;
-    nextnum = parent->nextnum;
   } else {
-    prev = NULL;
     t->root = n;
-    n->child_index = n->level = n->depth = n->ply = 0;
-    last = 0;
-    movenum = 0;
-    nextnum = 1;
   }
-  n->prev = prev;
-  if (f & SGF__N_MOVE) {
-    n->ply++;
-    movenum = (f & SGF__N_MN) ? sgf__node_mn(n) : nextnum;
-    nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
-    last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
-  } else if (f & SGF__N_MN) {
-    nextnum = sgf__node_mn(n);
-  }
-  n->movenum = movenum;
-  n->nextnum = nextnum;
-  n->flags = f | last;
 }
 
 /* Room in the index for one more node: 0, or -1 if memory runs out. */
@@ -324,17 +290,13 @@ static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
                                       (size_t)id + 1, sizeof *b->ix, 64);
 }
 
-/* The DIRECT node n's one value, of len bytes, is complete: its value and
- * property records get their bytes (the NUL after them is the caller's to
- * write, last); returns the property. */
+/* The DIRECT node n's one value, of len bytes, is complete: its
+ * property record gets its count and flags (the NUL after the bytes is
+ * the caller's to write, last); returns the property. */
 HOT_INLINE sgf__prop *direct_value_done(sgf_node *n, size_t len) {
   sgf__prop *pr = DPROP(n);
-  sgf__tval *va = DVAL(n);
-  va->raw = DBYTES(n);
-  va->len = len;
   pr->nvalues = 1;
-  pr->values = va;
-  pr->pos = NULL;
+  pr->flags = (uint16_t)(SGF__P_INL | len);
   return pr;
 }
 

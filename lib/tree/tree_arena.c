@@ -144,6 +144,7 @@ sgf_node *sgf__node_alloc(sgf_tree *t) {
   if (!n) return NULL;
   memset(n, 0, sizeof *n);
   n->tree = t;
+  n->slot = t->nslots++;
   return n;
 }
 
@@ -151,23 +152,16 @@ void sgf__node_link(sgf_tree *t, sgf_node *n, sgf_node *parent, int first) {
   n->parent = parent;
   if (!parent) {
     t->root = n;
-  } else if (first && parent->first_child) {
+  } else if (first || !parent->first_child) {
     n->next = parent->first_child;
-    parent->first_child->prev = n;
     parent->first_child = n;
     parent->nchildren++;
   } else {
-    n->prev = parent->last_child;
-    if (parent->last_child)
-      parent->last_child->next = n;
-    else
-      parent->first_child = n;
-    parent->last_child = n;
+    sgf__last_child(parent)->next = n; /* O(children) */
     parent->nchildren++;
   }
   t->nnodes++;
   t->dirty = 1;
-  t->index_ok = 0;
 }
 
 sgf_tree *sgf_tree_create(const sgf_allocator *alloc) {
@@ -183,7 +177,6 @@ sgf_tree *sgf_tree_create(const sgf_allocator *alloc) {
     return NULL;
   }
   sgf__node_link(t, root, NULL, 0);
-  sgf__tree_refresh(t);
   return t;
 }
 
@@ -193,6 +186,60 @@ void sgf_tree_free(sgf_tree *t) {
   a = t->alloc;
   sgf__blocks_free(&a, t->blocks);
   sgf__blocks_free(&a, t->reuse);
-  if (!t->index_arena) sgf__free(&a, t->index, t->index_cap * sizeof *t->index);
+  sgf__facts_free(t);
+  sgf__free(&a, t->idents, t->idents_cap * sizeof *t->idents);
   sgf__free(&a, t, sizeof *t);
+}
+
+/* A copy of s (n bytes) in the arena, NUL-terminated; NULL on failure. */
+static const char *arena_str(sgf_tree *t, const char *s, size_t n) {
+  char *c = sgf__tree_alloc(t, n + 1, 1);
+  if (!c) return NULL;
+  memcpy(c, s, n);
+  c[n] = '\0';
+  return c;
+}
+
+static int same(const char *a, const char *b, size_t n) {
+  return strlen(a) == n && memcmp(a, b, n) == 0;
+}
+
+int sgf__code_intern(sgf_tree *t, const char *ident, size_t n, const char *raw,
+                     size_t rn) {
+  int code = sgf__code_static(ident, n);
+  uint32_t i;
+  sgf__ident *e;
+  if (raw && rn == n && memcmp(raw, ident, n) == 0) raw = NULL;
+  if (!raw && code >= 0) return code;
+  for (i = 0; i < t->nidents; i++) { /* few per tree: a linear search */
+    e = &t->idents[i];
+    if (same(e->ident, ident, n) &&
+        (raw ? e->raw && same(e->raw, raw, rn) : !e->raw))
+      return (int)(SGF__CODE_DYN + i);
+  }
+  if (SGF__CODE_DYN + t->nidents > SGF__CODE_MAX) {
+    t->err = SGF__ERR_BYTES;
+    return -1;
+  }
+  if (t->nidents == t->idents_cap) {
+    size_t cap = t->idents_cap ? 2 * (size_t)t->idents_cap : 4;
+    size_t old = t->idents_cap * sizeof *e, add = cap * sizeof *e - old;
+    if (t->bytes > t->max_bytes || add > t->max_bytes - t->bytes) {
+      t->err = SGF__ERR_BYTES;
+      return -1;
+    }
+    e = sgf__realloc(&t->alloc, t->idents, old, cap * sizeof *e);
+    if (!e) {
+      t->err = SGF__ERR_NOMEM;
+      return -1;
+    }
+    t->idents = e;
+    t->idents_cap = (uint32_t)cap;
+    t->bytes += add;
+  }
+  e = &t->idents[t->nidents];
+  e->ident = arena_str(t, ident, n);
+  e->raw = e->ident && raw ? arena_str(t, raw, rn) : NULL;
+  if (!e->ident || (raw && !e->raw)) return -1;
+  return (int)(SGF__CODE_DYN + t->nidents++);
 }

@@ -19,17 +19,11 @@
  * `fresh` says that the innermost game tree has no node yet (its nodes
  * will hang from `cur`).
  *
- * DERIVED FACTS AS WE GO. Nodes are linked in pre-order, each as the last
- * child of `cur`, so a node's pre-order id is the number of nodes linked
- * before it, and its other facts (level, ply, depth, move numbers...)
- * follow from its parent and previous sibling, linked before it
- * (sgf__node_derive). A node climbed over at ')' never gets another
- * descendant (`cur` never goes back down to an old node), so the climb
- * sets its subtree size: the nodes linked since it, itself included. The
- * last ')' climbs out of the root, so every node is climbed over once.
- * The builder keeps the nodes in pre-order (ix) as they are linked, for
- * the subtree sizes; the tree gets no position index: the first
- * sgf_tree_node_at() makes one.
+ * NOTHING DERIVED. Nodes are linked in pre-order, each as the last child
+ * of `cur`; their slots are their pre-order ids. The derived facts are
+ * left to the first query (tree_derive.c). A node gets no last-child
+ * link: when `cur` has children it is because a ')' climbed back to it,
+ * and the climb stopped at its last child (b->lastc).
  *
  * The core's lenient stream is FF[4]-shaped (a tree-begin is followed by a
  * node), but the builder copes with any order: a game tree opened before
@@ -161,8 +155,8 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
   sgf__blocks_free(&b->alloc, *tail);
   *tail = NULL;
   b->spare = list;
-  if (!t->index_arena)
-    sgf__free(&b->alloc, t->index, t->index_cap * sizeof *t->index);
+  sgf__facts_free(t);
+  sgf__free(&b->alloc, t->idents, t->idents_cap * sizeof *t->idents);
   t->blocks = t->reuse = NULL;
   if (b->spare_tree)
     sgf__free(&b->alloc, t, sizeof *t);
@@ -321,64 +315,80 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
  * after a failure. */
 int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t = b->tree;
-  const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
+  const size_t k = b->npp, m = b->nvals;
   const uint32_t id = t->nnodes;
   const char *const sb = b->sb;
-  const size_t npos = b->keep_pos ? 1 + k + m : 0;
-  size_t size = sizeof(sgf_node) + k * sizeof(sgf__prop) +
-                m * sizeof(sgf__tval) + npos * sizeof(sgf_pos) +
-                ((sblen + 7) & ~(size_t)7);
+  const int keep = b->keep_pos;
+  size_t size, nv = 0, nb = 0, i, j;
   sgf_node *n;
   sgf__prop *pr;
   sgf__tval *va;
-  sgf_pos *pos;
-  char *bytes;
-  size_t i;
+  sgf_pos *pos = NULL;
+  char *bytes, *mem;
 
-  if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  n = sgf__tree_alloc8(t, size);
-  if (!n) return sgf__tb_fail(b, p, t->err);
-  b->open = 0;
-  pr = (sgf__prop *)(n + 1);
-  va = (sgf__tval *)(pr + k);
-  pos = (sgf_pos *)(va + m); /* npos: the node's, then each property's
-                                and its values' */
-  bytes = (char *)(pos + npos);
-  /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
-   * + 0 is undefined) */
-  for (i = 0; i < m; i++) {
-    const sval *sv = &b->vals[i];
-    va[i].raw = bytes + sv->off;
-    va[i].len = sv->len;
-  }
+  /* what goes out of line: every value with positions kept, else all
+   * but a property's one value of at most SGF__P_INL_MAX bytes */
   for (i = 0; i < k; i++) {
     const sprop *sp = &b->pp[i];
-    const char *ident = sp->ident ? sp->ident : bytes + sp->ident_off;
-    const char *raw = sp->raw ? sp->raw : bytes + sp->raw_off;
-    pr[i].ident = ident;
-    /* (compared in sb: bytes is copied below) */
-    pr[i].raw_ident =
-        sp->raw_len == sp->ident_len &&
-                memcmp(sp->ident ? sp->ident : sb + sp->ident_off,
-                       sp->raw ? sp->raw : sb + sp->raw_off, sp->raw_len) == 0
-            ? NULL
-            : raw;
-    pr[i].pos = NULL;
-    pr[i].nvalues = sp->nvalues;
-    pr[i].values = va + sp->first;
-    if (npos) { /* property i: 1 + i + first, its values after it */
-      sgf_pos *pp = pos + 1 + i + sp->first;
-      size_t j;
-      pp[0] = sp->pos;
-      for (j = 0; j < sp->nvalues; j++) pp[1 + j] = b->vals[sp->first + j].pos;
-      pr[i].pos = pp;
+    if (!keep && sp->nvalues == 1 && b->vals[sp->first].len <= SGF__P_INL_MAX)
+      continue;
+    nv += sp->nvalues;
+    for (j = 0; j < sp->nvalues; j++) nb += b->vals[sp->first + j].len + 1;
+  }
+  size = sizeof(sgf_node) + k * sizeof(sgf__prop) + nv * sizeof(sgf__tval) +
+         ((nb + 7) & ~(size_t)7);
+  if (keep) /* the node's position, and per property a pointer to its
+               identifier's and values' positions */
+    size += (1 + k + m) * sizeof(sgf_pos) + k * sizeof(void *);
+  if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+  mem = sgf__tree_alloc8(t, size);
+  if (!mem) return sgf__tb_fail(b, p, t->err);
+  b->open = 0;
+  if (keep) { /* positions first, the node's just before the node */
+    pos = (sgf_pos *)mem;
+    pos[k + m] = b->open_pos;
+    mem = (char *)(pos + 1 + k + m);
+  }
+  n = (sgf_node *)mem;
+  pr = (sgf__prop *)(n + 1);
+  va = (sgf__tval *)(pr + k);
+  bytes = (char *)(va + nv) + (keep ? k * sizeof(void *) : 0);
+  /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
+   * + 0 is undefined) */
+  for (i = 0; i < k; i++) {
+    const sprop *sp = &b->pp[i];
+    const sval *sv = &b->vals[sp->first];
+    int code = sgf__code_intern(
+        t, sp->ident ? sp->ident : sb + sp->ident_off, sp->ident_len,
+        sp->raw ? sp->raw : sb + sp->raw_off, sp->raw_len);
+    if (code < 0) return sgf__tb_fail(b, p, t->err);
+    pr[i].code = (uint16_t)code;
+    pr[i].nvalues = (uint32_t)sp->nvalues;
+    if (!keep && sp->nvalues == 1 && sv->len <= SGF__P_INL_MAX) {
+      pr[i].flags = (uint16_t)(SGF__P_INL | sv->len);
+      memset(pr[i].u.inl, 0, sizeof pr[i].u.inl);
+      if (sv->len) memcpy(pr[i].u.inl, sb + sv->off, sv->len);
+      continue;
+    }
+    pr[i].flags = 0;
+    if (keep) { /* the slot before the values: their positions */
+      va = (sgf__tval *)((const sgf_pos **)(void *)va + 1);
+      ((const sgf_pos **)(void *)va)[-1] = pos;
+      pr[i].flags = SGF__P_POS;
+      *pos++ = sp->pos;
+    }
+    pr[i].u.values = va;
+    for (j = 0; j < sp->nvalues; j++, sv++, va++) {
+      va->raw = bytes;
+      va->len = sv->len;
+      memcpy(bytes, sb + sv->off, sv->len + 1); /* with its NUL */
+      bytes += sv->len + 1;
+      if (keep) *pos++ = sv->pos;
     }
   }
-  if (npos) pos[0] = b->open_pos;
-  b->npp = b->nvals = b->sblen = 0;    /* zero outside BUFFERED */
-  if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
-  link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k, 1);
-  n->pos = npos ? pos : NULL;
+  b->npp = b->nvals = b->sblen = 0; /* zero outside BUFFERED */
+  link_node(b, t, n, id, b->open_flags | (keep ? SGF__N_POS : 0), k ? pr : NULL,
+            k, 1);
   return 0;
 }
 
@@ -401,14 +411,8 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
     b->state = B_IDLE;
     return SGF_CONTINUE;
   }
-  /* no position index: sgf_tree_node_at() makes it when first asked
-   * (8 bytes a node most trees never need) */
-  if (b->cur) {
-    /* not climbed out of the root (cannot happen with balanced tree
-     * events): derive everything again the slow way */
-    sgf__tree_refresh(t);
-  }
-  t->dirty = 0;
+  /* no derived facts: the first query makes them (tree_derive.c) */
+  t->dirty = 1;
   if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   /* blocks the game did not take wait for the next one */
@@ -496,23 +500,11 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
   if (b->fresh) {
     b->fresh = 0; /* an empty game tree: cur is where it hung */
   } else if (b->cur) {
-    /* close the sequence: its nodes get no more descendants. They have
-     * consecutive ids (what hangs from them comes after the last in
-     * pre-order) but where a node was added after variations: walk the
-     * index while that holds (loads that do not wait for each other),
-     * the parent links from where it does not. */
-    sgf_node **ix = b->ix, *n = b->cur;
-    uint32_t count = b->tree->nnodes, i = n->id;
-    for (;;) {
-      n->subtree = count - i;
-      if ((n->flags & SGF__N_HEAD) || !n->parent) break;
-      if (n->parent == ix[i - 1]) {
-        n = ix[--i];
-      } else {
-        n = n->parent;
-        i = n->id;
-      }
-    }
+    /* close the sequence: climb to its first node (HEAD); cur goes back
+     * to that node's parent, whose last child it is */
+    sgf_node *n = b->cur;
+    while (!(n->flags & SGF__N_HEAD) && n->parent) n = n->parent;
+    b->lastc = n;
     b->cur = n->parent;
   }
   return b->depth == 0 ? finish_game(b, p) : SGF_CONTINUE;

@@ -111,18 +111,58 @@ static sgf__prop *find(sgf_node *n, const char *ident) {
 
 static void touched(sgf_node *n) { sgf__node_touched(n); }
 
+/* The positions of p (the identifier's, then its values'), or NULL. */
+static const sgf_pos *pos_of(const sgf__prop *p) {
+  return (p->flags & SGF__P_POS) ? SGF__P_POSV(p) : NULL;
+}
+
+/* Room for cap values in the arena, with the slot for a pointer to
+ * positions before it when slot (SGF__P_POS); NULL with t->err set. */
+static sgf__tval *vals_alloc(sgf_tree *t, size_t cap, int slot) {
+  size_t extra = slot ? sizeof(void *) : 0;
+  char *m;
+  if (cap > (SIZE_MAX - extra) / sizeof(sgf__tval)) {
+    t->err = SGF__ERR_NOMEM;
+    return NULL;
+  }
+  m = sgf__tree_alloc(t, cap * sizeof(sgf__tval) + extra, sizeof(void *));
+  return m ? (sgf__tval *)(void *)(m + extra) : NULL;
+}
+
+/* p's values are arr (from vals_alloc, with a slot if pos), with the
+ * positions pos (NULL: none). */
+static void set_vals(sgf__prop *p, sgf__tval *arr, const sgf_pos *pos) {
+  p->u.values = arr;
+  p->flags = pos ? SGF__P_POS : 0;
+  if (pos) ((const sgf_pos **)(void *)arr)[-1] = pos;
+}
+
+static char *make_raw(sgf_tree *t, const char *pre, size_t plen,
+                      const char *sep, const char *text, unsigned compose,
+                      size_t *len);
+
 static int edit_prepare(sgf_tree *t, sgf_node *n) {
   uint32_t i;
   if (n->flags & SGF__N_EDIT) return 0;
   for (i = 0; i < n->nprops; i++) {
     sgf__prop *p = &n->props[i];
     sgf__tval *arr;
+    if (p->flags & SGF__P_INL) { /* an array of one, the bytes copied */
+      size_t len;
+      char *raw =
+          make_raw(t, p->u.inl, p->flags & SGF__P_LEN, NULL, NULL, 0, &len);
+      arr = raw ? vals_alloc(t, 1, 0) : NULL;
+      if (!arr) return edit_status(t->err); /* copies so far are equal */
+      arr[0].raw = raw;
+      arr[0].len = len;
+      set_vals(p, arr, NULL);
+      continue;
+    }
     if (is_pow2(p->nvalues)) continue;
-    arr =
-        sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr, sizeof(void *));
+    arr = vals_alloc(t, pow2ceil(p->nvalues), pos_of(p) != NULL);
     if (!arr) return edit_status(t->err); /* copies made so far are equal */
-    memcpy(arr, p->values, p->nvalues * sizeof *arr);
-    p->values = arr;
+    memcpy(arr, p->u.values, p->nvalues * sizeof *arr);
+    set_vals(p, arr, pos_of(p));
   }
   n->flags |= SGF__N_EDIT;
   return 0;
@@ -131,11 +171,10 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
 /* Add ident with the one value raw[0..len) at the end of n's properties. */
 static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
-  size_t ilen = strlen(ident);
-  sgf__tval *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
-  char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
+  int code = sgf__code_intern(t, ident, strlen(ident), NULL, 0);
+  sgf__tval *v = code >= 0 ? vals_alloc(t, 1, 0) : NULL;
   sgf__prop *props = n->props, *p;
-  if (!id) return edit_status(t->err);
+  if (!v) return edit_status(t->err);
   if (!(n->flags & SGF__N_PROPROOM) || n->nprops == prop_room(n->nprops)) {
     size_t cap = prop_room((size_t)n->nprops + 1);
     props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
@@ -144,15 +183,12 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
     n->props = props;
     n->flags |= SGF__N_PROPROOM;
   }
-  memcpy(id, ident, ilen + 1);
   v->raw = raw;
   v->len = len;
   p = &props[n->nprops++];
-  p->ident = id;
-  p->raw_ident = NULL;
-  p->pos = NULL;
+  p->code = (uint16_t)code;
   p->nvalues = 1;
-  p->values = v;
+  set_vals(p, v, NULL);
   touched(n);
   return SGF_OK;
 }
@@ -163,11 +199,15 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
   sgf__prop *p = find(n, ident);
   sgf__tval *v;
   if (!p) return prop_new(t, n, ident, raw, len);
-  v = (sgf__tval *)p->values; /* arena memory: ours to change */
+  if (p->flags & SGF__P_INL) { /* an array of one */
+    if (!(v = vals_alloc(t, 1, 0))) return edit_status(t->err);
+    set_vals(p, v, NULL);
+  }
+  v = (sgf__tval *)p->u.values; /* arena memory: ours to change */
   v[0].raw = raw;
   v[0].len = len;
-  if (p->pos) ((sgf_pos *)p->pos)[1] = nopos; /* arena memory too */
-  p->nvalues = 1;                             /* room stays >= pow2ceil(1) */
+  if (pos_of(p)) ((sgf_pos *)pos_of(p))[1] = nopos; /* arena memory too */
+  p->nvalues = 1; /* room stays >= pow2ceil(1) */
   touched(n);
   return SGF_OK;
 }
@@ -183,23 +223,22 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
   if (!p) return prop_new(t, n, ident, raw, len);
   if ((r = edit_prepare(t, n)) != 0) return r;
   k = p->nvalues;
-  if (p->pos) { /* kept positions: one more, zeros (made here) */
+  if (pos_of(p)) { /* kept positions: one more, zeros (made here) */
     pos = sgf__tree_alloc(t, (k + 2) * sizeof *pos, sizeof(void *));
     if (!pos) return edit_status(t->err);
-    memcpy(pos, p->pos, (k + 1) * sizeof *pos);
+    memcpy(pos, pos_of(p), (k + 1) * sizeof *pos);
     pos[k + 1] = nopos;
   }
   if (is_pow2(k)) {
-    arr = sgf__tree_alloc(t, 2 * k * sizeof *arr, sizeof(void *));
+    arr = vals_alloc(t, 2 * k, pos != NULL);
     if (!arr) return edit_status(t->err);
-    memcpy(arr, p->values, k * sizeof *arr);
+    memcpy(arr, p->u.values, k * sizeof *arr);
   } else {
-    arr = (sgf__tval *)p->values;
+    arr = (sgf__tval *)p->u.values;
   }
   arr[k].raw = raw;
   arr[k].len = len;
-  if (pos) p->pos = pos;
-  p->values = arr;
+  set_vals(p, arr, pos);
   p->nvalues = k + 1;
   touched(n);
   return SGF_OK;
@@ -208,9 +247,10 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
 /* Index of the value of p that is exactly raw[0..len), or -1. */
 static long value_index(const sgf__prop *p, const char *raw, size_t len) {
   size_t i;
-  for (i = 0; p && i < p->nvalues; i++)
-    if (p->values[i].len == len && memcmp(p->values[i].raw, raw, len) == 0)
-      return (long)i;
+  for (i = 0; p && i < p->nvalues; i++) {
+    sgf__tval v = sgf__pval(p, i);
+    if (v.len == len && memcmp(v.raw, raw, len) == 0) return (long)i;
+  }
   return -1;
 }
 
@@ -229,7 +269,7 @@ static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
     memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
     n->nprops--;
   } else {
-    v = (sgf__tval *)p->values;
+    v = (sgf__tval *)p->u.values; /* prepared: an array */
     memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
     p->nvalues--; /* room stays >= pow2ceil(nvalues) */
   }
@@ -291,12 +331,12 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
   }
   for (i = 0; i < n; i++) total += lens[i] + 1;
   p = find(nd, ident);
-  vals = sgf__tree_alloc(t, pow2ceil(n) * sizeof *vals, sizeof(void *));
-  if (vals && p && p->pos) { /* kept positions: the identifier's stays */
+  vals = vals_alloc(t, pow2ceil(n), p && pos_of(p));
+  if (vals && p && pos_of(p)) { /* kept positions: the identifier's stays */
     pos = sgf__tree_alloc(t, (pow2ceil(n) + 1) * sizeof *pos, sizeof(void *));
     if (!pos) return edit_status(t->err);
     memset(pos, 0, (pow2ceil(n) + 1) * sizeof *pos); /* values: made here */
-    pos[0] = p->pos[0];
+    pos[0] = pos_of(p)[0];
   }
   copy = vals ? sgf__tree_alloc(t, total, 1) : NULL;
   if (!copy) return edit_status(t->err);
@@ -315,8 +355,8 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
   } else if ((r = edit_prepare(t, nd)) != 0) {
     return r; /* the copies edit_prepare made are equal: nothing changed */
   }
-  p->values = vals; /* room for pow2ceil(n): the invariant holds */
-  if (pos) p->pos = pos;
+  /* room for pow2ceil(n): the invariant holds */
+  set_vals(p, vals, pos ? pos : pos_of(p));
   p->nvalues = n;
   touched(nd);
   return SGF_OK;
@@ -378,17 +418,15 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
   if (ident) {
     sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props, sizeof(void *));
-    sgf__tval *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
+    sgf__tval *v = props ? vals_alloc(t, 1, 0) : NULL;
     size_t len;
     char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
     if (!raw) return edit_status(t->err);
     v->raw = raw;
     v->len = len;
-    props[0].ident = ident; /* a static string */
-    props[0].raw_ident = NULL;
-    props[0].pos = NULL;
+    props[0].code = (uint16_t)sgf__code_static(ident, 1); /* B or W */
     props[0].nvalues = 1;
-    props[0].values = v;
+    set_vals(&props[0], v, NULL);
     n->props = props;
     n->nprops = 1;
     n->flags |= SGF__N_PROPROOM; /* 2 = prop_room(1) */
@@ -411,10 +449,10 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
   for (ch = c->node->first_child; ch; ch = ch->next) {
-    const sgf__tval *mv;
+    sgf__tval mv;
     if ((ch->flags & SGF__N_MOVE) != want) continue;
-    mv = sgf__node_move_value(ch);
-    if (mv && mv->len == (size_t)k && memcmp(mv->raw, pt, (size_t)k) == 0)
+    if (sgf__node_move_value(ch, &mv) && mv.len == (size_t)k &&
+        memcmp(mv.raw, pt, (size_t)k) == 0)
       return go(c, ch); /* replayed: reuse the existing child */
   }
   return child_add(c, flags, color == SGF_COLOR_BLACK ? "B" : "W", pt,
@@ -481,11 +519,10 @@ int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   size_t len;
   if (!text) return SGF_EINVAL;
   p = find(c->node, "C");
-  if (p)
-    raw = make_raw(t, p->values[0].raw, p->values[0].len,
-                   comment_join(p->values[0].raw, p->values[0].len), text, 0,
-                   &len);
-  else
+  if (p) {
+    sgf__tval v = sgf__pval(p, 0);
+    raw = make_raw(t, v.raw, v.len, comment_join(v.raw, v.len), text, 0, &len);
+  } else
     raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
   if (!raw) return edit_status(t->err);
   return prop_set(t, c->node, "C", raw, len);
@@ -501,10 +538,13 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   if (!raw) return edit_status(t->err);
   p = find(c->node, "LB");
   for (i = 0; p && i < p->nvalues; i++) {
-    const sgf__tval *v = &p->values[i];
-    if (v->len >= 3 && v->raw[0] == pt[0] && v->raw[1] == pt[1] &&
-        v->raw[2] == ':') { /* one label per point: replace it */
-      sgf__tval *w = (sgf__tval *)v;
+    sgf__tval v = sgf__pval(p, i);
+    if (v.len >= 3 && v.raw[0] == pt[0] && v.raw[1] == pt[1] &&
+        v.raw[2] == ':') { /* one label per point: replace it */
+      sgf__tval *w;
+      int r = edit_prepare(t, c->node); /* an array to write into */
+      if (r != 0) return r;
+      w = (sgf__tval *)&p->u.values[i];
       w->raw = raw;
       w->len = len;
       return SGF_OK;

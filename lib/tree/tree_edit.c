@@ -13,41 +13,27 @@
 
 #include "tree_internal.h"
 
-/* Take n (not the root) out of its parent's children. */
+/* Take n (not the root) out of its parent's children: O(children). */
 static void unlink_node(sgf_tree *t, sgf_node *n) {
-  sgf_node *p = n->parent;
-  if (n->prev)
-    n->prev->next = n->next;
+  sgf_node *p = n->parent, *prev = sgf__prev_sibling(n);
+  if (prev)
+    prev->next = n->next;
   else
     p->first_child = n->next;
-  if (n->next)
-    n->next->prev = n->prev;
-  else
-    p->last_child = n->prev;
-  n->prev = n->next = NULL;
+  n->next = NULL;
   p->nchildren--;
   t->dirty = 1;
-  t->index_ok = 0;
 }
 
 /* Link n as child number i of p (i <= p->nchildren). */
 static void link_at(sgf_tree *t, sgf_node *n, sgf_node *p, size_t i) {
-  sgf_node *at = p->first_child; /* n goes before it; NULL: at the end */
-  while (i-- > 0) at = at->next;
+  sgf_node **at = &p->first_child; /* n goes there */
+  while (i-- > 0) at = &(*at)->next;
   n->parent = p;
-  n->next = at;
-  n->prev = at ? at->prev : p->last_child;
-  if (n->prev)
-    n->prev->next = n;
-  else
-    p->first_child = n;
-  if (at)
-    at->prev = n;
-  else
-    p->last_child = n;
+  n->next = *at;
+  *at = n;
   p->nchildren++;
   t->dirty = 1;
-  t->index_ok = 0;
 }
 
 int sgf_cursor_delete(sgf_cursor *c) {
@@ -97,10 +83,11 @@ int sgf_cursor_delete_value(sgf_cursor *c, const char *ident, size_t i) {
   if (p->nvalues == 1) {
     prop_remove(n, p);
   } else {
-    v = (sgf__tval *)p->values; /* arena memory: ours to change */
+    /* (more than one value: an array, arena memory ours to change) */
+    v = (sgf__tval *)p->u.values;
     memmove(v + i, v + i + 1, (p->nvalues - i - 1) * sizeof *v);
-    if (p->pos) { /* kept positions: pos[1 + i] is value i's */
-      sgf_pos *pos = (sgf_pos *)p->pos;
+    if (p->flags & SGF__P_POS) { /* kept positions: pos[1 + i] is value i's */
+      sgf_pos *pos = (sgf_pos *)SGF__P_POSV(p);
       memmove(pos + 1 + i, pos + 2 + i, (p->nvalues - i - 1) * sizeof *pos);
     }
     p->nvalues--;
@@ -113,7 +100,7 @@ int sgf_cursor_promote(sgf_cursor *c) {
   sgf_tree *t = c->tree;
   sgf_node *n;
   for (n = c->node; n->parent; n = n->parent)
-    if (n->prev) {
+    if (n->parent->first_child != n) {
       sgf_node *p = n->parent;
       unlink_node(t, n);
       link_at(t, n, p, 0);

@@ -2,24 +2,25 @@
  * the arena, and the facts derived per node.
  *
  * Facts kept in two ways:
- *   linked at once   parent, children, siblings, nchildren, tree->nnodes,
- *                    props and the node's own flags (move, PL, MN, HA),
- *                    updated by whoever links or edits (builder, cursor).
+ *   linked at once   parent, first child, next sibling, nchildren,
+ *                    tree->nnodes, props and the node's own flags (move,
+ *                    PL, MN, HA), updated by whoever links or edits
+ *                    (builder, cursor). No last-child or previous-sibling
+ *                    link: those are O(children) walks.
  *   derived          pre-order id, subtree size, child index, level, ply,
  *                    variation depth, move numbers, last move colour and
- *                    the position index. The builder derives them as it
- *                    links each node (sgf__node_derive: a node's facts
- *                    follow from its parent's and its previous sibling's)
- *                    and sets subtree sizes as game trees close, so a
- *                    finished tree needs no extra pass. After a cursor
- *                    edit one iterative pass (sgf__tree_refresh) recomputes
- *                    them whenever tree->dirty is set, so queries stay
- *                    O(1) and edits stay cheap.
+ *                    the position index: nothing of it in the nodes. The
+ *                    first query computes them all into arrays by slot
+ *                    (tree->facts, tree->index; tree_derive.c), and a
+ *                    cursor's edit marks them stale (tree->dirty) for the
+ *                    next query to compute again. Without memory for the
+ *                    arrays, queries walk (tree_nav.c).
  */
 #ifndef SGF_TREE_INTERNAL_H
 #define SGF_TREE_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "alloc.h"
 #include "rawval.h"
@@ -31,34 +32,40 @@ enum {
   SGF__N_WHITE = 0x2,     /* ... is W */
   SGF__N_PL_B = 0x4,      /* PL[B] */
   SGF__N_PL_W = 0x8,      /* PL[W] */
-  SGF__N_MN = 0x10,       /* MN[k] with an integer k (in node->mn) */
+  SGF__N_MN = 0x10,       /* MN[k] with an integer k */
   SGF__N_HA2 = 0x20,      /* HA[k] with k >= 2 */
-  SGF__N_LAST_B = 0x40,   /* derived: the last move on the path is black */
-  SGF__N_LAST_W = 0x80,   /* derived: ... white */
+  SGF__N_POS = 0x40,      /* the node's position is the sgf_pos just
+                             before it in the arena (SGF_TREE_POSITIONS) */
   SGF__N_HEAD = 0x100,    /* builder: first node of a game tree's sequence */
   SGF__N_EDIT = 0x200,    /* each property's values have room: see
                              tree_cursor.c */
   SGF__N_PROPROOM = 0x400 /* props has room: see tree_cursor.c */
 };
 #define SGF__N_MOVE (SGF__N_BLACK | SGF__N_WHITE)
-#define SGF__N_DERIVED (SGF__N_LAST_B | SGF__N_LAST_W)
 
+/* A node: links, its properties, its own flags and its storage number.
+ * Nothing derived (see DERIVED FACTS above). 56 bytes. */
 struct sgf_node {
-  sgf_node *parent, *first_child, *last_child, *next, *prev;
-  sgf_tree *tree;
+  sgf_node *parent, *first_child, *next;
+  sgf_tree *tree;   /* NULL once a cursor deleted it */
   sgf__prop *props; /* nprops in file order (room: SGF__N_PROPROOM) */
   uint32_t nprops;
   uint32_t flags;
   uint32_t nchildren;
-  /* derived */
+  uint32_t slot; /* storage number: 0, 1, 2 ... in the order nodes were
+                    made (builder: pre-order), never reused; indexes the
+                    derived facts */
+};
+
+/* The derived facts of one node (tree->facts[node->slot]). */
+typedef struct sgf__facts {
   uint32_t id, subtree, child_index, level, ply, depth;
   int64_t movenum; /* number of this node's move, or of the last before */
   int64_t nextnum; /* number the next move on the path gets */
-  /* where the ';' was: NULL unless the builder keeps positions
-     (SGF_TREE_POSITIONS), then the first of the node's positions (see
-     sgf__tb_close_staged) */
-  const sgf_pos *pos;
-};
+  uint32_t last;   /* colour of the last move on the path: SGF__N_BLACK,
+                      SGF__N_WHITE or 0 */
+  uint32_t pad;
+} sgf__facts;
 
 /* An arena block: this header, then the bytes handed out. */
 typedef struct sgf__block sgf__block;
@@ -79,24 +86,94 @@ enum { SGF__ERR_NONE = 0, SGF__ERR_NOMEM, SGF__ERR_BYTES, SGF__ERR_NODES };
 
 #define SGF__MAX_NODES_CAP 0xFFFFFFF0u
 
+typedef struct sgf__ident {
+  const char *ident; /* normalized */
+  const char *raw;   /* as written, NULL: the same */
+} sgf__ident;
+
 struct sgf_tree {
   sgf__block *blocks; /* head: the block being filled */
-  uint64_t bytes;     /* arena blocks + index (when not in the arena) */
+  uint64_t bytes;     /* arena blocks + derived arrays */
   uint64_t max_bytes;
   uint32_t nnodes, max_nodes;
+  uint32_t nslots; /* nodes ever made (slot numbers handed out) */
   sgf_node *root;
-  sgf_node **index; /* position index: index_cap slots */
-  size_t index_cap;
-  int index_arena;   /* the index lives in the arena (not freed by itself) */
-  int index_ok;      /* index matches the tree */
-  int dirty;         /* derived facts are stale */
+  /* derived facts (tree_derive.c): NULL until first asked for */
+  sgf__facts *facts; /* facts_cap entries, by slot */
+  sgf_node **index;  /* by pre-order id: facts_cap slots */
+  size_t facts_cap;
+  int dirty;         /* facts and index are stale (or absent) */
   int err;           /* SGF__ERR_* of the last failed allocation */
   uint64_t rbytes;   /* bytes of the blocks sized by the policy */
   sgf__block *reuse; /* blocks lent by a builder (from an earlier game),
                         in the order the policy would allocate them:
                         taken before new ones */
+  /* identifiers interned (IDENTIFIER CODES): codes SGF__CODE_DYN + i */
+  sgf__ident *idents;
+  uint32_t nidents, idents_cap;
   sgf_allocator alloc;
 };
+
+/* IDENTIFIER CODES. A property names its identifier by a 16-bit code:
+ * below SGF__CODE_DYN, one or two uppercase letters written as such
+ * (1 letter c: c - 'A'; 2 letters: 26 + 26 (c1 - 'A') + (c2 - 'A')),
+ * whose strings are static; from SGF__CODE_DYN on, the tree's interned
+ * identifiers (tree->idents): longer ones, and any written otherwise than
+ * normalized (raw set). */
+#define SGF__CODE_DYN 702u
+#define SGF__CODE_MAX 0xFFFFu
+
+/* The static code of a normalized identifier of n bytes, or -1. */
+static inline int sgf__code_static(const char *id, size_t n) {
+  unsigned c1 = (unsigned)(unsigned char)id[0] - 'A', c2;
+  if (n == 0 || n > 2 || c1 >= 26) return -1;
+  if (n == 1) return (int)c1;
+  c2 = (unsigned)(unsigned char)id[1] - 'A';
+  return c2 < 26 ? (int)(26 + 26 * c1 + c2) : -1;
+}
+/* The static strings: "A\0B\0..." and "AA\0AB\0..." (tree_build.c). */
+extern const char sgf__tb_letters[], sgf__tb_letters2[];
+/* The normalized identifier of a code. */
+static inline const char *sgf__code_ident(const sgf_tree *t, unsigned code) {
+  if (code < 26) return sgf__tb_letters + 2 * code;
+  if (code < SGF__CODE_DYN) return sgf__tb_letters2 + 3 * (code - 26);
+  return t->idents[code - SGF__CODE_DYN].ident;
+}
+/* The identifier as written, NULL where it is the normalized one. */
+static inline const char *sgf__code_raw(const sgf_tree *t, unsigned code) {
+  return code < SGF__CODE_DYN ? NULL : t->idents[code - SGF__CODE_DYN].raw;
+}
+/* The code of ident (n bytes, normalized) written as raw (rn bytes; raw
+ * NULL: as ident), interned in t when not static: a code, or -1 with
+ * t->err set (memory, max_tree_bytes, or more than SGF__CODE_MAX codes:
+ * SGF__ERR_BYTES). */
+int sgf__code_intern(sgf_tree *t, const char *ident, size_t n, const char *raw,
+                     size_t rn);
+/* 1 if p's normalized identifier is ident (code: ident's static code, or
+ * -1). */
+static inline int sgf__prop_is(const sgf_tree *t, const sgf__prop *p,
+                               const char *ident, int code) {
+  if (p->code == code) return 1;
+  return p->code >= SGF__CODE_DYN &&
+         strcmp(t->idents[p->code - SGF__CODE_DYN].ident, ident) == 0;
+}
+/* The public view of p, a property of a node of t. */
+static inline sgf_prop_view sgf__view(const sgf_tree *t, const sgf__prop *p) {
+  if (!p) return sgf__prop_view(NULL, NULL, NULL);
+  return sgf__prop_view(p, sgf__code_ident(t, p->code),
+                        sgf__code_raw(t, p->code));
+}
+/* Value i of p. */
+static inline sgf__tval sgf__pval(const sgf__prop *p, size_t i) {
+  sgf__tval v;
+  if (p->flags & SGF__P_INL) {
+    v.raw = p->u.inl;
+    v.len = p->flags & SGF__P_LEN;
+  } else {
+    v = p->u.values[i];
+  }
+  return v;
+}
 
 /* A tree with no node yet (limits 0 mean the defaults); NULL on OOM. */
 sgf_tree *sgf__tree_new(const sgf_allocator *a, uint64_t max_nodes,
@@ -136,47 +213,19 @@ void sgf__node_scan(sgf_node *n);
 /* The value of the node's MN (its first MN property), when SGF__N_MN
  * says it is an integer: kept nowhere, parsed again when asked. */
 int64_t sgf__node_mn(const sgf_node *n);
-/* Recompute the derived facts of every node (and fill the index when it
- * has room); clears dirty. Iterative; never fails. */
-void sgf__tree_refresh(sgf_tree *t);
-
-/* The derived facts of n but id and subtree, from its parent and previous
- * sibling (whose facts must be fresh) and its own flags. */
-static inline void sgf__node_derive(sgf_node *n) {
-  const sgf_node *p = n->parent;
-  uint32_t f = n->flags & ~(uint32_t)SGF__N_DERIVED;
-  int64_t movenum = 0, nextnum = 1;
-  if (p) {
-    n->child_index = n->prev ? n->prev->child_index + 1 : 0;
-    n->level = p->level + 1;
-    n->depth = p->depth + (n->child_index > 0);
-    n->ply = p->ply;
-    f |= p->flags & SGF__N_DERIVED;
-    movenum = p->movenum;
-    nextnum = p->nextnum;
-  } else {
-    n->child_index = n->level = n->depth = n->ply = 0;
-  }
-  if (f & SGF__N_MOVE) {
-    n->ply++;
-    movenum = (f & SGF__N_MN) ? sgf__node_mn(n) : nextnum;
-    nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
-    f &= ~(uint32_t)SGF__N_DERIVED;
-    f |= (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
-  } else if (f & SGF__N_MN) {
-    nextnum = sgf__node_mn(n);
-  }
-  n->movenum = movenum;
-  n->nextnum = nextnum;
-  n->flags = f;
-}
-/* Refresh and make the position index valid: 0, or SGF__ERR_*. */
-int sgf__tree_index(sgf_tree *t);
-
-/* Derived facts are fresh from here on. */
-static inline void sgf__fresh(const sgf_node *n) {
-  if (n->tree->dirty) sgf__tree_refresh(n->tree);
-}
+/* The derived facts of n, fresh: computed for the whole tree into
+ * tree->facts when stale, one O(n) pass (tree_derive.c); NULL when memory
+ * or max_tree_bytes do not allow the arrays: then the callers compute
+ * what they need by walking (O(path) or O(n)). */
+const sgf__facts *sgf__facts_of(const sgf_node *n);
+/* The same pass, for the position index: the node whose pre-order id is
+ * i, or NULL without the arrays. */
+const sgf_node *sgf__index_at(const sgf_tree *t, size_t i);
+/* Free the derived arrays (sgf_tree_free, and a builder recycling). */
+void sgf__facts_free(sgf_tree *t);
+/* The previous sibling and the last child: O(children). */
+sgf_node *sgf__prev_sibling(const sgf_node *n);
+sgf_node *sgf__last_child(const sgf_node *n);
 
 /* The first property of n whose normalized identifier is ident, or NULL
  * (the tree's own storage: the cursor edits it in place). */
@@ -188,8 +237,8 @@ sgf__prop *sgf__node_find(const sgf_node *n, const char *ident);
 int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
                       const size_t *lens, size_t n);
 
-/* The first value of n's move (its first B or W), or NULL. */
-const sgf__tval *sgf__node_move_value(const sgf_node *n);
+/* The first value of n's move (its first B or W): 1, or 0 if none. */
+int sgf__node_move_value(const sgf_node *n, sgf__tval *v);
 
 /* Integer value of a raw property value (optional sign, digits, blanks
  * around); 0 if it is not an integer. */
