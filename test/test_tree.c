@@ -1735,7 +1735,10 @@ static void test_one_game_memory_bound(void **state) {
   /* bounded by the largest game, not the collection */
   assert_true(peak_all <= peak_big + 4096);
   assert_true(peak_all < 2 * max + 65536);
-  assert_true(peak_all * 8 < sum);
+  /* (the collection has 10.75 times the largest game's nodes; one game
+   * at a time holds that game twice, in the builder's scratch and as
+   * delivered) */
+  assert_true(peak_all * 4 < sum);
   bytebuf_free(&all);
   bytebuf_free(&big);
 }

@@ -31,7 +31,7 @@
  * room reserved stays free for the buffered node's allocation). 0, or the
  * action after a failure. */
 COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_node *n = b->dn;
+  sgf__bnode *n = b->dn;
   b->direct = 0;
   b->open_pos = b->dpos[0];
   b->npp = b->nvals = b->sblen = 0;
@@ -99,13 +99,13 @@ NOINLINE int node_general(sgf_parser *p, void *u) {
     if (r != 0) return r;
     /* open_node(b, p, 0): cur has just been linked, so fresh is 0 */
     t = b->tree;
-    used = t->bytes + sizeof(sgf_node);
+    used = t->bytes + sizeof(sgf__bnode);
     if (LIKELY(t->nnodes < t->max_nodes && used <= b->max_bytes)) {
       if (LIKELY(b->direct_ok)) {
         sgf__block *bl = t->blocks;
-        sgf_node *n;
+        sgf__bnode *n;
         if (LIKELY(bl->size - bl->used >= DIRECT_SIZE)) {
-          n = (sgf_node *)((char *)bl + bl->used);
+          n = (sgf__bnode *)((char *)bl + bl->used);
         } else { /* a new block */
           n = sgf__tree_reserve(t, DIRECT_SIZE);
           if (!n) return sgf__tb_fail(b, p, t->err);
@@ -327,11 +327,11 @@ static int h_node(sgf_parser *p, void *u) {
     const size_t take = DIRECT_TAKE(len);
     /* the node written in place ends, the next begins behind it */
     if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap && id + 1 < t->max_nodes &&
-               t->bytes + sizeof(sgf_node) <= b->max_bytes &&
+               t->bytes + sizeof(sgf__bnode) <= b->max_bytes &&
                bl->size - bl->used >= take + DIRECT_SIZE)) {
-      sgf_node *const n = b->dn, *next;
+      sgf__bnode *const n = b->dn, *next;
       bl->used += take;
-      next = (sgf_node *)((char *)bl + bl->used);
+      next = (sgf__bnode *)((char *)bl + bl->used);
       link_node(b, t, n, id, f, direct_value_done(n, len), 1, 0);
       b->dn = next;
       b->dstate = 0;
@@ -365,7 +365,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   sgf_tree_builder *b = BUILDER(u);
   if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
              (n == 2 || n == 0) && pos_inline(b))) {
-    sgf_node *dn = b->dn;
+    sgf__bnode *dn = b->dn;
     char *d = DBYTES(dn);
     b->dstate = 2;
     b->dlen = n;

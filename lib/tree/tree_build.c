@@ -31,12 +31,16 @@
  * would make it), an empty game tree adds nothing, a node after variations
  * becomes one more variation, and events outside a game tree are ignored.
  *
- * ONE ALLOCATION PER NODE. A node is one piece of the arena: the node,
- * its property array, its value arrays and their bytes (each value's raw
- * bytes followed by a NUL), in that order. Identifiers of one or two
- * uppercase letters written as such (nearly all of them) point into
- * static tables; others are copied with the bytes. A property the parser
- * never ended (the handler skipped, the input stopped) is left out.
+ * SCRATCH, THEN ONE ALLOCATION. A game is built in the arena of the
+ * builder's scratch tree (build_priv.h, SCRATCH): a node is one piece of
+ * it, the node (sgf__bnode), its property records, its value arrays and
+ * their bytes (each value's raw bytes followed by a NUL), in that order;
+ * a short value stays in its property record. Identifiers are codes:
+ * one or two uppercase letters written as such (nearly all of them) need
+ * nothing, others are interned in the tree. A property the parser never
+ * ended (the handler skipped, the input stopped) is left out. When the
+ * game ends tree_compact.c copies it into the tree's flat form, one
+ * allocation of exactly its size, and the scratch is recycled.
  *
  * TWO PATHS. This file is the general path: one plain handler per event
  * (b_* below, then the pass-through), every node BUFFERED. build_fast.c
@@ -67,10 +71,10 @@
  * pass-through handlers get every event and drop a property that was not
  * ended, as before.
  *
- * BLOCKS AGAIN. The arena blocks of a game the builder frees (one game at
- * a time, or a game dropped) go to the next game (tree_arena.c, REUSE),
- * up to SPARE_MAX bytes, so a run of games allocates nothing once the
- * largest one has been seen.
+ * BLOCKS AGAIN. The scratch's arena blocks go to the next game
+ * (tree_arena.c, REUSE), up to SPARE_MAX bytes, so building a run of
+ * games allocates nothing but each game's tree once the largest one has
+ * been seen.
  *
  * MAINLINE. With SGF_OPT_MAINLINE the builder's own parser passes over
  * every secondary variation, the implicit one it opens for a node written
@@ -174,7 +178,7 @@ static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
          (uint64_t)b->nvals * sizeof(sgf__tval) +
          (uint64_t)(b->npp + b->in_prop) * sizeof(sgf__prop) +
-         (b->open ? sizeof(sgf_node) : 0);
+         (b->open ? sizeof(sgf__bnode) : 0);
 }
 
 /* room from scratch (after something buffered was let go). */
@@ -190,7 +194,7 @@ static void drop_game(sgf_tree_builder *b) {
   b->tree = NULL;
   b->building = 0;
   b->mskip = 0;
-  b->cur = NULL;
+  b->root = b->cur = b->lastc = NULL;
   b->open = b->fresh = 0;
   b->direct = b->dstate = 0;
   b->npp = b->nvals = b->sblen = 0;
@@ -290,13 +294,13 @@ void sgf__tb_drop_prop(sgf_tree_builder *b) {
  * (DIRECT) when that may be, else buffered. */
 static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
   sgf_tree *t = b->tree;
-  uint64_t used = t->bytes + sizeof(sgf_node);
+  uint64_t used = t->bytes + sizeof(sgf__bnode);
   if (t->nnodes >= t->max_nodes) return sgf__tb_fail(b, p, SGF__ERR_NODES);
   if (used > b->max_bytes) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   b->npp = b->nvals = b->sblen = 0;
   b->open_flags = head ? SGF__N_HEAD : 0;
   if (b->direct_ok) {
-    sgf_node *n = sgf__tree_reserve(t, DIRECT_SIZE);
+    sgf__bnode *n = sgf__tree_reserve(t, DIRECT_SIZE);
     if (!n) return sgf__tb_fail(b, p, t->err);
     b->dn = n;
     b->direct = 1;
@@ -310,7 +314,7 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
   return 0;
 }
 
-/* The open buffered node ends: one arena allocation holds it, its
+/* The open buffered node ends: one scratch allocation holds it, its
  * properties, their values and bytes, and it is linked. 0, or the action
  * after a failure. */
 int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
@@ -320,7 +324,7 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   const char *const sb = b->sb;
   const int keep = b->keep_pos;
   size_t size, nv = 0, nb = 0, i, j;
-  sgf_node *n;
+  sgf__bnode *n;
   sgf__prop *pr;
   sgf__tval *va;
   sgf_pos *pos = NULL;
@@ -335,7 +339,7 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
     nv += sp->nvalues;
     for (j = 0; j < sp->nvalues; j++) nb += b->vals[sp->first + j].len + 1;
   }
-  size = sizeof(sgf_node) + k * sizeof(sgf__prop) + nv * sizeof(sgf__tval) +
+  size = sizeof(sgf__bnode) + k * sizeof(sgf__prop) + nv * sizeof(sgf__tval) +
          ((nb + 7) & ~(size_t)7);
   if (keep) /* the node's position, and per property a pointer to its
                identifier's and values' positions */
@@ -349,7 +353,7 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
     pos[k + m] = b->open_pos;
     mem = (char *)(pos + 1 + k + m);
   }
-  n = (sgf_node *)mem;
+  n = (sgf__bnode *)mem;
   pr = (sgf__prop *)(n + 1);
   va = (sgf__tval *)(pr + k);
   bytes = (char *)(va + nv) + (keep ? k * sizeof(void *) : 0);
@@ -387,8 +391,8 @@ int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
     }
   }
   b->npp = b->nvals = b->sblen = 0; /* zero outside BUFFERED */
-  link_node(b, t, n, id, b->open_flags | (keep ? SGF__N_POS : 0), k ? pr : NULL,
-            k, 1);
+  link_node(b, t, n, id, b->open_flags | (keep ? BN_POS : 0), k ? pr : NULL, k,
+            1);
   return 0;
 }
 
@@ -404,24 +408,21 @@ static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
 }
 
 static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_tree *t = b->tree;
+  sgf_tree *t;
   int r = SGF_CONTINUE;
-  if (!t->root) { /* a game tree without a node adds nothing */
+  if (!b->root) { /* a game tree without a node adds nothing */
     drop_game(b);
     b->state = B_IDLE;
     return SGF_CONTINUE;
   }
-  /* no derived facts: the first query makes them (tree_derive.c) */
-  t->dirty = 1;
   if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  /* blocks the game did not take wait for the next one */
-  b->spare = t->reuse;
-  t->reuse = NULL;
-  b->tree = NULL;
-  b->cur = NULL;
+  /* the game, from the scratch into a tree of its own (no derived facts:
+   * the first query makes them, tree_derive.c) */
+  t = sgf__tb_compact(b);
+  if (!t) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+  drop_game(b); /* the scratch's blocks wait for the next game */
   b->state = B_IDLE;
-  b->building = 0;
   if (b->cb.on_game) {
     b->delivering = t;
     b->kept = 0;
@@ -437,7 +438,7 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
     }
     sgf__collection_push(b->coll, t);
   } else {
-    recycle(b, t);
+    sgf_tree_free(t);
   }
   return r;
 }
@@ -502,7 +503,7 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
   } else if (b->cur) {
     /* close the sequence: climb to its first node (HEAD); cur goes back
      * to that node's parent, whose last child it is */
-    sgf_node *n = b->cur;
+    sgf__bnode *n = b->cur;
     while (!(n->flags & SGF__N_HEAD) && n->parent) n = n->parent;
     b->lastc = n;
     b->cur = n->parent;

@@ -105,11 +105,54 @@ static int valid_raw(const char *raw, size_t len) {
 /* ------------------------------------------------------------------ */
 /* Properties of one node                                              */
 
-static sgf__prop *find(sgf_node *n, const char *ident) {
-  return sgf__node_find(n, ident);
+/* EDITED NODES. Every edit of a node's properties works on the node's
+ * own array of records in the arena (SGF__N_EXT: tree->ext[u.props],
+ * with room), made by the edit's first step (ext_of), which copies the
+ * records (a property kept in the node becomes a record with its value
+ * inline). Once made it stays: the rest below is as for any array. */
+#define X(t, n) (&(t)->ext[(n)->u.props])
+
+/* The node's properties as an array of its own (made now if need be):
+ * 0, or an SGF_E* code (nothing changed but arena bytes). */
+static int ext_of(sgf_tree *t, sgf_node *n) {
+  sgf__prop tmp, *props;
+  sgf__ext *x;
+  uint32_t k, i;
+  size_t cap;
+  if (n->flags & SGF__N_EXT) return 0;
+  if (t->next == t->ext_cap) {
+    size_t nc = t->ext_cap ? 2 * (size_t)t->ext_cap : 4;
+    size_t old = t->ext_cap * sizeof *x, add = nc * sizeof *x - old;
+    if (nc > UINT32_MAX || t->bytes > t->max_bytes ||
+        add > t->max_bytes - t->bytes)
+      return SGF_ELIMIT;
+    x = sgf__realloc(&t->alloc, t->ext, old, nc * sizeof *x);
+    if (!x) return SGF_ENOMEM;
+    t->ext = x;
+    t->ext_cap = (uint32_t)nc;
+    t->bytes += add;
+  }
+  k = sgf__nprops(t, n);
+  cap = k < 2 ? 2 : pow2ceil(k);
+  props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
+  if (!props) return edit_status(t->err);
+  for (i = 0; i < k; i++) props[i] = *sgf__prop_at(t, n, i, &tmp);
+  x = &t->ext[t->next];
+  x->props = props;
+  x->nprops = k;
+  x->cap = (uint32_t)cap;
+  n->u.props = t->next++;
+  n->code = 0;
+  n->flags = (uint16_t)((n->flags & ~(SGF__N_ONE | SGF__N_LEN)) | SGF__N_EXT);
+  return 0;
 }
 
-static void touched(sgf_node *n) { sgf__node_touched(n); }
+static sgf__prop *find(sgf_tree *t, sgf_node *n, const char *ident) {
+  long i = sgf__node_find(t, n, ident);
+  return i < 0 ? NULL : &X(t, n)->props[i];
+}
+
+#define touched(n) sgf__node_touched(t, (n))
 
 /* The positions of p (the identifier's, then its values'), or NULL. */
 static const sgf_pos *pos_of(const sgf__prop *p) {
@@ -144,8 +187,8 @@ static char *make_raw(sgf_tree *t, const char *pre, size_t plen,
 static int edit_prepare(sgf_tree *t, sgf_node *n) {
   uint32_t i;
   if (n->flags & SGF__N_EDIT) return 0;
-  for (i = 0; i < n->nprops; i++) {
-    sgf__prop *p = &n->props[i];
+  for (i = 0; i < X(t, n)->nprops; i++) {
+    sgf__prop *p = &X(t, n)->props[i];
     sgf__tval *arr;
     if (p->flags & SGF__P_INL) { /* an array of one, the bytes copied */
       size_t len;
@@ -173,19 +216,20 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
   int code = sgf__code_intern(t, ident, strlen(ident), NULL, 0);
   sgf__tval *v = code >= 0 ? vals_alloc(t, 1, 0) : NULL;
-  sgf__prop *props = n->props, *p;
+  sgf__prop *props = X(t, n)->props, *p;
   if (!v) return edit_status(t->err);
-  if (!(n->flags & SGF__N_PROPROOM) || n->nprops == prop_room(n->nprops)) {
-    size_t cap = prop_room((size_t)n->nprops + 1);
+  if (X(t, n)->nprops == X(t, n)->cap) {
+    size_t cap = prop_room((size_t)X(t, n)->nprops + 1);
     props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
     if (!props) return edit_status(t->err);
-    if (n->nprops) memcpy(props, n->props, n->nprops * sizeof *props);
-    n->props = props;
-    n->flags |= SGF__N_PROPROOM;
+    if (X(t, n)->nprops)
+      memcpy(props, X(t, n)->props, X(t, n)->nprops * sizeof *props);
+    X(t, n)->props = props;
+    X(t, n)->cap = (uint32_t)cap;
   }
   v->raw = raw;
   v->len = len;
-  p = &props[n->nprops++];
+  p = &props[X(t, n)->nprops++];
   p->code = (uint16_t)code;
   p->nvalues = 1;
   set_vals(p, v, NULL);
@@ -196,7 +240,7 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
 /* ident gets the single value raw (replacing its values), or is added. */
 static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
-  sgf__prop *p = find(n, ident);
+  sgf__prop *p = find(t, n, ident);
   sgf__tval *v;
   if (!p) return prop_new(t, n, ident, raw, len);
   if (p->flags & SGF__P_INL) { /* an array of one */
@@ -215,7 +259,7 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
 /* Append the value raw to ident (added if absent). */
 static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
                        const char *raw, size_t len) {
-  sgf__prop *p = find(n, ident);
+  sgf__prop *p = find(t, n, ident);
   sgf__tval *arr;
   sgf_pos *pos = NULL;
   size_t k;
@@ -258,16 +302,16 @@ static long value_index(const sgf__prop *p, const char *raw, size_t len) {
  * and one markup, per point and node); the property goes when empty. */
 static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
                          const char *pt) {
-  sgf__prop *p = find(n, ident);
+  sgf__prop *p = find(t, n, ident);
   sgf__tval *v;
   long j = value_index(p, pt, 2);
   int r;
   if (j < 0) return 0;
   if ((r = edit_prepare(t, n)) != 0) return r;
   if (p->nvalues == 1) {
-    size_t i = (size_t)(p - n->props);
-    memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
-    n->nprops--;
+    size_t i = (size_t)(p - X(t, n)->props);
+    memmove(p, p + 1, (X(t, n)->nprops - i - 1) * sizeof *p);
+    X(t, n)->nprops--;
   } else {
     v = (sgf__tval *)p->u.values; /* prepared: an array */
     memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
@@ -288,7 +332,8 @@ static int point_put(sgf_cursor *c, const char *ident, const char *const *group,
   size_t len, i;
   int r;
   if (sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
-  if (value_index(find(n, ident), pt, 2) >= 0) return SGF_OK;
+  if ((r = ext_of(t, n)) != 0) return r;
+  if (value_index(find(t, n, ident), pt, 2) >= 0) return SGF_OK;
   raw = make_raw(t, pt, 2, NULL, NULL, 0, &len);
   if (!raw) return edit_status(t->err);
   if ((r = edit_prepare(t, n)) != 0) return r;
@@ -299,13 +344,13 @@ static int point_put(sgf_cursor *c, const char *ident, const char *const *group,
 }
 
 /* Remove ident from n (nothing allocated, cannot fail). */
-static void prop_remove(sgf_node *n, const char *ident) {
-  sgf__prop *p = find(n, ident);
+static void prop_remove(sgf_tree *t, sgf_node *n, const char *ident) {
+  sgf__prop *p = find(t, n, ident);
   size_t i;
   if (!p) return;
-  i = (size_t)(p - n->props);
-  memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
-  n->nprops--;
+  i = (size_t)(p - X(t, n)->props);
+  memmove(p, p + 1, (X(t, n)->nprops - i - 1) * sizeof *p);
+  X(t, n)->nprops--;
   touched(n);
 }
 
@@ -317,7 +362,7 @@ static void prop_remove(sgf_node *n, const char *ident) {
  * them). */
 int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
                       const size_t *lens, size_t n) {
-  sgf_tree *t = nd->tree;
+  sgf_tree *t = sgf__tree_of(nd);
   sgf__prop *p;
   sgf__tval *vals;
   sgf_pos *pos = NULL;
@@ -325,12 +370,13 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
   char *copy;
   int r;
   if (!valid_ident(ident)) return SGF_EINVAL;
+  if ((r = ext_of(t, nd)) != 0) return r;
   if (n == 0) {
-    prop_remove(nd, ident);
+    prop_remove(t, nd, ident);
     return SGF_OK;
   }
   for (i = 0; i < n; i++) total += lens[i] + 1;
-  p = find(nd, ident);
+  p = find(t, nd, ident);
   vals = vals_alloc(t, pow2ceil(n), p && pos_of(p));
   if (vals && p && pos_of(p)) { /* kept positions: the identifier's stays */
     pos = sgf__tree_alloc(t, (pow2ceil(n) + 1) * sizeof *pos, sizeof(void *));
@@ -351,7 +397,7 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
   if (!p) {
     if ((r = prop_new(t, nd, ident, vals[0].raw, vals[0].len)) != SGF_OK)
       return r;
-    p = &nd->props[nd->nprops - 1];
+    p = &X(t, nd)->props[X(t, nd)->nprops - 1];
   } else if ((r = edit_prepare(t, nd)) != 0) {
     return r; /* the copies edit_prepare made are equal: nothing changed */
   }
@@ -369,7 +415,7 @@ sgf_cursor *sgf_cursor_create(sgf_tree *t) {
   sgf_cursor *c = sgf__malloc(&t->alloc, sizeof *c);
   if (!c) return NULL;
   c->tree = t;
-  c->node = t->root;
+  c->node = sgf__root(t);
   c->variation_next = 0;
   return c;
 }
@@ -388,18 +434,22 @@ static int go(sgf_cursor *c, sgf_node *n) {
   return SGF_OK;
 }
 
-int sgf_cursor_back(sgf_cursor *c) { return go(c, c->node->parent); }
-int sgf_cursor_forward(sgf_cursor *c) { return go(c, c->node->first_child); }
-int sgf_cursor_rewind(sgf_cursor *c) { return go(c, c->tree->root); }
+int sgf_cursor_back(sgf_cursor *c) {
+  return go(c, SGF__PARENT(c->tree, c->node));
+}
+int sgf_cursor_forward(sgf_cursor *c) {
+  return go(c, SGF__FIRST(c->tree, c->node));
+}
+int sgf_cursor_rewind(sgf_cursor *c) { return go(c, sgf__root(c->tree)); }
 
 int sgf_cursor_goto(sgf_cursor *c, const sgf_node *n) {
-  if (!n || n->tree != c->tree) return SGF_EINVAL;
+  if (!n || sgf__tree_of(n) != c->tree) return SGF_EINVAL;
   return go(c, (sgf_node *)n); /* a node of the cursor's own tree */
 }
 
 int sgf_cursor_start_variation(sgf_cursor *c) {
-  if (!c->node->parent) return SGF_EINVAL;
-  c->node = c->node->parent;
+  if (c->node->parent == SGF__NONE) return SGF_EINVAL;
+  c->node = SGF__PARENT(c->tree, c->node);
   c->variation_next = 1;
   return SGF_OK;
 }
@@ -415,22 +465,12 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   sgf_node *n = sgf__node_alloc(t);
   int first = !(flags & SGF_CURSOR_VARIATION) && !c->variation_next;
   if (!n) return edit_status(t->err);
-  n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
-  if (ident) {
-    sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props, sizeof(void *));
-    sgf__tval *v = props ? vals_alloc(t, 1, 0) : NULL;
-    size_t len;
-    char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
-    if (!raw) return edit_status(t->err);
-    v->raw = raw;
-    v->len = len;
-    props[0].code = (uint16_t)sgf__code_static(ident, 1); /* B or W */
-    props[0].nvalues = 1;
-    set_vals(&props[0], v, NULL);
-    n->props = props;
-    n->nprops = 1;
-    n->flags |= SGF__N_PROPROOM; /* 2 = prop_room(1) */
-    sgf__node_scan(n);
+  if (ident) { /* the move kept in the node (ONE) */
+    n->flags = (uint16_t)(SGF__N_ONE | (k << SGF__N_LEN_SHIFT));
+    n->code = (uint16_t)sgf__code_static(ident, 1); /* B or W */
+    memset(n->u.inl, 0, sizeof n->u.inl);
+    memcpy(n->u.inl, pt, k);
+    sgf__node_scan(t, n);
   }
   sgf__node_link(t, n, c->node, first);
   c->node = n;
@@ -448,7 +488,7 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   k = sgf_point_encode(x, y, pt);
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
-  for (ch = c->node->first_child; ch; ch = ch->next) {
+  for (ch = SGF__FIRST(c->tree, c->node); ch; ch = SGF__NEXT(c->tree, ch)) {
     sgf__tval mv;
     if ((ch->flags & SGF__N_MOVE) != want) continue;
     if (sgf__node_move_value(ch, &mv) && mv.len == (size_t)k &&
@@ -517,8 +557,10 @@ int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   const sgf__prop *p;
   char *raw;
   size_t len;
+  int r;
   if (!text) return SGF_EINVAL;
-  p = find(c->node, "C");
+  if ((r = ext_of(t, c->node)) != 0) return r;
+  p = find(t, c->node, "C");
   if (p) {
     sgf__tval v = sgf__pval(p, 0);
     raw = make_raw(t, v.raw, v.len, comment_join(v.raw, v.len), text, 0, &len);
@@ -533,16 +575,18 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   sgf__prop *p;
   char pt[2], *raw;
   size_t len, i;
+  int r;
   if (!text || sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
+  if ((r = ext_of(t, c->node)) != 0) return r;
   raw = make_raw(t, pt, 2, ":", text, 1, &len);
   if (!raw) return edit_status(t->err);
-  p = find(c->node, "LB");
+  p = find(t, c->node, "LB");
   for (i = 0; p && i < p->nvalues; i++) {
     sgf__tval v = sgf__pval(p, i);
     if (v.len >= 3 && v.raw[0] == pt[0] && v.raw[1] == pt[1] &&
         v.raw[2] == ':') { /* one label per point: replace it */
       sgf__tval *w;
-      int r = edit_prepare(t, c->node); /* an array to write into */
+      r = edit_prepare(t, c->node); /* an array to write into */
       if (r != 0) return r;
       w = (sgf__tval *)&p->u.values[i];
       w->raw = raw;
@@ -557,7 +601,9 @@ int sgf_cursor_set_text(sgf_cursor *c, const char *ident, const char *text) {
   sgf_tree *t = c->tree;
   char *raw;
   size_t len;
+  int r;
   if (!valid_ident(ident) || !text) return SGF_EINVAL;
+  if ((r = ext_of(t, c->node)) != 0) return r;
   raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
   if (!raw) return edit_status(t->err);
   return prop_set(t, c->node, ident, raw, len);
@@ -568,8 +614,10 @@ int sgf_cursor_add_value(sgf_cursor *c, const char *ident, const char *raw,
   sgf_tree *t = c->tree;
   char *copy;
   size_t n;
+  int r;
   if (!valid_ident(ident) || (!raw && len) || !valid_raw(raw, len))
     return SGF_EINVAL;
+  if ((r = ext_of(t, c->node)) != 0) return r;
   copy = make_raw(t, raw, len, NULL, NULL, 0, &n);
   if (!copy) return edit_status(t->err);
   return prop_append(t, c->node, ident, copy, n);
@@ -579,10 +627,12 @@ int sgf_cursor_set_result(sgf_cursor *c, const char *result) {
   sgf_tree *t = c->tree;
   char *raw;
   size_t len;
+  int r;
   if (!result) return SGF_EINVAL;
   raw = make_raw(t, NULL, 0, NULL, result, 0, &len);
   if (!raw) return edit_status(t->err);
-  return prop_set(t, t->root, "RE", raw, len);
+  if ((r = ext_of(t, sgf__root(t))) != 0) return r;
+  return prop_set(t, sgf__root(t), "RE", raw, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -622,12 +672,13 @@ int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
   static const char *const idents[] = {"PB", "PW", "DT", "RU", "EV", "AP"};
   const char *texts[6];
   sgf_tree *t = c->tree;
-  sgf_node *root = t->root;
+  sgf_node *root = sgf__root(t);
   char num[32], *raw;
   size_t i, len;
   int r;
   if (!h || h->board_size > 52) return SGF_EINVAL;
   if (h->has_komi && fmt_komi(num, h->komi) != 0) return SGF_EINVAL;
+  if ((r = ext_of(t, root)) != 0) return r;
   texts[0] = h->black;
   texts[1] = h->white;
   texts[2] = h->date;

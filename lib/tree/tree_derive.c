@@ -54,13 +54,15 @@ static unsigned pl_flag(const sgf__tval v) {
   }
 }
 
-void sgf__node_scan(sgf_node *n) {
-  uint32_t i, f = n->flags & ~(uint32_t)(SGF__N_MOVE | SGF__N_PL_B |
-                                         SGF__N_PL_W | SGF__N_MN | SGF__N_HA2);
+uint32_t sgf__scan(const sgf_tree *t, const sgf__prop *props, size_t count,
+                   uint32_t old) {
+  uint32_t f = old & ~(uint32_t)(SGF__N_MOVE | SGF__N_PL_B | SGF__N_PL_W |
+                                 SGF__N_MN | SGF__N_HA2);
+  size_t i;
   int move = 0, pl = 0, mn = 0, ha = 0;
-  for (i = 0; i < n->nprops; i++) {
-    const sgf__prop *p = &n->props[i];
-    const char *id = sgf__code_ident(n->tree, p->code);
+  for (i = 0; i < count; i++) {
+    const sgf__prop *p = &props[i];
+    const char *id = sgf__code_ident(t, p->code);
     sgf__tval v0;
     if (p->nvalues == 0) continue;
     v0 = sgf__pval(p, 0);
@@ -80,19 +82,27 @@ void sgf__node_scan(sgf_node *n) {
       ha = 1;
     }
   }
-  n->flags = f;
+  return f;
 }
 
-int64_t sgf__node_mn(const sgf_node *n) {
-  uint32_t i;
-  for (i = 0; i < n->nprops; i++) {
-    const sgf__prop *p = &n->props[i];
-    const char *id = sgf__code_ident(n->tree, p->code);
-    int64_t k = 0;
+void sgf__node_scan(sgf_tree *t, sgf_node *n) {
+  sgf__prop tmp;
+  uint32_t k = sgf__nprops(t, n);
+  n->flags = (uint16_t)sgf__scan(t, k ? sgf__prop_at(t, n, 0, &tmp) : NULL, k,
+                                 n->flags);
+}
+
+int64_t sgf__node_mn(const sgf_tree *t, const sgf_node *n) {
+  uint32_t i, k = sgf__nprops(t, n);
+  for (i = 0; i < k; i++) {
+    sgf__prop tmp;
+    const sgf__prop *p = sgf__prop_at(t, n, i, &tmp);
+    const char *id = sgf__code_ident(t, p->code);
+    int64_t mn = 0;
     if (p->nvalues > 0 && id[0] == 'M' && id[1] == 'N' && !id[2]) {
       sgf__tval v0 = sgf__pval(p, 0);
-      sgf__parse_int(v0.raw, v0.len, &k);
-      return k;
+      sgf__parse_int(v0.raw, v0.len, &mn);
+      return mn;
     }
   }
   return 0;
@@ -100,8 +110,8 @@ int64_t sgf__node_mn(const sgf_node *n) {
 
 /* The facts of the child c of a node with facts pf, c's previous sibling
  * having facts sf (NULL: c is the first child); pf NULL: c is the root. */
-static void derive(sgf__facts *f, const sgf_node *c, const sgf__facts *pf,
-                   const sgf__facts *sf) {
+static void derive(const sgf_tree *t, sgf__facts *f, const sgf_node *c,
+                   const sgf__facts *pf, const sgf__facts *sf) {
   uint32_t fl = c->flags;
   int64_t movenum = 0, nextnum = 1;
   uint32_t last = 0;
@@ -118,11 +128,11 @@ static void derive(sgf__facts *f, const sgf_node *c, const sgf__facts *pf,
   }
   if (fl & SGF__N_MOVE) {
     f->ply++;
-    movenum = (fl & SGF__N_MN) ? sgf__node_mn(c) : nextnum;
+    movenum = (fl & SGF__N_MN) ? sgf__node_mn(t, c) : nextnum;
     nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
     last = fl & SGF__N_MOVE;
   } else if (fl & SGF__N_MN) {
-    nextnum = sgf__node_mn(c);
+    nextnum = sgf__node_mn(t, c);
   }
   f->movenum = movenum;
   f->nextnum = nextnum;
@@ -175,17 +185,18 @@ void sgf__facts_free(sgf_tree *t) {
  * the node, and leaves a node once its subtree is done. */
 static void refresh(sgf_tree *t) {
   sgf__facts *const fa = t->facts;
-  sgf_node *top = t->root, *n = top;
+  sgf_node *top = sgf__root(t), *n = top;
   const sgf__facts *prev = NULL; /* facts of n's previous sibling */
-  uint32_t id = 0;
+  uint32_t id = 0, me = 0;
   while (n) {
-    sgf__facts *f = &fa[n->slot];
-    derive(f, n, n->parent ? &fa[n->parent->slot] : NULL, prev);
+    sgf__facts *f = &fa[me];
+    derive(t, f, n, n->parent != SGF__NONE ? &fa[n->parent] : NULL, prev);
     f->subtree = 1;
     f->id = id;
     t->index[id++] = n;
-    if (n->first_child) {
-      n = n->first_child;
+    if (n->first_child != SGF__NONE) {
+      me = n->first_child;
+      n = sgf__node(t, me);
       prev = NULL;
       continue;
     }
@@ -195,42 +206,49 @@ static void refresh(sgf_tree *t) {
         n = NULL;
         break;
       }
-      fa[n->parent->slot].subtree += fa[n->slot].subtree;
-      if (n->next) {
-        prev = &fa[n->slot];
-        n = n->next;
+      fa[n->parent].subtree += fa[me].subtree;
+      if (n->next != SGF__NONE) {
+        prev = &fa[me];
+        me = n->next;
+        n = sgf__node(t, me);
         break;
       }
-      n = n->parent;
+      me = n->parent;
+      n = sgf__node(t, me);
     }
   }
   t->dirty = 0;
 }
 
 const sgf__facts *sgf__facts_of(const sgf_node *n) {
-  sgf_tree *t = n->tree;
+  sgf_tree *t = sgf__tree_any(n);
   if (t->dirty || !t->facts) {
     if (facts_room(t) != 0) return NULL;
     refresh(t);
   }
-  return &t->facts[n->slot];
+  return &t->facts[sgf__id(n)];
 }
 
 const sgf_node *sgf__index_at(const sgf_tree *t, size_t i) {
-  return sgf__facts_of(t->root) ? t->index[i] : NULL;
+  return sgf__facts_of(sgf__root(t)) ? t->index[i] : NULL;
 }
 
 sgf_node *sgf__prev_sibling(const sgf_node *n) {
-  sgf_node *c;
-  if (!n->parent) return NULL;
-  for (c = n->parent->first_child; c && c->next != n; c = c->next) {
+  const sgf_tree *t = sgf__tree_any(n);
+  uint32_t id = sgf__id(n), c;
+  sgf_node *cn;
+  if (n->parent == SGF__NONE) return NULL;
+  c = sgf__node(t, n->parent)->first_child;
+  if (c == id) return NULL;
+  for (cn = sgf__node(t, c); cn->next != id; cn = sgf__node(t, cn->next)) {
   }
-  return c;
+  return cn;
 }
 
 sgf_node *sgf__last_child(const sgf_node *n) {
-  sgf_node *c = n->first_child;
+  const sgf_tree *t = sgf__tree_any(n);
+  sgf_node *c = sgf__node(t, n->first_child);
   if (c)
-    while (c->next) c = c->next;
+    while (c->next != SGF__NONE) c = sgf__node(t, c->next);
   return c;
 }
