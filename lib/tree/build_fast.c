@@ -163,7 +163,6 @@ HOT_INLINE void direct_property(sgf_tree_builder *b, const char *ident,
   /* the static strings' code (IDENTIFIER CODES in tree_internal.h) */
   pr->code = (uint16_t)(ident[1] ? 26 + (ident - sgf__tb_letters2) / 3
                                  : (ident - sgf__tb_letters) / 2);
-  memset(pr->u.inl, 0, sizeof pr->u.inl);
 }
 
 NOINLINE int property_general(sgf_parser *p, void *u, const char *at,

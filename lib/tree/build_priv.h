@@ -217,8 +217,9 @@ extern const char sgf__tb_letters[], sgf__tb_letters2[];
  * values) in h, the handlers it will give its parser. */
 int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p);
 /* tree_compact.c: the game built in b->tree (nodes b->ix[0 ..
- * b->tree->nnodes)) as a tree of its own; NULL if memory runs out. */
-sgf_tree *sgf__tb_compact(sgf_tree_builder *b);
+ * b->tree->nnodes)) as a tree of its own; NULL with *err set
+ * (SGF__ERR_NOMEM, or SGF__ERR_BYTES over max_tree_bytes). */
+sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err);
 extern const sgf_callbacks sgf__tb_fast_handlers;
 void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h);
 

@@ -409,7 +409,7 @@ static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
 
 static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t;
-  int r = SGF_CONTINUE;
+  int r = SGF_CONTINUE, err;
   if (!b->root) { /* a game tree without a node adds nothing */
     drop_game(b);
     b->state = B_IDLE;
@@ -419,8 +419,8 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
   /* the game, from the scratch into a tree of its own (no derived facts:
    * the first query makes them, tree_derive.c) */
-  t = sgf__tb_compact(b);
-  if (!t) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+  t = sgf__tb_compact(b, &err);
+  if (!t) return sgf__tb_fail(b, p, err);
   drop_game(b); /* the scratch's blocks wait for the next game */
   b->state = B_IDLE;
   if (b->cb.on_game) {

@@ -31,7 +31,7 @@ static int one_of(const sgf__bnode *bn) {
 
 static uint32_t id_of(const sgf__bnode *n) { return n ? n->slot : SGF__NONE; }
 
-sgf_tree *sgf__tb_compact(sgf_tree_builder *b) {
+sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err) {
   const sgf_tree *s = b->tree;
   sgf__bnode *const *ix = b->ix;
   const uint32_t nn = s->nnodes;
@@ -68,7 +68,13 @@ sgf_tree *sgf__tb_compact(sgf_tree_builder *b) {
   rest = vbytes + npos * sizeof(sgf_pos) + s->nidents * sizeof(sgf__ident) +
          round8(nbytes + sbytes);
   t = sgf__tree_make(&b->alloc, b->max_nodes, b->max_bytes, nn, np, rest, &mem);
+  *err = SGF__ERR_NOMEM;
   if (!t) return NULL;
+  if (t->bytes > b->max_bytes) { /* (the struct and tables count too) */
+    sgf_tree_free(t);
+    *err = SGF__ERR_BYTES;
+    return NULL;
+  }
   t->nnodes = nn;
   va = (sgf__tval *)(void *)mem;
   mem += vbytes;
@@ -116,7 +122,8 @@ sgf_tree *sgf__tb_compact(sgf_tree_builder *b) {
       nd->flags |= (uint16_t)(SGF__N_ONE |
                               ((p->flags & SGF__P_LEN) << SGF__N_LEN_SHIFT));
       nd->code = p->code;
-      memcpy(nd->u.inl, p->u.inl, sizeof nd->u.inl);
+      memset(nd->u.inl, 0, sizeof nd->u.inl); /* the NUL, and no garbage */
+      memcpy(nd->u.inl, p->u.inl, p->flags & SGF__P_LEN);
       continue;
     }
     if (bn->nprops >= SGF__NPROPS_BIG) { /* the count in a record before */
