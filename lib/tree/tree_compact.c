@@ -138,7 +138,11 @@ sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err) {
     for (i = 0; i < bn->nprops; i++, pr++) {
       const sgf__prop *p = &bn->props[i];
       *pr = *p;
-      if (p->flags & SGF__P_INL) continue;
+      if (p->flags & SGF__P_INL) { /* no stale byte after the NUL */
+        size_t len = p->flags & SGF__P_LEN;
+        memset(pr->u.inl + len, 0, sizeof pr->u.inl - len);
+        continue;
+      }
       if (p->flags & SGF__P_POS) { /* slot, then the values */
         const sgf_pos *sp = SGF__P_POSV(p);
         *(const sgf_pos **)(void *)va = pos;
