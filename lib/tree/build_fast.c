@@ -5,12 +5,12 @@
  *
  * DIRECT. Most nodes are a move: one property, one short value. When a
  * node begins, room for such a node (DIRECT_SIZE) is reserved at the
- * free end of the arena's head block, and the node, its property, its
- * value and the value's bytes are written there in place as the events
- * come; at the node's end the room used is taken. Anything else (a second
- * property or value, a value of DIRECT_BYTES or more, an identifier to
- * copy, a general path) first moves what was written to the buffers
- * below (to_staged), and the node goes on BUFFERED. Only with the
+ * free end of the scratch arena's head block, and the node and its
+ * property, the value inline in the property record, are written there
+ * in place as the events come; at the node's end the room is taken. Anything
+ * else (a second property or value, a value of DIRECT_BYTES or more, an
+ * identifier to copy, a general path) first moves what was written to the
+ * buffers below (to_staged), and the node goes on BUFFERED. Only with the
  * builder's own parser, lazy, and no pass-through handler.
  *
  * FAST PATHS. Each event handler has an inline fast path for the usual

@@ -5,16 +5,18 @@
  * all it needs, then links: when memory (or a limit) runs out, the tree
  * is as it was (some arena bytes may be spent).
  *
- * ROOM TO GROW. A node flagged SGF__N_PROPROOM has room in props for at
- * least prop_room(nprops) properties (any other has none to spare), so
- * adding to a full one (or an unflagged one) reallocates. A property
- * (sgf__prop, the record behind the public views) has no capacity field, so
- * nodes flagged SGF__N_EDIT keep an invariant instead: each property's values
- * array has room for at least pow2ceil(nvalues) values. Appending to a
- * property whose count is a power of two therefore reallocates (to
- * double), any other append has room. The builder sizes values arrays
- * exactly, so the first append to a parsed node copies the arrays whose
- * counts are not powers of two (edit_prepare) and flags the node.
+ * ROOM TO GROW. An edited node's own array of property records
+ * (EDITED NODES below) has room for ext->cap of them, so adding to a full
+ * one reallocates (to prop_room). A property (sgf__prop, the record
+ * behind the public views) has no capacity field, so nodes flagged
+ * SGF__N_EDIT keep an invariant instead: each property's values array has
+ * room for at least pow2ceil(nvalues) values (and no value is kept inline
+ * in its record). Appending to a property whose count is a power of two
+ * therefore reallocates (to double), any other append has room. The
+ * builder sizes values arrays exactly and keeps short values inline, so
+ * the first append to a parsed node copies the arrays whose counts are
+ * not powers of two and the inline values (edit_prepare) and flags the
+ * node.
  *
  * After an edit the node's own flags are rescanned; if they changed (a
  * move, PL, MN or HA appeared), the tree is marked dirty and the next
@@ -39,8 +41,7 @@ static size_t pow2ceil(size_t n) {
   return p;
 }
 
-/* The room for k properties a node flagged SGF__N_PROPROOM has at
- * least. */
+/* The room for k property records an edited node's array gets. */
 static size_t prop_room(size_t k) { return k < 2 ? 2 : pow2ceil(k); }
 
 static int valid_ident(const char *id) {
