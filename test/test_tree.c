@@ -499,10 +499,11 @@ static void test_positions_opt_in(void **state) {
     sgf_tree *tb = sgf_collection_tree(b, 0);
     uint64_t before = sgf_tree_byte_count(tb);
     assert_true(before < sgf_tree_byte_count(sgf_collection_tree(a, 0)));
-    /* the position index is made when first asked for, and counted */
+    /* the position index (with the other derived facts) is made when
+     * first asked for, and counted */
     assert_ptr_equal(sgf_tree_node_at(tb, 0), sgf_tree_root(tb));
-    assert_int_equal(sgf_tree_byte_count(tb),
-                     before + sgf_tree_node_count(tb) * sizeof(void *));
+    assert_true(sgf_tree_byte_count(tb) >=
+                before + sgf_tree_node_count(tb) * sizeof(void *));
     sgf_collection_free(a);
     sgf_collection_free(b);
   }
@@ -626,12 +627,22 @@ typedef struct gamelog {
   int take_in_game; /* take the collection from inside on_game */
   sgf_collection *taken[8];
   size_t ntaken;
+  countalloc *quiet; /* no failures while reading a tree in on_game (its
+                        derived facts are a cache made on first use,
+                        whose failure only makes the queries walk) */
 } gamelog;
 
 static int g_on_game(sgf_tree_builder *b, void *user, sgf_tree *t) {
   gamelog *g = user;
   g->games++;
-  signature(t, &g->sig);
+  if (g->quiet) {
+    size_t fc = g->quiet->fail_count;
+    g->quiet->fail_count = 0;
+    signature(t, &g->sig);
+    g->quiet->fail_count = fc;
+  } else {
+    signature(t, &g->sig);
+  }
   bytebuf_adds(&g->sig, "--\n");
   if (g->keep_every && g->games % (size_t)g->keep_every == 0) {
     sgf_tree *k = sgf_tree_builder_keep(b);
@@ -1419,6 +1430,7 @@ static void test_allocation_failure_builder(void **state) {
         sgf_tree_builder *b;
         memset(&g, 0, sizeof g);
         g.keep_every = modes == 1 ? 1 : 0;
+        g.quiet = &c;
         b = sgf_tree_builder_create(&cb, &g, &o);
         if (!b) {
           assert_true(c.failures > 0);
@@ -1704,11 +1716,14 @@ static void test_one_game_memory_bound(void **state) {
   (void)state;
   for (i = 0; i < 40; i++) make_game(&all, i == 20 ? 6000 : 1500, i);
   make_game(&big, 6000, 20);
-  /* what the trees take, all kept */
+  /* what the trees take, all kept and read (as on_game below reads
+   * them: their derived facts made) */
   col = parse(all.p, 0);
   assert_int_equal(sgf_collection_count(col), 40);
   for (i = 0; i < 40; i++) {
-    size_t b = (size_t)sgf_tree_byte_count(sgf_collection_tree(col, i));
+    size_t b;
+    sgf_tree_node_at(sgf_collection_tree(col, i), 0);
+    b = (size_t)sgf_tree_byte_count(sgf_collection_tree(col, i));
     sum += b;
     if (b > max) max = b;
   }
@@ -1720,7 +1735,10 @@ static void test_one_game_memory_bound(void **state) {
   /* bounded by the largest game, not the collection */
   assert_true(peak_all <= peak_big + 4096);
   assert_true(peak_all < 2 * max + 65536);
-  assert_true(peak_all * 8 < sum);
+  /* (the collection has 10.75 times the largest game's nodes; one game
+   * at a time holds that game twice, in the builder's scratch and as
+   * delivered) */
+  assert_true(peak_all * 4 < sum);
   bytebuf_free(&all);
   bytebuf_free(&big);
 }

@@ -21,34 +21,45 @@
  * change. Every value's raw bytes are followed by a NUL byte for
  * convenience (a value may itself contain NUL bytes: use len).
  *
- * MEMORY. A tree holds its nodes, properties and values in an arena of
- * blocks (up to 64 KiB each) taken through the allocator hooks of
- * options.parser->allocator; sgf_tree_free() returns them all. Per tree,
- * max_nodes and max_tree_bytes bound what a game may take; exceeding one
- * is a positioned diagnostic (SGF_DIAG_TREE_NODE_LIMIT /
+ * MEMORY. A tree keeps its nodes, properties and values in flat arrays
+ * of small fixed-size records linked by 32-bit indices (a move node
+ * takes 24 bytes), in ONE allocation of exactly the size the game needs,
+ * taken through the allocator hooks of options.parser->allocator; the
+ * builder builds each game in scratch memory of its own (reused from
+ * game to game) and copies it there when the game ends. What a cursor
+ * adds goes to blocks of up to 64 KiB beside it, so nodes never move.
+ * sgf_tree_free() returns it all. Per tree, max_nodes and max_tree_bytes
+ * bound what a game may take (the builder's scratch included);
+ * exceeding one is a positioned diagnostic (SGF_DIAG_TREE_NODE_LIMIT /
  * SGF_DIAG_TREE_BYTE_LIMIT, marked at the game's '('), never unbounded
  * growth. Out of memory is SGF_DIAG_NOMEM. Either way the partial game is
- * freed at once and nothing leaks. The arena only grows: what a cursor
- * deletes (sgf_cursor_delete and the edits beside it) stays in
- * sgf_tree_byte_count() until the tree is freed; write the tree and parse
- * it again to compact it.
+ * freed at once and nothing leaks. Memory only grows: what a cursor
+ * deletes or replaces (sgf_cursor_delete and the edits beside it) stays
+ * in sgf_tree_byte_count() until the tree is freed; write the tree and
+ * parse it again to compact it. A tree holds at most 64,834 distinct
+ * identifiers other than one or two uppercase letters written as such.
  *
  * NO RECURSION. Building, walking, searching and freeing are iterative:
  * trees as deep (nested variations) or as long (single lines) as the
  * limits allow are fine.
  *
- * DERIVED FACTS (pre-order index, ply, variation depth, move number, ...) are
- * computed once when the builder completes a tree, so queries are O(1)
- * (or O(path length) where said). After an edit through a cursor they are
- * recomputed by the next query that needs them (one O(n) pass), so a run
- * of edits costs one pass, not one per edit.
- *
+ * DERIVED FACTS (pre-order index, subtree size, child index, ply,
+ * variation depth, move number, ...) are not stored in the nodes: the
+ * first query that needs one computes them for the whole tree at once
+ * (one O(n) pass into arrays the tree holds, counted in
+ * sgf_tree_byte_count()), so queries are O(1) from then on (or O(path
+ * length) where said). After an edit through a cursor the next query
+ * computes them again (one pass for a run of edits). Should memory or
+ * max_tree_bytes not allow the arrays, each query walks the tree instead
+ * (O(path length), or O(n) for indexes and subtree sizes): queries never
+ * fail.
+
  * THREADS. Builders and cursors are used by one thread at a time. A tree
  * may be read by several threads at once once sgf_tree_node_at() has been
- * called on it (by one thread: the first call makes the position index,
- * and the first after a cursor's change refreshes it; both write to the
- * tree) and no cursor changed it since; different objects are
- * independent.
+ * called on it (by one thread: the first call makes the derived facts and
+ * the position index, and the first after a cursor's change refreshes
+ * them; both write to the tree) and no cursor changed it since; different
+ * objects are independent.
  *
  * This header is included by <sgfstream.h>; it stands alone too.
  */
@@ -98,8 +109,8 @@ typedef enum sgf_color {
 #define SGF_TREE_GENERAL_ONLY 0x8u
 /* Keep positions: where each node's ';', each property's identifier and
  * each value's '[' were (sgf_node_pos(), the views' pos). Without it
- * they are all zeros, and a tree takes much less memory (72 bytes less a
- * move node). */
+ * they are all zeros, and a tree takes much less memory (a move node: 24
+ * bytes instead of about 150: its value is not kept inline). */
 #define SGF_TREE_POSITIONS 0x10u
 
 #define SGF_DEFAULT_MAX_NODES 10000000u         /* per tree */
@@ -116,7 +127,7 @@ typedef struct sgf_tree_builder_options {
   unsigned flags;            /* SGF_TREE_* */
   uint64_t max_nodes;        /* per tree; 0 means SGF_DEFAULT_MAX_NODES
                                 (at most 4,294,967,280) */
-  uint64_t max_tree_bytes;   /* per tree, arena blocks, position index and
+  uint64_t max_tree_bytes;   /* per tree: its memory, derived facts and
                                 what is buffered for it; 0 means
                                 SGF_DEFAULT_MAX_TREE_BYTES */
   size_t max_value_bytes;    /* bytes buffered for one property's raw
@@ -236,33 +247,40 @@ SGF_EXTERN const sgf_node *sgf_tree_root(const sgf_tree *t);
 /* Number of nodes (those a cursor deleted no longer count). */
 SGF_EXTERN size_t sgf_tree_node_count(const sgf_tree *t);
 
-/* Bytes of memory the tree holds (arena blocks and position index). */
+/* Bytes of memory the tree holds (its allocation, the blocks of a
+ * cursor's edits, and the derived facts with the position index once
+ * made). */
 SGF_EXTERN uint64_t sgf_tree_byte_count(const sgf_tree *t);
 
 /* The node whose pre-order index (sgf_node_index(), see NAMES below) is
- * i, in O(1); NULL if i is out of range. The index (8 bytes a node) is
- * made by the first call (and again after an edit); should memory or
- * max_tree_bytes not allow it, the node is found in O(children along its
- * path). */
+ * i, in O(1); NULL if i is out of range. The index is made with the
+ * derived facts (DERIVED FACTS above) by the first call (and again after
+ * an edit); should memory or max_tree_bytes not allow it, the node is
+ * found by walking the tree in pre-order, O(i). */
 SGF_EXTERN const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i);
 
 /* ---------------------------------------------------------------------- */
 /* Nodes: structure. All O(1) unless said; NULL when there is none. Nodes
- * live as long as their tree.                                             */
+ * live as long as their tree. A node links to its parent, its first child
+ * and its next sibling only (ABI 2: the last child and the previous
+ * sibling are found from the parent's first child, O(children)).       */
 
 SGF_EXTERN sgf_tree *sgf_node_tree(const sgf_node *n);
 SGF_EXTERN const sgf_node *sgf_node_root(const sgf_node *n);
 SGF_EXTERN const sgf_node *sgf_node_parent(const sgf_node *n);
 /* The first child is the main line's continuation. */
 SGF_EXTERN const sgf_node *sgf_node_first_child(const sgf_node *n);
+/* O(children). */
 SGF_EXTERN const sgf_node *sgf_node_last_child(const sgf_node *n);
 SGF_EXTERN const sgf_node *sgf_node_next_sibling(const sgf_node *n);
+/* O(children). */
 SGF_EXTERN const sgf_node *sgf_node_prev_sibling(const sgf_node *n);
-/* The i-th child (0-based), O(min(i, count - i)); NULL if out of range. */
+/* The i-th child (0-based), O(i); NULL if out of range. */
 SGF_EXTERN const sgf_node *sgf_node_child(const sgf_node *n, size_t i);
+/* O(children) (ABI 2). */
 SGF_EXTERN size_t sgf_node_child_count(const sgf_node *n);
 /* Index among the parent's children: 0 for the first child (and the root).
- */
+ * O(1) with the derived facts. */
 SGF_EXTERN size_t sgf_node_child_index(const sgf_node *n);
 
 /* NAMES. Where CQL (the Chess Query Language, whose vocabulary for game
@@ -401,7 +419,7 @@ SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
  *   SGF_ENOMEM  memory ran out
  *   SGF_EINVAL  a bad argument, or no such node to go to
  *   SGF_ELIMIT  the tree's node or byte limit
- * On failure the tree is as it was (though arena bytes may have been
+ * On failure the tree is as it was (though memory may have been
  * spent), except as said for sgf_cursor_header(). */
 
 /* Add as the last variation instead of as the new main line. */

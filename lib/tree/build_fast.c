@@ -5,12 +5,12 @@
  *
  * DIRECT. Most nodes are a move: one property, one short value. When a
  * node begins, room for such a node (DIRECT_SIZE) is reserved at the
- * free end of the arena's head block, and the node, its property, its
- * value and the value's bytes are written there in place as the events
- * come; at the node's end the room used is taken. Anything else (a second
- * property or value, a value of DIRECT_BYTES or more, an identifier to
- * copy, a general path) first moves what was written to the buffers
- * below (to_staged), and the node goes on BUFFERED. Only with the
+ * free end of the scratch arena's head block, and the node and its
+ * property, the value inline in the property record, are written there
+ * in place as the events come; at the node's end the room is taken. Anything
+ * else (a second property or value, a value of DIRECT_BYTES or more, an
+ * identifier to copy, a general path) first moves what was written to the
+ * buffers below (to_staged), and the node goes on BUFFERED. Only with the
  * builder's own parser, lazy, and no pass-through handler.
  *
  * FAST PATHS. Each event handler has an inline fast path for the usual
@@ -31,7 +31,7 @@
  * room reserved stays free for the buffered node's allocation). 0, or the
  * action after a failure. */
 COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_node *n = b->dn;
+  sgf__bnode *n = b->dn;
   b->direct = 0;
   b->open_pos = b->dpos[0];
   b->npp = b->nvals = b->sblen = 0;
@@ -46,8 +46,8 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
       return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
     }
     sp = &b->pp[0];
-    sp->ident = sp->raw = pr->ident; /* static, written as such */
-    sp->ident_len = sp->raw_len = strlen(pr->ident);
+    sp->ident = sp->raw = sgf__code_ident(b->tree, pr->code); /* static */
+    sp->ident_len = sp->raw_len = strlen(sp->ident);
     sp->pos = b->dpos[1];
     b->psb = b->pfirst = 0;
     b->vroom = b->max_value_bytes;
@@ -99,13 +99,13 @@ NOINLINE int node_general(sgf_parser *p, void *u) {
     if (r != 0) return r;
     /* open_node(b, p, 0): cur has just been linked, so fresh is 0 */
     t = b->tree;
-    used = t->bytes + sizeof(sgf_node);
+    used = t->bytes + sizeof(sgf__bnode);
     if (LIKELY(t->nnodes < t->max_nodes && used <= b->max_bytes)) {
       if (LIKELY(b->direct_ok)) {
         sgf__block *bl = t->blocks;
-        sgf_node *n;
+        sgf__bnode *n;
         if (LIKELY(bl->size - bl->used >= DIRECT_SIZE)) {
-          n = (sgf_node *)((char *)bl + bl->used);
+          n = (sgf__bnode *)((char *)bl + bl->used);
         } else { /* a new block */
           n = sgf__tree_reserve(t, DIRECT_SIZE);
           if (!n) return sgf__tb_fail(b, p, t->err);
@@ -160,8 +160,9 @@ HOT_INLINE void direct_property(sgf_tree_builder *b, const char *ident,
   sgf__prop *pr = DPROP(b->dn);
   b->prop_flags = pf;
   b->dstate = 1;
-  pr->ident = ident;
-  pr->raw_ident = NULL;
+  /* the static strings' code (IDENTIFIER CODES in tree_internal.h) */
+  pr->code = (uint16_t)(ident[1] ? 26 + (ident - sgf__tb_letters2) / 3
+                                 : (ident - sgf__tb_letters) / 2);
 }
 
 NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
@@ -325,11 +326,11 @@ static int h_node(sgf_parser *p, void *u) {
     const size_t take = DIRECT_TAKE(len);
     /* the node written in place ends, the next begins behind it */
     if (LIKELY(!(f & OPEN_SCAN) && id < b->ixcap && id + 1 < t->max_nodes &&
-               t->bytes + sizeof(sgf_node) <= b->max_bytes &&
+               t->bytes + sizeof(sgf__bnode) <= b->max_bytes &&
                bl->size - bl->used >= take + DIRECT_SIZE)) {
-      sgf_node *const n = b->dn, *next;
+      sgf__bnode *const n = b->dn, *next;
       bl->used += take;
-      next = (sgf_node *)((char *)bl + bl->used);
+      next = (sgf__bnode *)((char *)bl + bl->used);
       link_node(b, t, n, id, f, direct_value_done(n, len), 1, 0);
       b->dn = next;
       b->dstate = 0;
@@ -363,7 +364,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   sgf_tree_builder *b = BUILDER(u);
   if (LIKELY(b->direct && b->dstate == 1 && (flags & SGF_VALUE_FIRST) &&
              (n == 2 || n == 0) && pos_inline(b))) {
-    sgf_node *dn = b->dn;
+    sgf__bnode *dn = b->dn;
     char *d = DBYTES(dn);
     b->dstate = 2;
     b->dlen = n;

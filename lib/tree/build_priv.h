@@ -55,24 +55,39 @@ enum { ERR_VALUE = 100 };
 
 /* Builder-only flag of the open node: it has PL, MN or HA (scan it). */
 #define OPEN_SCAN 0x10000u
+/* A built node whose position is the sgf_pos just before it. */
+#define BN_POS 0x20000u
+
+/* SCRATCH. A game is built in the arena of a scratch tree the builder
+ * keeps from game to game (its blocks reused: no page faults, no
+ * allocation per node), as nodes linked by pointers, each with its
+ * property records (the tree's own sgf__prop) and values right behind
+ * it. When the game ends, tree_compact.c copies it into one allocation
+ * of the tree's own flat form (tree_internal.h) and the scratch is
+ * recycled. */
+typedef struct sgf__bnode sgf__bnode;
+struct sgf__bnode {
+  sgf__bnode *parent, *first_child, *next;
+  sgf__prop *props; /* nprops, in file order */
+  uint32_t nprops;
+  uint32_t flags; /* SGF__N_* (move, PL, MN, HA, HEAD), BN_POS */
+  uint32_t slot;  /* pre-order id */
+  uint32_t pad;
+};
 
 /* The arena blocks kept between games, at most. */
 #define SPARE_MAX ((uint64_t)4 << 20)
 
 /* DIRECT mode: a node with one property with one value of fewer than
- * DIRECT_BYTES bytes is written in place (node, property, value, bytes
- * and NUL, as a buffered node would be laid out) in DIRECT_SIZE bytes
- * reserved at the free end of the arena's head block. */
-#define DIRECT_BYTES 8u
-#define DIRECT_SIZE \
-  (sizeof(sgf_node) + sizeof(sgf__prop) + sizeof(sgf__tval) + DIRECT_BYTES)
+ * DIRECT_BYTES bytes is written in place (node, then its property with
+ * the value inline, as a buffered node would be laid out) in DIRECT_SIZE
+ * bytes reserved at the free end of the arena's head block. */
+#define DIRECT_BYTES (SGF__P_INL_MAX + 1)
+#define DIRECT_SIZE (sizeof(sgf__bnode) + sizeof(sgf__prop))
 #define DPROP(n) ((sgf__prop *)((n) + 1))
-#define DVAL(n) ((sgf__tval *)(DPROP(n) + 1))
-#define DBYTES(n) ((char *)(DVAL(n) + 1))
-/* What a DIRECT node with one value of len bytes takes of its room: the
- * value's NUL included, rounded up to the arena's 8 bytes. */
-#define DIRECT_TAKE(len) \
-  (DIRECT_SIZE - DIRECT_BYTES + (((len) + 8) & ~(size_t)7))
+#define DBYTES(n) (DPROP(n)->u.inl)
+/* What a DIRECT node with one value of len bytes takes of its room. */
+#define DIRECT_TAKE(len) DIRECT_SIZE
 
 /* A property of the open node. Identifiers are static strings, or (NULL)
  * copies in sb at *_off. */
@@ -100,7 +115,11 @@ struct sgf_tree_builder {
   uint32_t open_flags; /* HEAD, move, OPEN_SCAN */
   uint32_t prop_flags; /* what the current property adds to open_flags */
   sgf_tree *tree;      /* the game being built */
-  sgf_node *cur;       /* the node linked last that is not closed over */
+  sgf__bnode *root;    /* of the game being built */
+  sgf__bnode *cur;     /* the node linked last that is not closed over */
+  sgf__bnode *lastc;   /* where the last ')' climbed to: cur's last child
+                        when cur has children (nodes keep no last-child
+                        link) */
   sgf_pos open_pos;    /* the open node's ';' (DIRECT: in dn->pos) */
 
   sprop *pp; /* the open node's properties; pp[npp] is the current one */
@@ -115,10 +134,10 @@ struct sgf_tree_builder {
   size_t psb;    /* sblen when the current property began */
   /* (not next to room: one wide load of both just after two narrow
      stores would stall on store forwarding) */
-  size_t vroom;  /* bytes the current property may still take before
-                    max_value_bytes (raw values + sizeof(sgf__val)
-                    each, as the reader counts) */
-  sgf_node **ix; /* the game's nodes in pre-order: ixcap slots */
+  size_t vroom;    /* bytes the current property may still take before
+                      max_value_bytes (raw values + sizeof(sgf__val)
+                      each, as the reader counts) */
+  sgf__bnode **ix; /* the game's nodes in pre-order: ixcap slots */
   size_t ixcap;
 
   const sgf_parser *es_parser; /* the parser whose event state es is */
@@ -131,7 +150,7 @@ struct sgf_tree_builder {
   sgf_pos dpos[3]; /* DIRECT: where the node, its property and its value
                       were (for to_staged and diagnostics; not kept) */
   int dstate;      /* 0: no property yet; 1: one, no value; 2: and a value */
-  sgf_node *dn;
+  sgf__bnode *dn;
   size_t dlen; /* bytes of that value so far */
 
   size_t max_value_bytes;
@@ -197,6 +216,10 @@ extern const char sgf__tb_letters[], sgf__tb_letters2[];
  * builder with its own parser sets up to use them (lazy, DIRECT, whole
  * values) in h, the handlers it will give its parser. */
 int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p);
+/* tree_compact.c: the game built in b->tree (nodes b->ix[0 ..
+ * b->tree->nnodes)) as a tree of its own; NULL with *err set
+ * (SGF__ERR_NOMEM, or SGF__ERR_BYTES over max_tree_bytes). */
+sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err);
 extern const sgf_callbacks sgf__tb_fast_handlers;
 void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h);
 
@@ -250,71 +273,35 @@ static inline void end_pending(sgf_tree_builder *b) {
   commit_prop(b);
 }
 
-/* Link n (id, flags f, k properties at pr; its place, pos and properties
- * written) as the last child of cur, with its derived facts (as
- * sgf__node_derive gives them); it becomes cur. */
-HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf_node *n,
+/* Link n (slot id, flags f, k properties at pr; its place and
+ * properties written) as the last child of cur; it becomes cur. */
+HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf__bnode *n,
                           uint32_t id, uint32_t f, sgf__prop *pr, size_t k,
                           int may_scan) {
-  sgf_node *const parent = b->cur, *prev;
-  uint32_t last;
-  int64_t movenum, nextnum;
+  sgf__bnode *const parent = b->cur;
   b->ix[id] = n;
   b->cur = n;
-  t->nnodes = id + 1;
+  t->nnodes = t->nslots = id + 1;
   n->parent = parent;
-  n->first_child = n->last_child = n->next = NULL;
-  n->tree = t;
+  n->first_child = n->next = NULL;
   n->props = pr;
   n->nprops = (uint32_t)k;
-  n->nchildren = 0;
-  n->id = id;
-  n->subtree = 1;
-  n->pos = NULL;
+  n->slot = id;
+  n->flags = f;
   if (may_scan && (f & OPEN_SCAN)) { /* PL, MN or HA: the full scan */
     n->flags = f & ~OPEN_SCAN;
-    sgf__node_scan(n);
-    f = n->flags;
+    n->flags = sgf__scan(t, n->props, n->nprops, n->flags);
   }
   if (parent) {
-    uint32_t ci;
-    prev = parent->last_child;
-    if (prev) {
-      prev->next = n;
-      ci = prev->child_index + 1;
-    } else {
+    /* a parent with children is cur only after a ')' climbed back to
+       it, and the climb stopped at its last child (b->lastc) */
+    if (parent->first_child)
+      b->lastc->next = n;
+    else
       parent->first_child = n;
-      ci = 0;
-    }
-    parent->last_child = n;
-    parent->nchildren++;
-    n->child_index = ci;
-    n->level = parent->level + 1;
-    n->depth = parent->depth + (ci > 0);
-    n->ply = parent->ply;
-    last = parent->flags & SGF__N_DERIVED;
-    movenum = parent->movenum;
-    nextnum = parent->nextnum;
   } else {
-    prev = NULL;
-    t->root = n;
-    n->child_index = n->level = n->depth = n->ply = 0;
-    last = 0;
-    movenum = 0;
-    nextnum = 1;
+    b->root = n;
   }
-  n->prev = prev;
-  if (f & SGF__N_MOVE) {
-    n->ply++;
-    movenum = (f & SGF__N_MN) ? sgf__node_mn(n) : nextnum;
-    nextnum = movenum < INT64_MAX ? movenum + 1 : movenum;
-    last = (f & SGF__N_BLACK) ? SGF__N_LAST_B : SGF__N_LAST_W;
-  } else if (f & SGF__N_MN) {
-    nextnum = sgf__node_mn(n);
-  }
-  n->movenum = movenum;
-  n->nextnum = nextnum;
-  n->flags = f | last;
 }
 
 /* Room in the index for one more node: 0, or -1 if memory runs out. */
@@ -324,17 +311,13 @@ static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
                                       (size_t)id + 1, sizeof *b->ix, 64);
 }
 
-/* The DIRECT node n's one value, of len bytes, is complete: its value and
- * property records get their bytes (the NUL after them is the caller's to
- * write, last); returns the property. */
-HOT_INLINE sgf__prop *direct_value_done(sgf_node *n, size_t len) {
+/* The DIRECT node n's one value, of len bytes, is complete: its
+ * property record gets its count and flags (the NUL after the bytes is
+ * the caller's to write, last); returns the property. */
+HOT_INLINE sgf__prop *direct_value_done(sgf__bnode *n, size_t len) {
   sgf__prop *pr = DPROP(n);
-  sgf__tval *va = DVAL(n);
-  va->raw = DBYTES(n);
-  va->len = len;
   pr->nvalues = 1;
-  pr->values = va;
-  pr->pos = NULL;
+  pr->flags = (uint16_t)(SGF__P_INL | len);
   return pr;
 }
 
@@ -342,7 +325,7 @@ HOT_INLINE sgf__prop *direct_value_done(sgf_node *n, size_t len) {
  * (its value, if any, gets its length and NUL) and it is linked. */
 HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t = b->tree;
-  sgf_node *n = b->dn;
+  sgf__bnode *n = b->dn;
   const uint32_t id = t->nnodes;
   uint32_t f = b->open_flags;
   if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
@@ -354,7 +337,7 @@ HOT_INLINE int close_direct(sgf_tree_builder *b, sgf_parser *p) {
     link_node(b, t, n, id, f, direct_value_done(n, len), 1, 1);
     DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
   } else {                 /* no property (one without a value is left out) */
-    sgf__tree_take(t, sizeof(sgf_node));
+    sgf__tree_take(t, sizeof(sgf__bnode));
     link_node(b, t, n, id, f, NULL, 0, 1);
   }
   return 0;

@@ -58,7 +58,7 @@ int sgf_cursor_set_board(sgf_cursor *c, const sgf_board *b) {
   int k;
   if (!c || !b) return SGF_EINVAL;
   if ((k = sgf_board_encode(b, buf)) < 0) return k;
-  return set_one(sgf_cursor_tree(c)->root, "SZ", buf, (size_t)k);
+  return set_one(sgf__root(sgf_cursor_tree(c)), "SZ", buf, (size_t)k);
 }
 
 int sgf_cursor_set_point(sgf_cursor *c, const char *ident, sgf_point pt) {
@@ -115,7 +115,7 @@ int sgf_cursor_set_points(sgf_cursor *c, const char *ident,
 
 /* Does the root declare a charset other than UTF-8? */
 static int root_not_utf8(sgf_cursor *c) {
-  sgf_prop_view p = sgf_node_find_prop(sgf_cursor_tree(c)->root, "CA");
+  sgf_prop_view p = sgf_node_find_prop(sgf__root(sgf_cursor_tree(c)), "CA");
   sgf_value_view v;
   char name[16];
   size_t len, i;

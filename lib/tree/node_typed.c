@@ -149,7 +149,7 @@ int sgf_node_get_text(const sgf_node *n, const char *ident, sgf_charset *cs,
   if (r != SGF_OK || !cs || !cap) return r ? r : SGF_EINVAL;
   def = sgf_prop_lookup(NULL, ident, strlen(ident));
   if (def && def->type == SGF_VT_SIMPLETEXT) flags = SGF_TEXT_SIMPLE;
-  a = &n->tree->alloc;
+  a = &sgf__tree_any(n)->alloc;
   /* the CA value (SimpleText) first, then the text in that charset: one
    * scratch buffer, as long as the longer of the two, and a NUL */
   has_ca = value_for(sgf_node_root(n), "CA", out, &ca) == SGF_OK;

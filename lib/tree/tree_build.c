@@ -19,17 +19,11 @@
  * `fresh` says that the innermost game tree has no node yet (its nodes
  * will hang from `cur`).
  *
- * DERIVED FACTS AS WE GO. Nodes are linked in pre-order, each as the last
- * child of `cur`, so a node's pre-order id is the number of nodes linked
- * before it, and its other facts (level, ply, depth, move numbers...)
- * follow from its parent and previous sibling, linked before it
- * (sgf__node_derive). A node climbed over at ')' never gets another
- * descendant (`cur` never goes back down to an old node), so the climb
- * sets its subtree size: the nodes linked since it, itself included. The
- * last ')' climbs out of the root, so every node is climbed over once.
- * The builder keeps the nodes in pre-order (ix) as they are linked, for
- * the subtree sizes; the tree gets no position index: the first
- * sgf_tree_node_at() makes one.
+ * NOTHING DERIVED. Nodes are linked in pre-order, each as the last child
+ * of `cur`; their slots are their pre-order ids. The derived facts are
+ * left to the first query (tree_derive.c). A node gets no last-child
+ * link: when `cur` has children it is because a ')' climbed back to it,
+ * and the climb stopped at its last child (b->lastc).
  *
  * The core's lenient stream is FF[4]-shaped (a tree-begin is followed by a
  * node), but the builder copes with any order: a game tree opened before
@@ -37,12 +31,16 @@
  * would make it), an empty game tree adds nothing, a node after variations
  * becomes one more variation, and events outside a game tree are ignored.
  *
- * ONE ALLOCATION PER NODE. A node is one piece of the arena: the node,
- * its property array, its value arrays and their bytes (each value's raw
- * bytes followed by a NUL), in that order. Identifiers of one or two
- * uppercase letters written as such (nearly all of them) point into
- * static tables; others are copied with the bytes. A property the parser
- * never ended (the handler skipped, the input stopped) is left out.
+ * SCRATCH, THEN ONE ALLOCATION. A game is built in the arena of the
+ * builder's scratch tree (build_priv.h, SCRATCH): a node is one piece of
+ * it, the node (sgf__bnode), its property records, its value arrays and
+ * their bytes (each value's raw bytes followed by a NUL), in that order;
+ * a short value stays in its property record. Identifiers are codes:
+ * one or two uppercase letters written as such (nearly all of them) need
+ * nothing, others are interned in the tree. A property the parser never
+ * ended (the handler skipped, the input stopped) is left out. When the
+ * game ends tree_compact.c copies it into the tree's flat form, one
+ * allocation of exactly its size, and the scratch is recycled.
  *
  * TWO PATHS. This file is the general path: one plain handler per event
  * (b_* below, then the pass-through), every node BUFFERED. build_fast.c
@@ -73,10 +71,10 @@
  * pass-through handlers get every event and drop a property that was not
  * ended, as before.
  *
- * BLOCKS AGAIN. The arena blocks of a game the builder frees (one game at
- * a time, or a game dropped) go to the next game (tree_arena.c, REUSE),
- * up to SPARE_MAX bytes, so a run of games allocates nothing once the
- * largest one has been seen.
+ * BLOCKS AGAIN. The scratch's arena blocks go to the next game
+ * (tree_arena.c, REUSE), up to SPARE_MAX bytes, so building a run of
+ * games allocates nothing but each game's tree once the largest one has
+ * been seen.
  *
  * MAINLINE. With SGF_OPT_MAINLINE the builder's own parser passes over
  * every secondary variation, the implicit one it opens for a node written
@@ -161,8 +159,8 @@ static void recycle(sgf_tree_builder *b, sgf_tree *t) {
   sgf__blocks_free(&b->alloc, *tail);
   *tail = NULL;
   b->spare = list;
-  if (!t->index_arena)
-    sgf__free(&b->alloc, t->index, t->index_cap * sizeof *t->index);
+  sgf__facts_free(t);
+  sgf__free(&b->alloc, t->idents, t->idents_cap * sizeof *t->idents);
   t->blocks = t->reuse = NULL;
   if (b->spare_tree)
     sgf__free(&b->alloc, t, sizeof *t);
@@ -180,7 +178,7 @@ static uint64_t pending_bytes(const sgf_tree_builder *b) {
   return (uint64_t)b->sblen + b->in_value +
          (uint64_t)b->nvals * sizeof(sgf__tval) +
          (uint64_t)(b->npp + b->in_prop) * sizeof(sgf__prop) +
-         (b->open ? sizeof(sgf_node) : 0);
+         (b->open ? sizeof(sgf__bnode) : 0);
 }
 
 /* room from scratch (after something buffered was let go). */
@@ -196,7 +194,7 @@ static void drop_game(sgf_tree_builder *b) {
   b->tree = NULL;
   b->building = 0;
   b->mskip = 0;
-  b->cur = NULL;
+  b->root = b->cur = b->lastc = NULL;
   b->open = b->fresh = 0;
   b->direct = b->dstate = 0;
   b->npp = b->nvals = b->sblen = 0;
@@ -296,13 +294,13 @@ void sgf__tb_drop_prop(sgf_tree_builder *b) {
  * (DIRECT) when that may be, else buffered. */
 static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
   sgf_tree *t = b->tree;
-  uint64_t used = t->bytes + sizeof(sgf_node);
+  uint64_t used = t->bytes + sizeof(sgf__bnode);
   if (t->nnodes >= t->max_nodes) return sgf__tb_fail(b, p, SGF__ERR_NODES);
   if (used > b->max_bytes) return sgf__tb_fail(b, p, SGF__ERR_BYTES);
   b->npp = b->nvals = b->sblen = 0;
   b->open_flags = head ? SGF__N_HEAD : 0;
   if (b->direct_ok) {
-    sgf_node *n = sgf__tree_reserve(t, DIRECT_SIZE);
+    sgf__bnode *n = sgf__tree_reserve(t, DIRECT_SIZE);
     if (!n) return sgf__tb_fail(b, p, t->err);
     b->dn = n;
     b->direct = 1;
@@ -316,69 +314,85 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
   return 0;
 }
 
-/* The open buffered node ends: one arena allocation holds it, its
+/* The open buffered node ends: one scratch allocation holds it, its
  * properties, their values and bytes, and it is linked. 0, or the action
  * after a failure. */
 int sgf__tb_close_staged(sgf_tree_builder *b, sgf_parser *p) {
   sgf_tree *t = b->tree;
-  const size_t k = b->npp, m = b->nvals, sblen = b->sblen;
+  const size_t k = b->npp, m = b->nvals;
   const uint32_t id = t->nnodes;
   const char *const sb = b->sb;
-  const size_t npos = b->keep_pos ? 1 + k + m : 0;
-  size_t size = sizeof(sgf_node) + k * sizeof(sgf__prop) +
-                m * sizeof(sgf__tval) + npos * sizeof(sgf_pos) +
-                ((sblen + 7) & ~(size_t)7);
-  sgf_node *n;
+  const int keep = b->keep_pos;
+  size_t size, nv = 0, nb = 0, i, j;
+  sgf__bnode *n;
   sgf__prop *pr;
   sgf__tval *va;
-  sgf_pos *pos;
-  char *bytes;
-  size_t i;
+  sgf_pos *pos = NULL;
+  char *bytes, *mem;
 
-  if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  n = sgf__tree_alloc8(t, size);
-  if (!n) return sgf__tb_fail(b, p, t->err);
-  b->open = 0;
-  pr = (sgf__prop *)(n + 1);
-  va = (sgf__tval *)(pr + k);
-  pos = (sgf_pos *)(va + m); /* npos: the node's, then each property's
-                                and its values' */
-  bytes = (char *)(pos + npos);
-  /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
-   * + 0 is undefined) */
-  for (i = 0; i < m; i++) {
-    const sval *sv = &b->vals[i];
-    va[i].raw = bytes + sv->off;
-    va[i].len = sv->len;
-  }
+  /* what goes out of line: every value with positions kept, else all
+   * but a property's one value of at most SGF__P_INL_MAX bytes */
   for (i = 0; i < k; i++) {
     const sprop *sp = &b->pp[i];
-    const char *ident = sp->ident ? sp->ident : bytes + sp->ident_off;
-    const char *raw = sp->raw ? sp->raw : bytes + sp->raw_off;
-    pr[i].ident = ident;
-    /* (compared in sb: bytes is copied below) */
-    pr[i].raw_ident =
-        sp->raw_len == sp->ident_len &&
-                memcmp(sp->ident ? sp->ident : sb + sp->ident_off,
-                       sp->raw ? sp->raw : sb + sp->raw_off, sp->raw_len) == 0
-            ? NULL
-            : raw;
-    pr[i].pos = NULL;
-    pr[i].nvalues = sp->nvalues;
-    pr[i].values = va + sp->first;
-    if (npos) { /* property i: 1 + i + first, its values after it */
-      sgf_pos *pp = pos + 1 + i + sp->first;
-      size_t j;
-      pp[0] = sp->pos;
-      for (j = 0; j < sp->nvalues; j++) pp[1 + j] = b->vals[sp->first + j].pos;
-      pr[i].pos = pp;
+    if (!keep && sp->nvalues == 1 && b->vals[sp->first].len <= SGF__P_INL_MAX)
+      continue;
+    nv += sp->nvalues;
+    for (j = 0; j < sp->nvalues; j++) nb += b->vals[sp->first + j].len + 1;
+  }
+  size = sizeof(sgf__bnode) + k * sizeof(sgf__prop) + nv * sizeof(sgf__tval) +
+         ((nb + 7) & ~(size_t)7);
+  if (keep) /* the node's position, and per property a pointer to its
+               identifier's and values' positions */
+    size += (1 + k + m) * sizeof(sgf_pos) + k * sizeof(void *);
+  if (ix_room(b, id)) return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
+  mem = sgf__tree_alloc8(t, size);
+  if (!mem) return sgf__tb_fail(b, p, t->err);
+  b->open = 0;
+  if (keep) { /* positions first, the node's just before the node */
+    pos = (sgf_pos *)mem;
+    pos[k + m] = b->open_pos;
+    mem = (char *)(pos + 1 + k + m);
+  }
+  n = (sgf__bnode *)mem;
+  pr = (sgf__prop *)(n + 1);
+  va = (sgf__tval *)(pr + k);
+  bytes = (char *)(va + nv) + (keep ? k * sizeof(void *) : 0);
+  /* (indexed: pp and vals may still be NULL when k or m is 0, and NULL
+   * + 0 is undefined) */
+  for (i = 0; i < k; i++) {
+    const sprop *sp = &b->pp[i];
+    const sval *sv = &b->vals[sp->first];
+    int code = sgf__code_intern(
+        t, sp->ident ? sp->ident : sb + sp->ident_off, sp->ident_len,
+        sp->raw ? sp->raw : sb + sp->raw_off, sp->raw_len);
+    if (code < 0) return sgf__tb_fail(b, p, t->err);
+    pr[i].code = (uint16_t)code;
+    pr[i].nvalues = (uint32_t)sp->nvalues;
+    if (!keep && sp->nvalues == 1 && sv->len <= SGF__P_INL_MAX) {
+      pr[i].flags = (uint16_t)(SGF__P_INL | sv->len);
+      memset(pr[i].u.inl, 0, sizeof pr[i].u.inl);
+      if (sv->len) memcpy(pr[i].u.inl, sb + sv->off, sv->len);
+      continue;
+    }
+    pr[i].flags = 0;
+    if (keep) { /* the slot before the values: their positions */
+      va = (sgf__tval *)((const sgf_pos **)(void *)va + 1);
+      ((const sgf_pos **)(void *)va)[-1] = pos;
+      pr[i].flags = SGF__P_POS;
+      *pos++ = sp->pos;
+    }
+    pr[i].u.values = va;
+    for (j = 0; j < sp->nvalues; j++, sv++, va++) {
+      va->raw = bytes;
+      va->len = sv->len;
+      memcpy(bytes, sb + sv->off, sv->len + 1); /* with its NUL */
+      bytes += sv->len + 1;
+      if (keep) *pos++ = sv->pos;
     }
   }
-  if (npos) pos[0] = b->open_pos;
-  b->npp = b->nvals = b->sblen = 0;    /* zero outside BUFFERED */
-  if (sblen) memcpy(bytes, sb, sblen); /* before the scan reads values */
-  link_node(b, t, n, id, b->open_flags, k ? pr : NULL, k, 1);
-  n->pos = npos ? pos : NULL;
+  b->npp = b->nvals = b->sblen = 0; /* zero outside BUFFERED */
+  link_node(b, t, n, id, b->open_flags | (keep ? BN_POS : 0), k ? pr : NULL, k,
+            1);
   return 0;
 }
 
@@ -394,30 +408,21 @@ static inline int end_node(sgf_tree_builder *b, sgf_parser *p) {
 }
 
 static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
-  sgf_tree *t = b->tree;
-  int r = SGF_CONTINUE;
-  if (!t->root) { /* a game tree without a node adds nothing */
+  sgf_tree *t;
+  int r = SGF_CONTINUE, err;
+  if (!b->root) { /* a game tree without a node adds nothing */
     drop_game(b);
     b->state = B_IDLE;
     return SGF_CONTINUE;
   }
-  /* no position index: sgf_tree_node_at() makes it when first asked
-   * (8 bytes a node most trees never need) */
-  if (b->cur) {
-    /* not climbed out of the root (cannot happen with balanced tree
-     * events): derive everything again the slow way */
-    sgf__tree_refresh(t);
-  }
-  t->dirty = 0;
   if ((b->flags & SGF_TREE_COLLECT) && sgf__collection_reserve(b->coll))
     return sgf__tb_fail(b, p, SGF__ERR_NOMEM);
-  /* blocks the game did not take wait for the next one */
-  b->spare = t->reuse;
-  t->reuse = NULL;
-  b->tree = NULL;
-  b->cur = NULL;
+  /* the game, from the scratch into a tree of its own (no derived facts:
+   * the first query makes them, tree_derive.c) */
+  t = sgf__tb_compact(b, &err);
+  if (!t) return sgf__tb_fail(b, p, err);
+  drop_game(b); /* the scratch's blocks wait for the next game */
   b->state = B_IDLE;
-  b->building = 0;
   if (b->cb.on_game) {
     b->delivering = t;
     b->kept = 0;
@@ -433,7 +438,7 @@ static int finish_game(sgf_tree_builder *b, sgf_parser *p) {
     }
     sgf__collection_push(b->coll, t);
   } else {
-    recycle(b, t);
+    sgf_tree_free(t);
   }
   return r;
 }
@@ -496,23 +501,11 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
   if (b->fresh) {
     b->fresh = 0; /* an empty game tree: cur is where it hung */
   } else if (b->cur) {
-    /* close the sequence: its nodes get no more descendants. They have
-     * consecutive ids (what hangs from them comes after the last in
-     * pre-order) but where a node was added after variations: walk the
-     * index while that holds (loads that do not wait for each other),
-     * the parent links from where it does not. */
-    sgf_node **ix = b->ix, *n = b->cur;
-    uint32_t count = b->tree->nnodes, i = n->id;
-    for (;;) {
-      n->subtree = count - i;
-      if ((n->flags & SGF__N_HEAD) || !n->parent) break;
-      if (n->parent == ix[i - 1]) {
-        n = ix[--i];
-      } else {
-        n = n->parent;
-        i = n->id;
-      }
-    }
+    /* close the sequence: climb to its first node (HEAD); cur goes back
+     * to that node's parent, whose last child it is */
+    sgf__bnode *n = b->cur;
+    while (!(n->flags & SGF__N_HEAD) && n->parent) n = n->parent;
+    b->lastc = n;
     b->cur = n->parent;
   }
   return b->depth == 0 ? finish_game(b, p) : SGF_CONTINUE;

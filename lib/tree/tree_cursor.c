@@ -5,16 +5,18 @@
  * all it needs, then links: when memory (or a limit) runs out, the tree
  * is as it was (some arena bytes may be spent).
  *
- * ROOM TO GROW. A node flagged SGF__N_PROPROOM has room in props for at
- * least prop_room(nprops) properties (any other has none to spare), so
- * adding to a full one (or an unflagged one) reallocates. A property
- * (sgf__prop, the record behind the public views) has no capacity field, so
- * nodes flagged SGF__N_EDIT keep an invariant instead: each property's values
- * array has room for at least pow2ceil(nvalues) values. Appending to a
- * property whose count is a power of two therefore reallocates (to
- * double), any other append has room. The builder sizes values arrays
- * exactly, so the first append to a parsed node copies the arrays whose
- * counts are not powers of two (edit_prepare) and flags the node.
+ * ROOM TO GROW. An edited node's own array of property records
+ * (EDITED NODES below) has room for ext->cap of them, so adding to a full
+ * one reallocates (to prop_room). A property (sgf__prop, the record
+ * behind the public views) has no capacity field, so nodes flagged
+ * SGF__N_EDIT keep an invariant instead: each property's values array has
+ * room for at least pow2ceil(nvalues) values (and no value is kept inline
+ * in its record). Appending to a property whose count is a power of two
+ * therefore reallocates (to double), any other append has room. The
+ * builder sizes values arrays exactly and keeps short values inline, so
+ * the first append to a parsed node copies the arrays whose counts are
+ * not powers of two and the inline values (edit_prepare) and flags the
+ * node.
  *
  * After an edit the node's own flags are rescanned; if they changed (a
  * move, PL, MN or HA appeared), the tree is marked dirty and the next
@@ -39,8 +41,7 @@ static size_t pow2ceil(size_t n) {
   return p;
 }
 
-/* The room for k properties a node flagged SGF__N_PROPROOM has at
- * least. */
+/* The room for k property records an edited node's array gets. */
 static size_t prop_room(size_t k) { return k < 2 ? 2 : pow2ceil(k); }
 
 static int valid_ident(const char *id) {
@@ -105,24 +106,107 @@ static int valid_raw(const char *raw, size_t len) {
 /* ------------------------------------------------------------------ */
 /* Properties of one node                                              */
 
-static sgf__prop *find(sgf_node *n, const char *ident) {
-  return sgf__node_find(n, ident);
+/* EDITED NODES. Every edit of a node's properties works on the node's
+ * own array of records in the arena (SGF__N_EXT: tree->ext[u.props],
+ * with room), made by the edit's first step (ext_of), which copies the
+ * records (a property kept in the node becomes a record with its value
+ * inline). Once made it stays: the rest below is as for any array. */
+#define X(t, n) (&(t)->ext[(n)->u.props])
+
+/* The node's properties as an array of its own (made now if need be):
+ * 0, or an SGF_E* code (nothing changed but arena bytes). */
+static int ext_of(sgf_tree *t, sgf_node *n) {
+  sgf__prop tmp, *props;
+  sgf__ext *x;
+  uint32_t k, i;
+  size_t cap;
+  if (n->flags & SGF__N_EXT) return 0;
+  if (t->next == t->ext_cap) {
+    size_t nc = t->ext_cap ? 2 * (size_t)t->ext_cap : 4;
+    size_t old = t->ext_cap * sizeof *x, add = nc * sizeof *x - old;
+    if (nc > UINT32_MAX || t->bytes > t->max_bytes ||
+        add > t->max_bytes - t->bytes)
+      return SGF_ELIMIT;
+    x = sgf__realloc(&t->alloc, t->ext, old, nc * sizeof *x);
+    if (!x) return SGF_ENOMEM;
+    t->ext = x;
+    t->ext_cap = (uint32_t)nc;
+    t->bytes += add;
+  }
+  k = sgf__nprops(t, n);
+  cap = k < 2 ? 2 : pow2ceil(k);
+  props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
+  if (!props) return edit_status(t->err);
+  for (i = 0; i < k; i++) props[i] = *sgf__prop_at(t, n, i, &tmp);
+  x = &t->ext[t->next];
+  x->props = props;
+  x->nprops = k;
+  x->cap = (uint32_t)cap;
+  n->u.props = t->next++;
+  n->code = 0;
+  n->flags = (uint16_t)((n->flags & ~(SGF__N_ONE | SGF__N_LEN)) | SGF__N_EXT);
+  return 0;
 }
 
-static void touched(sgf_node *n) { sgf__node_touched(n); }
+static sgf__prop *find(sgf_tree *t, sgf_node *n, const char *ident) {
+  long i = sgf__node_find(t, n, ident);
+  return i < 0 ? NULL : &X(t, n)->props[i];
+}
+
+#define touched(n) sgf__node_touched(t, (n))
+
+/* The positions of p (the identifier's, then its values'), or NULL. */
+static const sgf_pos *pos_of(const sgf__prop *p) {
+  return (p->flags & SGF__P_POS) ? SGF__P_POSV(p) : NULL;
+}
+
+/* Room for cap values in the arena, with the slot for a pointer to
+ * positions before it when slot (SGF__P_POS); NULL with t->err set. */
+static sgf__tval *vals_alloc(sgf_tree *t, size_t cap, int slot) {
+  size_t extra = slot ? sizeof(void *) : 0;
+  char *m;
+  if (cap > (SIZE_MAX - extra) / sizeof(sgf__tval)) {
+    t->err = SGF__ERR_NOMEM;
+    return NULL;
+  }
+  m = sgf__tree_alloc(t, cap * sizeof(sgf__tval) + extra, sizeof(void *));
+  return m ? (sgf__tval *)(void *)(m + extra) : NULL;
+}
+
+/* p's values are arr (from vals_alloc, with a slot if pos), with the
+ * positions pos (NULL: none). */
+static void set_vals(sgf__prop *p, sgf__tval *arr, const sgf_pos *pos) {
+  p->u.values = arr;
+  p->flags = pos ? SGF__P_POS : 0;
+  if (pos) ((const sgf_pos **)(void *)arr)[-1] = pos;
+}
+
+static char *make_raw(sgf_tree *t, const char *pre, size_t plen,
+                      const char *sep, const char *text, unsigned compose,
+                      size_t *len);
 
 static int edit_prepare(sgf_tree *t, sgf_node *n) {
   uint32_t i;
   if (n->flags & SGF__N_EDIT) return 0;
-  for (i = 0; i < n->nprops; i++) {
-    sgf__prop *p = &n->props[i];
+  for (i = 0; i < X(t, n)->nprops; i++) {
+    sgf__prop *p = &X(t, n)->props[i];
     sgf__tval *arr;
+    if (p->flags & SGF__P_INL) { /* an array of one, the bytes copied */
+      size_t len;
+      char *raw =
+          make_raw(t, p->u.inl, p->flags & SGF__P_LEN, NULL, NULL, 0, &len);
+      arr = raw ? vals_alloc(t, 1, 0) : NULL;
+      if (!arr) return edit_status(t->err); /* copies so far are equal */
+      arr[0].raw = raw;
+      arr[0].len = len;
+      set_vals(p, arr, NULL);
+      continue;
+    }
     if (is_pow2(p->nvalues)) continue;
-    arr =
-        sgf__tree_alloc(t, pow2ceil(p->nvalues) * sizeof *arr, sizeof(void *));
+    arr = vals_alloc(t, pow2ceil(p->nvalues), pos_of(p) != NULL);
     if (!arr) return edit_status(t->err); /* copies made so far are equal */
-    memcpy(arr, p->values, p->nvalues * sizeof *arr);
-    p->values = arr;
+    memcpy(arr, p->u.values, p->nvalues * sizeof *arr);
+    set_vals(p, arr, pos_of(p));
   }
   n->flags |= SGF__N_EDIT;
   return 0;
@@ -131,28 +215,25 @@ static int edit_prepare(sgf_tree *t, sgf_node *n) {
 /* Add ident with the one value raw[0..len) at the end of n's properties. */
 static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
-  size_t ilen = strlen(ident);
-  sgf__tval *v = sgf__tree_alloc(t, sizeof *v, sizeof(void *));
-  char *id = v ? sgf__tree_alloc(t, ilen + 1, 1) : NULL;
-  sgf__prop *props = n->props, *p;
-  if (!id) return edit_status(t->err);
-  if (!(n->flags & SGF__N_PROPROOM) || n->nprops == prop_room(n->nprops)) {
-    size_t cap = prop_room((size_t)n->nprops + 1);
+  int code = sgf__code_intern(t, ident, strlen(ident), NULL, 0);
+  sgf__tval *v = code >= 0 ? vals_alloc(t, 1, 0) : NULL;
+  sgf__prop *props = X(t, n)->props, *p;
+  if (!v) return edit_status(t->err);
+  if (X(t, n)->nprops == X(t, n)->cap) {
+    size_t cap = prop_room((size_t)X(t, n)->nprops + 1);
     props = sgf__tree_alloc(t, cap * sizeof *props, sizeof(void *));
     if (!props) return edit_status(t->err);
-    if (n->nprops) memcpy(props, n->props, n->nprops * sizeof *props);
-    n->props = props;
-    n->flags |= SGF__N_PROPROOM;
+    if (X(t, n)->nprops)
+      memcpy(props, X(t, n)->props, X(t, n)->nprops * sizeof *props);
+    X(t, n)->props = props;
+    X(t, n)->cap = (uint32_t)cap;
   }
-  memcpy(id, ident, ilen + 1);
   v->raw = raw;
   v->len = len;
-  p = &props[n->nprops++];
-  p->ident = id;
-  p->raw_ident = NULL;
-  p->pos = NULL;
+  p = &props[X(t, n)->nprops++];
+  p->code = (uint16_t)code;
   p->nvalues = 1;
-  p->values = v;
+  set_vals(p, v, NULL);
   touched(n);
   return SGF_OK;
 }
@@ -160,14 +241,18 @@ static int prop_new(sgf_tree *t, sgf_node *n, const char *ident,
 /* ident gets the single value raw (replacing its values), or is added. */
 static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
                     const char *raw, size_t len) {
-  sgf__prop *p = find(n, ident);
+  sgf__prop *p = find(t, n, ident);
   sgf__tval *v;
   if (!p) return prop_new(t, n, ident, raw, len);
-  v = (sgf__tval *)p->values; /* arena memory: ours to change */
+  if (p->flags & SGF__P_INL) { /* an array of one */
+    if (!(v = vals_alloc(t, 1, 0))) return edit_status(t->err);
+    set_vals(p, v, NULL);
+  }
+  v = (sgf__tval *)p->u.values; /* arena memory: ours to change */
   v[0].raw = raw;
   v[0].len = len;
-  if (p->pos) ((sgf_pos *)p->pos)[1] = nopos; /* arena memory too */
-  p->nvalues = 1;                             /* room stays >= pow2ceil(1) */
+  if (pos_of(p)) ((sgf_pos *)pos_of(p))[1] = nopos; /* arena memory too */
+  p->nvalues = 1; /* room stays >= pow2ceil(1) */
   touched(n);
   return SGF_OK;
 }
@@ -175,7 +260,7 @@ static int prop_set(sgf_tree *t, sgf_node *n, const char *ident,
 /* Append the value raw to ident (added if absent). */
 static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
                        const char *raw, size_t len) {
-  sgf__prop *p = find(n, ident);
+  sgf__prop *p = find(t, n, ident);
   sgf__tval *arr;
   sgf_pos *pos = NULL;
   size_t k;
@@ -183,23 +268,22 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
   if (!p) return prop_new(t, n, ident, raw, len);
   if ((r = edit_prepare(t, n)) != 0) return r;
   k = p->nvalues;
-  if (p->pos) { /* kept positions: one more, zeros (made here) */
+  if (pos_of(p)) { /* kept positions: one more, zeros (made here) */
     pos = sgf__tree_alloc(t, (k + 2) * sizeof *pos, sizeof(void *));
     if (!pos) return edit_status(t->err);
-    memcpy(pos, p->pos, (k + 1) * sizeof *pos);
+    memcpy(pos, pos_of(p), (k + 1) * sizeof *pos);
     pos[k + 1] = nopos;
   }
   if (is_pow2(k)) {
-    arr = sgf__tree_alloc(t, 2 * k * sizeof *arr, sizeof(void *));
+    arr = vals_alloc(t, 2 * k, pos != NULL);
     if (!arr) return edit_status(t->err);
-    memcpy(arr, p->values, k * sizeof *arr);
+    memcpy(arr, p->u.values, k * sizeof *arr);
   } else {
-    arr = (sgf__tval *)p->values;
+    arr = (sgf__tval *)p->u.values;
   }
   arr[k].raw = raw;
   arr[k].len = len;
-  if (pos) p->pos = pos;
-  p->values = arr;
+  set_vals(p, arr, pos);
   p->nvalues = k + 1;
   touched(n);
   return SGF_OK;
@@ -208,9 +292,10 @@ static int prop_append(sgf_tree *t, sgf_node *n, const char *ident,
 /* Index of the value of p that is exactly raw[0..len), or -1. */
 static long value_index(const sgf__prop *p, const char *raw, size_t len) {
   size_t i;
-  for (i = 0; p && i < p->nvalues; i++)
-    if (p->values[i].len == len && memcmp(p->values[i].raw, raw, len) == 0)
-      return (long)i;
+  for (i = 0; p && i < p->nvalues; i++) {
+    sgf__tval v = sgf__pval(p, i);
+    if (v.len == len && memcmp(v.raw, raw, len) == 0) return (long)i;
+  }
   return -1;
 }
 
@@ -218,18 +303,18 @@ static long value_index(const sgf__prop *p, const char *raw, size_t len) {
  * and one markup, per point and node); the property goes when empty. */
 static int point_release(sgf_tree *t, sgf_node *n, const char *ident,
                          const char *pt) {
-  sgf__prop *p = find(n, ident);
+  sgf__prop *p = find(t, n, ident);
   sgf__tval *v;
   long j = value_index(p, pt, 2);
   int r;
   if (j < 0) return 0;
   if ((r = edit_prepare(t, n)) != 0) return r;
   if (p->nvalues == 1) {
-    size_t i = (size_t)(p - n->props);
-    memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
-    n->nprops--;
+    size_t i = (size_t)(p - X(t, n)->props);
+    memmove(p, p + 1, (X(t, n)->nprops - i - 1) * sizeof *p);
+    X(t, n)->nprops--;
   } else {
-    v = (sgf__tval *)p->values;
+    v = (sgf__tval *)p->u.values; /* prepared: an array */
     memmove(v + j, v + j + 1, (p->nvalues - (size_t)j - 1) * sizeof *v);
     p->nvalues--; /* room stays >= pow2ceil(nvalues) */
   }
@@ -248,7 +333,8 @@ static int point_put(sgf_cursor *c, const char *ident, const char *const *group,
   size_t len, i;
   int r;
   if (sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
-  if (value_index(find(n, ident), pt, 2) >= 0) return SGF_OK;
+  if ((r = ext_of(t, n)) != 0) return r;
+  if (value_index(find(t, n, ident), pt, 2) >= 0) return SGF_OK;
   raw = make_raw(t, pt, 2, NULL, NULL, 0, &len);
   if (!raw) return edit_status(t->err);
   if ((r = edit_prepare(t, n)) != 0) return r;
@@ -259,13 +345,13 @@ static int point_put(sgf_cursor *c, const char *ident, const char *const *group,
 }
 
 /* Remove ident from n (nothing allocated, cannot fail). */
-static void prop_remove(sgf_node *n, const char *ident) {
-  sgf__prop *p = find(n, ident);
+static void prop_remove(sgf_tree *t, sgf_node *n, const char *ident) {
+  sgf__prop *p = find(t, n, ident);
   size_t i;
   if (!p) return;
-  i = (size_t)(p - n->props);
-  memmove(p, p + 1, (n->nprops - i - 1) * sizeof *p);
-  n->nprops--;
+  i = (size_t)(p - X(t, n)->props);
+  memmove(p, p + 1, (X(t, n)->nprops - i - 1) * sizeof *p);
+  X(t, n)->nprops--;
   touched(n);
 }
 
@@ -277,7 +363,7 @@ static void prop_remove(sgf_node *n, const char *ident) {
  * them). */
 int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
                       const size_t *lens, size_t n) {
-  sgf_tree *t = nd->tree;
+  sgf_tree *t = sgf__tree_of(nd);
   sgf__prop *p;
   sgf__tval *vals;
   sgf_pos *pos = NULL;
@@ -285,18 +371,19 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
   char *copy;
   int r;
   if (!valid_ident(ident)) return SGF_EINVAL;
+  if ((r = ext_of(t, nd)) != 0) return r;
   if (n == 0) {
-    prop_remove(nd, ident);
+    prop_remove(t, nd, ident);
     return SGF_OK;
   }
   for (i = 0; i < n; i++) total += lens[i] + 1;
-  p = find(nd, ident);
-  vals = sgf__tree_alloc(t, pow2ceil(n) * sizeof *vals, sizeof(void *));
-  if (vals && p && p->pos) { /* kept positions: the identifier's stays */
+  p = find(t, nd, ident);
+  vals = vals_alloc(t, pow2ceil(n), p && pos_of(p));
+  if (vals && p && pos_of(p)) { /* kept positions: the identifier's stays */
     pos = sgf__tree_alloc(t, (pow2ceil(n) + 1) * sizeof *pos, sizeof(void *));
     if (!pos) return edit_status(t->err);
     memset(pos, 0, (pow2ceil(n) + 1) * sizeof *pos); /* values: made here */
-    pos[0] = p->pos[0];
+    pos[0] = pos_of(p)[0];
   }
   copy = vals ? sgf__tree_alloc(t, total, 1) : NULL;
   if (!copy) return edit_status(t->err);
@@ -311,12 +398,12 @@ int sgf__node_replace(sgf_node *nd, const char *ident, const char *bytes,
   if (!p) {
     if ((r = prop_new(t, nd, ident, vals[0].raw, vals[0].len)) != SGF_OK)
       return r;
-    p = &nd->props[nd->nprops - 1];
+    p = &X(t, nd)->props[X(t, nd)->nprops - 1];
   } else if ((r = edit_prepare(t, nd)) != 0) {
     return r; /* the copies edit_prepare made are equal: nothing changed */
   }
-  p->values = vals; /* room for pow2ceil(n): the invariant holds */
-  if (pos) p->pos = pos;
+  /* room for pow2ceil(n): the invariant holds */
+  set_vals(p, vals, pos ? pos : pos_of(p));
   p->nvalues = n;
   touched(nd);
   return SGF_OK;
@@ -329,7 +416,7 @@ sgf_cursor *sgf_cursor_create(sgf_tree *t) {
   sgf_cursor *c = sgf__malloc(&t->alloc, sizeof *c);
   if (!c) return NULL;
   c->tree = t;
-  c->node = t->root;
+  c->node = sgf__root(t);
   c->variation_next = 0;
   return c;
 }
@@ -348,18 +435,22 @@ static int go(sgf_cursor *c, sgf_node *n) {
   return SGF_OK;
 }
 
-int sgf_cursor_back(sgf_cursor *c) { return go(c, c->node->parent); }
-int sgf_cursor_forward(sgf_cursor *c) { return go(c, c->node->first_child); }
-int sgf_cursor_rewind(sgf_cursor *c) { return go(c, c->tree->root); }
+int sgf_cursor_back(sgf_cursor *c) {
+  return go(c, SGF__PARENT(c->tree, c->node));
+}
+int sgf_cursor_forward(sgf_cursor *c) {
+  return go(c, SGF__FIRST(c->tree, c->node));
+}
+int sgf_cursor_rewind(sgf_cursor *c) { return go(c, sgf__root(c->tree)); }
 
 int sgf_cursor_goto(sgf_cursor *c, const sgf_node *n) {
-  if (!n || n->tree != c->tree) return SGF_EINVAL;
+  if (!n || sgf__tree_of(n) != c->tree) return SGF_EINVAL;
   return go(c, (sgf_node *)n); /* a node of the cursor's own tree */
 }
 
 int sgf_cursor_start_variation(sgf_cursor *c) {
-  if (!c->node->parent) return SGF_EINVAL;
-  c->node = c->node->parent;
+  if (c->node->parent == SGF__NONE) return SGF_EINVAL;
+  c->node = SGF__PARENT(c->tree, c->node);
   c->variation_next = 1;
   return SGF_OK;
 }
@@ -375,24 +466,12 @@ static int child_add(sgf_cursor *c, unsigned flags, const char *ident,
   sgf_node *n = sgf__node_alloc(t);
   int first = !(flags & SGF_CURSOR_VARIATION) && !c->variation_next;
   if (!n) return edit_status(t->err);
-  n->flags |= SGF__N_EDIT; /* no property yet: the invariant holds */
-  if (ident) {
-    sgf__prop *props = sgf__tree_alloc(t, 2 * sizeof *props, sizeof(void *));
-    sgf__tval *v = props ? sgf__tree_alloc(t, sizeof *v, sizeof(void *)) : NULL;
-    size_t len;
-    char *raw = v ? make_raw(t, pt, k, NULL, NULL, 0, &len) : NULL;
-    if (!raw) return edit_status(t->err);
-    v->raw = raw;
-    v->len = len;
-    props[0].ident = ident; /* a static string */
-    props[0].raw_ident = NULL;
-    props[0].pos = NULL;
-    props[0].nvalues = 1;
-    props[0].values = v;
-    n->props = props;
-    n->nprops = 1;
-    n->flags |= SGF__N_PROPROOM; /* 2 = prop_room(1) */
-    sgf__node_scan(n);
+  if (ident) { /* the move kept in the node (ONE) */
+    n->flags = (uint16_t)(SGF__N_ONE | (k << SGF__N_LEN_SHIFT));
+    n->code = (uint16_t)sgf__code_static(ident, 1); /* B or W */
+    memset(n->u.inl, 0, sizeof n->u.inl);
+    memcpy(n->u.inl, pt, k);
+    sgf__node_scan(t, n);
   }
   sgf__node_link(t, n, c->node, first);
   c->node = n;
@@ -410,11 +489,11 @@ int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
   k = sgf_point_encode(x, y, pt);
   if (k < 0) return SGF_EINVAL;
   want = color == SGF_COLOR_BLACK ? SGF__N_BLACK : SGF__N_WHITE;
-  for (ch = c->node->first_child; ch; ch = ch->next) {
-    const sgf__tval *mv;
+  for (ch = SGF__FIRST(c->tree, c->node); ch; ch = SGF__NEXT(c->tree, ch)) {
+    sgf__tval mv;
     if ((ch->flags & SGF__N_MOVE) != want) continue;
-    mv = sgf__node_move_value(ch);
-    if (mv && mv->len == (size_t)k && memcmp(mv->raw, pt, (size_t)k) == 0)
+    if (sgf__node_move_value(ch, &mv) && mv.len == (size_t)k &&
+        memcmp(mv.raw, pt, (size_t)k) == 0)
       return go(c, ch); /* replayed: reuse the existing child */
   }
   return child_add(c, flags, color == SGF_COLOR_BLACK ? "B" : "W", pt,
@@ -479,13 +558,14 @@ int sgf_cursor_add_comment(sgf_cursor *c, const char *text) {
   const sgf__prop *p;
   char *raw;
   size_t len;
+  int r;
   if (!text) return SGF_EINVAL;
-  p = find(c->node, "C");
-  if (p)
-    raw = make_raw(t, p->values[0].raw, p->values[0].len,
-                   comment_join(p->values[0].raw, p->values[0].len), text, 0,
-                   &len);
-  else
+  if ((r = ext_of(t, c->node)) != 0) return r;
+  p = find(t, c->node, "C");
+  if (p) {
+    sgf__tval v = sgf__pval(p, 0);
+    raw = make_raw(t, v.raw, v.len, comment_join(v.raw, v.len), text, 0, &len);
+  } else
     raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
   if (!raw) return edit_status(t->err);
   return prop_set(t, c->node, "C", raw, len);
@@ -496,15 +576,20 @@ int sgf_cursor_add_label(sgf_cursor *c, int x, int y, const char *text) {
   sgf__prop *p;
   char pt[2], *raw;
   size_t len, i;
+  int r;
   if (!text || sgf_point_encode(x, y, pt) != 2) return SGF_EINVAL;
+  if ((r = ext_of(t, c->node)) != 0) return r;
   raw = make_raw(t, pt, 2, ":", text, 1, &len);
   if (!raw) return edit_status(t->err);
-  p = find(c->node, "LB");
+  p = find(t, c->node, "LB");
   for (i = 0; p && i < p->nvalues; i++) {
-    const sgf__tval *v = &p->values[i];
-    if (v->len >= 3 && v->raw[0] == pt[0] && v->raw[1] == pt[1] &&
-        v->raw[2] == ':') { /* one label per point: replace it */
-      sgf__tval *w = (sgf__tval *)v;
+    sgf__tval v = sgf__pval(p, i);
+    if (v.len >= 3 && v.raw[0] == pt[0] && v.raw[1] == pt[1] &&
+        v.raw[2] == ':') { /* one label per point: replace it */
+      sgf__tval *w;
+      r = edit_prepare(t, c->node); /* an array to write into */
+      if (r != 0) return r;
+      w = (sgf__tval *)&p->u.values[i];
       w->raw = raw;
       w->len = len;
       return SGF_OK;
@@ -517,7 +602,9 @@ int sgf_cursor_set_text(sgf_cursor *c, const char *ident, const char *text) {
   sgf_tree *t = c->tree;
   char *raw;
   size_t len;
+  int r;
   if (!valid_ident(ident) || !text) return SGF_EINVAL;
+  if ((r = ext_of(t, c->node)) != 0) return r;
   raw = make_raw(t, NULL, 0, NULL, text, 0, &len);
   if (!raw) return edit_status(t->err);
   return prop_set(t, c->node, ident, raw, len);
@@ -528,8 +615,10 @@ int sgf_cursor_add_value(sgf_cursor *c, const char *ident, const char *raw,
   sgf_tree *t = c->tree;
   char *copy;
   size_t n;
+  int r;
   if (!valid_ident(ident) || (!raw && len) || !valid_raw(raw, len))
     return SGF_EINVAL;
+  if ((r = ext_of(t, c->node)) != 0) return r;
   copy = make_raw(t, raw, len, NULL, NULL, 0, &n);
   if (!copy) return edit_status(t->err);
   return prop_append(t, c->node, ident, copy, n);
@@ -539,10 +628,12 @@ int sgf_cursor_set_result(sgf_cursor *c, const char *result) {
   sgf_tree *t = c->tree;
   char *raw;
   size_t len;
+  int r;
   if (!result) return SGF_EINVAL;
   raw = make_raw(t, NULL, 0, NULL, result, 0, &len);
   if (!raw) return edit_status(t->err);
-  return prop_set(t, t->root, "RE", raw, len);
+  if ((r = ext_of(t, sgf__root(t))) != 0) return r;
+  return prop_set(t, sgf__root(t), "RE", raw, len);
 }
 
 /* ------------------------------------------------------------------ */
@@ -582,12 +673,13 @@ int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h) {
   static const char *const idents[] = {"PB", "PW", "DT", "RU", "EV", "AP"};
   const char *texts[6];
   sgf_tree *t = c->tree;
-  sgf_node *root = t->root;
+  sgf_node *root = sgf__root(t);
   char num[32], *raw;
   size_t i, len;
   int r;
   if (!h || h->board_size > 52) return SGF_EINVAL;
   if (h->has_komi && fmt_komi(num, h->komi) != 0) return SGF_EINVAL;
+  if ((r = ext_of(t, root)) != 0) return r;
   texts[0] = h->black;
   texts[1] = h->white;
   texts[2] = h->date;

@@ -1,7 +1,7 @@
 /* tree_nav.c - reading a tree: structure, derived facts, properties,
- * iterators, points. Nothing here allocates (but sgf_tree_node_at after
- * an edit) and nothing recurses; derived facts are refreshed first when a
- * cursor changed the tree (sgf__fresh).
+ * iterators, points. Nothing recurses; the derived facts come from the
+ * arrays tree_derive.c makes on first use (the only allocation here), or
+ * by walking when they cannot be made.
  */
 #include <string.h>
 
@@ -10,89 +10,126 @@
 /* ------------------------------------------------------------------ */
 /* Trees                                                               */
 
-const sgf_node *sgf_tree_root(const sgf_tree *t) { return t->root; }
+const sgf_node *sgf_tree_root(const sgf_tree *t) { return sgf__root(t); }
 
 size_t sgf_tree_node_count(const sgf_tree *t) { return t->nnodes; }
 
 uint64_t sgf_tree_byte_count(const sgf_tree *t) { return t->bytes; }
 
-/* Node i found from the root through the subtree sizes (fresh), when
- * there is no index: O(children along the path). */
-static const sgf_node *node_at_walk(const sgf_tree *t, size_t i) {
-  const sgf_node *n = t->root;
-  while (n->id != i) {
-    const sgf_node *c = n->first_child;
-    while (c->next && c->next->id <= i) c = c->next;
-    n = c;
-  }
-  return n;
+/* Without the derived arrays (memory, max_tree_bytes) every query
+ * walks: the functions below named slow_* give the same answers in
+ * O(path) or O(n). */
+
+/* The next node in pre-order within top's subtree, or NULL. */
+static const sgf_node *preorder_next(const sgf_node *top, const sgf_node *n) {
+  const sgf_tree *t = sgf__tree_any(n);
+  if (n->first_child != SGF__NONE) return sgf__node(t, n->first_child);
+  while (n != top && n->next == SGF__NONE) n = sgf__node(t, n->parent);
+  return n == top ? NULL : sgf__node(t, n->next);
 }
 
 const sgf_node *sgf_tree_node_at(const sgf_tree *t, size_t i) {
-  sgf_tree *m = (sgf_tree *)t; /* the index is a cache */
+  const sgf_node *n;
   if (i >= t->nnodes) return NULL;
-  if ((t->dirty || !t->index_ok) && sgf__tree_index(m) != 0) {
-    /* no room for the index (memory, max_tree_bytes): the slow way */
-    if (t->dirty) sgf__tree_refresh(m);
-    return node_at_walk(t, i);
-  }
-  return t->index[i];
+  n = sgf__index_at(t, i);
+  if (n) return n;
+  for (n = sgf__root(t); i > 0; i--) n = preorder_next(sgf__root(t), n);
+  return n;
 }
 
 /* ------------------------------------------------------------------ */
 /* Structure                                                           */
 
-sgf_tree *sgf_node_tree(const sgf_node *n) { return n->tree; }
-const sgf_node *sgf_node_root(const sgf_node *n) { return n->tree->root; }
-const sgf_node *sgf_node_parent(const sgf_node *n) { return n->parent; }
-const sgf_node *sgf_node_first_child(const sgf_node *n) {
-  return n->first_child;
+sgf_tree *sgf_node_tree(const sgf_node *n) { return sgf__tree_of(n); }
+const sgf_node *sgf_node_root(const sgf_node *n) {
+  return sgf__root(sgf__tree_any(n));
 }
-const sgf_node *sgf_node_last_child(const sgf_node *n) { return n->last_child; }
-const sgf_node *sgf_node_next_sibling(const sgf_node *n) { return n->next; }
-const sgf_node *sgf_node_prev_sibling(const sgf_node *n) { return n->prev; }
-size_t sgf_node_child_count(const sgf_node *n) { return n->nchildren; }
+const sgf_node *sgf_node_parent(const sgf_node *n) {
+  return sgf__node(sgf__tree_any(n), n->parent);
+}
+const sgf_node *sgf_node_first_child(const sgf_node *n) {
+  return sgf__node(sgf__tree_any(n), n->first_child);
+}
+const sgf_node *sgf_node_last_child(const sgf_node *n) {
+  return sgf__last_child(n);
+}
+const sgf_node *sgf_node_next_sibling(const sgf_node *n) {
+  return sgf__node(sgf__tree_any(n), n->next);
+}
+const sgf_node *sgf_node_prev_sibling(const sgf_node *n) {
+  return sgf__prev_sibling(n);
+}
+size_t sgf_node_child_count(const sgf_node *n) {
+  const sgf_tree *t = sgf__tree_any(n);
+  size_t k = 0;
+  uint32_t c;
+  for (c = n->first_child; c != SGF__NONE; c = sgf__node(t, c)->next) k++;
+  return k;
+}
 
 const sgf_node *sgf_node_child(const sgf_node *n, size_t i) {
-  const sgf_node *c;
-  size_t k;
-  if (i >= n->nchildren) return NULL;
-  if (i <= n->nchildren / 2) {
-    for (c = n->first_child; i > 0; i--) c = c->next;
-  } else {
-    for (c = n->last_child, k = n->nchildren - 1 - i; k > 0; k--) c = c->prev;
-  }
+  const sgf_tree *t = sgf__tree_any(n);
+  const sgf_node *c = sgf__node(t, n->first_child);
+  for (; c && i > 0; i--) c = sgf__node(t, c->next);
   return c;
 }
 
 size_t sgf_node_child_index(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->child_index;
+  const sgf__facts *f = sgf__facts_of(n);
+  const sgf_node *c;
+  size_t k = 0;
+  if (f) return f->child_index;
+  if (n->parent == SGF__NONE) return 0;
+  for (c = sgf_node_first_child(sgf_node_parent(n)); c != n;
+       c = sgf_node_next_sibling(c))
+    k++;
+  return k;
 }
 
 size_t sgf_node_index(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->id;
+  const sgf__facts *f = sgf__facts_of(n);
+  const sgf_node *top = sgf__root(sgf__tree_any(n)), *m = top;
+  size_t k = 0;
+  if (f) return f->id;
+  while (m != n) {
+    m = preorder_next(top, m);
+    k++;
+  }
+  return k;
 }
 
 size_t sgf_node_subtree_size(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->subtree;
+  const sgf__facts *f = sgf__facts_of(n);
+  const sgf_node *m = n;
+  size_t k = 0;
+  if (f) return f->subtree;
+  for (; m; m = preorder_next(n, m)) k++;
+  return k;
 }
 
 size_t sgf_node_tree_depth(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->level;
+  const sgf__facts *f = sgf__facts_of(n);
+  size_t k = 0;
+  if (f) return f->level;
+  for (; n->parent != SGF__NONE; n = sgf_node_parent(n)) k++;
+  return k;
 }
 
 size_t sgf_node_ply(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->ply;
+  const sgf__facts *f = sgf__facts_of(n);
+  size_t k = 0;
+  if (f) return f->ply;
+  for (; n; n = sgf_node_parent(n)) k += (n->flags & SGF__N_MOVE) != 0;
+  return k;
 }
 
 size_t sgf_node_variation_depth(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->depth;
+  const sgf__facts *f = sgf__facts_of(n);
+  size_t k = 0;
+  if (f) return f->depth;
+  for (; n->parent != SGF__NONE; n = sgf_node_parent(n))
+    k += sgf_node_parent(n)->first_child != sgf__id(n);
+  return k;
 }
 
 int sgf_node_is_mainline(const sgf_node *n) {
@@ -101,14 +138,23 @@ int sgf_node_is_mainline(const sgf_node *n) {
 int sgf_node_is_variation(const sgf_node *n) {
   return sgf_node_variation_depth(n) > 0;
 }
-int sgf_node_is_initial(const sgf_node *n) { return n->parent == NULL; }
-int sgf_node_is_terminal(const sgf_node *n) { return n->first_child == NULL; }
+int sgf_node_is_initial(const sgf_node *n) { return n->parent == SGF__NONE; }
+int sgf_node_is_terminal(const sgf_node *n) {
+  return n->first_child == SGF__NONE;
+}
 
 int sgf_node_is_ancestor(const sgf_node *a, const sgf_node *b) {
-  if (a->tree != b->tree) return 0;
-  sgf__fresh(a);
+  const sgf__facts *fa, *fb;
+  if (sgf__tree_of(a) != sgf__tree_of(b)) return 0;
+  fa = sgf__facts_of(a);
+  if (!fa) {
+    for (; b; b = sgf_node_parent(b))
+      if (b == a) return 1;
+    return 0;
+  }
+  fb = &sgf__tree_any(a)->facts[sgf__id(b)];
   /* pre-order: a's subtree is the id range [a->id, a->id + subtree) */
-  return a->id <= b->id && b->id - a->id < a->subtree;
+  return fa->id <= fb->id && fb->id - fa->id < fa->subtree;
 }
 
 int sgf_node_is_descendant(const sgf_node *a, const sgf_node *b) {
@@ -116,56 +162,72 @@ int sgf_node_is_descendant(const sgf_node *a, const sgf_node *b) {
 }
 
 const sgf_node *sgf_node_lca(const sgf_node *a, const sgf_node *b) {
-  if (a->tree != b->tree) return NULL;
+  size_t la, lb;
+  if (sgf__tree_of(a) != sgf__tree_of(b)) return NULL;
   if (sgf_node_is_ancestor(a, b)) return a;
   if (sgf_node_is_ancestor(b, a)) return b;
-  while (a->level > b->level) a = a->parent;
-  while (b->level > a->level) b = b->parent;
+  la = sgf_node_tree_depth(a);
+  lb = sgf_node_tree_depth(b);
+  for (; la > lb; la--) a = sgf_node_parent(a);
+  for (; lb > la; lb--) b = sgf_node_parent(b);
   while (a != b) {
-    a = a->parent;
-    b = b->parent;
+    a = sgf_node_parent(a);
+    b = sgf_node_parent(b);
   }
   return a;
 }
 
 size_t sgf_node_distance(const sgf_node *a, const sgf_node *b) {
   const sgf_node *c = sgf_node_lca(a, b);
+  size_t pc;
   if (!c) return SIZE_MAX;
-  return (size_t)(a->ply - c->ply) + (size_t)(b->ply - c->ply);
+  pc = sgf_node_ply(c);
+  return (sgf_node_ply(a) - pc) + (sgf_node_ply(b) - pc);
 }
 
 sgf_pos sgf_node_pos(const sgf_node *n) {
   static const sgf_pos none;
-  return n->pos ? *n->pos : none;
+  const sgf_tree *t = sgf__tree_any(n);
+  uint32_t id = sgf__id(n);
+  return t->npos && id < t->n0 ? t->npos[id] : none;
 }
 
 /* ------------------------------------------------------------------ */
 /* Game facts                                                          */
 
 /* The node's first B or W property (with a value), or NULL. */
-static const sgf__prop *move_prop(const sgf_node *n) {
-  uint32_t i;
-  for (i = 0; i < n->nprops; i++) {
-    const sgf__prop *p = &n->props[i];
-    if ((p->ident[0] == 'B' || p->ident[0] == 'W') && !p->ident[1] &&
-        p->nvalues > 0)
-      return p;
+static long move_prop(const sgf_tree *t, const sgf_node *n) {
+  uint32_t i, k = sgf__nprops(t, n);
+  for (i = 0; i < k; i++) {
+    sgf__prop tmp;
+    const sgf__prop *p = sgf__prop_at(t, n, i, &tmp);
+    const char *id = sgf__code_ident(t, p->code);
+    if ((id[0] == 'B' || id[0] == 'W') && !id[1] && p->nvalues > 0)
+      return (long)i;
   }
-  return NULL;
+  return -1;
 }
 
-const sgf__tval *sgf__node_move_value(const sgf_node *n) {
-  const sgf__prop *p;
-  if (!(n->flags & SGF__N_MOVE)) return NULL;
-  p = move_prop(n);
-  return p ? &p->values[0] : NULL;
+int sgf__node_move_value(const sgf_node *n, sgf__tval *v) {
+  const sgf_tree *t = sgf__tree_any(n);
+  long i;
+  sgf_prop_view pv;
+  sgf_value_view vv;
+  if (!(n->flags & SGF__N_MOVE)) return 0;
+  if ((i = move_prop(t, n)) < 0) return 0;
+  pv = sgf__node_view(t, n, (uint32_t)i);
+  vv = sgf_prop_value(&pv, 0);
+  v->raw = vv.raw;
+  v->len = vv.len;
+  return 1;
 }
 
 sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   if (value) {
-    const sgf__prop *p = (n->flags & SGF__N_MOVE) ? move_prop(n) : NULL;
-    if (p) {
-      sgf_prop_view pv = sgf__prop_view(p);
+    const sgf_tree *t = sgf__tree_any(n);
+    long i = (n->flags & SGF__N_MOVE) ? move_prop(t, n) : -1;
+    if (i >= 0) {
+      sgf_prop_view pv = sgf__node_view(t, n, (uint32_t)i);
       *value = sgf_prop_value(&pv, 0);
     } else {
       static const sgf_value_view none;
@@ -176,41 +238,80 @@ sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
 }
 
+static int64_t sat_add(int64_t a, uint64_t k) {
+  return (uint64_t)(INT64_MAX - a) < k ? INT64_MAX : a + (int64_t)k;
+}
+
+/* The move number without the arrays: from the last move on the path up
+ * to the nearest MN (or the root), counting moves. */
+static int64_t slow_move_number(const sgf_node *n) {
+  uint64_t k = 0; /* moves from m (included) down to n's last move */
+  while (n && !(n->flags & SGF__N_MOVE)) n = sgf_node_parent(n);
+  if (!n) return 0;
+  for (; n; n = sgf_node_parent(n)) {
+    const sgf_tree *t = sgf__tree_any(n);
+    if (n->flags & SGF__N_MOVE) {
+      if (n->flags & SGF__N_MN) return sat_add(sgf__node_mn(t, n), k);
+      k++;
+    } else if (n->flags & SGF__N_MN) {
+      return sat_add(sgf__node_mn(t, n), k - 1);
+    }
+  }
+  return k > INT64_MAX ? INT64_MAX : (int64_t)k;
+}
+
 int64_t sgf_node_move_number(const sgf_node *n) {
-  sgf__fresh(n);
-  return n->movenum;
+  const sgf__facts *f = sgf__facts_of(n);
+  return f ? f->movenum : slow_move_number(n);
 }
 
 sgf_color sgf_node_to_play(const sgf_node *n) {
-  sgf__fresh(n);
+  const sgf__facts *f;
+  uint32_t last;
   if (n->flags & SGF__N_PL_B) return SGF_COLOR_BLACK;
   if (n->flags & SGF__N_PL_W) return SGF_COLOR_WHITE;
-  if (n->flags & SGF__N_LAST_B) return SGF_COLOR_WHITE;
-  if (n->flags & SGF__N_LAST_W) return SGF_COLOR_BLACK;
-  return (n->tree->root->flags & SGF__N_HA2) ? SGF_COLOR_WHITE
-                                             : SGF_COLOR_BLACK;
+  f = sgf__facts_of(n);
+  if (f) {
+    last = f->last;
+  } else {
+    const sgf_node *m = n;
+    while (m && !(m->flags & SGF__N_MOVE)) m = sgf_node_parent(m);
+    last = m ? m->flags & SGF__N_MOVE : 0;
+  }
+  if (last & SGF__N_BLACK) return SGF_COLOR_WHITE;
+  if (last & SGF__N_WHITE) return SGF_COLOR_BLACK;
+  return (sgf_node_root(n)->flags & SGF__N_HA2) ? SGF_COLOR_WHITE
+                                                : SGF_COLOR_BLACK;
 }
 
 /* ------------------------------------------------------------------ */
 /* Properties                                                          */
 
-size_t sgf_node_prop_count(const sgf_node *n) { return n->nprops; }
-
-sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i) {
-  return sgf__prop_view(i < n->nprops ? &n->props[i] : NULL);
+size_t sgf_node_prop_count(const sgf_node *n) {
+  return sgf__nprops(sgf__tree_any(n), n);
 }
 
-sgf__prop *sgf__node_find(const sgf_node *n, const char *ident) {
-  uint32_t i;
-  for (i = 0; i < n->nprops; i++) {
-    sgf__prop *p = &n->props[i];
-    if (strcmp(p->ident, ident) == 0) return p;
+sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i) {
+  const sgf_tree *t = sgf__tree_any(n);
+  if (i >= sgf__nprops(t, n)) return sgf__view(t, NULL);
+  return sgf__node_view(t, n, (uint32_t)i);
+}
+
+long sgf__node_find(const sgf_tree *t, const sgf_node *n, const char *ident) {
+  uint32_t i, k = sgf__nprops(t, n);
+  int code = sgf__code_static(ident, strlen(ident));
+  for (i = 0; i < k; i++) {
+    sgf__prop tmp;
+    if (sgf__prop_is(t, sgf__prop_at(t, n, i, &tmp), ident, code))
+      return (long)i;
   }
-  return NULL;
+  return -1;
 }
 
 sgf_prop_view sgf_node_find_prop(const sgf_node *n, const char *ident) {
-  return sgf__prop_view(sgf__node_find(n, ident));
+  const sgf_tree *t = sgf__tree_any(n);
+  long i = sgf__node_find(t, n, ident);
+  return i < 0 ? sgf__view(t, NULL) : sgf__node_view(t, n, (uint32_t)i);
 }
 
 /* ------------------------------------------------------------------ */
@@ -233,15 +334,10 @@ void sgf_node_iter_mainline_init(sgf_node_iter *it, const sgf_node *n) {
 const sgf_node *sgf_node_iter_next(sgf_node_iter *it) {
   const sgf_node *r = it->next, *s;
   if (!r) return NULL;
-  if (r->first_child) {
-    s = r->first_child;
-  } else if (it->mode == ITER_MAINLINE) {
-    s = NULL;
-  } else {
-    for (s = r; s != it->top && !s->next; s = s->parent) {
-    }
-    s = s == it->top ? NULL : s->next;
-  }
+  if (it->mode == ITER_MAINLINE)
+    s = sgf_node_first_child(r);
+  else
+    s = preorder_next(it->top, r);
   it->next = s;
   return r;
 }
