@@ -53,7 +53,7 @@
  * max_tree_bytes not allow the arrays, each query walks the tree instead
  * (O(path length), or O(n) for indexes and subtree sizes): queries never
  * fail.
-
+ *
  * THREADS. Builders and cursors are used by one thread at a time. A tree
  * may be read by several threads at once once sgf_tree_node_at() has been
  * called on it (by one thread: the first call makes the derived facts and
