@@ -58,7 +58,7 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
       while (len - i >= 8 && !special8(raw + i)) i += 8;
       while (i < len && (unsigned char)raw[i] > '\r' && raw[i] != '\\') i++;
       if (i > run) {
-        memcpy(out + n, raw + run, i - run);
+        memmove(out + n, raw + run, i - run); /* in place: out <= raw */
         n += i - run;
         if (i == len) break;
       }
