@@ -13,7 +13,10 @@
 #   idle  10,000 idle raw connections held: the server's RSS (target:
 #         under 256 MiB)
 # With taskset and 2 CPUs or more the server runs on CPU 0 and the
-# clients (senders, wrk, python) on CPU 1.
+# clients (senders, wrk, python) on CPU 1; the raw measure is made twice:
+# so pinned (the server's --threads default follows its CPUs: one loop),
+# and unpinned, the server's threads (one a CPU) and the senders sharing
+# every CPU. Each raw line gives the senders' own CPU seconds too.
 #
 # Usage: bench/serve.sh [SGF [CORPUS_DIR]] (default: _build/sgf,
 # ../shared/corpus/dev; the games are the first 400 files under 200 KB
@@ -118,11 +121,18 @@ size=$(wc -c <"$tmp/send.sgf")
 # ---- raw: N senders
 senders=50
 [ "$short" = 1 ] && senders=10
-# raw_run WHAT SINK-OPTION FILE [NOTE]: one run.
+# children_cpu: the CPU seconds (user + system) of this shell's
+# waited-for children (cutime + cstime of /proc/$$/stat).
+children_cpu() {
+  sed 's/^.*) //' "/proc/$$/stat" | awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }'
+}
+# raw_run WHAT SINK-OPTION FILE [NOTE]: one run ($spin, $cpin: where).
 raw_run() {
   what=$1
   rm -f "$3"
   start "$2" "$3"
+  threads=$(sed -n 's/.* \([0-9]*\) threads for raw connections.*/\1/p' "$tmp/log")
+  c0=$(children_cpu)
   t0=$(date +%s.%N)
   pids=
   i=0
@@ -134,6 +144,7 @@ raw_run() {
   bad_send=0
   for p in $pids; do wait "$p" || bad_send=$((bad_send + 1)); done
   t1=$(date +%s.%N)
+  c1=$(children_cpu)
   stop
   lines=$(stored_count "$2" "$3")
   acked=$(cat "$tmp"/sent* | awk '/^sent / { s += $4 } END { print s + 0 }')
@@ -142,13 +153,24 @@ raw_run() {
   [ "$acked" -eq $((${per:-0} * senders)) ] || wrong "raw: $acked games acknowledged, not $senders x $per"
   [ "$lines" -eq "$acked" ] || wrong "raw: $lines games stored for $acked acknowledged"
   [ "$(quarantined)" -eq 0 ] || wrong "raw: $(quarantined) games quarantined"
-  echo "$t0 $t1 $size $senders $acked $hwm $cpu" | awk -v what="$what" -v note="${4:-}" '{ s = $2 - $1; mb = $3 * $4 / 1e6;
-    printf "serve-bench: raw: %d senders, %.1f MB in %.2f s: %.1f MB/s, %.0f games/s into %s (%d games, each acknowledged and stored once; server CPU %.2f s: %.1f MB per CPU second), peak RSS %.1f MiB%s\n",
-    $4, mb, s, mb / s, $5 / s, what, $5, $7, mb / ($7 > 0 ? $7 : 1), $6 / 1024, note }'
+  where="server on CPU 0 (1 thread), senders on CPU 1"
+  [ -n "$spin" ] || where="unpinned: server ${threads:-1} thread(s), senders on any of $(nproc) CPUs"
+  echo "$t0 $t1 $size $senders $acked $hwm $cpu $c0 $c1" | awk -v what="$what" -v note="${4:-}" -v where="$where" '{ s = $2 - $1; mb = $3 * $4 / 1e6;
+    printf "serve-bench: raw: %d senders, %.1f MB in %.2f s: %.1f MB/s, %.0f games/s into %s (%s; %d games, each acknowledged and stored once; server CPU %.2f s: %.1f MB per CPU second; senders CPU %.2f s), peak RSS %.1f MiB%s\n",
+    $4, mb, s, mb / s, $5 / s, what, where, $5, $7, mb / ($7 > 0 ? $7 : 1), $9 - $8, $6 / 1024, note }'
   rm -f "$3" "$tmp"/sent*
 }
-raw_run "JSON Lines" --jsonl "$tmp/out.jsonl" " (targets: 300 MB/s, under 64 MiB)"
-raw_run "an SGF file" --out "$tmp/out.sgf" " (byte-exact; for comparison)"
+if [ -n "$spin" ]; then
+  raw_run "JSON Lines" --jsonl "$tmp/out.jsonl" " (pinned; for comparison)"
+  pinned_s=$spin pinned_c=$cpin
+  spin= cpin=
+  raw_run "JSON Lines" --jsonl "$tmp/out.jsonl" " (targets: 300 MB/s, under 64 MiB)"
+  raw_run "an SGF file" --out "$tmp/out.sgf" " (byte-exact; for comparison)"
+  spin=$pinned_s cpin=$pinned_c
+else
+  raw_run "JSON Lines" --jsonl "$tmp/out.jsonl" " (targets: 300 MB/s, under 64 MiB)"
+  raw_run "an SGF file" --out "$tmp/out.sgf" " (byte-exact; for comparison)"
+fi
 
 # ---- http: wrk posting single games, then curl
 "$sgf" split -d "$tmp/one" --compact "$tmp/games.sgf" >/dev/null 2>&1

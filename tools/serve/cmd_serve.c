@@ -18,7 +18,8 @@ void help_serve(FILE *f) {
           "usage: sgf serve [--listen=ADDR:PORT] [--http=ADDR:PORT]\n"
           "                 [--dir=DIR | --jsonl=FILE | --out=FILE] [--fmt] "
           "[--strict]\n"
-          "                 [--quarantine=DIR] [--log=FILE] [LIMITS]\n"
+          "                 [--quarantine=DIR] [--log=FILE] [--threads=N] "
+          "[LIMITS]\n"
           "\n"
           "Receive SGF games over the network and store every complete "
           "game.\n"
@@ -52,6 +53,10 @@ void help_serve(FILE *f) {
           "'quarantine')\n"
           "      --log=FILE          the log (default stderr); SIGHUP "
           "reopens it\n"
+          "      --threads=N         threads parsing raw connections "
+          "(default: the\n"
+          "                          number of CPUs; 1: one loop does "
+          "everything)\n"
           "Limits (K, M, G suffixes; 0: none):\n"
           "      --max-connections=N  (default 1024)\n"
           "      --max-game-bytes=N   (default 16M)\n"
@@ -119,7 +124,8 @@ int cmd_serve(int argc, char **argv) {
     OPT_MAXGAMES,
     OPT_IDLE,
     OPT_MAXMEM,
-    OPT_SINKBUF
+    OPT_SINKBUF,
+    OPT_THREADS
   };
   static const struct option longopts[] = {
       {"listen", required_argument, NULL, OPT_LISTEN},
@@ -137,6 +143,7 @@ int cmd_serve(int argc, char **argv) {
       {"idle-timeout", required_argument, NULL, OPT_IDLE},
       {"max-memory", required_argument, NULL, OPT_MAXMEM},
       {"sink-buffer", required_argument, NULL, OPT_SINKBUF},
+      {"threads", required_argument, NULL, OPT_THREADS},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   server_opts o;
@@ -149,6 +156,7 @@ int cmd_serve(int argc, char **argv) {
   o.max_game_bytes = 16u << 20;
   o.idle_ms = 60000;
   o.max_memory = 256u << 20;
+  o.threads = uv_available_parallelism();
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
     switch (ch) {
@@ -202,6 +210,17 @@ int cmd_serve(int argc, char **argv) {
       case OPT_SINKBUF:
         bad |= parse_size("--sink-buffer", optarg, &v);
         o.sink_high = (size_t)v;
+        break;
+      case OPT_THREADS:
+        bad |= parse_size("--threads", optarg, &v);
+        if (!bad && (v < 1 || v > 256)) {
+          fprintf(stderr,
+                  "sgf: serve: --threads: '%s' is not from 1 to 256\n"
+                  "Try 'sgf serve --help'.\n",
+                  optarg);
+          return EXIT_TROUBLE;
+        }
+        o.threads = (unsigned)v;
         break;
       case 'h':
         help_serve(stdout);

@@ -1,6 +1,15 @@
-/* server.c - `sgf serve`'s listening sockets, clients' life, signals and
- * limits (server.h). One libuv loop does everything; the sink's writes
- * and the directories' fsyncs run in libuv's pool.
+/* server.c - `sgf serve`'s listening sockets, clients' life, signals,
+ * limits and threads (server.h). A loop per shard does everything for
+ * its clients; the sinks' writes and the directories' fsyncs run in
+ * libuv's pool.
+ *
+ * THREADS. One loop parses and converts about 150 MB of SGF into JSON
+ * Lines a CPU second: more needs more cores. With --threads N > 1 the
+ * main thread accepts the raw port's connections and hands each socket
+ * (a dup of the accepted one) to the next worker by uv_async; a worker
+ * is the single-loop server over again for its clients. The main
+ * thread keeps the HTTP port (its POSTs are small) and the signals,
+ * which it passes on to the workers the same way.
  *
  * STOPPING (SIGINT, SIGTERM). The listeners close; every client stops
  * reading; what a client had received is parsed to its end (the sink may
@@ -14,10 +23,13 @@
 
 #include "log.h"
 
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* "ADDR:PORT" or "[ADDR]:PORT" into an address. Returns 0 or -1. */
 static int parse_addr(const char *s, struct sockaddr_storage *ss) {
@@ -73,8 +85,16 @@ static void maybe_exit(server *s) {
   if (!s->stopping || s->clients != NULL || !sink_idle(s->sink) ||
       !sink_idle(s->quar))
     return;
+  if (s->index > 0) { /* a worker: its loop ends */
+    uv_close((uv_handle_t *)&s->wake, closed_quietly);
+    uv_close((uv_handle_t *)&s->flush_t, closed_quietly);
+    uv_close((uv_handle_t *)&s->ack_chk, closed_quietly);
+    return;
+  }
+  if (atomic_load(&s->g->live) > 0) return; /* the flush timer comes back */
   slog("stopped: %" PRIu64 " games stored, %" PRIu64 " quarantined",
-       s->st.games_stored, s->st.games_quarantined);
+       stats_total(s, offsetof(stats, games_stored)),
+       stats_total(s, offsetof(stats, games_quarantined)));
   uv_close((uv_handle_t *)&s->sig_int, closed_quietly);
   uv_close((uv_handle_t *)&s->sig_term, closed_quietly);
   uv_close((uv_handle_t *)&s->sig_hup, closed_quietly);
@@ -82,21 +102,10 @@ static void maybe_exit(server *s) {
   uv_close((uv_handle_t *)&s->ack_chk, closed_quietly);
 }
 
-static void on_signal(uv_signal_t *h, int signum) {
-  server *s = h->data;
+/* Stop reading, finish what was received (STOPPING above). */
+static void stop_clients(server *s) {
   client *cl, *next;
-  if (signum == SIGHUP) {
-    slog("SIGHUP: reopening the log and the sink");
-    slog_reopen();
-    sink_reopen(s->sink);
-    return;
-  }
-  if (s->stopping) return;
   s->stopping = 1;
-  slog("%s: stopping (%u clients)", signum == SIGINT ? "SIGINT" : "SIGTERM",
-       s->nclients);
-  if (s->raw_on) uv_close((uv_handle_t *)&s->raw_l, closed_quietly);
-  if (s->http_on) uv_close((uv_handle_t *)&s->http_l, closed_quietly);
   for (cl = s->clients; cl != NULL; cl = next) {
     next = cl->next;
     if (cl->is_http)
@@ -105,6 +114,40 @@ static void on_signal(uv_signal_t *h, int signum) {
       raw_stop(cl);
   }
   maybe_exit(s);
+}
+
+/* Ask every worker to stop (or reopen its sink): their wake handler. */
+static void tell_workers(server *s, int stop) {
+  unsigned i;
+  for (i = 1; i < s->g->nshards; i++) {
+    server *w = s->g->shard[i];
+    uv_mutex_lock(&w->qlock);
+    if (stop)
+      w->want_stop = 1;
+    else
+      w->want_hup = 1;
+    uv_mutex_unlock(&w->qlock);
+    uv_async_send(&w->wake);
+  }
+}
+
+static void on_signal(uv_signal_t *h, int signum) {
+  server *s = h->data;
+  if (signum == SIGHUP) {
+    slog("SIGHUP: reopening the log and the sink");
+    slog_reopen();
+    sink_reopen(s->sink);
+    tell_workers(s, 0);
+    return;
+  }
+  if (s->stopping) return;
+  slog("%s: stopping (%u clients)", signum == SIGINT ? "SIGINT" : "SIGTERM",
+       atomic_load(&s->g->nclients));
+  if (s->raw_on) uv_close((uv_handle_t *)&s->raw_l, closed_quietly);
+  if (s->http_on) uv_close((uv_handle_t *)&s->http_l, closed_quietly);
+  /* after the listener's close: no socket is handed on after the stop */
+  tell_workers(s, 1);
+  stop_clients(s);
 }
 
 /* ------------------------------------------------------------ clients */
@@ -190,7 +233,8 @@ void client_maybe_free(client *cl) {
     s->clients = cl->next;
   if (cl->next) cl->next->prev = cl->prev;
   s->nclients--;
-  s->held -= cl->held;
+  atomic_fetch_sub(&s->g->nclients, 1);
+  atomic_fetch_sub(&s->g->held, cl->held);
   if (cl->conn_live) conn_free(&cl->c);
   if (cl->is_http) http_free(cl);
   free(cl);
@@ -237,13 +281,19 @@ void client_end(client *cl) {
   cl->closing = 1;
 }
 
+size_t server_memory(const server *s) {
+  return atomic_load(&s->g->held) + atomic_load(&s->g->backlog);
+}
+
 int client_count_held(client *cl) {
   server *s = cl->srv;
   size_t now = cl->conn_live ? conn_held(&cl->c) : 0;
-  s->held = s->held - cl->held + now;
+  if (now > cl->held)
+    atomic_fetch_add(&s->g->held, now - cl->held);
+  else if (now < cl->held)
+    atomic_fetch_sub(&s->g->held, cl->held - now);
   cl->held = now;
-  return s->opt.max_memory &&
-         s->held + sink_backlog(s->sink) > s->opt.max_memory;
+  return s->opt.max_memory && server_memory(s) > s->opt.max_memory;
 }
 
 typedef struct wreq {
@@ -345,37 +395,39 @@ static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b) {
     raw_read(cl, b->base, n);
 }
 
-static void accept_one(uv_stream_t *l, int status, int is_http) {
-  server *s = l->data;
-  client *cl;
-  struct sockaddr_storage ss;
-  int len = sizeof ss;
-  if (status < 0) {
-    slog("accept: %s", uv_strerror(status));
-    return;
-  }
-  cl = calloc(1, sizeof *cl);
-  if (cl == NULL) return;
+/* A client of shard s, its handles open, its socket not yet given.
+ * counted: g->nclients counts it already (a socket handed on). */
+static client *client_new(server *s, int is_http, int counted) {
+  client *cl = calloc(1, sizeof *cl);
+  if (cl == NULL) return NULL;
   cl->srv = s;
   uv_tcp_init(s->loop, &cl->tcp);
   uv_timer_init(s->loop, &cl->idle);
   cl->tcp.data = cl->idle.data = cl;
   cl->handles = 2;
   cl->is_http = is_http;
-  cl->id = ++s->next_id;
+  cl->id = atomic_fetch_add(&s->g->next_id, 1) + 1;
   cl->next = s->clients;
   if (s->clients) s->clients->prev = cl;
   s->clients = cl;
   s->nclients++;
-  if (uv_accept(l, (uv_stream_t *)&cl->tcp) != 0) {
-    client_close(cl);
-    return;
-  }
+  if (!counted) atomic_fetch_add(&s->g->nclients, 1);
+  cl->counted = counted;
+  return cl;
+}
+
+/* The client's socket is open: the limits, then its protocol. */
+static void client_begin(client *cl) {
+  server *s = cl->srv;
+  int is_http = cl->is_http;
+  struct sockaddr_storage ss;
+  int len = sizeof ss;
   memset(&ss, 0, sizeof ss);
   uv_tcp_getpeername(&cl->tcp, (struct sockaddr *)&ss, &len);
   name_addr(&ss, cl->peer, sizeof cl->peer);
   s->st.connections++;
-  if (s->opt.max_conn && s->nclients > s->opt.max_conn) {
+  if (!cl->counted && s->opt.max_conn &&
+      atomic_load(&s->g->nclients) > s->opt.max_conn) {
     s->st.limits_hit++;
     s->st.refused++;
     slog("limit hit: %s refused: %u connections (--max-connections)", cl->peer,
@@ -383,8 +435,7 @@ static void accept_one(uv_stream_t *l, int status, int is_http) {
     client_close(cl);
     return;
   }
-  if (s->opt.max_memory &&
-      s->held + sink_backlog(s->sink) > s->opt.max_memory) {
+  if (s->opt.max_memory && server_memory(s) > s->opt.max_memory) {
     s->st.limits_hit++;
     s->st.refused++;
     slog("limit hit: %s refused: memory over %" PRIu64 " bytes (--max-memory)",
@@ -400,8 +451,105 @@ static void accept_one(uv_stream_t *l, int status, int is_http) {
     raw_start(cl);
 }
 
-static void on_raw(uv_stream_t *l, int status) { accept_one(l, status, 0); }
+static void accept_one(uv_stream_t *l, int status, int is_http) {
+  server *s = l->data;
+  client *cl;
+  if (status < 0) {
+    slog("accept: %s", uv_strerror(status));
+    return;
+  }
+  if ((cl = client_new(s, is_http, 0)) == NULL) return;
+  if (uv_accept(l, (uv_stream_t *)&cl->tcp) != 0) {
+    client_close(cl);
+    return;
+  }
+  client_begin(cl);
+}
+
+/* A raw connection for a worker: its socket, duplicated out of the main
+ * loop's handle (closed here), goes on the worker's queue. */
+static int hand_on(uv_stream_t *l) {
+  server *s = l->data, *w;
+  uv_tcp_t *t;
+  uv_os_fd_t fd;
+  int dup_fd;
+  if ((t = malloc(sizeof *t)) == NULL) return -1;
+  uv_tcp_init(s->loop, t);
+  if (uv_accept(l, (uv_stream_t *)t) != 0 || uv_fileno((uv_handle_t *)t, &fd) ||
+      (dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+    uv_close((uv_handle_t *)t, (uv_close_cb)free);
+    return -1;
+  }
+  uv_close((uv_handle_t *)t, (uv_close_cb)free);
+  w = s->g->shard[1 + s->next_worker++ % (s->g->nshards - 1)];
+  uv_mutex_lock(&w->qlock);
+  if (w->nfdq == w->capfdq) {
+    size_t cap = w->capfdq ? 2 * w->capfdq : 64;
+    int *q = realloc(w->fdq, cap * sizeof *q);
+    if (q == NULL) {
+      uv_mutex_unlock(&w->qlock);
+      close(dup_fd);
+      return -1;
+    }
+    w->fdq = q;
+    w->capfdq = cap;
+  }
+  w->fdq[w->nfdq++] = dup_fd;
+  uv_mutex_unlock(&w->qlock);
+  uv_async_send(&w->wake);
+  return 0;
+}
+
+/* With workers, --max-connections is checked here, in the order of the
+ * accepts: a connection over it is refused by the main thread, one under
+ * it counted before it is handed on (a worker does not count again). */
+static void on_raw(uv_stream_t *l, int status) {
+  server *s = l->data;
+  group *g = s->g;
+  unsigned n = atomic_load(&g->nclients);
+  if (g->nshards == 1 || status < 0 ||
+      (s->opt.max_conn && n >= s->opt.max_conn)) {
+    accept_one(l, status, 0);
+    return;
+  }
+  atomic_fetch_add(&g->nclients, 1);
+  if (hand_on(l) != 0) atomic_fetch_sub(&g->nclients, 1);
+}
+
 static void on_http(uv_stream_t *l, int status) { accept_one(l, status, 1); }
+
+/* A worker's wake: the sockets handed to it, then a stop or a SIGHUP. */
+static void on_wake(uv_async_t *h) {
+  server *s = h->data;
+  int *q, stop, hup;
+  size_t n, i;
+  uv_mutex_lock(&s->qlock);
+  q = s->fdq;
+  n = s->nfdq;
+  s->fdq = NULL;
+  s->nfdq = s->capfdq = 0;
+  stop = s->want_stop;
+  hup = s->want_hup;
+  s->want_hup = 0;
+  uv_mutex_unlock(&s->qlock);
+  for (i = 0; i < n; i++) {
+    client *cl = client_new(s, 0, 1);
+    if (cl == NULL) {
+      atomic_fetch_sub(&s->g->nclients, 1);
+      close(q[i]);
+      continue;
+    }
+    if (uv_tcp_open(&cl->tcp, q[i]) != 0) {
+      close(q[i]);
+      client_close(cl);
+      continue;
+    }
+    client_begin(cl);
+  }
+  free(q);
+  if (hup) sink_reopen(s->sink);
+  if (stop && !s->stopping) stop_clients(s);
+}
 
 /* ------------------------------------------------------------ games */
 
@@ -476,46 +624,124 @@ static int listen_on(server *s, uv_tcp_t *h, const char *addr,
   return 0;
 }
 
-int server_run(const server_opts *opt) {
-  server *s = calloc(1, sizeof *s);
+/* A shard's sinks, on its loop. Returns 0 or -1 (said). */
+static int shard_sinks(server *s) {
+  const server_opts *opt = &s->opt;
   sink_opts so;
   const char *err;
-  int status = 2;
-  if (s == NULL) return 2;
-  s->loop = uv_default_loop();
-  s->opt = *opt;
-  if (slog_open(opt->log) != 0) {
-    fprintf(stderr, "sgf: serve: %s: cannot open the log\n", opt->log);
-    free(s);
-    return 2;
-  }
   memset(&so, 0, sizeof so);
   so.kind = opt->sink_kind;
   so.path = opt->sink_path;
   so.fmt = opt->fmt;
   so.high = opt->sink_high;
+  so.total = &s->g->backlog;
+  so.lock = &s->g->write_lock;
   s->sink = sink_create(s->loop, &so, &err);
   if (s->sink == NULL) {
     fprintf(stderr, "sgf: serve: sink %s: %s\n",
             opt->sink_path ? opt->sink_path : "stdout", err);
-    goto out;
+    return -1;
   }
   memset(&so, 0, sizeof so);
   so.kind = SINK_DIR;
   so.path = opt->quarantine;
-  so.tag = "q-";
+  so.tag = "q-"; /* not counted in --max-memory, as before the threads */
   s->quar = sink_create(s->loop, &so, &err);
   if (s->quar == NULL) {
     fprintf(stderr, "sgf: serve: quarantine %s: %s\n", opt->quarantine, err);
+    return -1;
+  }
+  return 0;
+}
+
+static void shard_free(server *s) {
+  if (s == NULL) return;
+  sink_destroy(s->sink);
+  sink_destroy(s->quar);
+  if (s->index > 0) {
+    uv_mutex_destroy(&s->qlock);
+    free(s->fdq);
+    if (s->loop) {
+      uv_loop_close(s->loop);
+      free(s->loop);
+    }
+  }
+  free(s);
+}
+
+/* A worker: its own loop, till it has stopped. */
+static void worker_main(void *arg) {
+  server *s = arg;
+  uv_run(s->loop, UV_RUN_DEFAULT);
+  atomic_fetch_sub(&s->g->live, 1);
+}
+
+static server *shard_new(group *g, unsigned i, const server_opts *opt) {
+  server *s = calloc(1, sizeof *s);
+  if (s == NULL) return NULL;
+  g->shard[i] = s;
+  s->g = g;
+  s->index = i;
+  s->opt = *opt;
+  if (i == 0) {
+    s->loop = uv_default_loop();
+  } else {
+    if ((s->loop = malloc(sizeof *s->loop)) == NULL ||
+        uv_loop_init(s->loop) != 0) {
+      free(s->loop);
+      s->loop = NULL;
+      return NULL;
+    }
+    uv_mutex_init(&s->qlock);
+    uv_async_init(s->loop, &s->wake, on_wake);
+    s->wake.data = s;
+  }
+  if (shard_sinks(s) != 0) return NULL;
+  uv_timer_init(s->loop, &s->flush_t);
+  s->flush_t.data = s;
+  uv_timer_start(&s->flush_t, on_flush, 200, 200);
+  uv_check_init(s->loop, &s->ack_chk);
+  s->ack_chk.data = s;
+  return s;
+}
+
+/* A shard made (or half made) but never run: close its handles. */
+static void shard_unrun(server *s) {
+  if (s->index > 0) uv_close((uv_handle_t *)&s->wake, NULL);
+  if (s->flush_t.data) {
+    uv_close((uv_handle_t *)&s->flush_t, NULL);
+    uv_close((uv_handle_t *)&s->ack_chk, NULL);
+  }
+  uv_run(s->loop, UV_RUN_NOWAIT);
+}
+
+int server_run(const server_opts *opt) {
+  group g;
+  server *s;
+  unsigned i, started = 0, n = opt->threads > 1 ? opt->threads + 1 : 1;
+  int status = 2;
+  memset(&g, 0, sizeof g);
+  if (opt->listen == NULL) n = 1; /* the workers are for raw connections */
+  g.shard = calloc(n, sizeof *g.shard);
+  if (g.shard == NULL) return 2;
+  g.nshards = n;
+  uv_mutex_init(&g.write_lock);
+  if (slog_open(opt->log) != 0) {
+    fprintf(stderr, "sgf: serve: %s: cannot open the log\n", opt->log);
     goto out;
   }
+  for (i = 0; i < n; i++)
+    if (shard_new(&g, i, opt) == NULL) break;
+  s = g.shard[0];
+  if (i < n) goto unrun;
   if (opt->listen &&
       listen_on(s, &s->raw_l, opt->listen, on_raw, "raw SGF") != 0)
-    goto out;
+    goto unrun;
   s->raw_on = opt->listen != NULL;
   if (opt->http && listen_on(s, &s->http_l, opt->http, on_http, "HTTP") != 0)
-    goto out;
+    goto unrun;
   s->http_on = opt->http != NULL;
+  if (n > 1) slog("%u threads for raw connections", n - 1);
   uv_signal_init(s->loop, &s->sig_int);
   uv_signal_init(s->loop, &s->sig_term);
   uv_signal_init(s->loop, &s->sig_hup);
@@ -523,22 +749,31 @@ int server_run(const server_opts *opt) {
   uv_signal_start(&s->sig_int, on_signal, SIGINT);
   uv_signal_start(&s->sig_term, on_signal, SIGTERM);
   uv_signal_start(&s->sig_hup, on_signal, SIGHUP);
-  uv_timer_init(s->loop, &s->flush_t);
-  s->flush_t.data = s;
-  uv_timer_start(&s->flush_t, on_flush, 200, 200);
-  uv_check_init(s->loop, &s->ack_chk);
-  s->ack_chk.data = s;
-  uv_run(s->loop, UV_RUN_DEFAULT);
-  status = sink_failures(s->sink) ? 2 : 0;
-out:
-  if (status != 0 && !s->stopping) {
-    /* a failed start: close what was opened */
-    if (s->raw_on) uv_close((uv_handle_t *)&s->raw_l, NULL);
-    uv_run(s->loop, UV_RUN_NOWAIT);
+  for (started = 1; started < n; started++) {
+    atomic_fetch_add(&g.live, 1);
+    if (uv_thread_create(&g.shard[started]->thread, worker_main,
+                         g.shard[started]) != 0) {
+      atomic_fetch_sub(&g.live, 1);
+      slog("cannot start a thread: %u threads", started - 1);
+      break;
+    }
   }
-  sink_destroy(s->sink);
-  sink_destroy(s->quar);
+  uv_run(s->loop, UV_RUN_DEFAULT);
+  status = 0;
+  for (i = 1; i < started; i++) uv_thread_join(&g.shard[i]->thread);
+  for (i = 0; i < n; i++)
+    if (sink_failures(g.shard[i]->sink)) status = 2;
+  goto out;
+unrun:
+  /* a failed start: close what was opened */
+  if (g.shard[0] && g.shard[0]->raw_on)
+    uv_close((uv_handle_t *)&g.shard[0]->raw_l, NULL);
+  for (i = 0; i < n && g.shard[i] && g.shard[i]->loop; i++)
+    shard_unrun(g.shard[i]);
+out:
+  for (i = 0; i < n; i++) shard_free(g.shard[i]);
   slog_close();
-  free(s);
+  uv_mutex_destroy(&g.write_lock);
+  free(g.shard);
   return status;
 }

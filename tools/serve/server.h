@@ -6,10 +6,22 @@
  * A client's handles are its TCP handle and its idle timer; it is freed
  * once both are closed and every game it handed to the sink has been
  * acknowledged (ack.cl is still valid in the sink's callback).
+ *
+ * THREADS (--threads N, server.c). With N > 1 there are N worker
+ * threads, each a `server` of its own (a shard): its own loop, clients,
+ * sink and quarantine objects, acks and timers. The main thread's
+ * server listens, takes the signals and the HTTP port's clients, and
+ * hands each raw connection's socket to a worker in turn. What the
+ * shards share is in their `group`: the connection and memory counts
+ * the limits are checked against, the clients' ids, and a lock each
+ * stream sink's batch is written under (whole lines in one file). The
+ * counters (stats) are atomics, summed over the shards by /stats.
  */
 #ifndef SGF_SERVE_SERVER_H
 #define SGF_SERVE_SERVER_H
 
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <uv.h>
@@ -26,20 +38,47 @@ typedef struct server_opts {
   uint64_t max_game_bytes, max_games, max_memory;
   uint64_t idle_ms;
   size_t sink_high;
+  unsigned threads; /* workers for raw connections; 0 or 1: none */
 } server_opts;
 
+/* Atomic: a shard's counters are read by another's /stats. */
+typedef _Atomic uint64_t counter;
+
 typedef struct stats {
-  uint64_t connections, refused, bytes_in, games_stored, bytes_stored;
-  uint64_t games_quarantined, warnings, limits_hit, http_requests;
-  uint64_t pauses, store_failures;
+  counter connections, refused, bytes_in, games_stored, bytes_stored;
+  counter games_quarantined, warnings, limits_hit, http_requests;
+  counter pauses, store_failures;
 } stats;
 
 struct client;
 struct http_state;
+struct server;
+
+/* What the shards share (see THREADS above). */
+typedef struct group {
+  _Atomic unsigned nclients;
+  counter next_id;
+  _Atomic size_t held;    /* bytes the conns of every shard hold */
+  _Atomic size_t backlog; /* bytes every sink holds (sink_opts.total) */
+  _Atomic unsigned live;  /* workers still running */
+  uv_mutex_t write_lock;  /* sink_opts.lock */
+  struct server **shard;  /* [0] the main thread's, then the workers' */
+  unsigned nshards;
+} group;
 
 typedef struct server {
   uv_loop_t *loop;
   server_opts opt;
+  group *g;
+  unsigned index; /* in g->shard */
+  /* a worker's: sockets handed to it, and requests (under qlock) */
+  uv_thread_t thread;
+  uv_async_t wake;
+  uv_mutex_t qlock;
+  int *fdq;
+  size_t nfdq, capfdq;
+  int want_stop, want_hup;
+  unsigned next_worker; /* the main thread's: round robin */
   uv_tcp_t raw_l, http_l;
   int raw_on, http_on;
   uv_signal_t sig_int, sig_term, sig_hup;
@@ -48,9 +87,7 @@ typedef struct server {
   struct client *ack_head;
   sink *sink, *quar;
   struct client *clients; /* list */
-  unsigned nclients;
-  uint64_t next_id;
-  size_t held; /* bytes the clients' conns hold */
+  unsigned nclients;      /* this shard's; g->nclients counts them all */
   int stopping;
   stats st;
   char rbuf[65536];
@@ -64,6 +101,7 @@ typedef struct client {
   uint64_t id;
   char peer[80];
   int is_http;
+  int counted;   /* in g->nclients before it came (handed on) */
   char sniff[4]; /* a raw port's first bytes: an HTTP method? */
   int nsniff, sniffed;
   conn c;
@@ -94,7 +132,7 @@ void client_close(client *cl);
 /* Close once what was written has gone (uv_shutdown first). */
 void client_end(client *cl);
 void client_maybe_free(client *cl);
-/* The conn's buffer changed size: recount srv->held. Returns 1 when the
+/* The conn's buffer changed size: recount g->held. Returns 1 when the
  * total memory limit is exceeded. */
 int client_count_held(client *cl);
 void client_write(client *cl, const char *buf, size_t len);
@@ -124,7 +162,12 @@ void http_stop(client *cl);
 void http_read(client *cl, const char *buf, ssize_t n);
 void http_free(client *cl);
 
+/* Bytes held by every shard's conns and sinks (--max-memory). */
+size_t server_memory(const server *s);
+
 /* stats.c */
 void stats_json(const server *s, char *buf, size_t cap);
+/* A counter (its offsetof in stats) summed over the shards. */
+uint64_t stats_total(const server *s, size_t field);
 
 #endif /* SGF_SERVE_SERVER_H */

@@ -21,6 +21,10 @@
 #define DEFAULT_HIGH (4u << 20)
 #define IDLE_CONV_MAX 256 /* converters kept for the next games */
 
+/* Games' file names are numbered in the process, not per sink: the
+ * shards' sinks (and quarantines) share directories. */
+static atomic_uint_fast64_t dir_seq;
+
 typedef struct ack {
   sink_cb cb;
   void *ctx;
@@ -48,13 +52,14 @@ struct sink {
   /* stream: what waits for the next write, and the write in flight */
   bytebuf pend, infl;
   bytebuf pend_acks, infl_acks; /* ack[] */
-  size_t infl_done;
   int writing;
-  uv_fs_t req;
+  uv_work_t req;
+  int wfd;          /* the write's file (SIGHUP may change fd meanwhile) */
+  ssize_t wresult;  /* bytes written, or -errno */
+  size_t published; /* the backlog last added to opt.total */
   /* directory */
   size_t dir_bytes, dir_jobs; /* in flight */
   int old_fd; /* a stream's file before SIGHUP, closed after its write */
-  uint64_t seq;
   char stamp[32];
   uint64_t games, bytes, failures;
   sink_waiter waiters; /* list head */
@@ -155,17 +160,40 @@ static void wake(sink *s) {
 
 static void write_more(sink *s);
 
-static void wrote(uv_fs_t *req) {
+/* The backlog changed: tell opt.total. */
+static void publish(sink *s) {
+  size_t now = sink_backlog(s);
+  if (s->opt.total == NULL || now == s->published) return;
+  if (now > s->published)
+    atomic_fetch_add(s->opt.total, now - s->published);
+  else
+    atomic_fetch_sub(s->opt.total, s->published - now);
+  s->published = now;
+}
+
+/* In the pool: the batch, whole, under the lock. */
+static void write_work(uv_work_t *req) {
   sink *s = req->data;
-  ssize_t n = req->result;
+  size_t off = 0;
+  if (s->opt.lock) uv_mutex_lock(s->opt.lock);
+  while (off < s->infl.len) {
+    ssize_t n = write(s->wfd, s->infl.p + off, s->infl.len - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      s->wresult = -errno;
+      break;
+    }
+    off += (size_t)n;
+    s->wresult = (ssize_t)off;
+  }
+  if (s->opt.lock) uv_mutex_unlock(s->opt.lock);
+}
+
+static void wrote(uv_work_t *req, int status) {
+  sink *s = req->data;
+  ssize_t n = status < 0 ? status : s->wresult;
   size_t i, nacks;
   ack *a;
-  uv_fs_req_cleanup(req);
-  if (n > 0 && s->infl_done + (size_t)n < s->infl.len) {
-    s->infl_done += (size_t)n; /* a short write: the rest */
-    write_more(s);
-    return;
-  }
   if (n < 0) {
     slog("sink: write failed: %s", uv_strerror((int)n));
     s->failures += s->infl_acks.len / sizeof(ack);
@@ -183,30 +211,24 @@ static void wrote(uv_fs_t *req) {
   for (i = 0; i < nacks; i++)
     if (a[i].cb) a[i].cb(a[i].ctx, n < 0 ? (int)n : 0, NULL);
   if (s->pend.len > 0) write_more(s);
+  publish(s);
   wake(s);
 }
 
 static void write_more(sink *s) {
-  uv_buf_t b;
+  bytebuf t = s->infl;
   int rc;
-  if (!s->writing) {
-    bytebuf t = s->infl;
-    s->infl = s->pend;
-    s->pend = t;
-    t = s->infl_acks;
-    s->infl_acks = s->pend_acks;
-    s->pend_acks = t;
-    s->infl_done = 0;
-    s->writing = 1;
-  }
-  b = uv_buf_init(s->infl.p + s->infl_done,
-                  (unsigned)(s->infl.len - s->infl_done));
+  s->infl = s->pend;
+  s->pend = t;
+  t = s->infl_acks;
+  s->infl_acks = s->pend_acks;
+  s->pend_acks = t;
+  s->writing = 1;
+  s->wfd = s->fd;
+  s->wresult = 0;
   s->req.data = s;
-  rc = uv_fs_write(s->loop, &s->req, s->fd, &b, 1, -1, wrote);
-  if (rc < 0) {
-    s->req.result = rc;
-    wrote(&s->req);
-  }
+  rc = uv_queue_work(s->loop, &s->req, write_work, wrote);
+  if (rc < 0) wrote(&s->req, rc);
 }
 
 /* A game's line or bytes were added to pend (ok), or could not be. */
@@ -220,6 +242,7 @@ static int queued(sink *s, int ok, sink_cb cb, void *ctx) {
   a.ctx = ctx;
   bytebuf_add(&s->pend_acks, &a, sizeof a);
   if (!s->writing) write_more(s);
+  publish(s);
   return sink_behind(s);
 }
 
@@ -317,6 +340,7 @@ static void dir_done(uv_work_t *req, int status) {
   int err = status < 0 ? status : j->err ? uv_translate_sys_error(j->err) : 0;
   s->dir_bytes -= j->len;
   s->dir_jobs--;
+  publish(s);
   if (j->sync_err != 0)
     slog("sink: %s: fsync: %s: %s is stored, and may not survive a crash",
          s->path, strerror(j->sync_err), j->name);
@@ -347,10 +371,12 @@ static int dir_put(sink *s, const char *buf, size_t len, sink_cb cb,
   j->cb = cb;
   j->ctx = ctx;
   snprintf(j->name, sizeof j->name, "%s%s-%ld-%06" PRIu64 ".sgf",
-           s->opt.tag ? s->opt.tag : "", s->stamp, (long)getpid(), ++s->seq);
+           s->opt.tag ? s->opt.tag : "", s->stamp, (long)getpid(),
+           (uint64_t)atomic_fetch_add(&dir_seq, 1) + 1);
   j->req.data = j;
   s->dir_bytes += len;
   s->dir_jobs++;
+  publish(s);
   uv_queue_work(s->loop, &j->req, dir_work, dir_done);
   return sink_behind(s);
 }
@@ -388,7 +414,7 @@ int sink_reopen(sink *s) {
 }
 
 size_t sink_backlog(const sink *s) {
-  return s->pend.len + (s->infl.len - s->infl_done) + s->dir_bytes;
+  return s->pend.len + s->infl.len + s->dir_bytes;
 }
 
 uint64_t sink_games(const sink *s) { return s->games; }
@@ -401,6 +427,7 @@ int sink_idle(const sink *s) {
 
 void sink_destroy(sink *s) {
   if (s == NULL) return;
+  if (s->opt.total) atomic_fetch_sub(s->opt.total, s->published);
   if (s->own_fd) close(s->fd);
   json_conv_destroy(s->json);
   while (s->nidle > 0) json_conv_destroy(s->idle_conv[--s->nidle]);

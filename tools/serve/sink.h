@@ -22,6 +22,7 @@
 #ifndef SGF_SERVE_SINK_H
 #define SGF_SERVE_SINK_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,6 +48,13 @@ typedef struct sink_opts {
   int fmt;          /* normalize games (sgf fmt) before storing */
   size_t high;      /* backlog high-water mark, bytes (0: 4 MiB) */
   const char *tag;  /* file name prefix for a directory */
+  /* Shared by sinks on several loops (threads; both may be NULL):
+   * total gets each change of this sink's backlog (the memory limit
+   * counts every sink's), and a stream's batch is written under lock,
+   * whole, so that sinks on one file (or stdout, a pipe) never
+   * interleave their lines. */
+  _Atomic size_t *total;
+  uv_mutex_t *lock;
 } sink_opts;
 
 /* NULL with *err set (a static or strerror string) on failure. */
