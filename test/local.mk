@@ -199,3 +199,7 @@ EXTRA_DIST += test/serve-dirsync.sh test/serve_failsync.c
 # sgf serve --max-memory: an HTTP body is held back, not read on
 TESTS += test/serve-httpmem.sh
 EXTRA_DIST += test/serve-httpmem.sh
+
+# sgf serve --threads: whole lines in one sink, counters summed
+TESTS += test/serve-threads.sh
+EXTRA_DIST += test/serve-threads.sh

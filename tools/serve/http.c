@@ -424,19 +424,25 @@ void http_read(client *cl, const char *buf, ssize_t n) {
   http_pump(cl);
 }
 
+/* Once: the main thread and a worker (an HTTP request on the raw port)
+ * may start a client at the same time. */
+static uv_once_t settings_once = UV_ONCE_INIT;
+
+static void settings_init(void) {
+  http_parser_settings_init(&settings);
+  settings.on_url = on_url;
+  settings.on_headers_complete = on_headers;
+  settings.on_body = on_body;
+  settings.on_message_complete = on_message;
+}
+
 void http_start(client *cl) {
   http_state *h = calloc(1, sizeof *h);
   if (h == NULL) {
     client_close(cl);
     return;
   }
-  if (settings.on_url == NULL) {
-    http_parser_settings_init(&settings);
-    settings.on_url = on_url;
-    settings.on_headers_complete = on_headers;
-    settings.on_body = on_body;
-    settings.on_message_complete = on_message;
-  }
+  uv_once(&settings_once, settings_init);
   cl->http = h;
   cl->wait.resume = resumed;
   http_parser_init(&h->hp, HTTP_REQUEST);
