@@ -19,7 +19,8 @@ fi
 # RSS no measure of what the server holds, so the tests leave their
 # memory bounds out there (SERVE_SANITIZED=1).
 SERVE_SANITIZED=0
-if grep -q '^CFLAGS = .*-fsanitize=address' "$top_builddir/Makefile" 2>/dev/null; then
+# ThreadSanitizer's shadow memory likewise.
+if grep -Eq '^CFLAGS = .*-fsanitize=[a-z,]*(address|thread)' "$top_builddir/Makefile" 2>/dev/null; then
   SERVE_SANITIZED=1
 fi
 export SERVE_SANITIZED
