@@ -146,7 +146,9 @@ static void settle(void) {
 
 /* Every answer: "HTTP/1.1 ", headers, Content-Length bytes of body. */
 static void check_answers(void) {
-  const char *p = out.p, *end = out.p + out.len;
+  const char *p = out.p, *end;
+  if (out.len == 0) return; /* out.p may be NULL: no arithmetic on it */
+  end = out.p + out.len;
   while (p < end) {
     const char *h = memmem(p, (size_t)(end - p), "\r\n\r\n", 4), *cl;
     size_t len;
