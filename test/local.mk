@@ -203,3 +203,7 @@ EXTRA_DIST += test/serve-httpmem.sh
 # sgf serve --threads: whole lines in one sink, counters summed
 TESTS += test/serve-threads.sh
 EXTRA_DIST += test/serve-threads.sh
+
+# sgf serve: SIGHUP reopens the sink file in every thread
+TESTS += test/serve-hup.sh
+EXTRA_DIST += test/serve-hup.sh

@@ -137,7 +137,9 @@ static void on_signal(uv_signal_t *h, int signum) {
     slog("SIGHUP: reopening the log and the sink");
     slog_reopen();
     sink_reopen(s->sink);
-    tell_workers(s, 0);
+    /* stopping, a worker may have closed its wake already: its sink
+     * is closed when it is done anyway */
+    if (!s->stopping) tell_workers(s, 0);
     return;
   }
   if (s->stopping) return;
