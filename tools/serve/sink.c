@@ -208,10 +208,10 @@ static void wrote(uv_work_t *req, int status) {
   nacks = s->infl_acks.len / sizeof(ack);
   s->infl.len = 0;
   s->infl_acks.len = 0;
+  publish(s); /* before the callbacks: they check the memory limit */
   for (i = 0; i < nacks; i++)
     if (a[i].cb) a[i].cb(a[i].ctx, n < 0 ? (int)n : 0, NULL);
   if (s->pend.len > 0) write_more(s);
-  publish(s);
   wake(s);
 }
 
@@ -235,6 +235,7 @@ static void write_more(sink *s) {
 static int queued(sink *s, int ok, sink_cb cb, void *ctx) {
   ack a;
   if (!ok) {
+    publish(s);
     if (cb) cb(ctx, UV_ENOMEM, NULL);
     return sink_behind(s);
   }
