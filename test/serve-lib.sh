@@ -17,13 +17,17 @@ fi
 # A sanitizer build (configure --enable-sanitizers): AddressSanitizer's
 # shadow memory and its quarantine of freed blocks (up to 256 MB) make the
 # RSS no measure of what the server holds, so the tests leave their
-# memory bounds out there (SERVE_SANITIZED=1).
+# memory bounds out there (SERVE_SANITIZED=1); ThreadSanitizer's shadow
+# memory likewise (SERVE_RSS_UNMEASURED=1, both).
 SERVE_SANITIZED=0
-# ThreadSanitizer's shadow memory likewise.
-if grep -Eq '^CFLAGS = .*-fsanitize=[a-z,]*(address|thread)' "$top_builddir/Makefile" 2>/dev/null; then
+SERVE_RSS_UNMEASURED=0
+if grep -q '^CFLAGS = .*-fsanitize=address' "$top_builddir/Makefile" 2>/dev/null; then
   SERVE_SANITIZED=1
 fi
-export SERVE_SANITIZED
+if grep -Eq '^CFLAGS = .*-fsanitize=[a-z,]*(address|thread)' "$top_builddir/Makefile" 2>/dev/null; then
+  SERVE_RSS_UNMEASURED=1
+fi
+export SERVE_SANITIZED SERVE_RSS_UNMEASURED
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sgf-$name.XXXXXX") || exit 99
 SERVE_PID=
 cleanup() {
