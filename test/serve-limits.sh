@@ -72,8 +72,8 @@ done
 # here need not be gone before anything else comes)
 start_serve --out "$tmp/out2" --quarantine "$tmp/q" --max-memory 300K \
   --max-connections 2
-python3 - "$RAW_PORT" <<'PY' || fail=1
-import socket, sys
+python3 - "$RAW_PORT" "$HTTP_PORT" <<'PY' || fail=1
+import http.client, json, socket, sys, time
 port = int(sys.argv[1])
 s = socket.create_connection(("127.0.0.1", port))
 try:
@@ -93,6 +93,17 @@ if b"error limit hit: total memory" not in out:
     print(f"serve-limits: FAIL: memory: {out!r}")
     sys.exit(1)
 s.close()
+# the closed connection's memory is given back by the thread that held
+# it, a moment after the close: wait for it (a new connection while the
+# server is still over --max-memory is refused for memory)
+for _ in range(300):
+    h = http.client.HTTPConnection("127.0.0.1", int(sys.argv[2]), timeout=5)
+    h.request("GET", "/stats")
+    st = json.loads(h.getresponse().read())
+    h.close()
+    if st["held_bytes"] == 0 and st["sink_backlog_bytes"] == 0:
+        break
+    time.sleep(0.1)
 # connections: two held open, the third is closed at once (s may not
 # be gone yet: then the second is refused as well; a never is)
 import select
