@@ -1734,10 +1734,11 @@ static void test_one_game_memory_bound(void **state) {
   assert_int_equal(games, 1);
   /* bounded by the largest game, not the collection */
   assert_true(peak_all <= peak_big + 4096);
-  assert_true(peak_all < 2 * max + 65536);
+  assert_true(peak_all < 5 * max / 2 + 65536);
   /* (the collection has 10.75 times the largest game's nodes; one game
-   * at a time holds that game twice, in the builder's scratch and as
-   * delivered) */
+   * at a time holds that game twice and a half: in the builder's
+   * scratch, as the node records the tree will hold (24 bytes a node,
+   * FLAT AS THEY COME in build_priv.h), and as delivered) */
   assert_true(peak_all * 4 < sum);
   bytebuf_free(&all);
   bytebuf_free(&big);

@@ -32,8 +32,7 @@
  * action after a failure. */
 COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
   sgf__bnode *n = b->dn;
-  b->direct = 0;
-  b->open_pos = b->dpos[0];
+  b->direct = 0; /* (open_pos: only kept positions read it, never DIRECT) */
   b->npp = b->nvals = b->sblen = 0;
   if (b->dstate >= 1) {
     const sgf__prop *pr = DPROP(n);
@@ -48,7 +47,7 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
     sp = &b->pp[0];
     sp->ident = sp->raw = sgf__code_ident(b->tree, pr->code); /* static */
     sp->ident_len = sp->raw_len = strlen(sp->ident);
-    sp->pos = b->dpos[1];
+    sp->pos = b->dpos[0];
     b->psb = b->pfirst = 0;
     b->vroom = b->max_value_bytes;
     b->in_prop = 1;
@@ -56,7 +55,7 @@ COLD_EXTERN int sgf__tb_to_staged(sgf_tree_builder *b, sgf_parser *p) {
       if (b->dlen) memcpy(b->sb, DBYTES(n), b->dlen);
       b->sblen = b->dlen;
       b->vals[0].off = 0;
-      b->vals[0].pos = b->dpos[2];
+      b->vals[0].pos = b->dpos[1];
       b->nvals = 1;
       b->in_value = 1;
       b->vroom -= sizeof(sgf__val) + b->dlen; /* direct_ok: no wrap */
@@ -114,7 +113,6 @@ NOINLINE int node_general(sgf_parser *p, void *u) {
         b->open = b->direct = 1;
         b->dstate = 0;
         b->open_flags = 0;
-        b->dpos[0] = EVENT_POS(p);
         return SGF_CONTINUE;
       } else {
         b->room = b->max_bytes - used;
@@ -153,7 +151,7 @@ HOT_INLINE const char *static_ident(const char *id, size_t n, const char *raw,
 }
 
 /* The DIRECT node's property: a static identifier written as such (what
- * static_ident gave, with its flags pf); its position (b->dpos[1]) still
+ * static_ident gave, with its flags pf); its position (b->dpos[0]) still
  * to be written. */
 HOT_INLINE void direct_property(sgf_tree_builder *b, const char *ident,
                                 uint32_t pf) {
@@ -177,7 +175,7 @@ NOINLINE int property_general(sgf_parser *p, void *u, const char *at,
       ident = static_ident(at, n, raw, rn, &pf);
       if (LIKELY(ident != NULL)) {
         direct_property(b, ident, pf);
-        b->dpos[1] = EVENT_POS(p);
+        b->dpos[0] = EVENT_POS(p);
         return SGF_CONTINUE;
       }
     }
@@ -209,7 +207,7 @@ static int h_value_begin(sgf_parser *p, void *u) {
     if (LIKELY(b->dstate == 1)) {
       b->dstate = 2;
       b->dlen = 0;
-      b->dpos[2] = EVENT_POS(p);
+      b->dpos[1] = EVENT_POS(p);
       return SGF_CONTINUE;
     }
   } else if (LIKELY(b->in_prop && (b->lazy || !b->in_value) &&
@@ -272,7 +270,7 @@ NOINLINE int value_general(sgf_parser *p, void *u, const char *at, size_t n,
     char *d = DBYTES(b->dn);
     b->dstate = 2;
     b->dlen = n;
-    b->dpos[2] = EVENT_POS(p);
+    b->dpos[1] = EVENT_POS(p);
     if (n == 2) { /* most values are points */
       d[0] = at[0];
       d[1] = at[1];
@@ -317,7 +315,7 @@ HOT_INLINE void put_pos(sgf_pos *d, const sgf_event_state *es) {
 
 static int h_node(sgf_parser *p, void *u) {
   sgf_tree_builder *b = BUILDER(u);
-  if (LIKELY(b->direct && b->dstate == 2 && pos_inline(b))) {
+  if (LIKELY(b->direct && b->dstate == 2)) {
     sgf_tree *const t = b->tree;
     sgf__block *const bl = t->blocks;
     const uint32_t id = t->nnodes;
@@ -335,7 +333,6 @@ static int h_node(sgf_parser *p, void *u) {
       b->dn = next;
       b->dstate = 0;
       b->open_flags = 0;
-      put_pos(&b->dpos[0], b->es);
       DBYTES(n)[len] = '\0'; /* last: a char store may alias everything */
       return SGF_CONTINUE;
     }
@@ -352,7 +349,7 @@ static int h_property(sgf_parser *p, void *u, const char *at, size_t n) {
         static_ident(at, n, es->raw_ident, es->raw_ident_len, &pf);
     if (LIKELY(ident != NULL)) {
       direct_property(b, ident, pf);
-      put_pos(&b->dpos[1], es);
+      put_pos(&b->dpos[0], es);
       return SGF_CONTINUE;
     }
   }
@@ -368,7 +365,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
     char *d = DBYTES(dn);
     b->dstate = 2;
     b->dlen = n;
-    put_pos(&b->dpos[2], b->es);
+    put_pos(&b->dpos[1], b->es);
     if (n) { /* a point */
       d[0] = at[0];
       d[1] = at[1];

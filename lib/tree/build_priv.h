@@ -120,7 +120,7 @@ struct sgf_tree_builder {
   sgf__bnode *lastc;   /* where the last ')' climbed to: cur's last child
                         when cur has children (nodes keep no last-child
                         link) */
-  sgf_pos open_pos;    /* the open node's ';' (DIRECT: in dn->pos) */
+  sgf_pos open_pos;    /* the open node's ';' (read with keep_pos only) */
 
   sprop *pp; /* the open node's properties; pp[npp] is the current one */
   size_t npp, ppcap;
@@ -139,6 +139,12 @@ struct sgf_tree_builder {
                       each, as the reader counts) */
   sgf__bnode **ix; /* the game's nodes in pre-order: ixcap slots */
   size_t ixcap;
+  sgf_node *fn; /* the same nodes as the tree will hold them (FLAT AS
+                   THEY COME): fncap >= ixcap slots */
+  size_t fncap;
+  /* what the game's nodes that do not keep their one property inline
+     need in the tree (counted as they are linked: tree_compact.c) */
+  size_t c_props, c_vbytes, c_pos, c_bytes;
 
   const sgf_parser *es_parser; /* the parser whose event state es is */
   const sgf_event_state *es;
@@ -147,8 +153,10 @@ struct sgf_tree_builder {
   int direct_ok;   /* may be used: own parser, lazy, no pass-through */
   int direct;      /* the open node is being written in place, at dn */
   int keep_pos;    /* SGF_TREE_POSITIONS: never DIRECT */
-  sgf_pos dpos[3]; /* DIRECT: where the node, its property and its value
-                      were (for to_staged and diagnostics; not kept) */
+  sgf_pos dpos[2]; /* DIRECT: where its property and its value were (for
+                      to_staged and diagnostics; not kept; the node's own
+                      position is read only when positions are kept,
+                      which DIRECT never is) */
   int dstate;      /* 0: no property yet; 1: one, no value; 2: and a value */
   sgf__bnode *dn;
   size_t dlen; /* bytes of that value so far */
@@ -273,6 +281,46 @@ static inline void end_pending(sgf_tree_builder *b) {
   commit_prop(b);
 }
 
+/* tree_compact.c: the sizes a node that does not keep its one property
+ * inline adds to the tree (c_props ...: FLAT AS THEY COME). */
+void sgf__tb_count(sgf_tree_builder *b, const sgf__prop *pr, size_t k);
+
+/* The bytes of a value of 0 .. SGF__ONE_MAX bytes kept, the rest 0. */
+extern const unsigned char sgf__tb_one_mask[SGF__ONE_MAX + 1][4];
+
+/* FLAT AS THEY COME. A linked node's record as the tree will hold it
+ * (tree_internal.h), written into b->fn at once, so that the game's end
+ * copies the node array whole: links as ids (a child's id patched into
+ * its parent's or its previous sibling's record as it comes), flags, and
+ * the one property inline (ONE) when it can be; the records and values
+ * of other nodes' properties are counted here and laid out at the end. */
+HOT_INLINE void flat_node(sgf_tree_builder *b, const sgf__bnode *parent,
+                          uint32_t id, uint32_t f, const sgf__prop *pr,
+                          size_t k) {
+  sgf_node *const nd = &b->fn[id];
+  nd->parent = parent ? parent->slot : SGF__NONE;
+  nd->first_child = nd->next = SGF__NONE;
+  nd->slot = id;
+  f &= SGF__N_MOVE | SGF__N_PL_B | SGF__N_PL_W | SGF__N_MN | SGF__N_HA2;
+  if (k == 1 && (pr->flags & SGF__P_INL) &&
+      (pr->flags & SGF__P_LEN) <= SGF__ONE_MAX) {
+    const size_t len = pr->flags & SGF__P_LEN;
+    uint32_t w, m;
+    memcpy(&w, pr->u.inl, 4); /* (its NUL may not be written yet) */
+    memcpy(&m, sgf__tb_one_mask[len], 4);
+    w &= m;
+    memcpy(nd->u.inl, &w, 4);
+    nd->code = pr->code;
+    nd->flags = (uint16_t)(f | SGF__N_ONE | (len << SGF__N_LEN_SHIFT));
+    return;
+  }
+  nd->flags = (uint16_t)f; /* code and u.props: at the end */
+  if (k == 1 && (pr->flags & SGF__P_INL))
+    b->c_props++;
+  else
+    sgf__tb_count(b, pr, k);
+}
+
 /* Link n (slot id, flags f, k properties at pr; its place and
  * properties written) as the last child of cur; it becomes cur. */
 HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf__bnode *n,
@@ -292,23 +340,27 @@ HOT_INLINE void link_node(sgf_tree_builder *b, sgf_tree *t, sgf__bnode *n,
     n->flags = f & ~OPEN_SCAN;
     n->flags = sgf__scan(t, n->props, n->nprops, n->flags);
   }
+  flat_node(b, parent, id, n->flags, pr, k);
   if (parent) {
     /* a parent with children is cur only after a ')' climbed back to
        it, and the climb stopped at its last child (b->lastc) */
-    if (parent->first_child)
+    if (parent->first_child) {
       b->lastc->next = n;
-    else
+      b->fn[b->lastc->slot].next = id;
+    } else {
       parent->first_child = n;
+      b->fn[parent->slot].first_child = id;
+    }
   } else {
     b->root = n;
   }
 }
 
-/* Room in the index for one more node: 0, or -1 if memory runs out. */
+/* Room in the index (ix and fn) for one more node: 0, or -1 if memory
+ * runs out. */
+int sgf__tb_ix_grow(sgf_tree_builder *b, uint32_t id);
 static inline int ix_room(sgf_tree_builder *b, uint32_t id) {
-  return id < b->ixcap ? 0
-                       : sgf__tb_grow(b, (void **)&b->ix, &b->ixcap,
-                                      (size_t)id + 1, sizeof *b->ix, 64);
+  return id < b->ixcap ? 0 : sgf__tb_ix_grow(b, id);
 }
 
 /* The DIRECT node n's one value, of len bytes, is complete: its

@@ -199,6 +199,7 @@ static void drop_game(sgf_tree_builder *b) {
   b->direct = b->dstate = 0;
   b->npp = b->nvals = b->sblen = 0;
   b->in_prop = b->in_value = 0;
+  b->c_props = b->c_vbytes = b->c_pos = b->c_bytes = 0;
 }
 
 /* Report a failure (SGF__ERR_* or ERR_VALUE) at the current event and drop
@@ -265,6 +266,15 @@ int sgf__tb_grow(sgf_tree_builder *b, void **buf, size_t *cap, size_t want,
   return 0;
 }
 
+/* fn first, so that fncap >= ixcap whatever fails (the fast path tests
+ * ixcap alone). */
+int sgf__tb_ix_grow(sgf_tree_builder *b, uint32_t id) {
+  return sgf__tb_grow(b, (void **)&b->fn, &b->fncap, (size_t)id + 1,
+                      sizeof *b->fn, 64) ||
+         sgf__tb_grow(b, (void **)&b->ix, &b->ixcap, (size_t)id + 1,
+                      sizeof *b->ix, 64);
+}
+
 /* ------------------------------------------------------------------ */
 /* Properties and values of the open node                              */
 
@@ -305,7 +315,6 @@ static int open_node(sgf_tree_builder *b, sgf_parser *p, int head) {
     b->dn = n;
     b->direct = 1;
     b->dstate = 0;
-    b->dpos[0] = EVENT_POS(p);
   } else {
     b->room = b->max_bytes - used;
     b->open_pos = EVENT_POS(p);
@@ -882,6 +891,7 @@ int sgf_tree_builder_destroy(sgf_tree_builder *b) {
   sgf__free(&a, b->vals, b->valcap * sizeof *b->vals);
   sgf__free(&a, b->sb, b->sbcap);
   sgf__free(&a, b->ix, b->ixcap * sizeof *b->ix);
+  sgf__free(&a, b->fn, b->fncap * sizeof *b->fn);
   sgf__free(&a, b, sizeof *b);
   return SGF_OK;
 }

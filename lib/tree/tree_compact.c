@@ -2,15 +2,17 @@
  * tree's flat form (tree_internal.h): one allocation of exactly the size
  * the game needs.
  *
- * Two passes over the nodes in pre-order (b->ix). The first counts:
- * nodes, property records of the nodes that do not keep their one
- * property inline (ONE: one value of at most SGF__ONE_MAX bytes, like
- * every move), values kept out of line (a property's one value of at
- * most SGF__P_INL_MAX bytes stays in its record), their bytes, positions
- * and interned identifiers. The second fills: links become node ids
- * (the scratch's slot numbers are the pre-order ids), records are copied
- * and their value arrays and bytes laid out behind them. The scratch
- * holds what it held: the builder recycles it.
+ * Nothing is counted or linked here: as each node was linked the builder
+ * wrote its record as the tree holds it (b->fn, FLAT AS THEY COME in
+ * build_priv.h: links as ids, a move's property inline) and counted what
+ * the other nodes' properties need (sgf__tb_count: property records,
+ * values kept out of line - a property's one value of at most
+ * SGF__P_INL_MAX bytes stays in its record -, their bytes, positions).
+ * So the end of a game is one allocation of the summed size, one memcpy
+ * of the node array, and a pass that copies the property records of the
+ * nodes that do not keep theirs inline, laying out their value arrays
+ * and bytes behind them. The scratch holds what it held: the builder
+ * recycles it.
  *
  * Layout: the tree struct, nodes, props0, then (8-aligned) value arrays
  * (each behind a slot for its positions pointer when positions are
@@ -23,43 +25,40 @@
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-/* A node of the scratch keeps its one property in the node record. */
-static int one_of(const sgf__bnode *bn) {
-  return bn->nprops == 1 && (bn->props[0].flags & SGF__P_INL) &&
-         (bn->props[0].flags & SGF__P_LEN) <= SGF__ONE_MAX;
-}
+const unsigned char sgf__tb_one_mask[SGF__ONE_MAX + 1][4] = {
+    {0, 0, 0, 0}, {255, 0, 0, 0}, {255, 255, 0, 0}, {255, 255, 255, 0}};
 
-static uint32_t id_of(const sgf__bnode *n) { return n ? n->slot : SGF__NONE; }
+void sgf__tb_count(sgf_tree_builder *b, const sgf__prop *pr, size_t k) {
+  size_t i, j;
+  b->c_props += k + (k >= SGF__NPROPS_BIG);
+  for (i = 0; i < k; i++) {
+    const sgf__prop *p = &pr[i];
+    if (p->flags & SGF__P_INL) continue;
+    b->c_vbytes += p->nvalues * sizeof(sgf__tval);
+    if (p->flags & SGF__P_POS) {
+      b->c_vbytes += sizeof(void *);
+      b->c_pos += 1 + (size_t)p->nvalues;
+    }
+    for (j = 0; j < p->nvalues; j++) b->c_bytes += p->u.values[j].len + 1;
+  }
+}
 
 sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err) {
   const sgf_tree *s = b->tree;
   sgf__bnode *const *ix = b->ix;
   const uint32_t nn = s->nnodes;
   const int keep = b->keep_pos;
-  size_t np = 0, vbytes = 0, npos = 0, nbytes = 0, sbytes = 0, rest, i, j;
+  size_t np = b->c_props, vbytes = b->c_vbytes, npos = b->c_pos;
+  size_t nbytes = b->c_bytes, sbytes = 0, rest, i, j;
   sgf_tree *t;
   char *mem, *bytes;
   sgf__tval *va;
   sgf_pos *pos = NULL;
   sgf__prop *pr;
   sgf__ident *ids;
+  sgf_node *nd;
   uint32_t id;
 
-  for (id = 0; id < nn; id++) { /* sizes */
-    const sgf__bnode *bn = ix[id];
-    if (one_of(bn)) continue;
-    np += bn->nprops + (bn->nprops >= SGF__NPROPS_BIG);
-    for (i = 0; i < bn->nprops; i++) {
-      const sgf__prop *p = &bn->props[i];
-      if (p->flags & SGF__P_INL) continue;
-      vbytes += p->nvalues * sizeof(sgf__tval);
-      if (p->flags & SGF__P_POS) {
-        vbytes += sizeof(void *);
-        npos += 1 + (size_t)p->nvalues;
-      }
-      for (j = 0; j < p->nvalues; j++) nbytes += p->u.values[j].len + 1;
-    }
-  }
   if (keep) npos += nn;
   for (i = 0; i < s->nidents; i++) {
     sbytes += strlen(s->idents[i].ident) + 1;
@@ -107,25 +106,14 @@ sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err) {
   t->idents = ids;
   t->nidents = s->nidents;
   t->idents_cap = 0; /* in the allocation */
+  /* the nodes as they came (FLAT AS THEY COME, build_priv.h); then the
+     properties of those that do not keep their one property inline */
+  memcpy(sgf__root(t), b->fn, (size_t)nn * sizeof *b->fn);
   pr = t->props0;
-  for (id = 0; id < nn; id++) { /* nodes */
-    const sgf__bnode *bn = ix[id];
-    sgf_node *nd = sgf__root(t) + id;
-    nd->parent = id_of(bn->parent);
-    nd->first_child = id_of(bn->first_child);
-    nd->next = id_of(bn->next);
-    nd->slot = id;
-    nd->flags = (uint16_t)(bn->flags & (SGF__N_MOVE | SGF__N_PL_B |
-                                        SGF__N_PL_W | SGF__N_MN | SGF__N_HA2));
-    if (one_of(bn)) {
-      const sgf__prop *p = &bn->props[0];
-      nd->flags |= (uint16_t)(SGF__N_ONE |
-                              ((p->flags & SGF__P_LEN) << SGF__N_LEN_SHIFT));
-      nd->code = p->code;
-      memset(nd->u.inl, 0, sizeof nd->u.inl); /* the NUL, and no garbage */
-      memcpy(nd->u.inl, p->u.inl, p->flags & SGF__P_LEN);
-      continue;
-    }
+  for (id = 0, nd = sgf__root(t); id < nn; id++, nd++) {
+    const sgf__bnode *bn;
+    if (nd->flags & SGF__N_ONE) continue;
+    bn = ix[id];
     if (bn->nprops >= SGF__NPROPS_BIG) { /* the count in a record before */
       memset(pr, 0, sizeof *pr);
       pr->nvalues = bn->nprops;
