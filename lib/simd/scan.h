@@ -54,10 +54,19 @@ typedef const unsigned char *(*sgf__tree_fn)(const unsigned char *s,
                                              int cr_before, sgf__skip *sk,
                                              sgf__lines *ln);
 
+/* The move-run scanner (moves.c): from the ';' at s, passes over plain
+ * move nodes (";B[qd]", each followed by a ';', at once or after a line
+ * break) and returns the ';' of the first node that is none, counting
+ * the line breaks passed into *ln. */
+typedef const unsigned char *(*sgf__moves_fn)(const unsigned char *s,
+                                              const unsigned char *end,
+                                              sgf__lines *ln);
+
 typedef struct sgf__scanners {
   sgf__scan_fn value;
   sgf__tree_fn tree;
   sgf__text_fn text;
+  sgf__moves_fn moves;
   const char *name; /* "avx2", "sse2", "neon", "portable" */
 } sgf__scanners;
 
