@@ -17,7 +17,11 @@
  *   OPEN          depth >= 1, a '(' is pending: "()" is dropped with a
  *                 warning, anything else begins the variation.
  *   SEQ_START     a tree has begun and has no node yet.
- *   NODE          inside a node, between properties.
+ *   NODE          inside a node, between properties. At a ';' with no
+ *                 handler for a move node's events (quiet_moves), a run
+ *                 of ";B[qd]" nodes is passed in bulk by the move-run
+ *                 scanner (scan.h, moves.c), up to the first node that
+ *                 is none; batches write such runs with move_run.
  *   IDENT         inside an identifier (buffered, never split).
  *   AFTER_IDENT   the identifier ended; '[' must follow. The property
  *                 event fires at the '[' (an identifier with no value is

@@ -6,7 +6,8 @@
  * counting the line breaks it passes over, so multi-line text costs no
  * stop per line. The tree skipper passes over a skipped game tree whole
  * (values, escapes, nested trees and line breaks), 64 bytes at a time
- * (see SKIPPING A TREE in scan.c).
+ * (see SKIPPING A TREE in scan.c). The move-run scanner passes over
+ * plain move nodes nobody listens to, 64 bytes at a time (moves.c).
  * The implementation is chosen once, at the first parser creation: AVX2
  * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else the
  * portable byte-table loop. Configure --disable-simd builds only the
