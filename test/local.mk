@@ -63,6 +63,17 @@ test_roundtrip_LDADD = $(TEST_LIBS)
 TESTS += test/roundtrip.sh
 endif
 
+# The move-run scanner (lib/simd/moves.c) against the general path (with
+# each scanner forced: test/cases-scanners.sh).
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_moves
+TESTS += test/test_moves
+test_test_moves_SOURCES = test/test_moves.c
+test_test_moves_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_moves_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_moves_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+endif
+
 # The tool's input loop: pause and resume (tools/io/stream.h).
 if HAVE_CMOCKA
 if BUILD_TOOLS

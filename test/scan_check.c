@@ -18,6 +18,9 @@
  *   lanes   every 16-bit pattern of stop lanes in one block
  *   pairs   two stops at every pair of positions
  *   random  random buffers of random stop density, scanned stop by stop
+ *   moves   the move-run scanner (scan.h, lib/simd/moves.c): runs of
+ *           moves with line breaks and damage, from every node to every
+ *           end, against a reference loop
  *   cases   test/cases: whole, every chunk size, every 2-way split; the
  *           golden log for every table. Skip at every callback and
  *           mainline mode: the same outcome as portable
@@ -483,6 +486,85 @@ static void sec_random(long iter) {
   }
 }
 
+/* ------------------------------------------------------------- moves */
+
+/* The move-run scanner's rule (lib/simd/moves.c) written again: plain
+ * moves ";X[ab]" each followed by ';', LF ';' or CR LF ';'. */
+static const unsigned char *ref_moves(const unsigned char *s,
+                                      const unsigned char *end,
+                                      sgf__lines *ln) {
+  ln->n = 0;
+  ln->last = ln->last_cr = NULL;
+  while (end - s >= 7 && s[0] == ';' && s[1] >= 'A' && s[1] <= 'Z' &&
+         s[2] == '[' && s[5] == ']' && !strchr("]\\\n\r;", s[3]) &&
+         !strchr("]\\\n\r;", s[4]) && s[3] && s[4]) {
+    if (s[6] == ';') {
+      s += 6;
+    } else if (end - s >= 8 && s[6] == '\n' && s[7] == ';') {
+      ln->n++;
+      ln->last = s + 6;
+      s += 7;
+    } else if (end - s >= 9 && s[6] == '\r' && s[7] == '\n' && s[8] == ';') {
+      ln->n++;
+      ln->last = s + 7;
+      ln->last_cr = s + 6;
+      s += 8;
+    } else {
+      break;
+    }
+  }
+  return s;
+}
+
+/* Runs of moves with line breaks and damage, scanned by every table
+ * from each node start to every end (so that the end of a block and of
+ * the buffer fall everywhere): the same stop and line count as the
+ * reference. */
+static void sec_moves(long iter) {
+  static const unsigned char damage[] = {']',  ';',  '\\', '\n', '\r', 0,
+                                         0x81, 0xff, 'a',  '[',  '(',  ' '};
+  for (long it = 0; it < iter; it++) {
+    size_t n = 0, want_n = 20 + rndn(200);
+    unsigned char *s = lo + rndn(16);
+    while (n < want_n) {
+      s[n++] = ';';
+      s[n++] = (unsigned char)('A' + rndn(26));
+      s[n++] = '[';
+      s[n++] = (unsigned char)('a' + rndn(26));
+      s[n++] = (unsigned char)('a' + rndn(26));
+      s[n++] = ']';
+      if (rndn(8) == 0) s[n++] = '\n';
+      if (rndn(32) == 0) s[n++] = '\r', s[n++] = '\n';
+    }
+    for (unsigned k = rndn(3); k > 0; k--)
+      s[rndn((unsigned)n)] = damage[rndn(sizeof damage)];
+    for (size_t from = 0; from < n; from++) {
+      if (s[from] != ';') continue;
+      for (size_t to = from; to <= n; to += 1 + (quick ? rndn(8) : 0)) {
+        sgf__lines want, got;
+        const unsigned char *wr = ref_moves(s + from, s + to, &want);
+        nchecks++;
+        for (int i = -1; i < nsimd; i++) {
+          const sgf__scanners *t = i < 0 ? &portable : simd[i];
+          memset(&got, 0xA5, sizeof got);
+          const unsigned char *gr = t->moves(s + from, s + to, &got);
+          if (gr == wr && got.n == want.n && got.last == want.last &&
+              got.last_cr == want.last_cr)
+            continue;
+          if (show_failure()) {
+            fprintf(stderr,
+                    "FAIL: moves: %s on [%zu, %zu): returned %td n %llu, "
+                    "expected %td n %llu\n",
+                    t->name, from, to, gr - s, (unsigned long long)got.n,
+                    wr - s, (unsigned long long)want.n);
+            hexdump(s, n);
+          }
+        }
+      }
+    }
+  }
+}
+
 /* ------------------------------------------------------------ select */
 
 static void sec_select(void) {
@@ -567,8 +649,13 @@ static const unsigned char *count_text(const unsigned char *s,
   cur_use->bytes[2] += (uint64_t)(r - s);
   return r;
 }
+static const unsigned char *count_moves(const unsigned char *s,
+                                        const unsigned char *end,
+                                        sgf__lines *ln) {
+  return cur->moves(s, end, ln);
+}
 static const sgf__scanners counting = {count_value, count_tree, count_text,
-                                       "counting"};
+                                       count_moves, "counting"};
 
 /* Table i: -1 portable, else simd[i]. */
 static const sgf__scanners *table(int i) { return i < 0 ? &portable : simd[i]; }
@@ -1190,6 +1277,7 @@ int main(int argc, char **argv) {
   t = now(), f = failures, sec_lanes(), section("lanes", t, f);
   t = now(), f = failures, sec_pairs(), section("pairs", t, f);
   t = now(), f = failures, sec_random(iter), section("random", t, f);
+  t = now(), f = failures, sec_moves(quick ? 40 : 400), section("moves", t, f);
   printf("scan_check: %ld scanner checks, each of portable", nchecks);
   for (int i = 0; i < nsimd; i++) printf(" and %s", simd[i]->name);
   printf(" against the reference\n");

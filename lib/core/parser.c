@@ -34,6 +34,13 @@
 /* ------------------------------------------------------------------ */
 /* Creation and small accessors                                        */
 
+/* No handler for any event a move node makes (the move-run scanner). */
+static int quiet_moves(const sgf_callbacks *cb) {
+  return !cb->on_node && !cb->on_property && !cb->on_value_begin &&
+         !cb->on_value_data && !cb->on_value_end && !cb->on_value &&
+         !cb->on_property_end && !cb->on_node_end;
+}
+
 void sgf_options_init(sgf_options *opt) {
   memset(opt, 0, sizeof *opt);
   opt->size = sizeof *opt;
@@ -125,6 +132,7 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
   p->cb = cb;
   p->whole = cb.on_value != NULL;
   p->want_node_end = cb.on_node_end != NULL;
+  p->quiet_moves = quiet_moves(&cb);
   p->user = user;
   p->flags = opt->flags;
   p->max_depth = opt->max_depth ? opt->max_depth : SGF_DEFAULT_MAX_DEPTH;
@@ -170,6 +178,7 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
     p->bev = NULL;
     p->whole = p->cb.on_value != NULL;
     p->want_node_end = p->cb.on_node_end != NULL;
+    p->quiet_moves = quiet_moves(&p->cb);
     return SGF_OK;
   }
   if (sgf__copy_sized(&b, sizeof b, given,
@@ -198,6 +207,7 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
   p->bcur = p->bev;
   p->whole = 1;
   p->want_node_end = (p->bkinds >> SGF_EVENT_NODE_END) & 1u;
+  p->quiet_moves = 0; /* the callback copy of the tokenizer is not used */
   return SGF_OK;
 }
 

@@ -110,8 +110,11 @@ struct sgf_parser {
    * mark of a record positioned before the pass (bfar). */
   const char *bbytes;
   uint64_t bpass, bbase, bbias;
-  int bearly; /* ev.offset may lie before the pass (SGF__EARLY) */
-  int bturbo; /* no kind of a move's records stops a batch (move_run) */
+  int bearly;      /* ev.offset may lie before the pass (SGF__EARLY) */
+  int bturbo;      /* no kind of a move's records stops a batch (move_run) */
+  int quiet_moves; /* callbacks: no handler for a move node's events
+                      (node, property, value, property end, node end),
+                      so runs of them are passed in bulk (moves.c) */
   sgf__mark bl0, bl, bfar;
   uint64_t bl0_cr, bl_cr;
   int whole;

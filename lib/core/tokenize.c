@@ -17,7 +17,11 @@
  *   OPEN          depth >= 1, a '(' is pending: "()" is dropped with a
  *                 warning, anything else begins the variation.
  *   SEQ_START     a tree has begun and has no node yet.
- *   NODE          inside a node, between properties.
+ *   NODE          inside a node, between properties. At a ';' with no
+ *                 handler for a move node's events (quiet_moves), a run
+ *                 of ";B[qd]" nodes is passed in bulk by the move-run
+ *                 scanner (scan.h, moves.c), up to the first node that
+ *                 is none; batches write such runs with move_run.
  *   IDENT         inside an identifier (buffered, never split).
  *   AFTER_IDENT   the identifier ended; '[' must follow. The property
  *                 event fires at the '[' (an identifier with no value is
@@ -231,6 +235,33 @@ text_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
   return s;
 }
 
+/* A run of move nodes from the ';' at s, nobody listening to their
+ * events (p->quiet_moves): passed in bulk by the move-run scanner
+ * (moves.c), up to the ';' of the first node that is no plain move,
+ * its line breaks counted as newline() would count them; bias as in
+ * feed_core (OFF). Leaves what the general path would leave that
+ * anyone may read (a diagnostic handler: the quiet flags, the node
+ * open, the identifier as written). Returns the ';' it stopped at. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static const unsigned char *
+moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
+          uint64_t bias) {
+  sgf__lines ln;
+  const unsigned char *q = p->scan->moves(s, end, &ln);
+  if (q == s) return s;
+  p->ev.line += ln.n;
+  if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
+  if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
+  p->quiet = 0;
+  p->node_open = 1;
+  /* the last move's letter: 6, 7 (LF) or 8 (CR LF) bytes before q */
+  p->ev.raw_ident = (const char *)q - (q[-1] == ']' ? 5 : q[-2] == ']' ? 6 : 7);
+  p->ev.raw_ident_len = 1;
+  return q;
+}
+
 /* A NUL between tokens is whitespace with a warning (one per run). */
 #define NUL_AS_SPACE()              \
   do {                              \
@@ -406,6 +437,8 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_NODE:
       L_node:
         if (*s == ';') { /* the common cases first, before the jump table */
+          if (!SGF__BATCH && p->quiet_moves && end - s >= 16)
+            s = moves_run(p, s, end, bias);
           if (SGF__BATCH && p->bturbo && end - s >= 7 && br.end - br.cur >= 7 &&
               move_at(s)) {
             int mid;

@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "scan.h"
+#include "moves.h"
 
 #if !defined(SGF_DISABLE_SIMD) && (defined(__x86_64__) || defined(_M_X64))
 #define SGF_X86 1
@@ -13,6 +14,8 @@
 #elif !defined(SGF_DISABLE_SIMD) && defined(__aarch64__)
 #define SGF_NEON 1
 #include <arm_neon.h>
+
+#include "lanes.h"
 #endif
 
 /* ------------------------------------------------------------ portable */
@@ -535,15 +538,6 @@ static const unsigned char *scan_value_neon(const unsigned char *s,
   return scan_value_portable(s, end);
 }
 
-/* A 64-bit mask, bit i set when lane i of a 0x00/0xFF mask is set. */
-static inline uint64_t lane_bits(uint8x16_t m) {
-  static const uint8_t weight[16] = {1, 2, 4, 8, 16, 32, 64, 128,
-                                     1, 2, 4, 8, 16, 32, 64, 128};
-  uint8x16_t w = vandq_u8(m, vld1q_u8(weight));
-  uint64_t lo = vaddv_u8(vget_low_u8(w)), hi = vaddv_u8(vget_high_u8(w));
-  return lo | (hi << 8);
-}
-
 static const unsigned char *scan_text_neon(const unsigned char *s,
                                            const unsigned char *end,
                                            int cr_before, sgf__lines *ln) {
@@ -600,16 +594,17 @@ static const unsigned char *scan_tree_neon(const unsigned char *s,
 /* ----------------------------------------------------------- selection */
 
 static const sgf__scanners portable = {scan_value_portable, scan_tree_portable,
-                                       scan_text_portable, "portable"};
+                                       scan_text_portable, sgf__moves_portable,
+                                       "portable"};
 #ifdef SGF_X86
 static const sgf__scanners sse2 = {scan_value_sse2, scan_tree_sse2,
-                                   scan_text_sse2, "sse2"};
+                                   scan_text_sse2, sgf__moves_sse2, "sse2"};
 static const sgf__scanners avx2 = {scan_value_avx2, scan_tree_avx2,
-                                   scan_text_avx2, "avx2"};
+                                   scan_text_avx2, sgf__moves_avx2, "avx2"};
 #endif
 #ifdef SGF_NEON
 static const sgf__scanners neon = {scan_value_neon, scan_tree_neon,
-                                   scan_text_neon, "neon"};
+                                   scan_text_neon, sgf__moves_neon, "neon"};
 #endif
 
 /* The choice, made once; racing first calls make the same choice and

@@ -6,7 +6,8 @@
  * counting the line breaks it passes over, so multi-line text costs no
  * stop per line. The tree skipper passes over a skipped game tree whole
  * (values, escapes, nested trees and line breaks), 64 bytes at a time
- * (see SKIPPING A TREE in scan.c).
+ * (see SKIPPING A TREE in scan.c). The move-run scanner passes over
+ * plain move nodes nobody listens to, 64 bytes at a time (moves.c).
  * The implementation is chosen once, at the first parser creation: AVX2
  * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else the
  * portable byte-table loop. Configure --disable-simd builds only the
@@ -54,10 +55,19 @@ typedef const unsigned char *(*sgf__tree_fn)(const unsigned char *s,
                                              int cr_before, sgf__skip *sk,
                                              sgf__lines *ln);
 
+/* The move-run scanner (moves.c): from the ';' at s, passes over plain
+ * move nodes (";B[qd]", each followed by a ';', at once or after a line
+ * break) and returns the ';' of the first node that is none, counting
+ * the line breaks passed into *ln. */
+typedef const unsigned char *(*sgf__moves_fn)(const unsigned char *s,
+                                              const unsigned char *end,
+                                              sgf__lines *ln);
+
 typedef struct sgf__scanners {
   sgf__scan_fn value;
   sgf__tree_fn tree;
   sgf__text_fn text;
+  sgf__moves_fn moves;
   const char *name; /* "avx2", "sse2", "neon", "portable" */
 } sgf__scanners;
 

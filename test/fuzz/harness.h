@@ -283,6 +283,17 @@ const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
                                   unsigned flags, unsigned pflags,
                                   uint64_t max_nodes, uint64_t max_bytes);
 
+/* fuzz_split, second check (harness_quiet.c): a parser with only tree,
+ * diagnostic handlers (the move-run scanner passes moves in bulk)
+ * reports what the same parse with a no-op on_node reports: tree begin
+ * and end and diagnostics with their positions and identifiers as
+ * written, the status, the final position.
+ *   [0] options (fz_decode_options)
+ *   [1] bits 2-0: n, the number of chunk sizes
+ *   [2..2+n) chunk sizes minus one, cycled (none: whole)
+ *   [2+n..] the input */
+const char *fz_check_quiet(const uint8_t *data, size_t size);
+
 /* The options chosen by a header byte: bit 0 SGF_OPT_STRICT, bit 1
  * SGF_OPT_MAINLINE, bits 4-2 max_depth (default, 1, 2, 3, 4, 8, 64, 10000),
  * bits 7-5 max_ident_len (default, 1, 2, 3, 4, 8, 16, 64). */
