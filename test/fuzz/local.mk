@@ -160,6 +160,8 @@ test_fuzz_fuzz_serve_http_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS)
 test_fuzz_fuzz_serve_http_LDADD = $(COMMON_LIBS) lib/libsgfstream.la \
 	$(HTTP_PARSER_LIBS) $(UV_LIBS)
 test_fuzz_fuzz_serve_http_LDFLAGS = $(FUZZ_LDFLAGS) -no-install
+FUZZ_TARGETS += test/fuzz/fuzz_serve_conn$(EXEEXT) \
+	test/fuzz/fuzz_serve_http$(EXEEXT)
 endif
 endif
 endif

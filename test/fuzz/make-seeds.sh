@@ -25,6 +25,11 @@
 #                guessing; and a few texts in each charset of the list
 #                (Latin-1, Shift_JIS with a '\\' second byte, GB18030,
 #                Big5, EUC-KR, UTF-16 with a surrogate pair and a lone one)
+#   fuzz_serve_conn  each file as a connection's stream, twice (two
+#                choice seeds); and a stream of three games
+#   fuzz_serve_http  each file POSTed with a Content-Length, and chunked;
+#                GET /health and /stats, a bad request, two requests
+#                kept alive
 # The files of test/regressions/ (inputs that once failed) go into every
 # target's directory as they are. OUTDIR is emptied first. Under the
 # build directory it is ignored by git (fuzz-seeds/).
@@ -36,6 +41,7 @@ corpus=${SGF_CORPUS:-$top/../shared/corpus}
 rm -rf "$out"
 targets="fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_tree_paths"
 targets="$targets fuzz_cursor fuzz_unescape fuzz_value fuzz_charset fuzz_batch"
+targets="$targets fuzz_serve_conn fuzz_serve_http"
 for t in $targets; do mkdir -p "$out/$t"; done
 
 # fuzz_writer: options, sink, then one call a byte (see harness.h).
@@ -157,6 +163,18 @@ seed() {
   { printf '\000\000\200\002'; cat "$f"; } >"$out/fuzz_charset/$n-nocs"
   { printf '\003\001\100\000'; cat "$f"; } >"$out/fuzz_charset/$n-sjis"
   size=$(wc -c <"$f")
+  # the serve targets: 8 bytes seeding the splits, pauses and cut
+  { printf '\000\001\002\003\004\005\006\007'; cat "$f"; } \
+    >"$out/fuzz_serve_conn/$n-a"
+  { printf 'seed\377\200\001\177'; cat "$f"; cat "$f"; } \
+    >"$out/fuzz_serve_conn/$n-twice"
+  { printf '\000\001\002\003\004\005\006\007'
+    printf 'POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n' "$size"
+    cat "$f"; } >"$out/fuzz_serve_http/$n-length"
+  { printf 'seed\377\200\001\177'
+    printf 'POST /games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+    printf '%x\r\n' "$size"; cat "$f"; printf '\r\n0\r\n\r\n'; } \
+    >"$out/fuzz_serve_http/$n-chunked"
   if [ "$size" -le 255 ]; then
     { b 0 0 1 "$size" 0; cat "$f"; edit; } >"$out/fuzz_cursor/$n-edit"
   fi
@@ -174,6 +192,17 @@ printf '\010\002\100\000\261\342\272\361' >"$cs/euckr-override"
 printf '\000\000\174\000(\000;\000=\330\000\336c\000' >"$cs/utf16-pair"
 printf '\000\010\174\002\000(\330=\000c\334\000' >"$cs/utf16be-lone"
 printf '\015\000\000\000\377\376 junk' >"$cs/unknown-ca"
+
+# the serve targets, not made from the files
+three='(;GM[1];B[aa];W[bb])(;GM[1]C[a\]b](;B[cc])(;B[dd]))
+(;GM[1];B[ee]'
+printf '\011\022\033\044\055\066\077\100%s' "$three" >"$out/fuzz_serve_conn/three"
+h=$out/fuzz_serve_http
+printf '\000\000\000\000\000\000\000\000GET /health HTTP/1.1\r\nHost: x\r\n\r\n' >"$h/health"
+printf '\001\000\000\000\000\000\000\000GET /stats HTTP/1.1\r\n\r\nGET /health HTTP/1.1\r\n\r\n' >"$h/keepalive"
+printf '\002\000\000\000\000\000\000\000BREW /pot HTCPCP/1.0\r\n\r\n' >"$h/bad"
+printf '\003\000\000\000\000\000\000\000POST /games HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s' \
+  "${#three}" "$three" >"$h/three"
 
 count=0
 for f in "$top"/test/cases/*/input.sgf; do

@@ -16,6 +16,13 @@ set -u
 secs=${1:?usage: run.sh SECONDS [TARGET...]}
 shift
 targets=${*:-fuzz_parse fuzz_split fuzz_reader fuzz_tree fuzz_roundtrip fuzz_writer fuzz_cursor fuzz_unescape fuzz_value fuzz_tree_paths fuzz_charset fuzz_batch}
+# sgf serve's targets are built only with the tools and http-parser
+# (then 'make fuzz' builds them): by default they run when built.
+if [ $# -eq 0 ]; then
+  for t in fuzz_serve_conn fuzz_serve_http; do
+    [ -x "./test/fuzz/$t" ] && targets="$targets $t"
+  done
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 top=${top_srcdir:-$here/../..}
 
