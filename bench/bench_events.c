@@ -393,45 +393,93 @@ static int call_value(sgf_parser *p, void *u, const char *at, size_t len,
   return SGF_CONTINUE;
 }
 
-static const sgf_callbacks nop_callbacks = {
-    sizeof(sgf_callbacks), nop_tree_begin,  nop_tree_end,   nop_node,
-    nop_property,          nop_value_begin, nop_value_data, nop_value_end,
-    nop_property_end,      nop_diagnostic,  NULL,           NULL};
+static const sgf_callbacks nop_callbacks = {.size = sizeof(sgf_callbacks),
+                                            .on_tree_begin = nop_tree_begin,
+                                            .on_tree_end = nop_tree_end,
+                                            .on_node = nop_node,
+                                            .on_property = nop_property,
+                                            .on_value_begin = nop_value_begin,
+                                            .on_value_data = nop_value_data,
+                                            .on_value_end = nop_value_end,
+                                            .on_property_end = nop_property_end,
+                                            .on_diagnostic = nop_diagnostic};
 
 static const sgf_callbacks nop_value_callbacks = {
-    sizeof(sgf_callbacks), nop_tree_begin, nop_tree_end, nop_node,
-    nop_property,          NULL,           NULL,         NULL,
-    nop_property_end,      nop_diagnostic, nop_value,    NULL};
+    .size = sizeof(sgf_callbacks),
+    .on_tree_begin = nop_tree_begin,
+    .on_tree_end = nop_tree_end,
+    .on_node = nop_node,
+    .on_property = nop_property,
+    .on_property_end = nop_property_end,
+    .on_diagnostic = nop_diagnostic,
+    .on_value = nop_value};
 
 static const sgf_callbacks pos_inline_callbacks = {
-    sizeof(sgf_callbacks), nop_tree_begin, nop_tree_end, inl_node,
-    inl_property,          NULL,           NULL,         NULL,
-    nop_property_end,      nop_diagnostic, inl_value,    NULL};
+    .size = sizeof(sgf_callbacks),
+    .on_tree_begin = nop_tree_begin,
+    .on_tree_end = nop_tree_end,
+    .on_node = inl_node,
+    .on_property = inl_property,
+    .on_property_end = nop_property_end,
+    .on_diagnostic = nop_diagnostic,
+    .on_value = inl_value};
 
 static const sgf_callbacks pos_call_callbacks = {
-    sizeof(sgf_callbacks), nop_tree_begin, nop_tree_end, call_node,
-    call_property,         NULL,           NULL,         NULL,
-    nop_property_end,      nop_diagnostic, call_value,   NULL};
+    .size = sizeof(sgf_callbacks),
+    .on_tree_begin = nop_tree_begin,
+    .on_tree_end = nop_tree_end,
+    .on_node = call_node,
+    .on_property = call_property,
+    .on_property_end = nop_property_end,
+    .on_diagnostic = nop_diagnostic,
+    .on_value = call_value};
 
 static const sgf_callbacks cnt_value_callbacks = {
-    sizeof(sgf_callbacks), cnt_tree_begin, cnt_tree_end, cnt_node,
-    cnt_property,          NULL,           NULL,         NULL,
-    cnt_property_end,      cnt_diagnostic, cnt_value,    NULL};
+    .size = sizeof(sgf_callbacks),
+    .on_tree_begin = cnt_tree_begin,
+    .on_tree_end = cnt_tree_end,
+    .on_node = cnt_node,
+    .on_property = cnt_property,
+    .on_property_end = cnt_property_end,
+    .on_diagnostic = cnt_diagnostic,
+    .on_value = cnt_value};
 
-static const sgf_callbacks cnt_callbacks = {
-    sizeof(sgf_callbacks), cnt_tree_begin,  cnt_tree_end,   cnt_node,
-    cnt_property,          cnt_value_begin, cnt_value_data, cnt_value_end,
-    cnt_property_end,      cnt_diagnostic,  NULL,           NULL};
+static const sgf_callbacks cnt_callbacks = {.size = sizeof(sgf_callbacks),
+                                            .on_tree_begin = cnt_tree_begin,
+                                            .on_tree_end = cnt_tree_end,
+                                            .on_node = cnt_node,
+                                            .on_property = cnt_property,
+                                            .on_value_begin = cnt_value_begin,
+                                            .on_value_data = cnt_value_data,
+                                            .on_value_end = cnt_value_end,
+                                            .on_property_end = cnt_property_end,
+                                            .on_diagnostic = cnt_diagnostic};
 
 static const sgf_callbacks skip_root_callbacks = {
-    sizeof(sgf_callbacks), skr_tree_begin,  nop_tree_end,   nop_node,
-    nop_property,          nop_value_begin, nop_value_data, nop_value_end,
-    nop_property_end,      nop_diagnostic,  NULL,           skr_node_end};
+    .size = sizeof(sgf_callbacks),
+    .on_tree_begin = skr_tree_begin,
+    .on_tree_end = nop_tree_end,
+    .on_node = nop_node,
+    .on_property = nop_property,
+    .on_value_begin = nop_value_begin,
+    .on_value_data = nop_value_data,
+    .on_value_end = nop_value_end,
+    .on_property_end = nop_property_end,
+    .on_diagnostic = nop_diagnostic,
+    .on_node_end = skr_node_end};
 
 static const sgf_callbacks cnt_skip_root_callbacks = {
-    sizeof(sgf_callbacks), cnt_skr_tree_begin, cnt_tree_end,   cnt_node,
-    cnt_property,          cnt_value_begin,    cnt_value_data, cnt_value_end,
-    cnt_property_end,      cnt_diagnostic,     NULL,           skr_node_end};
+    .size = sizeof(sgf_callbacks),
+    .on_tree_begin = cnt_skr_tree_begin,
+    .on_tree_end = cnt_tree_end,
+    .on_node = cnt_node,
+    .on_property = cnt_property,
+    .on_value_begin = cnt_value_begin,
+    .on_value_data = cnt_value_data,
+    .on_value_end = cnt_value_end,
+    .on_property_end = cnt_property_end,
+    .on_diagnostic = cnt_diagnostic,
+    .on_node_end = skr_node_end};
 
 static const sgf_reader_callbacks nop_reader_callbacks = {
     sizeof(sgf_reader_callbacks), NULL, NULL, NULL, nop_reader_property, NULL};

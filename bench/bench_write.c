@@ -133,6 +133,7 @@ static const sgf_callbacks verify_callbacks = {sizeof(sgf_callbacks),
                                                NULL,
                                                v_diagnostic,
                                                NULL,
+                                               NULL,
                                                NULL};
 
 /* ---------------------------------------------------------------------- */
@@ -211,6 +212,7 @@ static const sgf_callbacks check_callbacks = {sizeof(sgf_callbacks),
                                               w_value_data,
                                               w_value_end,
                                               w_property_end,
+                                              NULL,
                                               NULL,
                                               NULL,
                                               NULL};

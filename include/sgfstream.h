@@ -227,6 +227,36 @@ typedef int (*sgf_diag_cb)(sgf_parser *p, void *user, const sgf_diag *d);
 typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
                             size_t len, unsigned flags);
 
+/* MOVE RUNS. Most nodes of a game record are one move, ";B[qd]". With
+ * on_moves set, the parser may deliver a run of such nodes in one call,
+ * found 64 bytes at a time, in place of their events. A plain move node
+ * is a ';', one uppercase letter, '[', two bytes none of which is ']'
+ * '\\' ';' LF CR or NUL, and ']' (six bytes); a run is count (>= 1) of
+ * them, each followed by the next run node's ';' at once, after an LF or
+ * after a CR LF, and by a ';' after the last one. at and len are the
+ * run's bytes: from its first ';' up to the ';' after its last node,
+ * which is not included (that node is the next thing parsed).
+ *
+ * The call stands for exactly the events of those nodes: on_node_end of
+ * the node open before the run, if one is; then for each node on_node,
+ * on_property (the letter), its value (on_value with SGF_VALUE_FIRST and
+ * SGF_VALUE_LAST, or the three value events) and on_property_end; and
+ * on_node_end for each node but the last, which stays open: its node end
+ * comes next, as an event. The parser takes a run only where it lies
+ * whole in the buffer being fed and only where it chooses to: plain
+ * move nodes may still come one event at a time (at a chunk boundary,
+ * say), so a handler must take both. sgf_parser_position() gives the
+ * position of the run's first ';'; a node's offset is that plus its
+ * distance in at, and its line counts the line breaks before it in at.
+ * sgf_parser_raw_ident() is the last node's letter. The return contract
+ * is that of the last node's on_property_end: SGF_SKIP skips the rest of
+ * the innermost open game tree, SGF_PAUSE stops the feed at the ';'
+ * after the run (*consumed as for any pause: bytes held back for
+ * look-ahead count as consumed). Never called in batch mode. Added in
+ * 1.1. */
+typedef int (*sgf_moves_cb)(sgf_parser *p, void *user, const char *at,
+                            size_t len, size_t count);
+
 /* Any member but size may be NULL. Initialize the struct with
  * sgf_callbacks_init() (or an initializer that sets size to
  * sizeof(sgf_callbacks)) before setting members one by one: see
@@ -262,6 +292,9 @@ typedef struct sgf_callbacks {
    * which for a game's root node is the rest of the game. Added after
    * on_value. */
   sgf_cb on_node_end;
+  /* MOVE RUNS (above): runs of plain move nodes in one call. Added
+   * after on_node_end, in 1.1. */
+  sgf_moves_cb on_moves;
 } sgf_callbacks;
 
 /* Zero *cb (every callback NULL) and set its size. */

@@ -182,6 +182,7 @@ static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks),
                                      r_property_end,
                                      r_diag,
                                      NULL,
+                                     NULL,
                                      NULL};
 
 /* Parse data (in chunks of `chunk` bytes, 0: at once) into r. Returns the

@@ -93,6 +93,7 @@ static const sgf_callbacks script_cb = {sizeof(sgf_callbacks),
                                         s_pe,
                                         s_diag,
                                         NULL,
+                                        NULL,
                                         NULL};
 
 static void script_init(script *s, char kind, int nth, int action) {
@@ -408,6 +409,7 @@ static void test_skip_from_value_data(void **state) {
                         r_ve,
                         NULL,
                         r_diag,
+                        NULL,
                         NULL,
                         NULL};
     sgf_parser *p = sgf_parser_create(&cb, &r, NULL);

@@ -384,6 +384,7 @@ static sgf_parser *make_parser(run *r, const tcase *c) {
                       w_property_end,
                       w_diag,
                       NULL,
+                      NULL,
                       NULL};
   if (r->node_end) cb.on_node_end = w_node_end;
   return sgf_parser_create(&cb, &r->log, &c->opt);

@@ -1,10 +1,20 @@
-/* test_moves.c - the move-run scanner (lib/simd/moves.c): with no
- * handler for a move node's events, runs of ";B[qd]" nodes are passed
- * in bulk. What such a parser reports (tree begin and end, diagnostics,
- * each with its line, column and offset and the identifier as written,
- * and the position after finish) must be what the general path
- * reports: the same parse with a no-op on_node handler, which turns the
- * scanner off.
+/* test_moves.c - the move-run scanner (lib/simd/moves.c) and on_moves
+ * (MOVE RUNS in sgfstream.h).
+ *
+ * With no handler for a move node's events, runs of ";B[qd]" nodes are
+ * passed in bulk. What such a parser reports (tree begin and end,
+ * diagnostics, each with its line, column and offset and the identifier
+ * as written, and the position after finish) must be what the general
+ * path reports: the same parse with a no-op on_node handler, which turns
+ * the scanner off.
+ *
+ * With on_moves, a run comes in one call that stands for its nodes'
+ * events: a handler that logs every event (with its position, the
+ * identifier as written at each property, each value's bytes) and
+ * expands each run into the events it stands for, with the positions
+ * the contract says how to compute, must log exactly what the same
+ * handler logs without on_moves; also when on_moves pauses the parse
+ * at every other run (the feed resumed where it stopped).
  *
  * Inputs: runs of moves of every length up to past two 64-byte blocks,
  * with line breaks (LF, CR LF, a lone CR, blank lines) between nodes;
@@ -71,30 +81,192 @@ static int on_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
+/* The full log (modes FULL and RUNS): every event, and where a node is
+ * open (for the node end a run stands for). */
+typedef struct full {
+  bytebuf log; /* first: the tree and diagnostic handlers log into it */
+  int open;
+  int pause; /* on_moves pauses every other run */
+  unsigned long runs;
+  bytebuf val; /* the value so far, from the piece at vpos */
+  sgf_pos vpos;
+  /* on_moves skips at every third run, noting where its last node's
+   * property ends; the general parse skips from on_property_end there */
+  int skip;
+  uint64_t skip_at[64];
+  size_t nskip, iskip;
+} full;
+
+static void event(bytebuf *log, const char *what, uint64_t line, uint64_t col,
+                  uint64_t off, const char *b, size_t n) {
+  char text[200];
+  int k = snprintf(text, sizeof text,
+                   "%s %" PRIu64 ":%" PRIu64 "@%" PRIu64 " <%.*s>\n", what,
+                   line, col, off, (int)(n < 40 ? n : 40), b ? b : "");
+  bytebuf_add(log, text, (size_t)k);
+}
+static void ev_here(sgf_parser *p, full *f, const char *what, const char *b,
+                    size_t n) {
+  sgf_pos at = sgf_parser_position(p);
+  event(&f->log, what, at.line, at.column, at.offset, b, n);
+}
+static int f_node(sgf_parser *p, void *u) {
+  full *f = u;
+  f->open = 1;
+  ev_here(p, f, "node", NULL, 0);
+  return SGF_CONTINUE;
+}
+static int f_node_end(sgf_parser *p, void *u) {
+  full *f = u;
+  f->open = 0;
+  ev_here(p, f, "node-end", NULL, 0);
+  return SGF_CONTINUE;
+}
+static int f_property(sgf_parser *p, void *u, const char *at, size_t n) {
+  size_t rn = 0;
+  const char *raw = sgf_parser_raw_ident(p, &rn);
+  ev_here(p, u, "property", at, n);
+  ev_here(p, u, "raw", raw, rn);
+  return SGF_CONTINUE;
+}
+/* A value is logged whole, at its first piece's position: the pieces
+ * the event path cuts a value into (at a chunk's end, at a ']' after a
+ * possible double-byte lead) are its business, not the run's. */
+static int f_value(sgf_parser *p, void *u, const char *at, size_t n,
+                   unsigned flags) {
+  full *f = u;
+  if (flags & SGF_VALUE_FIRST) {
+    f->vpos = sgf_parser_position(p);
+    bytebuf_clear(&f->val);
+  }
+  bytebuf_add(&f->val, at, n);
+  if (flags & SGF_VALUE_LAST)
+    event(&f->log, "value", f->vpos.line, f->vpos.column, f->vpos.offset,
+          f->val.p, f->val.len);
+  return SGF_CONTINUE;
+}
+static int f_property_end(sgf_parser *p, void *u) {
+  full *f = u;
+  ev_here(p, u, "property-end", NULL, 0);
+  if (f->iskip < f->nskip &&
+      sgf_parser_position(p).offset == f->skip_at[f->iskip]) {
+    f->iskip++;
+    return SGF_SKIP;
+  }
+  return SGF_CONTINUE;
+}
+
+/* A run, expanded into the events it stands for (MOVE RUNS). */
+static int f_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                   size_t count) {
+  full *f = u;
+  sgf_pos p0 = sgf_parser_position(p);
+  uint64_t line = p0.line, lstart = p0.offset - (p0.column - 1);
+  size_t i = 0, nodes = 0;
+  size_t rn = 0;
+  const char *raw;
+#define EV(what, o, b, n) event(&f->log, what, line, (o)-lstart + 1, o, b, n)
+  if (f->open) EV("node-end", p0.offset, NULL, 0);
+  while (i < len) {
+    uint64_t o = p0.offset + i;
+    assert_int_equal(at[i], ';');
+    if (nodes > 0) EV("node-end", o, NULL, 0);
+    EV("node", o, NULL, 0);
+    EV("property", o + 1, at + i + 1, 1);
+    EV("raw", o + 1, at + i + 1, 1);
+    EV("value", o + 2, at + i + 3, 2);
+    i += 6;
+    if (i < len && at[i] == '\n') {
+      line++;
+      lstart = p0.offset + i + 1;
+      i++;
+    } else if (i < len && at[i] == '\r') {
+      assert_int_equal(at[i + 1], '\n');
+      line++;
+      lstart = p0.offset + i + 2;
+      i += 2;
+    }
+    EV("property-end", p0.offset + i, NULL, 0);
+    nodes++;
+  }
+#undef EV
+  assert_int_equal(i, len);
+  assert_int_equal(nodes, count);
+  raw = sgf_parser_raw_ident(p, &rn);
+  assert_int_equal(rn, 1);
+  assert_int_equal(raw[0], at[len - (at[len - 1] == ']'   ? 5
+                                     : at[len - 2] == ']' ? 6
+                                                          : 7)]);
+  f->open = 1;
+  if (f->skip && f->runs++ % 3 == 0 && f->nskip < 64) {
+    f->skip_at[f->nskip++] = p0.offset + len;
+    f->open = 0; /* a skip ends the node: no node end */
+    return SGF_SKIP;
+  }
+  return f->pause && f->runs++ % 2 == 0 ? SGF_PAUSE : SGF_CONTINUE;
+}
+
+enum { QUIET, LISTEN, FULL, RUNS, RUNS_PAUSE, RUNS_SKIP };
+
 /* The log of in fed in the given pieces: split (0 < split < len) in
  * two, else chunks of chunk bytes (0: whole). */
-static void run(const char *in, size_t len, int listen, size_t split,
-                size_t chunk, bytebuf *log) {
+static void run(const char *in, size_t len, int mode, size_t split,
+                size_t chunk, bytebuf *log, full *skips) {
   sgf_callbacks cb;
   sgf_parser *p;
   size_t off = 0;
+  full f;
+  memset(&f, 0, sizeof f);
+  f.log = *log;
+  f.pause = mode == RUNS_PAUSE;
+  f.skip = mode == RUNS_SKIP;
+  if (mode == FULL && skips) {
+    memcpy(f.skip_at, skips->skip_at, sizeof f.skip_at);
+    f.nskip = skips->nskip;
+  }
+  bytebuf_init(&f.val);
   sgf_callbacks_init(&cb);
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
   cb.on_diagnostic = on_diag;
-  if (listen) cb.on_node = on_node;
-  p = sgf_parser_create(&cb, log, NULL);
+  if (mode == LISTEN) cb.on_node = on_node;
+  if (mode >= FULL) {
+    cb.on_node = f_node;
+    cb.on_property = f_property;
+    cb.on_value = f_value;
+    cb.on_property_end = f_property_end;
+    cb.on_node_end = f_node_end;
+  }
+  if (mode >= RUNS) cb.on_moves = f_moves;
+  p = sgf_parser_create(&cb, &f, NULL);
   assert_non_null(p);
   while (off < len) {
-    size_t n = len - off;
+    size_t n = len - off, used = 0;
+    int r;
     if (split && off < split) n = split - off;
     if (!split && chunk && n > chunk) n = chunk;
-    assert_int_equal(sgf_parser_feed(p, in + off, n, NULL), SGF_OK);
+    /* a pause: the rest of the same piece (the same chunk boundaries) */
+    while ((r = sgf_parser_feed(p, in + off, n, &used)) == SGF_PAUSED) {
+      /* after the run's ';', or later: bytes held back for look-ahead
+       * count as consumed */
+      assert_true(used <= n);
+      off += used;
+      n -= used;
+      sgf_parser_resume(p);
+      if (n == 0) {
+        r = SGF_OK;
+        break;
+      }
+    }
+    assert_int_equal(r, SGF_OK);
     off += n;
   }
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
-  note(p, log, "end", 0);
+  note(p, &f.log, "end", 0);
   sgf_parser_destroy(p);
+  bytebuf_free(&f.val);
+  *log = f.log;
+  if (mode == RUNS_SKIP && skips) *skips = f;
 }
 
 static unsigned long checked;
@@ -113,19 +285,25 @@ static void check(const char *in, size_t len, int all_splits) {
     } else {
       chunk = chunks[w - len];
     }
-    bytebuf_init(&want);
-    bytebuf_init(&got);
-    run(in, len, 1, split, chunk, &want);
-    run(in, len, 0, split, chunk, &got);
-    if (got.len != want.len || memcmp(got.p, want.p, got.len) != 0) {
-      fprintf(stderr, "input (%zu bytes, split %zu, chunk %zu): %.*s\n", len,
-              split, chunk, (int)len, in);
-      fprintf(stderr, "listening:\n%.*s\nquiet:\n%.*s\n", (int)want.len, want.p,
-              (int)got.len, got.p);
-      fail();
+    for (int m = LISTEN; m <= RUNS_SKIP; m++) {
+      full skips;
+      if (m == FULL) continue;
+      bytebuf_init(&want);
+      bytebuf_init(&got);
+      memset(&skips, 0, sizeof skips);
+      run(in, len, m == LISTEN ? QUIET : m, split, chunk, &got, &skips);
+      run(in, len, m == LISTEN ? LISTEN : FULL, split, chunk, &want, &skips);
+      if (got.len != want.len || memcmp(got.p, want.p, got.len) != 0) {
+        fprintf(stderr,
+                "input (%zu bytes, split %zu, chunk %zu, mode %d): %.*s\n", len,
+                split, chunk, m, (int)len, in);
+        fprintf(stderr, "general:\n%.*s\nruns:\n%.*s\n", (int)want.len, want.p,
+                (int)got.len, got.p);
+        fail();
+      }
+      bytebuf_free(&want);
+      bytebuf_free(&got);
     }
-    bytebuf_free(&want);
-    bytebuf_free(&got);
   }
   checked++;
 }

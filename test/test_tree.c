@@ -956,6 +956,7 @@ static void test_detached_with_own_parser(void **state) {
                         combo_property_end,
                         NULL,
                         NULL,
+                        NULL,
                         NULL};
   sgf_tree_builder_options o;
   combo c;
@@ -1026,6 +1027,7 @@ static const sgf_callbacks pass_events = {sizeof(sgf_callbacks),
                                           pa_plain,
                                           NULL,
                                           NULL,
+                                          NULL,
                                           NULL};
 /* The same, values whole (on_value): the builder's parser then delivers
  * values whole too. */
@@ -1040,6 +1042,7 @@ static const sgf_callbacks pass_whole = {sizeof(sgf_callbacks),
                                          pa_plain,
                                          NULL,
                                          pa_value,
+                                         NULL,
                                          NULL};
 static const sgf_callbacks *passing = &pass_events;
 

@@ -126,6 +126,7 @@ static const sgf_callbacks rec_cb = {sizeof(sgf_callbacks),
                                      r_pe,
                                      r_d,
                                      NULL,
+                                     NULL,
                                      NULL};
 
 /* Parse (in chunks of `chunk` bytes; 0 whole) recording events. */
@@ -240,6 +241,7 @@ static int expected_events(const char *in, size_t len, bytebuf *out) {
                                    n_ve,
                                    NULL,
                                    n_d,
+                                   NULL,
                                    NULL,
                                    NULL};
   nrec n;

@@ -34,8 +34,11 @@
 /* ------------------------------------------------------------------ */
 /* Creation and small accessors                                        */
 
-/* No handler for any event a move node makes (the move-run scanner). */
+/* How runs of move nodes are passed (the move-run scanner): 2 to
+ * on_moves, 1 in silence when no handler listens to any event a move
+ * node makes, else 0 (one event at a time). */
 static int quiet_moves(const sgf_callbacks *cb) {
+  if (cb->on_moves) return 2;
   return !cb->on_node && !cb->on_property && !cb->on_value_begin &&
          !cb->on_value_data && !cb->on_value_end && !cb->on_value &&
          !cb->on_property_end && !cb->on_node_end;

@@ -112,9 +112,10 @@ struct sgf_parser {
   uint64_t bpass, bbase, bbias;
   int bearly;      /* ev.offset may lie before the pass (SGF__EARLY) */
   int bturbo;      /* no kind of a move's records stops a batch (move_run) */
-  int quiet_moves; /* callbacks: no handler for a move node's events
-                      (node, property, value, property end, node end),
-                      so runs of them are passed in bulk (moves.c) */
+  int quiet_moves; /* callbacks: 1 when no handler listens to a move
+                      node's events (node, property, value, property end,
+                      node end), so runs of them are passed in bulk
+                      (moves.c); 2 when on_moves takes such runs */
   sgf__mark bl0, bl, bfar;
   uint64_t bl0_cr, bl_cr;
   int whole;

@@ -21,7 +21,9 @@
  *                 handler for a move node's events (quiet_moves), a run
  *                 of ";B[qd]" nodes is passed in bulk by the move-run
  *                 scanner (scan.h, moves.c), up to the first node that
- *                 is none; batches write such runs with move_run.
+ *                 is none, or handed to on_moves in one call (MOVE RUNS
+ *                 in sgfstream.h); batches write such runs with
+ *                 move_run.
  *   IDENT         inside an identifier (buffered, never split).
  *   AFTER_IDENT   the identifier ended; '[' must follow. The property
  *                 event fires at the '[' (an identifier with no value is
@@ -236,20 +238,22 @@ text_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
 }
 
 /* A run of move nodes from the ';' at s, nobody listening to their
- * events (p->quiet_moves): passed in bulk by the move-run scanner
- * (moves.c), up to the ';' of the first node that is no plain move,
- * its line breaks counted as newline() would count them; bias as in
- * feed_core (OFF). Leaves what the general path would leave that
- * anyone may read (a diagnostic handler: the quiet flags, the node
- * open, the identifier as written). Returns the ';' it stopped at. */
+ * events (p->quiet_moves), or on_moves to be called for it: passed in
+ * bulk by the move-run scanner (moves.c), up to the ';' of the first
+ * node that is no plain move, its line breaks counted as newline() would
+ * count them, its nodes into *count; bias as in feed_core (OFF). Leaves
+ * what the general path would leave that anyone may read (a diagnostic
+ * handler: the quiet flags, the node open, the identifier as written).
+ * Returns the ';' it stopped at. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
 static const unsigned char *
 moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
-          uint64_t bias) {
+          uint64_t bias, uint64_t *count) {
   sgf__lines ln;
   const unsigned char *q = p->scan->moves(s, end, &ln);
+  *count = ln.nodes;
   if (q == s) return s;
   p->ev.line += ln.n;
   if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
@@ -437,8 +441,28 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_NODE:
       L_node:
         if (*s == ';') { /* the common cases first, before the jump table */
-          if (!SGF__BATCH && p->quiet_moves && end - s >= 16)
-            s = moves_run(p, s, end, bias);
+          if (!SGF__BATCH && p->quiet_moves && end - s >= 16) {
+            const unsigned char *r = s;
+            sgf__mark m;
+            uint64_t count;
+            HERE(m);
+            s = moves_run(p, s, end, bias, &count);
+            if (p->quiet_moves == 2 && s != r) {
+              /* MOVE RUNS (sgfstream.h): positioned at the first ';',
+               * resumed at the ';' after the run; the saved mark is left
+               * as the events would leave it (a later diagnostic may
+               * read it) */
+              const sgf__mark saved = p->ev_saved;
+              int act;
+              SETEV(m);
+              act = p->cb.on_moves(p, p->user, (const char *)r, (size_t)(s - r),
+                                   (size_t)count);
+              p->ev_saved = saved;
+              p->ev.offset = OFF(s);
+              CALLBACK(act);
+              if (st != ST_NODE) continue;
+            }
+          }
           if (SGF__BATCH && p->bturbo && end - s >= 7 && br.end - br.cur >= 7 &&
               move_at(s)) {
             int mid;

@@ -223,10 +223,19 @@ void sgf_reader_options_init(sgf_reader_options *opt) {
 
 sgf_reader *sgf_reader_create(const sgf_reader_callbacks *cbg, void *user,
                               const sgf_reader_options *given) {
-  static const sgf_callbacks core = {
-      sizeof(sgf_callbacks), on_tree_begin,  on_tree_end,   on_node,
-      on_property,           on_value_begin, on_value_data, on_value_end,
-      on_property_end,       on_diagnostic,  NULL,          NULL};
+  static const sgf_callbacks core = {sizeof(sgf_callbacks),
+                                     on_tree_begin,
+                                     on_tree_end,
+                                     on_node,
+                                     on_property,
+                                     on_value_begin,
+                                     on_value_data,
+                                     on_value_end,
+                                     on_property_end,
+                                     on_diagnostic,
+                                     NULL,
+                                     NULL,
+                                     NULL};
   sgf_allocator a;
   sgf_reader *r;
   sgf_reader_options ro;

@@ -72,6 +72,7 @@ static const unsigned char *moves_bytes(const unsigned char *s,
   while (end - s >= 7) {
     unsigned n = move_next(s, end);
     if (n == 0) break;
+    ln->nodes++;
     if (n > 6) {
       ln->n++;
       ln->last = s + n - 1;
@@ -85,7 +86,7 @@ static const unsigned char *moves_bytes(const unsigned char *s,
 const unsigned char *sgf__moves_portable(const unsigned char *s,
                                          const unsigned char *end,
                                          sgf__lines *ln) {
-  ln->n = 0;
+  ln->n = ln->nodes = 0;
   ln->last = ln->last_cr = NULL;
   return moves_bytes(s, end, ln);
 }
@@ -113,6 +114,7 @@ static inline __attribute__((always_inline)) unsigned moves_block(
   stop = a & ~good; /* not 0: a good node's next ';' is in the block */
   n = (unsigned)__builtin_ctzll(stop);
   below = ((uint64_t)1 << n) - 1;
+  ln->nodes += (uint64_t)__builtin_popcountll(a & below);
   lf = m->lf & below;
   if (lf) {
     ln->n += (uint64_t)__builtin_popcountll(lf);
@@ -127,7 +129,7 @@ static inline __attribute__((always_inline)) unsigned moves_block(
  * the masks of the 64 bytes at p; the portable loop finishes. */
 #define MOVES_LOOP(MASKS)           \
   do {                              \
-    ln->n = 0;                      \
+    ln->n = ln->nodes = 0;          \
     ln->last = ln->last_cr = NULL;  \
     while (end - s >= 64) {         \
       move_masks m;                 \

@@ -315,7 +315,7 @@ TREE_INLINE int tree_block(const unsigned char *s, const tree_masks *m,
 #define TREE_LOOP(MASKS)                                               \
   do {                                                                 \
     int carry = cr_before != 0;                                        \
-    sgf__lines lc = {0, NULL, NULL};                                   \
+    sgf__lines lc = {0, NULL, NULL, 0};                                \
     while (s < end) {                                                  \
       unsigned char pad[64];                                           \
       unsigned n = 64;                                                 \

@@ -27,6 +27,7 @@ typedef struct sgf__lines {
   uint64_t n;                   /* CR, LF and CR LF each count one */
   const unsigned char *last;    /* the last CR or LF byte, or NULL */
   const unsigned char *last_cr; /* the last CR byte, or NULL */
+  uint64_t nodes;               /* the move-run scanner only: nodes passed */
 } sgf__lines;
 
 /* The text scanner: the first ']' '\\' or NUL in [s, end), or end,
@@ -58,7 +59,7 @@ typedef const unsigned char *(*sgf__tree_fn)(const unsigned char *s,
 /* The move-run scanner (moves.c): from the ';' at s, passes over plain
  * move nodes (";B[qd]", each followed by a ';', at once or after a line
  * break) and returns the ';' of the first node that is none, counting
- * the line breaks passed into *ln. */
+ * the line breaks and the nodes passed into *ln. */
 typedef const unsigned char *(*sgf__moves_fn)(const unsigned char *s,
                                               const unsigned char *end,
                                               sgf__lines *ln);

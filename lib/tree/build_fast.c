@@ -375,6 +375,191 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   return value_general(p, u, at, n, flags);
 }
 
+/* MOVE RUNS (sgfstream.h). A run of plain move nodes is the events it
+ * stands for, each node's node, property and value (a DIRECT builder is
+ * lazy and has no node-end handler).
+ *
+ * In the usual case (the node before is a whole DIRECT move, and the
+ * block, the index and the limits have room for k more nodes) the next k
+ * nodes are what h_node, h_property and h_value would do on their fast
+ * paths, in a loop with no call (CHAIN): each node linked when the next
+ * begins, as h_node links it, and written in place behind it. After the
+ * first, a node's parent is the node before, fresh and childless, and its
+ * value two bytes: chain_link links it in fewer steps than link_node.
+ *
+ * Otherwise a node's three events go to those handlers, positioned as the
+ * parser would have positioned them, through an event state of the run's
+ * own (ks) that b->es points to meanwhile: they read their positions
+ * inline from it, and a general path (a new block, the index to grow, a
+ * limit) from it too. The positions of a DIRECT node's property and value
+ * (dpos) are written for the run's last node only: the ';' that follows
+ * a run node ends it, so they are read for no other. */
+
+/* Link n (slot id, flags f: BLACK, WHITE or 0; its value the two bytes
+ * v) as the only child of parent, the node linked just before it; as
+ * link_node (may_scan 0) and direct_value_done would. */
+HOT_INLINE void chain_link(sgf_tree_builder *b, sgf__bnode *parent,
+                           sgf__bnode *n, uint32_t id, uint32_t f,
+                           const char *v) {
+  sgf__prop *const pr = DPROP(n);
+  sgf_node *const nd = &b->fn[id];
+  char inl[4];
+  pr->nvalues = 1;
+  pr->flags = (uint16_t)(SGF__P_INL | 2u);
+  b->ix[id] = n;
+  n->parent = parent;
+  n->first_child = n->next = NULL;
+  n->props = pr;
+  n->nprops = 1;
+  n->slot = id;
+  n->flags = f;
+  nd->parent = id - 1;
+  nd->first_child = nd->next = SGF__NONE;
+  nd->slot = id;
+  inl[0] = v[0];
+  inl[1] = v[1];
+  inl[2] = inl[3] = 0;
+  memcpy(nd->u.inl, inl, 4);
+  nd->code = pr->code;
+  nd->flags =
+      (uint16_t)((f & SGF__N_MOVE) | SGF__N_ONE | (2u << SGF__N_LEN_SHIFT));
+  parent->first_child = n;
+  b->fn[id - 1].first_child = id;
+}
+
+/* The flags of a move's letter c, as static_ident gives them. */
+HOT_INLINE uint32_t move_flags(char c) {
+  return c == 'B' ? SGF__N_BLACK : c == 'W' ? SGF__N_WHITE : 0;
+}
+
+/* How many nodes CHAIN may take from here (0: none): the steps h_node's
+ * fast path would take, each needing an index slot, a node under the
+ * limit and room for the node closed and the one begun. */
+HOT_INLINE size_t chain_room(const sgf_tree_builder *b, const sgf_tree *t) {
+  const sgf__block *bl = t->blocks;
+  size_t k, room;
+  if (!b->direct || b->dstate != 2 || b->tree != t ||
+      ((b->open_flags | b->prop_flags) & OPEN_SCAN) ||
+      t->bytes + sizeof(sgf__bnode) > b->max_bytes ||
+      t->nnodes + 1 >= t->max_nodes || t->nnodes >= b->ixcap)
+    return 0;
+  room = bl->size - bl->used;
+  if (room < DIRECT_TAKE(2) + DIRECT_SIZE) return 0;
+  k = (room - DIRECT_SIZE) / DIRECT_TAKE(2);
+  if (k > b->ixcap - t->nnodes) k = b->ixcap - t->nnodes;
+  if (k > t->max_nodes - 1 - t->nnodes) k = t->max_nodes - 1 - t->nnodes;
+  return k;
+}
+
+static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                   size_t count) {
+  sgf_tree_builder *b = BUILDER(u);
+  /* (never sgf__tb_no_state: the parser is of this library) */
+  const sgf_event_state *const es = event_state(b, p);
+  const sgf_pos p0 = EVENT_POS(p);
+  sgf_tree *const t = b->tree;
+  sgf_event_state ks;
+  size_t i = 0, last = 0;
+  uint64_t last_line = p0.line, last_start = 0;
+  int r = SGF_CONTINUE;
+  (void)count;
+  ks.line = p0.line;
+  ks.line_start = p0.offset - (p0.column - 1);
+  ks.live = 1;
+  ks.raw_ident_len = 1;
+  b->es = &ks;
+  while (i < len) {
+    size_t k = chain_room(b, t);
+    if (LIKELY(k > 0)) { /* CHAIN: k nodes at most */
+      sgf__block *const bl = t->blocks;
+      sgf__bnode *n = b->dn, *next;
+      uint32_t id = t->nnodes;
+      size_t used = bl->used;
+      char c;
+      /* the first: n is the open node, linked as h_node links it */
+      used += DIRECT_TAKE(b->dlen);
+      next = (sgf__bnode *)((char *)bl + used);
+      bl->used = used;
+      link_node(b, t, n, id, b->open_flags | b->prop_flags,
+                direct_value_done(n, b->dlen), 1, 0);
+      DBYTES(n)[b->dlen] = '\0';
+      for (;;) {
+        c = at[i + 1];
+        n = next;
+        DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
+        last = i;
+        last_line = ks.line;
+        last_start = ks.line_start;
+        i += 6;
+        if (i < len && at[i] == '\n') { /* a line break between nodes */
+          ks.line++;
+          ks.line_start = p0.offset + i + 1;
+          i++;
+        } else if (i < len && at[i] == '\r') { /* CR LF */
+          ks.line++;
+          ks.line_start = p0.offset + i + 2;
+          i += 2;
+        }
+        if (i >= len || --k == 0) break;
+        /* n ends (its value: two bytes), the next begins behind it */
+        used += DIRECT_TAKE(2);
+        next = (sgf__bnode *)((char *)bl + used);
+        id++;
+        chain_link(b, b->cur, n, id, move_flags(c), at + last + 3);
+        b->cur = n;
+        DBYTES(n)[0] = at[last + 3];
+        DBYTES(n)[1] = at[last + 4];
+        DBYTES(n)[2] = '\0';
+      }
+      /* n, the last node taken, stays open: DIRECT, whole */
+      bl->used = used;
+      t->nnodes = t->nslots = id + 1;
+      b->dn = n;
+      b->open_flags = 0;
+      b->prop_flags = move_flags(c);
+      b->dlen = 2;
+      DBYTES(n)[0] = at[last + 3];
+      DBYTES(n)[1] = at[last + 4];
+    } else {
+      const uint64_t o = p0.offset + i;
+      ks.offset = o;
+      ks.raw_ident = es->raw_ident; /* on_node: the one before, unread */
+      if ((r = h_node(p, u)) != SGF_CONTINUE) break;
+      ks.offset = o + 1;
+      ks.raw_ident = at + i + 1;
+      if ((r = h_property(p, u, at + i + 1, 1)) != SGF_CONTINUE) break;
+      ks.offset = o + 2;
+      if ((r = h_value(p, u, at + i + 3, 2,
+                       SGF_VALUE_FIRST | SGF_VALUE_LAST)) != SGF_CONTINUE)
+        break;
+      last = i;
+      last_line = ks.line;
+      last_start = ks.line_start;
+      i += 6;
+      if (i < len && at[i] == '\n') {
+        ks.line++;
+        ks.line_start = p0.offset + i + 1;
+        i++;
+      } else if (i < len && at[i] == '\r') {
+        ks.line++;
+        ks.line_start = p0.offset + i + 2;
+        i += 2;
+      }
+    }
+  }
+  b->es = es;
+  if (r == SGF_CONTINUE && b->direct && b->dstate == 2) {
+    /* the last node's property and value */
+    b->dpos[0].offset = p0.offset + last + 1;
+    b->dpos[0].line = last_line;
+    b->dpos[0].column = b->dpos[0].offset - last_start + 1;
+    b->dpos[1] = b->dpos[0];
+    b->dpos[1].offset++;
+    b->dpos[1].column++;
+  }
+  return r;
+}
+
 const sgf_callbacks sgf__tb_fast_handlers = {sizeof(sgf_callbacks),
                                              h_tree_begin,
                                              h_tree_end,
@@ -385,6 +570,7 @@ const sgf_callbacks sgf__tb_fast_handlers = {sizeof(sgf_callbacks),
                                              sgf__tb_h_value_end,
                                              sgf__tb_h_property_end,
                                              sgf__tb_h_diagnostic,
+                                             NULL,
                                              NULL,
                                              NULL};
 
@@ -413,4 +599,7 @@ void sgf__tb_fast_setup(sgf_tree_builder *b, sgf_callbacks *h) {
                  !e->on_tree_end && !e->on_node && !e->on_property &&
                  !e->on_value_begin && !e->on_value_data && !e->on_value &&
                  b->max_value_bytes >= sizeof(sgf__val) + DIRECT_BYTES;
+  /* MOVE RUNS: the run's events are those of h_node, h_property and
+   * h_value, and nothing else listens (DIRECT) */
+  if (b->direct_ok && !e->on_node_end && !e->on_moves) h->on_moves = h_moves;
 }

@@ -783,6 +783,7 @@ static const sgf_callbacks general_handlers = {sizeof(sgf_callbacks),
                                                sgf__tb_h_property_end,
                                                sgf__tb_h_diagnostic,
                                                NULL,
+                                               NULL,
                                                NULL};
 
 /* A detached builder's handlers are one static table: the switch can

@@ -1261,6 +1261,7 @@ static void reader_model(const sgf_options *opt, const rd *d, rmodel *m) {
                                    m_pe,
                                    m_diag,
                                    NULL,
+                                   NULL,
                                    NULL};
   sgf_options o = *opt;
   sgf_parser *p;

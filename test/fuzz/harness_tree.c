@@ -780,6 +780,7 @@ static int rt_parse(rt *r, const unsigned char *in, size_t len,
                                    rt_pe,
                                    rt_diag,
                                    NULL,
+                                   NULL,
                                    NULL};
   sgf_parser *p = sgf_parser_create(&cb, r, opt);
   int st = SGF_OK;
