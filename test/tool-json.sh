@@ -8,7 +8,8 @@
 #   by --charset and by --guess (a warning when it overrules CA); bytes
 #   that do not decode are an error at their line and column; --raw keeps
 #   values as written; 100,000 nested variations are written without
-#   recursion (and an over-deep tree still gives a closed line).
+#   recursion (and an over-deep tree still gives a closed line); the
+#   fast paths of common values write what the general path writes.
 # The charset files of ../shared/corpus/edge are checked against what
 # iconv(1) makes of their bytes; without ../shared that part is skipped
 # and the test exits 77 if nothing else failed.
@@ -357,6 +358,52 @@ else
          iconv -f SHIFT_JIS -t UTF-8)
   [ "$got" = "$want" ] || bad "nihon-kiin --guess: '$got', want '$want'"
 fi
+
+# ---- 5. the fast paths (moves, points, Reals, UTF-8 text decoded and
+# escaped in one pass, text that needs no decoding) write what the
+# general path writes: SGF_JSON_SLOW leaves them out. On the test cases,
+# the edge files, and values made for it.
+{
+  for v in 300.0 0.0 -0.0 0.50 -0.50 1. 1.0.0 .50 00.0 0.000 10.000000 \
+    1.2345678901234560 123456789012345.0 1234567890123456.0 +1.0 1e5 6.5 \
+    -0 -1.10 5.00000010 1.2300000 99999999999999.90 '' x0 -.0; do
+    printf '(;FF[4]KM[%s]BL[%s];B[aa]BL[%s]WL[%s])\n' "$v" "$v" "$v" "$v"
+  done
+  printf '(;FF[4]SZ[9]AB[aa][ii][jj][tt][Aa][a]AW[aa:cc][]TB[]TR[bb]'
+  printf 'C[tab\there\\\\ \\]end]GN[a\nb\\\nc]MN[x];B[tt]W[ia]'
+  printf 'C[line\r\nCR LF\\\r\nsoft "q" \033esc]N[ \f\v]LB[aa:x]SQ[ab])\n'
+  printf '(;SZ[25]AB[tt][yy][zz];B[tt]W[zz]C[\351t\351])\n'
+} >fast.sgf
+# text of random pieces (escapes, soft and hard line breaks, blanks,
+# quotes, control bytes, UTF-8 and bytes that are not) under several CAs
+python3 - >>fast.sgf <<'EOF'
+import random, sys
+random.seed(17)
+pieces = [b"\\", b"\\]", b"\\\\", b"\r", b"\n", b"\r\n", b"\n\r", b"\t",
+          b"\x0b", b"\x0c", b'"', b"\x01", b"\x1f", b"\x7f", b"\xc3\xa9",
+          b"\xe8\xb6\x99", b"\xc3", b"\xa9", b"\x81\\", b"\x81", b"abc", b" ",
+          b":", b"\\\r\n", b"\\\n\r", b"\\\t", b"\\\r", b"\\\n"]
+def val():
+    v = b"".join(random.choice(pieces) for _ in range(random.randint(0, 12)))
+    if v.endswith(b"\\") and not v.endswith(b"\\\\"):
+        v += b"x"
+    return v.replace(b"]", b"\\]").replace(b"\\\\]", b"\\]")
+for g in range(300):
+    ca = random.choice([b"", b"CA[UTF-8]", b"CA[utf8]", b"CA[ISO-8859-1]",
+                        b"CA[GB2312]", b"CA[Shift_JIS]", b"CA[bogus]"])
+    sys.stdout.buffer.write(b"(;FF[4]" + ca + b"PB[" + val() + b"]GN[" + val()
+        + b"]C[" + val() + b"];B[aa]C[" + val() + b"]N[" + val() + b"])\n")
+EOF
+for f in "$src"/test/cases/*/input.sgf "$shared"/edge/*.sgf fast.sgf; do
+  [ -f "$f" ] || continue
+  for mode in "" --mainline --guess; do
+    "$sgf" json $mode "$f" >fast.out 2>&1
+    echo "exit $?" >>fast.out
+    SGF_JSON_SLOW=1 "$sgf" json $mode "$f" >slow.out 2>&1
+    echo "exit $?" >>slow.out
+    cmp -s fast.out slow.out || bad "$f${mode:+ $mode}: the fast paths differ"
+  done
+done
 
 if [ $fail = 0 ] && [ $skipped = 1 ]; then
   exit 77

@@ -47,6 +47,11 @@ static void die(const char *what) {
 /* ---------------------------------------------------------- stubs */
 void slog(const char *fmt, ...) { (void)fmt; }
 void slogq(const char *fmt, ...) { (void)fmt; }
+void slogq_stored(const char *peer, uint64_t id, uint64_t index, uint64_t len,
+                  const char *from, uint64_t offset, const char *name) {
+  (void)peer, (void)id, (void)index, (void)len, (void)from, (void)offset;
+  (void)name;
+}
 void client_read_start(client *cl) { reading = !cl->closing; }
 void client_read_stop(client *cl) {
   (void)cl;

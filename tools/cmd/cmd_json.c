@@ -175,7 +175,19 @@ static void prop_begin(jgame *g, const char *ident, size_t len) {
     g->move_color = ident[0];
     g->def = ident[0] == 'B' ? g->def_b : g->def_w;
   } else {
-    g->def = sgf_prop_lookup(NULL, ident, len);
+    /* the same few properties again and again (BL, WL, C): a small
+     * cache by the table's slot, the lookup once per game and slot */
+    int slot = sgf_prop_slot(ident, len);
+    jdefslot *e = &g->defs[(unsigned)slot % JDEF_CACHE];
+    if (slot < 0) {
+      g->def = sgf_prop_lookup(NULL, ident, len);
+    } else {
+      if (e->slot != slot + 1) {
+        e->slot = slot + 1;
+        e->def = sgf_prop_lookup(NULL, ident, len);
+      }
+      g->def = e->def;
+    }
   }
   if (!tree_mode(g)) return;
   if (g->nprops++) jout_byte(g->out, ',');
@@ -214,7 +226,8 @@ static int plain_move(jgame *g, const char *raw) {
 static const char nomem_moves[] = "out of memory keeping the main line";
 
 static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  if (g->move_color && !g->raw && jplain_move(&g->board, raw, len)) {
+  if (g->move_color && !g->raw && !g->slow &&
+      jplain_move(&g->board, raw, len)) {
     if (plain_move(g, raw) != 0) jdiag(g, pos, 1, nomem_moves);
     return;
   }
@@ -271,6 +284,7 @@ static void root_done(jgame *g) {
 static void game_begin(jgame *g, sgf_pos pos) {
   g->pos = jpos_abs(g, pos);
   g->root_phase = 0;
+  g->text_utf8 = 0;
   g->node_open = 0;
   g->nprops = 0;
   g->guess_warned = 0;
@@ -363,10 +377,14 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   if (g->depth == 0) return SGF_CONTINUE;
   if (g->root_phase == 1) {
     unsigned char n = (unsigned char)(len > 255 ? 255 : len);
+    char *q;
     if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) return SGF_ABORT;
-    g->root.p[g->root.len++] = 'P';
-    g->root.p[g->root.len++] = (char)n;
-    bytebuf_try_add(&g->root, at, n);
+    q = g->root.p + g->root.len;
+    q[0] = 'P';
+    q[1] = (char)n;
+    memcpy(q + 2, at, n);
+    g->root.len += 2 + (size_t)n;
+    g->root.p[g->root.len] = '\0';
     return SGF_CONTINUE;
   }
   if (!g->node_open) /* a property before any node: not in a node */
@@ -384,12 +402,19 @@ static int in_property(const jgame *g) {
 static void value_done(jrun *r, const char *at, size_t len) {
   jgame *g = &r->g;
   if (g->root_phase == 1) {
+    /* one reserve, then the record in place (jroot_next reads it) */
+    char *q;
     if (bytebuf_reserve(&g->root, 1 + sizeof g->vpos + sizeof len + len) != 0)
       return;
-    g->root.p[g->root.len++] = 'V';
-    bytebuf_try_add(&g->root, &g->vpos, sizeof g->vpos);
-    bytebuf_try_add(&g->root, &len, sizeof len);
-    bytebuf_try_add(&g->root, at, len);
+    q = g->root.p + g->root.len;
+    *q++ = 'V';
+    memcpy(q, &g->vpos, sizeof g->vpos);
+    q += sizeof g->vpos;
+    memcpy(q, &len, sizeof len);
+    q += sizeof len;
+    memcpy(q, at, len);
+    g->root.len = (size_t)(q + len - g->root.p);
+    g->root.p[g->root.len] = '\0';
     return;
   }
   if (in_property(g)) prop_value(g, at, len, g->vpos);
@@ -401,14 +426,16 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
-      !g->raw && in_property(g) && jplain_move(&g->board, at, len)) {
+      !g->raw && !g->slow && in_property(g) &&
+      jplain_move(&g->board, at, len)) {
     /* most values: a move in one piece, needing no position */
     if (plain_move(g, at) != 0)
       jdiag(g, sgf_parser_position(p), 1, nomem_moves);
     return SGF_CONTINUE;
   }
   if (flags & SGF_VALUE_FIRST) {
-    g->vpos = sgf_parser_position(p);
+    /* for diagnostics only: none are written when quiet (sgf serve) */
+    if (!g->quiet) g->vpos = sgf_parser_position(p);
     g->val.len = 0;
     if (flags & SGF_VALUE_LAST) {
       value_done(r, at, len);
@@ -599,6 +626,7 @@ json_writer *json_writer_create(void) {
   r->g.out->len = 0;
   r->g.out->to = NULL; /* stdout (malloc: not zeroed) */
   r->g.have_origin = 1;
+  r->g.slow = jslow_wanted();
   return r;
 }
 
@@ -661,6 +689,7 @@ int cmd_json(int argc, char **argv) {
   g = &r->g;
   g->out->len = 0;
   g->out->to = NULL; /* stdout (malloc: not zeroed) */
+  g->slow = jslow_wanted();
   sgf_options_init(&opt);
   sgf_charset_options_init(&copt);
   opterr = 0;
@@ -762,6 +791,7 @@ json_conv *json_conv_create(void) {
   if (c == NULL) return NULL;
   g = &c->r.g;
   g->quiet = 1;
+  g->slow = jslow_wanted();
   g->out = calloc(1, sizeof *g->out);
   sgf_charset_options_init(&copt);
   g->cs = sgf_charset_create(&copt);

@@ -32,6 +32,14 @@ typedef struct jlevel {
   unsigned flags;
 } jlevel;
 
+/* A property definition looked up, by its sgf_prop_slot() + 1 (0:
+ * none). */
+#define JDEF_CACHE 32
+typedef struct jdefslot {
+  int slot;
+  const sgf_propdef *def;
+} jdefslot;
+
 typedef struct jgame {
   jout *out;
   sgf_parser *p;
@@ -41,7 +49,9 @@ typedef struct jgame {
   const char *file, *member; /* source */
   int status;                /* exit status so far */
   int input_utf8;            /* the input was converted: CA is moot */
+  int text_utf8;             /* the game's charset: jroot_settings */
   int quiet;                 /* no diagnostics on stderr (sgf serve) */
+  int slow;                  /* no fast paths (jslow_wanted) */
   int have_origin;           /* the bytes are cut from a larger input */
   sgf_pos origin;            /* ... where they begin in it */
   uint64_t quiet_before;     /* the parser's diagnostics before this
@@ -64,6 +74,7 @@ typedef struct jgame {
   /* the property being read */
   const sgf_propdef *def;
   const sgf_propdef *def_b, *def_w; /* B and W, looked up once */
+  jdefslot defs[JDEF_CACHE];        /* the others, cached */
   char ident[SGF_PROP_IDENT_MAX + 1];
   size_t ident_len;
   char move_color; /* 'B' / 'W' for B and W, else 0 */
@@ -79,6 +90,11 @@ typedef struct jgame {
 } jgame;
 
 /* json_value.c */
+
+/* The environment asks for the general path only (SGF_JSON_SLOW set):
+ * the fast paths of common values are left out, for the tests that
+ * compare their output with the general path's. */
+int jslow_wanted(void);
 
 /* Whether stdout and stderr are one file (then the JSON so far is flushed
  * before a diagnostic, to keep the order). */

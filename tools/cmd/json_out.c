@@ -2,9 +2,14 @@
 #include "json_out.h"
 
 #include "bytebuf.h"
+#include "decimal.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void jout_flush(jout *o) {
   if (o->len && o->to)
@@ -25,79 +30,79 @@ void jout_bytes_slow(jout *o, const char *s, size_t len) {
   }
 }
 
-/* Whether any of the 8 bytes at s is below 0x20, '"' or '\\' (the
- * word-at-a-time tests of "Bit Twiddling Hacks": a byte of x that is 0,
- * or below n, sets its high bit in the result, barring bytes >= 0x80,
- * which the & ~x takes out). */
-static int needs_escape8(const char *s) {
+/* The first byte of s[i, len) that a JSON string must escape (below
+ * 0x20, '"' or '\\'), or len. Sixteen bytes at a time with SSE2; else
+ * eight, by the word-at-a-time tests of "Bit Twiddling Hacks" (a byte of
+ * x that is 0, or below n, sets its high bit in the result, barring bytes
+ * >= 0x80, which the & ~x takes out). */
+size_t jout_next_escape(const char *s, size_t i, size_t len) {
+#ifdef __SSE2__
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                ctl = _mm_set1_epi8(0x1f);
+  for (; len - i >= 16; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+        _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)); /* v <= 0x1f */
+    unsigned bits = (unsigned)_mm_movemask_epi8(m);
+    if (bits) return i + (size_t)__builtin_ctz(bits);
+  }
+#else
   const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
-  uint64_t x, q, b;
-  memcpy(&x, s, 8);
-  q = x ^ (ones * '"');
-  b = x ^ (ones * '\\');
-  return (((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & high) != 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t x, q, b;
+    memcpy(&x, s + i, 8);
+    q = x ^ (ones * '"');
+    b = x ^ (ones * '\\');
+    if ((((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & high) != 0) break;
+  }
+#endif
+  for (; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == '"' || c == '\\') break;
+  }
+  return i;
+}
+
+/* The escape of each byte below 0x20 with a short one: its letter. */
+static const char short_esc[0x20] = {
+    ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', ['\f'] = 'f', ['\r'] = 'r'};
+
+void jout_escaped(jout *o, unsigned char c) {
+  static const char hex[] = "0123456789abcdef";
+  char *q;
+  if (c >= 0x20 && c != '"' && c != '\\') {
+    jout_byte(o, (char)c);
+    return;
+  }
+  q = jout_room(o, 6);
+  q[0] = '\\';
+  if (c == '"' || c == '\\' || short_esc[c]) {
+    q[1] = c < 0x20 ? short_esc[c] : (char)c;
+    o->len += 2;
+  } else {
+    memcpy(q + 1, "u00", 3);
+    q[4] = hex[c >> 4];
+    q[5] = hex[c & 15];
+    o->len += 6;
+  }
 }
 
 void jout_string(jout *o, const char *s, size_t len) {
-  static const char hex[] = "0123456789abcdef";
-  size_t i, run = 0;
+  size_t i = 0, run = 0;
   jout_byte(o, '"');
-  for (i = 0; i < len; i++) {
-    unsigned char c;
-    char esc[6];
-    size_t n = 2;
-    /* eight bytes at a time while none needs escaping */
-    while (len - i >= 8 && !needs_escape8(s + i)) i += 8;
-    if (i == len) break;
-    c = (unsigned char)s[i];
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+  while ((i = jout_next_escape(s, i, len)) < len) {
     jout_bytes(o, s + run, i - run); /* the plain run before it */
-    run = i + 1;
-    esc[0] = '\\';
-    switch (c) {
-      case '"':
-        esc[1] = '"';
-        break;
-      case '\\':
-        esc[1] = '\\';
-        break;
-      case '\n':
-        esc[1] = 'n';
-        break;
-      case '\r':
-        esc[1] = 'r';
-        break;
-      case '\t':
-        esc[1] = 't';
-        break;
-      case '\b':
-        esc[1] = 'b';
-        break;
-      case '\f':
-        esc[1] = 'f';
-        break;
-      default:
-        memcpy(esc + 1, "u00", 3);
-        esc[4] = hex[c >> 4];
-        esc[5] = hex[c & 15];
-        n = 6;
-    }
-    jout_bytes(o, esc, n);
+    jout_escaped(o, (unsigned char)s[i]);
+    run = ++i;
   }
   jout_bytes(o, s + run, len - run);
   jout_byte(o, '"');
 }
 
-/* Digits by hand: snprintf's format parsing cost more than the rest of
- * a small number (the "parent" of each variation, numbers in values). */
+/* The "parent" of each variation, numbers in values. */
 void jout_uint(jout *o, uint64_t n) {
-  char b[24];
-  size_t k = sizeof b;
-  do {
-    b[--k] = (char)('0' + n % 10);
-    n /= 10;
-  } while (n);
-  jout_bytes(o, b + k, sizeof b - k);
+  o->len += decimal_u64(jout_room(o, DECIMAL_U64_MAX), n);
 }
 
 void jout_int(jout *o, int64_t n) {

@@ -57,6 +57,11 @@ static inline void jout_cstr(jout *o, const char *s) {
 }
 /* A JSON string of len bytes of UTF-8, quotes included. */
 void jout_string(jout *o, const char *s, size_t len);
+/* The first byte of s[i, len) that a JSON string must escape (below
+ * 0x20, '"' or '\\'), or len. */
+size_t jout_next_escape(const char *s, size_t i, size_t len);
+/* One byte of a JSON string: itself, or its escape. */
+void jout_escaped(jout *o, unsigned char c);
 void jout_int(jout *o, int64_t n);
 void jout_uint(jout *o, uint64_t n);
 

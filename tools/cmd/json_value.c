@@ -16,6 +16,13 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+int jslow_wanted(void) { return getenv("SGF_JSON_SLOW") != NULL; }
 
 sgf_pos jpos_abs(const jgame *g, sgf_pos pos) {
   sgf_pos o = g->origin;
@@ -94,9 +101,39 @@ static size_t raw_offset(const char *raw, size_t len, unsigned flags,
 /* A backslash right after a byte >= 0x81 (a double-byte character's
  * second byte, perhaps). */
 static int dbcs_backslash(const char *raw, size_t len) {
-  size_t i;
-  for (i = 1; i < len; i++)
-    if (raw[i] == '\\' && (unsigned char)raw[i - 1] >= 0x81) return 1;
+  const char *b = len ? memchr(raw + 1, '\\', len - 1) : NULL;
+  for (; b != NULL; b = memchr(b + 1, '\\', (size_t)(raw + len - b - 1)))
+    if ((unsigned char)b[-1] >= 0x81) return 1;
+  return 0;
+}
+
+/* Whether FF[4] decoding changes the text: it holds a backslash, or
+ * whitespace other than the space and (Text) the line breaks. If not,
+ * every decoder (sgf_text_decode, the double-byte reading, which differs
+ * only after a backslash) gives the text as it is. Most text is so. */
+static int needs_decode(const char *raw, size_t len, int simple) {
+  size_t i = 0;
+#ifdef __SSE2__
+  const __m128i bslash = _mm_set1_epi8('\\'), tab = _mm_set1_epi8('\t'),
+                vt = _mm_set1_epi8('\v'), ff = _mm_set1_epi8('\f'),
+                cr = _mm_set1_epi8(simple ? '\r' : '\t'),
+                lf = _mm_set1_epi8(simple ? '\n' : '\t');
+  for (; len - i >= 16; i += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
+    __m128i m = _mm_or_si128(
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, bslash), _mm_cmpeq_epi8(v, tab)),
+            _mm_or_si128(_mm_cmpeq_epi8(v, vt), _mm_cmpeq_epi8(v, ff))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, lf)));
+    if (_mm_movemask_epi8(m)) return 1;
+  }
+#endif
+  for (; i < len; i++) {
+    char c = raw[i];
+    if (c == '\\' || c == '\t' || c == '\v' || c == '\f' ||
+        (simple && (c == '\r' || c == '\n')))
+      return 1;
+  }
   return 0;
 }
 
@@ -147,11 +184,62 @@ static void write_converted(jgame *g, const char *s, size_t len,
   jout_string(g->out, g->conv, (size_t)n);
 }
 
+static int is_blank(char c) { return c == '\t' || c == '\v' || c == '\f'; }
+
+/* Text in UTF-8 as a JSON string, FF[4]-decoded (sgf_text_decode) and
+ * escaped in one pass: what jwrite_text's general path writes when the
+ * charset is UTF-8 and the value valid UTF-8 (decoding takes out or
+ * changes only ASCII bytes, so the text stays valid and the conversion
+ * copies it). Most text is so; a value costs one scan for the bytes
+ * either step looks at, all among those JSON escapes. */
+static void write_text_utf8(jout *o, const char *s, size_t len, int simple) {
+  size_t i = 0, run = 0;
+  jout_byte(o, '"');
+  while ((i = jout_next_escape(s, i, len)) < len) {
+    char c = s[i++];
+    jout_bytes(o, s + run, i - 1 - run);
+    if (c == '\\') { /* the next byte as it is, or a soft line break */
+      if (i == len) {
+        run = i;
+        break;
+      }
+      c = s[i++];
+      if (c == '\r' || c == '\n') { /* with its CR LF or LF CR partner */
+        if (i < len && s[i] == (c == '\r' ? '\n' : '\r')) i++;
+      } else {
+        jout_escaped(o, (unsigned char)(is_blank(c) ? ' ' : c));
+      }
+    } else if (is_blank(c)) {
+      jout_byte(o, ' ');
+    } else if (simple && (c == '\r' || c == '\n')) { /* one break, a space */
+      jout_byte(o, ' ');
+      if (i < len && s[i] == (c == '\r' ? '\n' : '\r')) i++;
+    } else {
+      jout_escaped(o, (unsigned char)c);
+    }
+    run = i;
+  }
+  jout_bytes(o, s + run, len - run);
+  jout_byte(o, '"');
+}
+
 void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
                  sgf_pos pos) {
   unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
   const char *declared = sgf_charset_declared(g->cs);
   size_t n;
+  /* UTF-8 by CA (or --charset), or no CA and no backslash that a
+   * double-byte charset's reading would change (below) */
+  if (!g->slow && g->text_utf8 &&
+      (g->text_utf8 == 1 || !dbcs_backslash(raw, len)) &&
+      sgf_utf8_valid(raw, len) == len) {
+    write_text_utf8(g->out, raw, len, simple);
+    return;
+  }
+  if (!g->slow && !needs_decode(raw, len, simple)) {
+    write_converted(g, raw, len, raw, len, flags, pos);
+    return;
+  }
   g->text.len = 0;
   if (bytebuf_reserve(&g->text, len + 1) != 0) {
     jdiag(g, pos, 1, "out of memory");
@@ -278,28 +366,46 @@ static void write_part(jgame *g, const sgf_vpart *p, int rect, const char *raw,
   }
 }
 
-/* A Real as sgf_real_encode writes it already: an optional '-', digits
- * with no leading zero (but "0"), and at most 6 fraction digits, the last
- * not 0; 15 significant digits at most. Such a decimal is the shortest
- * that reads back as its double (distinct decimals of 15 digits are
- * distinct doubles), so it is what the decode and encode would write:
- * most times (BL, WL) are written as they are, without the round trip. */
-static int canonical_real(const char *raw, size_t len) {
-  size_t i = 0, dot = 0, nd = 0;
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A Real as sgf_real_encode writes it: an optional '-', digits with no
+ * leading zero (but "0"), and at most 6 fraction digits, the last not 0;
+ * 15 significant digits at most. Such a decimal is the shortest that
+ * reads back as its double (distinct decimals of 15 digits are distinct
+ * doubles), so it is what the decode and encode would write. A valid
+ * Real whose fraction ends in zeros ("300.0", "0.50") is the same double
+ * as the decimal without them ("300", "0.5"). So most times (BL, WL) are
+ * written without the round trip: the length of the canonical decimal
+ * raw begins with when raw is it up to such zeros, else 0. */
+static size_t canonical_real(const char *raw, size_t len) {
+  size_t i = 0, start, end, nint, nfrac;
   if (len > 0 && raw[0] == '-') i++;
-  if (i == len || (raw[i] == '0' && i + 1 < len && raw[i + 1] != '.')) return 0;
-  for (; i < len; i++) {
-    if (raw[i] >= '0' && raw[i] <= '9')
-      nd++;
-    else if (raw[i] == '.' && !dot && nd > 0)
-      dot = i;
-    else
-      return 0;
+  start = i;
+  while (i < len && is_digit(raw[i])) i++;
+  nint = i - start;
+  if (nint == 0 || (nint > 1 && raw[start] == '0')) return 0;
+  end = i;
+  if (i < len) {
+    size_t frac;
+    if (raw[i] != '.') return 0;
+    frac = ++i;
+    for (; i < len && is_digit(raw[i]); i++)
+      if (raw[i] != '0') end = i + 1;   /* the last digit that is not 0 */
+    if (i < len || i == frac) return 0; /* not a Real */
   }
-  if (nd > 15 || (raw[0] == '-' && nd == 1 && raw[1] == '0' && !dot))
+  nfrac = end > start + nint ? end - start - nint - 1 : 0;
+  if (nfrac > 6 || nint + nfrac > 15) return 0;
+  if (start > 0 && nint == 1 && raw[start] == '0' && nfrac == 0)
     return 0; /* "-0" stays the encoder's */
-  if (dot)
-    return raw[len - 1] != '0' && raw[len - 1] != '.' && len - dot - 1 <= 6;
+  return end;
+}
+
+/* A Real written without the decode and encode round trip: 1 and
+ * written, or 0 (nothing written). */
+static int write_real_fast(jgame *g, const char *raw, size_t len) {
+  size_t n = canonical_real(raw, len);
+  if (n == 0) return 0;
+  jout_bytes(g->out, raw, n);
   return 1;
 }
 
@@ -312,10 +418,35 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
     jwrite_raw(g, raw, len, pos);
     return;
   }
-  if (def->type == SGF_VT_REAL && def->shape == SGF_VS_SINGLE &&
-      canonical_real(raw, len)) {
-    jout_bytes(g->out, raw, len);
-    return;
+  if (def->type2 == SGF_VT_UNKNOWN && !g->slow) {
+    /* the common values without sgf_value_decode, written as its
+     * decoding would be (test/tool-json.sh compares the output with
+     * that of SGF_JSON_SLOW, which leaves this out) */
+    switch (def->type) {
+      case SGF_VT_REAL:
+        if (def->shape == SGF_VS_SINGLE && write_real_fast(g, raw, len)) return;
+        break;
+      case SGF_VT_TEXT:
+      case SGF_VT_SIMPLETEXT: /* decoded as itself, whole */
+        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT,
+                    jpos_in_value(pos, raw, 0));
+        return;
+      case SGF_VT_POINT:
+      case SGF_VT_STONE:
+      case SGF_VT_MOVE:
+        if (jplain_move(&g->board, raw, len)) { /* the letters, as a point */
+          char *q = jout_room(g->out, 4);
+          q[0] = '"';
+          q[1] = raw[0];
+          q[2] = raw[1];
+          q[3] = '"';
+          g->out->len += 4;
+          return;
+        }
+        break;
+      default:
+        break;
+    }
   }
   rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);
   if (rc < 0) {
@@ -443,6 +574,15 @@ static int root_value(const jgame *g, const char *id, jrec *out) {
   return 0;
 }
 
+/* What jwrite_text's UTF-8 path needs to know of the charset (0: not
+ * UTF-8, 1: UTF-8, 2: none, UTF-8 when the text is valid UTF-8). The
+ * names sgf_charset reads as UTF-8 (its utf8_names). */
+static int text_utf8(const sgf_charset *cs) {
+  const char *d = sgf_charset_declared(cs);
+  if (d == NULL) return 2;
+  return strcasecmp(d, "UTF-8") == 0 || strcasecmp(d, "UTF8") == 0;
+}
+
 void jroot_settings(jgame *g) {
   jrec r;
   sgf_board_init(&g->board);
@@ -452,19 +592,19 @@ void jroot_settings(jgame *g) {
   sgf_charset_reset(g->cs);
   if (g->input_utf8) {
     sgf_charset_set_ca(g->cs, "UTF-8", 5);
-    return;
-  }
-  if (root_value(g, "CA", &r)) {
+  } else if (root_value(g, "CA", &r)) {
     size_t n;
     g->text.len = 0;
-    if (bytebuf_reserve(&g->text, r.len + 1) != 0) return;
-    n = sgf_text_decode(r.s, r.len, g->text.p, SGF_TEXT_SIMPLE);
-    if (sgf_charset_set_ca(g->cs, g->text.p, n) != 0)
-      jdiag(g, r.pos, 0,
-            "CA[%.*s]: a charset iconv does not know; text "
-            "read as UTF-8, else ISO-8859-1",
-            (int)(n > 40 ? 40 : n), g->text.p);
+    if (bytebuf_reserve(&g->text, r.len + 1) == 0) {
+      n = sgf_text_decode(r.s, r.len, g->text.p, SGF_TEXT_SIMPLE);
+      if (sgf_charset_set_ca(g->cs, g->text.p, n) != 0)
+        jdiag(g, r.pos, 0,
+              "CA[%.*s]: a charset iconv does not know; text "
+              "read as UTF-8, else ISO-8859-1",
+              (int)(n > 40 ? 40 : n), g->text.p);
+    }
   }
+  g->text_utf8 = text_utf8(g->cs);
 }
 
 /* The header fields: key, property, kind (t text, r real, n number, s
@@ -530,6 +670,7 @@ void jwrite_header(jgame *g) {
     }
     switch (fields[i].kind) {
       case 'r':
+        if (!g->slow && write_real_fast(g, r.s, r.len)) continue;
         if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
             (n = sgf_real_encode(d, num)) > 0) {
           jout_bytes(g->out, num, (size_t)n);

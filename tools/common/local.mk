@@ -9,7 +9,7 @@ noinst_LTLIBRARIES += tools/common/libsgfcommon.la
 tools_common_libsgfcommon_la_SOURCES = \
 	tools/common/eventlog.c tools/common/eventlog.h \
 	tools/common/countalloc.c tools/common/countalloc.h \
-	tools/common/bytebuf.c tools/common/bytebuf.h \
+	tools/common/bytebuf.c tools/common/bytebuf.h tools/common/decimal.h \
 	tools/common/stats.c tools/common/stats.h \
 	tools/common/summary.c tools/common/summary.h
 COMMON_CPPFLAGS = -I$(top_srcdir)/tools/common

@@ -131,9 +131,8 @@ static void acked(void *ctx, int status, const char *name) {
     cl->stored++;
     s->st.games_stored++;
     s->st.bytes_stored += a->len;
-    slogq("stored %s #%" PRIu64 " game %" PRIu64 ": %" PRIu64
-          " bytes from body byte %" PRIu64,
-          cl->peer, cl->id, a->index, a->len, a->offset);
+    slogq_stored(cl->peer, cl->id, a->index, a->len, "body byte", a->offset,
+                 NULL);
   } else {
     h->nfailed++;
     s->st.store_failures++;

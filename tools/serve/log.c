@@ -6,7 +6,10 @@
 
 #include "log.h"
 
+#include "decimal.h"
+
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -48,20 +51,83 @@ void slog_close(void) {
   uv_mutex_destroy(&log_lock);
 }
 
-static void vslog(int flush, const char *fmt, va_list ap) {
+/* The time stamp's seconds, formatted once a second (under the lock):
+ * gmtime_r and strftime cost more than the rest of a line. */
+static time_t stamp_sec = (time_t)-1;
+static char stamp[32];
+static size_t stamp_len;
+
+/* One line, the message given formatted: the stamp before it, one write
+ * to the stdio buffer. */
+static void put_line(int flush, const char *msg, size_t len) {
   FILE *f;
-  char line[1024], stamp[32];
+  char line[1100], *q = line;
   struct timespec ts;
-  struct tm tm;
+  long ms;
   clock_gettime(CLOCK_REALTIME, &ts);
-  gmtime_r(&ts.tv_sec, &tm);
-  strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-  vsnprintf(line, sizeof line, fmt, ap);
+  ms = ts.tv_nsec / 1000000;
+  if (len > sizeof line - 64) len = sizeof line - 64;
   uv_mutex_lock(&log_lock);
+  if (ts.tv_sec != stamp_sec) {
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    stamp_len = strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    stamp_sec = ts.tv_sec;
+  }
+  memcpy(q, stamp, stamp_len);
+  q += stamp_len;
+  *q++ = '.';
+  *q++ = (char)('0' + ms / 100);
+  *q++ = (char)('0' + ms / 10 % 10);
+  *q++ = (char)('0' + ms % 10);
+  memcpy(q, "Z sgf serve: ", 13);
+  q += 13;
+  memcpy(q, msg, len);
+  q += len;
+  *q++ = '\n';
   f = log_file ? log_file : stderr;
-  fprintf(f, "%s.%03ldZ sgf serve: %s\n", stamp, ts.tv_nsec / 1000000, line);
+  fwrite(line, 1, (size_t)(q - line), f);
   if (flush) fflush(f);
   uv_mutex_unlock(&log_lock);
+}
+
+static void vslog(int flush, const char *fmt, va_list ap) {
+  char line[1024];
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  if (n < 0) return;
+  put_line(flush, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+void slogq_stored(const char *peer, uint64_t id, uint64_t index, uint64_t len,
+                  const char *from, uint64_t offset, const char *name) {
+  char line[1024], *q = line;
+  size_t np = strnlen(peer, 256), nf = strlen(from);
+  size_t nn = name ? strnlen(name, 512) : 0;
+  memcpy(q, "stored ", 7);
+  q += 7;
+  memcpy(q, peer, np);
+  q += np;
+  memcpy(q, " #", 2);
+  q += 2;
+  q += decimal_u64(q, id);
+  memcpy(q, " game ", 6);
+  q += 6;
+  q += decimal_u64(q, index);
+  memcpy(q, ": ", 2);
+  q += 2;
+  q += decimal_u64(q, len);
+  memcpy(q, " bytes from ", 12);
+  q += 12;
+  memcpy(q, from, nf);
+  q += nf;
+  *q++ = ' ';
+  q += decimal_u64(q, offset);
+  if (name) {
+    memcpy(q, " as ", 4);
+    memcpy(q + 4, name, nn);
+    q += 4 + nn;
+  }
+  put_line(0, line, (size_t)(q - line));
 }
 
 void slog(const char *fmt, ...) {

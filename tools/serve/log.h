@@ -4,6 +4,8 @@
 #ifndef SGF_SERVE_LOG_H
 #define SGF_SERVE_LOG_H
 
+#include <stdint.h>
+
 /* path NULL: stderr. Returns 0 or -1 (errno). */
 int slog_open(const char *path);
 /* Reopen the file (after a rotation). Returns 0 or -1. */
@@ -23,5 +25,13 @@ void slogq(const char *fmt, ...)
 #endif
     ;
 void slog_flush(void);
+
+/* The most frequent line, a game stored, formatted by hand (vsnprintf
+ * cost as much as a small game's conversion): as slogq("stored %s #%"
+ * PRIu64 " game %" PRIu64 ": %" PRIu64 " bytes from %s %" PRIu64
+ * "%s%s", peer, id, index, len, from, offset, name ? " as " : "",
+ * name ? name : ""), from being "byte" or "body byte". */
+void slogq_stored(const char *peer, uint64_t id, uint64_t index, uint64_t len,
+                  const char *from, uint64_t offset, const char *name);
 
 #endif /* SGF_SERVE_LOG_H */

@@ -15,6 +15,7 @@
 
 #include "server.h"
 
+#include "decimal.h"
 #include "log.h"
 
 #include <inttypes.h>
@@ -43,24 +44,27 @@ static void acked(void *ctx, int status, const char *name) {
   gack *a = ctx;
   client *cl = a->cl;
   server *s = cl->srv;
-  char line[96];
-  int n;
+  char line[96], *q;
   cl->inflight--;
   if (status == 0) {
     cl->stored++;
     s->st.games_stored++;
     s->st.bytes_stored += a->len;
-    slogq("stored %s #%" PRIu64 " game %" PRIu64 ": %" PRIu64
-          " bytes from byte %" PRIu64 "%s%s",
-          cl->peer, cl->id, a->index, a->len, a->offset, name ? " as " : "",
-          name ? name : "");
+    slogq_stored(cl->peer, cl->id, a->index, a->len, "byte", a->offset, name);
   } else {
     s->st.store_failures++;
   }
-  n = snprintf(line, sizeof line, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-               status == 0 ? "stored" : "failed", a->index, a->offset, a->len);
+  /* "stored INDEX OFFSET LENGTH\n" (or failed), digits by hand */
+  memcpy(line, status == 0 ? "stored " : "failed ", 7);
+  q = line + 7;
+  q += decimal_u64(q, a->index);
+  *q++ = ' ';
+  q += decimal_u64(q, a->offset);
+  *q++ = ' ';
+  q += decimal_u64(q, a->len);
+  *q++ = '\n';
   free(a);
-  client_ack(cl, line, (size_t)n);
+  client_ack(cl, line, (size_t)(q - line));
   if (cl->closing)
     client_maybe_free(cl);
   else
