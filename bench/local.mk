@@ -53,3 +53,12 @@ bench-smoke: $(BENCH_EXES)
 .PHONY: bench bench-smoke
 
 # ---------------------------------------------------------------- hardening
+# bench/skip_floor: the floor of skip after the root (the roots parsed
+# with no handler plus the tree skipper over the rest), next to
+# events/null in one process.
+EXTRA_PROGRAMS += bench/skip_floor
+bench_skip_floor_SOURCES = bench/skip_floor.c $(BENCH_COMMON)
+bench_skip_floor_CPPFLAGS = $(AM_CPPFLAGS) $(COMMON_CPPFLAGS)
+bench_skip_floor_LDADD = $(COMMON_LIBS) lib/libsgfstream.la
+bench_skip_floor_LDFLAGS = -no-install
+CLEANFILES += bench/skip_floor$(EXEEXT)
