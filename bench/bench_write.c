@@ -8,9 +8,9 @@
  * The input is read into memory once (bench/load.c: a FILE is one input, a
  * DIR or the files named in LISTFILE one input per file). Each run parses
  * every input in CHUNK-byte pieces (default 64 KiB) with the writer's own
- * handlers, values whole (sgf_writer_value_callbacks, as `sgf fmt` uses
- * them) and writes it, in the compact and in the
- * readable layout, to a sink that only counts the bytes: the cost of parse
+ * handlers, values whole (sgf_writer_copy_callbacks: move runs too, as `sgf
+ * fmt` uses them) and writes it, in the compact and in the readable layout, to
+ * a sink that only counts the bytes: the cost of parse
  * + write without any I/O. Between files the parser and the writer are
  * reset, as `sgf fmt` on many files would (each file's output is finished
  * first). Each line is the best (shortest) of REPS runs (default 3), timed
@@ -275,7 +275,7 @@ static int run(const bench_inputs *in, size_t chunk, sgf_layout layout,
     cb = check_callbacks;
   } else {
     sgf_callbacks_init(&cb);
-    sgf_writer_value_callbacks(&cb); /* as sgf fmt */
+    sgf_writer_copy_callbacks(&cb); /* as sgf fmt */
   }
 
   double t0 = bench_now();

@@ -390,19 +390,28 @@ static void one_file(const char *path, bytebuf *in) {
     goto done;
 
   /* The parser connected straight to the writer (sgf_writer_callbacks,
-   * and sgf_writer_value_callbacks as `sgf fmt` does), fed in 7-byte
-   * chunks and whole, writes the same bytes. */
+   * sgf_writer_value_callbacks, and sgf_writer_copy_callbacks as `sgf
+   * fmt` does: move runs too), fed in 7-byte chunks and whole, writes the
+   * same bytes, compact and (the copy callbacks) readable. */
   {
+    static const char *const names[3] = {"callbacks", "value callbacks",
+                                         "copy callbacks"};
     int way;
-    for (way = 0; way < 4; way++) {
+    for (way = 0; way < 8; way++) {
+      const int kind = way % 4 == 3 ? 2 : way % 4; /* 3: copy, readable */
+      const int readable_way = way % 4 == 3;
+      const bytebuf *want = readable_way ? &readable : &compact;
       sgf_callbacks cb;
       sgf_writer *w;
       sgf_parser *p;
-      size_t off, step = (way & 2) ? in->len + 1 : 7;
+      size_t off, step = way >= 4 ? in->len + 1 : 7;
       chunked.len = 0;
-      w = new_writer(&chunked, SGF_LAYOUT_COMPACT);
+      w = new_writer(&chunked,
+                     readable_way ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT);
       sgf_callbacks_init(&cb);
-      if (way & 1)
+      if (kind == 2)
+        sgf_writer_copy_callbacks(&cb);
+      else if (kind == 1)
         sgf_writer_value_callbacks(&cb);
       else
         sgf_writer_callbacks(&cb);
@@ -415,12 +424,13 @@ static void one_file(const char *path, bytebuf *in) {
       sgf_writer_finish(w);
       sgf_parser_destroy(p);
       sgf_writer_destroy(w);
-      if (chunked.len != compact.len ||
-          memcmp(chunked.p, compact.p, compact.len) != 0) {
-        fail(path, way & 1 ? "parser -> writer value callbacks writes "
-                             "different bytes"
-                           : "parser -> writer callbacks writes different "
-                             "bytes");
+      if (chunked.len != want->len ||
+          memcmp(chunked.p, want->p, want->len) != 0) {
+        char why[96];
+        snprintf(why, sizeof why,
+                 "parser -> writer %s (%s) writes different bytes", names[kind],
+                 readable_way ? "readable" : "compact");
+        fail(path, why);
         goto done;
       }
     }

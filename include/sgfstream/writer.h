@@ -247,6 +247,15 @@ SGF_EXTERN void sgf_writer_callbacks(sgf_callbacks *cb);
  * parse + write is faster. To filter values, wrap on_value. */
 SGF_EXTERN void sgf_writer_value_callbacks(sgf_callbacks *cb);
 
+/* The same, and on_moves too (MOVE RUNS in sgfstream.h): a run of move
+ * nodes in one call, written with no call a node. For copying a parse as
+ * it is: a filter set on top of these must replace on_moves as well, or
+ * set it to NULL (the runs then come as events). (on_moves is left out of
+ * sgf_writer_value_callbacks so that a filter written for 1.0, which
+ * wraps on_node, on_property and on_value, still sees every move.) Added
+ * in 1.1. */
+SGF_EXTERN void sgf_writer_copy_callbacks(sgf_callbacks *cb);
+
 /* ---------------------------------------------------------------------- */
 /* Writing trees (sgfstream/tree.h)                                        */
 

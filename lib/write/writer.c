@@ -730,9 +730,33 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
   return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
 }
 
+/* A run of move nodes (MOVE RUNS in sgfstream.h): each node's events,
+ * straight to the writer's inline handlers, with no call a node. (The
+ * node end of the node before, and the run's property ends, write
+ * nothing.) */
+static int cb_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  size_t i = 0;
+  (void)p;
+  (void)count;
+  while (i < len) {
+    if (ev_node(u) || ev_property(u, at + i + 1, 1) ||
+        ev_value_data(u, at + i + 3, 2) || ev_value_end(u))
+      return SGF_ABORT;
+    i += 6;
+    if (i < len && at[i] == '\n')
+      i++;
+    else if (i < len && at[i] == '\r')
+      i += 2; /* CR LF */
+  }
+  return SGF_CONTINUE;
+}
+
 /* A struct from a header without on_value (VERSIONED STRUCTS) keeps the
- * three value members: nothing is written past cb->size. */
+ * three value members: nothing is written past cb->size. Likewise
+ * on_moves. */
 #define HAS_ON_VALUE(cb) ((cb)->size >= SGF__SIZE_UPTO(sgf_callbacks, on_value))
+#define HAS_ON_MOVES(cb) ((cb)->size >= SGF__SIZE_UPTO(sgf_callbacks, on_moves))
 
 void sgf_writer_value_callbacks(sgf_callbacks *cb) {
   sgf_writer_callbacks(cb);
@@ -740,6 +764,11 @@ void sgf_writer_value_callbacks(sgf_callbacks *cb) {
   cb->on_value_data = NULL;
   cb->on_value_end = NULL;
   cb->on_value = cb_value;
+}
+
+void sgf_writer_copy_callbacks(sgf_callbacks *cb) {
+  sgf_writer_value_callbacks(cb);
+  if (HAS_ON_MOVES(cb)) cb->on_moves = cb_moves;
 }
 
 void sgf_writer_callbacks(sgf_callbacks *cb) {
@@ -756,4 +785,5 @@ void sgf_writer_callbacks(sgf_callbacks *cb) {
   cb->on_property_end = NULL;
   /* the three value callbacks above, so that a filter can wrap them */
   if (HAS_ON_VALUE(cb)) cb->on_value = NULL;
+  if (HAS_ON_MOVES(cb)) cb->on_moves = NULL;
 }

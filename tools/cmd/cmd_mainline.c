@@ -182,7 +182,7 @@ int cmd_mainline(int argc, char **argv) {
     m.outname = "<stdout>";
   }
   sgf_callbacks_init(&m.wcb);
-  sgf_writer_value_callbacks(&m.wcb);
+  sgf_writer_copy_callbacks(&m.wcb);
   cb = m.wcb;
   cb.on_tree_begin = ml_tree_begin;
   cb.on_tree_end = ml_tree_end;

@@ -491,7 +491,7 @@ int cmd_split(int argc, char **argv) {
     return finish_output(status);
   }
   sgf_callbacks_init(&s.wcb);
-  sgf_writer_value_callbacks(&s.wcb);
+  sgf_writer_copy_callbacks(&s.wcb);
   cb = s.wcb;
   cb.on_tree_begin = sp_tree_begin;
   cb.on_tree_end = sp_tree_end;

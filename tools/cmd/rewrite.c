@@ -64,7 +64,7 @@ int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
     cb = *events;
   } else {
     sgf_callbacks_init(&cb);
-    sgf_writer_value_callbacks(&cb); /* values whole: faster */
+    sgf_writer_copy_callbacks(&cb); /* values whole, move runs: faster */
   }
   cb.on_diagnostic = on_diagnostic;
   rw->w = sgf_writer_create(write, ctx, &wo);
