@@ -1086,15 +1086,16 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
     res = fz_failf("roundtrip: writer memory outstanding after destroy");
 
   /* 1b. the parser straight into a writer, values whole
-   * (sgf_writer_value_callbacks, as sgf fmt) and as three events
+   * (sgf_writer_value_callbacks), values whole and move runs
+   * (sgf_writer_copy_callbacks, as sgf fmt) and as three events
    * (sgf_writer_callbacks): the same bytes and status. (Not always the
    * bytes of 1: the writer's handlers pass no value-begin on, so a value
    * cut off at its '[' by an error leaves no trace there.) */
   if (res == NULL) {
-    bytebuf outw[2];
-    int stw[2];
+    bytebuf outw[3];
+    int stw[3];
     int way;
-    for (way = 0; way < 2; way++) {
+    for (way = 0; way < 3; way++) {
       sgf_writer_options wv = wo;
       sgf_callbacks vcb;
       sgf_parser *p;
@@ -1105,7 +1106,9 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
       w = sgf_writer_create(rt_sink, &outw[way], &wv);
       if (w == NULL) abort();
       sgf_callbacks_init(&vcb);
-      if (way)
+      if (way == 2)
+        sgf_writer_copy_callbacks(&vcb);
+      else if (way)
         sgf_writer_value_callbacks(&vcb);
       else
         sgf_writer_callbacks(&vcb);
@@ -1123,13 +1126,14 @@ const char *fz_check_roundtrip(const uint8_t *data, size_t size) {
       sgf_parser_destroy(p);
       sgf_writer_destroy(w);
     }
-    if (stw[0] != stw[1] || !bytebuf_eq(&outw[0], &outw[1]))
-      res = fz_failf(
-          "roundtrip: sgf_writer_value_callbacks wrote %zu bytes "
-          "(status %d), sgf_writer_callbacks %zu (status %d)",
-          outw[1].len, (int)stw[1], outw[0].len, (int)stw[0]);
-    bytebuf_free(&outw[0]);
-    bytebuf_free(&outw[1]);
+    for (way = 1; way < 3 && res == NULL; way++)
+      if (stw[0] != stw[way] || !bytebuf_eq(&outw[0], &outw[way]))
+        res = fz_failf(
+            "roundtrip: sgf_writer_%s_callbacks wrote %zu bytes "
+            "(status %d), sgf_writer_callbacks %zu (status %d)",
+            way == 2 ? "copy" : "value", outw[way].len, (int)stw[way],
+            outw[0].len, (int)stw[0]);
+    for (way = 0; way < 3; way++) bytebuf_free(&outw[way]);
   }
 
   /* 2. the output, strictly: no diagnostic, and the same events */
