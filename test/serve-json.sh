@@ -1,8 +1,9 @@
 #!/bin/sh
 # serve-json.sh - `sgf serve --jsonl` writes each game's line as `sgf
 # json` writes it: the real sample (test/data/sample, 230 files, one
-# stream) sent raw whole, raw 7 bytes a write (values and games split
-# anywhere) and as one POST; every line past its "source" must be
+# stream, and games of move runs made here) sent raw whole, raw 7 bytes a
+# write (values and games split anywhere; also with SGF_JSON_SLOW in the
+# server) and as one POST; every line past its "source" must be
 # byte-identical to `sgf json`'s line for the same game, and the source
 # the peer's, as for the game's bytes alone (game 0, offset 0, line 1,
 # column 1). The server converts a game from the events of the parser
@@ -15,15 +16,35 @@ find "$src/test/data/sample" -name '*.sgf' | LC_ALL=C sort | while read -r f; do
   cat "$f"
   echo
 done >"$tmp/stream.sgf"
+# MOVE RUNS (sgfstream.h) with CR LF and LF between the nodes, passes,
+# points off the board and variations, for the converter's template and
+# the nodes it leaves to the general path
+python3 - >>"$tmp/stream.sgf" <<'EOF'
+import random, sys
+random.seed(5)
+def run(n, size):
+    return b"".join(b";" + random.choice([b"B", b"W", b"W", b"C"]) + b"[" +
+                    (b"tt" if random.random() < 0.05 else
+                     bytes([97 + random.randrange(size)] * 2)) + b"]" +
+                    random.choice([b"", b"\n", b"\r\n"]) for _ in range(n))
+for g in range(40):
+    size = random.choice([9, 19, 19, 21])
+    sys.stdout.buffer.write(b"(;SZ[%d]\r\n" % size + run(300, size) + b"(" +
+                            run(20, size) + b")(" + run(20, size) + b"))\r\n")
+EOF
 "$sgf" json "$tmp/stream.sgf" >"$tmp/want.jsonl" 2>/dev/null
 [ "$(wc -l <"$tmp/want.jsonl")" -gt 200 ] || bad "sgf json wrote too few lines"
 
-for how in raw raw7 http; do
+# slow7: SGF_JSON_SLOW in the server, whose converter then takes no move
+# runs: the connection's parser passes them as their events (conn.c)
+for how in raw raw7 slow7 http; do
   rm -f "$tmp/got.jsonl"
+  [ $how = slow7 ] && export SGF_JSON_SLOW=1
   start_serve --jsonl "$tmp/got.jsonl" --quarantine "$tmp/q"
+  unset SGF_JSON_SLOW
   case $how in
     raw) "$sgf" send "127.0.0.1:$RAW_PORT" "$tmp/stream.sgf" ;;
-    raw7) "$sgf" send --chunk 7 "127.0.0.1:$RAW_PORT" "$tmp/stream.sgf" ;;
+    raw7 | slow7) "$sgf" send --chunk 7 "127.0.0.1:$RAW_PORT" "$tmp/stream.sgf" ;;
     http) "$sgf" send --http "127.0.0.1:$HTTP_PORT" "$tmp/stream.sgf" ;;
   esac >"$tmp/sent" 2>&1
   stop_serve

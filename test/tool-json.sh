@@ -405,6 +405,67 @@ for f in "$src"/test/cases/*/input.sgf "$shared"/edge/*.sgf fast.sgf; do
   done
 done
 
+# ---- 6. MOVE RUNS (sgfstream.h): runs of plain move nodes in one call,
+# written from a template, and the nodes it does not take (the root, the
+# first of a variation, a pass "tt", a point off the board, another
+# letter, text that does not decode, positioned in the run) the general
+# way: the same bytes as SGF_JSON_SLOW (no runs), with LF, CR LF or
+# nothing between the nodes, runs cut by --chunk or a pipe anywhere.
+python3 - >runs.sgf <<'EOF'
+import random, sys
+random.seed(23)
+out = sys.stdout.buffer
+def run(n, size):
+    s = []
+    for i in range(n):
+        c = random.choice(b"BW" * 20 + b"CXA")
+        if random.random() < 0.08:
+            v = random.choice([b"tt", b"zz", b"Aa", b"a{", b"\xc3\xa9",
+                               b"\xff\xfe", b"ab"])
+        else:
+            v = bytes([97 + random.randrange(size), 97 + random.randrange(size)])
+        s.append(b";" + bytes([c]) + b"[" + v + b"]" +
+                 random.choice([b"", b"\n", b"\r\n"]))
+    return b"".join(s)
+for g in range(60):
+    size = random.choice([19, 19, 9, 13, 21, 25])
+    ca = random.choice([b"", b"CA[UTF-8]", b"CA[Shift_JIS]"])
+    nl = random.choice([b"\n", b"\r\n"])
+    root = random.choice([b"(;FF[4]" + ca + b"SZ[%d]" % size + nl, b"(",
+                          b"(;GM[1]" + ca])
+    body = run(random.randint(1, 400), size)
+    if random.random() < 0.5:  # variations: not on the main line
+        body += (b"(" + run(random.randint(1, 80), size) + b"C[x])(" +
+                 run(random.randint(1, 80), size) + b")")
+    out.write(root + body + b")" + nl)
+EOF
+printf '(;SZ[19]\r\n;B[pd]\r\n;W[dd]\r\n;B[tt]\r\n;W[pp]\r\n;B[dp]\r\n)\n' >>runs.sgf
+printf '(;SZ[9]CA[UTF-8]\n;B[ee];W[qd];B[cc]\n;W[gg];C[\377\376];B[aa])\n' >>runs.sgf
+for mode in "" --mainline; do
+  SGF_JSON_SLOW=1 "$sgf" json $mode runs.sgf >slow.out 2>&1
+  echo "exit $?" >>slow.out
+  [ -n "$mode" ] ||
+    grep -q 'runs.sgf:[1-9][0-9]*:11: error: text does not decode as UTF-8' slow.out ||
+    bad "runs.sgf: no positioned error to compare"
+  for chunk in 65536 1 5 7 13 64 100; do
+    "$sgf" json $mode --chunk=$chunk runs.sgf >fast.out 2>&1
+    echo "exit $?" >>fast.out
+    cmp -s fast.out slow.out ||
+      bad "runs.sgf${mode:+ $mode} --chunk=$chunk: move runs differ from the general path"
+  done
+  # from a pipe, in the pieces a writer makes
+  python3 -c '
+import sys
+d = open("runs.sgf", "rb").read()
+for i in range(0, len(d), 999):
+    sys.stdout.buffer.write(d[i:i + 999]); sys.stdout.flush()' |
+    "$sgf" json $mode >fast.raw 2>&1
+  echo "exit $?" >>fast.raw
+  sed 's/<stdin>/runs.sgf/g' fast.raw >fast.out
+  cmp -s fast.out slow.out ||
+    bad "runs.sgf${mode:+ $mode} from a pipe: move runs differ from the general path"
+done
+
 if [ $fail = 0 ] && [ $skipped = 1 ]; then
   exit 77
 fi

@@ -420,9 +420,10 @@ static void value_done(jrun *r, const char *at, size_t len) {
   if (in_property(g)) prop_value(g, at, len, g->vpos);
 }
 
-static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
-                    unsigned flags) {
-  jrun *r = u;
+/* A value's event; its position, when needed, is *known (a node of a
+ * move run: on_moves) or the parser's. */
+static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
+                       const char *at, size_t len, unsigned flags) {
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
@@ -430,12 +431,12 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
       jplain_move(&g->board, at, len)) {
     /* most values: a move in one piece, needing no position */
     if (plain_move(g, at) != 0)
-      jdiag(g, sgf_parser_position(p), 1, nomem_moves);
+      jdiag(g, known ? *known : sgf_parser_position(p), 1, nomem_moves);
     return SGF_CONTINUE;
   }
   if (flags & SGF_VALUE_FIRST) {
     /* for diagnostics only: none are written when quiet (sgf serve) */
-    if (!g->quiet) g->vpos = sgf_parser_position(p);
+    if (!g->quiet) g->vpos = known ? *known : sgf_parser_position(p);
     g->val.len = 0;
     if (flags & SGF_VALUE_LAST) {
       value_done(r, at, len);
@@ -450,12 +451,167 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   return SGF_CONTINUE;
 }
 
+static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags) {
+  return value_event(u, p, NULL, at, len, flags);
+}
+
 static int on_property_end(sgf_parser *p, void *u) {
   jrun *r = u;
   jgame *g = &r->g;
   (void)p;
   if (g->depth == 0 || g->root_phase == 1 || !g->node_open) return SGF_CONTINUE;
   prop_end(g);
+  return SGF_CONTINUE;
+}
+
+/* ------------------------------------------------------------ move runs */
+
+/* MOVE RUNS (sgfstream.h): plain move nodes, ";B[qd]", a run of them in
+ * one call. A node the template takes (B or W, a move jplain_move()
+ * accepts, after an open node of a written root) is written as the
+ * general path writes it, "],[["B","qd"]", and kept for "moves" on the
+ * main line; any other node (the first of a variation, the root, a pass
+ * "tt", a point off the board, another property) goes through the event
+ * handlers, positioned where it is. The last node stays open with its
+ * one property, as the general path leaves it. */
+
+/* Positions in a run, for its nodes that take the general path: its line
+ * breaks counted as far as asked (each byte once). */
+typedef struct runpos {
+  sgf_pos first; /* the run's first ';' */
+  int have;
+  size_t seen;    /* at[0, seen) counted */
+  uint64_t lines; /* LFs in it (a CR LF is one break) */
+  size_t line_at; /* the byte after the last LF */
+} runpos;
+
+/* Where at[i] is. */
+static sgf_pos run_pos(sgf_parser *p, runpos *rp, const char *at, size_t i) {
+  sgf_pos pos;
+  if (!rp->have) {
+    rp->first = sgf_parser_position(p);
+    rp->have = 1;
+  }
+  for (; rp->seen < i; rp->seen++)
+    if (at[rp->seen] == '\n') {
+      rp->lines++;
+      rp->line_at = rp->seen + 1;
+    }
+  pos.offset = rp->first.offset + i;
+  pos.line = rp->first.line + rp->lines;
+  pos.column = rp->lines ? i - rp->line_at + 1 : rp->first.column + i;
+  return pos;
+}
+
+/* The node at nd (';' at pos), its events one by one. */
+static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
+  int rc;
+  pos.offset += 2; /* the value's '[' */
+  pos.column += 2;
+  if ((rc = on_node(p, r)) != SGF_CONTINUE) return rc;
+  if ((rc = on_property(p, r, nd + 1, 1)) != SGF_CONTINUE) return rc;
+  rc = value_event(r, p, &pos, nd + 3, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST);
+  if (rc != SGF_CONTINUE) return rc;
+  return on_property_end(p, r);
+}
+
+/* The next node after the one at at[i]: past its six bytes and the line
+ * break, if any, after it. */
+static size_t run_next(const char *at, size_t len, size_t i) {
+  i += 6;
+  if (i < len && at[i] == '\n') return i + 1;
+  if (i < len && at[i] == '\r') return i + 2;
+  return i;
+}
+
+#define TEMPLATE_BYTES 13 /* ],[["B","qd"] */
+
+/* Up to n nodes from at[*i] on by the template, while it takes them: a
+ * node is open, the root written. Returns how many; *i after them. */
+static size_t run_template(jgame *g, const char *at, size_t len, size_t *i,
+                           size_t n) {
+  jout *o = g->out;
+  const int tree = tree_mode(g), main = (top(g)->flags & JL_MAIN) != 0;
+  jmove *m = NULL;
+  size_t k = 0, j = *i;
+  char last = 0;
+  /* the main line's room once (out of memory: the general path says
+   * so, where the node is) */
+  if (main) {
+    if (bytebuf_reserve(&g->moves, n * sizeof *m) != 0) return 0;
+    m = (jmove *)(void *)(g->moves.p + g->moves.len);
+  }
+  while (k < n) {
+    /* the worst case of as many nodes as the buffer holds, reserved once */
+    size_t b =
+        n - k < JOUT_CAP / TEMPLATE_BYTES ? n - k : JOUT_CAP / TEMPLATE_BYTES;
+    size_t e = k + b;
+    char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
+    for (; k < e; k++) {
+      const char *v = at + j + 3;
+      const char c = at[j + 1];
+      if ((c != 'B' && c != 'W') || !jplain_move(&g->board, v, 2)) break;
+      if (tree) { /* ],[["B","qd"] */
+        memcpy(q, "],[[\"", 5);
+        q[5] = c;
+        memcpy(q + 6, "\",\"", 3);
+        q[9] = v[0];
+        q[10] = v[1];
+        memcpy(q + 11, "\"]", 2);
+        q += TEMPLATE_BYTES;
+      }
+      if (main) { /* as jkeep_plain() keeps it */
+        m->color = c;
+        m->x = (signed char)(v[0] - 'a');
+        m->y = (signed char)(v[1] - 'a');
+        m->raw_off = m->raw_len = 0;
+        m++;
+      }
+      last = c;
+      j = run_next(at, len, j);
+    }
+    if (tree) o->len = (size_t)(q - o->buf);
+    if (k < e) break;
+  }
+  if (main) {
+    g->moves.len = (size_t)((char *)m - g->moves.p);
+    g->moves.p[g->moves.len] = '\0';
+  }
+  if (k > 0) { /* the last node's property, as prop_begin() leaves it */
+    g->move_color = last;
+    g->def = last == 'B' ? g->def_b : g->def_w;
+    g->nprops = 1;
+  }
+  *i = j;
+  return k;
+}
+
+static int on_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  jrun *r = u;
+  jgame *g = &r->g;
+  runpos rp;
+  size_t i = 0;
+  memset(&rp, 0, sizeof rp);
+  if (g->def_b == NULL) { /* as prop_begin() looks them up */
+    g->def_b = sgf_prop_lookup(NULL, "B", 1);
+    g->def_w = sgf_prop_lookup(NULL, "W", 1);
+  }
+  while (count > 0) {
+    int rc;
+    if (g->depth > 0 && g->root_phase == 2 && g->node_open && !g->raw &&
+        !g->slow) {
+      size_t k = run_template(g, at, len, &i, count);
+      if ((count -= k) == 0) break;
+    }
+    /* a SKIP or an abort here stands for the rest of the run: skipped
+     * or not parsed after it either way */
+    rc = run_node(r, p, at + i, run_pos(p, &rp, at, i));
+    if (rc != SGF_CONTINUE) return rc;
+    count--;
+    i = run_next(at, len, i);
+  }
   return SGF_CONTINUE;
 }
 
@@ -582,15 +738,22 @@ static int parse_depth(const char *arg, uint64_t *out) {
 
 /* ------------------------------------------------------------ for filter */
 
-static void set_callbacks(jrun *r) {
-  sgf_callbacks_init(&r->cb);
-  r->cb.on_tree_begin = on_tree_begin;
-  r->cb.on_tree_end = on_tree_end;
-  r->cb.on_node = on_node;
-  r->cb.on_property = on_property;
-  r->cb.on_value = on_value;
-  r->cb.on_property_end = on_property_end;
-  r->cb.on_diagnostic = on_diagnostic;
+/* runs: take MOVE RUNS (on_moves), which only the fast paths use: not
+ * with SGF_JSON_SLOW, --raw or --headers (which writes no node). */
+static void set_callbacks(sgf_callbacks *cb, int runs) {
+  sgf_callbacks_init(cb);
+  cb->on_tree_begin = on_tree_begin;
+  cb->on_tree_end = on_tree_end;
+  cb->on_node = on_node;
+  cb->on_property = on_property;
+  cb->on_value = on_value;
+  cb->on_property_end = on_property_end;
+  cb->on_diagnostic = on_diagnostic;
+  if (runs) cb->on_moves = on_moves;
+}
+
+static int runs_wanted(const jgame *g) {
+  return !g->slow && !g->raw && g->mode != JMODE_HEADERS;
 }
 
 static void free_run(jrun *r) {
@@ -617,7 +780,8 @@ json_writer *json_writer_create(void) {
   r->g.out = malloc(sizeof *r->g.out);
   sgf_charset_options_init(&copt);
   r->g.cs = sgf_charset_create(&copt);
-  set_callbacks(r);
+  r->g.slow = jslow_wanted();
+  set_callbacks(&r->cb, runs_wanted(&r->g));
   r->g.p = sgf_parser_create(&r->cb, r, NULL);
   if (r->g.out == NULL || r->g.cs == NULL || r->g.p == NULL) {
     free_run(r);
@@ -626,7 +790,6 @@ json_writer *json_writer_create(void) {
   r->g.out->len = 0;
   r->g.out->to = NULL; /* stdout (malloc: not zeroed) */
   r->g.have_origin = 1;
-  r->g.slow = jslow_wanted();
   return r;
 }
 
@@ -747,7 +910,7 @@ int cmd_json(int argc, char **argv) {
     status = EXIT_TROUBLE;
     goto out;
   }
-  set_callbacks(r);
+  set_callbacks(&r->cb, runs_wanted(g));
   g->p = sgf_parser_create(&r->cb, r, &opt);
   in = input_reader_create(0);
   if (g->p == NULL || in == NULL) {
@@ -795,7 +958,7 @@ json_conv *json_conv_create(void) {
   g->out = calloc(1, sizeof *g->out);
   sgf_charset_options_init(&copt);
   g->cs = sgf_charset_create(&copt);
-  set_callbacks(&c->r);
+  set_callbacks(&c->r.cb, runs_wanted(g));
   g->p = sgf_parser_create(&c->r.cb, &c->r, NULL);
   if (g->out == NULL || g->cs == NULL || g->p == NULL) {
     json_conv_destroy(c);
@@ -831,9 +994,7 @@ static int conv_tree_begin(sgf_parser *p, void *u) {
 }
 
 void json_conv_callbacks(sgf_callbacks *cb) {
-  jrun r;
-  set_callbacks(&r);
-  *cb = r.cb;
+  set_callbacks(cb, !jslow_wanted());
   cb->on_tree_begin = conv_tree_begin;
   cb->on_diagnostic = NULL; /* quiet: they change no line */
 }
