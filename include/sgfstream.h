@@ -343,8 +343,9 @@ SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
  * move nodes, as MOVE RUNS above defines it, may come as ONE record:
  *   SGF_EVENT_MOVES    offset: the run's first ';'; at, len: the run's
  *                      bytes, from that ';' up to the ';' after its
- *                      last node (not included), always in b->bytes
- *                      (never SGF_EVENT_HELD); sgf_event_count(ev): its
+ *                      last node (not included, but there to read at
+ *                      at + len), always in b->bytes (never
+ *                      SGF_EVENT_HELD); sgf_event_count(ev): its
  *                      nodes, 1 to 65535 (a longer run comes as several
  *                      records). flags 0.
  * It stands for exactly the records of those nodes, of whichever kinds
