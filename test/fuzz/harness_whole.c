@@ -200,7 +200,9 @@ const char *fz_check_batch(const uint8_t *data, size_t size) {
   pw = sgf_parser_create(&cw, &vw, &cfg.opt);
   pb = sgf_parser_create(&cw, &vb, &cfg.opt);
   if (!pw || !pb || sgf_parser_set_batch(pb, &bo) != SGF_OK) abort();
-  if (one && action != SGF_CONTINUE) {
+  /* one event a batch: the action at call k of both; with MOVES records
+   * (one batch, many calls) after a MOVES record instead (below) */
+  if (one && !vb.moves && action != SGF_CONTINUE) {
     vw.action_at = vb.action_at = k;
     vw.action = vb.action = action;
   }
@@ -218,8 +220,10 @@ const char *fz_check_batch(const uint8_t *data, size_t size) {
     err = fz_failf(
         "batches (capacity %zu, stop kinds %#x, action %d at call %ld: "
         "status %d) differ from on_value (status %d)",
-        bo.capacity, bo.stop_kinds, one ? action : 0, k, (int)sb, (int)sw);
-  if (!err && !one && (bo.stop_kinds >> SGF_EVENT_MOVES & 1u) &&
+        bo.capacity, bo.stop_kinds, one && !vb.moves ? action : 0, k, (int)sb,
+        (int)sw);
+  if (!err && vb.moves &&
+      ((bo.stop_kinds >> SGF_EVENT_MOVES & 1u) || bo.capacity == 1) &&
       action != SGF_CONTINUE && vb.mends.len) {
     bytebuf wk, bk;
     long m =
