@@ -39,6 +39,13 @@
  *                     that the loop is not optimized away). The kinds
  *                     recorded are the events values/no-op gets (no node
  *                     ends), so that the two compare like for like.
+ *   batch/moves       as batch/sum with MOVES records opted into (a run
+ *                     of plain move nodes in one record, kinds naming
+ *                     SGF_EVENT_MOVES): the handler adds what the records
+ *                     a MOVES record stands for would have added (per
+ *                     node a node, a property of 1 byte, a value of 2
+ *                     and a property end), so that its sum is batch/sum's
+ *                     (checked after each timed run).
  *   batch/pos         as batch/sum, the handler also taking the position
  *                     of each node, property and value (first piece)
  *                     with sgf_batch_position(): next to values/pos-inl,
@@ -263,13 +270,30 @@ static int cnt_value(sgf_parser *p, void *u, const char *at, size_t len,
 /* batch/sum: the batch handlers. The timed one touches every record. */
 enum { BATCH_CAP = 256 };
 static sgf_event batch_array[BATCH_CAP];
-static uint64_t batch_sink;
+static uint64_t batch_sink, sum_ref;
 static int sum_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   const sgf_event *ev = b->ev;
   uint64_t acc = 0;
   (void)p;
   (void)u;
   for (size_t i = 0; i < b->n; i++) acc += ev[i].kind + ev[i].len;
+  batch_sink += acc;
+  return SGF_CONTINUE;
+}
+/* batch/moves: a MOVES record adds the kinds and lengths of the NODE,
+ * PROPERTY (1 byte), VALUE (2 bytes) and PROPERTY_END records of each of
+ * its nodes (node ends are not recorded here, as in batch/sum). */
+#define MOVE_SUM                                                             \
+  ((uint64_t)SGF_EVENT_NODE + SGF_EVENT_PROPERTY + 1 + SGF_EVENT_VALUE + 2 + \
+   SGF_EVENT_PROPERTY_END)
+static int moves_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  const sgf_event *ev = b->ev;
+  uint64_t acc = 0;
+  (void)p;
+  (void)u;
+  for (size_t i = 0; i < b->n; i++)
+    acc += ev[i].kind == SGF_EVENT_MOVES ? MOVE_SUM * sgf_event_count(&ev[i])
+                                         : (uint64_t)ev[i].kind + ev[i].len;
   batch_sink += acc;
   return SGF_CONTINUE;
 }
@@ -309,6 +333,19 @@ static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b) {
       case SGF_EVENT_VALUE:
         cnt_value(p, u, sgf_event_bytes(b, &ev[i]), ev[i].len, ev[i].flags);
         break;
+      case SGF_EVENT_MOVES: { /* each node's records, as they would be */
+        const char *at = sgf_event_bytes(b, &ev[i]);
+        for (size_t k = 0; k < sgf_event_count(&ev[i]); k++) {
+          c->node++;
+          c->property++;
+          cnt_value(p, u, at + 3, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST);
+          c->property_end++;
+          at += 6;
+          if (*at == '\r') at++;
+          if (*at == '\n') at++;
+        }
+        break;
+      }
       default:
         break;
     }
@@ -505,7 +542,7 @@ typedef struct run_spec {
   int whole;                       /* values whole (on_value) */
   int skip_root;                   /* skip/root: games skipped after the
                                       root (not cross-checked) */
-  int batch; /* batched events: 1 batch/sum, 2 batch/pos */
+  int batch; /* batched events: 1 batch/sum, 2 batch/pos, 3 batch/moves */
 } run_spec;
 
 static void report_failure(const char *what, const char *input, sgf_parser *p,
@@ -618,10 +655,12 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
         sgf_batch_options_init(&bo);
         bo.on_batch = counting         ? cnt_batch
                       : rs->batch == 2 ? pos_batch
+                      : rs->batch == 3 ? moves_batch
                                        : sum_batch;
         bo.events = batch_array;
         bo.capacity = BATCH_CAP;
-        bo.kinds = ~(1u << SGF_EVENT_NODE_END);
+        bo.kinds = ~(1u << SGF_EVENT_NODE_END) & ~(1u << SGF_EVENT_MOVES);
+        if (rs->batch == 3) bo.kinds |= 1u << SGF_EVENT_MOVES;
         if (sgf_parser_set_batch(h.p, &bo) != SGF_OK) return -1;
       }
     } else {
@@ -853,6 +892,8 @@ int main(int argc, char **argv) {
       {"events/null", RUN_EVENTS, 64 * 1024, NULL, NULL, 1, 0, 0, 0, 0},
       {"batch/sum", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0, 1,
        0, 1},
+      {"batch/moves", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0,
+       1, 0, 3},
       {"batch/pos", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0, 1,
        0, 2},
       {"values/no-op", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0, 0,
@@ -960,12 +1001,21 @@ int main(int argc, char **argv) {
     double best = 0;
     int ok = 1;
     for (int r = 0; r < reps; r++) {
+      batch_sink = 0;
       if (timed_run(rs, &in, &dt) != 0) {
         ok = 0;
         failed = 1;
         break;
       }
       if (r == 0 || dt < best) best = dt;
+      /* batch/moves sums what batch/sum sums (same chunks) */
+      if (rs->batch == 1 && rs->chunk == 64 * 1024) sum_ref = batch_sink;
+      if (rs->batch == 3 && sum_ref && batch_sink != sum_ref) {
+        fprintf(stderr,
+                "%s: batch/moves: sum %" PRIu64 ", batch/sum %" PRIu64 "\n",
+                prog, batch_sink, sum_ref);
+        failed = 1;
+      }
     }
     if (!ok) continue;
 

@@ -338,6 +338,37 @@ SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
  * that only counts needs no PROPERTY_END or NODE_END records): fewer
  * records to write and to read.
  *
+ * MOVE RUNS in batches (added in 1.1). With SGF_EVENT_MOVES named in
+ * kinds (only then: kinds 0 means every kind but MOVES), a run of plain
+ * move nodes, as MOVE RUNS above defines it, may come as ONE record:
+ *   SGF_EVENT_MOVES    offset: the run's first ';'; at, len: the run's
+ *                      bytes, from that ';' up to the ';' after its
+ *                      last node (not included, but there to read at
+ *                      at + len), always in b->bytes (never
+ *                      SGF_EVENT_HELD); sgf_event_count(ev): its
+ *                      nodes, 1 to 65535 (a longer run comes as several
+ *                      records). flags 0.
+ * It stands for exactly the records of those nodes, of whichever kinds
+ * you named: the NODE_END of the node open before the run, if one is;
+ * then for each node NODE (at its ';'), PROPERTY (the letter, ident its
+ * SGF_IDENT), VALUE (the two bytes, SGF_VALUE_FIRST | SGF_VALUE_LAST, at
+ * the '['), PROPERTY_END (at the next node's ';'); and NODE_END (at the
+ * next node's ';') for each node but the last, which stays open: its
+ * node end comes next, as a record. A node's offset is the record's
+ * plus its distance in the bytes; its line counts the line breaks before
+ * it there (LF, or CR LF: a run holds no lone CR). sgf_batch_position()
+ * of a MOVES record is its first ';'. A MOVES record is due (its batch
+ * delivered right after it) when stop_kinds names SGF_EVENT_MOVES, and
+ * the handler's result then acts as that of the last node's
+ * PROPERTY_END: SGF_SKIP skips the rest of the innermost open game
+ * tree, SGF_PAUSE stops the feed at the ';' after the run. When
+ * stop_kinds names a kind a MOVES record stands for (NODE, PROPERTY,
+ * VALUE, PROPERTY_END, NODE_END) among those recorded, no MOVES records
+ * are written, so that each stop falls at its event. The parser writes
+ * MOVES records only where it chooses to (a run must lie whole in the
+ * buffer being parsed, for one): plain move nodes may still come as
+ * their records one by one, so a consumer must take both.
+ *
  * When a batch is delivered: when the array is full, right after an
  * event whose kind is in stop_kinds (bit 1 << kind), and at the end of
  * every sgf_parser_feed() and sgf_parser_finish() (more than once in a
@@ -356,7 +387,8 @@ typedef enum sgf_event_kind {
   SGF_EVENT_PROPERTY = 4,
   SGF_EVENT_VALUE = 5,
   SGF_EVENT_PROPERTY_END = 6,
-  SGF_EVENT_NODE_END = 7
+  SGF_EVENT_NODE_END = 7,
+  SGF_EVENT_MOVES = 8 /* opt-in: MOVE RUNS in batches (1.1) */
 } sgf_event_kind;
 
 #define SGF_IDENT(a, b) \
@@ -369,7 +401,8 @@ typedef struct sgf_event {
   uint32_t offset; /* the event's position, minus the batch's offset */
   uint32_t at;     /* PROPERTY: the identifier; VALUE: the bytes; else 0 */
   uint32_t len;
-  uint16_t ident; /* PROPERTY: SGF_IDENT of a 1- or 2-letter identifier */
+  uint16_t ident; /* PROPERTY: SGF_IDENT of a 1- or 2-letter identifier;
+                     MOVES: the node count (sgf_event_count) */
   uint8_t kind;   /* sgf_event_kind */
   uint8_t flags;  /* SGF_VALUE_FIRST, SGF_VALUE_LAST, SGF_EVENT_HELD, _FAR */
 } sgf_event;
@@ -390,6 +423,12 @@ static inline const char *sgf_event_bytes(const sgf_batch *b,
   return ((ev->flags & SGF_EVENT_HELD) ? b->held : b->bytes) + ev->at;
 }
 
+/* The number of nodes a MOVES record stands for (1 to 65535); 0 for a
+ * record of any other kind. */
+static inline size_t sgf_event_count(const sgf_event *ev) {
+  return ev->kind == SGF_EVENT_MOVES ? (size_t)ev->ident : 0u;
+}
+
 /* The position of a record of the batch being delivered (call it from
  * the handler): the offset, line and column sgf_parser_position() would
  * have given in the event's callback. Asked in order it counts each
@@ -406,7 +445,8 @@ typedef struct sgf_batch_options {
   sgf_event *events;     /* the array the parser fills; yours, kept */
   size_t capacity;       /* its length, at least 1 */
   unsigned stop_kinds;   /* deliver right after these kinds (1u << kind) */
-  unsigned kinds;        /* record only these kinds (1u << kind); 0: all */
+  unsigned kinds;        /* record only these kinds (1u << kind); 0: all
+                            but SGF_EVENT_MOVES */
 } sgf_batch_options;
 
 /* Zero *b and set its size. */

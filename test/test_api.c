@@ -1692,6 +1692,10 @@ static void test_stats_batch(void **state) {
       "junk\xef\xbb\xbf(;B[aa]\n;W[bb]C[x\\]y])((;B[cc]))extra)",
       "(;AB[aa][bb]CoPyright[c] W [x](;B[aa](;W[bb]",
       "(;BW[aa]Bx[bb]b[cc]W[]W[dd]C[long value, sliced by small chunks])",
+      /* runs of plain move nodes: MOVES records (stats_batch asks for
+       * them), other letters among them, line breaks between them */
+      ("(;GM[1];B[aa];W[bb];C[cc];B[dd]\n;W[ee];B[ff]\r\n;W[gg];B[hh];W[ii];"
+       "N[jj];B[kk](;W[ll];B[mm];W[nn];B[oo];W[pp])(;W[qq]))"),
   };
   static const size_t caps[] = {1, 2, 3, 256};
   sgf_event ev[256];

@@ -26,7 +26,11 @@
  *     record by record with their positions, must log what on_value logs,
  *     at capacities 1 to 64, whole, byte by byte, at every split and
  *     chunk size; and with one event a batch, a pause, an abort and a
- *     skip at every call as on_value with the same action there.
+ *     skip at every call as on_value with the same action there. All of
+ *     it again with MOVES records opted into (kinds naming them), each
+ *     expanded into the records it stands for (valuelog.c), and with a
+ *     batch due after each MOVES record (stop_kinds) a pause, an abort
+ *     and a skip after each one, as on_value's at its last property end.
  * The split and pause harnesses run every plan twice: as above, and with
  * on_node_end set, where the log (with node-end lines, which the golden
  * files leave out) must be the whole-buffer parse's, and that log must
@@ -1257,31 +1261,44 @@ static void test_value(void **state) {
 enum { BATCH_MAX = 64 };
 /* Every kind: each event is delivered as a batch of its own. */
 #define STOP_ALL 0xFEu
+/* MOVES records: every kind and MOVES; a batch due after each of them. */
+#define KINDS_MOVES (0xFEu | 1u << SGF_EVENT_MOVES)
+#define STOP_MOVES (1u << SGF_EVENT_MOVES)
 
-/* Batches (pb, capacity cap, stop kinds stop) log what on_value (pw)
- * logs under plan pl, positions included; with batches of more than one
- * record the diagnostics (delivered at once) are compared apart. hard:
- * one record a batch, and a pause, an abort and a skip at every call,
- * as on_value with the same action at the same call. */
+/* Batches (pb, capacity cap, stop kinds stop, record kinds kinds) log
+ * what on_value (pw) logs under plan pl, positions included; with
+ * batches of more than one record the diagnostics (delivered at once)
+ * are compared apart. hard: a pause, an abort and a skip at every call
+ * (one record a batch), or with MOVES records in kinds at every call
+ * that ends one, as on_value with the same action at the same call. */
 static int batch_plan(sgf_parser *pw, sgf_parser *pb, vlog *vw, vlog *vb,
                       sgf_event *arr, const tcase *c, plan pl, size_t cap,
-                      unsigned stop, int hard) {
+                      unsigned stop, int hard, unsigned kinds) {
   char err[200];
   int np, failed = 0;
   sgf_batch_options bo;
+  bytebuf ends, wk, bk;
+  long nk = 0;
   sgf_batch_options_init(&bo);
   bo.on_batch = vlog_batch;
   bo.events = arr;
   bo.capacity = cap;
   bo.stop_kinds = stop;
+  bo.kinds = kinds;
+  vb->moves = (kinds >> SGF_EVENT_MOVES) & 1u;
   assert_int_equal(sgf_parser_set_batch(pb, &bo), SGF_OK);
   int want = vlog_run(pw, vw, c, pl, &np, err, sizeof err);
   if (err[0] || vw->contract[0]) return vlog_report(c, "on_value", pl, err, vw);
-  long calls = vw->calls;
-  for (long k = -1; k < (hard ? calls : 0) && !failed; k++)
-    for (int a = 0; a < (k < 0 ? 1 : 3) && !failed; a++) {
+  bytebuf_init(&ends);
+  bytebuf_init(&wk);
+  bytebuf_init(&bk);
+  for (long i = -1; i < nk && !failed; i++)
+    for (int a = 0; a < (i < 0 ? 1 : 3) && !failed; a++) {
       static const int actions[3] = {SGF_PAUSE, SGF_ABORT, SGF_SKIP};
+      long k = i < 0 ? -1 : vb->moves ? ((const long *)ends.p)[i] : i;
       vw->action_at = vb->action_at = k;
+      /* a MOVES record's last property end, in the parse without them */
+      if (k >= 0 && vb->moves) vw->action_at = vlog_call_like(&bk, k, &wk);
       vw->action = vb->action = actions[a];
       int w = k < 0 ? want : vlog_run(pw, vw, c, pl, &np, err, sizeof err);
       int got = vlog_run(pb, vb, c, pl, &np, err, sizeof err);
@@ -1289,6 +1306,16 @@ static int batch_plan(sgf_parser *pw, sgf_parser *pb, vlog *vw, vlog *vb,
       if (err[0] || vb->contract[0]) {
         failed = vlog_report(c, "batches", pl, err, vb);
         break;
+      }
+      if (i < 0 && hard) { /* the calls to act at */
+        if (vb->moves) {
+          bytebuf_add(&ends, vb->mends.p, vb->mends.len);
+          bytebuf_add(&wk, vw->kinds.p, vw->kinds.len);
+          bytebuf_add(&bk, vb->kinds.p, vb->kinds.len);
+          nk = (long)(ends.len / sizeof(long));
+        } else {
+          nk = vw->calls;
+        }
       }
       if (cap > 1 && stop != STOP_ALL) {
         vlog_drop_diags(&vw->out);
@@ -1298,16 +1325,19 @@ static int batch_plan(sgf_parser *pw, sgf_parser *pb, vlog *vw, vlog *vb,
         char pn[64];
         plan_name(pl, pn, sizeof pn);
         fprintf(stderr,
-                "case %s, %s, capacity %zu, stop kinds %#x, action %d at "
-                "call %ld: batches (status %s) differ from on_value "
+                "case %s, %s, capacity %zu, stop kinds %#x, kinds %#x, action "
+                "%d at call %ld: batches (status %s) differ from on_value "
                 "(status %s)\n",
-                c->name, pn, cap, stop, k < 0 ? 0 : actions[a], k,
+                c->name, pn, cap, stop, kinds, k < 0 ? 0 : actions[a], k,
                 status_name(got), status_name(w));
         tu_print_diff("on_value vs batches", vw->out.p, vw->out.len, vb->out.p,
                       vb->out.len);
         failed = 1;
       }
     }
+  bytebuf_free(&ends);
+  bytebuf_free(&wk);
+  bytebuf_free(&bk);
   return failed;
 }
 
@@ -1327,28 +1357,37 @@ static void test_batch(void **state) {
   size_t len = c->input.len;
   static const size_t caps[] = {1, 2, 3, BATCH_MAX};
   int bad = 0;
-  for (size_t i = 0; i < sizeof caps / sizeof caps[0] && !bad; i++) {
-    bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_WHOLE, 0}, caps[i],
-                      0, 0);
+  /* every kind, and again with MOVES records (which only a kinds naming
+   * them asks for) */
+  for (int m = 0; m < 2 && !bad; m++) {
+    const unsigned kinds = m ? KINDS_MOVES : 0u;
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0] && !bad; i++) {
+      bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_WHOLE, 0},
+                        caps[i], 0, 0, kinds);
+      bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, 1},
+                                caps[i], 0, 0, kinds);
+    }
+    bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_WHOLE, 0},
+                              BATCH_MAX, m ? STOP_MOVES : STOP_ALL, 1, kinds);
     bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, 1},
-                              caps[i], 0, 0);
-  }
-  bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_WHOLE, 0},
-                            BATCH_MAX, STOP_ALL, 1);
-  bad |= !bad && batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, 1},
-                            BATCH_MAX, STOP_ALL, 1);
-  for (size_t s = 0; s <= len && !bad; s++) {
-    if (quick_mode && s > 24 && s < len - 24 && s % 97 != 0) continue;
-    bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_SPLIT, s},
-                      BATCH_MAX, 0, 0);
-  }
-  for (size_t k = 2; k <= len && !bad; k++) {
-    if (quick_mode && k > 16 && k != len) continue;
-    bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, k},
-                      k % 2 ? 3 : BATCH_MAX, 0, 0);
-    bad |= !bad && k == 7 &&
-           batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, k},
-                      BATCH_MAX, STOP_ALL, 1);
+                              BATCH_MAX, m ? STOP_MOVES : STOP_ALL, 1, kinds);
+    for (size_t s = 0; s <= len && !bad; s++) {
+      if (quick_mode && s > 24 && s < len - 24 && s % 97 != 0) continue;
+      bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_SPLIT, s},
+                        BATCH_MAX, 0, 0, kinds);
+      /* with MOVES, a stop and an action after each MOVES record */
+      bad |= !bad && m && (s % 5 == 0 || s + 8 >= len) &&
+             batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_SPLIT, s},
+                        BATCH_MAX, STOP_MOVES, 1, kinds);
+    }
+    for (size_t k = 2; k <= len && !bad; k++) {
+      if (quick_mode && k > 16 && k != len) continue;
+      bad |= batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, k},
+                        k % 2 ? 3 : BATCH_MAX, 0, 0, kinds);
+      bad |= !bad && (k == 7 || (m && (k == 17 || k == 64))) &&
+             batch_plan(pw, pb, &vw, &vb, arr, c, (plan){PLAN_CHUNK, k},
+                        BATCH_MAX, m ? STOP_MOVES : STOP_ALL, 1, kinds);
+    }
   }
   sgf_parser_destroy(pw);
   sgf_parser_destroy(pb);

@@ -21,10 +21,12 @@
  * each byte of a run replaced by each byte that breaks the rule (a ']'
  * or ';' in the value, '\\', LF, CR, NUL, a high byte, a lowercase
  * letter, '(' ...) so that the break falls at every place of a block
- * (bytes 55..64 included); random runs. Each is fed whole, split in two
- * at every place, and in chunks of 1, 5, 63, 64 and 65 bytes. The
- * scanners are chosen once a process: test/cases-scanners.sh runs this
- * again with SGF_SIMD=portable and sse2.
+ * (bytes 55..64 included); random runs. The same for batched events
+ * with MOVES records opted into (check_batch), against on_value, with a
+ * pause, a skip and an abort after MOVES records. Each is fed whole, split in
+ * two at every place, and in chunks of 1, 5, 63, 64 and 65 bytes. The scanners
+ * are chosen once a process: test/cases-scanners.sh runs this again with
+ * SGF_SIMD=portable and sse2.
  */
 #define _POSIX_C_SOURCE 200809L /* rand_r */
 
@@ -43,6 +45,7 @@
 #include <sgfstream.h>
 
 #include "bytebuf.h"
+#include "valuelog.h"
 
 static void note(sgf_parser *p, bytebuf *log, const char *what, int code) {
   sgf_pos at = sgf_parser_position(p);
@@ -206,6 +209,43 @@ static int f_moves(sgf_parser *p, void *u, const char *at, size_t len,
   return f->pause && f->runs++ % 2 == 0 ? SGF_PAUSE : SGF_CONTINUE;
 }
 
+/* Feed in to p in pieces: split (0 < split < len) in two, else chunks of
+ * chunk bytes (0: whole); after a pause, the rest of the same piece (the
+ * same chunk boundaries). v (may be NULL) is told the buffer being fed.
+ * Returns SGF_OK, or the first other status of a feed. */
+static int feed_pieces(sgf_parser *p, vlog *v, const char *in, size_t len,
+                       size_t split, size_t chunk) {
+  size_t off = 0;
+  int r = SGF_OK;
+  while (off < len) {
+    size_t n = len - off, used = 0;
+    if (split && off < split) n = split - off;
+    if (!split && chunk && n > chunk) n = chunk;
+    for (;;) {
+      if (v) {
+        v->win = in + off;
+        v->winlen = n;
+      }
+      r = sgf_parser_feed(p, in + off, n, &used);
+      if (v) v->win = NULL;
+      if (r != SGF_PAUSED) break;
+      /* after the run's ';', or later: bytes held back for look-ahead
+       * count as consumed */
+      assert_true(used <= n);
+      off += used;
+      n -= used;
+      sgf_parser_resume(p);
+      if (n == 0) {
+        r = SGF_OK;
+        break;
+      }
+    }
+    if (r != SGF_OK) return r;
+    off += n;
+  }
+  return r;
+}
+
 enum { QUIET, LISTEN, FULL, RUNS, RUNS_PAUSE, RUNS_SKIP };
 
 /* The log of in fed in the given pieces: split (0 < split < len) in
@@ -214,7 +254,6 @@ static void run(const char *in, size_t len, int mode, size_t split,
                 size_t chunk, bytebuf *log, full *skips) {
   sgf_callbacks cb;
   sgf_parser *p;
-  size_t off = 0;
   full f;
   memset(&f, 0, sizeof f);
   f.log = *log;
@@ -240,27 +279,7 @@ static void run(const char *in, size_t len, int mode, size_t split,
   if (mode >= RUNS) cb.on_moves = f_moves;
   p = sgf_parser_create(&cb, &f, NULL);
   assert_non_null(p);
-  while (off < len) {
-    size_t n = len - off, used = 0;
-    int r;
-    if (split && off < split) n = split - off;
-    if (!split && chunk && n > chunk) n = chunk;
-    /* a pause: the rest of the same piece (the same chunk boundaries) */
-    while ((r = sgf_parser_feed(p, in + off, n, &used)) == SGF_PAUSED) {
-      /* after the run's ';', or later: bytes held back for look-ahead
-       * count as consumed */
-      assert_true(used <= n);
-      off += used;
-      n -= used;
-      sgf_parser_resume(p);
-      if (n == 0) {
-        r = SGF_OK;
-        break;
-      }
-    }
-    assert_int_equal(r, SGF_OK);
-    off += n;
-  }
+  assert_int_equal(feed_pieces(p, NULL, in, len, split, chunk), SGF_OK);
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
   note(p, &f.log, "end", 0);
   sgf_parser_destroy(p);
@@ -269,7 +288,115 @@ static void run(const char *in, size_t len, int mode, size_t split,
   if (mode == RUNS_SKIP && skips) *skips = f;
 }
 
-static unsigned long checked;
+static unsigned long checked, batch_moves;
+
+/* BATCHED EVENTS with MOVES records opted into (MOVE RUNS in batches):
+ * replayed by test/valuelog.c, each MOVES record expanded into the
+ * records it stands for, positioned as the header says, the log must be
+ * what on_value logs for the same input in the same pieces; and with a
+ * batch due after each MOVES record, a pause, a skip or an abort
+ * returned there must act as on_value's at that run's last property
+ * end (the same call). */
+enum { CAP = 64 };
+#define KINDS_MOVES (0xFEu | 1u << SGF_EVENT_MOVES)
+
+/* Feed in to p in the pieces (split, chunk) as run() does, logging into
+ * v, resuming after pauses; then finish. Returns the final status. */
+static int vrun(sgf_parser *p, vlog *v, const char *in, size_t len,
+                size_t split, size_t chunk) {
+  int r;
+  sgf_parser_reset(p);
+  vlog_clear(v);
+  v->input = in;
+  v->inlen = len;
+  r = feed_pieces(p, v, in, len, split, chunk);
+  if (r != SGF_OK) return r;
+  while ((r = sgf_parser_finish(p)) == SGF_PAUSED) sgf_parser_resume(p);
+  return r;
+}
+
+static void vcompare(const vlog *w, const vlog *b, int sw, int sb,
+                     const char *in, size_t len, size_t split, size_t chunk,
+                     const char *what) {
+  if (b->contract[0] || w->contract[0] || sw != sb ||
+      w->out.len != b->out.len || memcmp(w->out.p, b->out.p, w->out.len) != 0) {
+    fprintf(stderr,
+            "input (%zu bytes, split %zu, chunk %zu, %s): %.*s\n"
+            "contract: %s %s; status %d (on_value) %d (batches)\n",
+            len, split, chunk, what, (int)len, in, w->contract, b->contract, sw,
+            sb);
+    fprintf(stderr, "on_value:\n%.*s\nbatches:\n%.*s\n", (int)w->out.len,
+            w->out.p, (int)b->out.len, b->out.p);
+    fail();
+  }
+}
+
+static void check_batch(const char *in, size_t len, size_t split, size_t chunk,
+                        int act) {
+  static const int actions[3] = {SGF_PAUSE, SGF_SKIP, SGF_ABORT};
+  sgf_event arr[CAP];
+  sgf_batch_options bo;
+  sgf_callbacks cw;
+  vlog vw, vb;
+  sgf_parser *pw, *pb;
+  bytebuf ends, wk, bk;
+  int sw, sb;
+  vlog_init(&vw);
+  vlog_init(&vb);
+  vw.omit_raw = vb.omit_raw = 1;
+  vb.moves = 1;
+  vlog_whole_callbacks(&cw);
+  pw = sgf_parser_create(&cw, &vw, NULL);
+  pb = sgf_parser_create(&cw, &vb, NULL);
+  assert_non_null(pw);
+  assert_non_null(pb);
+  sgf_batch_options_init(&bo);
+  bo.on_batch = vlog_batch;
+  bo.events = arr;
+  bo.capacity = chunk == 5 ? 3 : CAP;
+  bo.kinds = KINDS_MOVES;
+  bo.stop_kinds = act ? 1u << SGF_EVENT_MOVES : 0u;
+  assert_int_equal(sgf_parser_set_batch(pb, &bo), SGF_OK);
+  sw = vrun(pw, &vw, in, len, split, chunk);
+  sb = vrun(pb, &vb, in, len, split, chunk);
+  vlog_drop_diags(&vw.out);
+  vlog_drop_diags(&vb.out);
+  vcompare(&vw, &vb, sw, sb, in, len, split, chunk, "MOVES");
+  batch_moves += vb.nmoves;
+  bytebuf_init(&ends);
+  bytebuf_init(&wk);
+  bytebuf_init(&bk);
+  bytebuf_add(&ends, vb.mends.p, vb.mends.len);
+  bytebuf_add(&wk, vw.kinds.p, vw.kinds.len);
+  bytebuf_add(&bk, vb.kinds.p, vb.kinds.len);
+  /* an action after each MOVES record (the first few, and the last) */
+  for (size_t i = 0; act && i < ends.len / sizeof(long); i++) {
+    long k = ((const long *)ends.p)[i];
+    if (i >= 3 && i + 1 != ends.len / sizeof(long)) continue;
+    for (int a = 0; a < 3; a++) {
+      vb.action_at = k;
+      vw.action_at = vlog_call_like(&bk, k, &wk);
+      assert_true(vw.action_at >= 0);
+      vw.action = vb.action = actions[a];
+      sw = vrun(pw, &vw, in, len, split, chunk);
+      sb = vrun(pb, &vb, in, len, split, chunk);
+      vlog_drop_diags(&vw.out);
+      vlog_drop_diags(&vb.out);
+      vcompare(&vw, &vb, sw, sb, in, len, split, chunk,
+               a == 0   ? "MOVES, pause"
+               : a == 1 ? "MOVES, skip"
+                        : "MOVES, abort");
+    }
+    vw.action_at = vb.action_at = -1;
+  }
+  bytebuf_free(&ends);
+  bytebuf_free(&wk);
+  bytebuf_free(&bk);
+  sgf_parser_destroy(pw);
+  sgf_parser_destroy(pb);
+  vlog_free(&vw);
+  vlog_free(&vb);
+}
 
 /* in parsed quietly and listening, in every way of feeding it (the
  * position during a diagnostic may depend on how the input was split,
@@ -285,6 +412,8 @@ static void check(const char *in, size_t len, int all_splits) {
     } else {
       chunk = chunks[w - len];
     }
+    check_batch(in, len, split, chunk,
+                split % 7 == 3 || (!split && chunk < 64));
     for (int m = LISTEN; m <= RUNS_SKIP; m++) {
       full skips;
       if (m == FULL) continue;
@@ -386,9 +515,25 @@ static void test_random(void **state) {
   }
 }
 
+/* A run longer than a MOVES record counts (65535 nodes) comes as more
+ * than one record; the log is still on_value's. */
+static void test_long_run(void **state) {
+  const unsigned n = 70000;
+  char *buf = malloc((size_t)n * 8 + 64);
+  size_t len;
+  (void)state;
+  assert_non_null(buf);
+  len = game(buf, n, 1, 1000);
+  check_batch(buf, len, 0, 0, 1);
+  check_batch(buf, len, 0, 65536, 0);
+  free(buf);
+}
+
 static int report(void **state) {
   (void)state;
-  fprintf(stderr, "test_moves: %lu inputs, SGF_SIMD=%s\n", checked,
+  fprintf(stderr,
+          "test_moves: %lu inputs (%lu nodes in MOVES records), SGF_SIMD=%s\n",
+          checked, batch_moves,
           getenv("SGF_SIMD") ? getenv("SGF_SIMD") : "(unset)");
   return 0;
 }
@@ -398,6 +543,7 @@ int main(void) {
       cmocka_unit_test(test_runs),
       cmocka_unit_test(test_damage),
       cmocka_unit_test(test_random),
+      cmocka_unit_test(test_long_run),
   };
   return cmocka_run_group_tests(tests, NULL, report);
 }

@@ -11,6 +11,7 @@ void vlog_init(vlog *v) {
   bytebuf_init(&v->out);
   bytebuf_init(&v->kinds);
   bytebuf_init(&v->vbytes);
+  bytebuf_init(&v->mends);
   v->action_at = -1;
 }
 
@@ -18,12 +19,15 @@ void vlog_free(vlog *v) {
   bytebuf_free(&v->out);
   bytebuf_free(&v->kinds);
   bytebuf_free(&v->vbytes);
+  bytebuf_free(&v->mends);
 }
 
 void vlog_clear(vlog *v) {
   bytebuf_clear(&v->out);
   bytebuf_clear(&v->kinds);
   bytebuf_clear(&v->vbytes);
+  bytebuf_clear(&v->mends);
+  v->nmoves = 0;
   v->contract[0] = '\0';
   v->win = v->input = NULL;
   v->winlen = 0;
@@ -273,6 +277,62 @@ long *vlog_match_calls(const bytebuf *s, const bytebuf *w) {
   return map;
 }
 
+/* A MOVES record (BATCHED EVENTS in sgfstream.h), expanded into the
+ * records it stands for, each logged as its callback would log it, at
+ * the position the header says how to compute from the record's (pos).
+ * The call after which a MOVES record ends is noted in v->mends. */
+static int moves_expand(sgf_parser *p, vlog *v, const sgf_batch *b,
+                        const sgf_event *e, sgf_pos pos, int last) {
+  const char *at = sgf_event_bytes(b, e);
+  uint64_t line = pos.line, ls = pos.offset - (pos.column - 1);
+  size_t i = 0, nodes = 0, len = e->len;
+  int r = SGF_CONTINUE;
+  sgf_pos q;
+  if (e->flags != 0) bad(v, "a MOVES record with flags %x", e->flags);
+  if (sgf_event_count(e) != e->ident || e->ident == 0)
+    bad(v, "a MOVES record of %u nodes", (unsigned)e->ident);
+  if (len < 6 || at[len] != ';') bad(v, "a MOVES record not followed by ';'");
+#define AT(o)                                                                \
+  (q.offset = pos.offset + (o), q.line = line, q.column = q.offset - ls + 1, \
+   v->pos = &q)
+#define CALL(x)                                                      \
+  do {                                                               \
+    if (r != SGF_CONTINUE) bad(v, "an action asked inside a MOVES"); \
+    r = (x);                                                         \
+  } while (0)
+  while (i + 6 <= len) {
+    const char *n = at + i;
+    if (n[0] != ';' || n[2] != '[' || n[5] != ']' || n[1] < 'A' || n[1] > 'Z')
+      bad(v, "a MOVES record's node %zu is no plain move", nodes);
+    AT(i);
+    CALL(c_n(p, v));
+    AT(i + 1);
+    CALL(c_p(p, v, n + 1, 1));
+    AT(i + 2);
+    CALL(w_value(p, v, n + 3, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST));
+    i += 6;
+    if (i < len && at[i] == '\r') i++;
+    if (i < len && at[i] == '\n') {
+      line++;
+      ls = pos.offset + i + 1;
+      i++;
+    }
+    AT(i);
+    CALL(c_pe(p, v));
+    nodes++;
+  }
+#undef AT
+#undef CALL
+  if (i != len || nodes != e->ident)
+    bad(v, "a MOVES record of %u nodes in %zu bytes", (unsigned)e->ident, len);
+  if (r != SGF_CONTINUE && !last)
+    bad(v, "an action asked before the batch's end");
+  bytebuf_add(&v->mends, (const char *)&(long){v->calls - 1}, sizeof(long));
+  v->nmoves += nodes;
+  v->pos = NULL;
+  return r;
+}
+
 int vlog_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   vlog *v = u;
   int r = SGF_CONTINUE;
@@ -328,6 +388,10 @@ int vlog_batch(sgf_parser *p, void *u, const sgf_batch *b) {
         r = w_value(p, v, at, e->len,
                     e->flags & (SGF_VALUE_FIRST | SGF_VALUE_LAST));
         break;
+      case SGF_EVENT_MOVES:
+        if (!v->moves) bad(v, "a MOVES record not asked for");
+        r = moves_expand(p, v, b, e, pos, i == n - 1);
+        break;
       default:
         bad(v, "record kind %u", (unsigned)e->kind);
         break;
@@ -336,6 +400,15 @@ int vlog_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   }
   free(ps);
   return r;
+}
+
+long vlog_call_like(const bytebuf *from, long k, const bytebuf *to) {
+  long j = 0, i;
+  if (k < 0 || (size_t)k >= from->len) return -1;
+  for (i = 0; i <= k; i++) j += from->p[i] == from->p[k];
+  for (i = 0; (size_t)i < to->len; i++)
+    if (to->p[i] == from->p[k] && --j == 0) return i;
+  return -1;
 }
 
 void vlog_drop_diags(bytebuf *b) {

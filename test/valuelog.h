@@ -40,6 +40,11 @@ typedef struct vlog {
    * (batches do not give it; set it on both sides of a comparison) */
   const sgf_pos *pos;
   unsigned long nbatch; /* batches replayed */
+  /* MOVES records: expected (set it when kinds names SGF_EVENT_MOVES);
+   * the nodes they stood for; the call (a long each) ending each one */
+  int moves;
+  unsigned long nmoves;
+  bytebuf mends;
   int omit_raw;
   /* private */
   int in_value;
@@ -58,9 +63,18 @@ void vlog_whole_callbacks(sgf_callbacks *cb);
 
 /* A batch handler (sgf_parser_set_batch, user: the vlog): replays each
  * record into the whole-value log as the callbacks would log it (node
- * ends are not logged, nor counted as calls). A record other than the
- * batch's last that asks for an action is a contract violation. */
+ * ends are not logged, nor counted as calls); a MOVES record is expanded
+ * into the records it stands for, positioned as the header says. A
+ * record other than the batch's last that asks for an action is a
+ * contract violation, and so is an action at any call a MOVES record
+ * stands for but its last. */
 int vlog_batch(sgf_parser *p, void *u, const sgf_batch *b);
+
+/* The call of kinds to that is of the same kind as call k of kinds from,
+ * and as many of that kind before it (-1 if none): where a MOVES
+ * record's run ends (a property end) in a parse without them, whose
+ * values may come in more pieces (a possible double-byte lead). */
+long vlog_call_like(const bytebuf *from, long k, const bytebuf *to);
 
 /* Remove the diagnostic lines ('!') of a log (batches deliver
  * diagnostics at once, ahead of the events batched before them). */

@@ -192,7 +192,8 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
   p->bev = b.events;
   p->bend = b.events + b.capacity;
   p->bstop = b.stop_kinds;
-  p->bkinds = b.kinds ? b.kinds : ~0u;
+  /* kinds 0: every kind but MOVES, which is only ever opted into */
+  p->bkinds = b.kinds ? b.kinds : ~(1u << SGF_EVENT_MOVES);
   /* a kind left out has no placeholder: its events cost one test */
 #define PLACE(m, k, f) p->cb.m = ((p->bkinds >> (k)) & 1u) ? (f) : NULL
   PLACE(on_tree_begin, SGF_EVENT_TREE_BEGIN, batch_cb);
@@ -206,6 +207,13 @@ int sgf_parser_set_batch(sgf_parser *p, const sgf_batch_options *given) {
       !(b.stop_kinds & (1u << SGF_EVENT_NODE_END | 1u << SGF_EVENT_NODE |
                         1u << SGF_EVENT_PROPERTY | 1u << SGF_EVENT_VALUE |
                         1u << SGF_EVENT_PROPERTY_END));
+  /* MOVES records: named in kinds, and no kind they stand for (recorded)
+   * stops a batch, which must then stop at its own event */
+  p->bmoves = ((p->bkinds >> SGF_EVENT_MOVES) & 1u) &&
+              !(b.stop_kinds & p->bkinds &
+                (1u << SGF_EVENT_NODE_END | 1u << SGF_EVENT_NODE |
+                 1u << SGF_EVENT_PROPERTY | 1u << SGF_EVENT_VALUE |
+                 1u << SGF_EVENT_PROPERTY_END));
   p->on_batch = b.on_batch;
   p->bcur = p->bev;
   p->whole = 1;

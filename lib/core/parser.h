@@ -112,6 +112,8 @@ struct sgf_parser {
   uint64_t bpass, bbase, bbias;
   int bearly;      /* ev.offset may lie before the pass (SGF__EARLY) */
   int bturbo;      /* no kind of a move's records stops a batch (move_run) */
+  int bmoves;      /* MOVES records are written (kinds names them, and no
+                      kind they stand for stops a batch) */
   int quiet_moves; /* callbacks: 1 when no handler listens to a move
                       node's events (node, property, value, property end,
                       node end), so runs of them are passed in bulk

@@ -266,6 +266,34 @@ moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
   return q;
 }
 
+/* MOVES records (batches): the run from q holds more nodes than a record
+ * counts. Cut it after its first 65535 nodes: the line state (m0, cr0:
+ * as it was at q) counted again up to there as newline() counts it, the
+ * identifier as written the last node's. Returns the ';' it cut at (the
+ * next node's: the run goes on there). */
+#define SGF__MOVES_MAX 0xFFFFu
+static const unsigned char *moves_cut(sgf_parser *p, const unsigned char *q,
+                                      uint64_t bias, const sgf__mark *m0,
+                                      uint64_t cr0) {
+  unsigned n;
+  p->ev.line = m0->line;
+  p->ev.line_start = m0->line_start;
+  p->cr_end = cr0;
+  for (n = 0; n < SGF__MOVES_MAX; n++) {
+    p->ev.raw_ident = (const char *)q + 1;
+    q += 6;
+    if (*q == '\r') {
+      newline(p, OFF(q), '\r');
+      q++;
+    }
+    if (*q == '\n') {
+      newline(p, OFF(q), '\n');
+      q++;
+    }
+  }
+  return q;
+}
+
 /* A NUL between tokens is whitespace with a warning (one per run). */
 #define NUL_AS_SPACE()              \
   do {                              \
@@ -461,6 +489,31 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
               p->ev.offset = OFF(s);
               CALLBACK(act);
               if (st != ST_NODE) continue;
+            }
+          }
+          if (SGF__BATCH && p->bmoves && end - s >= 16) {
+            /* MOVES records (BATCHED EVENTS in sgfstream.h): a run of
+             * plain move nodes in one record, at its first ';'; the
+             * batch has room for it (a full one was delivered) */
+            const unsigned char *r = s;
+            const sgf__mark m0 = {0, p->ev.line, p->ev.line_start};
+            const uint64_t cr0 = p->cr_end;
+            uint64_t count;
+            s = moves_run(p, s, end, bias, &count);
+            if (s != r) {
+              if (UNLIKELY(count > SGF__MOVES_MAX)) {
+                s = moves_cut(p, r, bias, &m0, cr0);
+                count = SGF__MOVES_MAX;
+              }
+              put(br.cur++, OFF(r) - br.base,
+                  (uint64_t)((const char *)r - br.bytes), (uint32_t)(s - r),
+                  (unsigned)count, SGF_EVENT_MOVES, 0);
+              p->ev.offset = OFF(s);
+              if (br.cur == br.end || ((br.stop >> SGF_EVENT_MOVES) & 1u))
+                BFLUSH();
+              if (st != ST_NODE) continue;
+              if (UNLIKELY(count == SGF__MOVES_MAX) && end - s >= 16)
+                goto L_node;
             }
           }
           if (SGF__BATCH && p->bturbo && end - s >= 7 && br.end - br.cur >= 7 &&

@@ -71,7 +71,12 @@ const char *fz_check_whole(const uint8_t *data, size_t size);
  * records replayed with their positions; diagnostics compared apart when
  * a batch may hold several events) and statuses must be equal. With one
  * event a batch, the action of byte [1] is injected at that call of
- * both. */
+ * both. Byte [3] bit 4: MOVES records opted into (each expanded into the
+ * records it stands for); bit 5: a batch due after each. With MOVES
+ * records and a batch due after each (bit 5, or capacity 1), the action
+ * of byte [1] is taken after the MOVES record its bits 5-0 pick (mod
+ * their number) and by on_value at that run's last property end, in
+ * place of the call injection above. */
 const char *fz_check_batch(const uint8_t *data, size_t size);
 
 /* fuzz_reader. Header bytes:

@@ -77,11 +77,13 @@ void stats_callbacks(sgf_callbacks *cb) {
 
 /* The records of the batch, counted as the callbacks count them: a
  * property is a move when its identifier is B or W alone (ident), a
- * value is counted at its last piece. Tests in the order of frequency
+ * value is counted at its last piece; a MOVES record (opted into) counts
+ * its nodes from its bytes. Tests in the order of frequency
  * (a game record is node, property, value over and over): callgrind,
  * sgf stats -t on aeb-5mb.sgf, 34.2 M instructions in this loop as a
  * switch on the kind, 31.9 M so; a branch-free loop (a counter per kind)
  * took twice the switch's. */
+static const unsigned char is_move[256] = {['B'] = 1, ['W'] = 1};
 static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   stats *s = u;
   const sgf_event *ev = b->ev, *end = b->ev + b->n;
@@ -94,6 +96,27 @@ static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
     } else if (k == SGF_EVENT_PROPERTY) {
       properties++;
       moves += ev->ident == SGF_IDENT('B', 0) || ev->ident == SGF_IDENT('W', 0);
+    } else if (k == SGF_EVENT_MOVES) {
+      /* a run of plain move nodes (";B[qd]", line breaks between them):
+       * per node a node, a property and a value; a move when its letter
+       * is B or W */
+      const unsigned char *q = (const unsigned char *)sgf_event_bytes(b, ev);
+      const unsigned char *e = q + ev->len;
+      const uint64_t n = ev->ident;
+      nodes += n;
+      properties += n;
+      values += n;
+      s->after_end = 0;
+      /* node by node: 6 bytes, then LF or CR LF; the ';' after the run
+       * (at e) may be read */
+      while (q < e) {
+        moves += is_move[q[1]];
+        q += 6;
+        if (*q != ';') { /* a line break, one node in ten in aeb.sgf */
+          q += *q == '\r';
+          q += *q == '\n';
+        }
+      }
     } else if (k == SGF_EVENT_NODE) {
       nodes++;
       s->after_end = 0;
@@ -118,7 +141,7 @@ int stats_batch(sgf_parser *p, sgf_event *events, size_t capacity) {
   b.capacity = capacity;
   b.kinds = 1u << SGF_EVENT_TREE_BEGIN | 1u << SGF_EVENT_TREE_END |
             1u << SGF_EVENT_NODE | 1u << SGF_EVENT_PROPERTY |
-            1u << SGF_EVENT_VALUE;
+            1u << SGF_EVENT_VALUE | 1u << SGF_EVENT_MOVES;
   return sgf_parser_set_batch(p, &b);
 }
 
