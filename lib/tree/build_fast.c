@@ -451,6 +451,23 @@ HOT_INLINE size_t chain_room(const sgf_tree_builder *b, const sgf_tree *t) {
   return k;
 }
 
+/* The run's node after the one at i (at + i, input offset off + i): its
+ * index, past the line break between them, if any, counted into *ks. */
+HOT_INLINE size_t run_next(const char *at, size_t len, size_t i, uint64_t off,
+                           sgf_event_state *ks) {
+  i += 6;
+  if (i < len && at[i] == '\n') { /* a line break between nodes */
+    ks->line++;
+    ks->line_start = off + i + 1;
+    i++;
+  } else if (i < len && at[i] == '\r') { /* CR LF */
+    ks->line++;
+    ks->line_start = off + i + 2;
+    i += 2;
+  }
+  return i;
+}
+
 static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
                    size_t count) {
   sgf_tree_builder *b = BUILDER(u);
@@ -490,16 +507,7 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
         last = i;
         last_line = ks.line;
         last_start = ks.line_start;
-        i += 6;
-        if (i < len && at[i] == '\n') { /* a line break between nodes */
-          ks.line++;
-          ks.line_start = p0.offset + i + 1;
-          i++;
-        } else if (i < len && at[i] == '\r') { /* CR LF */
-          ks.line++;
-          ks.line_start = p0.offset + i + 2;
-          i += 2;
-        }
+        i = run_next(at, len, i, p0.offset, &ks);
         if (i >= len || --k == 0) break;
         /* n ends (its value: two bytes), the next begins behind it */
         used += DIRECT_TAKE(2);
@@ -535,16 +543,7 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
       last = i;
       last_line = ks.line;
       last_start = ks.line_start;
-      i += 6;
-      if (i < len && at[i] == '\n') {
-        ks.line++;
-        ks.line_start = p0.offset + i + 1;
-        i++;
-      } else if (i < len && at[i] == '\r') {
-        ks.line++;
-        ks.line_start = p0.offset + i + 2;
-        i += 2;
-      }
+      i = run_next(at, len, i, p0.offset, &ks);
     }
   }
   b->es = es;
