@@ -55,6 +55,12 @@
  *                     SGF_SKIP at the end of each game's root node: read
  *                     the root, pass over the rest of the game (what a
  *                     headers scan does).
+ *   batch/skip-root   skip/root through batches: every kind recorded
+ *                     but MOVES, a batch delivered at each node end
+ *                     (stop_kinds), the handler summing its records as
+ *                     batch/sum does and returning SGF_SKIP when the
+ *                     batch ends with a game's root node end: a headers
+ *                     scan that takes its events as records.
  *   calls only        as many indirect calls to the no-op handlers as
  *                     events/no-op 64KiB makes, and nothing else.
  *
@@ -311,6 +317,37 @@ static int pos_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   batch_sink += acc;
   return SGF_CONTINUE;
 }
+/* batch/skip-root: the depth of game trees open (the records of a
+ * skipped game are not delivered, its tree end is), and whether the
+ * game's root node is still to end. */
+static unsigned skb_depth;
+static int skb_armed;
+static int skip_root_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  const sgf_event *ev = b->ev;
+  uint64_t acc = 0;
+  (void)p;
+  (void)u;
+  for (size_t i = 0; i < b->n; i++) {
+    acc += ev[i].kind + ev[i].len;
+    if (ev[i].kind == SGF_EVENT_TREE_BEGIN) {
+      if (skb_depth++ == 0) skb_armed = 1;
+    } else if (ev[i].kind == SGF_EVENT_TREE_END && skb_depth > 0) {
+      skb_depth--;
+    }
+  }
+  batch_sink += acc;
+  if (skb_armed && ev[b->n - 1].kind == SGF_EVENT_NODE_END) {
+    skb_armed = 0;
+    return SGF_SKIP;
+  }
+  return SGF_CONTINUE;
+}
+static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b);
+static int cnt_skip_root_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  int r = skip_root_batch(p, NULL, b);
+  cnt_batch(p, u, b);
+  return r;
+}
 static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   const sgf_event *ev = b->ev;
   counts *c = u;
@@ -542,7 +579,8 @@ typedef struct run_spec {
   int whole;                       /* values whole (on_value) */
   int skip_root;                   /* skip/root: games skipped after the
                                       root (not cross-checked) */
-  int batch; /* batched events: 1 batch/sum, 2 batch/pos, 3 batch/moves */
+  int batch; /* batched events: 1 batch/sum, 2 batch/pos, 3 batch/moves,
+                4 batch/skip-root */
 } run_spec;
 
 static void report_failure(const char *what, const char *input, sgf_parser *p,
@@ -653,7 +691,9 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
       if (rs->batch) {
         sgf_batch_options bo;
         sgf_batch_options_init(&bo);
-        bo.on_batch = counting         ? cnt_batch
+        bo.on_batch = rs->batch == 4
+                          ? (counting ? cnt_skip_root_batch : skip_root_batch)
+                      : counting       ? cnt_batch
                       : rs->batch == 2 ? pos_batch
                       : rs->batch == 3 ? moves_batch
                                        : sum_batch;
@@ -661,6 +701,12 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
         bo.capacity = BATCH_CAP;
         bo.kinds = ~(1u << SGF_EVENT_NODE_END) & ~(1u << SGF_EVENT_MOVES);
         if (rs->batch == 3) bo.kinds |= 1u << SGF_EVENT_MOVES;
+        if (rs->batch == 4) {
+          bo.kinds = ~(1u << SGF_EVENT_MOVES);
+          bo.stop_kinds = 1u << SGF_EVENT_NODE_END;
+          skb_depth = 0;
+          skb_armed = 0;
+        }
         if (sgf_parser_set_batch(h.p, &bo) != SGF_OK) return -1;
       }
     } else {
@@ -906,6 +952,8 @@ int main(int argc, char **argv) {
        0, 0, 0},
       {"skip/root", RUN_EVENTS, 64 * 1024, &skip_root_callbacks, NULL, 0, 0, 0,
        1, 0},
+      {"batch/skip-root", RUN_EVENTS, 64 * 1024, &nop_value_callbacks, NULL, 0,
+       0, 1, 1, 4},
   };
   enum { NSPECS = sizeof specs / sizeof specs[0] };
   counts ref;

@@ -120,8 +120,9 @@ EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).
-TESTS += test/neon.sh
-EXTRA_DIST += test/neon.sh test/scan_check.c
+TESTS += test/neon.sh test/scan-native.sh
+EXTRA_DIST += test/neon.sh test/scan-native.sh test/scan-build.sh \
+	test/scan_check.c
 # lib/value (sgfstream/value.h): the unit tests (test/test_value.c), and a
 # differential test against sgfmill's answers for ../shared/corpus/dev
 # (test/value-sgfmill.sh runs test/value_diff and compares with

@@ -56,32 +56,10 @@ keep=0
 trap '[ $keep = 1 ] || rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 99
 
-# Only lib/simd/scan.c reads config.h (SGF_DISABLE_SIMD): empty means SIMD on.
-echo "/* test/neon.sh: nothing defined */" >config.h
-WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-      -Wpointer-arith -Wno-unused-parameter"
-CFLAGS="-std=c11 ${NEON_CFLAGS:--O2} $WARN -I. -I$top_builddir/include -I$top_srcdir/include"
-
-echo "neon: compiler $CROSS_CC ($("$CROSS_CC" -dumpmachine 2>/dev/null)), runner ${QEMU:-native}"
-# The library, less scan.c (scan_check.c includes it).
-objs=
-for f in "$top_srcdir"/lib/*/*.c; do
-  b=$(basename "$f" .c)
-  d=$(basename "$(dirname "$f")")
-  [ "$b" = scan ] && continue
-  # shellcheck disable=SC2086
-  "$CROSS_CC" $CFLAGS -I"$top_srcdir/lib/common" -I"$top_srcdir/lib/simd" \
-    -c "$f" -o "lib_$b.o" || { echo "neon: FAIL: cannot compile lib/$d/$b.c"; exit 1; }
-  objs="$objs lib_$b.o"
-done
-build() { # build OUT EXTRA-CFLAGS: the driver (with scan.c) -Werror
-  # shellcheck disable=SC2086
-  "$CROSS_CC" $CFLAGS $2 -Werror -I"$top_srcdir/lib/simd" -I"$top_srcdir/tools/common" \
-    -I"$top_srcdir/test" "$top_srcdir/test/scan_check.c" \
-    "$top_srcdir/tools/common/eventlog.c" "$top_srcdir/tools/common/bytebuf.c" \
-    "$top_srcdir/test/testutil.c" \
-    $objs -static -o "$1"
-}
+name=neon
+SCAN_OPT=${NEON_CFLAGS:--O2}
+SCAN_LDFLAGS=-static
+. "$top_srcdir/test/scan-build.sh"
 build scan_check "" || { echo "neon: FAIL: cannot build test/scan_check.c with lib/simd/scan.c for AArch64"; exit 1; }
 build scan_check_nosimd -DSGF_DISABLE_SIMD || { echo "neon: FAIL: cannot build with SGF_DISABLE_SIMD"; exit 1; }
 run() { $QEMU "$@"; }

@@ -309,26 +309,49 @@ TREE_INLINE int tree_block(const unsigned char *s, const tree_masks *m,
   return 64;
 }
 
+/* A block with no backslash and no parenthesis, its first byte not
+ * escaped (QUICK below found it so, and filled m's lb, rb, cr and lf):
+ * nothing in it is escaped, so the state after it is that after its last
+ * bracket, whatever came before: a '[' opens a value or stands inside
+ * one, a ']' closes the value or stands outside one. No prefix XOR, and
+ * no fallback for a bare '[' in a comment or a stray ']'. */
+TREE_INLINE void tree_quick(const unsigned char *s, const tree_masks *m,
+                            unsigned n, int *carry, sgf__skip *sk,
+                            sgf__lines *ln) {
+  uint64_t b = m->lb | m->rb;
+  if (b) sk->in_value = (int)((m->lb >> (63 - __builtin_clzll(b))) & 1);
+  tree_lines(s, m->cr, m->lf, ~(uint64_t)0, *carry, ln);
+  *carry = (int)((m->cr >> (n - 1)) & 1);
+}
+
 /* The loop around tree_block, for a function MASKS(p, &m) that fills the
- * masks of the 64 bytes at p. The line count is kept in locals (lc),
- * which stay in registers, and stored once. */
-#define TREE_LOOP(MASKS)                                               \
+ * masks of the 64 bytes at p, and QUICK(p, &m) that fills lb, rb, cr
+ * and lf only, and returns 0 (the block then goes to MASKS and
+ * tree_block) if the block holds a backslash or a parenthesis: most
+ * blocks of a game's moves and comments hold neither. The line count is
+ * kept in locals (lc), which stay in registers, and stored once. */
+#define TREE_LOOP(MASKS, QUICK)                                        \
   do {                                                                 \
     int carry = cr_before != 0;                                        \
     sgf__lines lc = {0, NULL, NULL, 0};                                \
     while (s < end) {                                                  \
       unsigned char pad[64];                                           \
+      const unsigned char *p = s;                                      \
       unsigned n = 64;                                                 \
       tree_masks m;                                                    \
       int at;                                                          \
-      if (end - s >= 64) {                                             \
-        MASKS(s, &m);                                                  \
-      } else {                                                         \
+      if (end - s < 64) {                                              \
         n = (unsigned)(end - s);                                       \
         memset(pad, ' ', sizeof pad);                                  \
         memcpy(pad, s, n);                                             \
-        MASKS(pad, &m);                                                \
+        p = pad;                                                       \
       }                                                                \
+      if (!sk->escaped && QUICK(p, &m)) {                              \
+        tree_quick(s, &m, n, &carry, sk, &lc);                         \
+        s += n;                                                        \
+        continue;                                                      \
+      }                                                                \
+      MASKS(p, &m);                                                    \
       if ((m.lb | m.rb | m.bs | m.lp | m.rp | m.cr | m.lf) == 0) {     \
         sk->escaped = 0;                                               \
         carry = 0;                                                     \
@@ -453,61 +476,104 @@ scan_text_avx2(const unsigned char *s, const unsigned char *end, int cr_before,
   return text_tail(s, end, carry, ln);
 }
 
-/* The tree masks of 64 bytes, 16 at a time. */
-static inline void tree_masks_sse2(const unsigned char *p, tree_masks *m) {
+/* The tree masks of 64 bytes, 16 at a time. quick: only lb, rb, cr and
+ * lf, and 0 returned if the bytes hold a '\\', '(' or ')' (QUICK of
+ * TREE_LOOP). */
+static inline int tree_bits_sse2(const unsigned char *p, tree_masks *m,
+                                 int quick) {
   const __m128i lb = _mm_set1_epi8('['), rb = _mm_set1_epi8(']'),
                 bs = _mm_set1_epi8('\\'), lp = _mm_set1_epi8('('),
                 rp = _mm_set1_epi8(')'), cr = _mm_set1_epi8('\r'),
                 lf = _mm_set1_epi8('\n');
+  __m128i v[4], rare = _mm_setzero_si128();
+  for (int i = 0; i < 4; i++)
+    v[i] = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+  if (quick) {
+    for (int i = 0; i < 4; i++)
+      rare = _mm_or_si128(rare,
+                          _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v[i], bs),
+                                                    _mm_cmpeq_epi8(v[i], lp)),
+                                       _mm_cmpeq_epi8(v[i], rp)));
+    if (_mm_movemask_epi8(rare)) return 0;
+  }
   memset(m, 0, sizeof *m);
   for (int i = 0; i < 4; i++) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
     unsigned sh = 16 * (unsigned)i;
 #define M_(f, c) \
-  m->f |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) << sh
+  m->f |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], c)) << sh
+    if (!quick) {
+      M_(bs, bs);
+      M_(lp, lp);
+      M_(rp, rp);
+    }
     M_(lb, lb);
     M_(rb, rb);
-    M_(bs, bs);
-    M_(lp, lp);
-    M_(rp, rp);
     M_(cr, cr);
     M_(lf, lf);
 #undef M_
   }
+  return 1;
+}
+static inline void tree_masks_sse2(const unsigned char *p, tree_masks *m) {
+  tree_bits_sse2(p, m, 0);
+}
+static inline int tree_quick_sse2(const unsigned char *p, tree_masks *m) {
+  return tree_bits_sse2(p, m, 1);
 }
 
 static const unsigned char *scan_tree_sse2(const unsigned char *s,
                                            const unsigned char *end,
                                            int cr_before, sgf__skip *sk,
                                            sgf__lines *ln) {
-  TREE_LOOP(tree_masks_sse2);
+  TREE_LOOP(tree_masks_sse2, tree_quick_sse2);
 }
 
-__attribute__((target("avx2"))) static inline void tree_masks_avx2(
-    const unsigned char *p, tree_masks *m) {
+/* The tree masks of 64 bytes. quick: only lb, rb, cr and lf, and 0
+ * returned if the bytes hold a '\\', '(' or ')' (QUICK of TREE_LOOP). */
+__attribute__((target("avx2"))) static inline int tree_bits_avx2(
+    const unsigned char *p, tree_masks *m, int quick) {
   const __m256i lb = _mm256_set1_epi8('['), rb = _mm256_set1_epi8(']'),
                 bs = _mm256_set1_epi8('\\'), lp = _mm256_set1_epi8('('),
                 rp = _mm256_set1_epi8(')'), cr = _mm256_set1_epi8('\r'),
                 lf = _mm256_set1_epi8('\n');
   __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
   __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+#define R_(v)                                                              \
+  _mm256_or_si256(                                                         \
+      _mm256_or_si256(_mm256_cmpeq_epi8(v, bs), _mm256_cmpeq_epi8(v, lp)), \
+      _mm256_cmpeq_epi8(v, rp))
 #define M_(c)                                                           \
   ((uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, c)) | \
    (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, c)) << 32)
+  if (quick) {
+    __m256i r = _mm256_or_si256(R_(v0), R_(v1));
+    if (!_mm256_testz_si256(r, r)) return 0;
+  } else {
+    m->bs = M_(bs);
+    m->lp = M_(lp);
+    m->rp = M_(rp);
+  }
   m->lb = M_(lb);
   m->rb = M_(rb);
-  m->bs = M_(bs);
-  m->lp = M_(lp);
-  m->rp = M_(rp);
   m->cr = M_(cr);
   m->lf = M_(lf);
 #undef M_
+#undef R_
+  return 1;
+}
+__attribute__((target("avx2"))) static inline void tree_masks_avx2(
+    const unsigned char *p, tree_masks *m) {
+  tree_bits_avx2(p, m, 0);
+}
+__attribute__((target("avx2"))) static inline int tree_quick_avx2(
+    const unsigned char *p, tree_masks *m) {
+  return tree_bits_avx2(p, m, 1);
 }
 
 __attribute__((target("avx2,popcnt"))) static const unsigned char *
 scan_tree_avx2(const unsigned char *s, const unsigned char *end, int cr_before,
                sgf__skip *sk, sgf__lines *ln) {
-  TREE_LOOP(tree_masks_avx2);
+  TREE_LOOP(tree_masks_avx2, tree_quick_avx2);
 }
 #endif /* SGF_X86 */
 
@@ -583,11 +649,17 @@ static inline void tree_masks_neon(const unsigned char *p, tree_masks *m) {
   }
 }
 
+/* QUICK for NEON: the full masks, 0 if they hold a '\\', '(' or ')'. */
+static inline int tree_quick_neon(const unsigned char *p, tree_masks *m) {
+  tree_masks_neon(p, m);
+  return (m->bs | m->lp | m->rp) == 0;
+}
+
 static const unsigned char *scan_tree_neon(const unsigned char *s,
                                            const unsigned char *end,
                                            int cr_before, sgf__skip *sk,
                                            sgf__lines *ln) {
-  TREE_LOOP(tree_masks_neon);
+  TREE_LOOP(tree_masks_neon, tree_quick_neon);
 }
 #endif /* SGF_NEON */
 
