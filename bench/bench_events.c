@@ -317,30 +317,17 @@ static int pos_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   batch_sink += acc;
   return SGF_CONTINUE;
 }
-/* batch/skip-root: the depth of game trees open (the records of a
- * skipped game are not delivered, its tree end is), and whether the
- * game's root node is still to end. */
-static unsigned skb_depth;
-static int skb_armed;
+/* batch/skip-root: a batch ends at each node end (stop_kinds), and
+ * every game is skipped after its first node: so each node end it sees
+ * is a root's, and ends its game's records. */
 static int skip_root_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   const sgf_event *ev = b->ev;
   uint64_t acc = 0;
   (void)p;
   (void)u;
-  for (size_t i = 0; i < b->n; i++) {
-    acc += ev[i].kind + ev[i].len;
-    if (ev[i].kind == SGF_EVENT_TREE_BEGIN) {
-      if (skb_depth++ == 0) skb_armed = 1;
-    } else if (ev[i].kind == SGF_EVENT_TREE_END && skb_depth > 0) {
-      skb_depth--;
-    }
-  }
+  for (size_t i = 0; i < b->n; i++) acc += ev[i].kind + ev[i].len;
   batch_sink += acc;
-  if (skb_armed && ev[b->n - 1].kind == SGF_EVENT_NODE_END) {
-    skb_armed = 0;
-    return SGF_SKIP;
-  }
-  return SGF_CONTINUE;
+  return ev[b->n - 1].kind == SGF_EVENT_NODE_END ? SGF_SKIP : SGF_CONTINUE;
 }
 static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b);
 static int cnt_skip_root_batch(sgf_parser *p, void *u, const sgf_batch *b) {
@@ -704,8 +691,6 @@ static int run_once(const run_spec *rs, const bench_inputs *in, int counting,
         if (rs->batch == 4) {
           bo.kinds = ~(1u << SGF_EVENT_MOVES);
           bo.stop_kinds = 1u << SGF_EVENT_NODE_END;
-          skb_depth = 0;
-          skb_armed = 0;
         }
         if (sgf_parser_set_batch(h.p, &bo) != SGF_OK) return -1;
       }
