@@ -320,6 +320,14 @@ TREE_INLINE void tree_quick(const unsigned char *s, const tree_masks *m,
                             sgf__lines *ln) {
   uint64_t b = m->lb | m->rb;
   if (b) sk->in_value = (int)((m->lb >> (63 - __builtin_clzll(b))) & 1);
+  if (m->cr == 0) { /* LF only (or nothing): the common case */
+    if (m->lf) {
+      ln->n += (uint64_t)__builtin_popcountll(m->lf & ~(uint64_t)*carry);
+      ln->last = s + (63 - __builtin_clzll(m->lf));
+    }
+    *carry = 0;
+    return;
+  }
   tree_lines(s, m->cr, m->lf, ~(uint64_t)0, *carry, ln);
   *carry = (int)((m->cr >> (n - 1)) & 1);
 }
