@@ -68,7 +68,7 @@ endif
 if HAVE_CMOCKA
 check_PROGRAMS += test/test_moves
 TESTS += test/test_moves
-test_test_moves_SOURCES = test/test_moves.c $(TESTUTIL) \
+test_test_moves_SOURCES = test/test_moves.c test/movelog.c test/movelog.h $(TESTUTIL) \
 	test/valuelog.c test/valuelog.h
 test_test_moves_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_moves_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)

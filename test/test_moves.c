@@ -45,169 +45,8 @@
 #include <sgfstream.h>
 
 #include "bytebuf.h"
+#include "movelog.h"
 #include "valuelog.h"
-
-static void note(sgf_parser *p, bytebuf *log, const char *what, int code) {
-  sgf_pos at = sgf_parser_position(p);
-  size_t n = 0;
-  const char *id = sgf_parser_raw_ident(p, &n);
-  char line[200];
-  int k = snprintf(line, sizeof line,
-                   "%s %d %" PRIu64 ":%" PRIu64 "@%" PRIu64 " [%.*s]\n", what,
-                   code, at.line, at.column, at.offset, (int)(n < 40 ? n : 40),
-                   id ? id : "");
-  bytebuf_add(log, line, (size_t)k);
-}
-
-static int on_tree_begin(sgf_parser *p, void *u) {
-  note(p, u, "tree-begin", 0);
-  return SGF_CONTINUE;
-}
-static int on_tree_end(sgf_parser *p, void *u) {
-  note(p, u, "tree-end", 0);
-  return SGF_CONTINUE;
-}
-static int on_diag(sgf_parser *p, void *u, const sgf_diag *d) {
-  char line[160];
-  int k = snprintf(line, sizeof line,
-                   "diag %d %" PRIu64 ":%" PRIu64 "@%" PRIu64 " mark %" PRIu64
-                   ":%" PRIu64 "@%" PRIu64 "\n",
-                   (int)d->code, d->pos.line, d->pos.column, d->pos.offset,
-                   d->mark.line, d->mark.column, d->mark.offset);
-  bytebuf_add(u, line, (size_t)k);
-  note(p, u, "at-diag", 0);
-  return SGF_CONTINUE;
-}
-static int on_node(sgf_parser *p, void *u) {
-  (void)p;
-  (void)u;
-  return SGF_CONTINUE;
-}
-
-/* The full log (modes FULL and RUNS): every event, and where a node is
- * open (for the node end a run stands for). */
-typedef struct full {
-  bytebuf log; /* first: the tree and diagnostic handlers log into it */
-  int open;
-  int pause; /* on_moves pauses every other run */
-  unsigned long runs;
-  bytebuf val; /* the value so far, from the piece at vpos */
-  sgf_pos vpos;
-  /* on_moves skips at every third run, noting where its last node's
-   * property ends; the general parse skips from on_property_end there */
-  int skip;
-  uint64_t skip_at[64];
-  size_t nskip, iskip;
-} full;
-
-static void event(bytebuf *log, const char *what, uint64_t line, uint64_t col,
-                  uint64_t off, const char *b, size_t n) {
-  char text[200];
-  int k = snprintf(text, sizeof text,
-                   "%s %" PRIu64 ":%" PRIu64 "@%" PRIu64 " <%.*s>\n", what,
-                   line, col, off, (int)(n < 40 ? n : 40), b ? b : "");
-  bytebuf_add(log, text, (size_t)k);
-}
-static void ev_here(sgf_parser *p, full *f, const char *what, const char *b,
-                    size_t n) {
-  sgf_pos at = sgf_parser_position(p);
-  event(&f->log, what, at.line, at.column, at.offset, b, n);
-}
-static int f_node(sgf_parser *p, void *u) {
-  full *f = u;
-  f->open = 1;
-  ev_here(p, f, "node", NULL, 0);
-  return SGF_CONTINUE;
-}
-static int f_node_end(sgf_parser *p, void *u) {
-  full *f = u;
-  f->open = 0;
-  ev_here(p, f, "node-end", NULL, 0);
-  return SGF_CONTINUE;
-}
-static int f_property(sgf_parser *p, void *u, const char *at, size_t n) {
-  size_t rn = 0;
-  const char *raw = sgf_parser_raw_ident(p, &rn);
-  ev_here(p, u, "property", at, n);
-  ev_here(p, u, "raw", raw, rn);
-  return SGF_CONTINUE;
-}
-/* A value is logged whole, at its first piece's position: the pieces
- * the event path cuts a value into (at a chunk's end, at a ']' after a
- * possible double-byte lead) are its business, not the run's. */
-static int f_value(sgf_parser *p, void *u, const char *at, size_t n,
-                   unsigned flags) {
-  full *f = u;
-  if (flags & SGF_VALUE_FIRST) {
-    f->vpos = sgf_parser_position(p);
-    bytebuf_clear(&f->val);
-  }
-  bytebuf_add(&f->val, at, n);
-  if (flags & SGF_VALUE_LAST)
-    event(&f->log, "value", f->vpos.line, f->vpos.column, f->vpos.offset,
-          f->val.p, f->val.len);
-  return SGF_CONTINUE;
-}
-static int f_property_end(sgf_parser *p, void *u) {
-  full *f = u;
-  ev_here(p, u, "property-end", NULL, 0);
-  if (f->iskip < f->nskip &&
-      sgf_parser_position(p).offset == f->skip_at[f->iskip]) {
-    f->iskip++;
-    return SGF_SKIP;
-  }
-  return SGF_CONTINUE;
-}
-
-/* A run, expanded into the events it stands for (MOVE RUNS). */
-static int f_moves(sgf_parser *p, void *u, const char *at, size_t len,
-                   size_t count) {
-  full *f = u;
-  sgf_pos p0 = sgf_parser_position(p);
-  uint64_t line = p0.line, lstart = p0.offset - (p0.column - 1);
-  size_t i = 0, nodes = 0;
-  size_t rn = 0;
-  const char *raw;
-#define EV(what, o, b, n) event(&f->log, what, line, (o)-lstart + 1, o, b, n)
-  if (f->open) EV("node-end", p0.offset, NULL, 0);
-  while (i < len) {
-    uint64_t o = p0.offset + i;
-    assert_int_equal(at[i], ';');
-    if (nodes > 0) EV("node-end", o, NULL, 0);
-    EV("node", o, NULL, 0);
-    EV("property", o + 1, at + i + 1, 1);
-    EV("raw", o + 1, at + i + 1, 1);
-    EV("value", o + 2, at + i + 3, 2);
-    i += 6;
-    if (i < len && at[i] == '\n') {
-      line++;
-      lstart = p0.offset + i + 1;
-      i++;
-    } else if (i < len && at[i] == '\r') {
-      assert_int_equal(at[i + 1], '\n');
-      line++;
-      lstart = p0.offset + i + 2;
-      i += 2;
-    }
-    EV("property-end", p0.offset + i, NULL, 0);
-    nodes++;
-  }
-#undef EV
-  assert_int_equal(i, len);
-  assert_int_equal(nodes, count);
-  raw = sgf_parser_raw_ident(p, &rn);
-  assert_int_equal(rn, 1);
-  assert_int_equal(raw[0], at[len - (at[len - 1] == ']'   ? 5
-                                     : at[len - 2] == ']' ? 6
-                                                          : 7)]);
-  f->open = 1;
-  if (f->skip && f->runs++ % 3 == 0 && f->nskip < 64) {
-    f->skip_at[f->nskip++] = p0.offset + len;
-    f->open = 0; /* a skip ends the node: no node end */
-    return SGF_SKIP;
-  }
-  return f->pause && f->runs++ % 2 == 0 ? SGF_PAUSE : SGF_CONTINUE;
-}
 
 /* Feed in to p in pieces: split (0 < split < len) in two, else chunks of
  * chunk bytes (0: whole); after a pause, the rest of the same piece (the
@@ -246,46 +85,45 @@ static int feed_pieces(sgf_parser *p, vlog *v, const char *in, size_t len,
   return r;
 }
 
-enum { QUIET, LISTEN, FULL, RUNS, RUNS_PAUSE, RUNS_SKIP };
+enum {
+  QUIET = MOVELOG_QUIET,
+  LISTEN = MOVELOG_LISTEN,
+  FULL = MOVELOG_FULL,
+  RUNS = MOVELOG_RUNS,
+  RUNS_PAUSE = MOVELOG_RUNS_PAUSE,
+  RUNS_SKIP = MOVELOG_RUNS_SKIP
+};
 
 /* The log of in fed in the given pieces: split (0 < split < len) in
- * two, else chunks of chunk bytes (0: whole). */
+ * two, else chunks of chunk bytes (0: whole). In RUNS_SKIP, *skips gets
+ * where the runs skipped; in FULL, the general parse skips there. */
 static void run(const char *in, size_t len, int mode, size_t split,
-                size_t chunk, bytebuf *log, full *skips) {
+                size_t chunk, bytebuf *log, movelog *skips) {
   sgf_callbacks cb;
   sgf_parser *p;
-  full f;
-  memset(&f, 0, sizeof f);
-  f.log = *log;
-  f.pause = mode == RUNS_PAUSE;
-  f.skip = mode == RUNS_SKIP;
+  movelog f;
+  movelog_init(&f, mode);
   if (mode == FULL && skips) {
     memcpy(f.skip_at, skips->skip_at, sizeof f.skip_at);
     f.nskip = skips->nskip;
   }
-  bytebuf_init(&f.val);
-  sgf_callbacks_init(&cb);
-  cb.on_tree_begin = on_tree_begin;
-  cb.on_tree_end = on_tree_end;
-  cb.on_diagnostic = on_diag;
-  if (mode == LISTEN) cb.on_node = on_node;
-  if (mode >= FULL) {
-    cb.on_node = f_node;
-    cb.on_property = f_property;
-    cb.on_value = f_value;
-    cb.on_property_end = f_property_end;
-    cb.on_node_end = f_node_end;
-  }
-  if (mode >= RUNS) cb.on_moves = f_moves;
+  movelog_callbacks(&cb, mode);
   p = sgf_parser_create(&cb, &f, NULL);
   assert_non_null(p);
   assert_int_equal(feed_pieces(p, NULL, in, len, split, chunk), SGF_OK);
   assert_int_equal(sgf_parser_finish(p), SGF_OK);
-  note(p, &f.log, "end", 0);
+  movelog_note(p, &f.log, "end", 0);
   sgf_parser_destroy(p);
-  bytebuf_free(&f.val);
-  *log = f.log;
-  if (mode == RUNS_SKIP && skips) *skips = f;
+  if (f.bad) {
+    fprintf(stderr, "input (%zu bytes): %.*s\n%s\n", len, (int)len, in, f.bad);
+    fail();
+  }
+  bytebuf_add(log, f.log.p, f.log.len);
+  if (mode == RUNS_SKIP && skips) {
+    memcpy(skips->skip_at, f.skip_at, sizeof f.skip_at);
+    skips->nskip = f.nskip;
+  }
+  movelog_free(&f);
 }
 
 static unsigned long checked, batch_moves;
@@ -415,7 +253,7 @@ static void check(const char *in, size_t len, int all_splits) {
     check_batch(in, len, split, chunk,
                 split % 7 == 3 || (!split && chunk < 64));
     for (int m = LISTEN; m <= RUNS_SKIP; m++) {
-      full skips;
+      movelog skips;
       if (m == FULL) continue;
       bytebuf_init(&want);
       bytebuf_init(&got);

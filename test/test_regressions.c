@@ -107,6 +107,7 @@ static void test_replay_all(void **state) {
                   {"fuzz_split", fz_check_split},
                   {"fuzz_split (whole values)", fz_check_whole},
                   {"fuzz_split (quiet)", fz_check_quiet},
+                  {"fuzz_split (on_moves)", fz_check_moves},
                   {"fuzz_batch", fz_check_batch},
                   {"fuzz_reader", fz_check_reader},
                   {"fuzz_tree", fz_check_tree},

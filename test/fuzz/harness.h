@@ -299,6 +299,13 @@ const char *fz_tree_paths_compare(const char *data, size_t len, size_t chunk,
  *   [2+n..] the input */
 const char *fz_check_quiet(const uint8_t *data, size_t size);
 
+/* fuzz_split, third check (harness_moves.c): on_moves differential (MOVE
+ * RUNS): every event logged with its position, each run expanded as the
+ * contract says, against the same handlers without on_moves; on_moves
+ * continuing, pausing at every other run, skipping at every third.
+ * The same header as fz_check_quiet. */
+const char *fz_check_moves(const uint8_t *data, size_t size);
+
 /* The options chosen by a header byte: bit 0 SGF_OPT_STRICT, bit 1
  * SGF_OPT_MAINLINE, bits 4-2 max_depth (default, 1, 2, 3, 4, 8, 64, 10000),
  * bits 7-5 max_ident_len (default, 1, 2, 3, 4, 8, 16, 64). */

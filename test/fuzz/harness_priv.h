@@ -5,6 +5,7 @@
 #define SGF_TEST_FUZZ_HARNESS_PRIV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <sgfstream.h>
 
@@ -33,6 +34,13 @@ void fz_node_ser(const sgf_node *n, bytebuf *b, int norm);
  * Iterative. Two trees with the same serialization have the same shape,
  * properties and values. */
 size_t fz_tree_ser(const sgf_node *top, bytebuf *b, int norm);
+
+/* The header of fz_check_quiet and fz_check_moves (harness.h): options
+ * into *opt, the number of chunk sizes into *nchunks; returns the
+ * header's length (the chunk sizes follow data[1]), or 0 if size is too
+ * short for it (harness_quiet.c). */
+size_t fz_chunk_header(const uint8_t *data, size_t size, sgf_options *opt,
+                       size_t *nchunks);
 
 /* Format the message the fz_check_* functions return (a static buffer). */
 const char *fz_failf(const char *fmt, ...)

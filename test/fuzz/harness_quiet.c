@@ -81,16 +81,20 @@ static void qrun(const uint8_t *in, size_t len, const sgf_options *opt,
   sgf_parser_destroy(p);
 }
 
+size_t fz_chunk_header(const uint8_t *data, size_t size, sgf_options *opt,
+                       size_t *nchunks) {
+  if (size < 2) return 0;
+  fz_decode_options(data[0], opt);
+  *nchunks = data[1] & 7u;
+  return size < 2 + *nchunks ? 0 : 2 + *nchunks;
+}
+
 const char *fz_check_quiet(const uint8_t *data, size_t size) {
   sgf_options opt;
-  size_t nchunks, h;
+  size_t nchunks, h = fz_chunk_header(data, size, &opt, &nchunks);
   bytebuf a, b;
   const char *res = NULL;
-  if (size < 2) return NULL;
-  fz_decode_options(data[0], &opt);
-  nchunks = data[1] & 7u;
-  h = 2 + nchunks;
-  if (size < h) return NULL;
+  if (h == 0) return NULL;
   bytebuf_init(&a);
   bytebuf_init(&b);
   qrun(data + h, size - h, &opt, data + 2, nchunks, 1, &a);

@@ -1,0 +1,56 @@
+/* movelog.h - a log of every event of a parse, each with its position,
+ * for the MOVE RUNS differential (test/test_moves.c, and fuzz_split's
+ * fz_check_moves): with on_moves set, each run is expanded into the
+ * events it stands for, positioned as the contract in sgfstream.h says;
+ * the log must then be what the same handlers log without on_moves.
+ *
+ * A movelog's first member is the bytebuf the tree and diagnostic
+ * handlers log into, so that those handlers also serve a bare bytebuf.
+ */
+#ifndef SGF_TEST_MOVELOG_H
+#define SGF_TEST_MOVELOG_H
+
+#include <sgfstream.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytebuf.h"
+
+/* What a parse listens to: only trees and diagnostics (QUIET); those and
+ * a no-op on_node (LISTEN); every event (FULL); every event and on_moves
+ * (RUNS), pausing at every other run (RUNS_PAUSE) or skipping at every
+ * third (RUNS_SKIP). */
+enum {
+  MOVELOG_QUIET,
+  MOVELOG_LISTEN,
+  MOVELOG_FULL,
+  MOVELOG_RUNS,
+  MOVELOG_RUNS_PAUSE,
+  MOVELOG_RUNS_SKIP
+};
+
+typedef struct movelog {
+  bytebuf log; /* first: the tree and diagnostic handlers log into it */
+  int open;    /* a node is open (for the node end a run stands for) */
+  int pause;   /* on_moves pauses every other run */
+  unsigned long runs;
+  bytebuf val; /* the value so far, from the piece at vpos */
+  sgf_pos vpos;
+  /* on_moves skips at every third run, noting where its last node's
+   * property ends; the general parse (FULL, given skip_at) skips from
+   * on_property_end there */
+  int skip;
+  uint64_t skip_at[64];
+  size_t nskip, iskip;
+  const char *bad; /* the first breach of the contract a run showed */
+} movelog;
+
+/* f zeroed, for mode; its log and val empty. */
+void movelog_init(movelog *f, int mode);
+void movelog_free(movelog *f);
+/* The callbacks of mode, into cb (initialized here). */
+void movelog_callbacks(sgf_callbacks *cb, int mode);
+/* A line "WHAT CODE LINE:COL@OFFSET [raw identifier]" into log. */
+void movelog_note(sgf_parser *p, bytebuf *log, const char *what, int code);
+
+#endif
