@@ -264,7 +264,7 @@ move_run_k(sgf_parser *p, sgf__brec *br, const unsigned char *q,
       e += nv;
     }
     q += 6;
-    if (*q != ';') {
+    if (UNLIKELY(*q != ';')) {
       if (*q == '\n' && end - q > 1 && q[1] == ';') {
         /* a line break between nodes (after a ']': never part of CR LF) */
         line++;
