@@ -406,31 +406,6 @@ static void check_batch(const char *in, size_t len, size_t split, size_t chunk,
  * The move-run loop (tokenize.c, move_run) has its own instances for
  * the kinds without node ends (batch/sum's) and for all of them, and
  * one for any other set. */
-typedef struct klog {
-  bytebuf out;
-  unsigned kinds; /* the kinds to log */
-} klog;
-
-static int klog_batch(sgf_parser *p, void *u, const sgf_batch *b) {
-  klog *k = u;
-  for (size_t i = 0; i < b->n; i++) {
-    const sgf_event *ev = &b->ev[i];
-    sgf_pos pos = sgf_batch_position(p, ev);
-    if (!((k->kinds >> ev->kind) & 1u)) continue;
-    bytebuf_addf(&k->out,
-                 "%u %" PRIu64 " %" PRIu64 " %" PRIu64 ":%" PRIu64
-                 " %u %u %#x ",
-                 (unsigned)ev->kind,
-                 (ev->flags & SGF_EVENT_FAR) ? 0 : b->offset + ev->offset,
-                 pos.offset, (uint64_t)pos.line, (uint64_t)pos.column,
-                 (unsigned)ev->len, (unsigned)ev->ident, (unsigned)ev->flags);
-    if (ev->kind == SGF_EVENT_PROPERTY || ev->kind == SGF_EVENT_VALUE)
-      bytebuf_add(&k->out, sgf_event_bytes(b, ev), ev->len);
-    bytebuf_add(&k->out, "\n", 1);
-  }
-  return SGF_CONTINUE;
-}
-
 /* The log of in parsed in batches of cap records, recording kinds (0:
  * all), logging the kinds log (of those it gets). */
 static void krun(const char *in, size_t len, size_t split, size_t chunk,
@@ -438,7 +413,7 @@ static void krun(const char *in, size_t len, size_t split, size_t chunk,
   sgf_event arr[CAP];
   sgf_batch_options bo;
   sgf_callbacks cb;
-  klog k;
+  rlog k;
   sgf_parser *p;
   int r;
   sgf_callbacks_init(&cb);
@@ -447,7 +422,7 @@ static void krun(const char *in, size_t len, size_t split, size_t chunk,
   p = sgf_parser_create(&cb, &k, NULL);
   assert_non_null(p);
   sgf_batch_options_init(&bo);
-  bo.on_batch = klog_batch;
+  bo.on_batch = rlog_batch;
   bo.events = arr;
   bo.capacity = cap;
   bo.kinds = kinds;
