@@ -1,4 +1,5 @@
 /* valuelog.c - see valuelog.h. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,4 +425,24 @@ void vlog_drop_diags(bytebuf *b) {
     i = e;
   }
   b->len = o;
+}
+
+int rlog_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  rlog *k = u;
+  for (size_t i = 0; i < b->n; i++) {
+    const sgf_event *ev = &b->ev[i];
+    sgf_pos pos = sgf_batch_position(p, ev);
+    if (!((k->kinds >> ev->kind) & 1u)) continue;
+    bytebuf_addf(&k->out,
+                 "%u %" PRIu64 " %" PRIu64 " %" PRIu64 ":%" PRIu64
+                 " %u %u %#x ",
+                 (unsigned)ev->kind,
+                 (ev->flags & SGF_EVENT_FAR) ? 0 : b->offset + ev->offset,
+                 pos.offset, pos.line, pos.column, (unsigned)ev->len,
+                 (unsigned)ev->ident, (unsigned)ev->flags);
+    if (ev->kind == SGF_EVENT_PROPERTY || ev->kind == SGF_EVENT_VALUE)
+      bytebuf_add(&k->out, sgf_event_bytes(b, ev), ev->len);
+    bytebuf_add(&k->out, "\n", 1);
+  }
+  return SGF_CONTINUE;
 }

@@ -88,4 +88,16 @@ void vlog_drop_diags(bytebuf *b);
  * the two do not match (a bug). Free the array (w->len + 1 entries). */
 long *vlog_match_calls(const bytebuf *s, const bytebuf *w);
 
+/* A log of batch records as they are (no replay): one line a record of
+ * the kinds in `kinds` (bit 1 << kind), with its kind, absolute offset
+ * (0 with SGF_EVENT_FAR), sgf_batch_position, len, ident, flags and, for
+ * a property or a value, its bytes. rlog_batch is an on_batch handler
+ * whose user is the rlog. Compares a parse that leaves kinds out with
+ * the records of those kinds in one that keeps every kind. */
+typedef struct rlog {
+  bytebuf out;
+  unsigned kinds;
+} rlog;
+int rlog_batch(sgf_parser *p, void *u, const sgf_batch *b);
+
 #endif /* SGF_TEST_VALUELOG_H */

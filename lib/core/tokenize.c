@@ -50,6 +50,7 @@
  *   DONE          finish() completed.
  *
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -105,6 +106,26 @@ static const unsigned char byte_class[256] = {
 static const unsigned char value_stop[256] = {
     [']'] = 1, ['\\'] = 1, ['\n'] = 1, ['\r'] = 1, [0] = 1};
 
+/* The bytes of a move node (MOVE RUNS below, and the general path's
+ * fast path), one lookup each: M_LETTER an uppercase letter (the
+ * identifier); M_VALUE a byte value_stop passes; M_LAST such a byte below
+ * 0x81, so that it is no lead byte for the ']' after it (DOUBLE-BYTE
+ * TEXT). From byte 0, 24 a row. */
+enum { M_LETTER = 1, M_VALUE = 2, M_LAST = 4 };
+static const unsigned char move_byte[256] = {
+    0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 0, 6, 6, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 0, 0, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
 static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
 
 /* MOVE RUNS (batched events only). A node that is one move, ";B[qd]"
@@ -112,15 +133,14 @@ static int is_letter(int cls) { return cls == C_UPPER || cls == C_LOWER; }
  * fills most of a game record. move_at() says whether one starts at q;
  * move_run() writes the records of a run of them in a tight loop, as the
  * general path would write them (node end, node, property, value,
- * property end; the kinds not recorded skipped without a test: a record
- * is written, and kept only if its kind is), up to the first node that
- * is not followed by another ';' (at once, or after an LF or a CR LF). It needs
- * no handler call in between: the caller takes it only when none of those kinds
- * stops a batch and the array has room for a move's records and one more, so it
+ * property end), up to the first node that is not followed by another ';'
+ * (at once, or after an LF or a CR LF). It needs no handler call in
+ * between: the caller takes it only when none of those kinds stops a
+ * batch and the array has room for a move's records and one more, so it
  * never fills the array. */
 static inline int move_at(const unsigned char *q) {
-  return q[2] == '[' && q[5] == ']' && byte_class[q[1]] == C_UPPER &&
-         !value_stop[q[3]] && !value_stop[q[4]] && q[4] < 0x81;
+  return q[2] == '[' && q[5] == ']' && (move_byte[q[1]] & M_LETTER) &&
+         (move_byte[q[3]] & M_VALUE) && (move_byte[q[4]] & M_LAST);
 }
 static inline void put(sgf_event *e, uint64_t off, uint64_t at, uint32_t len,
                        unsigned ident, unsigned kind, unsigned flags) {
@@ -131,16 +151,76 @@ static inline void put(sgf_event *e, uint64_t off, uint64_t at, uint32_t len,
   e->kind = (uint8_t)kind;
   e->flags = (uint8_t)flags;
 }
-/* From the ';' at q (a move, with 7 bytes left): records from br->cur,
- * rb = offset of byte 0 of the address space minus the batch's base (as
- * OFF). Returns where it stopped: at a ';' after a whole move (its
- * property end recorded), or right after a move's ']' when no ';'
- * follows (*mid set: the property is still open). */
-static inline const unsigned char *move_run(sgf_parser *p, sgf__brec *br,
-                                            const unsigned char *q,
-                                            const unsigned char *end,
-                                            uint64_t rb, int *mid) {
-  const unsigned k = p->bkinds;
+
+/* A record as two 64-bit words where the byte order is known (EV_WORDS):
+ * offset and at (EV_LO), len, ident, kind and flags (EV_HI), each stored
+ * with one memcpy, so that a record is two stores. A run's words are
+ * kept in registers: EV_LO(d, d) added to one moves both its offset and
+ * its at by d, which never carries from one into the other when neither
+ * field can reach 2^32 in the pass (move_run checks that once). */
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define EV_WORDS 1
+#define EV_LO(off, at) ((uint64_t)(off) | (uint64_t)(at) << 32)
+#define EV_HI(len, ident, kind, flags)                                  \
+  ((uint64_t)(len) | (uint64_t)(ident) << 32 | (uint64_t)(kind) << 48 | \
+   (uint64_t)(flags) << 56)
+#define EV_LO_OFF(lo) ((lo)&0xFFFFFFFFu) /* the offset alone (at 0) */
+#elif defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define EV_WORDS 1
+#define EV_LO(off, at) ((uint64_t)(off) << 32 | (uint64_t)(at))
+#define EV_HI(len, ident, kind, flags)                                       \
+  ((uint64_t)(len) << 32 | (uint64_t)(ident) << 16 | (uint64_t)(kind) << 8 | \
+   (uint64_t)(flags))
+#define EV_LO_OFF(lo) ((lo) & ~(uint64_t)0xFFFFFFFFu)
+#else
+#define EV_WORDS 0
+#endif
+#if !EV_WORDS
+#define EV_LO(off, at) ((uint64_t)0)
+#define EV_HI(len, ident, kind, flags) ((void)(ident), (uint64_t)0)
+#define EV_LO_OFF(lo) (lo)
+#endif
+#if EV_WORDS
+_Static_assert(sizeof(sgf_event) == 16 && offsetof(sgf_event, at) == 4 &&
+                   offsetof(sgf_event, len) == 8 &&
+                   offsetof(sgf_event, ident) == 12 &&
+                   offsetof(sgf_event, kind) == 14 &&
+                   offsetof(sgf_event, flags) == 15,
+               "sgf_event is two 64-bit words");
+static inline void put_words(sgf_event *e, uint64_t lo, uint64_t hi) {
+  memcpy((char *)e, &lo, 8);
+  memcpy((char *)e + 8, &hi, 8);
+}
+#else
+static inline void put_words(sgf_event *e, uint64_t lo, uint64_t hi) {
+  (void)e, (void)lo, (void)hi; /* not reached */
+}
+#endif
+
+/* The kinds a move's records have (recorded or not: bkinds says). */
+#define MOVE_KINDS                                    \
+  (1u << SGF_EVENT_NODE_END | 1u << SGF_EVENT_NODE |  \
+   1u << SGF_EVENT_PROPERTY | 1u << SGF_EVENT_VALUE | \
+   1u << SGF_EVENT_PROPERTY_END)
+
+/* move_run's loop for the kinds k (a constant where it is inlined, so
+ * that the records not kept are not written, and the next record's place
+ * is known). From the ';' at q (a move, with 7 bytes left): records from
+ * br->cur, rb = offset of byte 0 of the address space minus the batch's
+ * base (as OFF). Returns where it stopped: at a ';' after a whole move
+ * (its property end recorded), or right after a move's ']' when no ';'
+ * follows (*mid set: the property is still open). Line breaks between
+ * nodes are counted in locals, as newline() would count them, and
+ * written back once. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline const unsigned char *
+move_run_k(sgf_parser *p, sgf__brec *br, const unsigned char *q,
+           const unsigned char *end, uint64_t rb, int *mid, const unsigned k,
+           const int words) {
   const unsigned ne = (k >> SGF_EVENT_NODE_END) & 1u;
   const unsigned nn = (k >> SGF_EVENT_NODE) & 1u;
   const unsigned np = (k >> SGF_EVENT_PROPERTY) & 1u;
@@ -149,47 +229,113 @@ static inline const unsigned char *move_run(sgf_parser *p, sgf__brec *br,
   unsigned first_ne = ne & (unsigned)p->node_open;
   sgf_event *e = br->cur;
   const sgf_event *lim = br->end - 6;
+  const unsigned char *last = end - 7; /* the last ';' a move may be at */
+  const uint64_t lb = rb + br->base;   /* as bias */
+  uint64_t line = p->ev.line, line_start = p->ev.line_start;
+  uint64_t cr_end = p->cr_end;
+  /* with words: offset and at of the ';' at q, in one word */
+  uint64_t w = EV_LO((uint32_t)((uint64_t)(uintptr_t)q + rb),
+                     (uint32_t)((const char *)q - br->bytes));
   for (;;) {
-    const uint64_t o = (uint64_t)(uintptr_t)q + rb;
-    const uint64_t a = (uint64_t)((const char *)q - br->bytes);
-    put(e, o, 0, 0, 0, SGF_EVENT_NODE_END, 0);
-    e += first_ne;
-    put(e, o, 0, 0, 0, SGF_EVENT_NODE, 0);
-    e += nn;
-    put(e, o + 1, a + 1, 1, q[1], SGF_EVENT_PROPERTY, 0);
-    e += np;
-    put(e, o + 2, a + 3, 2, 0, SGF_EVENT_VALUE,
-        SGF_VALUE_FIRST | SGF_VALUE_LAST);
-    e += nv;
+    if (words) {
+      const uint64_t id = q[1];
+      put_words(e, EV_LO_OFF(w), EV_HI(0, 0, SGF_EVENT_NODE_END, 0));
+      e += first_ne;
+      put_words(e, EV_LO_OFF(w), EV_HI(0, 0, SGF_EVENT_NODE, 0));
+      e += nn;
+      put_words(e, w + EV_LO(1, 1),
+                EV_HI(1, 0, SGF_EVENT_PROPERTY, 0) | EV_HI(0, id, 0, 0));
+      e += np;
+      put_words(e, w + EV_LO(2, 3),
+                EV_HI(2, 0, SGF_EVENT_VALUE, SGF_VALUE_FIRST | SGF_VALUE_LAST));
+      e += nv;
+      w += EV_LO(6, 6);
+    } else {
+      const uint64_t o = (uint64_t)(uintptr_t)q + rb;
+      const uint64_t a = (uint64_t)((const char *)q - br->bytes);
+      put(e, o, 0, 0, 0, SGF_EVENT_NODE_END, 0);
+      e += first_ne;
+      put(e, o, 0, 0, 0, SGF_EVENT_NODE, 0);
+      e += nn;
+      put(e, o + 1, a + 1, 1, q[1], SGF_EVENT_PROPERTY, 0);
+      e += np;
+      put(e, o + 2, a + 3, 2, 0, SGF_EVENT_VALUE,
+          SGF_VALUE_FIRST | SGF_VALUE_LAST);
+      e += nv;
+    }
     q += 6;
-    if (*q != ';') {
+    if (UNLIKELY(*q != ';')) {
       if (*q == '\n' && end - q > 1 && q[1] == ';') {
-        /* a line break between nodes (after a ']': never part of CR LF),
-         * counted as newline() would */
-        p->ev.line++;
-        p->ev.line_start = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
+        /* a line break between nodes (after a ']': never part of CR LF) */
+        line++;
+        line_start = (uint64_t)(uintptr_t)q + 1 + lb;
         q++;
+        w += EV_LO(1, 1);
       } else if (*q == '\r' && end - q > 2 && q[1] == '\n' && q[2] == ';') {
         /* CR LF: one line break, the CR's (newline() on each) */
-        p->ev.line++;
-        p->cr_end = (uint64_t)(uintptr_t)q + 1 + (rb + br->base);
-        p->ev.line_start = p->cr_end + 1;
+        line++;
+        cr_end = (uint64_t)(uintptr_t)q + 1 + lb;
+        line_start = cr_end + 1;
         q += 2;
+        w += EV_LO(2, 2);
       } else {
         *mid = 1;
         break;
       }
     }
-    put(e, (uint64_t)(uintptr_t)q + rb, 0, 0, 0, SGF_EVENT_PROPERTY_END, 0);
+    if (words)
+      put_words(e, EV_LO_OFF(w), EV_HI(0, 0, SGF_EVENT_PROPERTY_END, 0));
+    else
+      put(e, (uint64_t)(uintptr_t)q + rb, 0, 0, 0, SGF_EVENT_PROPERTY_END, 0);
     e += npe;
     first_ne = ne;
-    if (e > lim || end - q < 7 || !move_at(q)) {
+    if (e > lim || q > last || !move_at(q)) {
       *mid = 0;
       break;
     }
   }
+  p->ev.line = line;
+  p->ev.line_start = line_start;
+  p->cr_end = cr_end;
   br->cur = e;
   return q;
+}
+
+/* move_run_k's instances, out of line: a run is long (a hundred moves,
+ * often), and each loop gets registers of its own rather than what
+ * feed_core's leaves it. Their words only when offsets and ats cannot
+ * reach 2^32 in this pass (as they cannot unless a buffer of about 2 GiB
+ * is given). */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+#define MOVE_RUN_ARGS                                   \
+  sgf_parser *p, sgf__brec *br, const unsigned char *q, \
+      const unsigned char *end, uint64_t rb, int *mid
+/* the kinds of batch/sum and the like: no node ends */
+static NOINLINE const unsigned char *move_run_4(MOVE_RUN_ARGS) {
+  return move_run_k(p, br, q, end, rb, mid,
+                    MOVE_KINDS & ~(1u << SGF_EVENT_NODE_END), 1);
+}
+static NOINLINE const unsigned char *move_run_5(MOVE_RUN_ARGS) {
+  return move_run_k(p, br, q, end, rb, mid, MOVE_KINDS, 1);
+}
+static NOINLINE const unsigned char *move_run_any(MOVE_RUN_ARGS, int words) {
+  return move_run_k(p, br, q, end, rb, mid, p->bkinds & MOVE_KINDS, words);
+}
+/* A run of moves from the ';' at q: move_run_k for the kinds recorded. */
+static inline const unsigned char *move_run(MOVE_RUN_ARGS) {
+  const unsigned k = p->bkinds & MOVE_KINDS;
+  if (!EV_WORDS ||
+      UNLIKELY((uint64_t)((const char *)end - br->bytes) + p->bbias >=
+               UINT32_MAX - 8))
+    return move_run_any(p, br, q, end, rb, mid, 0);
+  if (k == (MOVE_KINDS & ~(1u << SGF_EVENT_NODE_END)))
+    return move_run_4(p, br, q, end, rb, mid);
+  if (k == MOVE_KINDS) return move_run_5(p, br, q, end, rb, mid);
+  return move_run_any(p, br, q, end, rb, mid, 1);
 }
 
 /* Room for one more implicit variation (at most max_depth in all, since
@@ -546,8 +692,8 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
            * Same events, positions and stopping points as the general
            * path below; only the state dispatch between them is saved. */
           if (end - s >= 5 && s[1] == '[' && s[4] == ']' &&
-              byte_class[s[0]] == C_UPPER && !value_stop[s[2]] &&
-              !value_stop[s[3]] && s[3] < 0x81) {
+              (move_byte[s[0]] & M_LETTER) && (move_byte[s[2]] & M_VALUE) &&
+              (move_byte[s[3]] & M_LAST)) {
             p->ev.raw_ident = (const char *)s;
             p->ev.raw_ident_len = 1;
             p->ev.offset = OFF(s);

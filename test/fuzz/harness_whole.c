@@ -164,6 +164,62 @@ static int b_handler(sgf_parser *p, void *u, const sgf_batch *b) {
   return vlog_batch(p, u, b);
 }
 
+/* The status of the input parsed under cfg in batches of cap records,
+ * recording kinds (0: all), logging the kinds log (rlog, valuelog.h)
+ * into *out. */
+static int krun(const wcfg *cfg, size_t cap, unsigned kinds, unsigned log,
+                bytebuf *out) {
+  sgf_event arr[64];
+  sgf_batch_options bo;
+  sgf_callbacks cb;
+  rlog k;
+  vlog v; /* wrun's window only */
+  sgf_parser *p;
+  int st;
+  sgf_callbacks_init(&cb);
+  bytebuf_init(&k.out);
+  k.kinds = log;
+  vlog_init(&v);
+  p = sgf_parser_create(&cb, &k, &cfg->opt);
+  sgf_batch_options_init(&bo);
+  bo.on_batch = rlog_batch;
+  bo.events = arr;
+  bo.capacity = cap;
+  bo.kinds = kinds;
+  if (!p || sgf_parser_set_batch(p, &bo) != SGF_OK) abort();
+  st = wrun(p, &v, cfg);
+  sgf_parser_destroy(p);
+  vlog_free(&v);
+  *out = k.out;
+  return st;
+}
+
+/* Batches with kinds left out (fz_check_batch, bits 6 and 7 of byte 3
+ * choosing the set): every record a parse that records only those kinds
+ * gets must be the record of that kind in a parse that records every
+ * kind, in order. */
+static const char *check_kinds(const wcfg *cfg, size_t cap, unsigned set) {
+  static const unsigned sets[4] = {
+      0xFEu & ~(1u << SGF_EVENT_NODE_END), /* bench_events' batch/sum */
+      1u << SGF_EVENT_VALUE | 1u << SGF_EVENT_PROPERTY_END |
+          1u << SGF_EVENT_TREE_END,
+      1u << SGF_EVENT_NODE | 1u << SGF_EVENT_PROPERTY,
+      0xFEu & ~(1u << SGF_EVENT_PROPERTY)};
+  const unsigned kinds = sets[set & 3u];
+  const char *err = NULL;
+  bytebuf want, got;
+  int sw = krun(cfg, 64, 0, kinds, &want);
+  int sb = krun(cfg, cap, kinds, ~0u, &got);
+  if (sw != sb || !same(&want, &got))
+    err = fz_failf(
+        "batches of kinds %#x (capacity %zu, status %d) differ from those "
+        "kinds of a parse that records every kind (status %d)",
+        kinds, cap, sb, sw);
+  bytebuf_free(&want);
+  bytebuf_free(&got);
+  return err;
+}
+
 const char *fz_check_batch(const uint8_t *data, size_t size) {
   sgf_event arr[64];
   sgf_batch_options bo;
@@ -222,6 +278,8 @@ const char *fz_check_batch(const uint8_t *data, size_t size) {
         "status %d) differ from on_value (status %d)",
         bo.capacity, bo.stop_kinds, one && !vb.moves ? action : 0, k, (int)sb,
         (int)sw);
+  /* byte 3, bits 6 and 7 (no MOVES records): the kinds left out */
+  if (!err && !vb.moves) err = check_kinds(&cfg, bo.capacity, data[3] >> 6);
   if (!err && vb.moves &&
       ((bo.stop_kinds >> SGF_EVENT_MOVES & 1u) || bo.capacity == 1) &&
       action != SGF_CONTINUE && vb.mends.len) {
