@@ -412,6 +412,32 @@ moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
   return q;
 }
 
+/* The mark the general path would leave in p->ev_saved after the run
+ * [r, q) (m: the mark at r), for a parser with on_value (p->whole): a
+ * node whose value's second byte is 0x81 or above may be a double-byte
+ * lead, so the general path takes it the long way, which places its
+ * value with SETEV; every other node of a run takes the ";B[qd]" fast
+ * path, which leaves ev_saved alone. saved: the mark before the run. */
+static sgf__mark run_saved(const unsigned char *r, const unsigned char *q,
+                           const sgf__mark *m, sgf__mark saved, uint64_t bias) {
+  uint64_t line = m->line, line_start = m->line_start;
+  while (r < q) {
+    if (r[4] >= 0x81) {
+      saved.off = (uint64_t)(uintptr_t)(r + 2) + bias;
+      saved.line = line;
+      saved.line_start = line_start;
+    }
+    r += 6;
+    if (r < q && *r == '\r') r++; /* a run holds CR LF, no lone CR */
+    if (r < q && *r == '\n') {
+      r++;
+      line++;
+      line_start = (uint64_t)(uintptr_t)r + bias;
+    }
+  }
+  return saved;
+}
+
 /* MOVES records (batches): the run from q holds more nodes than a record
  * counts. Cut it after its first 65535 nodes: the line state (m0, cr0:
  * as it was at q) counted again up to there as newline() counts it, the
@@ -631,7 +657,8 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
               SETEV(m);
               act = p->cb.on_moves(p, p->user, (const char *)r, (size_t)(s - r),
                                    (size_t)count);
-              p->ev_saved = saved;
+              p->ev_saved =
+                  UNLIKELY(p->whole) ? run_saved(r, s, &m, saved, bias) : saved;
               p->ev.offset = OFF(s);
               CALLBACK(act);
               if (st != ST_NODE) continue;
