@@ -128,10 +128,13 @@ int input_is_dir(input_reader *r, const char *path);
 int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size);
 
 /* Read bytes [off, off + len) of path into data() in chunks of the
- * reader's buffer (data() returning nonzero stops). Returns 0, or a
- * negative libuv error (also when the file is shorter than off + len). */
+ * reader's buffer (data() returning nonzero stops): the first chunk of
+ * first bytes (0: the buffer's size), each next one twice as large, up to
+ * the buffer's size (a search that likely ends soon reads little). Returns
+ * 0, or a negative libuv error (also when the file is shorter than off +
+ * len). */
 int input_read_range(input_reader *r, const char *path, int64_t off,
-                     int64_t len,
+                     int64_t len, size_t first,
                      int (*data)(void *ctx, const char *buf, size_t n),
                      void *ctx);
 

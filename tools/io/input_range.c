@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#define PROBE ((size_t)40 << 10) /* bytes input_plain_size() looks at */
+
 static int open_file(input_reader *r, const char *path) {
   uv_fs_t req;
   int fd = uv_fs_open(&r->loop, &req, path, UV_FS_O_RDONLY, 0, NULL);
@@ -51,7 +53,9 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
   uv_fs_req_cleanup(&req);
   if (size >= 0 && size < min_size) size = -1;
   if (size >= 0) {
-    n = read_at(r, fd, r->rbuf, r->rcap, 0);
+    /* Enough for every signature input__archive_magic() knows (the last,
+     * ISO 9660's, is at 32769), and no more: the bytes are read again. */
+    n = read_at(r, fd, r->rbuf, r->rcap < PROBE ? r->rcap : PROBE, 0);
     if (n <= 0 ||
         input__archive_magic((const unsigned char *)r->rbuf, (size_t)n) !=
             INPUT__MAGIC_NONE ||
@@ -63,13 +67,14 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
 }
 
 int input_read_range(input_reader *r, const char *path, int64_t off,
-                     int64_t len,
+                     int64_t len, size_t first,
                      int (*data)(void *ctx, const char *buf, size_t n),
                      void *ctx) {
   int fd = open_file(r, path), rc = 0;
+  size_t chunk = first > 0 && first < r->rcap ? first : r->rcap;
   if (fd < 0) return fd;
   while (len > 0) {
-    size_t want = len < (int64_t)r->rcap ? (size_t)len : r->rcap;
+    size_t want = len < (int64_t)chunk ? (size_t)len : chunk;
     ssize_t n = read_at(r, fd, r->rbuf, want, off);
     if (n <= 0) {
       rc = n < 0 ? (int)n : UV_EOF; /* shorter than it was */
@@ -77,6 +82,7 @@ int input_read_range(input_reader *r, const char *path, int64_t off,
     }
     off += n;
     len -= n;
+    if (chunk < r->rcap) chunk = chunk * 2 < r->rcap ? chunk * 2 : r->rcap;
     if (data(ctx, r->rbuf, (size_t)n)) break;
   }
   close_file(r, fd);

@@ -30,6 +30,10 @@ static int root_ident(char a, char b) {
   return 0;
 }
 
+/* The first read of a search for a cut (most are found within a game's
+ * length); the next ones double. */
+#define FIND_FIRST ((size_t)16 << 10)
+
 static int is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
@@ -108,7 +112,8 @@ static int64_t find_cut(input_reader *r, const char *path, int64_t from,
   memset(&f, 0, sizeof f);
   f.at = from;
   f.found = -1;
-  if (input_read_range(r, path, from, limit, find_data, &f) != 0) return -1;
+  if (input_read_range(r, path, from, limit, FIND_FIRST, find_data, &f) != 0)
+    return -1;
   return f.found;
 }
 
@@ -133,7 +138,7 @@ static void range_work(uv_work_t *req) {
   g->ok = 0;
   if (r == NULL) return;
   g->ops->begin(g->state);
-  rc = input_read_range(r, g->path, g->off, g->len, g->ops->data, g->state);
+  rc = input_read_range(r, g->path, g->off, g->len, 0, g->ops->data, g->state);
   g->ok = rc == 0 && (g->last || g->ops->between(g->state));
   g->ops->end(g->state, g->result);
   input_reader_destroy(r);
