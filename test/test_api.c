@@ -1679,6 +1679,75 @@ static void test_batch_move_lines(void **state) {
 /* Batched events give the same counts as the callbacks, whatever the
  * chunks and however small the batches (a tree's events split across
  * batches and feeds). */
+/* sgf_parser_raw_ident() outside on_property is the last identifier,
+ * also in a later feed, from another buffer, after the one that held it
+ * was overwritten and freed (each buffer is malloc'd, so that ASan sees
+ * a read of the old one), and after a pause. The fast paths hand the
+ * identifier over in the caller's bytes; the parser keeps a copy. */
+typedef struct rawlog {
+  char seen[8][8];
+  int n;
+  int pause_at_property_end;
+} rawlog;
+static int rk_diag(sgf_parser *p, void *u, const sgf_diag *d) {
+  rawlog *r = u;
+  size_t n = 0;
+  const char *raw = sgf_parser_raw_ident(p, &n);
+  (void)d;
+  if (r->n < 8) snprintf(r->seen[r->n++], 8, "%.*s", (int)(n < 7 ? n : 7), raw);
+  return SGF_CONTINUE;
+}
+static int rk_property_end(sgf_parser *p, void *u) {
+  rawlog *r = u;
+  (void)p;
+  return r->pause_at_property_end ? SGF_PAUSE : SGF_CONTINUE;
+}
+static void test_raw_ident_after_feed(void **state) {
+  static const char *const first[] = {"(;GM[1];B[aa]", "(;GM[1];W[bb];",
+                                      "(;GM[1]\n;B[cc]\n;W[dd];"};
+  static const char *const want[] = {"B", "W", "W"};
+  (void)state;
+  for (int pause = 0; pause < 2; pause++)
+    for (size_t k = 0; k < sizeof first / sizeof *first; k++) {
+      sgf_callbacks cb;
+      rawlog r;
+      size_t n1 = strlen(first[k]), used = 0;
+      char *b1 = malloc(n1), *b2 = malloc(8);
+      sgf_parser *p;
+      int st;
+      memset(&r, 0, sizeof r);
+      r.pause_at_property_end = pause;
+      sgf_callbacks_init(&cb);
+      cb.on_diagnostic = rk_diag;
+      cb.on_property_end = rk_property_end;
+      p = sgf_parser_create(&cb, &r, NULL);
+      assert_non_null(p);
+      assert_non_null(b1);
+      assert_non_null(b2);
+      memcpy(b1, first[k], n1);
+      for (size_t off = 0; off < n1; off += used) {
+        st = sgf_parser_feed(p, b1 + off, n1 - off, &used);
+        if (st == SGF_PAUSED) {
+          sgf_parser_resume(p);
+        } else {
+          assert_int_equal(st, SGF_OK);
+          used = n1 - off;
+        }
+      }
+      memset(b1, 'x', n1);
+      free(b1);
+      /* a stray ']' after the node: a diagnostic before any identifier */
+      memcpy(b2, "]]])", 4);
+      r.pause_at_property_end = 0;
+      assert_int_equal(sgf_parser_feed(p, b2, 4, NULL), SGF_OK);
+      assert_int_equal(sgf_parser_finish(p), SGF_OK);
+      assert_true(r.n >= 1);
+      assert_string_equal(r.seen[0], want[k]);
+      sgf_parser_destroy(p);
+      free(b2);
+    }
+}
+
 static void test_stats_batch(void **state) {
   (void)state;
   static const char *const inputs[] = {
@@ -1759,6 +1828,7 @@ int main(void) {
       cmocka_unit_test(test_stats_batch),
       cmocka_unit_test(test_batch_records),
       cmocka_unit_test(test_batch_move_lines),
+      cmocka_unit_test(test_raw_ident_after_feed),
       cmocka_unit_test(test_stats_variations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -156,6 +156,7 @@ int sgf_parser_finish(sgf_parser *p) {
     int r;
     p->at_eof = 1;
     r = sgf__feed_core(p, p->la, p->la_len, &u);
+    sgf__keep_raw(p);
     p->at_eof = 0;
     p->la_len -= u;
     if (p->la_len) memmove(p->la, p->la + u, p->la_len);

@@ -446,6 +446,21 @@ void sgf__ident_finish(sgf_parser *p) {
   p->raw[p->ev.raw_ident_len] = '\0';
 }
 
+/* After a pass: the last identifier, if the fast paths left it in the
+ * bytes just parsed (the caller's, or the held-back ones about to move),
+ * copied into raw, so that sgf_parser_raw_ident() outside on_property
+ * still gives it after the pass (in a later feed's diagnostic, after a
+ * pause, after finish). An identifier being read is already in raw. */
+void sgf__keep_raw(sgf_parser *p) {
+  size_t n = p->ev.raw_ident_len;
+  if (p->ev.raw_ident == p->raw) return;
+  if (n > p->max_ident_len) n = p->max_ident_len;
+  memmove(p->raw, p->ev.raw_ident, n);
+  p->raw[n] = '\0';
+  p->ev.raw_ident = p->raw;
+  p->ev.raw_ident_len = n;
+}
+
 /* Bytes held back (la) are parsed first, with as many of the new ones as
  * fit after them; when they are all parsed the rest goes straight from
  * the caller's buffer. Bytes copied into la count as consumed. An empty
@@ -469,6 +484,7 @@ int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
       p->la_len += take;
       used += take;
       r = sgf__feed_core(p, p->la, p->la_len, &u);
+      sgf__keep_raw(p);
       p->la_len -= u;
       if (p->la_len) memmove(p->la, p->la + u, p->la_len);
       if (r == SGF__NEED) {
@@ -484,6 +500,7 @@ int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
     if (used == len) break;
     part = len - used < SGF__PASS_MAX ? len - used : SGF__PASS_MAX;
     r = sgf__feed_core(p, in + used, part, &u);
+    sgf__keep_raw(p);
     if (r == SGF__NEED) { /* fewer than SGF__LOOKAHEAD + 1 bytes */
       p->la_len = part - u;
       memcpy(p->la, in + used + u, p->la_len);

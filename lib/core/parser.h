@@ -192,6 +192,9 @@ int sgf__rec_slow(sgf_parser *p, sgf_event *e, unsigned kind, const char *at,
 #define SGF__PASS_MAX ((size_t)1 << 31)
 /* parser.c: the buffered identifier is complete: normalize it. */
 void sgf__ident_finish(sgf_parser *p);
+/* After a pass of sgf__feed_core: the last identifier kept in raw if it
+ * lies in the bytes parsed (parser.c). */
+void sgf__keep_raw(sgf_parser *p);
 
 /* tokenize.c: parse len bytes at buf, the next ones of the input. Returns
  * SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE, or SGF__NEED when it

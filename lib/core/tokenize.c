@@ -793,6 +793,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
           case C_LOWER:
             HERE(p->ident_pos);
             p->ident_len = p->ev.raw_ident_len = 0;
+            p->ev.raw_ident = p->raw; /* read into raw from here */
             st = ST_IDENT;
             continue;
           case C_WS:
@@ -1084,6 +1085,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         } else if (is_letter(cls)) {
           HERE(p->ident_pos);
           p->ident_len = p->ev.raw_ident_len = 0;
+          p->ev.raw_ident = p->raw;
           st = ST_TOP_IDENT;
         } else {
           goto not_a_tree;
