@@ -98,6 +98,11 @@ static int f_property_end(sgf_parser *p, void *u) {
     f->iskip++;
     return SGF_SKIP;
   }
+  if (f->ipause < f->npause &&
+      sgf_parser_position(p).offset == f->pause_at[f->ipause]) {
+    f->ipause++;
+    return SGF_PAUSE;
+  }
   return SGF_CONTINUE;
 }
 
@@ -154,7 +159,18 @@ static int f_moves(sgf_parser *p, void *u, const char *at, size_t len,
     f->open = 0; /* a skip ends the node: no node end */
     return SGF_SKIP;
   }
-  return f->pause && f->runs++ % 2 == 0 ? SGF_PAUSE : SGF_CONTINUE;
+  if (f->pause && f->runs++ % 2 == 0 && f->npause < 64) {
+    f->pause_at[f->npause++] = p0.offset + len;
+    return SGF_PAUSE;
+  }
+  return SGF_CONTINUE;
+}
+
+void movelog_acts(movelog *to, const movelog *from) {
+  memcpy(to->skip_at, from->skip_at, sizeof to->skip_at);
+  to->nskip = from->nskip;
+  memcpy(to->pause_at, from->pause_at, sizeof to->pause_at);
+  to->npause = from->npause;
 }
 
 void movelog_init(movelog *f, int mode) {

@@ -42,11 +42,20 @@ typedef struct movelog {
   int skip;
   uint64_t skip_at[64];
   size_t nskip, iskip;
+  /* likewise where on_moves paused (every other run), so that the
+   * general parse pauses there too: a pause starts a new pass, and where
+   * a pass begins decides where a long value's slices begin (the
+   * position during a diagnostic inside a value) */
+  uint64_t pause_at[64];
+  size_t npause, ipause;
   const char *bad; /* the first breach of the contract a run showed */
 } movelog;
 
 /* f zeroed, for mode; its log and val empty. */
 void movelog_init(movelog *f, int mode);
+/* Where from's runs skipped and paused, for the general parse f (FULL)
+ * to act at the same places; to is f. */
+void movelog_acts(movelog *to, const movelog *from);
 void movelog_free(movelog *f);
 /* The callbacks of mode, into cb (initialized here). */
 void movelog_callbacks(sgf_callbacks *cb, int mode);

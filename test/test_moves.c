@@ -96,18 +96,15 @@ enum {
 };
 
 /* The log of in fed in the given pieces: split (0 < split < len) in
- * two, else chunks of chunk bytes (0: whole). In RUNS_SKIP, *skips gets
- * where the runs skipped; in FULL, the general parse skips there. */
+ * two, else chunks of chunk bytes (0: whole). In a RUNS mode, *skips gets
+ * where the runs skipped and paused; in FULL, the general parse acts there. */
 static void run(const char *in, size_t len, int mode, size_t split,
                 size_t chunk, bytebuf *log, movelog *skips) {
   sgf_callbacks cb;
   sgf_parser *p;
   movelog f;
   movelog_init(&f, mode);
-  if (mode == FULL && skips) {
-    memcpy(f.skip_at, skips->skip_at, sizeof f.skip_at);
-    f.nskip = skips->nskip;
-  }
+  if (mode == FULL && skips) movelog_acts(&f, skips);
   movelog_callbacks(&cb, mode);
   p = sgf_parser_create(&cb, &f, NULL);
   assert_non_null(p);
@@ -120,10 +117,7 @@ static void run(const char *in, size_t len, int mode, size_t split,
     fail();
   }
   bytebuf_add(log, f.log.p, f.log.len);
-  if (mode == RUNS_SKIP && skips) {
-    memcpy(skips->skip_at, f.skip_at, sizeof f.skip_at);
-    skips->nskip = f.nskip;
-  }
+  if (mode >= RUNS && skips) movelog_acts(skips, &f);
   movelog_free(&f);
 }
 

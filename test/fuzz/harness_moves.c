@@ -3,7 +3,8 @@
  * events (MOVE RUNS in sgfstream.h). A handler logging every event with
  * its position, expanding each run as the contract says (test/movelog.c),
  * must log what it logs without on_moves: when on_moves continues, when
- * it pauses at every other run (the feed resumed where it stopped), and
+ * it pauses at every other run (the feed resumed where it stopped; the
+ * general parse pausing at the same places), and
  * when it skips at every third run (the general parse skipping from the
  * last node's on_property_end, at the same offset). */
 #include "harness.h"
@@ -15,23 +16,21 @@
 #include "movelog.h"
 
 /* The log of one parse in mode, fed in the chunks given (cycled; none:
- * whole), pauses resumed; *skips as movelog's RUNS_SKIP and FULL take
- * it. Returns a breach of the contract seen by the expansion, or NULL. */
+ * whole), pauses resumed; *skips: where the runs skipped and paused
+ * (movelog_acts), for FULL to act there too. Returns a breach of the contract
+ * seen by the expansion, or NULL. */
 static const char *mrun(const uint8_t *in, size_t len, const sgf_options *opt,
                         const uint8_t *chunks, size_t nchunks, int mode,
                         movelog *skips, bytebuf *out) {
   sgf_callbacks cb;
   sgf_parser *p;
   movelog f;
-  size_t off = 0, ci = 0;
+  size_t off = 0, ci = 0, paused = 0;
   int st = SGF_OK;
   char line[64];
   const char *bad;
   movelog_init(&f, mode);
-  if (mode == MOVELOG_FULL) {
-    memcpy(f.skip_at, skips->skip_at, sizeof f.skip_at);
-    f.nskip = skips->nskip;
-  }
+  if (mode == MOVELOG_FULL) movelog_acts(&f, skips);
   movelog_callbacks(&cb, mode);
   p = sgf_parser_create(&cb, &f, opt);
   if (!p) {
@@ -46,6 +45,7 @@ static const char *mrun(const uint8_t *in, size_t len, const sgf_options *opt,
     }
     st = sgf_parser_feed(p, (const char *)in + off, n, &used);
     while (st == SGF_PAUSED) { /* the rest of the same chunk */
+      paused++;
       off += used;
       n -= used;
       sgf_parser_resume(p);
@@ -60,11 +60,12 @@ static const char *mrun(const uint8_t *in, size_t len, const sgf_options *opt,
   movelog_note(p, &f.log, "end", 0);
   sgf_parser_destroy(p);
   bytebuf_add(out, f.log.p, f.log.len);
-  if (mode == MOVELOG_RUNS_SKIP) {
-    memcpy(skips->skip_at, f.skip_at, sizeof f.skip_at);
-    skips->nskip = f.nskip;
-  }
+  if (mode != MOVELOG_FULL) movelog_acts(skips, &f);
   bad = f.bad;
+  if (!bad && mode == MOVELOG_FULL && f.ipause != f.npause)
+    bad = "the general parse met no property end where a run paused";
+  if (!bad && paused != (mode == MOVELOG_FULL ? f.ipause : f.npause))
+    bad = "a feed paused other than where a handler asked";
   movelog_free(&f);
   return bad;
 }
@@ -79,13 +80,15 @@ const char *fz_check_moves(const uint8_t *data, size_t size) {
   for (size_t m = 0; m < sizeof modes / sizeof *modes && !res; m++) {
     movelog skips;
     bytebuf a, b;
-    const char *bad;
+    const char *bad, *full_bad;
     memset(&skips, 0, sizeof skips);
     bytebuf_init(&a);
     bytebuf_init(&b);
     bad =
         mrun(data + h, size - h, &opt, data + 2, nchunks, modes[m], &skips, &b);
-    mrun(data + h, size - h, &opt, data + 2, nchunks, MOVELOG_FULL, &skips, &a);
+    full_bad = mrun(data + h, size - h, &opt, data + 2, nchunks, MOVELOG_FULL,
+                    &skips, &a);
+    if (!bad) bad = full_bad;
     if (bad)
       res = fz_failf("on_moves (mode %d): %s", modes[m], bad);
     else if (a.len != b.len || (a.len && memcmp(a.p, b.p, a.len) != 0))
