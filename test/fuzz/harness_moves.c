@@ -55,6 +55,11 @@ static const char *mrun(const uint8_t *in, size_t len, const sgf_options *opt,
     off += n;
   }
   if (st == SGF_OK) st = sgf_parser_finish(p);
+  while (st == SGF_PAUSED) { /* a run in the held-back bytes: call again */
+    paused++;
+    sgf_parser_resume(p);
+    st = sgf_parser_finish(p);
+  }
   snprintf(line, sizeof line, "status %d\n", st);
   bytebuf_add(&f.log, line, strlen(line));
   movelog_note(p, &f.log, "end", 0);
