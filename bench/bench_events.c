@@ -321,13 +321,8 @@ static int pos_batch(sgf_parser *p, void *u, const sgf_batch *b) {
  * every game is skipped after its first node: so each node end it sees
  * is a root's, and ends its game's records. */
 static int skip_root_batch(sgf_parser *p, void *u, const sgf_batch *b) {
-  const sgf_event *ev = b->ev;
-  uint64_t acc = 0;
-  (void)p;
-  (void)u;
-  for (size_t i = 0; i < b->n; i++) acc += ev[i].kind + ev[i].len;
-  batch_sink += acc;
-  return ev[b->n - 1].kind == SGF_EVENT_NODE_END ? SGF_SKIP : SGF_CONTINUE;
+  sum_batch(p, u, b);
+  return b->ev[b->n - 1].kind == SGF_EVENT_NODE_END ? SGF_SKIP : SGF_CONTINUE;
 }
 static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b);
 static int cnt_skip_root_batch(sgf_parser *p, void *u, const sgf_batch *b) {
