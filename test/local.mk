@@ -115,7 +115,7 @@ EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-stats-jobs.sh test/tool-exit.sh test/check-layers.sh \
 	test/tool-inplace.sh test/tool-inplace-corpus.sh test/inplace-lib.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
-	test/tool-fds.sh test/headers.sh test/readme-example.sh \
+	test/tool-fds.sh test/headers.sh test/readme-example.sh test/readme-sink.c \
 	test/check-format.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
@@ -220,3 +220,6 @@ EXTRA_DIST += test/serve-threads.sh
 # sgf serve: SIGHUP reopens the sink file in every thread
 TESTS += test/serve-hup.sh
 EXTRA_DIST += test/serve-hup.sh
+# install-deps.sh waits for a held apt/dpkg lock (stubs, nothing installed).
+TESTS += test/install-deps.sh
+EXTRA_DIST += test/install-deps.sh

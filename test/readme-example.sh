@@ -96,4 +96,70 @@ if ! cmp -s "$tmp/want" "$tmp/got" || [ -s "$tmp/err" ]; then
   exit 1
 fi
 echo "readme-example: the typed values example compiles and prints its answers"
+
+# Its sink, driven past one writer buffer (64 KiB): every game of the
+# sample collection parsed and written through to_stdout
+# (test/readme-sink.c includes the example). A sink that returned 0 for
+# success, as this example once did, drops everything after the first
+# buffer: the games written then fall short of the games parsed.
+cp "$top_srcdir/test/readme-sink.c" "$tmp/readme-sink.c"
+# shellcheck disable=SC2086
+$CC ${SGF_TEST_CFLAGS:-} -std=c11 -Wall -Wextra -Werror -I"$tmp" \
+  -I"$top_builddir/include" -I"$top_srcdir/include" \
+  -c "$tmp/readme-sink.c" -o "$tmp/readme-sink.o" || exit 99
+# shellcheck disable=SC2086
+"$libtool" --quiet --mode=link $CC ${SGF_TEST_CFLAGS:-} ${SGF_TEST_LDFLAGS:-} \
+  -o "$tmp/readme-sink" "$tmp/readme-sink.o" \
+  "$top_builddir/lib/libsgfstream.la" || exit 99
+find "$top_srcdir/test/data/sample" -name '*.sgf' -type f | LC_ALL=C sort \
+  >"$tmp/files"
+"$libtool" --mode=execute "$tmp/readme-sink" <"$tmp/files" \
+  >"$tmp/all.sgf" 2>"$tmp/count" || {
+  echo "readme-example: the example's sink failed (status $?) on the samples"
+  exit 1
+}
+size=$(wc -c <"$tmp/all.sgf")
+parsed=$(tr -cd 0-9 <"$tmp/count")
+if [ "$size" -le 65536 ] || [ "${parsed:-0}" -lt 200 ]; then
+  echo "readme-example: the samples gave $size bytes, ${parsed:-0} games: too few to test the sink"
+  exit 1
+fi
+sgf="$top_builddir/sgf"
+if [ -x "$sgf" ]; then
+  written=$("$sgf" stats --json - <"$tmp/all.sgf" 2>/dev/null |
+    sed -n 's/.*"total":{[^}]*"games":\([0-9]*\).*/\1/p')
+  if [ "$written" != "$parsed" ]; then
+    echo "readme-example: the example's sink wrote ${written:-no} games of $parsed ($size bytes)"
+    exit 1
+  fi
+  echo "readme-example: the example's sink wrote all $parsed sample games ($size bytes)"
+else
+  # Without the tool: count the games' opening parentheses at line start.
+  written=$(grep -c '^(;' "$tmp/all.sgf")
+  [ "$written" = "$parsed" ] || {
+    echo "readme-example: the example's sink wrote $written games of $parsed"
+    exit 1
+  }
+fi
+
+# The headers scan on every sample file that is not UTF-16 (a UTF-8
+# stream is what the example reads): one line per game, as sgf stats
+# counts them.
+lines=0
+games=0
+while IFS= read -r f; do
+  case $f in *utf16*) continue ;; esac
+  "$libtool" --mode=execute "$tmp/example" <"$f" >"$tmp/h" 2>/dev/null
+  lines=$((lines + $(wc -l <"$tmp/h")))
+  if [ -x "$sgf" ]; then
+    g=$("$sgf" stats --json "$f" 2>/dev/null |
+      sed -n 's/.*"total":{[^}]*"games":\([0-9]*\).*/\1/p')
+    games=$((games + ${g:-0}))
+  fi
+done <"$tmp/files"
+if [ -x "$sgf" ] && [ "$lines" != "$games" ]; then
+  echo "readme-example: the headers scan printed $lines lines for $games sample games"
+  exit 1
+fi
+echo "readme-example: the headers scan printed a line for each of $lines sample games"
 echo "readme-example: README.md's example compiles and scans the headers"

@@ -349,6 +349,15 @@ static void test_set_points_play(void **state) {
   assert_int_equal(sgf_cursor_play(c, SGF_COLOR_WHITE, &m, 0), SGF_ERANGE);
   assert_int_equal(sgf_tree_node_count(t), nodes);
   assert_int_equal(sgf_cursor_play(c, SGF_COLOR_NONE, &m, 0), SGF_EINVAL);
+  /* the contrast tree.h and typed.h document: sgf_cursor_add_move checks
+   * only that the letters exist (0..51), so it writes W[uu] on 9 x 9 */
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 20, 20, 0), SGF_OK);
+  assert_string_equal(raw_of(sgf_cursor_node(c), "W", 0), "uu");
+  assert_int_equal(sgf_tree_node_count(t), nodes + 1);
+  assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_BLACK, 52, 0, 0),
+                   SGF_EINVAL);
+  assert_int_equal(sgf_cursor_goto(c, sgf_node_parent(sgf_cursor_node(c))),
+                   SGF_OK);
   m.pass = 1;
   assert_int_equal(sgf_cursor_play(c, SGF_COLOR_WHITE, &m, 0), SGF_OK);
   assert_string_equal(raw_of(sgf_cursor_node(c), "W", 0), "");

@@ -119,10 +119,25 @@ def parse_args(argv):
     return o
 
 
-def main(argv):
-    from dask.distributed import Client, LocalCluster
+def need_dask():
+    """Import Dask's client, or exit 2 saying what to install: the python3
+    that runs this script may not be the one Debian's python3-distributed
+    installs for (/usr/bin/python3)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as e:
+        sys.stderr.write(
+            "sgf_dask: this Python (%s) cannot import dask.distributed (%s).\n"
+            "Install Dask for it (Debian: apt-get install python3-distributed,"
+            " which serves /usr/bin/python3), or run\n"
+            "  /usr/bin/python3 %s ...\n" % (sys.executable, e, sys.argv[0]))
+        sys.exit(2)
+    return Client, LocalCluster
 
+
+def main(argv):
     o = parse_args(argv)
+    Client, LocalCluster = need_dask()
     tmp = None
     t0 = time.monotonic()
     if o["sharded"]:

@@ -477,7 +477,12 @@ SGF_EXTERN int sgf_cursor_header(sgf_cursor *c, const sgf_game_header *h);
  * x or y SGF_PASS) and move to it. The child becomes the new main line
  * (first child) unless flags has SGF_CURSOR_VARIATION (last child) or a
  * variation was started. If a child holding that same move exists
- * already, the cursor moves to it instead and nothing is added. */
+ * already, the cursor moves to it instead and nothing is added.
+ * The point is NOT checked against the board: any x, y in 0..51 is
+ * written as its letters (B[uu] on a 9x9 board, an off-board move a
+ * reader will refuse); SGF_EINVAL only outside 0..51. To record a game,
+ * use sgf_cursor_play() (<sgfstream/typed.h>), which checks the move
+ * against the root's SZ and writes a pass as [] (FF[4]). */
 SGF_EXTERN int sgf_cursor_add_move(sgf_cursor *c, sgf_color color, int x, int y,
                                    unsigned flags);
 

@@ -157,8 +157,10 @@ SGF_EXTERN int sgf_cursor_set_utf8(sgf_cursor *c, const char *ident,
                                    const char *text, size_t len,
                                    size_t *err_off);
 
-/* sgf_cursor_add_move() with the move checked against the board: a pass
- * is written [] (FF[4]); SGF_ERANGE for a point off the board. */
+/* sgf_cursor_add_move() with the move checked against the board (the
+ * root's SZ): a pass is written [] (FF[4]); SGF_ERANGE for a point off
+ * the board, and nothing is added. sgf_cursor_add_move() (tree.h) checks
+ * only that the letters exist: it writes B[uu] on 9x9. */
 SGF_EXTERN int sgf_cursor_play(sgf_cursor *c, sgf_color color,
                                const sgf_move *m, unsigned flags);
 
