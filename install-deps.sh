@@ -22,9 +22,34 @@ PKGS="build-essential autoconf automake libtool pkg-config
       libhttp-parser-dev curl wrk"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
+# Another apt or dpkg (unattended-upgrades on a fresh machine, a second
+# terminal) holds the lock: wait for it, up to INSTALL_DEPS_WAIT seconds
+# (default 900), instead of failing at once. apt waits for the dpkg lock
+# itself (DPkg::Lock::Timeout); the lists lock of `apt-get update` it does
+# not, so a failure that names a lock is tried again every 5 seconds.
+wait_max=${INSTALL_DEPS_WAIT:-900}
+apt_get() {
+  waited=0
+  err=$(mktemp) || exit 1
+  while :; do
+    if $SUDO apt-get -o DPkg::Lock::Timeout="$wait_max" "$@" 2>"$err"; then
+      rm -f "$err"
+      return 0
+    fi
+    if ! grep -qi 'lock' "$err" || [ "$waited" -ge "$wait_max" ]; then
+      cat "$err" >&2
+      rm -f "$err"
+      return 1
+    fi
+    [ "$waited" -eq 0 ] &&
+      echo "install-deps: another apt or dpkg holds the lock; waiting (up to ${wait_max}s)" >&2
+    sleep 5
+    waited=$((waited + 5))
+  done
+}
 # shellcheck disable=SC2086
 if ! dpkg -s $PKGS >/dev/null 2>&1; then
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends $PKGS >/dev/null
+  apt_get update -qq
+  apt_get install -y -qq --no-install-recommends $PKGS >/dev/null
 fi
 echo "install-deps: all build dependencies are installed"

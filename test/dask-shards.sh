@@ -44,6 +44,22 @@ fail() {
   echo "FAIL: $*"
   fails=$((fails + 1))
 }
+# 0. A python3 without Dask (here, often the one on PATH) gets a message
+#    saying what to install and which interpreter has it, exit 2, never a
+#    traceback.
+for p in python3 /usr/bin/python3; do
+  command -v "$p" >/dev/null 2>&1 || continue
+  "$p" -c 'import distributed' >/dev/null 2>&1 && continue
+  "$p" "$dask/sgf_dask.py" --local 2 stats "$sample" >/dev/null 2>"$tmp/nodask"
+  rc=$?
+  if [ $rc -ne 2 ] || grep -q Traceback "$tmp/nodask" ||
+     ! grep -q 'python3-distributed' "$tmp/nodask"; then
+    fail "sgf_dask.py under $p without Dask: status $rc, $(head -c 300 "$tmp/nodask")"
+  else
+    echo "dask-shards: $p without Dask: told what to install (exit 2)"
+  fi
+done
+
 # same A B: two `sgf stats --json` outputs agree but for total.files
 same() {
   "$py" - "$1" "$2" <<'PY'
