@@ -77,6 +77,8 @@ void help_stats(FILE *f) {
           "\n"
           "      --json      print one JSON object: {\"files\": [...], "
           "\"total\": {...}}\n"
+          "                  (with -t only \"total\", with --summary also "
+          "\"summary\")\n"
           "  -t, --total     print only the total\n"
           "      --summary   the total, then games by result, board size, "
           "year,\n"
@@ -85,10 +87,12 @@ void help_stats(FILE *f) {
           "                  (main-line moves); with --json all the "
           "counts, which\n"
           "                  add up across parts of a collection "
-          "(mergeable)\n"
-          "      --top=N     values shown per table by --summary (default "
-          "JSON\n"
-          "                  10; the JSON has them all)\n"
+          "(mergeable); a value\n"
+          "                  over %u bytes is cut, its key ending in "
+          "U+2026 (...)\n"
+          "      --top=N     values shown per table in the text of "
+          "--summary\n"
+          "                  (default 10; the JSON has them all)\n"
           "      --no-time   leave out the time and speed\n"
           "      --chunk=N   feed the parser N bytes at a time\n"
           "  -j, --jobs=N    count N inputs at a time in N threads (1 to "
@@ -106,7 +110,7 @@ void help_stats(FILE *f) {
           "gets the row\n"
           "of what was read, marked (incomplete); it is an "
           "error.\n" EXIT_STATUS_HELP,
-          JOBS_MAX);
+          SUMMARY_MAX_VALUE, JOBS_MAX);
 }
 
 /* ------------------------------------------------------------ output */
