@@ -127,7 +127,8 @@ cat "$tmp/d4"/* | cmp -s - "$tmp/d1"/* ||
 "$sgf" split --shards=2 -d "$tmp/x" - </dev/null 2>/dev/null
 [ $? -eq 2 ] || fail "--shards with standard input: not refused"
 # more shards than games: all written, the rest empty; a game left open
-# at the end of an input is copied, with a warning
+# at the end of an input is copied and closed, with a warning (more in
+# tool-shards-open.sh)
 printf '(;B[aa])' >"$tmp/one.sgf"
 printf '(;B[aa]' >"$tmp/open.sgf"
 "$sgf" split --shards=3 -d "$tmp/o" --pattern='%n.sgf' "$tmp/one.sgf"
@@ -137,8 +138,9 @@ printf '(;B[aa]' >"$tmp/open.sgf"
   2>"$tmp/open.err"
 [ $? -eq 1 ] && grep -q "open.sgf: ends inside a game tree" "$tmp/open.err" ||
   fail "an input ending inside a game: no warning"
-cat "$tmp/open.sgf" "$tmp/one.sgf" >"$tmp/want"
-cat "$tmp"/o2/* | cmp -s - "$tmp/want" || fail "open game: bytes not kept"
+{ cat "$tmp/open.sgf"; printf ')'; cat "$tmp/one.sgf"; } >"$tmp/want"
+cat "$tmp"/o2/* | cmp -s - "$tmp/want" ||
+  fail "open game: bytes not kept, or not closed"
 
 # 2. the merge, shards run as GNU parallel would
 for job in "-t" "--summary"; do

@@ -99,6 +99,9 @@ EXTRA_DIST += test/tool-ff4.sh test/tool-ff4-corpus.sh
 # The progress line (tools/io/progress.h), under a pseudo-terminal.
 TESTS += test/tool-progress.sh test/tool-summary.sh
 EXTRA_DIST += test/tool-progress.sh test/tool-summary.sh
+# split --shards of inputs that end inside a game: closed in the shards.
+TESTS += test/tool-shards-open.sh
+EXTRA_DIST += test/tool-shards-open.sh
 # split --shards, the merge and the Dask recipe (contrib/dask), end to end.
 TESTS += test/dask-shards.sh
 EXTRA_DIST += test/dask-shards.sh contrib/dask/sgf_dask.py \

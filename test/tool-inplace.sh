@@ -1,12 +1,14 @@
 #!/bin/sh
 # tool-inplace.sh - `sgf fmt -i` never loses what a file holds: a
 # compressed file is written back compressed the same way; a rewrite that
-# would drop input bytes, a read-only file and a file with hard links are
-# refused unless --force (status 2, "not rewritten", the file unchanged);
-# a file with errors or without a game tree never is rewritten; mode and
-# owner are kept. Then the invariant of test/inplace-lib.sh over random
-# bytes and random SGF-like token soup. Skips (77) when the sgf tool is
-# not built.
+# would drop input bytes, a read-only file, a file with hard links and a
+# symbolic link named on the command line are refused unless --force
+# (status 2, "not rewritten", the file unchanged); a file with errors or
+# without a game tree never is rewritten; mode and owner are kept;
+# symbolic links met in a directory are skipped with a warning, never
+# followed (stats reads those to files, walks none to a directory). Then
+# the invariant of test/inplace-lib.sh over random bytes and random
+# SGF-like token soup. Skips (77) when the sgf tool is not built.
 . "${top_srcdir:-${srcdir:-.}}/test/inplace-lib.sh"
 cases="$top_srcdir/test/cases"
 
@@ -174,6 +176,47 @@ grep -q 'hard link' err || bad "hard link" "message: $(cat err)"
 check "hard link: --force" 1 $? want-messy h1.sgf
 check "hard link: --force, other name" 0 0 messy.sgf h2.sgf
 grep -q 'hard link broken' err || bad "hard link: --force" "not said: $(cat err)"
+
+# --- symbolic links: in a directory never followed (a link to a file or
+# a directory outside, a dangling one, loops), skipped with a warning;
+# named, refused unless --force (which rewrites what it points to)
+mkdir -p ld/sub outside/od
+cp messy.sgf outside/x.sgf
+cp messy.sgf outside/od/y.sgf
+cp messy.sgf ld/own.sgf
+ln -s ../outside/x.sgf ld/link.sgf
+ln -s ../outside/od ld/dirlink
+ln -s ../outside/od ld/dirlink.sgf
+ln -s nowhere ld/dangling.sgf
+ln -s .. ld/sub/loop
+ln -s .. ld/sub/loop.sgf
+ln -s ../.. ld/sub/up.sgf
+"$sgf" fmt -i ld 2>err
+check "links in a directory" 1 $? want-messy ld/own.sgf
+check "links: the file outside" 0 0 messy.sgf outside/x.sgf
+check "links: the directory outside" 0 0 messy.sgf outside/od/y.sgf
+for l in link.sgf dirlink dirlink.sgf dangling.sgf sub/loop sub/loop.sgf \
+  sub/up.sgf; do
+  [ -h "ld/$l" ] || bad "links: $l" "no longer a link"
+  grep -q "^sgf: ld/$l: not rewritten: a symbolic link" err ||
+    bad "links: $l" "no warning: $(cat err)"
+done
+[ "$(wc -l <err)" -eq 7 ] || bad "links" "not 7 messages: $(cat err)"
+# read-only commands read a link to a file, walk no link to a directory
+"$sgf" stats --no-time ld >out 2>err
+check "stats through links" 2 $?
+awk '$NF ~ /^ld\// {print $NF}' out >got
+printf 'ld/link.sgf\nld/own.sgf\n' >want
+check "stats: the files read" 0 0 want got
+grep -q "^sgf: ld/dangling.sgf: " err || bad "stats: dangling link" "not said"
+# named on the command line
+cp messy.sgf outside/x.sgf
+"$sgf" fmt -i ld/link.sgf 2>err
+unchanged "named link" messy.sgf outside/x.sgf 2 $?
+grep -q 'symbolic link' err || bad "named link" "message: $(cat err)"
+"$sgf" fmt -i --force ld/link.sgf 2>err
+check "named link: --force" 1 $? want-messy outside/x.sgf
+[ -h ld/link.sgf ] || bad "named link: --force" "the link was replaced"
 
 # --- mode and owner kept
 for mode in 640 600 755 2664; do

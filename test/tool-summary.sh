@@ -4,7 +4,8 @@
 # results, sizes, dates, rules, players (one in ISO-8859-1 with CA, one
 # with escapes and blanks around it), main lines and variations (whose
 # moves are not the main line's); --json checked by python3; -j 2 over
-# several files prints the same; the text form shows --top=N rows.
+# several files prints the same; the text form shows --top=N rows; long
+# names (300 bytes kept whole, past 1024 cut on a character, marked).
 # Skips (77) without the sgf tool or python3.
 top_srcdir=${top_srcdir:-${srcdir:-.}}
 top_builddir=${top_builddir:-.}
@@ -97,6 +98,51 @@ PY
 grep -q "(8 more)" "$tmp/t.txt" || fail "--top=2: the rest not counted"
 "$sgf" stats --summary --top=x "$tmp"/c0.sgf >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--top=x: not a usage error"
+
+# Long names (team games): 300 bytes of 3-byte and of 2-byte characters
+# are kept whole; past 1024 bytes a name is cut on a character boundary
+# (in UTF-8 with no CA, and in a declared double-byte CA) and marked with
+# U+2026, never read as ISO-8859-1 because of the cut.
+python3 - "$tmp" <<'PY'
+import sys
+t = sys.argv[1]
+with open("%s/long.sgf" % t, "wb") as f:
+    f.write(("(;PB[%s]PW[%s]RE[B+R];B[aa])\n" % ("\u56f2\u7881" * 50,
+             "\u00e9" * 150)).encode())
+    f.write(("(;PB[ab%s]PW[x];W[aa])\n" % ("\u68cb" * 400)).encode())
+    f.write(b"(;CA[GB18030]PB[x" + ("\u56f4\u68cb" * 400).encode("gb18030") +
+            b"]PW[y];B[aa])\n")
+PY
+"$sgf" stats --summary --json --no-time "$tmp/long.sgf" >"$tmp/l.json" ||
+  fail "long names: exit $?"
+python3 - "$tmp/l.json" <<'PY' || fail "long names: wrong keys in --json"
+import json, sys
+d = json.load(open(sys.argv[1]))["summary"]["players"]
+want = {"\u56f2\u7881" * 50: 1, "\u00e9" * 150: 1, "x": 1, "y": 1,
+        # 1024 bytes: "ab" and 340 whole 3-byte characters
+        "ab" + "\u68cb" * 340 + "\u2026": 1,
+        # 1024 bytes: "x", 511 whole 2-byte characters, half of one
+        "x" + ("\u56f4\u68cb" * 400)[:511] + "\u2026": 1}
+if d != want:
+    for k in sorted(set(d) | set(want)):
+        if d.get(k) != want.get(k):
+            print("key %r...%r (%d bytes): got %s, want %s" % (
+                k[:6], k[-3:], len(k.encode()), d.get(k), want.get(k)))
+    sys.exit(1)
+PY
+"$sgf" stats --summary --no-time "$tmp/long.sgf" >"$tmp/l.txt" ||
+  fail "long names (text): exit $?"
+python3 - "$tmp/l.txt" <<'PY' || fail "long names: wrong rows in the text"
+import sys
+rows = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")
+for name in ("\u56f2\u7881" * 50, "\u00e9" * 150,
+             "ab" + "\u68cb" * 340 + "\u2026"):
+    if "         1  " + name not in rows:
+        print("no row for %r...%r" % (name[:6], name[-3:]))
+        sys.exit(1)
+PY
+"$sgf" stats --help | grep -q "(default 10; the JSON has them all)" ||
+  fail "stats --help: the --top default misworded"
 
 if [ "$fails" -ne 0 ]; then
   echo "tool-summary: $fails failure(s)"

@@ -77,6 +77,8 @@ void help_stats(FILE *f) {
           "\n"
           "      --json      print one JSON object: {\"files\": [...], "
           "\"total\": {...}}\n"
+          "                  (with -t only \"total\", with --summary also "
+          "\"summary\")\n"
           "  -t, --total     print only the total\n"
           "      --summary   the total, then games by result, board size, "
           "year,\n"
@@ -85,17 +87,21 @@ void help_stats(FILE *f) {
           "                  (main-line moves); with --json all the "
           "counts, which\n"
           "                  add up across parts of a collection "
-          "(mergeable)\n"
-          "      --top=N     values shown per table by --summary (default "
-          "JSON\n"
-          "                  10; the JSON has them all)\n"
+          "(mergeable); a value\n"
+          "                  over %u bytes is cut, its key ending in "
+          "an\n"
+          "                  ellipsis (U+2026)\n"
+          "      --top=N     values shown per table in the text of "
+          "--summary\n"
+          "                  (default 10; the JSON has them all)\n"
           "      --no-time   leave out the time and speed\n"
           "      --chunk=N   feed the parser N bytes at a time\n"
           "  -j, --jobs=N    count N inputs at a time in N threads (1 to "
           "%d,\n"
-          "                  default 1), or one large FILE in N parts; "
-          "the output\n"
-          "                  is the same as with -j 1\n"
+          "                  default 1), or one large FILE in N parts "
+          "(not with\n"
+          "                  --summary); the output is the same as with "
+          "-j 1\n"
           "      --progress  show a progress line on stderr (default: "
           "on a\n"
           "                  terminal, for jobs over half a second)\n"
@@ -106,7 +112,7 @@ void help_stats(FILE *f) {
           "gets the row\n"
           "of what was read, marked (incomplete); it is an "
           "error.\n" EXIT_STATUS_HELP,
-          JOBS_MAX);
+          SUMMARY_MAX_VALUE, JOBS_MAX);
 }
 
 /* ------------------------------------------------------------ output */

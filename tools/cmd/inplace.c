@@ -23,12 +23,38 @@ static void refuse(inplace *ip, const char *where, const char *why) {
   ip->refused = 1;
 }
 
-/* Before reading: what the file is and who may write it. 0 to go on. */
-static int check_file(inplace *ip) {
+/* A symbolic link met in a directory: skipped, with a warning. */
+static void skip_link(inplace *ip, const char *path) {
+  report_failure(path,
+                 "not rewritten: a symbolic link (links in a directory "
+                 "are not followed)");
+  ip->rw->status = exit_worse(ip->rw->status, EXIT_WARNINGS);
+}
+
+/* Before reading: what the file is and who may write it. 0 to go on.
+ * in_walk: the file was found in a directory, not named. */
+static int check_file(inplace *ip, int in_walk) {
   uv_fs_t req;
   char why[256];
   uv_stat_t st;
-  int rc = uv_fs_stat(ip->loop, &req, ip->path, NULL);
+  int rc = uv_fs_lstat(ip->loop, &req, ip->path, NULL);
+  int link = rc == 0 && S_ISLNK(req.statbuf.st_mode);
+  uv_fs_req_cleanup(&req);
+  /* (A file the listing found that became a link since.) */
+  if (link && in_walk) {
+    skip_link(ip, ip->path);
+    ip->refused = 1;
+    return -1;
+  }
+  /* Named: the rewrite replaces what the link points to, which may be
+   * anywhere; like a hard link, that takes --force. */
+  if (link && !ip->force) {
+    refuse(ip, ip->path,
+           "a symbolic link: the rewrite would replace the file it points "
+           "to" FORCE_HINT);
+    return -1;
+  }
+  rc = uv_fs_stat(ip->loop, &req, ip->path, NULL);
   st = req.statbuf;
   uv_fs_req_cleanup(&req);
   if (rc < 0) {
@@ -187,13 +213,13 @@ static void none(void *ctx, const char *name, const char *why) {
   rewrite_none(ip->rw, name, why);
 }
 
-void inplace_rewrite(inplace *ip, const char *path) {
+static void rewrite_one(inplace *ip, const char *path, int in_walk) {
   static const input_sink sink = {begin, data, end, fail, none, note};
   ip->path = path;
   ip->refused = 0;
   ip->compressed = 0;
   ip->links = 0;
-  if (check_file(ip) != 0) return;
+  if (check_file(ip, in_walk) != 0) return;
   if (output_open(&ip->out, ip->loop, path, 1, path) != 0) {
     refuse(ip, path, output_error(&ip->out));
     output_discard(&ip->out);
@@ -205,6 +231,10 @@ void inplace_rewrite(inplace *ip, const char *path) {
   if (ip->compressed) recompress_abort(&ip->z);
   ip->compressed = 0;
   if (ip->out.fd >= 0 || ip->out.tmp != NULL) output_discard(&ip->out);
+}
+
+void inplace_rewrite(inplace *ip, const char *path) {
+  rewrite_one(ip, path, 0);
 }
 
 void inplace_rewrite_arg(inplace *ip, const char *path) {
@@ -220,6 +250,8 @@ void inplace_rewrite_arg(inplace *ip, const char *path) {
     refuse(ip, path, "out of memory");
     return;
   }
+  /* Only what is in the directory: a link may lead anywhere. */
+  input_walk_no_links(w);
   while ((k = input_walk_next(w, &file, &error)) != INPUT_WALK_END) {
     if (k == INPUT_WALK_FAIL) {
       report_failure(file, error);
@@ -227,7 +259,10 @@ void inplace_rewrite_arg(inplace *ip, const char *path) {
       continue;
     }
     found = 1;
-    inplace_rewrite(ip, file);
+    if (k == INPUT_WALK_LINK)
+      skip_link(ip, file);
+    else
+      rewrite_one(ip, file, 1);
   }
   input_walk_close(w);
   if (!found) rewrite_none(ip->rw, path, INPUT_NO_SGF_FILE);

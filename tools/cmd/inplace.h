@@ -20,6 +20,9 @@
  *   - it is read-only (we may not write it, or nobody may: no write bit);
  *   - it has several hard links: replacing it makes it a new file and the
  *     other names keep the old content (with --force, that is said);
+ *   - it is a symbolic link named as FILE: the rewrite would replace the
+ *     file it points to, which may be anywhere (with --force it does, the
+ *     link is kept);
  *   - it is UTF-16 (input.h): it is read converted, and the rewrite
  *     would replace it by UTF-8 (with --force it does, and warns).
  */
@@ -51,7 +54,11 @@ void inplace_rewrite(inplace *ip, const char *path);
 /* A FILE argument: a directory has each of its .sgf files (also
  * compressed ones, in input_read()'s order) rewritten in place, and one
  * without any is reported as holding no input; anything else goes to
- * inplace_rewrite(). */
+ * inplace_rewrite(). A symbolic link met in the directory (to a
+ * directory, or named like an SGF file) is never followed, with or without
+ * --force: it is skipped with a warning (exit status 1), so a rewrite
+ * never reaches outside the directory. A directory named as FILE through
+ * a link is walked (the user named it). */
 void inplace_rewrite_arg(inplace *ip, const char *path);
 
 #endif /* SGF_TOOLS_INPLACE_H */

@@ -25,15 +25,18 @@
 typedef struct shards {
   uv_loop_t *loop;
   sgf_parser *p;
-  unsigned long n, k; /* shards, and the one being written (0-based) */
-  uint64_t total;     /* bytes in all inputs (first pass) */
-  uint64_t written;   /* bytes written, in all shards */
-  uint64_t base;      /* where the current input begins */
-  uint64_t depth;     /* game trees open */
-  int want_cut;       /* a game ended past the share: cut before the next */
-  int finishing, left_open; /* in sgf_parser_finish(); it closed a tree */
-  uint64_t *cuts;           /* cuts found in the chunk being fed */
-  uint64_t *cut_games;      /* games begun before each */
+  unsigned long n, k;   /* shards, and the one being written (0-based) */
+  uint64_t total;       /* bytes in all inputs (first pass) */
+  uint64_t written;     /* bytes written, in all shards */
+  uint64_t base;        /* where the current input begins */
+  uint64_t depth;       /* game trees open */
+  int want_cut;         /* a game ended past the share: cut before the next */
+  int finishing;        /* in sgf_parser_finish() */
+  int open_value;       /* it closed a value left open */
+  uint64_t backslashes; /* at the end of the bytes fed so far */
+  int last;             /* the last byte fed that is not blank, or -1 */
+  uint64_t *cuts;       /* cuts found in the chunk being fed */
+  uint64_t *cut_games;  /* games begun before each */
   size_t ncuts;
   output out;
   uint64_t games;       /* games begun */
@@ -159,11 +162,17 @@ static int on_tree_begin(sgf_parser *p, void *u) {
 static int on_tree_end(sgf_parser *p, void *u) {
   shards *s = u;
   uint64_t end = s->base + sgf_parser_position(p).offset + 1;
-  if (s->finishing) s->left_open = 1;
   if (s->depth > 0 && --s->depth == 0) {
     /* Past the share of the shard the cuts so far lead to. */
     if (end >= share_end(s, s->k + s->ncuts)) s->want_cut = 1;
   }
+  return SGF_CONTINUE;
+}
+
+static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
+  shards *s = u;
+  (void)p;
+  if (s->finishing && d->code == SGF_DIAG_UNCLOSED_VALUE) s->open_value = 1;
   return SGF_CONTINUE;
 }
 
@@ -188,7 +197,23 @@ static void begin(void *ctx, const char *name) {
   sgf_parser_reset(s->p);
   s->base = s->written;
   s->depth = 0;
+  s->backslashes = 0;
+  s->last = -1;
   s->input = name;
+}
+
+/* What end() needs to know of the input's last bytes. */
+static void note_tail(shards *s, const char *buf, size_t len) {
+  size_t k = len;
+  while (k > 0 && buf[k - 1] == '\\') k--;
+  s->backslashes = k > 0 ? len - k : s->backslashes + len;
+  /* blank as the parser has it: space, tab, VT, FF, CR, LF and NUL
+   * (which strchr finds too) */
+  for (k = len; k > 0; k--)
+    if (strchr(" \t\v\f\r\n", buf[k - 1]) == NULL) {
+      s->last = (unsigned char)buf[k - 1];
+      break;
+    }
 }
 
 static int data(void *ctx, const char *buf, size_t len) {
@@ -197,6 +222,7 @@ static int data(void *ctx, const char *buf, size_t len) {
   /* A parse stopped by a fatal error finds no more games: the rest of
    * the input goes with the shard it is in (reported at the end). */
   sgf_parser_feed(s->p, buf, len, NULL);
+  note_tail(s, buf, len);
   if (write_cut(s, buf, len) != 0) {
     s->failed = 1;
     return 1;
@@ -221,28 +247,61 @@ static void note(void *ctx, int what, uint64_t off) {
   }
 }
 
+/* The input ended inside open game trees (and maybe a value): close them
+ * in the shard, as the parser's repair does, so that they do not take in
+ * the games of the next input. */
+static void close_open(shards *s, const char *name, uint64_t trees) {
+  char msg[160], parens[64], closing[2];
+  size_t n = 0;
+  if (s->open_value) {
+    /* a backslash ending the value escapes no ']': the parser keeps it */
+    if (s->backslashes % 2) closing[n++] = '\\';
+    closing[n++] = ']';
+  }
+  snprintf(msg, sizeof msg,
+           "ends inside a %sgame tree: closed in its shard "
+           "(%s%" PRIu64 " ')' added)",
+           s->open_value ? "value of a " : "",
+           s->open_value ? (n == 2 ? "'\\]' and " : "']' and ") : "", trees);
+  report_failure(name, msg);
+  s->status = exit_worse(s->status, EXIT_WARNINGS);
+  if (write_bytes(s, closing, n) != 0) {
+    s->failed = 1;
+    return;
+  }
+  memset(parens, ')', sizeof parens);
+  while (trees > 0 && !s->failed) {
+    n = trees < sizeof parens ? (size_t)trees : sizeof parens;
+    if (write_bytes(s, parens, n) != 0) s->failed = 1;
+    trees -= n;
+  }
+}
+
 static void end(void *ctx, const char *name, const char *error) {
   shards *s = ctx;
+  uint64_t open;
+  int r;
   if (error != NULL) {
     report_failure(name, error);
     s->status = exit_worse(s->status, EXIT_TROUBLE);
   }
   if (s->failed) return;
+  open = sgf_parser_depth(s->p);
   s->finishing = 1;
-  s->left_open = 0;
-  if (sgf_parser_finish(s->p) == SGF_EPARSE) {
+  s->open_value = 0;
+  r = sgf_parser_finish(s->p);
+  s->finishing = 0;
+  s->ncuts = 0; /* what finish found lies in bytes written already */
+  if (r == SGF_EPARSE) {
     report_failure(name,
                    "parse stopped by a fatal error (see 'sgf check'): the "
                    "rest of it went into one shard");
     s->status = exit_worse(s->status, EXIT_WARNINGS);
-  }
-  s->finishing = 0;
-  s->ncuts = 0; /* what finish found lies in bytes written already */
-  if (s->depth > 0 || s->left_open) {
-    report_failure(name,
-                   "ends inside a game tree: in its shard, what follows "
-                   "may read as part of that game");
-    s->status = exit_worse(s->status, EXIT_WARNINGS);
+  } else if (open > 0 || (s->last == '(' && !s->open_value)) {
+    /* a '(' with nothing after it was not counted in the depth: the
+     * parser drops it, "()" is dropped too */
+    close_open(s, name, open + (s->last == '(' && !s->open_value));
+    if (s->failed) return;
   }
   s->depth = 0;
   maybe_cut(s, s->written); /* between inputs */
@@ -284,6 +343,7 @@ int shards_run(uv_loop_t *loop, input_reader *in, char **files, int nfiles,
   sgf_callbacks_init(&cb);
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
+  cb.on_diagnostic = on_diagnostic;
   s.p = sgf_parser_create(&cb, &s, NULL);
   s.cuts = malloc(n * sizeof *s.cuts);
   s.cut_games = malloc(n * sizeof *s.cut_games);

@@ -4,7 +4,13 @@
  * Byte-exact: the shards, concatenated in order, are the bytes of the
  * inputs concatenated in input_read()'s order (the FILE arguments in
  * order, a directory in sorted walk order, the .sgf members of an archive
- * in archive order, a compressed file decompressed). Nothing is
+ * in archive order, a compressed file decompressed), with one exception:
+ * an input that ends inside game trees (a missing ')') gets what closes
+ * them written after it, as the parser's repair closes them (a ']' if a
+ * value is open, "\]" if it ends in an unpaired backslash, then one ')'
+ * per tree open, one more for a '(' nothing followed), with a warning, so
+ * that the shards hold the same games as the inputs and a job over them
+ * equals one pass over the inputs. Nothing is
  * normalized, nothing between games is dropped: a game's shard holds it
  * from its '(' to the '(' of the next game that starts a new shard, so
  * what follows a game (a newline, junk) stays with it. Game boundaries

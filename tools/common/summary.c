@@ -1,8 +1,8 @@
 /* summary.c - the counts of `sgf stats --summary` (summary.h).
  *
  * Per game: the root node's values of the properties we want are kept
- * raw (cut to SUMMARY_MAX_VALUE bytes) until the root node ends, then
- * decoded through the game's CA into keys; the moves of the main line are
+ * raw (cut to SUMMARY_MAX_VALUE bytes, a cut noted) until the root node ends,
+ * then decoded through the game's CA into keys; the moves of the main line are
  * counted until the game's first on_tree_end (in file order the main line
  * is the first path down, so it ends where the first game tree closes);
  * at the game's end the keys and the length are counted.
@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* In the order of SUM_RESULT... SUM_PLAYER (twice), then CA. */
 static const char prop_names[SUM_PROPS][3] = {"RE", "SZ", "DT", "RU",
@@ -86,19 +87,51 @@ static void table_free(sum_table *t) {
 
 /* ------------------------------------------------------------ a game */
 
-/* key = the decoded, trimmed value of property i, or "(none)". */
+/* Is the converter's charset UTF-8 for sure, or by default (no CA)? */
+static int utf8_or_default(const sgf_charset *cs) {
+  const char *d = sgf_charset_declared(cs);
+  return d == NULL || strcasecmp(d, "UTF-8") == 0 || strcasecmp(d, "UTF8") == 0;
+}
+
+/* text[0..n) was cut from a longer value: the length without the
+ * incomplete UTF-8 sequence at its end (a valid start of one, only its
+ * first 1 to 3 bytes). */
+static size_t utf8_whole(const char *text, size_t n) {
+  size_t v = sgf_utf8_valid(text, n), need, k;
+  unsigned char c;
+  if (v == n || n - v > 3) return n;
+  c = (unsigned char)text[v];
+  need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+  if (c >= 0xf5 || need <= n - v) return n; /* not a cut: left as is */
+  for (k = v + 1; k < n; k++)
+    if (((unsigned char)text[k] & 0xc0) != 0x80) return n;
+  return v;
+}
+
+/* key = the decoded, trimmed value of property i, or "(none)"; a value
+ * cut to SUMMARY_MAX_VALUE bytes (s->cut[i]) is cut on a character
+ * boundary and ends in SUMMARY_CUT_MARK, never read in another charset
+ * because of the cut. */
 static void decode(summary *s, int i) {
   char text[SUMMARY_MAX_VALUE];
   char *k = s->key[i];
   sgf_charset_info info;
   size_t n, b = 0, off = 0;
-  int c;
+  int c, cut = s->cut[i];
   if (!s->got[i]) {
     strcpy(k, "(none)");
     return;
   }
-  n = sgf_text_decode(s->raw[i], s->len[i], text, SGF_TEXT_SIMPLE);
+  n = sgf_text_decode_dbcs(s->raw[i], s->len[i], text, SGF_TEXT_SIMPLE,
+                           sgf_charset_declared(s->cs));
+  /* With no CA, text that is not valid UTF-8 is read as ISO-8859-1: a
+   * UTF-8 character the cut split would turn the whole value into that. */
+  if (cut && utf8_or_default(s->cs)) n = utf8_whole(text, n);
   c = sgf_charset_convert(s->cs, text, n, &s->conv, &s->conv_cap, &info, &off);
+  /* cut inside a multibyte character of the CA: convert up to it */
+  if (c == SGF_ESYNTAX && cut && off < n && n - off <= 3)
+    c = sgf_charset_convert(s->cs, text, off, &s->conv, &s->conv_cap, &info,
+                            &off);
   if (c == SGF_ESYNTAX) /* read as ISO-8859-1: see charset.h */
     c = (int)info.len;
   if (c < 0) {
@@ -106,14 +139,17 @@ static void decode(summary *s, int i) {
     c = 0;
   }
   n = (size_t)c;
-  if (n > SUMMARY_MAX_VALUE * 4) n = SUMMARY_MAX_VALUE * 4;
   while (n > 0 && (unsigned char)s->conv[n - 1] <= ' ') n--;
   while (b < n && (unsigned char)s->conv[b] <= ' ') b++;
-  /* never cut a UTF-8 sequence: drop continuation bytes at the end */
-  if (n - b == SUMMARY_MAX_VALUE * 4)
-    while (n > b && ((unsigned char)s->conv[n - 1] & 0xc0) == 0x80) n--;
+  if (n - b > SUMMARY_MAX_VALUE * 4) { /* cut before a character's start */
+    n = b + SUMMARY_MAX_VALUE * 4;
+    while (n > b && ((unsigned char)s->conv[n] & 0xc0) == 0x80) n--;
+    while (n > b && (unsigned char)s->conv[n - 1] <= ' ') n--;
+    cut = 1;
+  }
   memcpy(k, s->conv + b, n - b);
   k[n - b] = '\0';
+  if (cut) strcat(k, SUMMARY_CUT_MARK);
   if (k[0] == '\0') strcpy(k, "(empty)");
 }
 
@@ -199,6 +235,7 @@ static int on_property(sgf_parser *p, void *u, const char *name, size_t len) {
           !s->got[i]) {
         s->prop = i;
         s->got[i] = 1;
+        s->cut[i] = 0;
         s->len[i] = 0;
       }
   return s->scb.on_property(p, s->st, name, len);
@@ -209,7 +246,10 @@ static int on_value_data(sgf_parser *p, void *u, const char *buf, size_t n) {
   (void)p;
   if (s->prop >= 0) {
     size_t room = SUMMARY_MAX_VALUE - s->len[s->prop];
-    if (n > room) n = room;
+    if (n > room) {
+      n = room;
+      s->cut[s->prop] = 1;
+    }
     memcpy(s->raw[s->prop] + s->len[s->prop], buf, n);
     s->len[s->prop] += n;
   }

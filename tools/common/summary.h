@@ -18,7 +18,13 @@
  * values, exactly counted; a new value past that is counted under
  * "(other)" and the table's "overflow" says how many games went there
  * (then the table, and a merge of it, is exact only for the values it
- * has). Values are cut to SUMMARY_MAX_VALUE bytes. Lengths past
+ * has). A value is kept whole up to SUMMARY_MAX_VALUE bytes (as written
+ * in the file, before decoding); a longer one (a team game's player list)
+ * is cut there, back to the start of a character of its charset, and its
+ * key ends in SUMMARY_CUT_MARK, "..." (U+2026): never a character split,
+ * never the value read in another charset because of the cut. So a table
+ * holds at most SUMMARY_MAX_KEYS keys of at most 4 * SUMMARY_MAX_VALUE + 3
+ * bytes (converted text) - in practice about SUMMARY_MAX_VALUE. Lengths past
  * SUMMARY_MAX_MOVES count in one bucket "SUMMARY_MAX_MOVES+".
  */
 #ifndef SGF_TOOLS_SUMMARY_H
@@ -33,7 +39,8 @@
 #include "stats.h"
 
 #define SUMMARY_MAX_KEYS 1000000u
-#define SUMMARY_MAX_VALUE 200u
+#define SUMMARY_MAX_VALUE 1024u
+#define SUMMARY_CUT_MARK "\xe2\x80\xa6" /* U+2026 ... ends a cut value */
 #define SUMMARY_MAX_MOVES 1000u
 
 enum { SUM_RESULT = 0, SUM_SIZE, SUM_YEAR, SUM_RULES, SUM_PLAYER, SUM_TABLES };
@@ -63,9 +70,11 @@ typedef struct summary {
   uint64_t depth, main_moves;
   int in_root, on_main, prop; /* prop: SUM_PROPS index, or -1 */
   int got[SUM_PROPS];         /* the value was read */
+  int cut[SUM_PROPS];         /* ... and cut to SUMMARY_MAX_VALUE bytes */
   size_t len[SUM_PROPS];
   char raw[SUM_PROPS][SUMMARY_MAX_VALUE];
-  char key[SUM_PROPS - 1][SUMMARY_MAX_VALUE * 4 + 1]; /* decoded */
+  /* decoded (UTF-8 takes at most 4 bytes a byte), SUMMARY_CUT_MARK */
+  char key[SUM_PROPS - 1][SUMMARY_MAX_VALUE * 4 + sizeof SUMMARY_CUT_MARK];
 } summary;
 
 /* The parser's callbacks for a summary (its user pointer); they count st

@@ -145,11 +145,17 @@ int input_read_range(input_reader *r, const char *path, int64_t off,
 typedef struct input_walk input_walk;
 /* NULL if memory fails. r is used for listing directories. */
 input_walk *input_walk_open(input_reader *r, const char *root);
-/* INPUT_WALK_FILE: *path is the next file (read it with input_read(),
- * since a link to a directory may end in .sgf); INPUT_WALK_FAIL: the
- * directory *path could not be listed, *error says why; INPUT_WALK_END.
- * Both strings stay valid until the next call. */
-enum { INPUT_WALK_END = 0, INPUT_WALK_FILE, INPUT_WALK_FAIL };
+/* INPUT_WALK_FILE: *path is the next file (read it with input_read());
+ * INPUT_WALK_FAIL: the directory *path could not be listed, *error says
+ * why; INPUT_WALK_LINK (only after input_walk_no_links()): *path is a
+ * symbolic link that would have been read or walked; INPUT_WALK_END.
+ * Both strings stay valid until the next call. A link to a directory is
+ * never walked, a link to anything else named like an SGF file is read
+ * (INPUT_WALK_FILE), unless input_walk_no_links(). */
+enum { INPUT_WALK_END = 0, INPUT_WALK_FILE, INPUT_WALK_FAIL, INPUT_WALK_LINK };
+/* Follow no symbolic link: return them (to a directory, or named like an
+ * SGF file) as INPUT_WALK_LINK, before the files of their directory. */
+void input_walk_no_links(input_walk *w);
 int input_walk_next(input_walk *w, const char **path, const char **error);
 void input_walk_close(input_walk *w);
 

@@ -369,7 +369,7 @@ static int gen_one(jobs *j, slot *s) {
      * ending in .sgf are taken for files without asking (a stat() per
      * argument is felt when xargs gives thousands): if one is a directory
      * after all, its worker says so and the main thread walks it, in its
-     * place, as it does a link to a directory met in a walk. */
+     * place. */
     if (!sgf_name(a) && input_is_dir(j->main, a)) {
       j->walk = input_walk_open(j->main, a);
       j->walk_root = a;

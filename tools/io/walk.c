@@ -4,7 +4,10 @@
  *
  * The walk is iterative (an explicit stack of directory paths), lists each
  * directory with uv_fs_scandir, and does not follow symbolic links to
- * directories, so a link loop cannot make it run forever.
+ * directories (whatever their name), so a link loop cannot make it run
+ * forever; a link to anything else named like an SGF file is read. With
+ * input_walk_no_links() (fmt -i) no link is followed: the links that would
+ * be read or walked are returned as INPUT_WALK_LINK instead.
  *
  * It is an iterator (input_walk_next), so that a caller can hand the files
  * to other threads one by one (jobs.c) in exactly the order input_read()
@@ -29,6 +32,9 @@ struct input_walk {
   strvec dirs;  /* still to list; the next one on top */
   strvec files; /* the .sgf files of the directory listed last, sorted */
   size_t next;  /* the next of them to return */
+  strvec links; /* input_walk_no_links(): its links, sorted, returned first */
+  size_t next_link;
+  int no_links;
   char *failed; /* the directory returned with INPUT_WALK_FAIL */
   int lost;     /* a path was dropped for want of memory */
 };
@@ -116,10 +122,13 @@ input_walk *input_walk_open(input_reader *r, const char *root) {
   return w;
 }
 
+void input_walk_no_links(input_walk *w) { w->no_links = 1; }
+
 void input_walk_close(input_walk *w) {
   if (!w) return;
   vec_free(&w->dirs);
   vec_free(&w->files);
+  vec_free(&w->links);
   free(w->failed);
   free(w);
 }
@@ -154,11 +163,22 @@ static int list_dir(input_walk *w, const char *dir) {
       }
       uv_fs_req_cleanup(&st);
     }
-    if (type == UV_DIRENT_DIR) {
+    if (type == UV_DIRENT_LINK) {
+      /* to a directory: never walked; to a file named so: read */
+      int sgf = is_sgf_name(ent.name), to_dir = 0;
+      strvec *v = NULL;
+      if (sgf || w->no_links) to_dir = input_is_dir(w->r, path);
+      if (w->no_links && (sgf || to_dir))
+        v = &w->links;
+      else if (!w->no_links && sgf && !to_dir)
+        v = &w->files;
+      if (v == NULL)
+        free(path);
+      else if (vec_push(v, path) < 0)
+        w->lost = 1;
+    } else if (type == UV_DIRENT_DIR) {
       if (vec_push(&subs, path) < 0) w->lost = 1;
-    } else if ((type == UV_DIRENT_FILE || type == UV_DIRENT_LINK) &&
-               is_sgf_name(ent.name)) {
-      /* a link to a file is read (and one to a directory walked) */
+    } else if (type == UV_DIRENT_FILE && is_sgf_name(ent.name)) {
       if (vec_push(&w->files, path) < 0) w->lost = 1;
     } else {
       free(path);
@@ -167,6 +187,8 @@ static int list_dir(input_walk *w, const char *dir) {
   uv_fs_req_cleanup(&req);
   if (w->files.n > 1) /* (qsort wants a pointer even for no element) */
     qsort(w->files.v, w->files.n, sizeof *w->files.v, cmp_str);
+  if (w->links.n > 1)
+    qsort(w->links.v, w->links.n, sizeof *w->links.v, cmp_str);
   if (subs.n > 1) qsort(subs.v, subs.n, sizeof *subs.v, cmp_str);
   for (i = subs.n; i-- > 0;) {
     if (vec_push(&w->dirs, subs.v[i]) < 0) w->lost = 1;
@@ -183,12 +205,17 @@ int input_walk_next(input_walk *w, const char **path, const char **error) {
   for (;;) {
     char *dir;
     int e;
+    if (w->next_link < w->links.n) {
+      *path = w->links.v[w->next_link++];
+      return INPUT_WALK_LINK;
+    }
     if (w->next < w->files.n) {
       *path = w->files.v[w->next++];
       return INPUT_WALK_FILE;
     }
     vec_free(&w->files);
-    w->next = 0;
+    vec_free(&w->links);
+    w->next = w->next_link = 0;
     if (w->dirs.n == 0) return INPUT_WALK_END;
     dir = w->dirs.v[--w->dirs.n];
     e = list_dir(w, dir);
