@@ -141,6 +141,23 @@ for name in ("\u56f2\u7881" * 50, "\u00e9" * 150,
         print("no row for %r...%r" % (name[:6], name[-3:]))
         sys.exit(1)
 PY
+# The key bytes a table holds are bounded too (64 MiB): 70,000 distinct
+# 1 kB names fill it, the rest go to "(other)", and memory stays near the
+# bound (1 GB of names at the million-key limit, before).
+if [ -x /usr/bin/time ]; then
+  python3 -c '
+import sys
+w = sys.stdout.write
+for i in range(70000):
+    w("(;GM[1]PB[%s%08d]PW[w];B[aa])\n" % ("x" * 1000, i))
+' | /usr/bin/time -f '%M' -o "$tmp/rss" "$sgf" stats --summary --json - \
+    >"$tmp/big.json" 2>/dev/null
+  over=$(sed -n 's/.*"players_overflow":\([0-9]*\).*/\1/p' "$tmp/big.json")
+  rss=$(tail -n 1 "$tmp/rss")
+  if [ "${over:-0}" -lt 1000 ] || [ "${rss:-0}" -gt 131072 ]; then
+    fail "70,000 long names: overflow ${over:-none}, peak RSS ${rss:-?} kB"
+  fi
+fi
 "$sgf" stats --help | grep -q "(default 10; the JSON has them all)" ||
   fail "stats --help: the --top default misworded"
 

@@ -66,14 +66,17 @@ static int table_add(sum_table *t, const char *key, uint64_t n) {
       t->counts[j] += n;
       return 0;
     }
-  if (t->n >= SUMMARY_MAX_KEYS) {
+  size_t len = strlen(key) + 1;
+  if (t->n >= SUMMARY_MAX_KEYS || t->bytes + len > SUMMARY_MAX_KEY_BYTES) {
     t->overflow += n;
     return 0;
   }
-  t->keys[j] = strdup(key);
+  t->keys[j] = malloc(len);
   if (t->keys[j] == NULL) return -1;
+  memcpy(t->keys[j], key, len);
   t->counts[j] = n;
   t->n++;
+  t->bytes += len;
   return 0;
 }
 
@@ -397,8 +400,8 @@ void summary_print(const summary *s, FILE *f, unsigned top) {
       fprintf(f, "%10" PRIu64 "  %s\n", t->counts[idx[k]], t->keys[idx[k]]);
     if (show < t->n) fprintf(f, "%10s  (%zu more)\n", "...", t->n - show);
     if (t->overflow)
-      fprintf(f, "%10" PRIu64 "  (other: past %u distinct values)\n",
-              t->overflow, SUMMARY_MAX_KEYS);
+      fprintf(f, "%10" PRIu64 "  (other: past %u distinct values or %u MiB)\n",
+              t->overflow, SUMMARY_MAX_KEYS, SUMMARY_MAX_KEY_BYTES >> 20);
     free(idx);
   }
 }

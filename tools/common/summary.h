@@ -15,7 +15,8 @@
  * and counts (the mean length is length_sum / games).
  *
  * Bounded memory: each table keeps at most SUMMARY_MAX_KEYS distinct
- * values, exactly counted; a new value past that is counted under
+ * values in at most SUMMARY_MAX_KEY_BYTES of keys, exactly counted; a new
+ * value past either is counted under
  * "(other)" and the table's "overflow" says how many games went there
  * (then the table, and a merge of it, is exact only for the values it
  * has). A value is kept whole up to SUMMARY_MAX_VALUE bytes (as written
@@ -39,6 +40,8 @@
 #include "stats.h"
 
 #define SUMMARY_MAX_KEYS 1000000u
+/* ... and at most this many bytes of keys (long names fill it first) */
+#define SUMMARY_MAX_KEY_BYTES (64u << 20)
 #define SUMMARY_MAX_VALUE 1024u
 #define SUMMARY_CUT_MARK "\xe2\x80\xa6" /* U+2026 ... ends a cut value */
 #define SUMMARY_MAX_MOVES 1000u
@@ -50,6 +53,7 @@ typedef struct sum_table {
   char **keys;
   uint64_t *counts;
   size_t cap, n;
+  size_t bytes;      /* of the keys held, their NULs included */
   uint64_t overflow; /* games counted under "(other)" */
 } sum_table;
 
