@@ -220,3 +220,7 @@ EXTRA_DIST += test/serve-threads.sh
 # sgf serve: SIGHUP reopens the sink file in every thread
 TESTS += test/serve-hup.sh
 EXTRA_DIST += test/serve-hup.sh
+
+# sgf serve: bounds (issue 27): clients that never read their answers
+TESTS += test/serve-noread.sh
+EXTRA_DIST += test/serve-noread.sh
