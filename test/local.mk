@@ -221,6 +221,10 @@ EXTRA_DIST += test/serve-threads.sh
 TESTS += test/serve-hup.sh
 EXTRA_DIST += test/serve-hup.sh
 
-# sgf serve: bounds (issue 27): clients that never read their answers
-TESTS += test/serve-noread.sh
-EXTRA_DIST += test/serve-noread.sh
+# sgf serve: bounds (issue 27): clients that never read their answers,
+# a POST's answer, SIGTERM's drain, slow headers, the log's size,
+# --max-memory counting what the server holds
+TESTS += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
+	test/serve-slowloris.sh test/serve-logsize.sh test/serve-memcount.sh
+EXTRA_DIST += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
+	test/serve-slowloris.sh test/serve-logsize.sh test/serve-memcount.sh

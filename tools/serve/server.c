@@ -923,6 +923,13 @@ int server_run(const server_opts *opt) {
   unsigned i, started = 0, n = opt->threads > 1 ? opt->threads + 1 : 1;
   int status = 2;
   memset(&g, 0, sizeof g);
+#ifdef __GLIBC__
+  /* Fixed thresholds (glibc raises them after large frees otherwise):
+   * a large buffer (a long game's, a converter's) is unmapped when freed
+   * and a thread's heap trimmed, so what a burst took is given back. */
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  mallopt(M_TRIM_THRESHOLD, 4 << 20);
+#endif
   if (opt->listen == NULL) n = 1; /* the workers are for raw connections */
   g.shard = calloc(n, sizeof *g.shard);
   if (g.shard == NULL) return 2;
