@@ -85,9 +85,9 @@ void help_serve(FILE *f) {
           "  -h, --help              show this help\n"
           "\n"
           "SIGINT, SIGTERM: stop accepting, finish or quarantine what is in "
-          "flight,\nexit 0 (2 when a sink could not write all within "
-          "--drain-timeout + 1 s). SIGHUP: reopen the log and the sink's "
-          "file.\n" EXIT_STATUS_HELP);
+          "flight,\nexit 0 (what has not drained by --drain-timeout is "
+          "closed; 2 when a sink\nstill cannot write a second later). "
+          "SIGHUP: reopen the log and the sink's file.\n" EXIT_STATUS_HELP);
 }
 
 /* A byte count or number with an optional K, M or G. 0 or -1. */

@@ -244,14 +244,14 @@ static void on_timer(uv_timer_t *t) {
   }
   if (cl->is_http && http_deadline(cl, now)) return;
   if (cl->wait.waiting) cl->last_in = now; /* waiting is not idling */
-  if (s->opt.idle_ms && now - cl->last_in >= s->opt.idle_ms) {
+  if (s->opt.idle_ms && !cl->timed_out && now - cl->last_in >= s->opt.idle_ms) {
     s->st.limits_hit++;
     s->st.timeouts++;
     slog("limit hit: %s idle for %" PRIu64 " ms: closed", cl->peer,
          s->opt.idle_ms);
     if (!cl->is_http) {
+      cl->timed_out = 1; /* it ends once its games are acknowledged */
       raw_timeout(cl);
-      if (!cl->closed) client_arm(cl);
       return;
     }
     if (cl->conn_live && !cl->c.done)
@@ -269,7 +269,7 @@ void client_arm(client *cl) {
   if (cl->closing || cl->out_paused) {
     due = cl->out_since + patience(s);
   } else {
-    if (s->opt.idle_ms) due = cl->last_in + s->opt.idle_ms;
+    if (s->opt.idle_ms && !cl->timed_out) due = cl->last_in + s->opt.idle_ms;
     if (cl->req_start && s->opt.header_ms &&
         cl->req_start + s->opt.header_ms < due)
       due = cl->req_start + s->opt.header_ms;

@@ -94,7 +94,7 @@ typedef struct server {
   int drain_on, drained;         /* drained: the timeout passed */
   uint64_t summary_at;           /* uv_now of the last summary line */
   uint64_t sum_games, sum_bytes; /* stored at the last summary */
-  int trim_due;                  /* memory to give back once idle */
+  _Atomic int trim_due;          /* memory to give back once idle */
   uv_check_t ack_chk; /* writes the acknowledgements gathered (client_ack) */
   struct client *ack_head;
   sink *sink, *quar;
@@ -120,7 +120,8 @@ typedef struct client {
   int conn_live;
   size_t held; /* conn_held() last counted in srv->held */
   sink_waiter wait;
-  int reading, eof, closing, finished, handles;
+  int reading, eof, closing, handles;
+  int timed_out;      /* idle: its stream ended (raw), no second time */
   int closed;         /* uv_close called (closing: a shutdown may come first) */
   int begun;          /* past the limits: its close is logged */
   int admin_only;     /* over a limit: GET /health and /stats only */
