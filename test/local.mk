@@ -226,3 +226,11 @@ EXTRA_DIST += test/serve-hup.sh
 # install-deps.sh waits for a held apt/dpkg lock (stubs, nothing installed).
 TESTS += test/install-deps.sh
 EXTRA_DIST += test/install-deps.sh
+
+# sgf serve: bounds (issue 27): clients that never read their answers,
+# a POST's answer, SIGTERM's drain, slow headers, the log's size,
+# --max-memory counting what the server holds
+TESTS += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
+	test/serve-slowloris.sh test/serve-logsize.sh test/serve-memcount.sh
+EXTRA_DIST += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
+	test/serve-slowloris.sh test/serve-logsize.sh test/serve-memcount.sh

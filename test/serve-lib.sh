@@ -71,6 +71,38 @@ stop_serve() {
   SERVE_PID=
 }
 
+# wait_for FILE: till it exists (60 s at most).
+wait_for() {
+  i=0
+  while [ ! -e "$1" ] && [ $i -lt 1200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+  done
+}
+
+# term_within SECS: SIGTERM, and the server's exit within SECS (else
+# SIGKILL): returns 0 with its status in $SERVE_STATUS, or 1.
+term_within() {
+  kill -TERM "$SERVE_PID"
+  i=0
+  while [ $i -lt $(($1 * 20)) ]; do
+    state=$(sed 's/.*) \(.\).*/\1/' "/proc/$SERVE_PID/stat" 2>/dev/null)
+    if [ -z "$state" ] || [ "$state" = Z ]; then
+      wait "$SERVE_PID"
+      SERVE_STATUS=$?
+      SERVE_PID=
+      return 0
+    fi
+    sleep 0.05
+    i=$((i + 1))
+  done
+  kill -KILL "$SERVE_PID"
+  wait "$SERVE_PID"
+  SERVE_STATUS=$?
+  SERVE_PID=
+  return 1
+}
+
 # fifo_reader FIFO OUT GO BYTES SECONDS: in the background ($reader), a
 # slow reader of FIFO into OUT: nothing until the file GO exists, then
 # BYTES every SECONDS.

@@ -154,7 +154,8 @@ static void release(void *ctx, void *user) {
   r->t.live = 0;
 }
 
-static const conn_ops ops = {on_game, on_abandon, on_warning, begin, release};
+static const conn_ops ops = {on_game, on_abandon, on_warning,
+                             begin,   release,    NULL};
 
 /* Feed r->in[0, cut) in random pieces; pauses resumed at once or after
  * more bytes were kept. */

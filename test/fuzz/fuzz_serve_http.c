@@ -58,6 +58,11 @@ void client_read_stop(client *cl) {
   reading = 0;
 }
 void client_touch(client *cl) { (void)cl; }
+void client_arm(client *cl) { (void)cl; }
+int client_out_full(client *cl) {
+  (void)cl;
+  return 0;
+}
 void client_close(client *cl) {
   cl->closing = 1;
   closed = 1;
@@ -108,6 +113,12 @@ void server_game_done(void *ctx, void *user) {
   (void)ctx;
   (void)user;
   die("events released that were never begun");
+}
+size_t server_game_held(void *ctx, void *user) {
+  (void)ctx;
+  (void)user;
+  die("events held that were never begun");
+  return 0;
 }
 const conn_limits *server_limits(const server *s, conn_limits *l) {
   (void)s;
@@ -184,6 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   nacks = 0;
   waiting = NULL;
   cl = calloc(1, sizeof *cl);
+  srv.loop = uv_default_loop(); /* uv_now() for the deadlines */
   cl->srv = &srv;
   cl->handles = 0;
   http_start(cl);

@@ -1029,3 +1029,10 @@ int json_conv_take(json_conv *c, bytebuf *out) {
 }
 
 size_t json_conv_size(void) { return sizeof(json_conv) + sizeof(jout); }
+
+size_t json_conv_held(const json_conv *c) {
+  const jgame *g = &c->r.g;
+  return json_conv_size() + c->spill.cap + g->val.cap + g->root.cap +
+         g->moves.cap + g->move_raw.cap + g->text.cap + g->conv_cap +
+         g->stack_cap * sizeof *g->stack;
+}

@@ -32,5 +32,8 @@ void json_conv_start(json_conv *c, const char *name);
 int json_conv_take(json_conv *c, bytebuf *out);
 /* The bytes a converter holds (for a memory limit). */
 size_t json_conv_size(void);
+/* What this one holds now, its buffers grown by the games it converted
+ * included. */
+size_t json_conv_held(const json_conv *c);
 
 #endif /* SGF_TOOLS_JSON_CONV_H */

@@ -53,6 +53,9 @@ void help_serve(FILE *f) {
           "'quarantine')\n"
           "      --log=FILE          the log (default stderr); SIGHUP "
           "reopens it\n"
+          "      --log-games         a log line per game stored (default: "
+          "a summary\n"
+          "                          line every 10 s while games come)\n"
           "      --threads=N         threads parsing raw connections "
           "(default: the\n"
           "                          number of CPUs; 1: one loop does "
@@ -62,7 +65,17 @@ void help_serve(FILE *f) {
           "      --max-game-bytes=N   (default 16M)\n"
           "      --max-games=N        games per connection or POST (default "
           "0)\n"
-          "      --idle-timeout=SECS  (default 60)\n"
+          "      --idle-timeout=SECS  (default 60; also how long a client "
+          "that does\n"
+          "                           not read its answers is kept)\n"
+          "      --header-timeout=SECS  an HTTP request's headers, whole "
+          "(default 10)\n"
+          "      --min-body-rate=N    an HTTP body's bytes a second, after "
+          "5 s\n"
+          "                           (default 1K)\n"
+          "      --drain-timeout=SECS  SIGTERM: what has not drained then is "
+          "closed\n"
+          "                           (default 10)\n"
           "      --max-memory=N       bytes held by connections and the "
           "sink\n"
           "                           (default 256M)\n"
@@ -72,8 +85,9 @@ void help_serve(FILE *f) {
           "  -h, --help              show this help\n"
           "\n"
           "SIGINT, SIGTERM: stop accepting, finish or quarantine what is in "
-          "flight,\nexit 0. SIGHUP: reopen the log and the sink's "
-          "file.\n" EXIT_STATUS_HELP);
+          "flight,\nexit 0 (what has not drained by --drain-timeout is "
+          "closed; 2 when a sink\nstill cannot write a second later). "
+          "SIGHUP: reopen the log and the sink's file.\n" EXIT_STATUS_HELP);
 }
 
 /* A byte count or number with an optional K, M or G. 0 or -1. */
@@ -98,6 +112,14 @@ bad:
           "Try 'sgf serve --help'.\n",
           opt, arg);
   return -1;
+}
+
+/* Seconds into milliseconds. 0 or -1. */
+static int parse_secs(const char *opt, const char *arg, uint64_t *ms) {
+  uint64_t v;
+  if (parse_size(opt, arg, &v) != 0) return -1;
+  *ms = v * 1000;
+  return 0;
 }
 
 /* As many descriptors as the hard limit allows (10,000 connections). */
@@ -125,7 +147,11 @@ int cmd_serve(int argc, char **argv) {
     OPT_IDLE,
     OPT_MAXMEM,
     OPT_SINKBUF,
-    OPT_THREADS
+    OPT_THREADS,
+    OPT_LOGGAMES,
+    OPT_HEADER,
+    OPT_MINRATE,
+    OPT_DRAIN
   };
   static const struct option longopts[] = {
       {"listen", required_argument, NULL, OPT_LISTEN},
@@ -144,6 +170,10 @@ int cmd_serve(int argc, char **argv) {
       {"max-memory", required_argument, NULL, OPT_MAXMEM},
       {"sink-buffer", required_argument, NULL, OPT_SINKBUF},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"log-games", no_argument, NULL, OPT_LOGGAMES},
+      {"header-timeout", required_argument, NULL, OPT_HEADER},
+      {"min-body-rate", required_argument, NULL, OPT_MINRATE},
+      {"drain-timeout", required_argument, NULL, OPT_DRAIN},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   server_opts o;
@@ -155,6 +185,9 @@ int cmd_serve(int argc, char **argv) {
   o.max_conn = 1024;
   o.max_game_bytes = 16u << 20;
   o.idle_ms = 60000;
+  o.header_ms = 10000;
+  o.min_rate = 1024;
+  o.drain_ms = 10000;
   o.max_memory = 256u << 20;
   o.threads = uv_available_parallelism();
   opterr = 0;
@@ -201,8 +234,19 @@ int cmd_serve(int argc, char **argv) {
         bad |= parse_size("--max-games", optarg, &o.max_games);
         break;
       case OPT_IDLE:
-        bad |= parse_size("--idle-timeout", optarg, &v);
-        o.idle_ms = v * 1000;
+        bad |= parse_secs("--idle-timeout", optarg, &o.idle_ms);
+        break;
+      case OPT_LOGGAMES:
+        o.log_games = 1;
+        break;
+      case OPT_HEADER:
+        bad |= parse_secs("--header-timeout", optarg, &o.header_ms);
+        break;
+      case OPT_MINRATE:
+        bad |= parse_size("--min-body-rate", optarg, &o.min_rate);
+        break;
+      case OPT_DRAIN:
+        bad |= parse_secs("--drain-timeout", optarg, &o.drain_ms);
         break;
       case OPT_MAXMEM:
         bad |= parse_size("--max-memory", optarg, &o.max_memory);

@@ -300,8 +300,13 @@ int conn_end(conn *c, const char *reason) {
   }
   if (c->in_game) abandon(c, c->base + c->buf.len, reason);
   c->done = 1;
+  c->paused = 0; /* ended while paused (a limit, a stop): nothing waits */
   if (c->why[0] == '\0') snprintf(c->why, sizeof c->why, "%s", reason);
   return CONN_DONE;
 }
 
-size_t conn_held(const conn *c) { return c->buf.cap + c->ev_bytes; }
+size_t conn_held(const conn *c) {
+  if (c->ev_user != NULL && c->ops->held != NULL)
+    return c->buf.cap + c->ops->held(c->ctx, c->ev_user);
+  return c->buf.cap + c->ev_bytes;
+}

@@ -57,6 +57,9 @@ typedef struct conn_ops {
    * the game is over: after game() or abandon(), or at conn_free(). */
   void *(*begin)(void *ctx, const sgf_callbacks **ev, size_t *bytes);
   void (*release)(void *ctx, void *user);
+  /* Optional: what begin's user holds now (it may grow with the game);
+   * NULL: the bytes begin() said. */
+  size_t (*held)(void *ctx, void *user);
 } conn_ops;
 
 typedef struct conn_limits {
@@ -92,8 +95,10 @@ void conn_free(conn *c);
 int conn_feed(conn *c, const char *buf, size_t len);
 /* The sink caught up: parse what is kept. */
 int conn_resume(conn *c);
-/* The end of the stream (after the last conn_feed, not paused): a game
- * still open is abandoned. Returns CONN_DONE. */
+/* The end of the stream (after the last conn_feed): a game still open is
+ * abandoned. Paused (a limit or a stop cuts it), what is kept unparsed
+ * is not parsed: the open game is abandoned with what came of it, and
+ * the conn is no longer paused. Returns CONN_DONE. */
 int conn_end(conn *c, const char *reason);
 /* Bytes held (for the server's memory limit). */
 size_t conn_held(const conn *c);

@@ -13,7 +13,9 @@
  * (http_parser_pause) until the answer is on its way; bytes of a
  * pipelined next request wait in h->rest, and reading stops meanwhile.
  * The body's conn is paused by the sink like a raw stream's; reading
- * stops then too.
+ * stops then too. An answer lists at most MAX_GAMES games (the first
+ * acknowledged; the rest counted, the last named): its size is bounded
+ * whatever the body. "Expect: 100-continue" is answered at once.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,13 +25,15 @@
 
 #include <http_parser.h>
 #include <inttypes.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LISTED 100 /* warnings listed in a summary (all are counted) */
+#define MAX_LISTED 100 /* warnings, rejected listed (all are counted) */
+#define MAX_GAMES 1000 /* games listed in a summary (all are counted) */
 
-enum { R_NONE, R_GAMES, R_HEALTH, R_STATS, R_NOTFOUND, R_METHOD };
+enum { R_NONE, R_GAMES, R_HEALTH, R_STATS, R_NOTFOUND, R_METHOD, R_BUSY };
 
 typedef struct http_state {
   http_parser hp;
@@ -40,6 +44,13 @@ typedef struct http_state {
   bytebuf rest;        /* bytes after a paused message */
   bytebuf games, warns, rejected;
   uint64_t nstored, nfailed, nquar, nwarn;
+  uint64_t nlisted; /* entries in games */
+  char last[128];   /* the last game's entry past MAX_GAMES */
+  char hname[8];    /* the header being read (Expect?) */
+  size_t hname_len;
+  int hval, expect; /* in a value; it is Expect's */
+  char hexpect[16];
+  size_t hexpect_len;
   unsigned inflight; /* this request's games not yet acknowledged */
   int mem_paused;    /* reading stopped: over --max-memory */
 } http_state;
@@ -68,6 +79,9 @@ static void reset_request(http_state *h) {
   h->body_ended = h->cut = 0;
   h->games.len = h->warns.len = h->rejected.len = 0;
   h->nstored = h->nfailed = h->nquar = h->nwarn = 0;
+  h->nlisted = 0;
+  h->hname_len = h->hexpect_len = 0;
+  h->hval = h->expect = 0;
 }
 
 static void respond(client *cl, int code, const char *body, size_t len) {
@@ -76,6 +90,7 @@ static void respond(client *cl, int code, const char *body, size_t len) {
   const char *why = code == 200   ? "OK"
                     : code == 404 ? "Not Found"
                     : code == 405 ? "Method Not Allowed"
+                    : code == 408 ? "Request Timeout"
                     : code == 503 ? "Service Unavailable"
                                   : "Bad Request";
   bytebuf_init(&b);
@@ -105,7 +120,11 @@ static void summary(client *cl, const char *cut) {
   }
   bytebuf_adds(&b, ",\"games\":[");
   if (h->games.len) bytebuf_add(&b, h->games.p, h->games.len - 1);
-  bytebuf_adds(&b, "],\"warnings\":[");
+  bytebuf_adds(&b, "]");
+  if (h->nlisted > MAX_GAMES)
+    bytebuf_addf(&b, ",\"games_unlisted\":%" PRIu64 ",\"last_game\":%s",
+                 h->nlisted - MAX_GAMES, h->last);
+  bytebuf_adds(&b, ",\"warnings\":[");
   if (h->warns.len) bytebuf_add(&b, h->warns.p, h->warns.len - 1);
   bytebuf_adds(&b, "],\"rejected\":[");
   if (h->rejected.len) bytebuf_add(&b, h->rejected.p, h->rejected.len - 1);
@@ -113,8 +132,6 @@ static void summary(client *cl, const char *cut) {
   respond(cl, 200, b.p, b.len);
   bytebuf_free(&b);
 }
-
-static void http_pump(client *cl);
 
 /* ------------------------------------------------------------ the body */
 
@@ -131,16 +148,24 @@ static void acked(void *ctx, int status, const char *name) {
     cl->stored++;
     s->st.games_stored++;
     s->st.bytes_stored += a->len;
-    slogq_stored(cl->peer, cl->id, a->index, a->len, "body byte", a->offset,
-                 NULL);
+    if (s->opt.log_games)
+      slogq_stored(cl->peer, cl->id, a->index, a->len, "body byte", a->offset,
+                   NULL);
   } else {
     h->nfailed++;
     s->st.store_failures++;
   }
-  bytebuf_addf(&h->games,
-               "{\"index\":%" PRIu64 ",\"offset\":%" PRIu64
-               ",\"length\":%" PRIu64 ",\"status\":\"%s\"},",
-               a->index, a->offset, a->len, status == 0 ? "stored" : "failed");
+  if (h->nlisted++ < MAX_GAMES)
+    bytebuf_addf(&h->games,
+                 "{\"index\":%" PRIu64 ",\"offset\":%" PRIu64
+                 ",\"length\":%" PRIu64 ",\"status\":\"%s\"},",
+                 a->index, a->offset, a->len,
+                 status == 0 ? "stored" : "failed");
+  else
+    snprintf(h->last, sizeof h->last,
+             "{\"index\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"length\":%" PRIu64
+             ",\"status\":\"%s\"}",
+             a->index, a->offset, a->len, status == 0 ? "stored" : "failed");
   free(a);
   if (cl->closing)
     client_maybe_free(cl);
@@ -159,7 +184,7 @@ static void on_abandon(void *ctx, const char *buf, size_t len, uint64_t off,
   client *cl = ctx;
   http_state *h = cl->http;
   server_quarantine(cl, buf, len, off, reason);
-  h->nquar++;
+  if (h->nquar++ >= MAX_LISTED) return;
   bytebuf_addf(&h->rejected,
                "{\"offset\":%" PRIu64 ",\"length\":%zu,\"reason\":", off, len);
   json_str(&h->rejected, reason);
@@ -183,13 +208,47 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   bytebuf_add(&h->warns, "},", 2);
 }
 
-static const conn_ops body_ops = {on_game, on_abandon, on_warning,
-                                  server_game_events, server_game_done};
+static const conn_ops body_ops = {on_game,          on_abandon,
+                                  on_warning,       server_game_events,
+                                  server_game_done, server_game_held};
 
 static void resumed(sink_waiter *w) {
   client *cl = (client *)((char *)w - offsetof(client, wait));
+  if (cl->body_start) { /* the body's rate: from now on */
+    cl->body_start = uv_now(cl->srv->loop);
+    cl->body_bytes = 0;
+  }
   if (cl->conn_live) conn_resume(&cl->c);
   http_pump(cl);
+}
+
+/* ------------------------------------------------------------ deadlines */
+
+int http_deadline(client *cl, uint64_t now) {
+  server *s = cl->srv;
+  http_state *h = cl->http;
+  char why[96];
+  if (h == NULL) return 0;
+  if (cl->req_start && s->opt.header_ms &&
+      now - cl->req_start >= s->opt.header_ms)
+    snprintf(why, sizeof why, "request headers not complete in %" PRIu64 " ms",
+             s->opt.header_ms);
+  else if (cl->body_start && s->opt.min_rate && !cl->wait.waiting &&
+           !h->mem_paused && now - cl->body_start >= RATE_GRACE_MS &&
+           cl->body_bytes * 1000 < s->opt.min_rate * (now - cl->body_start))
+    snprintf(why, sizeof why, "request body slower than %" PRIu64 " bytes/s",
+             s->opt.min_rate);
+  else
+    return 0;
+  s->st.limits_hit++;
+  s->st.timeouts++;
+  slog("limit hit: %s #%" PRIu64 ": %s: closed", cl->peer, cl->id, why);
+  if (cl->conn_live && !cl->c.done) conn_end(&cl->c, why);
+  cl->req_start = cl->body_start = 0;
+  h->keep_alive = 0;
+  respond(cl, 408, "{\"error\":\"limit hit: request timeout\"}\n", 39);
+  client_end(cl);
+  return 1;
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -204,8 +263,40 @@ static int on_url(http_parser *p, const char *at, size_t len) {
   return 0;
 }
 
-static int on_headers(http_parser *p) {
+static int on_begin(http_parser *p) {
+  client *cl = p->data;
+  cl->req_start = uv_now(cl->srv->loop);
+  if (cl->srv->opt.header_ms) client_arm(cl);
+  return 0;
+}
+
+static int on_hfield(http_parser *p, const char *at, size_t len) {
   http_state *h = ((client *)p->data)->http;
+  size_t room;
+  if (h->hval) h->hval = 0, h->hname_len = 0;
+  room = h->hname_len < sizeof h->hname ? sizeof h->hname - h->hname_len : 0;
+  memcpy(h->hname + h->hname_len, at, len < room ? len : room);
+  h->hname_len += len; /* the name's length: only "expect" is looked at */
+  return 0;
+}
+
+static int on_hvalue(http_parser *p, const char *at, size_t len) {
+  http_state *h = ((client *)p->data)->http;
+  size_t room = sizeof h->hexpect - 1 - h->hexpect_len;
+  if (!h->hval) {
+    h->hval = 1;
+    h->expect = h->hname_len == 6 && strncasecmp(h->hname, "expect", 6) == 0;
+  }
+  if (!h->expect) return 0;
+  memcpy(h->hexpect + h->hexpect_len, at, len < room ? len : room);
+  h->hexpect_len += len < room ? len : room;
+  h->hexpect[h->hexpect_len] = '\0';
+  return 0;
+}
+
+static int on_headers(http_parser *p) {
+  client *cl = p->data;
+  http_state *h = cl->http;
   size_t n = strcspn(h->url, "?");
   h->keep_alive = http_should_keep_alive(p);
   if (n == 6 && strncmp(h->url, "/games", 6) == 0)
@@ -216,6 +307,15 @@ static int on_headers(http_parser *p) {
     h->route = p->method == HTTP_GET ? R_STATS : R_METHOD;
   else
     h->route = R_NOTFOUND;
+  if (cl->admin_only && h->route == R_GAMES) h->route = R_BUSY;
+  cl->req_start = 0;
+  if (h->route == R_GAMES) {
+    cl->body_start = uv_now(cl->srv->loop);
+    cl->body_bytes = 0;
+  }
+  client_arm(cl);
+  if (h->hexpect_len == 12 && strncasecmp(h->hexpect, "100-continue", 12) == 0)
+    client_write(cl, "HTTP/1.1 100 Continue\r\n\r\n", 25);
   return 0;
 }
 
@@ -224,6 +324,7 @@ static int on_body(http_parser *p, const char *at, size_t len) {
   http_state *h = cl->http;
   conn_limits l;
   if (h->route != R_GAMES) return 0;
+  cl->body_bytes += len;
   if (!h->body_on) {
     if (cl->conn_live) conn_free(&cl->c);
     conn_init(&cl->c, server_limits(cl->srv, &l), &body_ops, cl);
@@ -235,7 +336,10 @@ static int on_body(http_parser *p, const char *at, size_t len) {
 }
 
 static int on_message(http_parser *p) {
-  http_state *h = ((client *)p->data)->http;
+  client *cl = p->data;
+  http_state *h = cl->http;
+  cl->body_start = 0;
+  cl->requests++;
   h->msg_done = 1;
   http_parser_pause(p, 1);
   return 0;
@@ -247,6 +351,8 @@ static int answer(client *cl) {
   http_state *h = cl->http;
   server *s = cl->srv;
   char body[2048];
+  static const char busy[] =
+      "{\"error\":\"limit hit: over a limit, GET /health and /stats only\"}\n";
   if (h->route == R_GAMES) {
     const char *cut;
     if (h->body_on && cl->c.paused) return 0;
@@ -282,6 +388,11 @@ static int answer(client *cl) {
     s->st.http_requests++;
     stats_json(s, body, sizeof body);
     respond(cl, 200, body, strlen(body));
+  } else if (h->route == R_BUSY) {
+    s->st.limits_hit++;
+    s->st.refused++;
+    h->keep_alive = 0;
+    respond(cl, 503, busy, strlen(busy));
   } else if (h->route == R_METHOD) {
     respond(cl, 405, "{\"error\":\"method not allowed\"}\n", 31);
   } else {
@@ -358,7 +469,7 @@ static size_t execute(client *cl, const char *buf, size_t len) {
 
 /* Go as far as the state allows: finish the body, answer, parse what
  * waits, read on. */
-static void http_pump(client *cl) {
+void http_pump(client *cl) {
   http_state *h = cl->http;
   server *s = cl->srv;
   if (cl->closing) return;
@@ -367,16 +478,25 @@ static void http_pump(client *cl) {
     sink_wait(s->sink, &cl->wait);
     return;
   }
-  while (h->msg_done) {
+  /* stopping: a body paused then resumed ends here, as in http_stop */
+  if (s->stopping && !h->msg_done && h->body_on && !cl->eof) {
+    if (cl->conn_live && !cl->c.done)
+      conn_end(&cl->c, "the server stopped inside the request");
+    cl->eof = 1;
+  }
+  while (h->msg_done || (h->rest.len > 0 && !cl->eof)) {
     size_t used;
-    if (!answer(cl)) return;
-    if (!h->keep_alive || s->stopping) {
-      client_end(cl);
-      return;
+    if (h->msg_done) {
+      if (!answer(cl)) return;
+      if (!h->keep_alive || s->stopping) {
+        client_end(cl);
+        return;
+      }
+      reset_request(h);
+      http_parser_pause(&h->hp, 0);
     }
-    reset_request(h);
-    http_parser_pause(&h->hp, 0);
-    if (h->rest.len == 0) break;
+    /* answers the client does not read: no more requests parsed */
+    if (h->rest.len == 0 || client_out_full(cl)) break;
     used = execute(cl, h->rest.p, h->rest.len);
     if (cl->closing) return;
     memmove(h->rest.p, h->rest.p + used, h->rest.len - used);
@@ -393,7 +513,7 @@ static void http_pump(client *cl) {
     if (cl->inflight == 0) client_close(cl);
     return;
   }
-  if (s->stopping && !h->body_on && h->url_len == 0) {
+  if (s->stopping && !h->body_on) {
     client_end(cl);
     return;
   }
@@ -429,7 +549,10 @@ static uv_once_t settings_once = UV_ONCE_INIT;
 
 static void settings_init(void) {
   http_parser_settings_init(&settings);
+  settings.on_message_begin = on_begin;
   settings.on_url = on_url;
+  settings.on_header_field = on_hfield;
+  settings.on_header_value = on_hvalue;
   settings.on_headers_complete = on_headers;
   settings.on_body = on_body;
   settings.on_message_complete = on_message;
@@ -456,18 +579,16 @@ void http_start(client *cl) {
 void http_stop(client *cl) {
   http_state *h = cl->http;
   if (h == NULL) return;
-  if (!h->body_on && h->url_len == 0 && !h->msg_done) {
+  client_read_stop(cl);
+  if (!h->body_on && !h->msg_done) { /* no request, or its headers only */
     client_end(cl);
     return;
   }
-  client_read_stop(cl);
   /* a request whose body has not all come: its open game is quarantined
-   * now, the games complete in it are stored; no answer is possible */
-  if (!h->msg_done && h->body_on && cl->conn_live && !cl->c.paused) {
-    conn_end(&cl->c, "the server stopped inside the request");
-    cl->eof = 1;
-    http_pump(cl);
-  }
+   * now, the games complete in it are stored; no answer is possible. A
+   * body paused by the sink ends so once the sink resumes it (http_pump),
+   * or at --drain-timeout. */
+  if (!cl->c.paused) http_pump(cl);
 }
 
 void http_free(client *cl) {

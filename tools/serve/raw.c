@@ -34,10 +34,7 @@ static void maybe_finish(client *cl) {
   n = snprintf(line, sizeof line, "done %" PRIu64 " %" PRIu64 "\n", cl->stored,
                cl->quarantined);
   client_write(cl, line, (size_t)n);
-  slog("close %s #%" PRIu64 ": %" PRIu64 " bytes, %" PRIu64
-       " games stored, %" PRIu64 " quarantined",
-       cl->peer, cl->id, cl->bytes, cl->stored, cl->quarantined);
-  client_end(cl);
+  client_end(cl); /* the close is logged once the client is gone */
 }
 
 static void acked(void *ctx, int status, const char *name) {
@@ -50,7 +47,8 @@ static void acked(void *ctx, int status, const char *name) {
     cl->stored++;
     s->st.games_stored++;
     s->st.bytes_stored += a->len;
-    slogq_stored(cl->peer, cl->id, a->index, a->len, "byte", a->offset, name);
+    if (s->opt.log_games)
+      slogq_stored(cl->peer, cl->id, a->index, a->len, "byte", a->offset, name);
   } else {
     s->st.store_failures++;
   }
@@ -94,8 +92,9 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   cl->srv->st.warnings++;
 }
 
-static const conn_ops raw_ops = {on_game, on_abandon, on_warning,
-                                 server_game_events, server_game_done};
+static const conn_ops raw_ops = {on_game,          on_abandon,
+                                 on_warning,       server_game_events,
+                                 server_game_done, server_game_held};
 
 static void resumed(sink_waiter *w) {
   client *cl = (client *)((char *)w - offsetof(client, wait));
@@ -110,8 +109,9 @@ static void raw_pump(client *cl, int rc) {
     slog("limit hit: %s #%" PRIu64 ": memory over %" PRIu64
          " bytes (--max-memory): closed",
          cl->peer, cl->id, s->opt.max_memory);
+    /* paused too: nothing waits for the sink now (conn_end) */
+    sink_unwait(s->sink, &cl->wait);
     rc = conn_end(&cl->c, "limit hit: total memory");
-    client_write(cl, "error limit hit: total memory\n", 30);
   }
   if (rc == CONN_PAUSED) {
     client_read_stop(cl);
@@ -162,6 +162,16 @@ void raw_read(client *cl, const char *buf, ssize_t n) {
   if (n != UV_EOF)
     slog("%s #%" PRIu64 ": read: %s", cl->peer, cl->id, uv_strerror((int)n));
   if (!cl->c.paused) raw_pump(cl, cl->c.done ? CONN_DONE : CONN_OK);
+}
+
+void raw_timeout(client *cl) {
+  server *s = cl->srv;
+  client_read_stop(cl);
+  sink_unwait(s->sink, &cl->wait);
+  if (!cl->c.done) conn_end(&cl->c, "idle timeout inside the game");
+  client_write(cl, "error limit hit: idle timeout\n", 30);
+  client_count_held(cl);
+  maybe_finish(cl); /* "done" once its games are acknowledged */
 }
 
 void raw_stop(client *cl) {

@@ -16,6 +16,18 @@
  * pause it meanwhile), a game left open is quarantined, and the client
  * is closed once the sink has acknowledged its games. When the last
  * client is gone and the sink is idle the loop ends and serve exits 0.
+ * What has not drained after --drain-timeout (a client that does not
+ * read its answers, a body paused by a slow sink) is closed, with a log
+ * line; one second later, if a sink still has not written what it holds,
+ * the process exits 2 without waiting for it.
+ *
+ * BOUNDS. A client's answers not yet written count in --max-memory;
+ * past OUT_HIGH the client is not read until they are down to OUT_LOW
+ * (it sends nothing more to answer), and if it still takes nothing in
+ * the idle timeout it is closed. Each client has one timer, armed for
+ * its nearest deadline (idle, an HTTP request's headers, a body's rate,
+ * a last answer's delivery) and re-armed when it fires early: bytes
+ * coming in only note the time.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -24,6 +36,9 @@
 #include "log.h"
 
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -77,9 +92,24 @@ const conn_limits *server_limits(const server *s, conn_limits *l) {
   return l;
 }
 
+#define OUT_HIGH (256u << 10) /* a client's answers unwritten: pause it */
+#define OUT_LOW (64u << 10)   /* and read it again */
+#define ADMIN_SLOTS 16        /* HTTP over --max-connections: monitoring */
+#define SUMMARY_MS 10000      /* the log's summary line, at most this often */
+
 /* ------------------------------------------------------------ the end */
 
 static void closed_quietly(uv_handle_t *h) { (void)h; }
+
+#define SUM(f) stats_total(s, offsetof(stats, f))
+
+static void log_stopped(server *s, const char *extra) {
+  slog("stopped: %" PRIu64 " games stored, %" PRIu64 " quarantined, %" PRIu64
+       " store failures, %" PRIu64 " limits hit (%" PRIu64 " refused, %" PRIu64
+       " timeouts, %" PRIu64 " clients dropped)%s",
+       SUM(games_stored), SUM(games_quarantined), SUM(store_failures),
+       SUM(limits_hit), SUM(refused), SUM(timeouts), SUM(dropped), extra);
+}
 
 static void maybe_exit(server *s) {
   if (!s->stopping || s->clients != NULL || !sink_idle(s->sink) ||
@@ -89,12 +119,12 @@ static void maybe_exit(server *s) {
     uv_close((uv_handle_t *)&s->wake, closed_quietly);
     uv_close((uv_handle_t *)&s->flush_t, closed_quietly);
     uv_close((uv_handle_t *)&s->ack_chk, closed_quietly);
+    uv_close((uv_handle_t *)&s->drain_t, closed_quietly);
     return;
   }
   if (atomic_load(&s->g->live) > 0) return; /* the flush timer comes back */
-  slog("stopped: %" PRIu64 " games stored, %" PRIu64 " quarantined",
-       stats_total(s, offsetof(stats, games_stored)),
-       stats_total(s, offsetof(stats, games_quarantined)));
+  log_stopped(s, "");
+  uv_close((uv_handle_t *)&s->drain_t, closed_quietly);
   uv_close((uv_handle_t *)&s->sig_int, closed_quietly);
   uv_close((uv_handle_t *)&s->sig_term, closed_quietly);
   uv_close((uv_handle_t *)&s->sig_hup, closed_quietly);
@@ -102,10 +132,42 @@ static void maybe_exit(server *s) {
   uv_close((uv_handle_t *)&s->ack_chk, closed_quietly);
 }
 
+/* --drain-timeout passed: close what is left (STOPPING above). */
+static void on_drain(uv_timer_t *t) {
+  server *s = t->data;
+  client *cl, *next;
+  if (s->drained) { /* the main thread, a second later: a sink is stuck */
+    char extra[96];
+    snprintf(extra, sizeof extra, " (drain timeout: %zu bytes not written)",
+             atomic_load(&s->g->backlog));
+    log_stopped(s, extra);
+    slog_flush();
+    _exit(2); /* a pool thread may be stuck in write(2): no waiting */
+  }
+  s->drained = 1;
+  for (cl = s->clients; cl != NULL; cl = next) {
+    next = cl->next;
+    if (cl->closed) continue;
+    s->st.dropped++;
+    slog("drain timeout: %s #%" PRIu64 " closed, %u games unacknowledged%s",
+         cl->peer, cl->id, cl->inflight,
+         cl->out_paused || cl->closing ? " (its answers were not read)"
+         : cl->wait.waiting            ? " (paused by the sink)"
+                                       : "");
+    if (cl->conn_live && !cl->c.done)
+      conn_end(&cl->c, "the server stopped inside the game");
+    client_close(cl);
+  }
+  if (s->index == 0) uv_timer_start(t, on_drain, 1000, 0);
+  maybe_exit(s);
+}
+
 /* Stop reading, finish what was received (STOPPING above). */
 static void stop_clients(server *s) {
   client *cl, *next;
   s->stopping = 1;
+  if (s->opt.drain_ms)
+    uv_timer_start(&s->drain_t, on_drain, s->opt.drain_ms, 0);
   for (cl = s->clients; cl != NULL; cl = next) {
     next = cl->next;
     if (cl->is_http)
@@ -154,24 +216,73 @@ static void on_signal(uv_signal_t *h, int signum) {
 
 /* ------------------------------------------------------------ clients */
 
-static void on_idle(uv_timer_t *t) {
-  client *cl = t->data;
-  if (cl->wait.waiting) { /* waiting for the sink is not idling */
-    client_touch(cl);
-    return;
-  }
-  cl->srv->st.limits_hit++;
-  slog("limit hit: %s idle for %" PRIu64 " ms: closed", cl->peer,
-       cl->srv->opt.idle_ms);
-  if (cl->conn_live && !cl->c.done)
-    conn_end(&cl->c, "idle timeout inside the game");
-  client_close(cl);
+/* The idle timeout, or 60 s with none: a client's last chance to take
+ * its answers. */
+static uint64_t patience(const server *s) {
+  return s->opt.idle_ms ? s->opt.idle_ms : 60000;
 }
 
-void client_touch(client *cl) {
-  if (cl->srv->opt.idle_ms && !cl->closing)
-    uv_timer_start(&cl->idle, on_idle, cl->srv->opt.idle_ms, 0);
+static void on_timer(uv_timer_t *t) {
+  client *cl = t->data;
+  server *s = cl->srv;
+  uint64_t now = uv_now(s->loop);
+  if (cl->closed) return;
+  if (cl->closing || cl->out_paused) {
+    if (now - cl->out_since < patience(s)) {
+      client_arm(cl);
+      return;
+    }
+    s->st.limits_hit++;
+    s->st.dropped++;
+    slog("limit hit: %s #%" PRIu64 ": its answers not read for %" PRIu64
+         " ms (%zu bytes waiting): closed",
+         cl->peer, cl->id, patience(s), cl->out);
+    if (cl->conn_live && !cl->c.done)
+      conn_end(&cl->c, "the client did not read its answers");
+    client_close(cl);
+    return;
+  }
+  if (cl->is_http && http_deadline(cl, now)) return;
+  if (cl->wait.waiting) cl->last_in = now; /* waiting is not idling */
+  if (s->opt.idle_ms && !cl->timed_out && now - cl->last_in >= s->opt.idle_ms) {
+    s->st.limits_hit++;
+    s->st.timeouts++;
+    slog("limit hit: %s idle for %" PRIu64 " ms: closed", cl->peer,
+         s->opt.idle_ms);
+    if (!cl->is_http) {
+      cl->timed_out = 1; /* it ends once its games are acknowledged */
+      raw_timeout(cl);
+      return;
+    }
+    if (cl->conn_live && !cl->c.done)
+      conn_end(&cl->c, "idle timeout inside the game");
+    client_close(cl);
+    return;
+  }
+  client_arm(cl);
 }
+
+void client_arm(client *cl) {
+  server *s = cl->srv;
+  uint64_t now = uv_now(s->loop), due = UINT64_MAX;
+  if (cl->closed) return;
+  if (cl->closing || cl->out_paused) {
+    due = cl->out_since + patience(s);
+  } else {
+    if (s->opt.idle_ms && !cl->timed_out) due = cl->last_in + s->opt.idle_ms;
+    if (cl->req_start && s->opt.header_ms &&
+        cl->req_start + s->opt.header_ms < due)
+      due = cl->req_start + s->opt.header_ms;
+    if (cl->body_start && s->opt.min_rate && now + 1000 < due) due = now + 1000;
+  }
+  if (due == UINT64_MAX) {
+    uv_timer_stop(&cl->idle);
+    return;
+  }
+  uv_timer_start(&cl->idle, on_timer, due > now ? due - now : 0, 0);
+}
+
+void client_touch(client *cl) { cl->last_in = uv_now(cl->srv->loop); }
 
 static void on_alloc(uv_handle_t *h, size_t hint, uv_buf_t *b) {
   client *cl = (client *)h;
@@ -188,7 +299,9 @@ void client_read_stop(client *cl) {
 static void on_read(uv_stream_t *st, ssize_t n, const uv_buf_t *b);
 
 void client_read_start(client *cl) {
-  if (cl->reading || cl->closing || cl->eof || cl->srv->stopping) return;
+  if (cl->reading || cl->closing || cl->eof || cl->srv->stopping ||
+      cl->out_paused)
+    return;
   if (uv_read_start((uv_stream_t *)&cl->tcp, on_alloc, on_read) == 0)
     cl->reading = 1;
 }
@@ -227,6 +340,15 @@ static void on_ack_check(uv_check_t *h) {
 void client_maybe_free(client *cl) {
   server *s = cl->srv;
   if (cl->handles > 0 || cl->inflight > 0) return;
+  if (cl->begun && cl->is_http)
+    slog("close %s #%" PRIu64 " (http): %" PRIu64 " bytes, %" PRIu64
+         " requests, %" PRIu64 " games stored, %" PRIu64 " quarantined",
+         cl->peer, cl->id, cl->bytes, cl->requests, cl->stored,
+         cl->quarantined);
+  else if (cl->begun)
+    slog("close %s #%" PRIu64 ": %" PRIu64 " bytes, %" PRIu64
+         " games stored, %" PRIu64 " quarantined",
+         cl->peer, cl->id, cl->bytes, cl->stored, cl->quarantined);
   ack_unqueue(cl);
   bytebuf_free(&cl->acks);
   if (cl->prev)
@@ -235,7 +357,7 @@ void client_maybe_free(client *cl) {
     s->clients = cl->next;
   if (cl->next) cl->next->prev = cl->prev;
   s->nclients--;
-  atomic_fetch_sub(&s->g->nclients, 1);
+  if (atomic_fetch_sub(&s->g->nclients, 1) == 1) s->g->shard[0]->trim_due = 1;
   atomic_fetch_sub(&s->g->held, cl->held);
   if (cl->conn_live) conn_free(&cl->c);
   if (cl->is_http) http_free(cl);
@@ -249,10 +371,11 @@ static void on_close(uv_handle_t *h) {
   client_maybe_free(cl);
 }
 
+/* Closes a client whose shutdown is waiting too (its answers unread). */
 void client_close(client *cl) {
-  if (cl->closing) return;
+  if (cl->closed) return;
   ack_flush(cl);
-  cl->closing = 1;
+  cl->closing = cl->closed = 1;
   client_read_stop(cl);
   sink_unwait(cl->srv->sink, &cl->wait);
   uv_close((uv_handle_t *)&cl->idle, on_close);
@@ -263,7 +386,6 @@ static void on_shutdown(uv_shutdown_t *req, int status) {
   client *cl = req->data;
   (void)status;
   free(req);
-  cl->closing = 0;
   client_close(cl);
 }
 
@@ -281,6 +403,8 @@ void client_end(client *cl) {
   }
   req->data = cl;
   cl->closing = 1;
+  if (!cl->out_paused) cl->out_since = uv_now(cl->srv->loop);
+  client_arm(cl); /* the answers must be taken in time */
 }
 
 size_t server_memory(const server *s) {
@@ -289,7 +413,7 @@ size_t server_memory(const server *s) {
 
 int client_count_held(client *cl) {
   server *s = cl->srv;
-  size_t now = cl->conn_live ? conn_held(&cl->c) : 0;
+  size_t now = (cl->conn_live ? conn_held(&cl->c) : 0) + cl->out + cl->acks.cap;
   if (now > cl->held)
     atomic_fetch_add(&s->g->held, now - cl->held);
   else if (now < cl->held)
@@ -300,12 +424,37 @@ int client_count_held(client *cl) {
 
 typedef struct wreq {
   uv_write_t req;
+  size_t cost;
   char data[];
 } wreq;
 
+int client_out_full(client *cl) {
+  if (cl->out_paused) return 1;
+  if (cl->out <= OUT_HIGH || cl->closing) return 0;
+  cl->out_paused = 1;
+  cl->out_since = uv_now(cl->srv->loop);
+  client_read_stop(cl);
+  client_arm(cl);
+  return 1;
+}
+
 static void on_written(uv_write_t *req, int status) {
+  wreq *w = (wreq *)req;
+  client *cl = req->handle->data;
   (void)status; /* a client gone: nothing to tell it */
+  cl->out -= w->cost;
   free(req);
+  if (cl->out_paused && cl->out <= OUT_LOW && !cl->closing) {
+    cl->out_paused = 0; /* it reads again: so do we */
+    client_count_held(cl);
+    client_arm(cl);
+    if (cl->is_http)
+      http_pump(cl);
+    else if (cl->conn_live && !cl->c.paused && !cl->c.done)
+      client_read_start(cl);
+  } else if (cl->out == 0 || cl->out_paused) {
+    client_count_held(cl);
+  }
 }
 
 static void write_now(client *cl, const char *buf, size_t len) {
@@ -314,9 +463,14 @@ static void write_now(client *cl, const char *buf, size_t len) {
   w = malloc(sizeof *w + len);
   if (w == NULL) return;
   memcpy(w->data, buf, len);
+  w->cost = sizeof *w + len;
   b = uv_buf_init(w->data, (unsigned)len);
-  if (uv_write(&w->req, (uv_stream_t *)&cl->tcp, &b, 1, on_written) != 0)
+  if (uv_write(&w->req, (uv_stream_t *)&cl->tcp, &b, 1, on_written) != 0) {
     free(w);
+    return;
+  }
+  cl->out += w->cost;
+  if (cl->out > OUT_HIGH) client_out_full(cl);
 }
 
 void client_write(client *cl, const char *buf, size_t len) {
@@ -428,8 +582,14 @@ static void client_begin(client *cl) {
   uv_tcp_getpeername(&cl->tcp, (struct sockaddr *)&ss, &len);
   name_addr(&ss, cl->peer, sizeof cl->peer);
   s->st.connections++;
+  /* HTTP over a limit: a few more, for GET /health and /stats only */
+  if (is_http &&
+      ((s->opt.max_conn && atomic_load(&s->g->nclients) > s->opt.max_conn &&
+        atomic_load(&s->g->nclients) <= s->opt.max_conn + ADMIN_SLOTS) ||
+       (s->opt.max_memory && server_memory(s) > s->opt.max_memory)))
+    cl->admin_only = 1;
   if (!cl->counted && s->opt.max_conn &&
-      atomic_load(&s->g->nclients) > s->opt.max_conn) {
+      atomic_load(&s->g->nclients) > s->opt.max_conn + is_http * ADMIN_SLOTS) {
     s->st.limits_hit++;
     s->st.refused++;
     slog("limit hit: %s refused: %u connections (--max-connections)", cl->peer,
@@ -437,7 +597,7 @@ static void client_begin(client *cl) {
     client_close(cl);
     return;
   }
-  if (s->opt.max_memory && server_memory(s) > s->opt.max_memory) {
+  if (s->opt.max_memory && server_memory(s) > s->opt.max_memory && !is_http) {
     s->st.limits_hit++;
     s->st.refused++;
     slog("limit hit: %s refused: memory over %" PRIu64 " bytes (--max-memory)",
@@ -445,8 +605,12 @@ static void client_begin(client *cl) {
     client_close(cl);
     return;
   }
-  slog("connect %s #%" PRIu64 "%s", cl->peer, cl->id, is_http ? " (http)" : "");
+  slog("connect %s #%" PRIu64 "%s%s", cl->peer, cl->id,
+       is_http ? " (http)" : "",
+       cl->admin_only ? ", over a limit: GET /health and /stats only" : "");
+  cl->begun = 1;
   client_touch(cl);
+  client_arm(cl);
   if (is_http)
     http_start(cl);
   else
@@ -584,6 +748,11 @@ void server_game_done(void *ctx, void *user) {
   sink_events_done(cl->srv->sink, user);
 }
 
+size_t server_game_held(void *ctx, void *user) {
+  (void)ctx;
+  return sink_events_held(user);
+}
+
 void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
                        const char *reason) {
   server *s = cl->srv;
@@ -596,9 +765,36 @@ void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
 
 /* ------------------------------------------------------------ run */
 
+/* The main thread's, every SUMMARY_MS while games come: what the log
+ * says in one line instead of one a game (--log-games). */
+static void summary_line(server *s) {
+  uint64_t now = uv_now(s->loop), games = SUM(games_stored);
+  uint64_t bytes = SUM(bytes_stored);
+  if (now - s->summary_at < SUMMARY_MS || games == s->sum_games) return;
+  slog("summary: %" PRIu64 " games stored (%" PRIu64 " bytes) in %" PRIu64
+       " ms; in all %" PRIu64 " stored, %" PRIu64 " quarantined, %" PRIu64
+       " store failures, %" PRIu64 " limits hit; %u connections open",
+       games - s->sum_games, bytes - s->sum_bytes, now - s->summary_at, games,
+       SUM(games_quarantined), SUM(store_failures), SUM(limits_hit),
+       atomic_load(&s->g->nclients));
+  s->summary_at = now;
+  s->sum_games = games;
+  s->sum_bytes = bytes;
+}
+
 static void on_flush(uv_timer_t *t) {
+  server *s = t->data;
+  if (s->index == 0) {
+    summary_line(s);
+    if (s->trim_due && atomic_load(&s->g->nclients) == 0) {
+      s->trim_due = 0;
+#ifdef __GLIBC__
+      malloc_trim(0); /* the clients are gone: give back what they took */
+#endif
+    }
+  }
   slog_flush();
-  maybe_exit(t->data); /* the sinks' last writes end with no event here */
+  maybe_exit(s); /* the sinks' last writes end with no event here */
 }
 
 static int listen_on(server *s, uv_tcp_t *h, const char *addr,
@@ -704,6 +900,9 @@ static server *shard_new(group *g, unsigned i, const server_opts *opt) {
   uv_timer_start(&s->flush_t, on_flush, 200, 200);
   uv_check_init(s->loop, &s->ack_chk);
   s->ack_chk.data = s;
+  uv_timer_init(s->loop, &s->drain_t);
+  s->drain_t.data = s;
+  s->summary_at = uv_now(s->loop);
   return s;
 }
 
@@ -713,6 +912,7 @@ static void shard_unrun(server *s) {
   if (s->flush_t.data) {
     uv_close((uv_handle_t *)&s->flush_t, NULL);
     uv_close((uv_handle_t *)&s->ack_chk, NULL);
+    uv_close((uv_handle_t *)&s->drain_t, NULL);
   }
   uv_run(s->loop, UV_RUN_NOWAIT);
 }
@@ -723,6 +923,13 @@ int server_run(const server_opts *opt) {
   unsigned i, started = 0, n = opt->threads > 1 ? opt->threads + 1 : 1;
   int status = 2;
   memset(&g, 0, sizeof g);
+#ifdef __GLIBC__
+  /* Fixed thresholds (glibc raises them after large frees otherwise):
+   * a large buffer (a long game's, a converter's) is unmapped when freed
+   * and a thread's heap trimmed, so what a burst took is given back. */
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  mallopt(M_TRIM_THRESHOLD, 4 << 20);
+#endif
   if (opt->listen == NULL) n = 1; /* the workers are for raw connections */
   g.shard = calloc(n, sizeof *g.shard);
   if (g.shard == NULL) return 2;

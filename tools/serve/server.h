@@ -30,6 +30,8 @@
 #include "conn.h"
 #include "sink.h"
 
+#define RATE_GRACE_MS 5000 /* an HTTP body's rate is checked after this */
+
 typedef struct server_opts {
   const char *listen, *http; /* ADDR:PORT, or NULL */
   const char *log, *sink_path, *quarantine;
@@ -37,6 +39,10 @@ typedef struct server_opts {
   unsigned max_conn;
   uint64_t max_game_bytes, max_games, max_memory;
   uint64_t idle_ms;
+  uint64_t header_ms; /* an HTTP request's headers, whole (0: none) */
+  uint64_t min_rate;  /* an HTTP body's bytes a second (0: none) */
+  uint64_t drain_ms;  /* SIGTERM: then what is left is closed */
+  int log_games;      /* a log line per game stored */
   size_t sink_high;
   unsigned threads; /* workers for raw connections; 0 or 1: none */
 } server_opts;
@@ -48,6 +54,7 @@ typedef struct stats {
   counter connections, refused, bytes_in, games_stored, bytes_stored;
   counter games_quarantined, warnings, limits_hit, http_requests;
   counter pauses, store_failures;
+  counter timeouts, dropped; /* idle, header, body rate; not reading */
 } stats;
 
 struct client;
@@ -83,6 +90,11 @@ typedef struct server {
   int raw_on, http_on;
   uv_signal_t sig_int, sig_term, sig_hup;
   uv_timer_t flush_t;
+  uv_timer_t drain_t;            /* SIGTERM's --drain-timeout */
+  int drain_on, drained;         /* drained: the timeout passed */
+  uint64_t summary_at;           /* uv_now of the last summary line */
+  uint64_t sum_games, sum_bytes; /* stored at the last summary */
+  _Atomic int trim_due;          /* memory to give back once idle */
   uv_check_t ack_chk; /* writes the acknowledgements gathered (client_ack) */
   struct client *ack_head;
   sink *sink, *quar;
@@ -108,7 +120,16 @@ typedef struct client {
   int conn_live;
   size_t held; /* conn_held() last counted in srv->held */
   sink_waiter wait;
-  int reading, eof, closing, finished, handles;
+  int reading, eof, closing, handles;
+  int timed_out;      /* idle: its stream ended (raw), no second time */
+  int closed;         /* uv_close called (closing: a shutdown may come first) */
+  int begun;          /* past the limits: its close is logged */
+  int admin_only;     /* over a limit: GET /health and /stats only */
+  int out_paused;     /* its answers pile up: not read till they drain */
+  size_t out;         /* bytes of answers not yet written */
+  uint64_t out_since; /* uv_now: paused for them, or ending */
+  uint64_t last_in, req_start, body_start, body_bytes; /* uv_now, bytes */
+  uint64_t requests;
   unsigned inflight;
   uint64_t stored, quarantined, bytes;
   struct http_state *http;
@@ -127,7 +148,10 @@ typedef struct gack {
 int server_run(const server_opts *opt);
 void client_read_start(client *cl);
 void client_read_stop(client *cl);
-void client_touch(client *cl); /* bytes came: restart the idle timer */
+void client_touch(client *cl); /* bytes came: the idle timer starts anew */
+/* The timer's next deadline (idle, an HTTP request's headers or body
+ * rate), from now: call when one of them changes. */
+void client_arm(client *cl);
 void client_close(client *cl);
 /* Close once what was written has gone (uv_shutdown first). */
 void client_end(client *cl);
@@ -140,6 +164,9 @@ void client_write(client *cl, const char *buf, size_t len);
  * acknowledges games in batches: one write a batch, not one a game);
  * before anything client_write() writes. */
 void client_ack(client *cl, const char *line, size_t len);
+/* The client's answers are over its share (it does not read them):
+ * reading stops till they drain. 1: paused. */
+int client_out_full(client *cl);
 /* Games: to the sink (returns 1: pause), to the quarantine. */
 int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
                  sink_cb cb);
@@ -149,11 +176,13 @@ void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
  * its parser events when the sink does that (sink_events). */
 void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes);
 void server_game_done(void *ctx, void *user);
+size_t server_game_held(void *ctx, void *user); /* conn_ops' held */
 const conn_limits *server_limits(const server *s, conn_limits *l);
 
 /* raw.c */
 void raw_start(client *cl);
-void raw_stop(client *cl); /* the server is stopping */
+void raw_stop(client *cl);    /* the server is stopping */
+void raw_timeout(client *cl); /* idle: the stream ends, with "done" */
 void raw_read(client *cl, const char *buf, ssize_t n);
 
 /* http.c */
@@ -161,6 +190,10 @@ void http_start(client *cl);
 void http_stop(client *cl);
 void http_read(client *cl, const char *buf, ssize_t n);
 void http_free(client *cl);
+void http_pump(client *cl); /* go on as far as the state allows */
+/* The timer fired: 1 when the client was closed for a deadline of HTTP's
+ * (headers too slow, body under the minimum rate). */
+int http_deadline(client *cl, uint64_t now);
 
 /* Bytes held by every shard's conns and sinks (--max-memory). */
 size_t server_memory(const server *s);

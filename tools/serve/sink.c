@@ -19,7 +19,12 @@
 #include <unistd.h>
 
 #define DEFAULT_HIGH (4u << 20)
-#define IDLE_CONV_MAX 256 /* converters kept for the next games */
+#define IDLE_CONV_MAX 256           /* converters kept for the next games */
+#define IDLE_CONV_KEEP (256u << 10) /* a larger one is not kept */
+/* What a game waiting to be written holds besides its bytes, counted in
+ * the backlog (--max-memory; tiny games are mostly this): its ack
+ * record here, the caller's record and acknowledgement line. */
+#define GAME_COST 128
 
 /* Games' file names are numbered in the process, not per sink: the
  * shards' sinks (and quarantines) share directories. */
@@ -67,6 +72,7 @@ struct sink {
   sgf_callbacks json_ev; /* json_conv_callbacks() */
   json_conv **idle_conv; /* converters lent and given back */
   size_t nidle, idle_cap;
+  size_t idle_bytes; /* what the idle converters hold */
   normalizer *norm;
   bytebuf scratch;
 };
@@ -162,7 +168,7 @@ static void write_more(sink *s);
 
 /* The backlog changed: tell opt.total. */
 static void publish(sink *s) {
-  size_t now = sink_backlog(s);
+  size_t now = sink_backlog(s) + s->idle_bytes;
   if (s->opt.total == NULL || now == s->published) return;
   if (now > s->published)
     atomic_fetch_add(s->opt.total, now - s->published);
@@ -211,6 +217,11 @@ static void wrote(uv_work_t *req, int status) {
   publish(s); /* before the callbacks: they check the memory limit */
   for (i = 0; i < nacks; i++)
     if (a[i].cb) a[i].cb(a[i].ctx, n < 0 ? (int)n : 0, NULL);
+  if (!s->writing) { /* a burst's buffers are not kept (a callback may
+                      * have started the next write with them) */
+    if (s->infl.cap > s->opt.high) bytebuf_free(&s->infl);
+    if (s->infl_acks.cap > s->opt.high / 16) bytebuf_free(&s->infl_acks);
+  }
   if (s->pend.len > 0) write_more(s);
   wake(s);
 }
@@ -263,16 +274,23 @@ void *sink_events(sink *s, const char *name, const sgf_callbacks **ev,
                   size_t *bytes) {
   json_conv *c;
   if (s->json == NULL || s->norm != NULL) return NULL;
-  c = s->nidle > 0 ? s->idle_conv[--s->nidle] : json_conv_create();
-  if (c == NULL) return NULL;
+  if (s->nidle > 0) {
+    c = s->idle_conv[--s->nidle];
+    s->idle_bytes -= json_conv_held(c); /* counted lent, by the caller */
+  } else if ((c = json_conv_create()) == NULL) {
+    return NULL;
+  }
   json_conv_start(c, name);
   *ev = &s->json_ev;
   *bytes = json_conv_size();
   return c;
 }
 
+size_t sink_events_held(const void *conv) { return json_conv_held(conv); }
+
 void sink_events_done(sink *s, void *conv) {
-  if (s->nidle == IDLE_CONV_MAX) {
+  size_t held = json_conv_held(conv);
+  if (s->nidle == IDLE_CONV_MAX || held > IDLE_CONV_KEEP) {
     json_conv_destroy(conv);
     return;
   }
@@ -287,6 +305,8 @@ void sink_events_done(sink *s, void *conv) {
     s->idle_cap = cap;
   }
   s->idle_conv[s->nidle++] = conv;
+  s->idle_bytes += held;
+  publish(s);
 }
 
 int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx) {
@@ -415,7 +435,9 @@ int sink_reopen(sink *s) {
 }
 
 size_t sink_backlog(const sink *s) {
-  return s->pend.len + s->infl.len + s->dir_bytes;
+  return s->pend.len + s->infl.len + s->dir_bytes +
+         (s->pend_acks.len + s->infl_acks.len) / sizeof(ack) * GAME_COST +
+         s->dir_jobs * (sizeof(dirjob) + GAME_COST);
 }
 
 uint64_t sink_games(const sink *s) { return s->games; }

@@ -73,6 +73,8 @@ void *sink_events(sink *s, const char *name, const sgf_callbacks **ev,
                   size_t *bytes);
 int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx);
 void sink_events_done(sink *s, void *conv);
+/* The bytes a lent converter holds now (it grows with its game). */
+size_t sink_events_held(const void *conv);
 int sink_behind(const sink *s);
 void sink_wait(sink *s, sink_waiter *w);
 void sink_unwait(sink *s, sink_waiter *w);

@@ -28,14 +28,15 @@ void stats_json(const server *s, char *buf, size_t cap) {
            ",\"games_stored\":%" PRIu64 ",\"bytes_stored\":%" PRIu64
            ",\"games_quarantined\":%" PRIu64 ",\"store_failures\":%" PRIu64
            ",\"warnings\":%" PRIu64 ",\"limits_hit\":%" PRIu64
+           ",\"timeouts\":%" PRIu64 ",\"clients_dropped\":%" PRIu64
            ",\"http_requests\":%" PRIu64 ",\"sink_pauses\":%" PRIu64
            ",\"sink_backlog_bytes\":%zu,\"held_bytes\":%zu"
            ",\"threads\":%u,\"stopping\":%s}\n",
            SUM(connections), atomic_load(&s->g->nclients), SUM(refused),
            SUM(bytes_in), SUM(games_stored), SUM(bytes_stored),
            SUM(games_quarantined), SUM(store_failures), SUM(warnings),
-           SUM(limits_hit), SUM(http_requests), SUM(pauses),
-           atomic_load(&s->g->backlog), atomic_load(&s->g->held),
+           SUM(limits_hit), SUM(timeouts), SUM(dropped), SUM(http_requests),
+           SUM(pauses), atomic_load(&s->g->backlog), atomic_load(&s->g->held),
            s->g->nshards > 1 ? s->g->nshards - 1 : 1,
            s->stopping ? "true" : "false");
 }
