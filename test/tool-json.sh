@@ -445,7 +445,7 @@ for mode in "" --mainline; do
   SGF_JSON_SLOW=1 "$sgf" json $mode runs.sgf >slow.out 2>&1
   echo "exit $?" >>slow.out
   [ -n "$mode" ] ||
-    grep -q 'runs.sgf:[1-9][0-9]*:11: error: text does not decode as UTF-8' slow.out ||
+    grep -q 'runs.sgf:[1-9][0-9]*:10: error: text does not decode as UTF-8' slow.out ||
     bad "runs.sgf: no positioned error to compare"
   for chunk in 65536 1 5 7 13 64 100; do
     "$sgf" json $mode --chunk=$chunk runs.sgf >fast.out 2>&1
