@@ -110,7 +110,8 @@ python3 -c '
 import sys
 sys.stdout.write("(;CA[UTF-8]PB[" + "b" * 65536 + "][second]PW[" + "w" * 65537 +
                  "]PW[later]GN[x];B[aa])\n")' >cap.sgf
-for mode in --headers --mainline; do
+# (values in pieces: --chunk)
+for mode in --headers --mainline "--headers --chunk=1" "--mainline --chunk=7"; do
   "$sgf" json $mode cap.sgf >out.jsonl 2>err.txt
   rc=$?
   [ $rc = 1 ] || bad "cap $mode: exit $rc, want 1 (a warning)"
