@@ -401,7 +401,7 @@ static int on_node(sgf_parser *p, void *u) {
 
 static const char nomem_root[] = "out of memory holding the root node";
 
-static int root_property(jgame *g, const char *at, size_t len) {
+static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
   unsigned char n = (unsigned char)(len > 255 ? 255 : len);
   char *q;
   g->root_slot = -1;
@@ -415,7 +415,7 @@ static int root_property(jgame *g, const char *at, size_t len) {
     if (!g->root_keep) return SGF_CONTINUE;
   }
   if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) {
-    jdiag(g, sgf_parser_position(g->p), 1, nomem_root);
+    jdiag(g, sgf_parser_position(p), 1, nomem_root);
     return SGF_ABORT;
   }
   q = g->root.p + g->root.len;
@@ -489,9 +489,8 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
 static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   jrun *r = u;
   jgame *g = &r->g;
-  (void)p;
   if (g->depth == 0) return SGF_CONTINUE;
-  if (g->root_phase == 1) return root_property(g, at, len);
+  if (g->root_phase == 1) return root_property(g, p, at, len);
   if (!g->node_open) /* a property before any node: not in a node */
     return SGF_CONTINUE;
   prop_begin(g, at, len);
