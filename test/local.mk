@@ -164,6 +164,11 @@ test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
 TESTS += test/tool-json.sh
 EXTRA_DIST += test/tool-json.sh
+# issue 26: `sgf json`'s memory bounded for what it does not write (peak
+# RSS over a 100 MB comment), one diagnostic per value, CA as ASCII,
+# U+0085, U+2028, U+2029 escaped
+TESTS += test/tool-json-bugs.sh
+EXTRA_DIST += test/tool-json-bugs.sh
 # the semantic checks (sgfstream/check.h, lib/check): each check by hand,
 # split anywhere
 if HAVE_CMOCKA

@@ -7,8 +7,8 @@
 # byte-identical to `sgf json`'s line for the same game, and the source
 # the peer's, as for the game's bytes alone (game 0, offset 0, line 1,
 # column 1). The server converts a game from the events of the parser
-# that split the stream; `sgf json` parses it afresh. Skips (77) without
-# serve or python3.
+# that split the stream; `sgf json` parses it afresh. U+0085, U+2028 and
+# U+2029 come out escaped. Skips (77) without serve or python3.
 name=serve-json
 . "${top_srcdir:-.}/test/serve-lib.sh"
 
@@ -32,6 +32,11 @@ for g in range(40):
     sys.stdout.buffer.write(b"(;SZ[%d]\r\n" % size + run(300, size) + b"(" +
                             run(20, size) + b")(" + run(20, size) + b"))\r\n")
 EOF
+# text with U+0085, U+2028 and U+2029 (UTF-8, and 0x85 in ISO-8859-1):
+# the converter escapes them as sgf json does (\u0085...), by the same
+# writer, or Python's splitlines() would split its lines there
+printf '(;CA[UTF-8]PB[a\302\205b]C[1\342\200\2502\342\200\2513])\n' >>"$tmp/stream.sgf"
+printf '(;CA[ISO-8859-1]C[x\205y])\n' >>"$tmp/stream.sgf"
 "$sgf" json "$tmp/stream.sgf" >"$tmp/want.jsonl" 2>/dev/null
 [ "$(wc -l <"$tmp/want.jsonl")" -gt 200 ] || bad "sgf json wrote too few lines"
 
@@ -80,6 +85,11 @@ for i, (w, g) in enumerate(zip(want, got)):
         print(f"serve-json: FAIL: {how}: game {i}: source {gs}")
         bad = 1
         break
+text = b"\n".join(got).decode("utf-8")
+for ch in ["\u0085", "\u2028", "\u2029"]:
+    if ch in text or ("\\u%04x" % ord(ch)) not in text:
+        print(f"serve-json: FAIL: {how}: U+{ord(ch):04X} not escaped")
+        bad = 1
 if not bad:
     print(f"serve-json: {how}: {len(got)} lines, each sgf json's for its game")
 sys.exit(bad)

@@ -17,6 +17,13 @@
  * --mainline uses the parser's mainline mode (SGF_OPT_MAINLINE) and
  * writes no tree. A game the parser stops inside (a fatal error) is closed
  * as it stands and marked "incomplete": every line is valid JSON.
+ *
+ * MEMORY. Held: the main line's moves (written last), a value in pieces
+ * (whole, to be decoded) and the root node's records. --headers and
+ * --mainline hold only what they write: of the root the first value of
+ * each header field and of CA, capped (JHEAD_VALUE_MAX), and B and W;
+ * elsewhere only B and W values. So their memory does not grow with the
+ * comments they do not print (test/tool-json-bugs.sh measures it).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -69,7 +76,10 @@ void help_json(FILE *f) {
           "\n"
           "      --headers       only the source and the header fields; "
           "the rest\n"
-          "                      of each game is skipped unparsed\n"
+          "                      of each game is skipped unparsed (a "
+          "header value\n"
+          "                      over 64 KiB is dropped: null, with a "
+          "warning)\n"
           "      --mainline      no tree: the header fields and the main "
           "line\n"
           "      --raw           every value as written (escapes kept), "
@@ -274,8 +284,13 @@ static void root_done(jgame *g) {
     if (!r.is_value) {
       if (g->nprops) prop_end(g);
       prop_begin(g, r.s, r.len);
-    } else {
+    } else if (!r.dropped) {
+      int i;
+      /* a header field's value: its decoding error is reported once */
+      for (i = 0; i < g->nsaid && g->said[i] != r.at; i++) continue;
+      g->mute_decode = i < g->nsaid;
       prop_value(g, r.s, r.len, r.pos);
+      g->mute_decode = 0;
     }
   }
   if (g->nprops) prop_end(g);
@@ -292,6 +307,10 @@ static void game_begin(jgame *g, sgf_pos pos) {
   g->entries = 0;
   g->entry_open = 0;
   g->root.len = 0;
+  g->root_have = 0;
+  g->nsaid = 0;
+  if (g->root.cap > JKEEP_CAP) bytebuf_free(&g->root); /* a large one's */
+  if (g->val.cap > JKEEP_CAP) bytebuf_free(&g->val);
   g->moves.len = 0;
   g->move_raw.len = 0;
   sgf_board_init(&g->board);
@@ -370,23 +389,108 @@ static int on_node(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
+/* ------------------------------------------------------------ the root */
+
+/* The root node is held as records (jroot_next) until it is complete.
+ * The full output writes all of it; --headers and --mainline keep only
+ * what they write: the first value of each header field and of CA, up
+ * to JHEAD_VALUE_MAX bytes (one longer is dropped, with a warning, and
+ * its field is null), and (--mainline) B and W. Nothing else of the
+ * root is held, so a large comment in it costs no memory. A value's
+ * pieces go straight into its record. */
+
+static const char nomem_root[] = "out of memory holding the root node";
+
+static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
+  unsigned char n = (unsigned char)(len > 255 ? 255 : len);
+  char *q;
+  g->root_slot = -1;
+  g->root_keep = 1;
+  if (g->mode != JMODE_FULL) {
+    int slot = jheader_slot(at, len);
+    g->root_slot = slot;
+    g->root_keep = (slot >= 0 && !(g->root_have & 1u << slot)) ||
+                   (g->mode == JMODE_MAINLINE && len == 1 &&
+                    (at[0] == 'B' || at[0] == 'W'));
+    if (!g->root_keep) return SGF_CONTINUE;
+  }
+  if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) {
+    jdiag(g, sgf_parser_position(p), 1, nomem_root);
+    return SGF_ABORT;
+  }
+  q = g->root.p + g->root.len;
+  q[0] = 'P';
+  q[1] = (char)n;
+  memcpy(q + 2, at, n);
+  g->root.len += 2 + (size_t)n;
+  g->root.p[g->root.len] = '\0';
+  return SGF_CONTINUE;
+}
+
+/* A header value over JHEAD_VALUE_MAX: its record becomes a 'D'. */
+static void root_drop(jgame *g) {
+  char *q = g->root.p + g->vrec; /* room: the 'V' record's head */
+  q[0] = 'D';
+  memcpy(q + 1, &g->vpos, sizeof g->vpos);
+  g->root.len = g->vrec + 1 + sizeof g->vpos;
+  g->root.p[g->root.len] = '\0';
+  g->rv = JRV_DROPPED;
+  if (g->root_slot < JHEAD_FIELDS)
+    jdiag(g, g->vpos, 0,
+          "%s: value over %zu bytes, not kept (--headers and --mainline "
+          "keep header values up to that size): \"%s\" written as null",
+          jheader_id(g->root_slot), JHEAD_VALUE_MAX, jheader_key(g->root_slot));
+  else
+    jdiag(g, g->vpos, 0,
+          "CA: value over %zu bytes, not kept (--headers and --mainline "
+          "keep header values up to that size): text read as with no CA",
+          JHEAD_VALUE_MAX);
+}
+
+/* A piece of a value of the root node. */
+static int root_value_piece(jgame *g, const char *at, size_t len,
+                            unsigned flags) {
+  size_t n;
+  if (!g->root_keep) return SGF_CONTINUE;
+  if (flags & SGF_VALUE_FIRST) {
+    char *q;
+    g->rv = JRV_SKIP;
+    if (g->root_slot >= 0) { /* the first value only */
+      if (g->root_have & 1u << g->root_slot) return SGF_CONTINUE;
+      g->root_have |= 1u << g->root_slot;
+    }
+    if (bytebuf_reserve(&g->root, JREC_HEAD) != 0) {
+      jdiag(g, g->vpos, 1, nomem_root);
+      return SGF_ABORT;
+    }
+    g->vrec = g->root.len;
+    q = g->root.p + g->root.len;
+    q[0] = 'V';
+    memcpy(q + 1, &g->vpos, sizeof g->vpos);
+    g->root.len += JREC_HEAD; /* the length: below */
+    g->rv = JRV_KEEP;
+  }
+  if (g->rv != JRV_KEEP) return SGF_CONTINUE;
+  if (g->root_slot >= 0 &&
+      len > JHEAD_VALUE_MAX - (g->root.len - g->vrec - JREC_HEAD)) {
+    root_drop(g);
+    return SGF_CONTINUE;
+  }
+  if (bytebuf_try_add(&g->root, at, len) != 0) {
+    jdiag(g, g->vpos, 1, nomem_root);
+    return SGF_ABORT;
+  }
+  /* the length so far: whole, also if the game stops inside the value */
+  n = g->root.len - g->vrec - JREC_HEAD;
+  memcpy(g->root.p + g->vrec + 1 + sizeof g->vpos, &n, sizeof n);
+  return SGF_CONTINUE;
+}
+
 static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   jrun *r = u;
   jgame *g = &r->g;
-  (void)p;
   if (g->depth == 0) return SGF_CONTINUE;
-  if (g->root_phase == 1) {
-    unsigned char n = (unsigned char)(len > 255 ? 255 : len);
-    char *q;
-    if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) return SGF_ABORT;
-    q = g->root.p + g->root.len;
-    q[0] = 'P';
-    q[1] = (char)n;
-    memcpy(q + 2, at, n);
-    g->root.len += 2 + (size_t)n;
-    g->root.p[g->root.len] = '\0';
-    return SGF_CONTINUE;
-  }
+  if (g->root_phase == 1) return root_property(g, p, at, len);
   if (!g->node_open) /* a property before any node: not in a node */
     return SGF_CONTINUE;
   prop_begin(g, at, len);
@@ -399,29 +503,9 @@ static int in_property(const jgame *g) {
   return g->root_phase != 1 && g->node_open && (g->nprops > 0 || !tree_mode(g));
 }
 
-static void value_done(jrun *r, const char *at, size_t len) {
-  jgame *g = &r->g;
-  if (g->root_phase == 1) {
-    /* one reserve, then the record in place (jroot_next reads it) */
-    char *q;
-    if (bytebuf_reserve(&g->root, 1 + sizeof g->vpos + sizeof len + len) != 0)
-      return;
-    q = g->root.p + g->root.len;
-    *q++ = 'V';
-    memcpy(q, &g->vpos, sizeof g->vpos);
-    q += sizeof g->vpos;
-    memcpy(q, &len, sizeof len);
-    q += sizeof len;
-    memcpy(q, at, len);
-    g->root.len = (size_t)(q + len - g->root.p);
-    g->root.p[g->root.len] = '\0';
-    return;
-  }
-  if (in_property(g)) prop_value(g, at, len, g->vpos);
-}
-
 /* A value's event; its position, when needed, is *known (a node of a
- * move run: on_moves) or the parser's. */
+ * move run: on_moves) or the parser's. A value in pieces is held whole
+ * (g->val) to be decoded: only one that is written. */
 static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
                        const char *at, size_t len, unsigned flags) {
   jgame *g = &r->g;
@@ -434,20 +518,24 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
       jdiag(g, known ? *known : sgf_parser_position(p), 1, nomem_moves);
     return SGF_CONTINUE;
   }
+  if (g->root_phase != 1 &&
+      (!in_property(g) || (!tree_mode(g) && !g->move_color)))
+    return SGF_CONTINUE; /* not written (--mainline: only the moves) */
   if (flags & SGF_VALUE_FIRST) {
     /* for diagnostics only: none are written when quiet (sgf serve) */
     if (!g->quiet) g->vpos = known ? *known : sgf_parser_position(p);
     g->val.len = 0;
-    if (flags & SGF_VALUE_LAST) {
-      value_done(r, at, len);
-      return SGF_CONTINUE;
-    }
+  }
+  if (g->root_phase == 1) return root_value_piece(g, at, len, flags);
+  if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST)) {
+    prop_value(g, at, len, g->vpos);
+    return SGF_CONTINUE;
   }
   if (bytebuf_try_add(&g->val, at, len) != 0) {
     jdiag(g, g->vpos, 1, "out of memory");
     return SGF_ABORT;
   }
-  if (flags & SGF_VALUE_LAST) value_done(r, g->val.p, g->val.len);
+  if (flags & SGF_VALUE_LAST) prop_value(g, g->val.p, g->val.len, g->vpos);
   return SGF_CONTINUE;
 }
 

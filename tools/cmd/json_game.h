@@ -32,6 +32,17 @@ typedef struct jlevel {
   unsigned flags;
 } jlevel;
 
+/* The header fields (json_value.c: "black" PB... "game_name" GN), and
+ * CA after them: the root properties --headers and --mainline keep, the
+ * first value of each, up to JHEAD_VALUE_MAX bytes (a longer one is
+ * dropped with a warning: the field is null). */
+#define JHEAD_FIELDS 14
+#define JHEAD_SLOTS (JHEAD_FIELDS + 1)
+#define JHEAD_VALUE_MAX ((size_t)65536)
+enum { JRV_SKIP = 0, JRV_KEEP, JRV_DROPPED };
+/* A buffer grown past this for a game is freed at the next game. */
+#define JKEEP_CAP ((size_t)1 << 20)
+
 /* A property definition looked up, by its sgf_prop_slot() + 1 (0:
  * none). */
 #define JDEF_CACHE 32
@@ -81,7 +92,19 @@ typedef struct jgame {
   sgf_pos vpos;    /* the value's '[' */
   bytebuf val;     /* a value that came in pieces */
 
-  bytebuf root;  /* the root node's records */
+  bytebuf root; /* the root node's records */
+  /* the root property being read (jroot_property): whether its values
+   * are kept, its header slot (jheader_slot, -1: none), the slots whose
+   * first value is kept or dropped, the state of the value being read
+   * (JRV_*) and where its record begins */
+  int root_keep, root_slot, rv;
+  unsigned root_have;
+  size_t vrec;
+  /* the records of the values the header fields were written from: when
+   * the tree writes them again, their decoding errors are not reported
+   * twice (mute_decode) */
+  size_t said[JHEAD_SLOTS];
+  int nsaid, mute_decode;
   bytebuf moves; /* jmove */
   bytebuf move_raw;
   bytebuf text; /* FF[4]-decoded text */
@@ -146,16 +169,25 @@ void jwrite_header(jgame *g);
 /* Set the converter's CA and the board from the root node's records. */
 void jroot_settings(jgame *g);
 
-/* The root node's records in g->root: 'P' len ident, or 'V' pos len
- * bytes. jroot_next() steps through them (*at 0 to start): 1 and the
- * record, 0 at the end. */
+/* The root node's records in g->root: 'P' len ident, 'V' pos len bytes,
+ * or 'D' pos (a value dropped: over JHEAD_VALUE_MAX bytes). jroot_next()
+ * steps through them (*at 0 to start): 1 and the record, 0 at the end. */
 typedef struct jrec {
-  int is_value;
+  int is_value, dropped;
   const char *s;
   size_t len;
   sgf_pos pos;
+  size_t at; /* where the record begins in g->root */
 } jrec;
 int jroot_next(const jgame *g, size_t *at, jrec *r);
+#define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
+
+/* The header slot of a property: 0 to JHEAD_FIELDS - 1 a header field's,
+ * JHEAD_FIELDS for CA, -1 none. */
+int jheader_slot(const char *ident, size_t len);
+/* The header field's key ("black") and property ("PB"); for CA "CA". */
+const char *jheader_key(int slot);
+const char *jheader_id(int slot);
 
 /* cmd_json.c, for `sgf filter --json`: one game's bytes, cut from an
  * input, as a line of `sgf json` (full mode), its source and its

@@ -31,35 +31,44 @@ void jout_bytes_slow(jout *o, const char *s, size_t len) {
 }
 
 /* The first byte of s[i, len) that a JSON string must escape (below
- * 0x20, '"' or '\\'), or len. Sixteen bytes at a time with SSE2; else
- * eight, by the word-at-a-time tests of "Bit Twiddling Hacks" (a byte of
- * x that is 0, or below n, sets its high bit in the result, barring bytes
- * >= 0x80, which the & ~x takes out). */
+ * 0x20, '"' or '\\') or that may begin a character it escapes (0xC2: the
+ * C1 controls U+0080-U+009F, 0xE2: U+2028, U+2029), or len. Sixteen bytes
+ * at a time with SSE2; else eight, by the word-at-a-time tests of "Bit
+ * Twiddling Hacks" (a byte of x that is 0, or below n, sets its high bit
+ * in the result, barring bytes >= 0x80, which the & ~x takes out; a false
+ * hit only sends the word to the byte loop). */
 size_t jout_next_escape(const char *s, size_t i, size_t len) {
 #ifdef __SSE2__
   const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
-                ctl = _mm_set1_epi8(0x1f);
+                ctl = _mm_set1_epi8(0x1f), c2 = _mm_set1_epi8((char)0xC2),
+                e2 = _mm_set1_epi8((char)0xE2);
   for (; len - i >= 16; i += 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
     __m128i m = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-        _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)); /* v <= 0x1f */
+        _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+            _mm_cmpeq_epi8(_mm_min_epu8(v, ctl), v)), /* v <= 0x1f */
+        _mm_or_si128(_mm_cmpeq_epi8(v, c2), _mm_cmpeq_epi8(v, e2)));
     unsigned bits = (unsigned)_mm_movemask_epi8(m);
     if (bits) return i + (size_t)__builtin_ctz(bits);
   }
 #else
   const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
   for (; len - i >= 8; i += 8) {
-    uint64_t x, q, b;
+    uint64_t x, q, b, c, e;
     memcpy(&x, s + i, 8);
     q = x ^ (ones * '"');
     b = x ^ (ones * '\\');
-    if ((((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & high) != 0) break;
+    c = x ^ (ones * 0xC2);
+    e = x ^ (ones * 0xE2);
+    if ((((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & high) != 0 ||
+        (((c - ones) & ~c) | ((e - ones) & ~e)) & high)
+      break;
   }
 #endif
   for (; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c < 0x20 || c == '"' || c == '\\') break;
+    if (c < 0x20 || c == '"' || c == '\\' || c == 0xC2 || c == 0xE2) break;
   }
   return i;
 }
@@ -88,13 +97,39 @@ void jout_escaped(jout *o, unsigned char c) {
   }
 }
 
+static void put_u(jout *o, unsigned u) {
+  static const char hex[] = "0123456789abcdef";
+  char *q = jout_room(o, 6);
+  q[0] = '\\';
+  q[1] = 'u';
+  q[2] = hex[u >> 12 & 15];
+  q[3] = hex[u >> 8 & 15];
+  q[4] = hex[u >> 4 & 15];
+  q[5] = hex[u & 15];
+  o->len += 6;
+}
+
+size_t jout_escape_at(jout *o, const char *s, size_t i, size_t len) {
+  const unsigned char *u = (const unsigned char *)s + i;
+  if (u[0] == 0xC2 && len - i >= 2 && u[1] >= 0x80 && u[1] <= 0x9F) {
+    put_u(o, u[1]); /* a C1 control (U+0085 among them) */
+    return i + 2;
+  }
+  if (u[0] == 0xE2 && len - i >= 3 && u[1] == 0x80 &&
+      (u[2] == 0xA8 || u[2] == 0xA9)) {
+    put_u(o, 0x2000u | (u[2] == 0xA8 ? 0x28u : 0x29u));
+    return i + 3;
+  }
+  jout_escaped(o, u[0]);
+  return i + 1;
+}
+
 void jout_string(jout *o, const char *s, size_t len) {
   size_t i = 0, run = 0;
   jout_byte(o, '"');
   while ((i = jout_next_escape(s, i, len)) < len) {
     jout_bytes(o, s + run, i - run); /* the plain run before it */
-    jout_escaped(o, (unsigned char)s[i]);
-    run = ++i;
+    run = i = jout_escape_at(o, s, i, len);
   }
   jout_bytes(o, s + run, len - run);
   jout_byte(o, '"');

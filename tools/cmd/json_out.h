@@ -2,8 +2,11 @@
  *
  * Strings given to jout_string() must be valid UTF-8 (sgf_charset's
  * output always is): the writer escapes the quote, the backslash and the
- * control characters (\n, \r, \t, \b, \f, else \u00XX) and passes every
- * other byte through, so a line holds exactly the text it was given.
+ * control characters (\n, \r, \t, \b, \f, else \u00XX), and also the C1
+ * controls U+0080-U+009F and the separators U+2028 and U+2029 as \uXXXX
+ * (valid raw in JSON, but line breaks to Python's str.splitlines() and
+ * to JavaScript before ES2019), and passes every other byte through, so
+ * a line holds exactly the text it was given.
  */
 #ifndef SGF_TOOLS_JSON_OUT_H
 #define SGF_TOOLS_JSON_OUT_H
@@ -58,8 +61,12 @@ static inline void jout_cstr(jout *o, const char *s) {
 /* A JSON string of len bytes of UTF-8, quotes included. */
 void jout_string(jout *o, const char *s, size_t len);
 /* The first byte of s[i, len) that a JSON string must escape (below
- * 0x20, '"' or '\\'), or len. */
+ * 0x20, '"' or '\\'), or that may begin a character it escapes (0xC2,
+ * 0xE2), or len. */
 size_t jout_next_escape(const char *s, size_t i, size_t len);
+/* The character at s[i] (where jout_next_escape stopped) as a JSON
+ * string holds it: its escape, or itself. Returns the index after it. */
+size_t jout_escape_at(jout *o, const char *s, size_t i, size_t len);
 /* One byte of a JSON string: itself, or its escape. */
 void jout_escaped(jout *o, unsigned char c);
 void jout_int(jout *o, int64_t n);

@@ -156,6 +156,10 @@ static int convert(jgame *g, const char *s, size_t len, const char *raw,
   size_t off = 0;
   int n =
       sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, info, &off);
+  if (n == SGF_ESYNTAX && g->mute_decode) { /* the header reported it */
+    g->status = exit_worse(g->status, EXIT_TROUBLE);
+    return (int)info->len;
+  }
   if (n == SGF_ESYNTAX) {
     size_t k = flags == ~0u ? off : raw_offset(raw, rawlen, flags, off);
     jdiag(g, jpos_in_value(pos, raw, k), 1,
@@ -196,14 +200,23 @@ static void write_text_utf8(jout *o, const char *s, size_t len, int simple) {
   size_t i = 0, run = 0;
   jout_byte(o, '"');
   while ((i = jout_next_escape(s, i, len)) < len) {
-    char c = s[i++];
-    jout_bytes(o, s + run, i - 1 - run);
+    char c = s[i];
+    jout_bytes(o, s + run, i - run);
+    if ((unsigned char)c >= 0x80) { /* U+0085, U+2028...: escaped */
+      run = i = jout_escape_at(o, s, i, len);
+      continue;
+    }
+    i++;
     if (c == '\\') { /* the next byte as it is, or a soft line break */
       if (i == len) {
         run = i;
         break;
       }
       c = s[i++];
+      if ((unsigned char)c >= 0x80) { /* a character's first byte: kept */
+        run = --i;                    /* for the escapes above */
+        continue;
+      }
       if (c == '\r' || c == '\n') { /* with its CR LF or LF CR partner */
         if (i < len && s[i] == (c == '\r' ? '\n' : '\r')) i++;
       } else {
@@ -276,27 +289,57 @@ void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   write_converted(g, raw, len, raw, len, ~0u, pos);
 }
 
+/* Bytes as a JSON string, each byte one character (ISO-8859-1): those
+ * over 0x7f as two bytes of UTF-8, the C1 controls escaped. */
+static void write_latin1(jout *o, const char *s, size_t len) {
+  size_t i;
+  jout_byte(o, '"');
+  for (i = 0; i < len; i++) {
+    unsigned char b = (unsigned char)s[i];
+    char u[2];
+    if (b < 0x80) {
+      jout_escaped(o, b);
+      continue;
+    }
+    u[0] = (char)(0xC0 | b >> 6);
+    u[1] = (char)(0x80 | (b & 0x3F));
+    if (b < 0xA0)
+      jout_escape_at(o, u, 0, 2); /* a C1 control: \u0080-\u009f */
+    else
+      jout_bytes(o, u, 2);
+  }
+  jout_byte(o, '"');
+}
+
+/* As it is when UTF-8, else read as ISO-8859-1: nothing is lost. */
+static void write_utf8_or_latin1(jout *o, const char *s, size_t len) {
+  if (sgf_utf8_valid(s, len) == len)
+    jout_string(o, s, len);
+  else
+    write_latin1(o, s, len);
+}
+
 void jwrite_name(jgame *g, const char *name) {
-  size_t i, len = strlen(name);
-  if (sgf_utf8_valid(name, len) == len) {
-    jout_string(g->out, name, len);
+  write_utf8_or_latin1(g->out, name, strlen(name));
+}
+
+/* CA's own value names a charset in ASCII: never read through the
+ * charset it names (CA[UTF-16LE] would come out as CJK), nor through
+ * --charset's. FF[4]-decoded as SimpleText (--raw: as written); bytes
+ * that are not ASCII as UTF-8 when they are, else as ISO-8859-1. */
+static void write_ca(jgame *g, const char *raw, size_t len) {
+  size_t n;
+  if (g->raw) {
+    write_utf8_or_latin1(g->out, raw, len);
     return;
   }
   g->text.len = 0;
-  if (bytebuf_reserve(&g->text, 2 * len) != 0) {
+  if (bytebuf_reserve(&g->text, len + 1) != 0) {
     jout_cstr(g->out, "null");
     return;
   }
-  for (i = 0; i < len; i++) {
-    unsigned char b = (unsigned char)name[i];
-    if (b < 0x80) {
-      g->text.p[g->text.len++] = (char)b;
-    } else {
-      g->text.p[g->text.len++] = (char)(0xC0 | b >> 6);
-      g->text.p[g->text.len++] = (char)(0x80 | (b & 0x3F));
-    }
-  }
-  jout_string(g->out, g->text.p, g->text.len);
+  n = sgf_text_decode(raw, len, g->text.p, SGF_TEXT_SIMPLE);
+  write_utf8_or_latin1(g->out, g->text.p, n);
 }
 
 /* A point's two letters, quoted, at q (4 bytes). */
@@ -317,6 +360,7 @@ static void write_part(jgame *g, const sgf_vpart *p, int rect, const char *raw,
                        sgf_pos pos) {
   char num[SGF_REAL_MAX];
   int n, x, y;
+  size_t k;
   switch (p->type) {
     case SGF_VT_NUMBER:
       jout_int(g->out, p->u.number);
@@ -336,9 +380,11 @@ static void write_part(jgame *g, const sgf_vpart *p, int rect, const char *raw,
       return;
     case SGF_VT_TEXT:
     case SGF_VT_SIMPLETEXT:
+      /* jwrite_text counts from the byte before the text (the '[' of a
+       * whole value): here the ':' before a second part */
+      k = (size_t)(p->u.text.at - raw);
       jwrite_text(g, p->u.text.at, p->u.text.len, p->type == SGF_VT_SIMPLETEXT,
-                  jpos_in_value(pos, raw, (size_t)(p->u.text.at - raw)));
-      /* jpos_in_value counted the '[' once more: harmless for a column */
+                  k ? jpos_in_value(pos, raw, k - 1) : pos);
       return;
     case SGF_VT_MOVE:
       if (p->u.move.pass)
@@ -414,6 +460,10 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   sgf_typed_value v;
   size_t off = 0;
   int rc, rect;
+  if (def != NULL && def->id == SGF_PROP_CA) {
+    write_ca(g, raw, len);
+    return;
+  }
   if (g->raw || def == NULL) {
     jwrite_raw(g, raw, len, pos);
     return;
@@ -428,8 +478,7 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
         break;
       case SGF_VT_TEXT:
       case SGF_VT_SIMPLETEXT: /* decoded as itself, whole */
-        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT,
-                    jpos_in_value(pos, raw, 0));
+        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT, pos);
         return;
       case SGF_VT_POINT:
       case SGF_VT_STONE:
@@ -541,6 +590,8 @@ void jwrite_moves(jgame *g) {
 int jroot_next(const jgame *g, size_t *at, jrec *r) {
   const char *p = g->root.p + *at;
   if (*at >= g->root.len) return 0;
+  r->at = *at;
+  r->dropped = 0;
   if (*p == 'P') {
     r->is_value = 0;
     r->len = (unsigned char)p[1];
@@ -549,6 +600,14 @@ int jroot_next(const jgame *g, size_t *at, jrec *r) {
     return 1;
   }
   r->is_value = 1;
+  if (*p == 'D') {
+    r->dropped = 1;
+    memcpy(&r->pos, p + 1, sizeof r->pos);
+    r->s = "";
+    r->len = 0;
+    *at += 1 + sizeof r->pos;
+    return 1;
+  }
   memcpy(&r->pos, p + 1, sizeof r->pos);
   memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
   r->s = p + 1 + sizeof r->pos + sizeof r->len;
@@ -566,9 +625,9 @@ static int root_value(const jgame *g, const char *id, jrec *out) {
       in = r.len == idlen && memcmp(r.s, id, idlen) == 0;
       continue;
     }
-    if (in) {
+    if (in) { /* the first value (a dropped one: none) */
       *out = r;
-      return 1;
+      return !r.dropped;
     }
   }
   return 0;
@@ -624,21 +683,36 @@ static const struct {
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
+typedef char fields_are_jhead_fields[NFIELDS == JHEAD_FIELDS ? 1 : -1];
+
+int jheader_slot(const char *ident, size_t len) {
+  size_t i;
+  if (len != 2) return -1;
+  if (ident[0] == 'C' && ident[1] == 'A') return JHEAD_FIELDS;
+  for (i = 0; i < NFIELDS; i++)
+    if (ident[0] == fields[i].id[0] && ident[1] == fields[i].id[1])
+      return (int)i;
+  return -1;
+}
+
+const char *jheader_key(int slot) {
+  return slot >= 0 && slot < JHEAD_FIELDS ? fields[slot].key : "CA";
+}
+
+const char *jheader_id(int slot) {
+  return slot >= 0 && slot < JHEAD_FIELDS ? fields[slot].id : "CA";
+}
+
 /* The first value of each header field, in one pass over the records. */
 static void find_fields(const jgame *g, jrec *val, int *have) {
-  size_t at = 0, i;
+  size_t at = 0;
   jrec r;
   int cur = -1;
   memset(have, 0, NFIELDS * sizeof *have);
   while (jroot_next(g, &at, &r)) {
     if (!r.is_value) {
-      cur = -1;
-      if (r.len == 2)
-        for (i = 0; i < NFIELDS; i++)
-          if (r.s[0] == fields[i].id[0] && r.s[1] == fields[i].id[1]) {
-            cur = (int)i;
-            break;
-          }
+      cur = jheader_slot(r.s, r.len);
+      if (cur == JHEAD_FIELDS) cur = -1; /* CA */
     } else if (cur >= 0 && !have[cur]) {
       val[cur] = r;
       have[cur] = 1;
@@ -651,6 +725,9 @@ void jwrite_header(jgame *g) {
   int have[NFIELDS];
   size_t i;
   find_fields(g, val, have);
+  g->nsaid = 0;
+  for (i = 0; i < NFIELDS; i++)
+    if (have[i]) g->said[g->nsaid++] = val[i].at;
   for (i = 0; i < NFIELDS; i++) {
     jrec r = val[i];
     char num[SGF_REAL_MAX];
@@ -660,7 +737,7 @@ void jwrite_header(jgame *g) {
     jout_cstr(g->out, ",\"");
     jout_cstr(g->out, fields[i].key);
     jout_cstr(g->out, "\":");
-    if (!have[i]) {
+    if (!have[i] || r.dropped) { /* dropped: warned of when read */
       jout_cstr(g->out, "null");
       continue;
     }
