@@ -521,6 +521,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   hold_from(r, r->gpos.offset);
   r->mode = r->count ? HOLD_DROP : HOLD_CAPTURE; /* --count: no bytes */
   r->root_state = 0;
+  r->root_keep = 0;
   r->decision = D_PENDING;
   r->info_ok = 0;
   r->nmoves = 0;
