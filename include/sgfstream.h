@@ -62,7 +62,9 @@
  *                 From on_tree_end this skips the rest of the enclosing tree.
  *                 From on_node_end of a game's root node this skips the
  *                 rest of the game: read the root, decide, move on.
- *                 Diagnostics are not reported for skipped bytes.
+ *                 Diagnostics are not reported for skipped bytes,
+ *                 but for the depth limit (max_depth), which holds in
+ *                 skipped trees too: the fatal depth-limit.
  *   SGF_PAUSE     sgf_parser_feed() returns SGF_PAUSED at once, with
  *                 *consumed telling how many bytes were used. No callback
  *                 fires until sgf_parser_resume(); then feed the bytes from

@@ -199,8 +199,8 @@ TESTS += test/tool-utf16.sh
 EXTRA_DIST += test/tool-utf16.sh
 
 # `sgf filter`: by hand, against Python over `sgf json`, symmetries, --unique
-TESTS += test/tool-filter.sh
-EXTRA_DIST += test/tool-filter.sh
+TESTS += test/tool-filter.sh test/tool-filter-limits.sh
+EXTRA_DIST += test/tool-filter.sh test/tool-filter-limits.sh
 
 # sgf serve and sgf send (each skips without them): the load test, the
 # slow sink's backpressure, SIGTERM under load, the limits.

@@ -33,8 +33,9 @@
  * with a byte-by-byte reference of the parser's line rule on where it
  * stops, how many line breaks it counts, and the last LF/CR and last CR;
  * the tree skipper likewise, from every start state (outside a value,
- * inside one, after a backslash; 0 or 2 levels open), and on the state
- * where it stops.
+ * inside one, after a backslash; 0 or 2 levels open; no depth limit, or
+ * a limit of a few levels, where it must stop at the '(' past it), and
+ * on the state where it stops.
  * An outcome is the event log (with positions), the final status, the
  * final position and the sticky error.
  *
@@ -196,6 +197,7 @@ static const unsigned char *ref_tree(const unsigned char *s,
     } else if (c == '[') {
       sk->in_value = 1;
     } else if (c == '(') {
+      if (sk->levels == sk->max_levels) return s; /* the depth limit */
       sk->levels++;
     } else if (c == ')') {
       if (sk->levels == 0) return s;
@@ -208,7 +210,7 @@ static const unsigned char *ref_tree(const unsigned char *s,
 static const unsigned char *ref_scan(int kind, const unsigned char *s,
                                      const unsigned char *end) {
   sgf__lines ln;
-  sgf__skip sk = {0, 0, 0};
+  sgf__skip sk = {0, 0, 0, UINT64_MAX};
   if (kind == 2) return ref_text(s, end, 0, &ln);
   if (kind == 1) return ref_tree(s, end, 0, &sk, &ln);
   for (; s < end; s++)
@@ -304,7 +306,10 @@ static int check_text(const unsigned char *s, const unsigned char *end,
 static int check_tree(const unsigned char *s, const unsigned char *end,
                       const unsigned char *base, size_t n, const char *what) {
   static const sgf__skip starts[] = {
-      {0, 0, 0}, {2, 0, 0}, {0, 1, 0}, {0, 1, 1}, {2, 1, 1}};
+      {0, 0, 0, UINT64_MAX}, {2, 0, 0, UINT64_MAX}, {0, 1, 0, UINT64_MAX},
+      {0, 1, 1, UINT64_MAX}, {2, 1, 1, UINT64_MAX}, /* depth limits: */
+      {0, 0, 0, 0},          {2, 0, 0, 2},          {2, 0, 0, 3},
+      {0, 1, 1, 1},          {1, 0, 0, 5}};
   int ok = 1;
   for (int crb = 0; crb < 2; crb++)
     for (size_t st = 0; st < sizeof starts / sizeof starts[0]; st++) {

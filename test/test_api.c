@@ -918,6 +918,58 @@ static void test_depth_limit_million(void **state) {
   free(in);
 }
 
+static int dc_tb_skip(sgf_parser *p, void *u) {
+  (void)p;
+  ((diagcount *)u)->tree_begins++;
+  return SGF_SKIP;
+}
+
+static void test_depth_limit_skipped(void **state) {
+  (void)state;
+  /* The depth limit holds in a tree a handler skips (SGF_SKIP from the
+   * game's on_tree_begin: the tree skipper passes over it), and in a
+   * secondary variation mainline mode passes over: the same fatal at the
+   * same '(' as when every tree is read, whatever the chunks. */
+  size_t n = 1000000, pre = 15; /* "(;B[aa](;W[bb])" */
+  char *in = malloc(pre + 2 * n);
+  assert_non_null(in);
+  memcpy(in, "(;B[aa](;W[bb])", pre);
+  for (size_t i = 0; i < n; i++) {
+    in[pre + 2 * i] = '(';
+    in[pre + 2 * i + 1] = ';';
+  }
+  static const size_t chunks[] = {0, 1, 63, 4096};
+  for (int mainline = 0; mainline < 2; mainline++)
+    for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
+      if (chunks[k] == 1 && mainline) continue; /* slow, same path */
+      sgf_options o;
+      sgf_options_init(&o);
+      if (mainline) o.flags |= SGF_OPT_MAINLINE;
+      diagcount dc;
+      memset(&dc, 0, sizeof dc);
+      sgf_callbacks cb;
+      sgf_callbacks_init(&cb);
+      cb.on_diagnostic = dc_diag;
+      cb.on_tree_begin = mainline ? dc_tb : dc_tb_skip;
+      sgf_parser *p = sgf_parser_create(&cb, &dc, &o);
+      assert_non_null(p);
+      int st = feed_all(p, in, pre + 2 * n, chunks[k], NULL);
+      assert_int_equal(st, SGF_EPARSE);
+      assert_int_equal(dc.fatal, 1);
+      assert_int_equal(dc.last.code, SGF_DIAG_DEPTH_LIMIT);
+      /* skipped: the root tree, depth 1, and the chain from depth 2;
+       * mainline: the root and its first variation are read */
+      assert_int_equal(dc.tree_begins, mainline ? 2 : 1);
+      const sgf_diag *e = sgf_parser_error(p);
+      assert_non_null(e);
+      assert_int_equal(e->code, SGF_DIAG_DEPTH_LIMIT);
+      assert_int_equal(e->pos.offset, pre + 2 * (SGF_DEFAULT_MAX_DEPTH - 1));
+      assert_int_equal(e->pos.column, e->pos.offset + 1);
+      sgf_parser_destroy(p);
+    }
+  free(in);
+}
+
 static int dc_prop(sgf_parser *p, void *u, const char *at, size_t n) {
   (void)p;
   (void)at;
@@ -1815,6 +1867,7 @@ int main(void) {
       cmocka_unit_test(test_allocator_counts),
       cmocka_unit_test(test_allocator_failure_parser),
       cmocka_unit_test(test_depth_limit_million),
+      cmocka_unit_test(test_depth_limit_skipped),
       cmocka_unit_test(test_ident_limit_default),
       cmocka_unit_test(test_unescape),
       cmocka_unit_test(test_diag_table),

@@ -458,8 +458,9 @@ static void test_million_implicit(void **state) {
   assert_int_equal(a.bad, 0);
 }
 
-/* Nesting inside a tree that is skipped is only counted, never limited:
- * the parser's memory stays fixed and the skip ends cleanly. */
+/* Nesting inside a tree that is skipped is counted and limited as
+ * anywhere else: the fatal depth-limit at the '(' past max_depth, the
+ * parser's memory fixed. */
 static int skip_root(sgf_parser *p, void *u) {
   (void)p;
   C(u)->node++;
@@ -479,15 +480,17 @@ static void test_million_parens_skipped(void **state) {
   p = sgf_parser_create(&cb, &c, NULL);
   assert_non_null(p);
   st = feed_gen(p, &g, CHUNK, &fed);
-  /* end of input inside the skipped tree: unclosed-tree, then its
-   * tree-end; nothing else */
-  assert_int_equal(st, SGF_OK);
+  /* the 10,000th '(' after "(;C[x]" would open depth 10,001: fatal
+   * there, and no event for the skipped tree but its depth-limit */
+  assert_int_equal(st, SGF_EPARSE);
   assert_int_equal(c.tree_begin, 1);
-  assert_int_equal(c.tree_end, 1);
+  assert_int_equal(c.tree_end, 0);
   assert_int_equal(c.node, 1);
   assert_int_equal(c.prop, 0);
-  assert_int_equal(c.by_code[SGF_DIAG_UNCLOSED_TREE], 1);
-  assert_int_equal(sgf_parser_depth(p), 0);
+  assert_int_equal(c.by_code[SGF_DIAG_DEPTH_LIMIT], 1);
+  assert_int_equal(c.first[SGF_DIAG_DEPTH_LIMIT].pos.offset,
+                   6 + SGF_DEFAULT_MAX_DEPTH - 1);
+  assert_int_equal(c.by_code[SGF_DIAG_UNCLOSED_TREE], 0);
   sgf_parser_destroy(p);
 }
 

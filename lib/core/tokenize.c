@@ -894,7 +894,9 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         switch (cls) {
           case C_LPAREN:
             if (p->flags & SGF_OPT_MAINLINE) {
-              /* A secondary variation: pass over it without any event. */
+              /* A secondary variation: pass over it without any event
+               * (within the depth limit, as any other). */
+              if (p->depth >= p->max_depth) goto depth_limit;
               p->depth++;
               p->skip_target = p->depth;
               p->skip_silent = 1;
@@ -1165,6 +1167,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         sgf__skip sk;
         sgf__lines ln;
         sk.levels = p->depth - p->skip_target;
+        sk.max_levels = p->max_depth - p->skip_target;
         sk.in_value = st != ST_SKIP;
         sk.escaped = st == ST_SKIP_ESC;
         s = p->scan->tree(s, end, p->cr_end == OFF(s), &sk, &ln);
@@ -1174,6 +1177,8 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         p->depth = p->skip_target + sk.levels;
         st = !sk.in_value ? ST_SKIP : sk.escaped ? ST_SKIP_ESC : ST_SKIP_VALUE;
         if (s == end) continue;
+        /* a '(' past the depth limit: fatal in a skipped tree too */
+        if (*s == '(') goto depth_limit;
         goto close_tree;
       }
 

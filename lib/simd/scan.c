@@ -151,6 +151,7 @@ static const unsigned char *tree_bytes(const unsigned char *s,
       if (c == '[') {
         in = 1;
       } else if (c == '(') {
+        if (levels == sk->max_levels) break; /* the depth limit */
         levels++;
       } else if (c == ')') {
         if (levels == 0) break;
@@ -261,11 +262,12 @@ TREE_INLINE void tree_lines(const unsigned char *s, uint64_t cr, uint64_t lf,
 /* One block of n (1..64) bytes at s, its masks m (no bit at n or above):
  * returns the index of the closing ')', 64 if there is none (*sk, *ln and
  * *carry then describe the end of the block), or -1 if the block must go
- * through the byte loop (nothing changed). */
+ * through the byte loop (nothing changed): one it cannot read, or one
+ * that would pass sk->max_levels. */
 TREE_INLINE int tree_block(const unsigned char *s, const tree_masks *m,
                            unsigned n, int *carry, sgf__skip *sk,
                            sgf__lines *ln) {
-  uint64_t next, esc, lb, rb, x, before, out, op, cp;
+  uint64_t next, esc, lb, rb, x, before, out, op, cp, levels = sk->levels;
   esc = escaped_bits(m->bs, (uint64_t)sk->escaped, &next);
   lb = m->lb & ~esc;
   rb = m->rb & ~esc;
@@ -281,6 +283,10 @@ TREE_INLINE int tree_block(const unsigned char *s, const tree_masks *m,
     while (b) {
       uint64_t low = b & (0 - b);
       if (low & op) {
+        if (sk->levels == sk->max_levels) { /* the depth limit */
+          sk->levels = levels;
+          return -1; /* the byte loop stops at that '(' */
+        }
         sk->levels++;
       } else if (sk->levels == 0) {
         int at = __builtin_ctzll(low);
@@ -294,7 +300,9 @@ TREE_INLINE int tree_block(const unsigned char *s, const tree_masks *m,
       b ^= low;
     }
   } else if (op) {
-    sk->levels += (uint64_t)__builtin_popcountll(op);
+    uint64_t k = (uint64_t)__builtin_popcountll(op);
+    if (k > sk->max_levels - levels) return -1; /* the depth limit */
+    sk->levels += k;
   }
   tree_lines(s, m->cr, m->lf, ~(uint64_t)0, *carry, ln);
   if (n == 64) {

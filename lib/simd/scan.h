@@ -42,13 +42,16 @@ typedef struct sgf__skip {
   uint64_t levels; /* trees open inside the skipped one */
   int in_value;    /* inside a value */
   int escaped;     /* inside a value: the byte at s is escaped */
+  uint64_t max_levels; /* levels may not pass it (levels <= max_levels) */
 } sgf__skip;
 
 /* The tree skipper: passes over the bytes of a skipped game tree from s,
  * in state *sk: '[' opens a value outside one, an unescaped ']' closes
  * it, '(' and ')' outside values count levels; every other byte (a ']'
  * or '\\' outside a value, a NUL) is passed over. Returns the ')' that
- * closes the skipped tree (outside a value, sk->levels 0 there), or end,
+ * closes the skipped tree (outside a value, sk->levels 0 there), the '('
+ * outside a value that would open a level past sk->max_levels (the
+ * parser's depth limit holds in skipped trees too), or end,
  * with *sk the state there and the line breaks before it counted into
  * *ln as the text scanner counts them (cr_before likewise). */
 typedef const unsigned char *(*sgf__tree_fn)(const unsigned char *s,

@@ -23,7 +23,14 @@
  * followed by a newline. A game the input ends inside (the parser warns)
  * is written with the ')' it lacks (and the ']' if it ended inside a
  * value), so that the output stays a collection: the one change ever made
- * to a game's bytes.
+ * to a game's bytes. A game cut short by a fatal error or a read error is
+ * an error: written only if it was streaming out already, as far as it
+ * was read and left unclosed, so that it is not taken for whole.
+ *
+ * BOUNDED MEMORY. Of the root node only the values that the conditions
+ * read are recorded (root_wants), up to --max-game-bytes with a value
+ * being read in pieces; a game's bytes are held only while its fate is
+ * open and they are to be written (never with --count).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -77,6 +84,7 @@ typedef struct frun {
   int lex;            /* of the bytes written: LEX_VALUE, LEX_ESCAPE */
   uint64_t lex_depth; /* the game trees they leave open */
   int root_state;     /* 0 no node yet, 1 root node open, 2 decided */
+  int root_keep;      /* the root property being read is recorded */
   int decision, info_ok;
   sgf_pos gpos;      /* its '(' */
   uint64_t root_end; /* where its root node ended (or began) */
@@ -145,14 +153,18 @@ void help_filter(FILE *f) {
           "line\n"
           "                          equal those of a game already selected\n"
           "      --count             print only the number of games selected\n"
+          "                          (not with --json)\n"
           "      --json              write the games as 'sgf json' does "
           "(JSON Lines)\n"
-          "      --max-game-bytes=N  hold at most N bytes of a game waiting on "
-          "its\n"
-          "                          moves, or of any game with --json "
-          "(default\n"
-          "                          %zu MiB); a larger one is an error, "
-          "not written\n"
+          "      --max-game-bytes=N  hold at most N bytes (K, M, G allowed) "
+          "of a game\n"
+          "                          waiting on its root node or moves, "
+          "or of any\n"
+          "                          game with --json, and of the root "
+          "values the\n"
+          "                          conditions read (default %zu MiB); "
+          "a larger\n"
+          "                          game is an error, not written\n"
           "      --chunk=N           feed the parser N bytes at a time\n"
           "      --progress          show a progress line on stderr "
           "(default: on a\n"
@@ -398,6 +410,29 @@ static void reject(frun *r) {
   r->mode = HOLD_DROP;
 }
 
+/* Is a root property recorded (froot): one the conditions read, a move
+ * when the main line counts, a player for --unique? */
+static int root_wants(const frun *r, const char *id, size_t len) {
+  if (r->need_moves && len == 1 && (id[0] == 'B' || id[0] == 'W')) return 1;
+  if (r->unique && len == 2 && id[0] == 'P' && (id[1] == 'B' || id[1] == 'W'))
+    return 1;
+  return fpreds_wants(&r->preds, id, len);
+}
+
+/* The values read (the root's recorded ones, the value in pieces, and
+ * len more bytes) would pass --max-game-bytes: the game is an error. */
+static int over_budget(frun *r, size_t held, size_t len) {
+  char msg[200];
+  if (held <= r->max_game && len <= r->max_game - held) return 0;
+  snprintf(msg, sizeof msg,
+           "this game's values that the conditions read are over %zu bytes "
+           "(--max-game-bytes): not %s",
+           r->max_game, r->count ? "counted" : "written");
+  report(r, r->gpos, 1, msg);
+  reject(r);
+  return 1;
+}
+
 /* The root node is complete. */
 static int root_done(frun *r) {
   r->root_state = 2;
@@ -486,6 +521,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   hold_from(r, r->gpos.offset);
   r->mode = r->count ? HOLD_DROP : HOLD_CAPTURE; /* --count: no bytes */
   r->root_state = 0;
+  r->root_keep = 0;
   r->decision = D_PENDING;
   r->info_ok = 0;
   r->nmoves = 0;
@@ -538,8 +574,11 @@ static int on_property(sgf_parser *p, void *u, const char *at, size_t len) {
   r->move_color = 0;
   if (r->depth == 0) return SGF_CONTINUE;
   if (SKIPPING(r)) return SGF_SKIP;
-  if (r->root_state == 1)
+  if (r->root_state == 1) {
+    r->root_keep = root_wants(r, at, len);
+    if (!r->root_keep) return SGF_CONTINUE; /* its values are not held */
     return froot_prop(&r->root, at, len) == 0 ? SGF_CONTINUE : SGF_ABORT;
+  }
   if (len == 1 && (at[0] == 'B' || at[0] == 'W')) r->move_color = at[0];
   return SGF_CONTINUE;
 }
@@ -554,10 +593,14 @@ static int value_done(frun *r, const char *at, size_t len) {
 static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
                     unsigned flags) {
   frun *r = u;
+  size_t held;
   (void)p;
-  if (r->depth == 0 || (r->root_state != 1 && !r->move_color))
+  if (r->depth == 0 || (r->root_state == 1 ? !r->root_keep : !r->move_color))
     return SGF_CONTINUE;
   if (SKIPPING(r)) return SGF_SKIP;
+  held = (r->root_state == 1 ? r->root.rec.len : 0) +
+         (flags & SGF_VALUE_FIRST ? 0 : r->val.len);
+  if (over_budget(r, held, len)) return SGF_SKIP;
   if ((flags & (SGF_VALUE_FIRST | SGF_VALUE_LAST)) ==
       (SGF_VALUE_FIRST | SGF_VALUE_LAST))
     return value_done(r, at, len);
@@ -606,6 +649,12 @@ static int data(void *ctx, const char *buf, size_t len) {
     r->plen = n;
     rc = sgf_parser_feed(r->p, buf, n, NULL);
     r->fed += n;
+    if (rc != SGF_OK) { /* nothing of the piece after the error is read */
+      const sgf_diag *d = sgf_parser_error(r->p);
+      if (d != NULL && d->pos.offset >= r->base &&
+          d->pos.offset < r->base + r->plen)
+        r->plen = (size_t)(d->pos.offset - r->base);
+    }
     after_piece(r);
     if (rc != SGF_OK) {
       stopped(r);
@@ -633,16 +682,21 @@ static void end(void *ctx, const char *name, const char *error) {
   if (!r->stopped && error == NULL && sgf_parser_finish(r->p) != SGF_OK)
     stopped(r);
   if (r->depth > 0) { /* the parser stopped inside a game */
-    if (r->decision == D_ACCEPT && r->mode == HOLD_CAPTURE && !r->count) {
-      /* part of it went out already: the rest that was read too */
+    if (r->decision == D_ACCEPT && r->mode == HOLD_CAPTURE && !r->count &&
+        !r->json) {
+      /* part of it went out already: the rest that was read too, left
+       * open (no ']' or ')' added) so that it is not taken for whole */
       out_game(r, r->hold.p, r->hold.len);
-      out_close(r, 1);
+      out_close(r, 0);
       report(r, r->gpos, 1,
              "this game was cut short by the error: written as far as it "
-             "was read");
+             "was read, left unclosed");
     } else {
       report(r, r->gpos, 1,
-             "this game was cut short by the error: it is not written");
+             r->count ? "this game was cut short by the error: it is not "
+                        "counted"
+                      : "this game was cut short by the error: it is not "
+                        "written");
     }
     r->depth = 0;
   }
@@ -793,8 +847,21 @@ static int option(frun *r, int ch, char **argv) {
         return -1;
       }
       return 0;
-    case OPT_MAX_GAME:
-      return parse_chunk("filter", optarg, &r->max_game);
+    case OPT_MAX_GAME: {
+      uint64_t v;
+      if (parse_size("filter", "--max-game-bytes", optarg, &v) != 0) return -1;
+      if (v == 0 || v > SIZE_MAX) {
+        fprintf(stderr,
+                "sgf: filter: invalid --max-game-bytes '%s' (a positive size, "
+                "K M G "
+                "allowed)\n"
+                "Try 'sgf filter --help'.\n",
+                optarg);
+        return -1;
+      }
+      r->max_game = (size_t)v;
+      return 0;
+    }
     case OPT_CHUNK:
       return parse_chunk("filter", optarg, &r->chunk);
     case PROGRESS_OPT_ON:
@@ -833,6 +900,13 @@ int cmd_filter(int argc, char **argv) {
       status = rc > 0 ? finish_output(EXIT_CLEAN) : EXIT_TROUBLE;
       goto out;
     }
+  }
+  if (r->count && r->json) {
+    fprintf(stderr,
+            "sgf: filter: --count and --json exclude each other\n"
+            "Try 'sgf filter --help'.\n");
+    status = EXIT_TROUBLE;
+    goto out;
   }
   if (r->start.symmetric && !r->have_start) {
     fprintf(stderr,

@@ -18,7 +18,8 @@
 /* ------------------------------------------------------------ the root */
 
 /* The root node's properties as read, in one buffer of records: 'P' len
- * ident, or 'V' len(size_t) raw bytes. */
+ * ident, or 'V' len(size_t) raw bytes; only those the filter reads
+ * (fpreds_wants, and the moves and players when they count). */
 typedef struct froot {
   bytebuf rec;
   sgf_board board; /* from SZ (19 x 19 when absent or bad) */
@@ -84,6 +85,10 @@ int froot_prop(froot *r, const char *ident, size_t len);
 int froot_value(froot *r, const char *raw, size_t len);
 /* After the root node: SZ into r->board, CA into the converter. */
 void froot_done(froot *r, ftext *t, int input_utf8);
+/* Is a root property's value read by froot_done or the predicates (SZ,
+ * CA, the identifiers the predicates name)? Only those are recorded, so
+ * that a root node's other values (a long comment) are never held. */
+int fpreds_wants(const fpreds *ps, const char *ident, size_t len);
 /* Do all the predicates hold for this root? */
 int fpreds_match(const fpreds *ps, const froot *r, ftext *t);
 /* The UTF-8 text of each value of ident (simple: SimpleText decoding),

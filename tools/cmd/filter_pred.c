@@ -421,6 +421,29 @@ static int pred_matches(const fpred *p, const froot *r, ftext *t) {
   }
 }
 
+static int is_ident(const char *ident, size_t len, const char *id) {
+  return strlen(id) == len && memcmp(ident, id, len) == 0;
+}
+
+int fpreds_wants(const fpreds *ps, const char *ident, size_t len) {
+  static const char *const kind_id[] = {
+      [FK_DATE] = "DT", [FK_KOMI] = "KM", [FK_HANDICAP] = "HA"};
+  size_t i;
+  int k;
+  if (is_ident(ident, len, "SZ") || is_ident(ident, len, "CA")) return 1;
+  for (i = 0; i < ps->n; i++) {
+    const fpred *p = &ps->p[i];
+    if (p->kind != FK_TEXT) {
+      if (p->kind != FK_SIZE && is_ident(ident, len, kind_id[p->kind]))
+        return 1;
+      continue;
+    }
+    for (k = 0; k < p->nids; k++)
+      if (is_ident(ident, len, p->ids[k])) return 1;
+  }
+  return 0;
+}
+
 int fpreds_match(const fpreds *ps, const froot *r, ftext *t) {
   size_t i;
   for (i = 0; i < ps->n; i++)

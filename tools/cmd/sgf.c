@@ -108,6 +108,32 @@ int parse_chunk(const char *cmd, const char *arg, size_t *out) {
   return 0;
 }
 
+int parse_size(const char *cmd, const char *option, const char *arg,
+               uint64_t *out) {
+  char *end;
+  unsigned long long v;
+  unsigned shift = 0;
+  errno = 0;
+  v = strtoull(arg, &end, 10);
+  if (arg[0] < '0' || arg[0] > '9' || errno != 0) goto bad;
+  if (*end == 'K' || *end == 'k')
+    shift = 10;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30;
+  if (shift) end++;
+  if (*end != '\0' || v > (UINT64_MAX >> shift)) goto bad;
+  *out = (uint64_t)v << shift;
+  return 0;
+bad:
+  fprintf(stderr,
+          "sgf: %s: invalid %s '%s' (a number, K M G allowed)\n"
+          "Try 'sgf %s --help'.\n",
+          cmd, option, arg, cmd);
+  return -1;
+}
+
 void report_failure(const char *name, const char *message) {
   fflush(stdout); /* keep the order when both go to one terminal */
   progress_clear();

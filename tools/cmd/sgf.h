@@ -60,6 +60,11 @@ void help_send(FILE *f);
 int option_error(const char *cmd, int c, char **argv);
 /* Parse the N of --chunk=N (a positive byte count). 0 or -1 (reported). */
 int parse_chunk(const char *cmd, const char *arg, size_t *out);
+/* Parse the N of a size option (--max-game-bytes, serve's --max-memory):
+ * a number with an optional K, M or G (KiB, MiB, GiB). 0 or -1 (reported,
+ * naming cmd and option). */
+int parse_size(const char *cmd, const char *option, const char *arg,
+               uint64_t *out);
 /* "sgf: NAME: MESSAGE" on stderr. */
 void report_failure(const char *name, const char *message);
 /* A FILE gave no SGF input (input_sink.none): reported like a failure;

@@ -4,7 +4,6 @@
 #include "server.h"
 #include "sgf.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,34 +89,11 @@ void help_serve(FILE *f) {
           "SIGHUP: reopen the log and the sink's file.\n" EXIT_STATUS_HELP);
 }
 
-/* A byte count or number with an optional K, M or G. 0 or -1. */
-static int parse_size(const char *opt, const char *arg, uint64_t *out) {
-  char *end;
-  unsigned long long v;
-  errno = 0;
-  v = strtoull(arg, &end, 10);
-  if (arg[0] < '0' || arg[0] > '9' || errno != 0) goto bad;
-  if (*end == 'K' || *end == 'k')
-    v <<= 10, end++;
-  else if (*end == 'M' || *end == 'm')
-    v <<= 20, end++;
-  else if (*end == 'G' || *end == 'g')
-    v <<= 30, end++;
-  if (*end != '\0') goto bad;
-  *out = v;
-  return 0;
-bad:
-  fprintf(stderr,
-          "sgf: serve: invalid %s '%s' (a number, K M G allowed)\n"
-          "Try 'sgf serve --help'.\n",
-          opt, arg);
-  return -1;
-}
-
 /* Seconds into milliseconds. 0 or -1. */
 static int parse_secs(const char *opt, const char *arg, uint64_t *ms) {
   uint64_t v;
-  if (parse_size(opt, arg, &v) != 0) return -1;
+  if (parse_size("serve", opt, arg, &v) != 0) return -1;
+  if (v > UINT64_MAX / 1000) v = UINT64_MAX / 1000;
   *ms = v * 1000;
   return 0;
 }
@@ -224,14 +200,15 @@ int cmd_serve(int argc, char **argv) {
         o.log = optarg;
         break;
       case OPT_MAXCONN:
-        bad |= parse_size("--max-connections", optarg, &v);
+        bad |= parse_size("serve", "--max-connections", optarg, &v);
         o.max_conn = (unsigned)v;
         break;
       case OPT_MAXGAME:
-        bad |= parse_size("--max-game-bytes", optarg, &o.max_game_bytes);
+        bad |=
+            parse_size("serve", "--max-game-bytes", optarg, &o.max_game_bytes);
         break;
       case OPT_MAXGAMES:
-        bad |= parse_size("--max-games", optarg, &o.max_games);
+        bad |= parse_size("serve", "--max-games", optarg, &o.max_games);
         break;
       case OPT_IDLE:
         bad |= parse_secs("--idle-timeout", optarg, &o.idle_ms);
@@ -243,20 +220,20 @@ int cmd_serve(int argc, char **argv) {
         bad |= parse_secs("--header-timeout", optarg, &o.header_ms);
         break;
       case OPT_MINRATE:
-        bad |= parse_size("--min-body-rate", optarg, &o.min_rate);
+        bad |= parse_size("serve", "--min-body-rate", optarg, &o.min_rate);
         break;
       case OPT_DRAIN:
         bad |= parse_secs("--drain-timeout", optarg, &o.drain_ms);
         break;
       case OPT_MAXMEM:
-        bad |= parse_size("--max-memory", optarg, &o.max_memory);
+        bad |= parse_size("serve", "--max-memory", optarg, &o.max_memory);
         break;
       case OPT_SINKBUF:
-        bad |= parse_size("--sink-buffer", optarg, &v);
+        bad |= parse_size("serve", "--sink-buffer", optarg, &v);
         o.sink_high = (size_t)v;
         break;
       case OPT_THREADS:
-        bad |= parse_size("--threads", optarg, &v);
+        bad |= parse_size("serve", "--threads", optarg, &v);
         if (!bad && (v < 1 || v > 256)) {
           fprintf(stderr,
                   "sgf: serve: --threads: '%s' is not from 1 to 256\n"
