@@ -192,6 +192,13 @@ if command -v bzip2 >/dev/null 2>&1; then
   : | bzip2 -c >empty.sgf.bz2
   same_as_empty "bzip2 of nothing" empty.sgf.bz2
 else skipped="$skipped bzip2"; fi
+# (zstd, lz4: through libarchive, which finds no format in nothing)
+for z in zstd lz4; do
+  if command -v $z >/dev/null 2>&1; then
+    : | $z -q -c >empty.sgf.$z
+    same_as_empty "$z of nothing" empty.sgf.$z
+  else skipped="$skipped $z"; fi
+done
 # ... in a directory, and on standard input
 mkdir -p e
 cp empty.sgf.gz e/

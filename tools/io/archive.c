@@ -17,7 +17,8 @@
  * and every game of it was lost without a word. A compressed single file
  * must be read by the raw format. An archive with no .sgf member (an
  * empty one too) is reported to the sink's none(), never an empty
- * success.
+ * success; a compressed file of nothing is an empty input (as an empty
+ * .sgf file is), not libarchive's "Unrecognized archive format".
  *
  * Entries are read block by block (archive_read_data_block), as
  * libarchive decompresses them: archive_read_data() fills the caller's
@@ -233,6 +234,22 @@ static int read_entry(source *s, struct archive *a, const char *name,
   return rc;
 }
 
+/* After the first header failed: was a compression filter found, and
+ * then no format, not even raw? raw takes any byte, and a decompressor's
+ * own failure (damaged, cut off) has its own message: so the
+ * decompressed data was empty. */
+static int empty_stream(struct archive *a) {
+  /* libarchive's errno for "Unrecognized archive format" */
+#ifdef EFTYPE
+  const int format_errno = EFTYPE;
+#else
+  const int format_errno = EILSEQ;
+#endif
+  return archive_errno(a) == format_errno && archive_format(a) == 0 &&
+         archive_filter_count(a) > 1 &&
+         archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE;
+}
+
 static struct archive *open_archive(source *s) {
   struct archive *a = archive_read_new();
   if (a == NULL) return NULL;
@@ -301,8 +318,16 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
       continue;
     }
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-      if (entries == 0 && magic == INPUT__MAGIC_MAYBE &&
-          (s->dec != NULL ? s->dpulls <= 1 : s->seekable || s->io.reads <= 1)) {
+      if (entries == 0 && empty_stream(a)) {
+        /* a compressed file of nothing: an empty input, like an empty
+         * .sgf file */
+        keep_filters(s, a);
+        sink->begin(ctx, path);
+        sink->end(ctx, path, NULL);
+        sgf_entries++;
+      } else if (entries == 0 && magic == INPUT__MAGIC_MAYBE &&
+                 (s->dec != NULL ? s->dpulls <= 1
+                                 : s->seekable || s->io.reads <= 1)) {
         result = INPUT__NOT_ARCHIVE; /* not an archive after all */
       } else {
         keep_error(s, a);
