@@ -20,6 +20,7 @@
 #include "input_priv.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,14 @@ ssize_t input__src_pull(source *s, const char **out) {
  * compressed data ends first: > 0 bytes at *out, 0 at the end, < 0 an
  * error (s->perr). Every byte decoded before an error is handed out
  * before the error is. */
+/* Why the decoded data broke off, and where: after how many bytes. */
+static void dec_error(source *s, const char *why, size_t made) {
+  snprintf(s->perr_buf, sizeof s->perr_buf,
+           "%s (after %" PRIu64 " bytes decompressed)", why,
+           s->dtotal + (uint64_t)made);
+  s->dstate = DECODE_ERROR;
+}
+
 static ssize_t dec_pull(source *s, const char **out) {
   input_reader *r = s->r;
   size_t made = 0;
@@ -205,8 +214,7 @@ static ssize_t dec_pull(source *s, const char **out) {
       const char *p = NULL;
       ssize_t n = input__src_pull(s, &p);
       if (n < 0) {
-        snprintf(s->perr_buf, sizeof s->perr_buf, "%s", input__errmsg((int)n));
-        s->dstate = DECODE_ERROR;
+        dec_error(s, input__errmsg((int)n), made);
         break;
       }
       if (n == 0) s->din_last = 1;
@@ -216,12 +224,12 @@ static ssize_t dec_pull(source *s, const char **out) {
     rc = decoder_run(s->dec, &s->din, &s->din_len, s->din_last, r->dbuf + made,
                      DECODE_BUFSIZE - made, &k);
     made += k;
-    if (rc == DECODE_ERROR)
-      snprintf(s->perr_buf, sizeof s->perr_buf, "%s", decoder_error(s->dec));
-    if (rc == DECODE_END || rc == DECODE_ERROR) s->dstate = rc;
+    if (rc == DECODE_ERROR) dec_error(s, decoder_error(s->dec), made);
+    if (rc == DECODE_END) s->dstate = rc;
   }
   if (made > 0) {
     s->dpulls++;
+    s->dtotal += made;
     *out = s->dout = r->dbuf;
     s->dout_len = made;
     return (ssize_t)made;

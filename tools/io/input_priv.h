@@ -65,9 +65,10 @@ typedef struct source {
   size_t dout_len;
   int dkept;
   long dpulls;
+  uint64_t dtotal; /* bytes decoded */
   int dstate;
   const char *perr; /* why input__pull() failed */
-  char perr_buf[128];
+  char perr_buf[192];
   /* SRC_PLAIN: where the bytes go */
   const char *name;
   const input_sink *sink;
