@@ -14,7 +14,7 @@ set -e
 # libhttp-parser-dev: sgf serve and sgf send (without it they are not
 # built); curl, wrk: bench/serve.sh (the HTTP path's client and load).
 PKGS="build-essential autoconf automake libtool pkg-config
-      libuv1-dev libarchive-dev libcmocka-dev xz-utils time
+      libuv1-dev libarchive-dev zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev xz-utils time
       bzip2 zip zstd lz4 p7zip-full jq python3
       clang clang-format libclang-rt-14-dev valgrind
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user

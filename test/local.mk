@@ -89,7 +89,8 @@ endif
 endif
 
 # The sgf tool (each skips without it).
-TESTS += test/tool-write.sh test/tool-archives.sh test/tool-stats-jobs.sh \
+TESTS += test/tool-write.sh test/tool-archives.sh test/tool-detect.sh \
+	test/tool-truncated.sh test/tool-stats-jobs.sh \
 	test/tool-events.sh test/tool-exit.sh test/tool-inplace.sh \
 	test/tool-inplace-corpus.sh test/tool-help.sh test/tool-split-dirs.sh \
 	test/tool-check-ignore.sh test/tool-fds.sh
@@ -115,6 +116,7 @@ TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \
 EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-events.sh test/cases-scanners.sh test/corpus.sh \
 	test/roundtrip.sh test/tool-write.sh test/tool-archives.sh \
+	test/tool-detect.sh test/tool-truncated.sh \
 	test/tool-stats-jobs.sh test/tool-exit.sh test/check-layers.sh \
 	test/tool-inplace.sh test/tool-inplace-corpus.sh test/inplace-lib.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \

@@ -67,7 +67,8 @@ static void usage(FILE *f) {
           "\n"
           "FILE is an SGF file, an archive of SGF files (tar, zip, 7z, "
           "...,\n"
-          "compressed or not) or '-' for standard input (the default).\n"
+          "compressed or not) or '-' for standard input (the default);\n"
+          "a file named *.sgf is always read as one SGF file.\n"
           "Run 'sgf help COMMAND' for a command's options; see also "
           "sgf(1).\n");
 }

@@ -17,13 +17,17 @@
  * and every game of it was lost without a word. A compressed single file
  * must be read by the raw format. An archive with no .sgf member (an
  * empty one too) is reported to the sink's none(), never an empty
- * success.
+ * success; a compressed file of nothing is an empty input (as an empty
+ * .sgf file is), not libarchive's "Unrecognized archive format".
  *
  * Entries are read block by block (archive_read_data_block), as
  * libarchive decompresses them: archive_read_data() fills the caller's
  * buffer first and, when the input breaks off (a truncated game.sgf.gz),
  * returns the error and drops what it had copied, so up to a buffer of
- * games read before the cut would never reach the sink.
+ * games read before the cut would never reach the sink. libarchive's own
+ * decompressors still drop the block they were filling at a break, so
+ * gzip, xz and bzip2 are decoded before libarchive sees the data
+ * (decode.h, input.c): then it reads only the archive inside, if any.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -94,9 +98,16 @@ int input__archive_magic(const unsigned char *b, size_t n) {
 static la_ssize_t ar_read(struct archive *a, void *ud, const void **out) {
   source *s = ud;
   const char *p = NULL;
-  ssize_t n = input__src_pull(s, &p);
+  ssize_t n = input__pull(s, &p);
+  if (n < 0 && s->dec != NULL) {
+    /* The decoded data broke off: libarchive reads what came before as
+     * an archive that ends there (every entry before the break is read),
+     * and the error is told after it (input__read_archive()). */
+    *out = NULL;
+    return 0;
+  }
   if (n < 0) {
-    archive_set_error(a, EIO, "%s", input__errmsg((int)n));
+    archive_set_error(a, EIO, "%s", s->perr);
     return ARCHIVE_FATAL;
   }
   *out = p;
@@ -156,19 +167,26 @@ static int set_name(input_reader *r, const char *path, const char *entry) {
   return 0;
 }
 
-static void keep_error(input_reader *r, struct archive *a) {
+/* Why libarchive failed, or why the data decoded for it broke off, which
+ * libarchive took for the end of its input (ar_read). */
+static void keep_error(source *s, struct archive *a) {
   const char *e = archive_error_string(a);
-  snprintf(r->err, sizeof r->err, "%s", e ? e : "archive read error");
+  if (s->dec != NULL && s->dstate == DECODE_ERROR) e = s->perr_buf;
+  snprintf(s->r->err, sizeof s->r->err, "%s", e ? e : "archive read error");
 }
 
-/* Note the filters the data came through, for input_filters(). */
-static void keep_filters(input_reader *r, struct archive *a) {
+/* Note the filters the data came through, for input_filters(): those of
+ * libarchive, then the one decoded before it (s->dec), the outermost. */
+static void keep_filters(source *s, struct archive *a) {
+  input_reader *r = s->r;
   int i, n = archive_filter_count(a);
   r->nfilters = 0;
   for (i = 0; i < n && r->nfilters < INPUT_MAX_FILTERS; i++) {
     int code = archive_filter_code(a, i);
     if (code != ARCHIVE_FILTER_NONE) r->filters[r->nfilters++] = code;
   }
+  if (s->dec != NULL && r->nfilters < INPUT_MAX_FILTERS)
+    r->filters[r->nfilters++] = decode_filter_code(s->dkind);
 }
 
 /* Give the sink len zero bytes (a hole in a sparse entry). Nonzero if
@@ -185,13 +203,14 @@ static int zeros(const input_sink *sink, void *ctx, int64_t len) {
 
 /* Feed one entry, each block as it is decompressed. Returns ARCHIVE_OK,
  * or the failing archive_read_data_block result (r->err then says why). */
-static int read_entry(input_reader *r, struct archive *a, const char *name,
+static int read_entry(source *s, struct archive *a, const char *name,
                       const input_sink *sink, void *ctx) {
+  input_reader *r = s->r;
   const void *buf;
   size_t len;
   la_int64_t off, at = 0;
   int rc;
-  keep_filters(r, a);
+  keep_filters(s, a);
   sink->begin(ctx, name);
   for (;;) {
     rc = archive_read_data_block(a, &buf, &len, &off);
@@ -200,7 +219,7 @@ static int read_entry(input_reader *r, struct archive *a, const char *name,
       break;
     }
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-      keep_error(r, a);
+      keep_error(s, a);
       break;
     }
     rc = ARCHIVE_OK;
@@ -213,6 +232,22 @@ static int read_entry(input_reader *r, struct archive *a, const char *name,
   }
   sink->end(ctx, name, rc == ARCHIVE_OK ? NULL : r->err);
   return rc;
+}
+
+/* After the first header failed: was a compression filter found, and
+ * then no format, not even raw? raw takes any byte, and a decompressor's
+ * own failure (damaged, cut off) has its own message: so the
+ * decompressed data was empty. */
+static int empty_stream(struct archive *a) {
+  /* libarchive's errno for "Unrecognized archive format" */
+#ifdef EFTYPE
+  const int format_errno = EFTYPE;
+#else
+  const int format_errno = EILSEQ;
+#endif
+  return archive_errno(a) == format_errno && archive_format(a) == 0 &&
+         archive_filter_count(a) > 1 &&
+         archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE;
 }
 
 static struct archive *open_archive(source *s) {
@@ -234,7 +269,14 @@ static struct archive *open_archive(source *s) {
   archive_read_support_filter_rpm(a);
   archive_read_support_filter_xz(a);
   archive_read_support_filter_zstd(a);
-  /* archives (no mtree: see the top of this file) */
+  /* archives (no mtree: see the top of this file), unless the name says
+   * the file is one compressed SGF file */
+  if (s->one_sgf) {
+    archive_read_support_format_raw(a);
+    archive_read_set_read_callback(a, ar_read);
+    archive_read_set_callback_data(a, s);
+    return a;
+  }
   archive_read_support_format_7zip(a);
   archive_read_support_format_ar(a);
   archive_read_support_format_cab(a);
@@ -248,7 +290,7 @@ static struct archive *open_archive(source *s) {
   archive_read_support_format_zip(a);
   archive_read_support_format_raw(a); /* game.sgf.gz: one plain stream */
   archive_read_set_read_callback(a, ar_read);
-  if (s->seekable) archive_read_set_seek_callback(a, ar_seek);
+  if (s->seekable && s->dec == NULL) archive_read_set_seek_callback(a, ar_seek);
   archive_read_set_callback_data(a, s);
   return a;
 }
@@ -276,11 +318,19 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
       continue;
     }
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-      if (entries == 0 && magic == INPUT__MAGIC_MAYBE &&
-          (s->seekable || s->io.reads <= 1)) {
+      if (entries == 0 && empty_stream(a)) {
+        /* a compressed file of nothing: an empty input, like an empty
+         * .sgf file */
+        keep_filters(s, a);
+        sink->begin(ctx, path);
+        sink->end(ctx, path, NULL);
+        sgf_entries++;
+      } else if (entries == 0 && magic == INPUT__MAGIC_MAYBE &&
+                 (s->dec != NULL ? s->dpulls <= 1
+                                 : s->seekable || s->io.reads <= 1)) {
         result = INPUT__NOT_ARCHIVE; /* not an archive after all */
       } else {
-        keep_error(r, a);
+        keep_error(s, a);
         sink->fail(ctx, path, r->err);
         result = -1;
       }
@@ -290,7 +340,7 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
     entries++;
     if (archive_format(a) == ARCHIVE_FORMAT_RAW) {
       sgf_entries++;
-      rc = read_entry(r, a, path, sink, ctx);
+      rc = read_entry(s, a, path, sink, ctx);
     } else {
       const char *en = archive_entry_pathname(e);
       if (en == NULL) en = archive_entry_pathname_utf8(e);
@@ -303,13 +353,18 @@ int input__read_archive(source *s, const char *path, size_t n, int magic,
         break;
       }
       sgf_entries++;
-      rc = read_entry(r, a, r->name, sink, ctx);
+      rc = read_entry(s, a, r->name, sink, ctx);
     }
     if (rc != ARCHIVE_OK) {
       result = -1;
       if (rc == ARCHIVE_FATAL) break;
       rc = ARCHIVE_OK;
     }
+  }
+  if (result == 0 && s->dec != NULL && s->dstate == DECODE_ERROR) {
+    /* libarchive read to the break as if to an end */
+    sink->fail(ctx, path, s->perr_buf);
+    result = -1;
   }
   if (result == 0 && sgf_entries == 0) {
     snprintf(r->err, sizeof r->err,

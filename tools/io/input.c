@@ -10,18 +10,26 @@
  * the consumer has paused on the next chunk, which libarchive uses in
  * place until its next pull. So an archive is read by the same loop, the
  * same buffer and the same reads as a plain file. Archives are in
- * archive.c.
+ * archive.c. gzip, xz or bzip2 data is pulled the same way by a decoder
+ * (decode.h, read_decoded()), whose output is recognised again: a plain
+ * input, or an archive that libarchive pulls from the decoder. A file
+ * named *.sgf is not looked at (source.sniff): the first chunk is plain.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "input_priv.h"
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define DEFAULT_BUFSIZE (256u * 1024u)
+/* Decoded chunks of a compressed input: at least 32774 bytes, to hold
+ * every signature input__archive_magic() knows (ISO 9660's at 32769). */
+#define DECODE_BUFSIZE (128u * 1024u)
 
 const char *input__errmsg(int err) {
   /* On Unix, libuv's codes are negated errno values except its own few
@@ -58,6 +66,7 @@ void input_reader_destroy(input_reader *r) {
   uv_loop_close(&r->loop);
   free(r->rbuf);
   free(r->rbuf2);
+  free(r->dbuf);
   free(r->name);
   free(r);
 }
@@ -111,7 +120,13 @@ static int src_data(void *ctx, const char *buf, size_t len, size_t *used) {
   source *s = ctx;
   switch (s->mode) {
     case SRC_FIRST: {
-      int magic = input__archive_magic((const unsigned char *)buf, len);
+      const unsigned char *b = (const unsigned char *)buf;
+      int magic = INPUT__MAGIC_NONE;
+      if (s->sniff) {
+        s->dkind = decode_kind(b, len);
+        magic = s->dkind != DECODE_NONE ? INPUT__MAGIC_SURE
+                                        : input__archive_magic(b, len);
+      }
       if (magic != INPUT__MAGIC_NONE) {
         /* libarchive takes over, pulling: keep this chunk for it */
         s->mode = SRC_ARCHIVE;
@@ -177,6 +192,112 @@ ssize_t input__src_pull(source *s, const char **out) {
   return s->status < 0 ? s->status : 0;
 }
 
+/* The next chunk of decoded bytes, as much as r->dbuf holds unless the
+ * compressed data ends first: > 0 bytes at *out, 0 at the end, < 0 an
+ * error (s->perr). Every byte decoded before an error is handed out
+ * before the error is. */
+/* Why the decoded data broke off, and where: after how many bytes. */
+static void dec_error(source *s, const char *why, size_t made) {
+  snprintf(s->perr_buf, sizeof s->perr_buf,
+           "%s (after %" PRIu64 " bytes decompressed)", why,
+           s->dtotal + (uint64_t)made);
+  s->dstate = DECODE_ERROR;
+}
+
+static ssize_t dec_pull(source *s, const char **out) {
+  input_reader *r = s->r;
+  size_t made = 0;
+  while (made < DECODE_BUFSIZE && s->dstate == 0) {
+    size_t k;
+    int rc;
+    if (s->din_len == 0 && !s->din_last) {
+      const char *p = NULL;
+      ssize_t n = input__src_pull(s, &p);
+      if (n < 0) {
+        dec_error(s, input__errmsg((int)n), made);
+        break;
+      }
+      if (n == 0) s->din_last = 1;
+      s->din = p;
+      s->din_len = (size_t)n;
+    }
+    rc = decoder_run(s->dec, &s->din, &s->din_len, s->din_last, r->dbuf + made,
+                     DECODE_BUFSIZE - made, &k);
+    made += k;
+    if (rc == DECODE_ERROR) dec_error(s, decoder_error(s->dec), made);
+    if (rc == DECODE_END) s->dstate = rc;
+  }
+  if (made > 0) {
+    s->dpulls++;
+    s->dtotal += made;
+    *out = s->dout = r->dbuf;
+    s->dout_len = made;
+    return (ssize_t)made;
+  }
+  if (s->dstate == DECODE_ERROR) {
+    s->perr = s->perr_buf;
+    return -1;
+  }
+  return 0;
+}
+
+ssize_t input__pull(source *s, const char **out) {
+  ssize_t n;
+  if (s->dec != NULL) {
+    if (s->dkept) {
+      s->dkept = 0;
+      *out = s->dout;
+      return (ssize_t)s->dout_len;
+    }
+    return dec_pull(s, out);
+  }
+  n = input__src_pull(s, out);
+  if (n < 0) s->perr = input__errmsg((int)n);
+  return n;
+}
+
+/* A compressed file decoded here (s->dkind; the source paused on its
+ * first chunk): what it holds is recognised like any input, by its first
+ * bytes (decoded), and read as one plain input or as an archive. */
+static int read_decoded(source *s, const char *name, const input_sink *sink,
+                        void *ctx) {
+  input_reader *r = s->r;
+  const char *p = NULL;
+  ssize_t n;
+  int rc = 0, stop = 0;
+  if (r->dbuf == NULL) r->dbuf = malloc(DECODE_BUFSIZE);
+  if (r->dbuf != NULL) s->dec = decoder_new(s->dkind);
+  if (s->dec == NULL) {
+    sink->fail(ctx, name, strerror(ENOMEM));
+    return -1;
+  }
+  n = dec_pull(s, &p);
+  if (n > 0 && !s->one_sgf) {
+    int magic = input__archive_magic((const unsigned char *)p, (size_t)n);
+    if (magic != INPUT__MAGIC_NONE) {
+      s->dkept = 1;
+      rc = input__read_archive(s, name, (size_t)n, magic, sink, ctx);
+      if (rc != INPUT__NOT_ARCHIVE) goto done;
+      /* plain after all: only the first chunk was decoded, and is kept */
+      p = s->dout;
+      n = (ssize_t)s->dout_len;
+      rc = 0;
+    }
+  }
+  r->nfilters = 1;
+  r->filters[0] = decode_filter_code(s->dkind);
+  sink->begin(ctx, name);
+  if (n > 0) stop = sink->data(ctx, p, (size_t)n);
+  while (!stop && n > 0)
+    if ((n = dec_pull(s, &p)) > 0) stop = sink->data(ctx, p, (size_t)n);
+  if (!stop && n < 0) rc = -1;
+  sink->end(ctx, name, rc < 0 ? s->perr : NULL);
+done:
+  decoder_free(s->dec);
+  s->dec = NULL;
+  return rc;
+}
+
 static int read_source(source *s, const char *name, const input_sink *sink,
                        void *ctx, uv_file fd) {
   input_reader *r = s->r;
@@ -214,6 +335,11 @@ static int read_source(source *s, const char *name, const input_sink *sink,
   /* Paused on the first chunk, which looks like an archive. */
   {
     size_t n = s->io.kept;
+    if (s->dkind != DECODE_NONE) {
+      rc = read_decoded(s, name, sink, ctx);
+      if (fd == 0 && r->in_stream != NULL && s->io.eof) r->in_eof = 1;
+      return rc;
+    }
     rc = input__read_archive(s, name, n, s->status, sink, ctx);
     if (fd == 0 && r->in_stream != NULL && s->io.eof) r->in_eof = 1;
     if (rc != INPUT__NOT_ARCHIVE) return rc;
@@ -252,6 +378,7 @@ static int read_file(input_reader *r, const char *path, const input_sink *sink,
   int rc;
   memset(&s, 0, sizeof s);
   s.r = r;
+  s.sniff = 1;
   if (strcmp(path, "-") == 0) {
     rc = stdin_setup(r);
     if (rc != 0) {
@@ -274,6 +401,8 @@ static int read_file(input_reader *r, const char *path, const input_sink *sink,
     return -1;
   }
   fd = rc;
+  s.sniff = input__sgf_name(path) != INPUT__SGF_PLAIN;
+  s.one_sgf = input__sgf_name(path) == INPUT__SGF_COMPRESSED;
   /* A regular file is read at offsets (libarchive may seek in it). */
   if (uv_fs_fstat(&r->loop, &req, fd, NULL) == 0 &&
       S_ISREG(req.statbuf.st_mode)) {

@@ -28,7 +28,13 @@
  *                 until it has paused on the next chunk. Each regular
  *                 entry whose name ends in ".sgf" (any case) is one input
  *                 named "ARCHIVE:ENTRY"; a single compressed file is one
- *                 input named like the file.
+ *                 input named like the file. gzip, xz and bzip2 are
+ *                 decoded here (decode.h), pulled the same way, and what
+ *                 they hold is recognised again: plain, or an archive for
+ *                 libarchive.
+ * A file named "*.sgf" (any case), given or found in a directory, is
+ * never looked at for an archive or compression: it is one plain input.
+ * Standard input and other names are.
  * The sink below cannot pause (the commands' parsers never do); a
  * consumer that pauses uses stream.h directly.
  */

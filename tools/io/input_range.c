@@ -57,8 +57,9 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
      * ISO 9660's, is at 32769), and no more: the bytes are read again. */
     n = read_at(r, fd, r->rbuf, r->rcap < PROBE ? r->rcap : PROBE, 0);
     if (n <= 0 ||
-        input__archive_magic((const unsigned char *)r->rbuf, (size_t)n) !=
-            INPUT__MAGIC_NONE ||
+        (input__sgf_name(path) != INPUT__SGF_PLAIN &&
+         input__archive_magic((const unsigned char *)r->rbuf, (size_t)n) !=
+             INPUT__MAGIC_NONE) ||
         utf16_detect(r->rbuf, (size_t)n, &skip) != UTF16_NONE)
       size = -1; /* UTF-16 is transcoded from its start: not in ranges */
   }

@@ -1,6 +1,6 @@
 /* walk.c - a directory given as FILE: every regular file below it whose
  * name ends in ".sgf", or in ".sgf" and a compression suffix ("x.sgf.gz",
- * see is_sgf_name), in any case, in sorted order, read like a FILE.
+ * see input__sgf_name()), in any case, in sorted order, read like a FILE.
  *
  * The walk is iterative (an explicit stack of directory paths), lists each
  * directory with uv_fs_scandir, and does not follow symbolic links to
@@ -78,9 +78,7 @@ static char *join(const char *dir, const char *name) {
   return p;
 }
 
-/* "x.sgf", or a compressed one: "x.sgf.gz" (.bz2 .xz .zst .lz4 .lzma .lz
- * .Z), any case. */
-static int is_sgf_name(const char *name) {
+int input__sgf_name(const char *name) {
   static const char *const zip[] = {"",     ".gz",   ".bz2", ".xz", ".zst",
                                     ".lz4", ".lzma", ".lz",  ".z"};
   size_t n = strlen(name), i;
@@ -88,7 +86,7 @@ static int is_sgf_name(const char *name) {
     size_t k = strlen(zip[i]);
     if (n > 4 + k && strcasecmp(name + n - k, zip[i]) == 0 &&
         strncasecmp(name + n - k - 4, ".sgf", 4) == 0)
-      return 1;
+      return i == 0 ? INPUT__SGF_PLAIN : INPUT__SGF_COMPRESSED;
   }
   return 0;
 }
@@ -165,7 +163,7 @@ static int list_dir(input_walk *w, const char *dir) {
     }
     if (type == UV_DIRENT_LINK) {
       /* to a directory: never walked; to a file named so: read */
-      int sgf = is_sgf_name(ent.name), to_dir = 0;
+      int sgf = input__sgf_name(ent.name) != 0, to_dir = 0;
       strvec *v = NULL;
       if (sgf || w->no_links) to_dir = input_is_dir(w->r, path);
       if (w->no_links && (sgf || to_dir))
@@ -178,7 +176,7 @@ static int list_dir(input_walk *w, const char *dir) {
         w->lost = 1;
     } else if (type == UV_DIRENT_DIR) {
       if (vec_push(&subs, path) < 0) w->lost = 1;
-    } else if (type == UV_DIRENT_FILE && is_sgf_name(ent.name)) {
+    } else if (type == UV_DIRENT_FILE && input__sgf_name(ent.name)) {
       if (vec_push(&w->files, path) < 0) w->lost = 1;
     } else {
       free(path);
