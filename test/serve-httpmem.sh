@@ -1,11 +1,12 @@
 #!/bin/sh
-# serve-httpmem.sh - --max-memory holds an HTTP body back: one POST of
-# 8 MB of games into a FIFO not read yet (the sink's own mark, 64M, out
-# of the way) with --max-memory 1M: the server stops reading the body
-# while the sink's backlog and the connections' bytes are over the limit
+# serve-httpmem.sh - --max-memory holds an HTTP body back: six POSTs of
+# 200 KB of games each into a FIFO not read yet (the sink's own
+# mark, 64M, out of the way) with --max-memory 1M: the server stops
+# reading the bodies while the sink's backlog and the connections' bytes
+# (a POST's games are held until its body is whole) are over the limit
 # (a log line says so; GET /stats still answers), and reads on as the
-# FIFO drains: every game stored, answered 200. Before, the body was
-# read on: the backlog grew to the whole body. And with the sink empty
+# FIFO drains: every game stored, answered 200. Before, the bodies were
+# read on: the backlog grew to all of them. And with the sink empty
 # (a game of 2 MB, --max-memory 100K) the request is cut: 503, the game
 # quarantined. Skips (77) without serve or python3.
 name=serve-httpmem
@@ -20,8 +21,8 @@ python3 - "$HTTP_PORT" "$tmp" <<'PY' || fail=1
 import http.client, json, os, sys, threading, time
 port, t = int(sys.argv[1]), sys.argv[2]
 game = b"(;GM[1]FF[4]SZ[19]PB[Black]PW[White]" + b";B[pd];W[dp]" * 200 + b")\n"
-n = 8_000_000 // len(game)
-answer = {}
+n = 200_000 // len(game)
+answers = {}
 # /stats on a connection opened before: a new one is refused while the
 # memory is over the limit
 sh = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -29,13 +30,31 @@ def stats():
     sh.request("GET", "/stats")
     return json.loads(sh.getresponse().read())
 stats()
-def post():
-    h = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+# connected before any is sent: a connection made while the memory is
+# over the limit is refused
+conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=120) for i in range(6)]
+for h in conns:
+    h.connect()
+stats()
+def post(i):
+    h = conns[i]
     h.request("POST", "/games", body=game * n)
     r = h.getresponse()
-    answer["status"], answer["body"] = r.status, r.read()
-th = threading.Thread(target=post, daemon=True)
-th.start()
+    answers[i] = (r.status, r.read())
+# one after another, each once the last is in the sink's backlog (its
+# body whole: held, the bytes are the connections' own, and bodies over
+# the limit together with nothing in the sink would be cut, 503)
+ths = [threading.Thread(target=post, args=(i,), daemon=True) for i in range(6)]
+for i, th in enumerate(ths):
+    th.start()
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        s = stats()
+        if s["sink_backlog_bytes"] + s["bytes_stored"] >= 0.95 * (i + 1) * n * len(game):
+            break
+        if "reading paused" in open(f"{t}/log").read():
+            break
+        time.sleep(0.02)
 # the FIFO is not read: watch the memory held until the server pauses
 peak, paused = 0, False
 deadline = time.time() + 30
@@ -54,7 +73,8 @@ try:
         time.sleep(0.02)
 finally:
     open(f"{t}/go", "w").close()
-th.join(120)
+for th in ths:
+    th.join(120)
 bad = 0
 if not paused:
     print(f"serve-httpmem: FAIL: no pause for --max-memory (held + backlog reached {peak} bytes)")
@@ -63,11 +83,13 @@ if not paused:
 if peak > 1_500_000:
     print(f"serve-httpmem: FAIL: {peak} bytes held with --max-memory 1M")
     bad = 1
-if answer.get("status") != 200 or json.loads(answer["body"])["stored"] != n:
-    print(f"serve-httpmem: FAIL: the POST's answer: {answer}")
-    bad = 1
+for i in range(6):
+    a = answers.get(i)
+    if a is None or a[0] != 200 or json.loads(a[1])["stored"] != n:
+        print(f"serve-httpmem: FAIL: POST {i}'s answer: {a and a[:200]}")
+        bad = 1
 if not bad:
-    print(f"serve-httpmem: body held back at {peak} bytes (--max-memory 1M); {n} games stored after")
+    print(f"serve-httpmem: bodies held back at {peak} bytes (--max-memory 1M); 6 x {n} games stored after")
 sys.exit(bad)
 PY
 stop_serve

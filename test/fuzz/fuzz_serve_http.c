@@ -94,13 +94,14 @@ int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
   acks[nacks++].ctx = a;
   return next() % 4 == 0;
 }
-void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
-                       const char *reason) {
+int server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
+                      const char *reason) {
   (void)cl;
   (void)buf;
   (void)len;
   (void)off;
   (void)reason;
+  return next() % 8 == 0 ? -1 : 0; /* now and then the quarantine is full */
 }
 /* a sink that stores bytes: no game's events wanted */
 void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes) {

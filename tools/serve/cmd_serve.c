@@ -50,6 +50,9 @@ void help_serve(FILE *f) {
           "  -s, --strict            refuse damaged games (quarantined)\n"
           "      --quarantine=DIR    incomplete and refused games (default "
           "'quarantine')\n"
+          "      --max-quarantine=N  bytes the quarantine may hold; past "
+          "them a game\n"
+          "                          is dropped (said, logged; default 64M)\n"
           "      --log=FILE          the log (default stderr); SIGHUP "
           "reopens it\n"
           "      --log-games         a log line per game stored (default: "
@@ -83,10 +86,17 @@ void help_serve(FILE *f) {
           "                           0: the default)\n"
           "  -h, --help              show this help\n"
           "\n"
+          "A game is acknowledged exactly when it is durably in the sink "
+          "(written\nand fsync'd); a POST's games are stored only once its "
+          "body is whole.\n"
           "SIGINT, SIGTERM: stop accepting, finish or quarantine what is in "
-          "flight,\nexit 0 (what has not drained by --drain-timeout is "
-          "closed; 2 when a sink\nstill cannot write a second later). "
-          "SIGHUP: reopen the log and the sink's file.\n" EXIT_STATUS_HELP);
+          "flight\n(what has not drained by --drain-timeout is closed). "
+          "SIGHUP: reopen the log\nand the sink's file.\n"
+          "\n"
+          "Exit status: 0 stopped by a signal, every game stored; 2 a usage "
+          "error, a\nsink or port that could not be opened, a game the "
+          "sink failed to store, or\na sink that still could not write a "
+          "second after --drain-timeout.\nSee sgf(1).\n");
 }
 
 /* Seconds into milliseconds. 0 or -1. */
@@ -116,6 +126,7 @@ int cmd_serve(int argc, char **argv) {
     OPT_OUT,
     OPT_FMT,
     OPT_QUAR,
+    OPT_MAXQUAR,
     OPT_LOG,
     OPT_MAXCONN,
     OPT_MAXGAME,
@@ -138,6 +149,7 @@ int cmd_serve(int argc, char **argv) {
       {"fmt", no_argument, NULL, OPT_FMT},
       {"strict", no_argument, NULL, 's'},
       {"quarantine", required_argument, NULL, OPT_QUAR},
+      {"max-quarantine", required_argument, NULL, OPT_MAXQUAR},
       {"log", required_argument, NULL, OPT_LOG},
       {"max-connections", required_argument, NULL, OPT_MAXCONN},
       {"max-game-bytes", required_argument, NULL, OPT_MAXGAME},
@@ -165,6 +177,7 @@ int cmd_serve(int argc, char **argv) {
   o.min_rate = 1024;
   o.drain_ms = 10000;
   o.max_memory = 256u << 20;
+  o.max_quarantine = 64u << 20;
   o.threads = uv_available_parallelism();
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
@@ -195,6 +208,9 @@ int cmd_serve(int argc, char **argv) {
         break;
       case OPT_QUAR:
         o.quarantine = optarg;
+        break;
+      case OPT_MAXQUAR:
+        bad |= parse_size("serve", "--max-quarantine", optarg, &o.max_quarantine);
         break;
       case OPT_LOG:
         o.log = optarg;

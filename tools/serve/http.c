@@ -2,10 +2,15 @@
  * the requests):
  *
  *   POST /games   the body (Content-Length or chunked) is a stream of
- *                 games, one conn; the answer, once the sink has
+ *                 games, one conn; its complete games are held (counted
+ *                 in --max-memory) until the body has ended, then put
+ *                 in the sink: a request that does not complete (the
+ *                 connection ends, the server stops, a limit cuts it)
+ *                 stores nothing. The answer, once the sink has
  *                 acknowledged every game, is a JSON summary:
- *                 {"stored":N,"quarantined":N,"games":[...],
- *                  "warnings":[...],"rejected":[...]}
+ *                 {"stored":N,"failed":N,"quarantined":N,"dropped":N,
+ *                  "games":[...], "warnings":[...],"rejected":[...]},
+ *                 "games" in the body's order
  *   GET /health   {"status":"ok"} (or "stopping")
  *   GET /stats    the counters (stats.c)
  *
@@ -14,7 +19,7 @@
  * pipelined next request wait in h->rest, and reading stops meanwhile.
  * The body's conn is paused by the sink like a raw stream's; reading
  * stops then too. An answer lists at most MAX_GAMES games (the first
- * acknowledged; the rest counted, the last named): its size is bounded
+ * of the body; the rest counted, the last named): its size is bounded
  * whatever the body. "Expect: 100-continue" is answered at once.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -42,11 +47,12 @@ typedef struct http_state {
   int route, msg_done, keep_alive, body_on;
   int body_ended, cut; /* cut: the body's conn was done before the body */
   bytebuf rest;        /* bytes after a paused message */
-  bytebuf games, warns, rejected;
-  uint64_t nstored, nfailed, nquar, nwarn;
-  uint64_t nlisted; /* entries in games */
-  char last[128];   /* the last game's entry past MAX_GAMES */
-  char hname[8];    /* the header being read (Expect?) */
+  bytebuf warns, rejected;
+  bytebuf held;  /* the complete games' bytes, until the body has ended */
+  bytebuf recs;  /* hgame[]: the complete games, in the body's order */
+  int committed; /* the held games are in the sink */
+  uint64_t nstored, nfailed, nquar, ndropped, nwarn;
+  char hname[8]; /* the header being read (Expect?) */
   size_t hname_len;
   int hval, expect; /* in a value; it is Expect's */
   char hexpect[16];
@@ -54,6 +60,13 @@ typedef struct http_state {
   unsigned inflight; /* this request's games not yet acknowledged */
   int mem_paused;    /* reading stopped: over --max-memory */
 } http_state;
+
+/* A complete game of the body. */
+typedef struct hgame {
+  uint64_t index, offset, len;
+  size_t at;  /* in held */
+  int status; /* 0 not yet acknowledged, 1 stored, 2 failed */
+} hgame;
 
 static http_parser_settings settings;
 
@@ -77,9 +90,10 @@ static void reset_request(http_state *h) {
   h->msg_done = 0;
   h->body_on = 0;
   h->body_ended = h->cut = 0;
-  h->games.len = h->warns.len = h->rejected.len = 0;
-  h->nstored = h->nfailed = h->nquar = h->nwarn = 0;
-  h->nlisted = 0;
+  h->warns.len = h->rejected.len = h->recs.len = 0;
+  bytebuf_free(&h->held); /* a large body's buffer is not kept */
+  h->committed = 0;
+  h->nstored = h->nfailed = h->nquar = h->ndropped = h->nwarn = 0;
   h->hname_len = h->hexpect_len = 0;
   h->hval = h->expect = 0;
 }
@@ -106,24 +120,37 @@ static void respond(client *cl, int code, const char *body, size_t len) {
 /* cut: why the body's stream ended before the body did (a limit, a
  * refusal in strict mode), or NULL: what followed was not read, and the
  * client must be told. */
+/* A game's entry in the summary. */
+static void game_entry(bytebuf *b, const char *sep, const hgame *g) {
+  bytebuf_addf(b,
+               "%s{\"index\":%" PRIu64 ",\"offset\":%" PRIu64
+               ",\"length\":%" PRIu64 ",\"status\":\"%s\"}",
+               sep, g->index, g->offset, g->len,
+               g->status == 1 ? "stored" : "failed");
+}
+
 static void summary(client *cl, const char *cut) {
   http_state *h = cl->http;
+  const hgame *g = (const hgame *)h->recs.p;
+  size_t i, n = h->recs.len / sizeof(hgame);
   bytebuf b;
   bytebuf_init(&b);
   bytebuf_addf(&b,
                "{\"stored\":%" PRIu64 ",\"failed\":%" PRIu64
-               ",\"quarantined\":%" PRIu64 ",\"warnings_total\":%" PRIu64,
-               h->nstored, h->nfailed, h->nquar, h->nwarn);
+               ",\"quarantined\":%" PRIu64 ",\"dropped\":%" PRIu64
+               ",\"warnings_total\":%" PRIu64,
+               h->nstored, h->nfailed, h->nquar, h->ndropped, h->nwarn);
   if (cut) {
     bytebuf_adds(&b, ",\"error\":");
     json_str(&b, cut);
   }
   bytebuf_adds(&b, ",\"games\":[");
-  if (h->games.len) bytebuf_add(&b, h->games.p, h->games.len - 1);
+  for (i = 0; i < n && i < MAX_GAMES; i++) game_entry(&b, i ? "," : "", g + i);
   bytebuf_adds(&b, "]");
-  if (h->nlisted > MAX_GAMES)
-    bytebuf_addf(&b, ",\"games_unlisted\":%" PRIu64 ",\"last_game\":%s",
-                 h->nlisted - MAX_GAMES, h->last);
+  if (n > MAX_GAMES) {
+    bytebuf_addf(&b, ",\"games_unlisted\":%zu,\"last_game\":", n - MAX_GAMES);
+    game_entry(&b, "", g + n - 1);
+  }
   bytebuf_adds(&b, ",\"warnings\":[");
   if (h->warns.len) bytebuf_add(&b, h->warns.p, h->warns.len - 1);
   bytebuf_adds(&b, "],\"rejected\":[");
@@ -140,9 +167,15 @@ static void acked(void *ctx, int status, const char *name) {
   client *cl = a->cl;
   server *s = cl->srv;
   http_state *h = cl->http;
+  hgame *rec = (hgame *)h->recs.p;
+  size_t i, n = h->recs.len / sizeof(hgame);
   (void)name;
   cl->inflight--;
   h->inflight--;
+  /* the game's record: at its index, as the body's games are numbered */
+  i = a->index < n && rec[a->index].index == a->index ? (size_t)a->index : 0;
+  while (i < n && rec[i].index != a->index) i++;
+  if (i < n) rec[i].status = status == 0 ? 1 : 2;
   if (status == 0) {
     h->nstored++;
     cl->stored++;
@@ -155,17 +188,6 @@ static void acked(void *ctx, int status, const char *name) {
     h->nfailed++;
     s->st.store_failures++;
   }
-  if (h->nlisted++ < MAX_GAMES)
-    bytebuf_addf(&h->games,
-                 "{\"index\":%" PRIu64 ",\"offset\":%" PRIu64
-                 ",\"length\":%" PRIu64 ",\"status\":\"%s\"},",
-                 a->index, a->offset, a->len,
-                 status == 0 ? "stored" : "failed");
-  else
-    snprintf(h->last, sizeof h->last,
-             "{\"index\":%" PRIu64 ",\"offset\":%" PRIu64 ",\"length\":%" PRIu64
-             ",\"status\":\"%s\"}",
-             a->index, a->offset, a->len, status == 0 ? "stored" : "failed");
   free(a);
   if (cl->closing)
     client_maybe_free(cl);
@@ -173,20 +195,75 @@ static void acked(void *ctx, int status, const char *name) {
     http_pump(cl);
 }
 
+/* A complete game: held until the body has ended (commit()). */
 static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
   client *cl = ctx;
-  cl->http->inflight++;
-  return server_store(cl, buf, len, g, acked);
+  http_state *h = cl->http;
+  hgame r;
+  memset(&r, 0, sizeof r);
+  r.index = g->index;
+  r.offset = g->offset;
+  r.len = len;
+  r.at = h->held.len;
+  bytebuf_add(&h->held, buf, len);
+  bytebuf_add(&h->recs, &r, sizeof r);
+  return 0;
+}
+
+/* The body has ended: its games go to the sink. */
+static void commit(client *cl) {
+  http_state *h = cl->http;
+  size_t i, n = h->recs.len / sizeof(hgame);
+  if (h->committed) return;
+  h->committed = 1;
+  for (i = 0; i < n; i++) {
+    const hgame *r = (const hgame *)h->recs.p + i;
+    conn_game g;
+    memset(&g, 0, sizeof g);
+    g.index = r->index;
+    g.offset = r->offset;
+    h->inflight++;
+    server_store(cl, h->held.p + r->at, (size_t)r->len, &g, acked);
+  }
+  bytebuf_free(&h->held);
+  client_count_held(cl);
+}
+
+/* The request ends before its body: its games are not stored. */
+static void drop_held(client *cl, const char *why) {
+  http_state *h = cl->http;
+  size_t n = h->recs.len / sizeof(hgame);
+  if (h->committed || (!h->body_on && h->url_len == 0)) return;
+  if (h->route == R_GAMES)
+    slog("POST /games %s #%" PRIu64
+         ": %s: the request is incomplete, %zu "
+         "complete games in it not stored",
+         cl->peer, cl->id, why, n);
+  h->committed = 1;
+  h->recs.len = 0;
+  bytebuf_free(&h->held);
+  client_count_held(cl);
+}
+
+size_t http_held(const client *cl) {
+  return cl->http ? cl->http->held.len + cl->http->recs.cap : 0;
 }
 
 static void on_abandon(void *ctx, const char *buf, size_t len, uint64_t off,
                        const char *reason) {
   client *cl = ctx;
   http_state *h = cl->http;
-  server_quarantine(cl, buf, len, off, reason);
-  if (h->nquar++ >= MAX_LISTED) return;
+  int kept = server_quarantine(cl, buf, len, off, reason) == 0;
+  if (kept)
+    h->nquar++;
+  else
+    h->ndropped++;
+  if (h->nquar + h->ndropped > MAX_LISTED) return;
   bytebuf_addf(&h->rejected,
-               "{\"offset\":%" PRIu64 ",\"length\":%zu,\"reason\":", off, len);
+               "{\"offset\":%" PRIu64
+               ",\"length\":%zu,\"quarantined\":%s"
+               ",\"reason\":",
+               off, len, kept ? "true" : "false");
   json_str(&h->rejected, reason);
   bytebuf_add(&h->rejected, "},", 2);
 }
@@ -208,9 +285,10 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
   bytebuf_add(&h->warns, "},", 2);
 }
 
-static const conn_ops body_ops = {on_game,          on_abandon,
-                                  on_warning,       server_game_events,
-                                  server_game_done, server_game_held};
+/* No begin, release or held: a game is put in the sink after the body,
+ * from its bytes (a JSON Lines sink converts them then). */
+static const conn_ops body_ops = {on_game, on_abandon, on_warning,
+                                  NULL,    NULL,       NULL};
 
 static void resumed(sink_waiter *w) {
   client *cl = (client *)((char *)w - offsetof(client, wait));
@@ -244,6 +322,7 @@ int http_deadline(client *cl, uint64_t now) {
   s->st.timeouts++;
   slog("limit hit: %s #%" PRIu64 ": %s: closed", cl->peer, cl->id, why);
   if (cl->conn_live && !cl->c.done) conn_end(&cl->c, why);
+  drop_held(cl, why);
   cl->req_start = cl->body_start = 0;
   h->keep_alive = 0;
   respond(cl, 408, "{\"error\":\"limit hit: request timeout\"}\n", 39);
@@ -363,6 +442,7 @@ static int answer(client *cl) {
       else
         conn_end(&cl->c, "the request body ended inside the game");
     }
+    commit(cl);
     if (h->inflight > 0) return 0;
     cut = h->cut ? cl->c.why : NULL;
     s->st.http_requests++;
@@ -375,8 +455,8 @@ static int answer(client *cl) {
     }
     summary(cl, cut);
     slog("POST /games %s #%" PRIu64 ": %" PRIu64 " stored, %" PRIu64
-         " quarantined",
-         cl->peer, cl->id, h->nstored, h->nquar);
+         " quarantined, %" PRIu64 " failed",
+         cl->peer, cl->id, h->nstored, h->nquar, h->nfailed);
   } else if (h->route == R_HEALTH) {
     s->st.http_requests++;
     if (s->stopping) {
@@ -448,8 +528,13 @@ static int memory_over(client *cl) {
        cl->peer, cl->id, s->opt.max_memory);
   if (cl->conn_live && !cl->c.done && !cl->c.paused)
     conn_end(&cl->c, "limit hit: total memory");
+  drop_held(cl, "limit hit: total memory");
   h->keep_alive = 0;
-  respond(cl, 503, "{\"error\":\"limit hit: total memory\"}\n", 36);
+  {
+    static const char body[] =
+        "{\"error\":\"limit hit: total memory\",\"stored\":0}\n";
+    respond(cl, 503, body, sizeof body - 1);
+  }
   client_end(cl);
   return 1;
 }
@@ -508,8 +593,21 @@ void http_pump(client *cl) {
     }
   }
   if (cl->eof) {
+    int open = h->url_len > 0 && !h->msg_done;
     if (h->body_on && cl->conn_live && !cl->c.done)
-      conn_end(&cl->c, "the connection ended inside the request");
+      conn_end(&cl->c, s->stopping ? "the server stopped inside the request"
+                                   : "the connection ended inside the request");
+    if (open) {
+      drop_held(cl, s->stopping ? "the server stopped"
+                                : "the connection ended before the body");
+      /* a client that only shut its side down reads this */
+      h->keep_alive = 0;
+      bad_request(cl, s->stopping ? "the server stopped inside the request: "
+                                    "nothing of it stored"
+                                  : "the request ended before its body: "
+                                    "nothing of it stored");
+      return;
+    }
     if (cl->inflight == 0) client_close(cl);
     return;
   }
@@ -570,7 +668,8 @@ void http_start(client *cl) {
   http_parser_init(&h->hp, HTTP_REQUEST);
   h->hp.data = cl;
   bytebuf_init(&h->rest);
-  bytebuf_init(&h->games);
+  bytebuf_init(&h->held);
+  bytebuf_init(&h->recs);
   bytebuf_init(&h->warns);
   bytebuf_init(&h->rejected);
   client_read_start(cl);
@@ -585,8 +684,8 @@ void http_stop(client *cl) {
     return;
   }
   /* a request whose body has not all come: its open game is quarantined
-   * now, the games complete in it are stored; no answer is possible. A
-   * body paused by the sink ends so once the sink resumes it (http_pump),
+   * now, the games complete in it are not stored (drop_held), and the
+   * client is told so if it still reads. A body paused by the sink ends so once the sink resumes it (http_pump),
    * or at --drain-timeout. */
   if (!cl->c.paused) http_pump(cl);
 }
@@ -595,7 +694,8 @@ void http_free(client *cl) {
   http_state *h = cl->http;
   if (h == NULL) return;
   bytebuf_free(&h->rest);
-  bytebuf_free(&h->games);
+  bytebuf_free(&h->held);
+  bytebuf_free(&h->recs);
   bytebuf_free(&h->warns);
   bytebuf_free(&h->rejected);
   free(h);

@@ -5,6 +5,8 @@
  *   stored INDEX OFFSET LENGTH        the game is in the sink
  *   failed INDEX OFFSET LENGTH        the sink could not store it
  *   quarantined OFFSET LENGTH REASON  an incomplete or refused game
+ *   dropped OFFSET LENGTH REASON      such a game not kept either: the
+ *                                     quarantine is full
  *   error REASON                      a limit hit: nothing more is read
  *   done STORED QUARANTINED           the last line, before the close
  *
@@ -77,11 +79,13 @@ static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
 static void on_abandon(void *ctx, const char *buf, size_t len, uint64_t off,
                        const char *reason) {
   client *cl = ctx;
-  char line[256];
+  char line[384];
   int n;
-  server_quarantine(cl, buf, len, off, reason);
-  n = snprintf(line, sizeof line, "quarantined %" PRIu64 " %zu %s\n", off, len,
-               reason);
+  int kept = server_quarantine(cl, buf, len, off, reason) == 0;
+  n = snprintf(
+      line, sizeof line, "%s %" PRIu64 " %zu %s%s\n",
+      kept ? "quarantined" : "dropped", off, len,
+      kept ? "" : "the quarantine is full (--max-quarantine): ", reason);
   client_write(cl, line, (size_t)n);
 }
 

@@ -5,13 +5,17 @@
  * Raw: all FILEs go, one after another, down one connection, then the
  * write side is shut down and the server's answer lines are read to the
  * end (raw.c lists them). HTTP: one connection and one POST /games per
- * FILE (Connection: close); the JSON summary is printed as it came.
- * What goes is read whole first (a tool for tests and benchmarks: the
- * files are small next to memory), then written chunk by chunk.
+ * input (Connection: close); the JSON summary is printed as it came.
+ * FILEs are read as every command reads them (tools/io: compressed
+ * files, archives' .sgf entries, directories), each input whole first
+ * (a tool for tests and benchmarks: the files are small next to
+ * memory), then written chunk by chunk; with --rate, in writes of a
+ * tenth of the rate at most.
  */
 #define _GNU_SOURCE /* memmem */
 
 #include "bytebuf.h"
+#include "input.h"
 #include "sgf.h"
 
 #include <errno.h>
@@ -35,6 +39,8 @@ typedef struct sender {
   bytebuf out, reply;
   size_t at, chunk;
   uint64_t rate, t0;
+  uint64_t written; /* bytes the server took */
+  size_t wlen;      /* the write's */
   int failed;
 } sender;
 
@@ -44,13 +50,19 @@ void help_send(FILE *f) {
           "HOST:PORT [FILE]...\n"
           "\n"
           "Send the FILEs (or standard input: -, the default) to 'sgf "
-          "serve'.\n"
-          "Raw: all down one connection; --http: one POST /games per FILE. "
-          "The\n"
-          "server's answers (raw: its lines; HTTP: each JSON summary) are "
-          "printed\n"
-          "with -v; the last line says what the server acknowledged:\n"
-          "'sent BYTES bytes: STORED stored, QUARANTINED quarantined'.\n"
+          "serve'; a FILE\n"
+          "is read as every command reads it (compressed files, archives' "
+          ".sgf\n"
+          "entries, directories). Raw: all down one connection; --http: one "
+          "POST\n"
+          "/games per input. The server's answers (raw: its lines; HTTP: "
+          "each JSON\n"
+          "summary) are printed with -v; the last line says what the server "
+          "did:\n"
+          "'sent BYTES bytes: STORED stored, QUARANTINED quarantined, FAILED "
+          "failed'\n"
+          "(failed: games the server could not store, or not keep in its "
+          "full\nquarantine).\n"
           "\n"
           "      --http        POST /games instead of the raw protocol\n"
           "      --rate=BYTES  send at most BYTES a second\n"
@@ -58,36 +70,54 @@ void help_send(FILE *f) {
           "  -v, --verbose     print the server's answers\n"
           "  -h, --help        show this help\n"
           "\n"
-          "Exit status: 0 every game stored, 1 some quarantined or none "
-          "sent, 2\nerrors.\n");
+          "Exit status: 0 every game stored; 1 some quarantined, or none "
+          "stored; 2 a\ngame failed, the server unreachable or not "
+          "answering to the end, an\nunreadable FILE, a usage error.\n");
 }
 
-/* The whole of a file (or - : standard input), appended to b. */
-static int slurp(const char *name, bytebuf *b) {
-  int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    fprintf(stderr, "sgf: send: %s: %s\n", name, strerror(errno));
-    return -1;
-  }
-  for (;;) {
-    uv_fs_t r;
-    uv_buf_t u;
-    ssize_t n;
-    bytebuf_reserve(b, 65536);
-    u = uv_buf_init(b->p + b->len, (unsigned)(b->cap - b->len));
-    n = uv_fs_read(NULL, &r, fd, &u, 1, -1, NULL);
-    uv_fs_req_cleanup(&r);
-    if (n == 0) break;
-    if (n < 0) {
-      fprintf(stderr, "sgf: send: %s: %s\n", name, uv_strerror((int)n));
-      if (fd > 0) close(fd);
-      return -1;
-    }
-    b->len += (size_t)n;
-  }
-  if (fd > 0) close(fd);
+/* The inputs of the FILEs, read by tools/io: each input's bytes, and
+ * where each one begins in them. */
+typedef struct inputs {
+  bytebuf data;
+  bytebuf starts; /* size_t[]: each input's first byte in data */
+  int failed;     /* a FILE, or part of one, could not be read */
+  int none;       /* a FILE held no SGF input */
+} inputs;
+
+static void in_begin(void *ctx, const char *name) {
+  inputs *in = ctx;
+  size_t at = in->data.len;
+  (void)name;
+  bytebuf_add(&in->starts, &at, sizeof at);
+}
+
+static int in_data(void *ctx, const char *buf, size_t len) {
+  inputs *in = ctx;
+  bytebuf_add(&in->data, buf, len);
   return 0;
 }
+
+static void in_end(void *ctx, const char *name, const char *error) {
+  inputs *in = ctx;
+  if (error == NULL) return;
+  report_failure(name, error);
+  in->failed = 1;
+}
+
+static void in_fail(void *ctx, const char *name, const char *error) {
+  inputs *in = ctx;
+  report_failure(name, error);
+  in->failed = 1;
+}
+
+static void in_none(void *ctx, const char *name, const char *why) {
+  inputs *in = ctx;
+  report_no_input(name, why);
+  in->none = 1;
+}
+
+static const input_sink in_sink = {in_begin, in_data, in_end,
+                                   in_fail,  in_none, NULL};
 
 static void closed(uv_handle_t *h) { (void)h; }
 
@@ -130,6 +160,7 @@ static void on_timer(uv_timer_t *t) { send_more(t->data); }
 
 static void on_write(uv_write_t *req, int status) {
   sender *s = req->data;
+  if (status >= 0) s->written += s->wlen;
   if (status < 0) {
     /* the server stopped reading: what it answers is still read, to
      * its end */
@@ -157,7 +188,10 @@ static void send_more(sender *s) {
     return;
   }
   if (n > s->chunk) n = s->chunk;
+  /* --rate: a tenth of a second's bytes a write, the next one when due */
+  if (s->rate && n > s->rate / 10) n = s->rate / 10 ? s->rate / 10 : 1;
   b = uv_buf_init(s->out.p + s->at, (unsigned)n);
+  s->wlen = n;
   s->at += n;
   s->wreq.data = s;
   if (uv_write(&s->wreq, (uv_stream_t *)&s->tcp, &b, 1, on_write) != 0) {
@@ -182,6 +216,7 @@ static void on_connect(uv_connect_t *req, int status) {
 /* One connection: send s->out, read the answer into s->reply. */
 static int exchange(sender *s, const struct sockaddr *addr) {
   s->at = 0;
+  s->written = 0;
   s->reply.len = 0;
   uv_tcp_init(s->loop, &s->tcp);
   uv_timer_init(s->loop, &s->timer);
@@ -219,25 +254,44 @@ static int resolve(const char *hostport, struct sockaddr_storage *ss) {
   return 0;
 }
 
-/* Count "stored" and "quarantined" in the answer: raw lines, or the
- * summary's "stored":N and "quarantined":N. */
-static void tally(const bytebuf *r, int http, uint64_t *st, uint64_t *q) {
+/* What the server said it did: counts of games. */
+typedef struct tally_t {
+  uint64_t stored, quar, failed;
+} tally_t;
+
+/* A number after key in the summary, or 0. */
+static uint64_t json_count(const char *p, const char *key) {
+  const char *a = strstr(p, key);
+  return a ? strtoull(a + strlen(key), NULL, 10) : 0;
+}
+
+/* Count the answer: raw lines (stored, quarantined, failed, dropped), or
+ * the summary's counts. Returns -1 when the answer is not a summary
+ * (HTTP) or has no "done" line (raw): the server did not finish. */
+static int tally(const bytebuf *r, int http, tally_t *t) {
   const char *p = r->p, *end = r->p + r->len;
-  if (r->len == 0) return;
+  int done = 0;
+  if (r->len == 0) return -1;
   if (http) {
-    const char *a = strstr(p, "\"stored\":"),
-               *b = strstr(p, "\"quarantined\":");
-    if (a) *st += strtoull(a + 9, NULL, 10);
-    if (b) *q += strtoull(b + 14, NULL, 10);
-    return;
+    if (strstr(p, "\"stored\":") == NULL) return -1;
+    t->stored += json_count(p, "\"stored\":");
+    t->quar += json_count(p, "\"quarantined\":");
+    t->failed += json_count(p, "\"failed\":") + json_count(p, "\"dropped\":");
+    return 0;
   }
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n;
     if (nl == NULL) nl = end;
-    if (nl - p > 7 && memcmp(p, "stored ", 7) == 0) (*st)++;
-    if (nl - p > 12 && memcmp(p, "quarantined ", 12) == 0) (*q)++;
+    n = (size_t)(nl - p);
+    if (n > 7 && memcmp(p, "stored ", 7) == 0) t->stored++;
+    if (n > 12 && memcmp(p, "quarantined ", 12) == 0) t->quar++;
+    if (n > 7 && memcmp(p, "failed ", 7) == 0) t->failed++;
+    if (n > 8 && memcmp(p, "dropped ", 8) == 0) t->failed++;
+    if (n > 5 && memcmp(p, "done ", 5) == 0) done = 1;
     p = nl + 1;
   }
+  return done ? 0 : -1;
 }
 
 int cmd_send(int argc, char **argv) {
@@ -250,10 +304,15 @@ int cmd_send(int argc, char **argv) {
       {NULL, 0, NULL, 0}};
   static char *stdin_only[] = {"-", NULL};
   sender s;
+  inputs in;
+  input_reader *rd;
+  tally_t t = {0, 0, 0};
   struct sockaddr_storage ss;
   char **files;
+  char *end;
+  size_t k, ninputs, hdr;
+  uint64_t sent = 0;
   int nfiles, ch, i, http = 0, verbose = 0, status = EXIT_CLEAN;
-  uint64_t stored = 0, quar = 0, sent = 0;
   memset(&s, 0, sizeof s);
   s.chunk = 65536;
   opterr = 0;
@@ -266,7 +325,14 @@ int cmd_send(int argc, char **argv) {
         verbose = 1;
         break;
       case 'r':
-        s.rate = strtoull(optarg, NULL, 10);
+        s.rate = strtoull(optarg, &end, 10);
+        if (optarg[0] < '0' || optarg[0] > '9' || *end != '\0') {
+          fprintf(stderr,
+                  "sgf: send: invalid --rate '%s' (bytes a second)\n"
+                  "Try 'sgf send --help'.\n",
+                  optarg);
+          return EXIT_TROUBLE;
+        }
         break;
       case 'c':
         if (parse_chunk("send", optarg, &s.chunk) != 0) return EXIT_TROUBLE;
@@ -291,27 +357,32 @@ int cmd_send(int argc, char **argv) {
   files = optind + 1 < argc ? argv + optind + 1 : stdin_only;
   nfiles = optind + 1 < argc ? argc - optind - 1 : 1;
   signal(SIGPIPE, SIG_IGN);
+  memset(&in, 0, sizeof in);
+  bytebuf_init(&in.data);
+  bytebuf_init(&in.starts);
+  if ((rd = input_reader_create(0)) == NULL) {
+    fprintf(stderr, "sgf: send: out of memory\n");
+    return EXIT_TROUBLE;
+  }
+  for (i = 0; i < nfiles; i++) input_read(rd, files[i], &in_sink, &in);
+  input_reader_destroy(rd);
+  if (in.failed) status = EXIT_TROUBLE;
+  ninputs = in.starts.len / sizeof(size_t);
   s.loop = uv_default_loop();
   bytebuf_init(&s.out);
   bytebuf_init(&s.reply);
-  for (i = 0; i < nfiles; i++) {
-    if (http) {
-      bytebuf body;
-      bytebuf_init(&body);
-      if (slurp(files[i], &body) != 0) {
-        status = EXIT_TROUBLE;
-        bytebuf_free(&body);
-        continue;
-      }
+  if (http) {
+    for (k = 0; k < ninputs; k++) {
+      size_t from = ((size_t *)in.starts.p)[k];
+      size_t to =
+          k + 1 < ninputs ? ((size_t *)in.starts.p)[k + 1] : in.data.len;
       s.out.len = 0;
       bytebuf_addf(&s.out,
                    "POST /games HTTP/1.1\r\nHost: %s\r\n"
                    "Content-Type: application/x-go-sgf\r\n"
                    "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-                   argv[optind], body.len);
-      bytebuf_add(&s.out, body.p, body.len);
-      sent += body.len;
-      bytebuf_free(&body);
+                   argv[optind], to - from);
+      bytebuf_add(&s.out, in.data.p + from, to - from);
       if (exchange(&s, (const struct sockaddr *)&ss) != 0)
         status = EXIT_TROUBLE;
       if (verbose) fwrite(s.reply.p, 1, s.reply.len, stdout);
@@ -319,29 +390,43 @@ int cmd_send(int argc, char **argv) {
         char *b =
             s.reply.len ? memmem(s.reply.p, s.reply.len, "\r\n\r\n", 4) : NULL;
         bytebuf tail;
-        tail.p = b ? b + 4 : s.reply.p;
-        tail.len = b ? s.reply.len - (size_t)(b + 4 - s.reply.p) : 0;
         bytebuf_add(&s.reply, "", 1); /* NUL for strstr */
-        tally(&tail, 1, &stored, &quar);
+        tail.p = b ? b + 4 : s.reply.p;
+        tail.len = b ? s.reply.len - 1 - (size_t)(b + 4 - s.reply.p) : 0;
+        if (s.reply.len < 13 || memcmp(s.reply.p + 8, " 200 ", 5) != 0 ||
+            tally(&tail, 1, &t) != 0) {
+          if (!s.failed)
+            fprintf(stderr,
+                    "sgf: send: POST %zu: no summary from the server%s\n",
+                    k + 1, b ? ": it answered" : "");
+          if (b && !verbose) fwrite(tail.p, 1, tail.len, stderr);
+          status = EXIT_TROUBLE;
+        }
       }
-    } else if (slurp(files[i], &s.out) != 0) {
-      status = EXIT_TROUBLE;
+      /* the bytes of games that went, not the headers */
+      hdr = s.out.len - (to - from);
+      sent += s.written > hdr ? s.written - hdr : 0;
     }
-  }
-  if (!http) {
-    sent = s.out.len;
+  } else if (ninputs > 0) {
+    bytebuf_add(&s.out, in.data.p, in.data.len);
     if (exchange(&s, (const struct sockaddr *)&ss) != 0) status = EXIT_TROUBLE;
     if (verbose) fwrite(s.reply.p, 1, s.reply.len, stdout);
-    tally(&s.reply, 0, &stored, &quar);
-    if (s.reply.len < 5 || memcmp(s.reply.p + s.reply.len - 5, "done", 4) != 0)
-      if (!(s.reply.len >= 1 && memmem(s.reply.p, s.reply.len, "done ", 5)))
-        status = EXIT_TROUBLE; /* the server did not finish the stream */
+    if (tally(&s.reply, 0, &t) != 0) {
+      if (!s.failed)
+        fprintf(stderr, "sgf: send: the server did not finish the stream\n");
+      status = EXIT_TROUBLE; /* no "done": not all was answered */
+    }
+    sent = s.written;
   }
   printf("sent %" PRIu64 " bytes: %" PRIu64 " stored, %" PRIu64
-         " quarantined\n",
-         sent, stored, quar);
+         " quarantined, %" PRIu64 " failed\n",
+         sent, t.stored, t.quar, t.failed);
   bytebuf_free(&s.out);
   bytebuf_free(&s.reply);
-  if (status == EXIT_CLEAN && (quar > 0 || stored == 0)) status = EXIT_WARNINGS;
+  bytebuf_free(&in.data);
+  bytebuf_free(&in.starts);
+  if (t.failed > 0) status = EXIT_TROUBLE;
+  if (in.none) status = exit_worse(status, EXIT_NO_INPUT);
+  if (t.quar > 0 || t.stored == 0) status = exit_worse(status, EXIT_WARNINGS);
   return finish_output(status);
 }

@@ -413,7 +413,8 @@ size_t server_memory(const server *s) {
 
 int client_count_held(client *cl) {
   server *s = cl->srv;
-  size_t now = (cl->conn_live ? conn_held(&cl->c) : 0) + cl->out + cl->acks.cap;
+  size_t now = (cl->conn_live ? conn_held(&cl->c) : 0) + cl->out +
+               cl->acks.cap + http_held(cl);
   if (now > cl->held)
     atomic_fetch_add(&s->g->held, now - cl->held);
   else if (now < cl->held)
@@ -753,14 +754,22 @@ size_t server_game_held(void *ctx, void *user) {
   return sink_events_held(user);
 }
 
-void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
-                       const char *reason) {
+int server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
+                      const char *reason) {
   server *s = cl->srv;
+  if (sink_reserve(s->quar, len) != 0) {
+    s->st.limits_hit++;
+    slog("limit hit: %s #%" PRIu64 ": %zu bytes from byte %" PRIu64
+         " not kept: the quarantine is full (--max-quarantine %" PRIu64 "): %s",
+         cl->peer, cl->id, len, off, s->opt.max_quarantine, reason);
+    return -1;
+  }
   cl->quarantined++;
   s->st.games_quarantined++;
   slog("quarantined %s #%" PRIu64 ": %zu bytes from byte %" PRIu64 ": %s",
        cl->peer, cl->id, len, off, reason);
   sink_put(s->quar, buf, len, cl->peer, NULL, NULL);
+  return 0;
 }
 
 /* ------------------------------------------------------------ run */
@@ -834,6 +843,7 @@ static int shard_sinks(server *s) {
   so.high = opt->sink_high;
   so.total = &s->g->backlog;
   so.lock = &s->g->write_lock;
+  so.quarantine = opt->quarantine; /* a partial last record found at open */
   s->sink = sink_create(s->loop, &so, &err);
   if (s->sink == NULL) {
     fprintf(stderr, "sgf: serve: sink %s: %s\n",
@@ -844,6 +854,8 @@ static int shard_sinks(server *s) {
   so.kind = SINK_DIR;
   so.path = opt->quarantine;
   so.tag = "q-"; /* not counted in --max-memory, as before the threads */
+  so.cap = opt->max_quarantine;
+  so.used = &s->g->quar_used;
   s->quar = sink_create(s->loop, &so, &err);
   if (s->quar == NULL) {
     fprintf(stderr, "sgf: serve: quarantine %s: %s\n", opt->quarantine, err);

@@ -38,7 +38,7 @@ typedef struct server_opts {
   int sink_kind, fmt, strict;
   unsigned max_conn;
   uint64_t max_game_bytes, max_games, max_memory;
-  uint64_t idle_ms;
+  uint64_t idle_ms, max_quarantine;
   uint64_t header_ms; /* an HTTP request's headers, whole (0: none) */
   uint64_t min_rate;  /* an HTTP body's bytes a second (0: none) */
   uint64_t drain_ms;  /* SIGTERM: then what is left is closed */
@@ -65,11 +65,12 @@ struct server;
 typedef struct group {
   _Atomic unsigned nclients;
   counter next_id;
-  _Atomic size_t held;    /* bytes the conns of every shard hold */
-  _Atomic size_t backlog; /* bytes every sink holds (sink_opts.total) */
-  _Atomic unsigned live;  /* workers still running */
-  uv_mutex_t write_lock;  /* sink_opts.lock */
-  struct server **shard;  /* [0] the main thread's, then the workers' */
+  _Atomic size_t held;        /* bytes the conns of every shard hold */
+  _Atomic size_t backlog;     /* bytes every sink holds (sink_opts.total) */
+  _Atomic unsigned live;      /* workers still running */
+  _Atomic uint64_t quar_used; /* bytes in the quarantine directory */
+  uv_mutex_t write_lock;      /* sink_opts.lock */
+  struct server **shard;      /* [0] the main thread's, then the workers' */
   unsigned nshards;
 } group;
 
@@ -170,8 +171,10 @@ int client_out_full(client *cl);
 /* Games: to the sink (returns 1: pause), to the quarantine. */
 int server_store(client *cl, const char *buf, size_t len, const conn_game *g,
                  sink_cb cb);
-void server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
-                       const char *reason);
+/* Returns 0, or -1 when the quarantine is full (--max-quarantine): the
+ * game is not kept (logged), and the caller must say so. */
+int server_quarantine(client *cl, const char *buf, size_t len, uint64_t off,
+                      const char *reason);
 /* conn_ops' begin and release (ctx: the client): a game converted from
  * its parser events when the sink does that (sink_events). */
 void *server_game_events(void *ctx, const sgf_callbacks **ev, size_t *bytes);
@@ -194,6 +197,8 @@ void http_pump(client *cl); /* go on as far as the state allows */
 /* The timer fired: 1 when the client was closed for a deadline of HTTP's
  * (headers too slow, body under the minimum rate). */
 int http_deadline(client *cl, uint64_t now);
+/* Bytes of a POST's complete games held until its body has ended. */
+size_t http_held(const client *cl);
 
 /* Bytes held by every shard's conns and sinks (--max-memory). */
 size_t server_memory(const server *s);

@@ -8,12 +8,14 @@
 #include "log.h"
 #include "normalize.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +56,12 @@ struct sink {
   char *path;
   int fd; /* stream */
   int own_fd;
+  int regular;  /* fd is a regular file: cut back and fdatasync'd */
+  int wregular; /* the write's file's */
+  int broken;   /* a failed batch could not be cut back: errno */
+  int wtrunc;   /* the write's cut back failed: errno */
+  int wsync;    /* the write's fdatasync failed, the cut back too: errno */
+  off_t wstart; /* where the write's batch began */
   /* stream: what waits for the next write, and the write in flight */
   bytebuf pend, infl;
   bytebuf pend_acks, infl_acks; /* ack[] */
@@ -77,10 +85,184 @@ struct sink {
   bytebuf scratch;
 };
 
-static int open_stream(sink *s, const char **err) {
+/* ------------------------------------------------------------ repair
+ * A stream's file may end in a partial record (a crash in a write): at
+ * open, what follows its last whole record is moved to the quarantine
+ * directory, so that the next game appended is whole. JSON Lines: a
+ * record ends at its newline. SGF: at a game's top-level ')' (the
+ * file is skimmed with the parser, each game skipped), and the newline
+ * after it, if there. */
+
+typedef struct skim {
   int fd;
+  const char *chunk; /* being fed, from byte base */
+  off_t base;
+  size_t len;
+  int ending; /* in sgf_parser_finish(): trees closed there have no ')' */
+  off_t end;  /* just after the last whole game's ')' */
+} skim;
+
+static int skim_begin(sgf_parser *p, void *u) {
+  (void)u;
+  return sgf_parser_depth(p) == 1 ? SGF_SKIP : SGF_CONTINUE;
+}
+
+static int skim_end(sgf_parser *p, void *u) {
+  skim *k = u;
+  off_t at = (off_t)sgf_parser_position(p).offset;
+  char c = 0;
+  if (k->ending || sgf_parser_depth(p) != 1) return SGF_CONTINUE;
+  if (at >= k->base && at < k->base + (off_t)k->len)
+    c = k->chunk[at - k->base];
+  else if (pread(k->fd, &c, 1, at) != 1)
+    c = 0;
+  if (c == ')') k->end = at + 1;
+  return SGF_CONTINUE;
+}
+
+/* Just after the last whole record of fd (size bytes), or -1 (errno). */
+static off_t whole_end(int fd, off_t size, int jsonl) {
+  char *buf = malloc(1 << 20);
+  off_t end = -1;
+  if (buf == NULL) return -1;
+  if (jsonl) {
+    off_t at = size;
+    end = 0;
+    while (at > 0) {
+      size_t n = at > (1 << 20) ? (1 << 20) : (size_t)at;
+      ssize_t got = pread(fd, buf, n, at - (off_t)n);
+      size_t i = n;
+      if (got != (ssize_t)n) {
+        end = -1;
+        break;
+      }
+      while (i > 0 && buf[i - 1] != '\n') i--;
+      if (i > 0) {
+        end = at - (off_t)n + (off_t)i;
+        break;
+      }
+      at -= (off_t)n;
+    }
+  } else {
+    sgf_callbacks cb;
+    sgf_parser *p;
+    skim k;
+    memset(&k, 0, sizeof k);
+    k.fd = fd;
+    sgf_callbacks_init(&cb);
+    cb.on_tree_begin = skim_begin;
+    cb.on_tree_end = skim_end;
+    if ((p = sgf_parser_create(&cb, &k, NULL)) != NULL) {
+      int rc = SGF_OK;
+      while (k.base < size && rc == SGF_OK) {
+        ssize_t got = pread(fd, buf, 1 << 20, k.base);
+        size_t used;
+        if (got <= 0) break;
+        k.chunk = buf;
+        k.len = (size_t)got;
+        rc = sgf_parser_feed(p, buf, k.len, &used);
+        k.base += got;
+      }
+      k.ending = 1;
+      if (rc == SGF_OK) sgf_parser_finish(p);
+      sgf_parser_destroy(p);
+      if (k.base >= size) {
+        end = k.end;
+        /* the record's newline, if it is there */
+        if (end < size && pread(fd, buf, 1, end) == 1 && buf[0] == '\n') end++;
+      }
+    }
+  }
+  free(buf);
+  return end;
+}
+
+/* Bytes [from, size) of fd into a new file of dir. 0 or -1 (errno). */
+static int set_aside(int fd, off_t from, off_t size, const char *dir,
+                     const char *stamp, const char *name, char *out,
+                     size_t cap) {
+  char buf[65536];
+  int q, e = 0;
+  if (mkdir(dir, 0755) != 0 && errno != EEXIST) return -1;
+  snprintf(out, cap, "%s/tail-%s-%ld-%s.part", dir, stamp, (long)getpid(),
+           name);
+  q = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (q < 0) return -1;
+  while (from < size && e == 0) {
+    size_t n =
+        size - from > (off_t)sizeof buf ? sizeof buf : (size_t)(size - from);
+    ssize_t got = pread(fd, buf, n, from), off = 0;
+    if (got <= 0) e = got < 0 ? errno : EIO;
+    while (e == 0 && off < got) {
+      ssize_t w = write(q, buf + off, (size_t)(got - off));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0)
+        e = errno;
+      else
+        off += w;
+    }
+    from += got > 0 ? got : 0;
+  }
+  if (e == 0 && fsync(q) != 0) e = errno;
+  if (close(q) != 0 && e == 0) e = errno;
+  if (e != 0) {
+    unlink(out);
+    errno = e;
+    return -1;
+  }
+  return 0;
+}
+
+/* The repair (above) of a regular file's tail (fd: open for writing).
+ * 0, or -1 with *err. */
+static int repair(sink *s, int fd, const char **err) {
+  static char msg[256];
+  struct stat st;
+  off_t end;
+  char qfile[4200];
+  const char *base = strrchr(s->path, '/');
+  int rfd, cut = 0;
+  base = base ? base + 1 : s->path;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return 0;
+  if ((rfd = open(s->path, O_RDONLY | O_CLOEXEC)) < 0) {
+    snprintf(msg, sizeof msg, "cannot read it: %s", strerror(errno));
+    *err = msg;
+    return -1;
+  }
+  end = whole_end(rfd, st.st_size, s->opt.kind == SINK_JSONL);
+  if (end >= 0 && end < st.st_size &&
+      set_aside(rfd, end, st.st_size,
+                s->opt.quarantine ? s->opt.quarantine : "quarantine", s->stamp,
+                base, qfile, sizeof qfile) != 0)
+    cut = -1;
+  close(rfd);
+  if (end == -1) {
+    snprintf(msg, sizeof msg, "cannot read it to its last record: %s",
+             strerror(errno));
+    *err = msg;
+    return -1;
+  }
+  if (end == st.st_size) return 0;
+  if (cut != 0 || ftruncate(fd, end) != 0 || fdatasync(fd) != 0) {
+    snprintf(msg, sizeof msg,
+             "cannot set its partial last record aside (from byte %lld): %s",
+             (long long)end, strerror(errno));
+    *err = msg;
+    return -1;
+  }
+  slog(
+      "sink: %s: %lld bytes from byte %lld are not a whole record (a crash "
+      "in a write?): moved to %s",
+      s->path, (long long)(st.st_size - end), (long long)end, qfile);
+  return 0;
+}
+
+static int open_stream(sink *s, const char **err) {
+  struct stat st;
+  int fd, rc = 0;
   if (s->path == NULL) {
     s->fd = 1;
+    s->regular = fstat(1, &st) == 0 && S_ISREG(st.st_mode);
     return 0;
   }
   fd = open(s->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -88,10 +270,23 @@ static int open_stream(sink *s, const char **err) {
     *err = strerror(errno);
     return -1;
   }
+  s->regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (s->regular) {
+    /* under the lock: another shard may be writing to it (SIGHUP) */
+    if (s->opt.lock) uv_mutex_lock(s->opt.lock);
+    rc = repair(s, fd, err);
+    if (s->opt.lock) uv_mutex_unlock(s->opt.lock);
+  }
+  if (rc != 0) {
+    close(fd);
+    return -1;
+  }
   s->fd = fd;
   s->own_fd = 1;
   return 0;
 }
+
+static int dir_scan(sink *s, const char **err);
 
 sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
   sink *s = calloc(1, sizeof *s);
@@ -111,6 +306,7 @@ sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
       *err = s->path ? strerror(errno) : "no directory";
       goto fail;
     }
+    if (dir_scan(s, err) != 0) goto fail;
   } else if (open_stream(s, err) != 0) {
     goto fail;
   }
@@ -177,12 +373,17 @@ static void publish(sink *s) {
   s->published = now;
 }
 
-/* In the pool: the batch, whole, under the lock. */
+/* In the pool: the batch, whole, under the lock. A regular file's batch
+ * is fdatasync'd; one that fails part way is cut back to where it
+ * began, so that the file holds whole records only (THE ACKNOWLEDGMENT
+ * CONTRACT, sink.h). */
 static void write_work(uv_work_t *req) {
   sink *s = req->data;
   size_t off = 0;
   if (s->opt.lock) uv_mutex_lock(s->opt.lock);
-  while (off < s->infl.len) {
+  s->wstart = s->wregular ? lseek(s->wfd, 0, SEEK_END) : 0;
+  if (s->wstart < 0) s->wresult = -errno;
+  while (s->wresult >= 0 && off < s->infl.len) {
     ssize_t n = write(s->wfd, s->infl.p + off, s->infl.len - off);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
@@ -192,7 +393,24 @@ static void write_work(uv_work_t *req) {
     off += (size_t)n;
     s->wresult = (ssize_t)off;
   }
+  if (s->wresult >= 0 && s->wregular && fdatasync(s->wfd) != 0) {
+    int e = errno;
+    /* not known durable: taken out and reported failed, that a client
+     * sending it again stores it once; if it cannot be taken out, it
+     * is stored (said in the log) */
+    if (ftruncate(s->wfd, s->wstart) == 0)
+      s->wresult = -e;
+    else
+      s->wsync = e;
+  } else if (s->wresult < 0 && s->wregular && s->wstart >= 0 && off > 0 &&
+             ftruncate(s->wfd, s->wstart) != 0) {
+    s->wtrunc = errno;
+  }
   if (s->opt.lock) uv_mutex_unlock(s->opt.lock);
+}
+
+static const char *path_of(const sink *s) {
+  return s->path ? s->path : "stdout";
 }
 
 static void wrote(uv_work_t *req, int status) {
@@ -201,12 +419,28 @@ static void wrote(uv_work_t *req, int status) {
   size_t i, nacks;
   ack *a;
   if (n < 0) {
-    slog("sink: write failed: %s", uv_strerror((int)n));
+    slog("sink: %s: write failed: %s: %zu games not stored%s", path_of(s),
+         uv_strerror((int)n), s->infl_acks.len / sizeof(ack),
+         s->wregular && s->wtrunc == 0 ? " (nothing of them kept)" : "");
     s->failures += s->infl_acks.len / sizeof(ack);
   } else {
     s->bytes += s->infl.len;
     s->games += s->infl_acks.len / sizeof(ack);
   }
+  if (s->wsync)
+    slog(
+        "sink: %s: fdatasync: %s: %zu games are stored, and may not survive "
+        "a crash",
+        path_of(s), strerror(s->wsync), s->infl_acks.len / sizeof(ack));
+  if (s->wtrunc) {
+    slog(
+        "sink: %s: cannot cut the failed write back to byte %lld: %s: the "
+        "file ends in a partial record; no more games are taken for it "
+        "(SIGHUP reopens it)",
+        path_of(s), (long long)s->wstart, strerror(s->wtrunc));
+    s->broken = s->wtrunc;
+  }
+  s->wtrunc = s->wsync = 0;
   s->writing = 0;
   if (s->old_fd > 0) close(s->old_fd);
   s->old_fd = 0;
@@ -236,6 +470,7 @@ static void write_more(sink *s) {
   s->pend_acks = t;
   s->writing = 1;
   s->wfd = s->fd;
+  s->wregular = s->regular;
   s->wresult = 0;
   s->req.data = s;
   rc = uv_queue_work(s->loop, &s->req, write_work, wrote);
@@ -309,7 +544,15 @@ void sink_events_done(sink *s, void *conv) {
   publish(s);
 }
 
+/* A stream whose failed write could not be cut back takes no game. */
+static int refused(sink *s, sink_cb cb, void *ctx) {
+  s->failures++;
+  if (cb) cb(ctx, uv_translate_sys_error(s->broken), NULL);
+  return sink_behind(s);
+}
+
 int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx) {
+  if (s->broken) return refused(s, cb, ctx);
   return queued(s, json_conv_take(conv, &s->pend) == 0, cb, ctx);
 }
 
@@ -370,6 +613,7 @@ static void dir_done(uv_work_t *req, int status) {
     s->bytes += j->len;
   } else {
     s->failures++;
+    if (s->opt.cap && s->opt.used) atomic_fetch_sub(s->opt.used, j->len);
     slog("sink: %s/%s: %s: not stored", s->path, j->name, uv_strerror(err));
   }
   if (j->cb) j->cb(j->ctx, err, j->name);
@@ -402,6 +646,62 @@ static int dir_put(sink *s, const char *buf, size_t len, sink_cb cb,
   return sink_behind(s);
 }
 
+/* At open: a ".tmp-" file of a process that is gone (or of this one's
+ * pid, before any write of its own) is a game never acknowledged, left
+ * by a crash: removed, logged. With a cap, the first sink of the
+ * directory counts what it holds. 0, or -1 with *err. */
+static int dir_scan(sink *s, const char **err) {
+  DIR *d = opendir(s->path);
+  struct dirent *e;
+  uint64_t held = 0;
+  if (d == NULL) {
+    *err = strerror(errno);
+    return -1;
+  }
+  while ((e = readdir(d)) != NULL) {
+    struct stat st;
+    const char *dash;
+    long pid;
+    if (strncmp(e->d_name, ".tmp-", 5) == 0) {
+      /* .tmp-TAGSTAMP-PID-SEQ.sgf */
+      dash = strrchr(e->d_name, '-');
+      pid = 0;
+      if (dash != NULL && dash > e->d_name + 5) {
+        const char *q = dash - 1;
+        while (q > e->d_name && q[-1] != '-') q--;
+        pid = strtol(q, NULL, 10);
+      }
+      if (pid > 0 && pid != (long)getpid() &&
+          (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+        continue; /* its process runs: maybe a server on the same dir */
+      if (unlinkat(dirfd(d), e->d_name, 0) == 0) {
+        slog(
+            "sink: %s/%s: removed (a game never acknowledged, left by a "
+            "crash)",
+            s->path, e->d_name);
+      }
+      continue;
+    }
+    if (s->opt.used && e->d_name[0] != '.' &&
+        fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISREG(st.st_mode))
+      held += (uint64_t)st.st_size;
+  }
+  closedir(d);
+  if (s->opt.used && atomic_load(s->opt.used) == 0)
+    atomic_store(s->opt.used, held);
+  return 0;
+}
+
+int sink_reserve(sink *s, size_t len) {
+  if (s->opt.cap == 0 || s->opt.used == NULL) return 0;
+  if (atomic_fetch_add(s->opt.used, len) + len > s->opt.cap) {
+    atomic_fetch_sub(s->opt.used, len);
+    return -1;
+  }
+  return 0;
+}
+
 /* ------------------------------------------------------------ common */
 
 int sink_put(sink *s, const char *buf, size_t len, const char *name, sink_cb cb,
@@ -414,6 +714,7 @@ int sink_put(sink *s, const char *buf, size_t len, const char *name, sink_cb cb,
     }
   }
   if (s->opt.kind == SINK_DIR) return dir_put(s, buf, len, cb, ctx);
+  if (s->broken) return refused(s, cb, ctx);
   return stream_put(s, buf, len, name, cb, ctx);
 }
 
@@ -426,6 +727,8 @@ int sink_reopen(sink *s) {
     s->fd = old;
     return -1;
   }
+  if (s->broken) slog("sink: %s reopened: taking games again", s->path);
+  s->broken = 0;
   /* a write in flight still uses old: closed when it is done */
   if (s->writing)
     s->old_fd = old;

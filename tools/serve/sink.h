@@ -12,9 +12,20 @@
  *                name; then the directory is fsync'd, so that the rename
  *                is on disk. The quarantine is such a directory.
  *
- * A game is acknowledged (its callback called with 0) once it is written:
- * for a directory, renamed after the fsync and the directory fsync'd;
- * for a stream, handed to the kernel by write(2). sink_put() returns 1
+ * THE ACKNOWLEDGMENT CONTRACT. A game is acknowledged (its callback
+ * called with 0) exactly when it is durably in the sink, never before,
+ * and never reported failed when it is stored: for a directory, renamed
+ * after the fsync and the directory fsync'd; for a stream to a regular
+ * file, its batch written whole and fdatasync'd; for a pipe or terminal,
+ * handed to the kernel by write(2). A file sink keeps whole records only:
+ * a batch that fails part way (ENOSPC) is cut back (ftruncate) to where
+ * it started, all its games reported failed; if that cut fails, the log
+ * says so and the sink takes no more games (each is reported failed)
+ * until SIGHUP reopens it. At open (and at SIGHUP's reopen), a last line
+ * (JSON Lines) or game (SGF) without its end, left by a crash, is moved
+ * to a file of the quarantine directory (logged) before anything is
+ * appended. A directory's ".tmp-*" files left by a crash are removed at
+ * start (logged). sink_put() returns 1
  * when the sink is behind (more than its high-water mark is waiting): the
  * caller pauses and calls sink_wait(); the waiter is resumed once the
  * backlog is under half the mark.
@@ -55,6 +66,14 @@ typedef struct sink_opts {
    * interleave their lines. */
   _Atomic size_t *total;
   uv_mutex_t *lock;
+  /* A stream's file: where a partial last record found at open goes
+   * (a directory, made if need be; NULL: "quarantine"). */
+  const char *quarantine;
+  /* A directory: the most bytes it may hold (0: no cap), counted in
+   * *used (shared by the shards' sinks on one directory; the first to
+   * open it adds what the directory holds). See sink_reserve(). */
+  uint64_t cap;
+  _Atomic uint64_t *used;
 } sink_opts;
 
 /* NULL with *err set (a static or strerror string) on failure. */
@@ -75,6 +94,10 @@ int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx);
 void sink_events_done(sink *s, void *conv);
 /* The bytes a lent converter holds now (it grows with its game). */
 size_t sink_events_held(const void *conv);
+/* A directory with a cap: room for len more bytes? Returns 0 (the bytes
+ * are counted: sink_put() the game next) or -1 (over the cap: put
+ * nothing). Always 0 without a cap. */
+int sink_reserve(sink *s, size_t len);
 int sink_behind(const sink *s);
 void sink_wait(sink *s, sink_waiter *w);
 void sink_unwait(sink *s, sink_waiter *w);
