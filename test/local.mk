@@ -241,3 +241,11 @@ TESTS += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
 	test/serve-slowloris.sh test/serve-logsize.sh test/serve-memcount.sh
 EXTRA_DIST += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
 	test/serve-slowloris.sh test/serve-logsize.sh test/serve-memcount.sh
+
+# sgf serve's acknowledgment contract: a full disk, kill -9 and restart,
+# an incomplete POST, the answer's order, --max-quarantine; sgf send's
+# inputs, failures and --rate
+TESTS += test/serve-diskfull.sh test/serve-crash.sh test/serve-httpack.sh \
+	test/serve-send.sh
+EXTRA_DIST += test/serve-diskfull.sh test/serve-crash.sh \
+	test/serve-httpack.sh test/serve-send.sh test/serve-ackcheck.py
