@@ -1,6 +1,7 @@
 #!/bin/sh
-# serve-drain.sh - SIGTERM finishes in a bounded time: a POST whose body
-# is paused by a sink that does not write (a FIFO nobody reads) is
+# serve-drain.sh - SIGTERM finishes in a bounded time: a POST whose games
+# wait for a sink that does not write (a FIFO nobody reads: the body is
+# whole, its games held until then are in the sink, which is behind) is
 # closed at --drain-timeout with a log line, and the server exits (2:
 # the sink could not write all) within a second more. And a raw stream
 # ended by the idle timeout gets its "done" line. Skips (77) without
@@ -18,7 +19,7 @@ game = b"(;GM[1]FF[4]SZ[19]C[" + b"x" * 1000 + b"];B[pd];W[dp])\n"
 body = game * 2000
 s = socket.create_connection(("127.0.0.1", port))
 s.sendall(b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n"
-          % (2 * len(body)))
+          % len(body))
 s.settimeout(0.5)
 try:
     s.sendall(body)  # blocks once the server stops reading
