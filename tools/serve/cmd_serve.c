@@ -210,7 +210,8 @@ int cmd_serve(int argc, char **argv) {
         o.quarantine = optarg;
         break;
       case OPT_MAXQUAR:
-        bad |= parse_size("serve", "--max-quarantine", optarg, &o.max_quarantine);
+        bad |=
+            parse_size("serve", "--max-quarantine", optarg, &o.max_quarantine);
         break;
       case OPT_LOG:
         o.log = optarg;

@@ -685,8 +685,8 @@ void http_stop(client *cl) {
   }
   /* a request whose body has not all come: its open game is quarantined
    * now, the games complete in it are not stored (drop_held), and the
-   * client is told so if it still reads. A body paused by the sink ends so once the sink resumes it (http_pump),
-   * or at --drain-timeout. */
+   * client is told so if it still reads. A body paused by the sink ends so once
+   * the sink resumes it (http_pump), or at --drain-timeout. */
   if (!cl->c.paused) http_pump(cl);
 }
 
