@@ -246,6 +246,7 @@ EXTRA_DIST += test/serve-noread.sh test/serve-answer.sh test/serve-drain.sh \
 # an incomplete POST, the answer's order, --max-quarantine; sgf send's
 # inputs, failures and --rate
 TESTS += test/serve-diskfull.sh test/serve-crash.sh test/serve-httpack.sh \
-	test/serve-send.sh
+	test/serve-send.sh test/serve-failfile.sh
 EXTRA_DIST += test/serve-diskfull.sh test/serve-crash.sh \
-	test/serve-httpack.sh test/serve-send.sh test/serve-ackcheck.py
+	test/serve-httpack.sh test/serve-send.sh test/serve-ackcheck.py \
+	test/serve-failfile.sh test/serve_failfile.c
