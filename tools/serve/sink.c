@@ -120,8 +120,9 @@ static int skim_end(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
-/* Just after the last whole record of fd (size bytes), or -1 (errno). */
-static off_t whole_end(int fd, off_t size, int jsonl) {
+/* Just after the last whole record of fd (size bytes, path), or -1
+ * (errno). */
+static off_t whole_end(int fd, off_t size, int jsonl, const char *path) {
   char *buf = malloc(1 << 20);
   off_t end = -1;
   if (buf == NULL) return -1;
@@ -166,7 +167,15 @@ static off_t whole_end(int fd, off_t size, int jsonl) {
       k.ending = 1;
       if (rc == SGF_OK) sgf_parser_finish(p);
       sgf_parser_destroy(p);
-      if (k.base >= size) {
+      if (rc < 0) {
+        /* not a file of games this server wrote (a fatal error: too
+         * deep, UTF-16...): left as it is, said */
+        slog(
+            "sink: %s: a fatal parse error (%s) before byte %lld stops the "
+            "check for a partial last game: not checked",
+            path, sgf_err_name(rc), (long long)k.base);
+        end = size;
+      } else if (k.base >= size) {
         end = k.end;
         /* the record's newline, if it is there */
         if (end < size && pread(fd, buf, 1, end) == 1 && buf[0] == '\n') end++;
@@ -229,7 +238,7 @@ static int repair(sink *s, int fd, const char **err) {
     *err = msg;
     return -1;
   }
-  end = whole_end(rfd, st.st_size, s->opt.kind == SINK_JSONL);
+  end = whole_end(rfd, st.st_size, s->opt.kind == SINK_JSONL, s->path);
   if (end >= 0 && end < st.st_size &&
       set_aside(rfd, end, st.st_size,
                 s->opt.quarantine ? s->opt.quarantine : "quarantine", s->stamp,
