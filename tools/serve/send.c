@@ -72,7 +72,8 @@ void help_send(FILE *f) {
           "\n"
           "Exit status: 0 every game stored; 1 some quarantined, or none "
           "stored; 2 a\ngame failed, the server unreachable or not "
-          "answering to the end, an\nunreadable FILE, a usage error.\n");
+          "answering to the end, an\nunreadable FILE, a usage error; 3 a "
+          "FILE that held no SGF input.\n");
 }
 
 /* The inputs of the FILEs, read by tools/io: each input's bytes, and
