@@ -39,9 +39,9 @@ typedef const unsigned char *(*sgf__text_fn)(const unsigned char *s,
 
 /* Where the tree skipper is: what it needs to go on from a byte. */
 typedef struct sgf__skip {
-  uint64_t levels; /* trees open inside the skipped one */
-  int in_value;    /* inside a value */
-  int escaped;     /* inside a value: the byte at s is escaped */
+  uint64_t levels;     /* trees open inside the skipped one */
+  int in_value;        /* inside a value */
+  int escaped;         /* inside a value: the byte at s is escaped */
   uint64_t max_levels; /* levels may not pass it (levels <= max_levels) */
 } sgf__skip;
 
