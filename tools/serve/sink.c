@@ -426,6 +426,7 @@ static void wrote(uv_work_t *req, int status) {
   sink *s = req->data;
   ssize_t n = status < 0 ? status : s->wresult;
   size_t i, nacks;
+  bytebuf done;
   ack *a;
   if (n < 0) {
     slog("sink: %s: write failed: %s: %zu games not stored%s", path_of(s),
@@ -453,18 +454,26 @@ static void wrote(uv_work_t *req, int status) {
   s->writing = 0;
   if (s->old_fd > 0) close(s->old_fd);
   s->old_fd = 0;
-  a = (ack *)s->infl_acks.p;
-  nacks = s->infl_acks.len / sizeof(ack);
+  /* The acks are taken out of the sink before their callbacks run: a
+   * callback may store the next game and so start the next write, which
+   * swaps the buffers and appends to the one the acks were in. */
+  done = s->infl_acks;
+  memset(&s->infl_acks, 0, sizeof s->infl_acks);
+  a = (ack *)done.p;
+  nacks = done.len / sizeof(ack);
   s->infl.len = 0;
-  s->infl_acks.len = 0;
   publish(s); /* before the callbacks: they check the memory limit */
   for (i = 0; i < nacks; i++)
     if (a[i].cb) a[i].cb(a[i].ctx, n < 0 ? (int)n : 0, NULL);
-  if (!s->writing) { /* a burst's buffers are not kept (a callback may
-                      * have started the next write with them) */
-    if (s->infl.cap > s->opt.high) bytebuf_free(&s->infl);
-    if (s->infl_acks.cap > s->opt.high / 16) bytebuf_free(&s->infl_acks);
+  /* the ack buffer back for reuse, unless a burst grew it (or a write
+   * started by a callback took the empty one) */
+  if (s->infl_acks.p == NULL && done.cap <= s->opt.high / 16) {
+    done.len = 0;
+    s->infl_acks = done;
+  } else {
+    bytebuf_free(&done);
   }
+  if (!s->writing && s->infl.cap > s->opt.high) bytebuf_free(&s->infl);
   if (s->pend.len > 0) write_more(s);
   wake(s);
 }
