@@ -518,7 +518,7 @@ SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
  * - SGF_MAX_HELD_BYTES is the most bytes of the input fed so far that the
  *   parser holds back unparsed (DOUBLE-BYTE TEXT's look-ahead); their
  *   events come with the next feed or finish. It never changes at run
- *   time, and no other buffer the parser keeps refers to the caller's.
+ *   time.
  * - The '(' (or ';') that may open a game tree is reported only once
  *   what follows it proves it does (after any whitespace, which has no
  *   bound): on_tree_begin at depth 1 may name a byte fed long before.

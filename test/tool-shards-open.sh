@@ -96,11 +96,12 @@ awk 'BEGIN {
   printf ";GM[1]PB[two])\n(;GM[1]PB[three]C[%s])\n", substr(x, 1, 138000)
 }' >"$tmp/cross.sgf"
 "$sgf" split --shards=2 -d "$tmp/cr" "$tmp/cross.sgf" 2>/dev/null
-[ "$(wc -c <"$tmp/cr/cross-shard-0001.sgf")" -eq 262135 ] &&
-  [ "$(head -c 1 "$tmp/cr/cross-shard-0002.sgf")" = "(" ] &&
-  cat "$tmp/cr/cross-shard-0001.sgf" "$tmp/cr/cross-shard-0002.sgf" |
-  cmp -s - "$tmp/cross.sgf" ||
+if [ "$(wc -c <"$tmp/cr/cross-shard-0001.sgf")" -ne 262135 ] ||
+  [ "$(head -c 1 "$tmp/cr/cross-shard-0002.sgf")" != "(" ] ||
+  ! cat "$tmp/cr/cross-shard-0001.sgf" "$tmp/cr/cross-shard-0002.sgf" |
+  cmp -s - "$tmp/cross.sgf"; then
   fail "a '(' across a read: shards of $(wc -c "$tmp"/cr/* | head -2)"
+fi
 
 if [ "$fails" -ne 0 ]; then
   echo "tool-shards-open: $fails failure(s)"

@@ -21,7 +21,8 @@
  *     on_tree_begin (depth 1):  cutter_begin(c, offset of its '(')
  *     on_tree_end (depth 1):    the game's bytes: cutter_span / _gather
  *                               then cutter_end(c)
- *   cutter_keep(c, p)          after the feed: copies what is to be kept
+ *   cutter_keep(c, p, UINT64_MAX)  after the feed: copies what is to
+ *                              be kept, drops the rest
  *
  * A caller that keeps the whole stream until parsed (the server, which
  * pauses the parser) copies bytes in with cutter_add() instead and feeds
