@@ -49,7 +49,8 @@
  * Where that overrules FF[4]'s byte rules a warning says so
  * (dbcs-backslash: the raw value then ends in that backslash;
  * dbcs-bracket: the raw value holds that ']'). To look ahead the parser
- * may hold back up to 64 bytes of a chunk until the next feed or finish.
+ * may hold back up to SGF_MAX_HELD_BYTES (64) bytes of a chunk until the
+ * next feed or finish.
  * Valid UTF-8 text is never affected. Strict mode uses FF[4]'s byte rules
  * only (valid FF[4] text with such a byte before an escaped ']' and
  * SGF-like text after it reads differently in lenient mode).
@@ -509,6 +510,26 @@ SGF_EXTERN int sgf_parser_reset(sgf_parser *p);
  * ']' ')', the identifier's first byte, or the slice's first byte).
  * Outside: the position of the next byte to be fed. Never fails. */
 SGF_EXTERN sgf_pos sgf_parser_position(const sgf_parser *p);
+
+/* CUTTING BY POSITIONS. A caller that cuts the input by event positions
+ * (a game's bytes from its '(' to its ')', as `sgf split` and `sgf
+ * filter` do) must keep the bytes an event still to come may name, when
+ * the bytes were fed earlier:
+ * - SGF_MAX_HELD_BYTES is the most bytes of the input fed so far that the
+ *   parser holds back unparsed (DOUBLE-BYTE TEXT's look-ahead); their
+ *   events come with the next feed or finish. It never changes at run
+ *   time.
+ * - The '(' (or ';') that may open a game tree is reported only once
+ *   what follows it proves it does (after any whitespace, which has no
+ *   bound): on_tree_begin at depth 1 may name a byte fed long before.
+ * sgf_parser_held_offset() says where both end: outside callbacks, the
+ * offset of the earliest byte a later on_tree_begin or on_tree_end of a
+ * game (depth 1) may name, and never after the first byte held back; at
+ * most SGF_MAX_HELD_BYTES before the next byte to be fed, unless an
+ * opener waits. Keep the bytes from there on (and a game's from its
+ * '('). Never fails. */
+#define SGF_MAX_HELD_BYTES 64
+SGF_EXTERN uint64_t sgf_parser_held_offset(const sgf_parser *p);
 
 /* Inside on_property: the identifier as written (e.g. "CoPyright"), not
  * NUL-terminated; its length in *len (len may be NULL). Elsewhere: the

@@ -75,6 +75,17 @@ test_test_moves_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_moves_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
 
+# The game cutter (tools/common/cutter.h) and SGF_MAX_HELD_BYTES: games
+# cut byte-exact with pieces split at the bound.
+if HAVE_CMOCKA
+check_PROGRAMS += test/test_cutter
+TESTS += test/test_cutter
+test_test_cutter_SOURCES = test/test_cutter.c
+test_test_cutter_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_cutter_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_cutter_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+endif
+
 # The tool's input loop: pause and resume (tools/io/stream.h).
 if HAVE_CMOCKA
 if BUILD_TOOLS

@@ -223,6 +223,37 @@ printf '(;PB[a];B[aa](;W[bb]' >open.sgf
 [ "$(cat out.sgf)" = '(;PB[a];B[aa](;W[bb]))' ] ||
   bad "an unclosed game: '$(cat out.sgf)'"
 
+# a '(' that opens a game only once what follows proves it, with more
+# blanks after it than one piece holds: the game still comes out whole,
+# in any split (its '(' was fed long before its on_tree_begin)
+awk 'BEGIN {
+  s = "("
+  for (i = 0; i < 600; i++) s = s " "
+  print "(;PB[a])"
+  print s ";PB[b]C[x])"
+  print ";PB[c])"
+}' >opener.sgf
+for a in "" "--chunk=1" "--chunk=100" "--chunk=300" "--moves-min 0 --chunk=64" \
+  "--json --chunk=100"; do
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  "$sgf" filter $a opener.sgf >out.sgf 2>err.txt
+  st=$?
+  # shellcheck disable=SC2086
+  "$sgf" filter $a --chunk=1000000 opener.sgf >want.sgf 2>want.txt
+  if [ "$st" = 2 ] || grep -q error err.txt || ! cmp -s out.sgf want.sgf ||
+    ! cmp -s err.txt want.txt ||
+    [ "$(grep -c 'P[Bb]' out.sgf)" != 3 ]; then
+    bad "filter $a: a '(' far before its game's first node: status $st," \
+      "$(head -c 200 err.txt)"
+  fi
+done
+n=$((n + 1))
+"$sgf" filter --chunk=64 opener.sgf >out.sgf 2>err.txt
+[ "$(sed -n 2p out.sgf | tr -d ' ')" = '(;PB[b]C[x])' ] &&
+  [ "$(sed -n 2p out.sgf | wc -c)" = 613 ] ||
+  bad "the opener's game is not its bytes: '$(sed -n 2p out.sgf)'"
+
 # usage errors: status 2, a message, no output
 for a in "--date 2020-13" "--date yesterday" "--prop pb=x" "--prop PB~(" \
   "--komi x" "--size 53" "--starts-with p" "--symmetric" "--moves-min -1" \

@@ -7,7 +7,8 @@
 # `sgf stats` and `sgf fmt` over the shards equal them over the directory
 # - and the shards, concatenated, are the files with only the closing
 # bytes added. Plain `sgf split` (a file per game) of the same directory
-# writes one file per game, the same games. Skips (77) without the sgf
+# writes one file per game, the same games. A cut falls right before a
+# game whose '(' is proved in a later read. Skips (77) without the sgf
 # tool.
 top_builddir=${top_builddir:-.}
 sgf="$top_builddir/sgf"
@@ -84,6 +85,23 @@ cmp -s "$tmp/one/d-shard-0001.sgf" "$tmp/want" || fail "1 shard: not want"
 [ "$(ls "$tmp/p" | wc -l)" -eq 142 ] || fail "split: not 142 files"
 c=$(counts "$tmp/p")
 [ "$a" = "$c" ] || fail "split: files '$c', directory '$a'"
+
+# a cut at a '(' read in one chunk and proved to open a game in the next
+# (blanks across the boundary of the tool's 256 KiB reads): the shard
+# ends right before it, not a game later
+awk 'BEGIN {
+  x = "x"; while (length(x) < 262123) x = x x
+  printf "(;GM[1]C[%s])\n(", substr(x, 1, 262123)
+  for (i = 0; i < 300; i++) printf " "
+  printf ";GM[1]PB[two])\n(;GM[1]PB[three]C[%s])\n", substr(x, 1, 138000)
+}' >"$tmp/cross.sgf"
+"$sgf" split --shards=2 -d "$tmp/cr" "$tmp/cross.sgf" 2>/dev/null
+if [ "$(wc -c <"$tmp/cr/cross-shard-0001.sgf")" -ne 262135 ] ||
+  [ "$(head -c 1 "$tmp/cr/cross-shard-0002.sgf")" != "(" ] ||
+  ! cat "$tmp/cr/cross-shard-0001.sgf" "$tmp/cr/cross-shard-0002.sgf" |
+  cmp -s - "$tmp/cross.sgf"; then
+  fail "a '(' across a read: shards of $(wc -c "$tmp"/cr/* | head -2)"
+fi
 
 if [ "$fails" -ne 0 ]; then
   echo "tool-shards-open: $fails failure(s)"

@@ -356,6 +356,20 @@ sgf_pos sgf_parser_position(const sgf_parser *p) {
   return sgf__mark_pos(&m);
 }
 
+/* The bytes held back (la) begin at p->offset: a ']' whose meaning is
+ * open and fewer than SGF__LOOKAHEAD bytes after it (dbcs.c). */
+_Static_assert(SGF_MAX_HELD_BYTES >= SGF__LOOKAHEAD,
+               "SGF_MAX_HELD_BYTES must cover the look-ahead held back");
+
+uint64_t sgf_parser_held_offset(const sgf_parser *p) {
+  uint64_t off = p->offset;
+  if ((p->state == ST_TOP_OPEN || p->state == ST_TOP_IDENT ||
+       p->state == ST_TOP_IDENT_WS) &&
+      p->cand_pos.off < off)
+    off = p->cand_pos.off; /* an opener not yet proved */
+  return off;
+}
+
 const sgf_event_state *sgf_parser_event_state(const sgf_parser *p,
                                               int version) {
   return version == SGF_EVENT_STATE_VERSION ? &p->ev : NULL;

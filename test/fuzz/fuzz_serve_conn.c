@@ -224,7 +224,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #ifdef SERVE_FUZZ_MAIN
 /* Random streams of SGF pieces and noise, a bounded number of runs. */
 int main(int argc, char **argv) {
+  /* a '(' and more blanks than any fixed hold-back: its on_tree_begin
+   * names a byte fed long before (CUTTING BY POSITIONS, sgfstream.h) */
+  static char opener[2 + 4 * SGF_MAX_HELD_BYTES];
   static const char *const piece[] = {"(;GM[1]FF[4]SZ[19]",
+                                      opener,
                                       ";B[pd]",
                                       ";W[dp]",
                                       "(",
@@ -247,6 +251,8 @@ int main(int argc, char **argv) {
   uint8_t buf[8192];
   uint64_t s = 17;
   long runs = argc > 1 ? atol(argv[1]) : 3000, k;
+  memset(opener, ' ', sizeof opener - 1);
+  opener[0] = '(';
   for (k = 0; k < runs; k++) {
     size_t n = 8, np = 1 + next(&s) % 60, j;
     for (j = 0; j < 8; j++) buf[j] = (uint8_t)next(&s);

@@ -13,13 +13,12 @@
  *
  * BYTE-EXACT OUTPUT. A game is cut from the input between its '(' and
  * its ')', by the positions of on_tree_begin and on_tree_end, not
- * rewritten. Its bytes are held (hold) from its '(' while its fate is
- * open: a game selected at its root streams out as its bytes arrive, so
- * only a game waiting on its moves (or --unique) is held whole, up to
- * --max-game-bytes; a larger one is reported and not written. Between
- * games the last bytes fed are kept (a tail of TAIL bytes) because the
- * parser may report a '(' from bytes it held back from an earlier feed
- * (double-byte text: up to 64 bytes, sgfstream.h). Each game written is
+ * rewritten, by the game cutter (cutter.h), which keeps what the parser
+ * may still name of earlier feeds. Its bytes are held from its '(' while
+ * its fate is open: a game selected at its root streams out as its bytes
+ * arrive, so only a game waiting on its moves (or --unique) is held
+ * whole, up to --max-game-bytes; a larger one is reported and not
+ * written. Each game written is
  * followed by a newline. A game the input ends inside (the parser warns)
  * is written with the ')' it lacks (and the ']' if it ended inside a
  * value), so that the output stays a collection: the one change ever made
@@ -34,6 +33,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "cutter.h"
 #include "filter.h"
 #include "input.h"
 #include "json_game.h"
@@ -46,7 +46,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TAIL 256
 #define LEX_VALUE 1
 #define LEX_ESCAPE 2
 #define DEFAULT_MAX_GAME ((size_t)64 << 20)
@@ -71,13 +70,10 @@ typedef struct frun {
   int stopped, have_error, status;
   int input_utf8; /* the input was UTF-16, read converted: CA is moot */
   sgf_diag last_error;
-  uint64_t fed;      /* bytes of the input fed so far */
-  const char *piece; /* the bytes being fed, from offset base */
-  uint64_t base;
+  uint64_t fed;  /* bytes of the input fed so far */
+  uint64_t base; /* the bytes being fed: from offset base, plen of them */
   size_t plen;
-  /* the bytes held: input [hold_off, hold_off + hold.len) */
-  bytebuf hold;
-  uint64_t hold_off;
+  cutter cut; /* the game's bytes (and what the parser may still name) */
   int mode;
   /* the game */
   uint64_t depth;
@@ -221,24 +217,6 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 
 /* ------------------------------------------------------------ the bytes */
 
-static uint64_t hold_end(const frun *r) { return r->hold_off + r->hold.len; }
-
-/* Forget the held bytes before offset off. */
-static void hold_from(frun *r, uint64_t off) {
-  uint64_t end = hold_end(r);
-  size_t k;
-  if (off <= r->hold_off) return;
-  if (off >= end) {
-    r->hold.len = 0;
-    r->hold_off = off;
-    return;
-  }
-  k = (size_t)(off - r->hold_off);
-  memmove(r->hold.p, r->hold.p + k, r->hold.len - k);
-  r->hold.len -= k;
-  r->hold_off = off;
-}
-
 static void out_bytes(frun *r, const char *s, size_t n) {
   if (n > 0 && fwrite(s, 1, n, stdout) != n) r->status = EXIT_TROUBLE;
 }
@@ -273,60 +251,60 @@ static void out_close(frun *r, int cut_short) {
   r->lex = 0;
 }
 
-/* The game's bytes up to offset end: the held ones, then the piece's. */
+static int out_span(void *ctx, const char *s, size_t n) {
+  out_game(ctx, s, n);
+  return 0;
+}
+
+/* The game's bytes (from the cutter's r->cut.game) up to offset end. */
 static void write_game(frun *r, uint64_t end, int cut_short) {
-  uint64_t he = hold_end(r);
   if (r->json) { /* the game whole, to the JSON writer */
-    uint64_t from = he > r->base ? he : r->base;
-    if (end > he && bytebuf_try_add(&r->hold, r->piece + (from - r->base),
-                                    (size_t)(end - from)) != 0) {
+    size_t len;
+    const char *g = cutter_gather(&r->cut, r->cut.game, end, &len);
+    if (g == NULL) {
       report(r, r->gpos, 1, "out of memory holding a game; not written");
       return;
     }
     r->status = exit_worse(
-        r->status,
-        json_write_game(r->json, r->name, r->arg, r->games - 1, r->gpos,
-                        r->root_end, r->hold.p, (size_t)(end - r->hold_off)));
+        r->status, json_write_game(r->json, r->name, r->arg, r->games - 1,
+                                   r->gpos, r->root_end, g, len));
     return;
   }
-  out_game(r, r->hold.p, (size_t)((end < he ? end : he) - r->hold_off));
-  if (end > he) {
-    uint64_t from = he > r->base ? he : r->base;
-    out_game(r, r->piece + (from - r->base), (size_t)(end - from));
-  }
+  cutter_span(&r->cut, r->cut.game, end, out_span, r);
   out_close(r, cut_short);
 }
 
-/* After a feed: keep what the game (or the tail) needs of the piece. */
+/* Its bytes are not written: the cutter lets them go. */
+static void drop_game(frun *r) {
+  r->mode = HOLD_DROP;
+  cutter_end(&r->cut);
+}
+
+/* After a feed: keep what the game (or the parser) needs of the piece. */
 static void after_piece(frun *r) {
-  uint64_t end = r->base + r->plen, from;
-  if (r->mode != HOLD_CAPTURE) /* the tail only */
-    hold_from(r, end > TAIL ? end - TAIL : 0);
-  from = hold_end(r) > r->base ? hold_end(r) : r->base;
-  if (r->hold.len == 0) r->hold_off = from;
-  if (from < end && bytebuf_try_add(&r->hold, r->piece + (from - r->base),
-                                    (size_t)(end - from)) != 0) {
+  uint64_t end = r->base + r->plen;
+  if (r->mode == HOLD_CAPTURE && r->decision == D_ACCEPT && !r->json) {
+    /* stream it */
+    cutter_span(&r->cut, r->cut.game, end, out_span, r);
+    cutter_took(&r->cut, end);
+  }
+  if (cutter_keep(&r->cut, r->p, end) != 0) {
     report(r, r->gpos, 1, "out of memory holding a game; it is not written");
-    r->mode = HOLD_DROP;
+    drop_game(r);
     r->decision = D_REJECT;
-    hold_from(r, end);
     return;
   }
-  if (r->mode != HOLD_CAPTURE) {
-    /* the tail is kept */
-  } else if (r->decision == D_ACCEPT && !r->json) { /* stream it */
-    out_game(r, r->hold.p, r->hold.len);
-    hold_from(r, end);
-  } else if (r->hold.len > r->max_game) {
+  if (r->mode == HOLD_CAPTURE &&
+      cutter_end_offset(&r->cut) - r->cut.game > r->max_game) {
     char msg[160];
     snprintf(msg, sizeof msg,
              "this game is over %zu bytes (--max-game-bytes) and must be "
              "held whole: not written",
              r->max_game);
     report(r, r->gpos, 1, msg);
-    r->mode = HOLD_DROP;
-    r->decision = D_REJECT; /* skipped from the next event */
-    hold_from(r, end > TAIL ? end - TAIL : 0);
+    drop_game(r);
+    r->decision = D_REJECT;          /* skipped from the next event */
+    cutter_keep(&r->cut, r->p, end); /* its bytes go now */
   }
 }
 
@@ -407,7 +385,7 @@ static int root_moves(frun *r) {
 
 static void reject(frun *r) {
   r->decision = D_REJECT;
-  r->mode = HOLD_DROP;
+  drop_game(r);
 }
 
 /* Is a root property recorded (froot): one the conditions read, a move
@@ -441,7 +419,7 @@ static int root_done(frun *r) {
   r->info_ok = fpreds_match(&r->preds, &r->root, &r->text);
   if (!r->need_moves) {
     r->decision = r->info_ok != r->invert ? D_ACCEPT : D_REJECT;
-    if (r->decision == D_REJECT || r->count) r->mode = HOLD_DROP;
+    if (r->decision == D_REJECT || r->count) drop_game(r);
     return SGF_SKIP;
   }
   if (!r->info_ok && !r->invert) {
@@ -502,7 +480,7 @@ static void game_end(frun *r, uint64_t at) {
       write_game(r, end, at + 1 > end); /* no ')' at at: the input ended */
   }
   r->mode = HOLD_IDLE;
-  hold_from(r, end);
+  cutter_end(&r->cut);
 }
 
 /* ------------------------------------------------------------ events */
@@ -516,10 +494,10 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   r->gpos = sgf_parser_position(p);
   r->root_end = r->gpos.offset;
   r->games++;
-  if (r->gpos.offset < r->hold_off) /* cannot happen: TAIL covers it */
-    report(r, r->gpos, 1, "the game's first bytes are lost");
-  hold_from(r, r->gpos.offset);
   r->mode = r->count ? HOLD_DROP : HOLD_CAPTURE; /* --count: no bytes */
+  /* cannot fail: the cutter keeps what the parser may name */
+  if (r->mode == HOLD_CAPTURE && cutter_begin(&r->cut, r->gpos.offset) != 0)
+    report(r, r->gpos, 1, "the game's first bytes are lost");
   r->root_state = 0;
   r->root_keep = 0;
   r->decision = D_PENDING;
@@ -633,8 +611,7 @@ static void begin(void *ctx, const char *name) {
   r->input_utf8 = 0;
   r->fed = 0;
   r->depth = 0;
-  r->hold.len = 0;
-  r->hold_off = 0;
+  cutter_restart(&r->cut, 0);
   r->mode = HOLD_IDLE;
 }
 
@@ -644,7 +621,7 @@ static int data(void *ctx, const char *buf, size_t len) {
   while (len > 0) {
     size_t n = r->chunk && r->chunk < len ? r->chunk : len;
     int rc;
-    r->piece = buf;
+    cutter_piece(&r->cut, buf, n);
     r->base = r->fed;
     r->plen = n;
     rc = sgf_parser_feed(r->p, buf, n, NULL);
@@ -676,7 +653,7 @@ static void note(void *ctx, int what, uint64_t off) {
 
 static void end(void *ctx, const char *name, const char *error) {
   frun *r = ctx;
-  r->piece = NULL;
+  cutter_piece(&r->cut, NULL, 0);
   r->base = r->fed;
   r->plen = 0;
   if (!r->stopped && error == NULL && sgf_parser_finish(r->p) != SGF_OK)
@@ -686,7 +663,8 @@ static void end(void *ctx, const char *name, const char *error) {
         !r->json) {
       /* part of it went out already: the rest that was read too, left
        * open (no ']' or ')' added) so that it is not taken for whole */
-      out_game(r, r->hold.p, r->hold.len);
+      cutter_span(&r->cut, r->cut.game, cutter_end_offset(&r->cut), out_span,
+                  r);
       out_close(r, 0);
       report(r, r->gpos, 1,
              "this game was cut short by the error: written as far as it "
@@ -705,6 +683,7 @@ static void end(void *ctx, const char *name, const char *error) {
     r->status = exit_worse(r->status, EXIT_TROUBLE);
   }
   r->mode = HOLD_IDLE;
+  cutter_end(&r->cut);
 }
 
 static void fail(void *ctx, const char *name, const char *error) {
@@ -892,6 +871,7 @@ int cmd_filter(int argc, char **argv) {
     return EXIT_TROUBLE;
   }
   r->moves_min = r->moves_max = -1;
+  cutter_init(&r->cut);
   r->max_game = DEFAULT_MAX_GAME;
   opterr = 0;
   while ((ch = getopt_long(argc, argv, ":vh", longopts, NULL)) != -1) {
@@ -959,7 +939,7 @@ out:
   fpreds_free(&r->preds);
   free(r->start.pt);
   fset_free(&r->seen);
-  bytebuf_free(&r->hold);
+  cutter_free(&r->cut);
   bytebuf_free(&r->val);
   bytebuf_free(&r->first);
   bytebuf_free(&r->root.rec);

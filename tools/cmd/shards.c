@@ -5,15 +5,16 @@
  * made where the next game begins (its '(') or where the input ends, so
  * that the bytes after a game stay with it. Positions are the parser's
  * byte offsets in the current input plus where that input began in the
- * whole stream. Bytes are written once fed; a cut that would fall into
- * bytes already written (the parser may hold back up to 64 bytes to look
- * ahead, so an event can come after its bytes were fed) waits for the
- * next game instead: the shard comes out one game longer, still exact.
+ * whole stream. Bytes are written once fed, but for those the parser may
+ * still name (a '(' whose game is not proved yet, the bytes it holds back
+ * to look ahead), which the game cutter (cutter.h) keeps until it no
+ * longer may: a cut never falls into bytes already written.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "shards.h"
 
+#include "cutter.h"
 #include "output.h"
 #include "progress.h"
 #include "sgf.h"
@@ -35,9 +36,10 @@ typedef struct shards {
   int open_value;       /* it closed a value left open */
   uint64_t backslashes; /* at the end of the bytes fed so far */
   int last;             /* the last byte fed that is not blank, or -1 */
-  uint64_t *cuts;       /* cuts found in the chunk being fed */
+  uint64_t *cuts;       /* cuts found in the bytes not written yet */
   uint64_t *cut_games;  /* games begun before each */
   size_t ncuts;
+  cutter cut; /* the bytes not written yet */
   output out;
   uint64_t games;       /* games begun */
   uint64_t shard_bytes; /* in the shard being written */
@@ -177,25 +179,39 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 }
 
 /* Write buf (the bytes from s->written on), switching shards at the
- * cuts found while it was fed. */
-static int write_cut(shards *s, const char *buf, size_t len) {
+ * cuts found in them. */
+static int write_cut(void *ctx, const char *buf, size_t len) {
+  shards *s = ctx;
   uint64_t from = s->written;
-  size_t i, done = 0;
-  for (i = 0; i < s->ncuts; i++) {
+  size_t i = 0, done = 0;
+  for (; i < s->ncuts && s->cuts[i] <= from + len; i++) {
     size_t upto = (size_t)(s->cuts[i] - from);
     if (write_bytes(s, buf + done, upto - done) != 0 ||
         next_shard(s, s->cut_games[i]) != 0)
       return -1;
     done = upto;
   }
-  s->ncuts = 0;
+  if (i > 0) {
+    s->ncuts -= i;
+    memmove(s->cuts, s->cuts + i, s->ncuts * sizeof *s->cuts);
+    memmove(s->cut_games, s->cut_games + i, s->ncuts * sizeof *s->cut_games);
+  }
   return write_bytes(s, buf + done, len - done);
+}
+
+/* Write the bytes before stream offset upto that the cutter holds or
+ * borrows; keep (borrowed ones copied) what the parser p may still name
+ * (p NULL: nothing). */
+static int write_upto(shards *s, uint64_t upto, const sgf_parser *p) {
+  if (cutter_span(&s->cut, s->written, upto, write_cut, s) != 0) return -1;
+  return cutter_keep(&s->cut, p, UINT64_MAX);
 }
 
 static void begin(void *ctx, const char *name) {
   shards *s = ctx;
   sgf_parser_reset(s->p);
   s->base = s->written;
+  cutter_restart(&s->cut, s->base);
   s->depth = 0;
   s->backslashes = 0;
   s->last = -1;
@@ -218,12 +234,17 @@ static void note_tail(shards *s, const char *buf, size_t len) {
 
 static int data(void *ctx, const char *buf, size_t len) {
   shards *s = ctx;
+  int ok;
   if (s->failed) return 1;
   /* A parse stopped by a fatal error finds no more games: the rest of
    * the input goes with the shard it is in (reported at the end). */
-  sgf_parser_feed(s->p, buf, len, NULL);
+  cutter_piece(&s->cut, buf, len);
+  ok = sgf_parser_feed(s->p, buf, len, NULL) == SGF_OK;
   note_tail(s, buf, len);
-  if (write_cut(s, buf, len) != 0) {
+  if (write_upto(s,
+                 ok ? s->base + sgf_parser_held_offset(s->p)
+                    : cutter_end_offset(&s->cut),
+                 ok ? s->p : NULL) != 0) {
     s->failed = 1;
     return 1;
   }
@@ -291,7 +312,11 @@ static void end(void *ctx, const char *name, const char *error) {
   s->open_value = 0;
   r = sgf_parser_finish(s->p);
   s->finishing = 0;
-  s->ncuts = 0; /* what finish found lies in bytes written already */
+  /* the bytes held back, with the cuts finish found in them */
+  if (write_upto(s, cutter_end_offset(&s->cut), NULL) != 0) {
+    s->failed = 1;
+    return;
+  }
   if (r == SGF_EPARSE) {
     report_failure(name,
                    "parse stopped by a fatal error (see 'sgf check'): the "
@@ -340,6 +365,7 @@ int shards_run(uv_loop_t *loop, input_reader *in, char **files, int nfiles,
   s.name_ctx = ctx;
   s.verbose = verbose;
   s.out.fd = -1;
+  cutter_init(&s.cut);
   sgf_callbacks_init(&cb);
   cb.on_tree_begin = on_tree_begin;
   cb.on_tree_end = on_tree_end;
@@ -369,6 +395,7 @@ int shards_run(uv_loop_t *loop, input_reader *in, char **files, int nfiles,
   }
   if (s.failed) output_discard(&s.out);
   sgf_parser_destroy(s.p);
+  cutter_free(&s.cut);
   free(s.cuts);
   free(s.cut_games);
   return s.failed ? EXIT_TROUBLE : s.status;

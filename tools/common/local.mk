@@ -1,7 +1,8 @@
 # tools/common: code shared by the sgf tool, the tests and the benchmark,
 # built as one convenience library (also without the tool, for the tests
 # and the fuzz targets): the event log (the `sgf events` format and the
-# golden logs of test/cases) and the counters behind `sgf stats`; and,
+# golden logs of test/cases), the counters behind `sgf stats`, the game
+# cutter of `sgf filter`, `sgf serve` and `sgf split --shards`; and,
 # for the tests, the fuzz targets and the benchmark only, the counting
 # allocator (countalloc.c) and the growable byte buffer (bytebuf.c).
 # Includes: the public headers.
@@ -10,6 +11,7 @@ tools_common_libsgfcommon_la_SOURCES = \
 	tools/common/eventlog.c tools/common/eventlog.h \
 	tools/common/countalloc.c tools/common/countalloc.h \
 	tools/common/bytebuf.c tools/common/bytebuf.h tools/common/decimal.h \
+	tools/common/cutter.c tools/common/cutter.h \
 	tools/common/stats.c tools/common/stats.h \
 	tools/common/summary.c tools/common/summary.h
 COMMON_CPPFLAGS = -I$(top_srcdir)/tools/common

@@ -2,10 +2,9 @@
  *
  * The game's bytes are cut from the parser's positions, as `sgf split`
  * finds games: the top-level on_tree_begin is at the '(' and the
- * top-level on_tree_end at the ')'. Between games only the last KEEP
- * bytes are kept: the parser may hold back up to 64 bytes (its double-byte
- * look-ahead), so the '(' of the next game may lie a little before the
- * bytes fed last.
+ * top-level on_tree_end at the ')', by the game cutter (cutter.h): between
+ * games it keeps only what the parser may still name of the bytes fed
+ * (the '(' of the next game may lie before them).
  *
  * With ops->begin (the JSON Lines sink) this parser's events of each game
  * go to the sink's converter as well, so that a game is parsed once: the
@@ -17,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define KEEP 256
 #define SLICE 65536 /* bytes per parser feed: limits are checked between */
 
 /* ------------------------------------------------------------ events
@@ -98,6 +96,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   c->in_game = 1;
   c->gpos = sgf_parser_position(p);
   c->gstart = c->gpos.offset;
+  cutter_begin(&c->cut, c->gstart); /* kept: the cutter saw to it */
   if (c->ops->begin != NULL &&
       (c->ev_user = c->ops->begin(c->ctx, &c->ev, &c->ev_bytes)) != NULL)
     return c->ev->on_tree_begin(p, c->ev_user);
@@ -105,13 +104,12 @@ static int on_tree_begin(sgf_parser *p, void *u) {
 }
 
 static void abandon(conn *c, uint64_t end, const char *reason) {
-  uint64_t from = c->gstart < c->base ? c->base : c->gstart;
-  uint64_t top = c->base + c->buf.len;
-  if (end > top) end = top;
-  if (end < from) end = from;
+  uint64_t from = c->gstart < c->cut.base ? c->cut.base : c->gstart;
+  size_t len;
+  const char *b = cutter_gather(&c->cut, from, end, &len);
   c->in_game = 0;
-  c->ops->abandon(c->ctx, c->buf.p + (from - c->base), (size_t)(end - from),
-                  c->gstart, reason);
+  cutter_end(&c->cut);
+  c->ops->abandon(c->ctx, b ? b : "", b ? len : 0, c->gstart, reason);
   ev_release(c);
 }
 
@@ -128,14 +126,15 @@ static int on_tree_end(sgf_parser *p, void *u) {
   conn *c = u;
   sgf_pos pos;
   conn_game g;
+  const char *b;
+  size_t len;
   int rc;
   if (c->ev_user && c->ev->on_tree_end(p, c->ev_user) == SGF_ABORT)
     return SGF_ABORT; /* out of memory: stopped() abandons the game */
   if (sgf_parser_depth(p) != 1 || !c->in_game) return SGF_CONTINUE;
   pos = sgf_parser_position(p);
   /* a tree the parser closes at the end of input has no ')' of its own */
-  if (pos.offset < c->base || pos.offset >= c->base + c->buf.len ||
-      c->buf.p[pos.offset - c->base] != ')') {
+  if (cutter_byte(&c->cut, pos.offset) != ')') {
     abandon(c, pos.offset,
             c->ending ? c->end_reason : "the input ended inside the game");
     return SGF_CONTINUE;
@@ -145,13 +144,18 @@ static int on_tree_end(sgf_parser *p, void *u) {
     too_large(c, pos.offset + 1);
     return SGF_ABORT;
   }
+  b = cutter_gather(&c->cut, c->gstart, pos.offset + 1, &len);
+  if (b == NULL) { /* not kept: cannot happen */
+    abandon(c, pos.offset + 1, "the game's first bytes were lost");
+    return SGF_CONTINUE;
+  }
   c->in_game = 0;
+  cutter_end(&c->cut);
   g.index = c->games++;
   g.offset = c->gstart;
   g.pos = c->gpos;
   g.ev_user = c->ev_user;
-  rc = c->ops->game(c->ctx, c->buf.p + (c->gstart - c->base),
-                    (size_t)(pos.offset + 1 - c->gstart), &g);
+  rc = c->ops->game(c->ctx, b, len, &g);
   ev_release(c);
   if (rc) {
     c->paused = 1;
@@ -173,7 +177,7 @@ int conn_init(conn *c, const conn_limits *lim, const conn_ops *ops, void *ctx) {
   c->ops = ops;
   c->ctx = ctx;
   c->lim = *lim;
-  bytebuf_init(&c->buf);
+  cutter_init(&c->cut);
   return 0;
 }
 
@@ -181,7 +185,7 @@ void conn_free(conn *c) {
   ev_release(c);
   sgf_parser_destroy(c->p);
   c->p = NULL;
-  bytebuf_free(&c->buf);
+  cutter_free(&c->cut);
 }
 
 static int make_parser(conn *c) {
@@ -228,25 +232,18 @@ static int stopped(conn *c, int rc) {
   return CONN_DONE;
 }
 
-/* Drop what no game needs any more. */
-static void trim(conn *c) {
-  uint64_t keep = c->in_game ? c->gstart : (c->fed > KEEP ? c->fed - KEEP : 0);
-  size_t drop;
-  if (keep <= c->base) return;
-  drop = (size_t)(keep - c->base);
-  if (drop > c->buf.len) drop = c->buf.len;
-  memmove(c->buf.p, c->buf.p + drop, c->buf.len - drop);
-  c->buf.len -= drop;
-  c->base += drop;
-}
+/* Drop what neither the game nor the parser needs any more (the bytes
+ * not parsed yet are kept: the parser may name them). */
+static void trim(conn *c) { cutter_keep(&c->cut, c->p, UINT64_MAX); }
 
 /* Parse the kept bytes from fed on, until paused, done or all parsed. */
 static int run(conn *c) {
-  while (!c->done && !c->paused && c->fed < c->base + c->buf.len) {
-    size_t at = (size_t)(c->fed - c->base), n = c->buf.len - at, used = 0;
+  while (!c->done && !c->paused && c->fed < cutter_end_offset(&c->cut)) {
+    size_t n = (size_t)(cutter_end_offset(&c->cut) - c->fed), used = 0;
     int rc;
     if (n > SLICE) n = SLICE;
-    rc = sgf_parser_feed(c->p, c->buf.p + at, n, &used);
+    rc =
+        sgf_parser_feed(c->p, c->cut.held.p + (c->fed - c->cut.base), n, &used);
     c->fed += used;
     if (rc != SGF_OK && rc != SGF_PAUSED) return stopped(c, rc);
     if (c->in_game && c->lim.max_game_bytes &&
@@ -267,7 +264,7 @@ int conn_feed(conn *c, const char *buf, size_t len) {
     c->done = 1;
     return CONN_DONE;
   }
-  if (bytebuf_try_add(&c->buf, buf, len) != 0) {
+  if (cutter_add(&c->cut, buf, len) != 0) {
     snprintf(c->why, sizeof c->why, "out of memory");
     if (c->in_game) abandon(c, c->fed, c->why);
     c->done = 1;
@@ -298,7 +295,7 @@ int conn_end(conn *c, const char *reason) {
       rc = sgf_parser_finish(c->p);
     }
   }
-  if (c->in_game) abandon(c, c->base + c->buf.len, reason);
+  if (c->in_game) abandon(c, cutter_end_offset(&c->cut), reason);
   c->done = 1;
   c->paused = 0; /* ended while paused (a limit, a stop): nothing waits */
   if (c->why[0] == '\0') snprintf(c->why, sizeof c->why, "%s", reason);
@@ -307,6 +304,6 @@ int conn_end(conn *c, const char *reason) {
 
 size_t conn_held(const conn *c) {
   if (c->ev_user != NULL && c->ops->held != NULL)
-    return c->buf.cap + c->ops->held(c->ctx, c->ev_user);
-  return c->buf.cap + c->ev_bytes;
+    return c->cut.held.cap + c->ops->held(c->ctx, c->ev_user);
+  return c->cut.held.cap + c->ev_bytes;
 }

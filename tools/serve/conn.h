@@ -2,10 +2,11 @@
  * any split, games out. Knows no sockets (test/fuzz/fuzz_serve_conn.c
  * drives it with bytes alone).
  *
- * Every byte fed is appended to one buffer that holds the stream from the
- * '(' of the game being read (or, between games, its last bytes) on; the
- * parser reads from it. A game is complete at its top-level ')': its
- * bytes, exactly as received, go to ops->game(). When that says the sink
+ * Every byte fed is appended to one buffer (the game cutter, cutter.h)
+ * that holds the stream from the '(' of the game being read (or, between
+ * games, from the first byte the parser may still name) on; the parser
+ * reads from it. A game is complete at its top-level ')': its bytes,
+ * exactly as received, go to ops->game(). When that says the sink
  * is behind, the parser is paused (the core's SGF_PAUSE) and further
  * bytes are only kept, not parsed, until conn_resume(): the caller stops
  * reading the connection then, so what is kept is at most one read.
@@ -22,7 +23,7 @@
 
 #include <sgfstream.h>
 
-#include "bytebuf.h"
+#include "cutter.h"
 
 enum {
   CONN_OK = 0, /* go on feeding */
@@ -73,9 +74,8 @@ typedef struct conn {
   void *ctx;
   conn_limits lim;
   sgf_parser *p;
-  bytebuf buf;   /* the stream from offset base on */
-  uint64_t base; /* stream offset of buf.p[0] */
-  uint64_t fed;  /* stream offset of the next byte for the parser */
+  cutter cut;   /* the stream: the game's bytes, and what is not parsed */
+  uint64_t fed; /* stream offset of the next byte for the parser */
   int in_game;
   uint64_t gstart; /* the game's '(' */
   sgf_pos gpos;
