@@ -9,8 +9,8 @@ sgf_SOURCES = \
 	tools/cmd/cmd_check.c \
 	tools/cmd/cmd_stats.c \
 	tools/cmd/cmd_events.c \
-	tools/cmd/cmd_json.c tools/cmd/json_value.c tools/cmd/json_game.h \
-	tools/cmd/json_out.c tools/cmd/json_out.h tools/cmd/json_conv.h \
+	tools/json/json_conv.c tools/json/json_value.c tools/json/json_game.h \
+	tools/json/json_out.c tools/json/json_out.h tools/json/json_conv.h \
 	tools/cmd/cmd_fmt.c tools/cmd/cmd_mainline.c tools/cmd/cmd_split.c \
 	tools/cmd/shards.c tools/cmd/shards.h \
 	tools/cmd/rewrite.c tools/cmd/rewrite.h tools/cmd/drops.c \
@@ -18,7 +18,8 @@ sgf_SOURCES = \
 	tools/cmd/ff4.c tools/cmd/ff4.h \
 	tools/cmd/cmd_filter.c tools/cmd/filter.h tools/cmd/filter_pred.c \
 	tools/cmd/filter_moves.c
-sgf_CPPFLAGS = $(AM_CPPFLAGS) $(IO_CPPFLAGS) $(COMMON_CPPFLAGS)
+sgf_CPPFLAGS = $(AM_CPPFLAGS) $(IO_CPPFLAGS) $(COMMON_CPPFLAGS) \
+	-I$(top_srcdir)/tools/cmd -I$(top_srcdir)/tools/json
 sgf_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS) $(ARCHIVE_CFLAGS)
 sgf_LDADD = tools/io/libsgfio.la $(COMMON_LIBS) lib/libsgfstream.la \
 	$(UV_LIBS) $(ARCHIVE_LIBS)
