@@ -1,5 +1,6 @@
-/* cmd_json.c - `sgf json`: JSON Lines, one game a line, written as the
- * parser's events arrive (no tree is built).
+/* json_conv.c - the JSON converter (json_conv.h): JSON Lines, one game a
+ * line, written as the parser's events arrive (no tree is built). For
+ * `sgf json` (tools/cmd/cmd_json.c), `sgf filter --json` and `sgf serve`.
  *
  * STREAMING. A line is written in event order: the root node's values are
  * held until the root node is complete (the next ';', '(' or ')'; the
@@ -27,90 +28,27 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "input.h"
 #include "json_conv.h"
 #include "json_game.h"
-#include "progress.h"
-#include "sgf.h"
 
-#include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct jrun {
   jgame g;
   sgf_callbacks cb;
-  size_t chunk;
-  const char *arg; /* the FILE argument as inputs are named */
+  const char *arg;         /* the FILE argument as inputs are named */
+  void (*game_done)(void); /* json_options */
   int stopped;
   int have_error;
   sgf_diag last_error;
 } jrun;
 
-void help_json(FILE *f) {
-  fprintf(f,
-          "usage: sgf json [--headers | --mainline] [--raw] "
-          "[--charset=NAME] [--guess]\n"
-          "                [--strict] [--max-depth=N] [--chunk=N] "
-          "[FILE]...\n"
-          "\n"
-          "Write each game of FILE as one line of JSON (JSON Lines): "
-          "\"source\"\n"
-          "(file, member, game, offset, line, column), the header fields "
-          "black,\n"
-          "white, black_rank, white_rank, result, date, komi, handicap, "
-          "size,\n"
-          "rules, event, round, place, game_name (null when absent), "
-          "\"tree\"\n"
-          "(the game's variations in file order, each {\"parent\": N, "
-          "\"nodes\":\n"
-          "[node...]}, a node an array of [\"ID\", value...] in file "
-          "order) and\n"
-          "\"moves\" (the main line: [[\"B\",\"pd\"], ...], a pass "
-          "null). Text is\n"
-          "UTF-8 by the game's CA. See sgf(1), JSON SCHEMA. With no FILE, "
-          "or when\n"
-          "FILE is -, read standard input.\n"
-          "\n"
-          "      --headers       only the source and the header fields; "
-          "the rest\n"
-          "                      of each game is skipped unparsed (a "
-          "header value\n"
-          "                      over 64 KiB is dropped: null, with a "
-          "warning)\n"
-          "      --mainline      no tree: the header fields and the main "
-          "line\n"
-          "      --raw           every value as written (escapes kept), "
-          "as a string\n"
-          "      --charset=NAME  read text in NAME (iconv's names), "
-          "whatever CA says\n"
-          "      --guess         guess the charset of text with no or "
-          "a wrong CA\n"
-          "                      (GB18030, Shift_JIS, EUC-KR, Big5); a "
-          "warning\n"
-          "                      when it overrules CA\n"
-          "  -s, --strict        stop at the first deviation from FF[4]\n"
-          "      --max-depth=N   allow N nested game trees (default "
-          "%u)\n"
-          "      --chunk=N       feed the parser N bytes at a time\n"
-          "      --progress      show a progress line on stderr (default: "
-          "on a\n"
-          "                      terminal, for jobs over half a second)\n"
-          "      --quiet         no progress line\n"
-          "  -h, --help          show this help\n"
-          "\n"
-          "Text that does not decode is an error, positioned, and is "
-          "written read\n"
-          "as ISO-8859-1 (each byte one character, so nothing is lost).\n"
-          "\n" EXIT_STATUS_HELP,
-          SGF_DEFAULT_MAX_DEPTH);
-}
-
 /* ------------------------------------------------------------ the tree */
 
-static int tree_mode(const jgame *g) { return g->mode == JMODE_FULL; }
+static int tree_mode(const jgame *g) { return g->mode == JSON_FULL; }
 
 static jlevel *top(jgame *g) { return &g->stack[g->depth - 1]; }
 
@@ -275,7 +213,7 @@ static void root_done(jgame *g) {
   jout_uint(g->out, g->pos.column);
   jout_byte(g->out, '}');
   jwrite_header(g);
-  if (g->mode == JMODE_HEADERS) return;
+  if (g->mode == JSON_HEADERS) return;
   if (tree_mode(g)) jout_cstr(g->out, ",\"tree\":[");
   entry_open(g, -1);
   if (!had_node) return;
@@ -324,7 +262,7 @@ static void tree_close(jgame *g, int incomplete) {
   g->depth--;
   if (g->depth > 0) return;
   if (tree_mode(g)) jout_byte(g->out, ']');
-  if (g->mode != JMODE_HEADERS) jwrite_moves(g);
+  if (g->mode != JSON_HEADERS) jwrite_moves(g);
   if (incomplete) jout_cstr(g->out, ",\"incomplete\":true");
   jout_cstr(g->out, "}\n");
   g->index++;
@@ -355,7 +293,7 @@ static int on_tree_begin(sgf_parser *p, void *u) {
   entry_open(g, parent);
   /* --headers: the root node is written; pass over this variation (and
    * from its end, the rest of the game: on_tree_end) */
-  return g->mode == JMODE_HEADERS ? SGF_SKIP : SGF_CONTINUE;
+  return g->mode == JSON_HEADERS ? SGF_SKIP : SGF_CONTINUE;
 }
 
 static int on_tree_end(sgf_parser *p, void *u) {
@@ -364,10 +302,10 @@ static int on_tree_end(sgf_parser *p, void *u) {
   (void)p;
   if (g->depth == 0) return SGF_CONTINUE;
   tree_close(g, 0);
-  if (g->depth == 0) progress_games(1);
+  if (g->depth == 0 && r->game_done) r->game_done();
   /* --headers: a variation right after the root node was skipped; skip
    * the rest of the game too. */
-  if (g->mode == JMODE_HEADERS && g->depth > 0) return SGF_SKIP;
+  if (g->mode == JSON_HEADERS && g->depth > 0) return SGF_SKIP;
   return SGF_CONTINUE;
 }
 
@@ -383,7 +321,7 @@ static int on_node(sgf_parser *p, void *u) {
   if (g->root_phase != 2) {
     /* TODO: with the core's on_node_end, complete the root there. */
     root_done(g);
-    if (g->mode == JMODE_HEADERS) return SGF_SKIP;
+    if (g->mode == JSON_HEADERS) return SGF_SKIP;
   }
   node_open(g);
   return SGF_CONTINUE;
@@ -406,11 +344,11 @@ static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
   char *q;
   g->root_slot = -1;
   g->root_keep = 1;
-  if (g->mode != JMODE_FULL) {
+  if (g->mode != JSON_FULL) {
     int slot = jheader_slot(at, len);
     g->root_slot = slot;
     g->root_keep = (slot >= 0 && !(g->root_have & 1u << slot)) ||
-                   (g->mode == JMODE_MAINLINE && len == 1 &&
+                   (g->mode == JSON_MAINLINE && len == 1 &&
                     (at[0] == 'B' || at[0] == 'W'));
     if (!g->root_keep) return SGF_CONTINUE;
   }
@@ -713,9 +651,9 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
       d->severity != SGF_SEV_FATAL)
     return SGF_CONTINUE; /* sgf filter reported it */
   if (d->severity == SGF_SEV_WARNING) {
-    r->g.status = exit_worse(r->g.status, EXIT_WARNINGS);
+    r->g.status = jst_worse(r->g.status, JST_WARNINGS);
   } else {
-    r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+    r->g.status = jst_worse(r->g.status, JST_ERRORS);
     r->last_error = *d;
     r->have_error = 1;
   }
@@ -724,7 +662,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
     jout_flush(r->g.out);
     fflush(stdout);
   }
-  progress_clear();
+  if (r->g.before_message) r->g.before_message();
   fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s [%s]\n", r->g.name,
           pos.line, pos.column, sgf_severity_name(d->severity),
           msg ? msg : "unknown diagnostic", name ? name : "unknown");
@@ -736,7 +674,7 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
 static void stopped(jrun *r) {
   const sgf_diag *d = sgf_parser_error(r->g.p);
   r->stopped = 1;
-  r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
+  r->g.status = jst_worse(r->g.status, JST_ERRORS);
   if (d != NULL && !(r->have_error && d->code == r->last_error.code &&
                      d->pos.offset == r->last_error.pos.offset))
     on_diagnostic(r->g.p, r, d);
@@ -761,70 +699,21 @@ static void begin(void *ctx, const char *name) {
   }
 }
 
-/* Bytes for the parser: the input's, or UTF-8 from UTF-16. */
-static int feed(void *ctx, const char *buf, size_t len) {
-  jrun *r = ctx;
-  if (feed_chunked(r->g.p, buf, len, r->chunk) != SGF_OK) {
+/* The bytes of a game or an input, whole: the handlers never pause. */
+static int feed(jrun *r, const char *buf, size_t len) {
+  if (len > 0 && sgf_parser_feed(r->g.p, buf, len, NULL) != SGF_OK) {
     stopped(r);
     return 1;
   }
   return 0;
 }
 
-/* UTF-16 input (input.h): its text is UTF-8 already, CA is not used. */
-static void note(void *ctx, int what, uint64_t off) {
-  jrun *r = ctx;
-  if (what != INPUT_NOTE_BAD_UTF16) r->g.input_utf8 = 1;
-  if (!r->stopped) report_input_note(r->g.p, what, off);
-}
-
-static int data(void *ctx, const char *buf, size_t len) {
-  jrun *r = ctx;
-  if (r->stopped) return 1;
-  return feed(r, buf, len);
-}
-
-static void end(void *ctx, const char *name, const char *error) {
-  jrun *r = ctx;
-  if (!r->stopped && error == NULL && finish_chunked(r->g.p) != SGF_OK)
-    stopped(r);
+static void end(jrun *r) {
+  if (!r->stopped && sgf_parser_finish(r->g.p) != SGF_OK) stopped(r);
   while (r->g.depth > 0) /* the parser stopped inside a game */
     tree_close(&r->g, 1);
-  if (error != NULL) {
-    report_failure(name, error);
-    r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
-  }
   jout_flush(r->g.out);
 }
-
-static void fail(void *ctx, const char *name, const char *error) {
-  jrun *r = ctx;
-  report_failure(name, error);
-  r->g.status = exit_worse(r->g.status, EXIT_TROUBLE);
-}
-
-static void none(void *ctx, const char *name, const char *why) {
-  jrun *r = ctx;
-  r->g.status = exit_worse(r->g.status, report_no_input(name, why));
-}
-
-static int parse_depth(const char *arg, uint64_t *out) {
-  char *end;
-  unsigned long long v;
-  errno = 0;
-  v = strtoull(arg, &end, 10);
-  if (arg[0] < '0' || arg[0] > '9' || *end != '\0' || errno != 0 || v == 0) {
-    fprintf(stderr,
-            "sgf: invalid depth '%s' (a positive number)\n"
-            "Try 'sgf json --help'.\n",
-            arg);
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
-/* ------------------------------------------------------------ for filter */
 
 /* runs: take MOVE RUNS (on_moves), which only the fast paths use: not
  * with SGF_JSON_SLOW, --raw or --headers (which writes no node). */
@@ -841,11 +730,24 @@ static void set_callbacks(sgf_callbacks *cb, int runs) {
 }
 
 static int runs_wanted(const jgame *g) {
-  return !g->slow && !g->raw && g->mode != JMODE_HEADERS;
+  return !g->slow && !g->raw && g->mode != JSON_HEADERS;
 }
 
-static void free_run(jrun *r) {
-  jgame *g = &r->g;
+/* ------------------------------------------------------------ the converter */
+
+struct json_conv {
+  jrun r;        /* first: the handlers' user pointer is the json_conv */
+  bytebuf *to;   /* json_options.to */
+  bytebuf spill; /* events: a line longer than the jout buffer */
+};
+
+void json_options_init(json_options *o) { memset(o, 0, sizeof *o); }
+
+void json_conv_destroy(json_conv *c) {
+  jgame *g;
+  if (c == NULL) return;
+  g = &c->r.g;
+  bytebuf_free(&c->spill);
   sgf_parser_destroy(g->p);
   if (g->cs) {
     sgf_charset_free(g->cs, g->conv, g->conv_cap);
@@ -858,212 +760,104 @@ static void free_run(jrun *r) {
   free(g->move_raw.p);
   free(g->text.p);
   free(g->out);
-  free(r);
+  free(c);
 }
 
-json_writer *json_writer_create(void) {
+json_conv *json_conv_create(const json_options *opt, const char **error) {
+  json_conv *c = calloc(1, sizeof *c);
   sgf_charset_options copt;
-  jrun *r = calloc(1, sizeof *r);
-  if (r == NULL) return NULL;
-  r->g.out = malloc(sizeof *r->g.out);
-  sgf_charset_options_init(&copt);
-  r->g.cs = sgf_charset_create(&copt);
-  r->g.slow = jslow_wanted();
-  set_callbacks(&r->cb, runs_wanted(&r->g));
-  r->g.p = sgf_parser_create(&r->cb, r, NULL);
-  if (r->g.out == NULL || r->g.cs == NULL || r->g.p == NULL) {
-    free_run(r);
-    return NULL;
-  }
-  r->g.out->len = 0;
-  r->g.out->to = NULL; /* stdout (malloc: not zeroed) */
-  r->g.have_origin = 1;
-  return r;
-}
-
-void json_writer_destroy(json_writer *w) {
-  if (w != NULL) free_run(w);
-}
-
-int json_write_game(json_writer *w, const char *name, const char *arg,
-                    uint64_t index, sgf_pos origin, uint64_t quiet_before,
-                    const char *bytes, size_t len) {
-  w->arg = arg;
-  w->g.status = EXIT_CLEAN;
-  begin(w, name);
-  w->g.index = index;
-  w->g.origin = origin;
-  w->g.quiet_before = quiet_before;
-  data(w, bytes, len); /* a stop is reported, and end() closes the line */
-  end(w, name, NULL);
-  return w->g.status;
-}
-
-int cmd_json(int argc, char **argv) {
-  enum {
-    OPT_CHUNK = OPT_LONG_BASE,
-    OPT_HEADERS,
-    OPT_MAINLINE,
-    OPT_RAW,
-    OPT_CHARSET,
-    OPT_GUESS,
-    OPT_DEPTH
-  };
-  static const struct option longopts[] = {
-      {"headers", no_argument, NULL, OPT_HEADERS},
-      {"mainline", no_argument, NULL, OPT_MAINLINE},
-      {"raw", no_argument, NULL, OPT_RAW},
-      {"charset", required_argument, NULL, OPT_CHARSET},
-      {"guess", no_argument, NULL, OPT_GUESS},
-      {"strict", no_argument, NULL, 's'},
-      {"max-depth", required_argument, NULL, OPT_DEPTH},
-      {"chunk", required_argument, NULL, OPT_CHUNK},
-      PROGRESS_LONGOPTS,
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
-  static const input_sink sink = {begin, data, end, fail, none, note};
-  static char *stdin_only[] = {"-", NULL};
-  jrun *r;
+  sgf_options popt;
   jgame *g;
-  sgf_options opt;
-  sgf_charset_options copt;
-  input_reader *in;
-  char **files;
-  int nfiles, ch, i, status;
-
-  r = calloc(1, sizeof *r);
-  if (r == NULL || (r->g.out = malloc(sizeof *r->g.out)) == NULL) {
-    report_failure("json", "out of memory");
-    free(r);
-    return EXIT_TROUBLE;
-  }
-  g = &r->g;
-  g->out->len = 0;
-  g->out->to = NULL; /* stdout (malloc: not zeroed) */
+  *error = "out of memory";
+  if (c == NULL) return NULL;
+  g = &c->r.g;
+  g->mode = opt->mode;
+  g->raw = opt->raw;
+  g->quiet = opt->quiet;
+  g->before_message = opt->before_message;
+  c->to = opt->to;
+  c->r.game_done = opt->game_done;
   g->slow = jslow_wanted();
-  sgf_options_init(&opt);
-  sgf_charset_options_init(&copt);
-  opterr = 0;
-  status = EXIT_CLEAN;
-  while ((ch = getopt_long(argc, argv, ":sh", longopts, NULL)) != -1) {
-    switch (ch) {
-      case 's':
-        opt.flags |= SGF_OPT_STRICT;
-        break;
-      case OPT_HEADERS:
-        g->mode = JMODE_HEADERS;
-        break;
-      case OPT_MAINLINE:
-        g->mode = JMODE_MAINLINE;
-        break;
-      case OPT_RAW:
-        g->raw = 1;
-        break;
-      case OPT_CHARSET:
-        copt.override = optarg;
-        break;
-      case OPT_GUESS:
-        copt.flags |= SGF_CS_GUESS;
-        break;
-      case OPT_DEPTH:
-        if (parse_depth(optarg, &opt.max_depth) != 0) status = EXIT_TROUBLE;
-        break;
-      case OPT_CHUNK:
-        if (parse_chunk("json", optarg, &r->chunk) != 0) status = EXIT_TROUBLE;
-        break;
-      case PROGRESS_OPT_ON:
-      case PROGRESS_OPT_OFF:
-        progress_option(ch);
-        break;
-      case 'h':
-        help_json(stdout);
-        status = finish_output(EXIT_CLEAN);
-        goto out;
-      default:
-        status = option_error("json", ch, argv);
-        goto out;
-    }
-    if (status != EXIT_CLEAN) goto out;
+  g->out = malloc(sizeof *g->out); /* 64 KiB: not zeroed */
+  if (opt->charset) {
+    copt = *opt->charset;
+  } else {
+    sgf_charset_options_init(&copt);
   }
-  if (g->mode == JMODE_MAINLINE) opt.flags |= SGF_OPT_MAINLINE;
-  files = optind < argc ? argv + optind : stdin_only;
-  nfiles = optind < argc ? argc - optind : 1;
+  if (opt->parse) {
+    popt = *opt->parse;
+  } else {
+    sgf_options_init(&popt);
+  }
+  if (g->mode == JSON_MAINLINE) popt.flags |= SGF_OPT_MAINLINE;
+  if (g->out == NULL) goto fail;
+  g->out->len = 0;
+  g->out->to = NULL; /* stdout */
+  if ((g->cs = sgf_charset_create(&copt)) == NULL) {
+    *error = "unknown charset";
+    goto fail;
+  }
+  set_callbacks(&c->r.cb, runs_wanted(g));
+  g->p = sgf_parser_create(&c->r.cb, &c->r, &popt);
+  if (g->p == NULL) goto fail;
+  return c;
+fail:
+  json_conv_destroy(c);
+  return NULL;
+}
 
-  g->cs = sgf_charset_create(&copt);
-  if (g->cs == NULL) {
-    fprintf(stderr,
-            "sgf: json: unknown charset '%s' (iconv's names: "
-            "iconv --list)\n",
-            copt.override ? copt.override : "");
-    status = EXIT_TROUBLE;
-    goto out;
-  }
-  set_callbacks(&r->cb, runs_wanted(g));
-  g->p = sgf_parser_create(&r->cb, r, &opt);
-  in = input_reader_create(0);
-  if (g->p == NULL || in == NULL) {
-    report_failure("json", "out of memory");
-    input_reader_destroy(in);
-    status = EXIT_TROUBLE;
-    goto out;
-  }
-  progress_start("json", files, nfiles);
-  for (i = 0; i < nfiles; i++) {
-    r->arg = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
-    input_read(in, files[i], &sink, r);
-  }
-  progress_end();
-  input_reader_destroy(in);
-  jout_flush(g->out);
-  status = finish_output(g->status);
-out:
-  free_run(r);
-  return status;
+int json_conv_status(const json_conv *c) { return c->r.g.status; }
+
+void json_conv_begin(json_conv *c, const char *name, const char *arg) {
+  c->r.arg = arg;
+  begin(&c->r, name);
+}
+
+sgf_parser *json_conv_parser(json_conv *c) { return c->r.g.p; }
+
+void json_conv_stop(json_conv *c) { stopped(&c->r); }
+
+int json_conv_stopped(const json_conv *c) { return c->r.stopped; }
+
+void json_conv_input_utf8(json_conv *c) { c->r.g.input_utf8 = 1; }
+
+void json_conv_end(json_conv *c) {
+  while (c->r.g.depth > 0) /* the parser stopped inside a game */
+    tree_close(&c->r.g, 1);
+}
+
+void json_conv_flush(json_conv *c) { jout_flush(c->r.g.out); }
+
+/* ------------------------------------------------------------ for filter */
+
+int json_conv_cut(json_conv *c, const char *name, const char *arg,
+                  uint64_t index, sgf_pos origin, uint64_t quiet_before,
+                  const char *bytes, size_t len) {
+  jrun *r = &c->r;
+  r->g.have_origin = 1;
+  r->g.status = JST_CLEAN;
+  json_conv_begin(c, name, arg);
+  r->g.index = index;
+  r->g.origin = origin;
+  r->g.quiet_before = quiet_before;
+  feed(r, bytes, len); /* a stop is reported, and end() closes the line */
+  end(r);
+  return r->g.status;
 }
 
 /* ------------------------------------------------------------ sgf serve */
 
-/* json_conv.h: the same lines, one game at a time, into memory. */
-struct json_conv {
-  jrun r;        /* first: the handlers' user pointer is the json_conv */
-  bytebuf spill; /* events: a line longer than the jout buffer */
-};
-
-void json_conv_destroy(json_conv *c) {
-  if (c == NULL) return;
-  bytebuf_free(&c->spill);
-  free_run(&c->r); /* r is c's first member */
-}
-
-json_conv *json_conv_create(void) {
-  json_conv *c = calloc(1, sizeof *c);
-  sgf_charset_options copt;
-  jgame *g;
-  if (c == NULL) return NULL;
-  g = &c->r.g;
-  g->quiet = 1;
-  g->slow = jslow_wanted();
-  g->out = calloc(1, sizeof *g->out);
-  sgf_charset_options_init(&copt);
-  g->cs = sgf_charset_create(&copt);
-  set_callbacks(&c->r.cb, runs_wanted(g));
-  g->p = sgf_parser_create(&c->r.cb, &c->r, NULL);
-  if (g->out == NULL || g->cs == NULL || g->p == NULL) {
-    json_conv_destroy(c);
-    return NULL;
-  }
-  return c;
-}
-
-int json_conv_game(json_conv *c, const char *name, const char *buf, size_t len,
-                   bytebuf *out) {
+int json_conv_game(json_conv *c, const char *name, const char *buf,
+                   size_t len) {
   jrun *r = &c->r;
-  size_t mark = out->len;
-  r->arg = name;
-  begin(r, name);
+  bytebuf *out = c->to;
+  size_t mark;
+  if (out == NULL) return -1;
+  mark = out->len;
+  json_conv_begin(c, name, name);
   r->g.out->to = out;
   feed(r, buf, len);
-  end(r, name, NULL);
+  end(r);
   r->g.out->to = NULL;
   return out->len > mark ? 0 : -1;
 }
@@ -1081,8 +875,8 @@ static int conv_tree_begin(sgf_parser *p, void *u) {
   return rc;
 }
 
-void json_conv_callbacks(sgf_callbacks *cb) {
-  set_callbacks(cb, !jslow_wanted());
+void json_conv_callbacks(const json_conv *c, sgf_callbacks *cb) {
+  set_callbacks(cb, runs_wanted(&c->r.g));
   cb->on_tree_begin = conv_tree_begin;
   cb->on_diagnostic = NULL; /* quiet: they change no line */
 }
@@ -1100,10 +894,11 @@ void json_conv_start(json_conv *c, const char *name) {
   g->out->to = &c->spill;
 }
 
-int json_conv_take(json_conv *c, bytebuf *out) {
+int json_conv_take(json_conv *c) {
   jout *o = c->r.g.out;
+  bytebuf *out = c->to;
   int rc = -1;
-  if (c->r.g.depth == 0 && c->spill.len + o->len > 0) {
+  if (out != NULL && c->r.g.depth == 0 && c->spill.len + o->len > 0) {
     if (c->spill.len > 0) {
       jout_flush(o);
       rc = bytebuf_try_add(out, c->spill.p, c->spill.len);
