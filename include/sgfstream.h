@@ -78,7 +78,18 @@
  * characters. A line ends at LF, CR, or CR LF.
  *
  * THREADS. A parser is used by one thread at a time; different parsers are
- * independent. There is no global state.
+ * independent. There is no global state but one choice made once.
+ *
+ * ENVIRONMENT. The library reads one environment variable, once, when
+ * the first parser is created (the choice then holds for the process):
+ * SGF_SIMD=none|portable|sse2|avx2|neon forces the bulk scanners of long
+ * values; unset or another value, the fastest the CPU supports is used.
+ * On x86-64 avx2 without the CPU's support, or neon, gives sse2; a build
+ * without SIMD (configure --disable-simd) or for another machine has one
+ * set only. Results are the same with each (the tests run under every
+ * one); only speed differs. Nothing else is read from the environment:
+ * the tree builder's general path, for instance, is a builder option
+ * (SGF_TREE_GENERAL_ONLY).
  */
 #ifndef SGFSTREAM_H
 #define SGFSTREAM_H

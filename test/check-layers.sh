@@ -11,11 +11,13 @@
 #                 itself, lib/common
 #   tools/common  itself
 #   tools/io      itself
+#   tools/json    itself, tools/common (the JSON converter)
 #   tools/cmd     itself, tools/common, the public headers of tools/io
-#                 (not its *_priv.h)
-#   tools/serve   the same as tools/cmd, and tools/cmd's headers (sgf.h,
-#                 json_conv.h): `sgf serve` and `sgf send`, commands in a
-#                 folder of their own
+#                 (not its *_priv.h), tools/json's json_conv.h
+#   tools/serve   the same as tools/cmd, and tools/cmd's sgf.h (what the
+#                 commands share: `sgf serve` and `sgf send` are commands
+#                 in a folder of their own)
+# A folder named FOLDER=HEADER gives that one header only.
 # Every layer may include the public headers (<sgfstream.h>, <sgfstream/...>).
 top_srcdir=${top_srcdir:-.}
 cd "$top_srcdir" || exit 99
@@ -25,8 +27,9 @@ allowed() { # FOLDER -> the folders it may include from, besides itself
   lib/simd) echo "config" ;;
   lib/core) echo "lib/common lib/simd" ;;
   lib/read | lib/tree | lib/write | lib/value | lib/check) echo "lib/common" ;;
-  tools/cmd) echo "tools/common tools/io" ;;
-  tools/serve) echo "tools/common tools/io tools/cmd" ;;
+  tools/json) echo "tools/common" ;;
+  tools/cmd) echo "tools/common tools/io tools/json=json_conv.h" ;;
+  tools/serve) echo "tools/common tools/io tools/json=json_conv.h tools/cmd=sgf.h" ;;
   *) echo "" ;;
   esac
 }
@@ -47,7 +50,10 @@ for dir in lib/* tools/*; do
       for a in $(allowed "$dir"); do
         if [ "$a" = config ] && [ "$inc" = config.h ]; then ok=1; fi
         case $inc in *_priv.h) continue ;; esac
-        [ -f "$a/$inc" ] && ok=1
+        case $a in
+        *=*) [ "${a#*=}" = "$inc" ] && [ -f "${a%%=*}/$inc" ] && ok=1 ;;
+        *) [ -f "$a/$inc" ] && ok=1 ;;
+        esac
       done
       if [ $ok -eq 0 ]; then
         echo "FAIL: $f includes \"$inc\", which $dir may not use"

@@ -123,7 +123,7 @@ EXTRA_DIST += test/dask-shards.sh contrib/dask/sgf_dask.py \
 # the layering of lib/ and tools/, and the public headers standing alone.
 TESTS += test/check-exports.sh test/cases-scanners.sh test/corpus.sh \
 	test/check-layers.sh test/headers.sh test/readme-example.sh \
-	test/check-format.sh
+	test/check-format.sh test/check-getenv.sh
 EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-events.sh test/cases-scanners.sh test/corpus.sh \
 	test/roundtrip.sh test/tool-write.sh test/tool-archives.sh \
@@ -132,7 +132,7 @@ EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-inplace.sh test/tool-inplace-corpus.sh test/inplace-lib.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
 	test/tool-fds.sh test/headers.sh test/readme-example.sh test/readme-sink.c \
-	test/check-format.sh
+	test/check-format.sh test/check-getenv.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).

@@ -4,9 +4,12 @@
  * $SGF_CORPUS: every plain file, and the first ARCHIVE_SAMPLE records of
  * each .tar.xz when built with libarchive), each fed whole and in small
  * chunks, under several sets of options; the two builds are compared node
- * by node (fz_tree_paths_compare, test/fuzz/harness_paths.c). The corpus
- * part is left out, saying so, when the corpus is absent. Exit status 0,
- * or 1 at the first difference (printed). */
+ * by node (fz_tree_paths_compare, test/fuzz/harness_paths.c). The golden
+ * cases are built by detached builders too, driven from a parser of the
+ * test's own through sgf_tree_builder_handlers_of(): the general path is
+ * reached through the API alone (no environment variable), and builds the
+ * same trees. The corpus part is left out, saying so, when the corpus is
+ * absent. Exit status 0, or 1 at the first difference (printed). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <ftw.h>
@@ -46,7 +49,22 @@ static const optset opts[] = {
     {0, 0, 100, 0},
 };
 
+/* Detached builders (the golden cases only): the same, and mainline with
+ * positions. */
+static const optset detached_opts[] = {
+    {SGF_TREE_DETACHED, 0, 0, 0},
+    {SGF_TREE_DETACHED | SGF_TREE_POSITIONS, SGF_OPT_MAINLINE, 0, 0},
+};
+
 static long inputs, failures;
+
+static int compare(const char *name, const char *data, size_t len, size_t chunk,
+                   const optset *o) {
+  const char *err = fz_tree_paths_compare(data, len, chunk, o->flags, o->pflags,
+                                          o->max_nodes, o->max_bytes);
+  if (err && failures++ < 5) fprintf(stderr, "FAIL: %s: %s\n", name, err);
+  return err != NULL;
+}
 
 /* Compare one input under every option set, whole and in chunks (bytes
  * one at a time only for small inputs: the golden cases). */
@@ -57,18 +75,45 @@ static void check(const char *name, const char *data, size_t len,
   inputs++;
   for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
     for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++) {
-      const char *err;
       if (chunks[k] == 1 && !bytewise) continue;
       if (chunks[k] == 3 && !bytewise && i > 0) continue;
-      err = fz_tree_paths_compare(data, len, chunks[k], opts[i].flags,
-                                  opts[i].pflags, opts[i].max_nodes,
-                                  opts[i].max_bytes);
-      if (err) {
-        if (failures++ < 5) fprintf(stderr, "FAIL: %s: %s\n", name, err);
-        return;
-      }
+      if (compare(name, data, len, chunks[k], &opts[i])) return;
     }
   }
+  for (i = 0; bytewise && i < sizeof detached_opts / sizeof detached_opts[0];
+       i++) {
+    for (k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+      if (compare(name, data, len, chunks[k], &detached_opts[i])) return;
+  }
+}
+
+/* A detached builder's flag chooses its handlers: the general path's
+ * with SGF_TREE_GENERAL_ONLY (not the fast table), else the fast ones. */
+static void detached_tables(void) {
+  sgf_tree_builder_options o;
+  sgf_tree_builder *fast, *general;
+  const sgf_callbacks *hf, *hg;
+  sgf_tree_builder_options_init(&o);
+  o.flags = SGF_TREE_DETACHED;
+  fast = sgf_tree_builder_create(NULL, NULL, &o);
+  o.flags = SGF_TREE_DETACHED | SGF_TREE_GENERAL_ONLY;
+  general = sgf_tree_builder_create(NULL, NULL, &o);
+  if (!fast || !general) {
+    fprintf(stderr, "FAIL: detached builders: out of memory\n");
+    failures++;
+  } else {
+    hf = sgf_tree_builder_handlers_of(fast);
+    hg = sgf_tree_builder_handlers_of(general);
+    if (hf != sgf_tree_builder_handlers() || hg == hf || !hg->on_node ||
+        hg->on_node == hf->on_node || hg->on_value_data == hf->on_value_data) {
+      fprintf(stderr,
+              "FAIL: sgf_tree_builder_handlers_of: the general builder's "
+              "table is not the general path's\n");
+      failures++;
+    }
+  }
+  sgf_tree_builder_destroy(fast);
+  sgf_tree_builder_destroy(general);
 }
 
 static void check_file(const char *path, int bytewise) {
@@ -159,6 +204,7 @@ int main(void) {
   char cpath[4096];
   long golden;
   if (!top) top = ".";
+  detached_tables();
   golden_cases(top);
   golden = inputs;
   printf("golden cases: %ld inputs\n", golden);

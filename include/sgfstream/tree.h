@@ -103,9 +103,8 @@ typedef enum sgf_color {
  * every node buffered, none of the fast tiers that handle the usual
  * cases (moves) in place. The trees are the same (test/test_tree_paths.c
  * checks it), only slower: this is for testing and for telling a bug of
- * the fast path from one of the general path. SGF_TREE_GENERAL=1 in the
- * environment does the same for every builder created while it is set
- * (and for sgf_tree_builder_handlers(), which this flag cannot reach). */
+ * the fast path from one of the general path. A detached builder takes
+ * it through sgf_tree_builder_handlers_of(). */
 #define SGF_TREE_GENERAL_ONLY 0x8u
 /* Keep positions: where each node's ';', each property's identifier and
  * each value's '[' were (sgf_node_pos(), the views' pos). Without it
@@ -200,9 +199,16 @@ SGF_EXTERN int sgf_tree_builder_reset(sgf_tree_builder *b);
 
 /* For SGF_TREE_DETACHED builders: the builder's event handlers. Call each
  * from your parser's callback of the same name with user = the builder,
- * and return what it returns (or a stronger action). Diagnostics of the
- * builder go through sgf_parser_report() on your parser. Static. */
+ * and return what it returns (or a stronger action); a handler the table
+ * leaves NULL is not needed. Diagnostics of the builder go through
+ * sgf_parser_report() on your parser. Static tables.
+ * sgf_tree_builder_handlers_of() gives the ones for builder b, whose flags
+ * choose: with SGF_TREE_GENERAL_ONLY the general path's, else the same
+ * as sgf_tree_builder_handlers(), the fast path's, which serve every
+ * builder. */
 SGF_EXTERN const sgf_callbacks *sgf_tree_builder_handlers(void);
+SGF_EXTERN const sgf_callbacks *sgf_tree_builder_handlers_of(
+    const sgf_tree_builder *b);
 
 /* ---------------------------------------------------------------------- */
 /* Collections                                                             */

@@ -11,8 +11,9 @@
  * The implementation is chosen once, at the first parser creation: AVX2
  * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else the
  * portable byte-table loop. Configure --disable-simd builds only the
- * portable loop; the environment variable SGF_SIMD=none|sse2|avx2 forces a
- * path (for tests and benchmarks).
+ * portable loop; the environment variable SGF_SIMD=none|sse2|avx2|neon
+ * forces a path (for tests and benchmarks): the one variable the library
+ * reads (sgfstream.h, ENVIRONMENT; test/check-getenv.sh keeps it so).
  */
 #ifndef SGF_SCAN_H
 #define SGF_SCAN_H

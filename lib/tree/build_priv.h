@@ -7,7 +7,7 @@
  * build_fast.c is the FAST path: the DIRECT storage mode and the two
  * faster tiers of handlers (inline fast paths, LEAVES) that do what the
  * general path does in the usual cases and hand everything else to it.
- * SGF_TREE_GENERAL_ONLY (or SGF_TREE_GENERAL=1 in the environment) makes
+ * SGF_TREE_GENERAL_ONLY (a builder option, no environment variable) makes
  * a builder use the general path alone; test/test_tree_paths.c checks
  * that both build the same trees.
  */

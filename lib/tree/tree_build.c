@@ -46,11 +46,11 @@
  * (b_* below, then the pass-through), every node BUFFERED. build_fast.c
  * adds a fast path for the usual cases (DIRECT, inline fast handlers,
  * LEAVES) that hands everything else to these handlers.
- * SGF_TREE_GENERAL_ONLY or SGF_TREE_GENERAL=1 keep a builder on this path
- * alone; test/test_tree_paths.c and fuzz_tree_paths check that both
- * build the same trees. The DIRECT bits here (open_node, close_node,
- * to_staged at the head of the b_* handlers) are how the general path
- * takes over a node the fast path began.
+ * SGF_TREE_GENERAL_ONLY keeps a builder on this path alone (a detached
+ * one: sgf_tree_builder_handlers_of()); test/test_tree_paths.c and
+ * fuzz_tree_paths check that both build the same trees. The DIRECT bits here
+ * (open_node, close_node, to_staged at the head of the b_* handlers) are how
+ * the general path takes over a node the fast path began.
  *
  * BUFFERED. The node is read into the builder's buffers: its properties
  * (pp), their values (vals) and one byte buffer (sb) for their bytes and
@@ -786,12 +786,16 @@ static const sgf_callbacks general_handlers = {sizeof(sgf_callbacks),
                                                NULL,
                                                NULL};
 
-/* A detached builder's handlers are one static table: the switch can
- * only be the environment's here (SGF_TREE_GENERAL=1). */
+/* A detached builder's handlers are static tables: the fast path's, or
+ * with SGF_TREE_GENERAL_ONLY the general path's. Neither takes whole
+ * values (on_value): a pass-through handler sees the three value events,
+ * as a detached builder always gave them. */
 const sgf_callbacks *sgf_tree_builder_handlers(void) {
-  const char *env = getenv("SGF_TREE_GENERAL");
-  if (env && strcmp(env, "1") == 0) return &general_handlers;
   return &sgf__tb_fast_handlers;
+}
+
+const sgf_callbacks *sgf_tree_builder_handlers_of(const sgf_tree_builder *b) {
+  return b != NULL && b->general ? &general_handlers : &sgf__tb_fast_handlers;
 }
 
 /* ------------------------------------------------------------------ */
@@ -807,7 +811,6 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
   sgf_callbacks evc;
   sgf_allocator a;
   sgf_tree_builder *b;
-  const char *env;
   /* VERSIONED STRUCTS (sgfstream.h): each read as far as its size says */
   if (!opt)
     sgf_tree_builder_options_init(&o);
@@ -853,9 +856,8 @@ sgf_tree_builder *sgf_tree_builder_create(const sgf_tree_builder_callbacks *cbg,
     b->coll = sgf__collection_new(&a);
     if (!b->coll) goto failed;
   }
-  /* the switch (build_priv.h): read when a builder is created */
-  b->general = (b->flags & SGF_TREE_GENERAL_ONLY) != 0 ||
-               ((env = getenv("SGF_TREE_GENERAL")) && strcmp(env, "1") == 0);
+  /* the switch (build_priv.h): the builder's own flag, nothing else */
+  b->general = (b->flags & SGF_TREE_GENERAL_ONLY) != 0;
   if (!(b->flags & SGF_TREE_DETACHED)) {
     sgf_callbacks h;
     if (b->general) {

@@ -12,7 +12,9 @@
  * property its identifier normalized and as written and its position;
  * per value its position and raw bytes. The diagnostics, with their
  * positions, and the final status are written too. The two dumps must be
- * equal byte for byte.
+ * equal byte for byte. With SGF_TREE_DETACHED the builder is driven from
+ * a parser of the caller's, through sgf_tree_builder_handlers_of(): its
+ * flag reaches the general path through the API alone.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -117,6 +119,13 @@ static void build_dump(const char *data, size_t len, size_t chunk,
     return;
   }
   p = sgf_tree_builder_parser(bl);
+  if (flags & SGF_TREE_DETACHED) /* the builder's handlers, on our parser */
+    p = sgf_parser_create(sgf_tree_builder_handlers_of(bl), bl, &po);
+  if (!p) {
+    bytebuf_add(out, "parser failed\n", 14);
+    sgf_tree_builder_destroy(bl);
+    return;
+  }
   if (chunk == 0) chunk = len ? len : 1;
   while (off < len && st == SGF_OK) {
     size_t n = len - off < chunk ? len - off : chunk;
@@ -125,6 +134,7 @@ static void build_dump(const char *data, size_t len, size_t chunk,
   }
   if (st == SGF_OK) st = sgf_parser_finish(p);
   bytebuf_addf(out, "status %d at %zu\n", st, off);
+  if (flags & SGF_TREE_DETACHED) sgf_parser_destroy(p);
   sgf_tree_builder_destroy(bl);
 }
 

@@ -36,7 +36,7 @@
 #include "cutter.h"
 #include "filter.h"
 #include "input.h"
-#include "json_game.h"
+#include "json_conv.h"
 #include "progress.h"
 #include "sgf.h"
 
@@ -60,7 +60,7 @@ typedef struct frun {
   fpreds preds;
   fstart start;
   int have_start, need_moves, invert, unique, count;
-  json_writer *json;            /* --json: the games as sgf json writes them */
+  json_conv *json;              /* --json: the games as sgf json writes them */
   int64_t moves_min, moves_max; /* -1: none */
   size_t max_game, chunk;
   /* the input */
@@ -265,9 +265,9 @@ static void write_game(frun *r, uint64_t end, int cut_short) {
       report(r, r->gpos, 1, "out of memory holding a game; not written");
       return;
     }
-    r->status = exit_worse(
-        r->status, json_write_game(r->json, r->name, r->arg, r->games - 1,
-                                   r->gpos, r->root_end, g, len));
+    r->status = exit_worse(r->status,
+                           json_conv_cut(r->json, r->name, r->arg, r->games - 1,
+                                         r->gpos, r->root_end, g, len));
     return;
   }
   cutter_span(&r->cut, r->cut.game, end, out_span, r);
@@ -821,9 +821,15 @@ static int option(frun *r, int ch, char **argv) {
       r->count = 1;
       return 0;
     case OPT_JSON:
-      if (r->json == NULL && (r->json = json_writer_create()) == NULL) {
-        report_failure("filter", "out of memory");
-        return -1;
+      if (r->json == NULL) {
+        json_options jo; /* full lines on stdout; games counted here */
+        const char *error;
+        json_options_init(&jo);
+        jo.before_message = progress_clear;
+        if ((r->json = json_conv_create(&jo, &error)) == NULL) {
+          report_failure("filter", error);
+          return -1;
+        }
       }
       return 0;
     case OPT_MAX_GAME: {
@@ -935,7 +941,7 @@ out:
     sgf_charset_free(r->text.cs, r->text.conv, r->text.conv_cap);
     sgf_charset_destroy(r->text.cs);
   }
-  json_writer_destroy(r->json);
+  json_conv_destroy(r->json);
   fpreds_free(&r->preds);
   free(r->start.pt);
   fset_free(&r->seen);

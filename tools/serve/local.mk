@@ -2,7 +2,9 @@
 # and `sgf send`, linked into the sgf command. The per-connection state
 # machine (conn.c) knows no sockets: the fuzz targets feed it bytes.
 # HTTP needs nodejs' http-parser (libhttp-parser-dev); without it serve
-# and send are left out (configure says so).
+# and send are left out (configure says so). Includes: what tools/cmd
+# does, and of tools/cmd its sgf.h (what commands share); --jsonl's lines
+# come from tools/json (json_conv.h).
 if BUILD_TOOLS
 if HAVE_HTTP_PARSER
 sgf_SOURCES += \

@@ -297,6 +297,16 @@ static int open_stream(sink *s, const char **err) {
 
 static int dir_scan(sink *s, const char **err);
 
+/* A JSON converter for --jsonl: full lines, quiet, into s->pend. */
+static json_conv *conv_new(sink *s) {
+  json_options jo;
+  const char *error;
+  json_options_init(&jo);
+  jo.to = &s->pend;
+  jo.quiet = 1;
+  return json_conv_create(&jo, &error);
+}
+
 sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
   sink *s = calloc(1, sizeof *s);
   struct tm tm;
@@ -319,9 +329,10 @@ sink *sink_create(uv_loop_t *loop, const sink_opts *opt, const char **err) {
   } else if (open_stream(s, err) != 0) {
     goto fail;
   }
-  if (opt->kind == SINK_JSONL && (s->json = json_conv_create()) == NULL)
-    goto fail;
-  json_conv_callbacks(&s->json_ev);
+  if (opt->kind == SINK_JSONL) {
+    if ((s->json = conv_new(s)) == NULL) goto fail;
+    json_conv_callbacks(s->json, &s->json_ev);
+  }
   if (opt->fmt && (s->norm = normalizer_create()) == NULL) goto fail;
   return s;
 fail:
@@ -514,8 +525,7 @@ static int queued(sink *s, int ok, sink_cb cb, void *ctx) {
 static int stream_put(sink *s, const char *buf, size_t len, const char *name,
                       sink_cb cb, void *ctx) {
   if (s->json)
-    return queued(s, json_conv_game(s->json, name, buf, len, &s->pend) == 0, cb,
-                  ctx);
+    return queued(s, json_conv_game(s->json, name, buf, len) == 0, cb, ctx);
   bytebuf_add(&s->pend, buf, len);
   bytebuf_add(&s->pend, "\n", 1);
   return queued(s, 1, cb, ctx);
@@ -530,7 +540,7 @@ void *sink_events(sink *s, const char *name, const sgf_callbacks **ev,
   if (s->nidle > 0) {
     c = s->idle_conv[--s->nidle];
     s->idle_bytes -= json_conv_held(c); /* counted lent, by the caller */
-  } else if ((c = json_conv_create()) == NULL) {
+  } else if ((c = conv_new(s)) == NULL) {
     return NULL;
   }
   json_conv_start(c, name);
@@ -571,7 +581,7 @@ static int refused(sink *s, sink_cb cb, void *ctx) {
 
 int sink_put_events(sink *s, void *conv, sink_cb cb, void *ctx) {
   if (s->broken) return refused(s, cb, ctx);
-  return queued(s, json_conv_take(conv, &s->pend) == 0, cb, ctx);
+  return queued(s, json_conv_take(conv) == 0, cb, ctx);
 }
 
 /* ------------------------------------------------------------ directory */

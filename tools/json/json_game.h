@@ -1,6 +1,6 @@
-/* json_game.h - what the parts of `sgf json` share: the state of the
- * game being written, and the writing of values (json_value.c) for the
- * event handlers (cmd_json.c). */
+/* json_game.h - what the parts of the JSON converter share: the state of
+ * the game being written, and the writing of values (json_value.c) for
+ * the event handlers (json_conv.c). Private to tools/json. */
 #ifndef SGF_TOOLS_JSON_GAME_H
 #define SGF_TOOLS_JSON_GAME_H
 
@@ -12,9 +12,12 @@
 #include <sgfstream/value.h>
 
 #include "bytebuf.h"
+#include "json_conv.h"
 #include "json_out.h"
 
-enum { JMODE_FULL = 0, JMODE_MAINLINE, JMODE_HEADERS };
+/* The status (json_conv_status): the worse of two is the larger. */
+enum { JST_CLEAN = 0, JST_WARNINGS = 1, JST_ERRORS = 2 };
+static inline int jst_worse(int a, int b) { return a > b ? a : b; }
 
 /* A move of the main line: color, the point (pass: x = -1), or the raw
  * value (x = -2) at raw_off in jgame.move_raw when it did not decode. */
@@ -55,18 +58,19 @@ typedef struct jgame {
   jout *out;
   sgf_parser *p;
   sgf_charset *cs;
-  int mode, raw;
-  const char *name;          /* the input's name, for diagnostics */
-  const char *file, *member; /* source */
-  int status;                /* exit status so far */
-  int input_utf8;            /* the input was converted: CA is moot */
-  int text_utf8;             /* the game's charset: jroot_settings */
-  int quiet;                 /* no diagnostics on stderr (sgf serve) */
-  int slow;                  /* no fast paths (jslow_wanted) */
-  int have_origin;           /* the bytes are cut from a larger input */
-  sgf_pos origin;            /* ... where they begin in it */
-  uint64_t quiet_before;     /* the parser's diagnostics before this
-                                offset (in that input) were reported */
+  int mode, raw;                /* json_options */
+  void (*before_message)(void); /* json_options; NULL: none */
+  const char *name;             /* the input's name, for diagnostics */
+  const char *file, *member;    /* source */
+  int status;                   /* JST_* so far */
+  int input_utf8;               /* the input was converted: CA is moot */
+  int text_utf8;                /* the game's charset: jroot_settings */
+  int quiet;                    /* no diagnostics on stderr (sgf serve) */
+  int slow;                     /* no fast paths (jslow_wanted) */
+  int have_origin;              /* the bytes are cut from a larger input */
+  sgf_pos origin;               /* ... where they begin in it */
+  uint64_t quiet_before;        /* the parser's diagnostics before this
+                                   offset (in that input) were reported */
   uint64_t errors_in_input;
 
   /* the game */
@@ -188,19 +192,5 @@ int jheader_slot(const char *ident, size_t len);
 /* The header field's key ("black") and property ("PB"); for CA "CA". */
 const char *jheader_key(int slot);
 const char *jheader_id(int slot);
-
-/* cmd_json.c, for `sgf filter --json`: one game's bytes, cut from an
- * input, as a line of `sgf json` (full mode), its source and its
- * diagnostics positioned in that input. */
-typedef struct jrun json_writer;
-json_writer *json_writer_create(void); /* NULL: out of memory */
-void json_writer_destroy(json_writer *w);
-/* name: the input's (as input_read names it), arg: the FILE argument it
- * came from, index: the game's number in the input from 0, origin: its
- * '('; the parser's diagnostics before offset quiet_before of the input
- * are not repeated. Returns the exit status of what was reported. */
-int json_write_game(json_writer *w, const char *name, const char *arg,
-                    uint64_t index, sgf_pos origin, uint64_t quiet_before,
-                    const char *bytes, size_t len);
 
 #endif /* SGF_TOOLS_JSON_GAME_H */

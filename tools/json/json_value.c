@@ -8,10 +8,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "json_game.h"
-#include "progress.h"
-#include "sgf.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -49,14 +48,14 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
   char msg[512], *m = msg;
   int n;
-  g->status = exit_worse(g->status, error ? EXIT_TROUBLE : EXIT_WARNINGS);
+  g->status = jst_worse(g->status, error ? JST_ERRORS : JST_WARNINGS);
   if (g->quiet) return;
   pos = jpos_abs(g, pos);
   if (jdiag_shared()) {
     jout_flush(g->out);
     fflush(stdout);
   }
-  progress_clear();
+  if (g->before_message) g->before_message();
   va_start(ap, fmt); /* the message first: one write to stderr */
   n = vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
@@ -157,7 +156,7 @@ static int convert(jgame *g, const char *s, size_t len, const char *raw,
   int n =
       sgf_charset_convert(g->cs, s, len, &g->conv, &g->conv_cap, info, &off);
   if (n == SGF_ESYNTAX && g->mute_decode) { /* the header reported it */
-    g->status = exit_worse(g->status, EXIT_TROUBLE);
+    g->status = jst_worse(g->status, JST_ERRORS);
     return (int)info->len;
   }
   if (n == SGF_ESYNTAX) {
