@@ -150,12 +150,12 @@ test_test_charset_SOURCES = test/test_charset.c
 test_test_charset_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_charset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_charset_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
-# tools/io/utf16.c: UTF-16 input to UTF-8 in chunks (compiled in: the
-# rest of tools/io needs libuv, built only with the tool)
+# UTF-16 input (sgfstream/utf16.h): the decoder in chunks, and the
+# parser with SGF_OPT_UTF16 at every split; a leading NUL is not UTF-16
 check_PROGRAMS += test/test_utf16
 TESTS += test/test_utf16
-test_test_utf16_SOURCES = test/test_utf16.c tools/io/utf16.c
-test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS) $(IO_CPPFLAGS)
+test_test_utf16_SOURCES = test/test_utf16.c
+test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_utf16_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif
