@@ -117,6 +117,14 @@ EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
 	test/tool-fds.sh test/headers.sh test/readme-example.sh \
 	test/check-format.sh
+# The documentation's diagnostic codes (the man page's NAME (CODE) pairs,
+# the README's) against the library's catalogue, printed by diag_list.
+check_PROGRAMS += test/diag_list
+test_diag_list_SOURCES = test/diag_list.c
+test_diag_list_CPPFLAGS = $(AM_CPPFLAGS)
+test_diag_list_LDADD = lib/libsgfstream.la
+TESTS += test/doc-diags.sh
+EXTRA_DIST += test/doc-diags.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).
