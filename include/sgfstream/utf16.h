@@ -32,8 +32,9 @@
  *                       converted text, after the events of the text
  *                       before it; nothing after it is read. Never
  *                       replaced by U+FFFD: nothing is lost silently.
- * Slices and identifiers of a converted input point into the parser's
- * own memory (valid during the callback, as ever). Bytes converted but
+ * The parser allocates 4 KiB more at creation for the converted text
+ * (memory stays fixed); slices and identifiers of a converted input
+ * point into it (valid during the callback, as ever). Bytes converted but
  * not yet parsed when a callback pauses count as consumed: feed from
  * buf + consumed after resuming, as always. Without the option the
  * parser refuses UTF-16 detected as above: the fatal utf16 (22) at 1:1.
