@@ -34,9 +34,12 @@
  * (\] and \\ and backslash-newline), so concatenating them gives the exact
  * bytes between '[' and ']'. Use sgf_unescape() or sgf_unescaper to get
  * the text. A slice points into the buffer you passed to sgf_parser_feed()
- * and is valid only during the callback. The one exception: bytes the
- * parser held back to decide a ']' in double-byte text (below) arrive
- * from its own memory, during a later feed or during sgf_parser_finish().
+ * and is valid only during the callback. The exceptions: bytes the
+ * parser held back to decide a ']' in double-byte text (below), and the
+ * first bytes of an input that may be UTF-16 (at most four, until they
+ * tell), arrive from its own memory, during a later feed or during
+ * sgf_parser_finish(); so does all of a UTF-16 input read with
+ * SGF_OPT_UTF16, converted.
  *
  * DOUBLE-BYTE TEXT. In Shift_JIS, GBK, GB18030 and Big5 a character's
  * second byte may be '\' or ']'. Some writers escape those bytes, others
@@ -169,6 +172,15 @@ SGF_EXTERN const char *sgf_severity_name(sgf_severity s);
  * variation of its own) is reported as in the other modes
  * (node-after-variation), then passed over. */
 #define SGF_OPT_MAINLINE 0x2u
+/* UTF-16 input: an input that begins with a UTF-16 byte-order mark (or
+ * with '(' written as UTF-16: sgfstream/utf16.h, DETECTION) is converted
+ * to UTF-8 as it is fed and parsed as UTF-8, with the warning
+ * utf16-input (41) first; every position counts in the converted text;
+ * a lone surrogate is the fatal utf16-invalid (42) at its place. Any
+ * split of the input gives the same events. Without it such an input is
+ * refused (the fatal utf16, 22). A leading NUL byte alone is never taken
+ * for UTF-16. Added in 1.1 (sgfstream/utf16.h tells more). */
+#define SGF_OPT_UTF16 0x4u
 
 #define SGF_DEFAULT_MAX_DEPTH 10000u  /* nested '(' */
 #define SGF_DEFAULT_MAX_IDENT_LEN 64u /* bytes, as written */
@@ -617,5 +629,6 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 #include "sgfstream/writer.h"
 #include "sgfstream/charset.h"
 #include "sgfstream/check.h"
+#include "sgfstream/utf16.h"
 
 #endif /* SGFSTREAM_H */

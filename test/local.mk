@@ -133,6 +133,16 @@ EXTRA_DIST += test/README.md test/cases test/data test/check-exports.sh \
 	test/tool-help.sh test/tool-split-dirs.sh test/tool-check-ignore.sh \
 	test/tool-fds.sh test/headers.sh test/readme-example.sh test/readme-sink.c \
 	test/check-format.sh test/check-getenv.sh
+	test/tool-fds.sh test/headers.sh test/readme-example.sh \
+	test/check-format.sh
+# The documentation's diagnostic codes (the man page's NAME (CODE) pairs,
+# the README's) against the library's catalogue, printed by diag_list.
+check_PROGRAMS += test/diag_list
+test_diag_list_SOURCES = test/diag_list.c
+test_diag_list_CPPFLAGS = $(AM_CPPFLAGS)
+test_diag_list_LDADD = lib/libsgfstream.la
+TESTS += test/doc-diags.sh
+EXTRA_DIST += test/doc-diags.sh
 # test/neon.sh: the AArch64 NEON scanners, cross-compiled with
 # test/scan_check.c and run under qemu-aarch64 (skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64; builds in a temporary directory).
@@ -166,12 +176,12 @@ test_test_charset_SOURCES = test/test_charset.c
 test_test_charset_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_charset_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_charset_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
-# tools/io/utf16.c: UTF-16 input to UTF-8 in chunks (compiled in: the
-# rest of tools/io needs libuv, built only with the tool)
+# UTF-16 input (sgfstream/utf16.h): the decoder in chunks, and the
+# parser with SGF_OPT_UTF16 at every split; a leading NUL is not UTF-16
 check_PROGRAMS += test/test_utf16
 TESTS += test/test_utf16
-test_test_utf16_SOURCES = test/test_utf16.c tools/io/utf16.c
-test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS) $(IO_CPPFLAGS)
+test_test_utf16_SOURCES = test/test_utf16.c
+test_test_utf16_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_utf16_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_utf16_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 endif

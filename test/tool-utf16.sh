@@ -1,10 +1,11 @@
 #!/bin/sh
 # tool-utf16.sh - every command reads UTF-16 input (a byte-order mark,
 # either order) converted to UTF-8 by the input layer (tools/io,
-# transcode.c): the same results as for the UTF-8 file, plus the warning
+# transcode.c, on the library's sgfstream/utf16.h): the same results as for the UTF-8 file, plus the warning
 # utf16-input; positions count in the converted text; a surrogate pair
 # split between two reads is whole; a lone surrogate is a positioned
-# fatal error (utf16-invalid), never replaced; stats -j agrees. Skips (77)
+# fatal error (utf16-invalid), never replaced; stats -j agrees; a single
+# NUL byte before ASCII SGF is not UTF-16 (one game read). Skips (77)
 # when the sgf tool is not built.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-${srcdir:-.}}
@@ -135,6 +136,33 @@ n=$((n + 1))
 [ $rc = 2 ] || bad "stats -j" "exit status $rc, expected 2"
 grep -q '^ *1 .* 3  *0 .*j/le\.sgf$' out || bad "stats -j" "le.sgf: $(cat out)"
 grep -q ' 1  *1 .*j/lone\.sgf$' out || bad "stats -j" "lone.sgf: $(cat out)"
+
+# A single NUL byte before ASCII SGF is not UTF-16 (big-endian UTF-16
+# has two NULs there): the game is read, with a warning, by every command
+printf '\000(;GM[1]SZ[19];B[pd])' >nul.sgf
+printf '(;GM[1]SZ[19];B[pd])' >nonul.sgf
+"$sgf" check nul.sgf >out 2>&1
+rc=$?
+n=$((n + 1))
+[ $rc = 1 ] || bad "leading NUL: check" "exit status $rc, expected 1"
+grep -q '^nul\.sgf:1:1: warning: .*\[junk-before/6\]' out ||
+  bad "leading NUL: check" "no junk-before warning: $(cat out)"
+grep -q 'utf16\|fatal' out && bad "leading NUL: check" "read as UTF-16: $(cat out)"
+for cmd in "fmt" "mainline" "json"; do
+  # shellcheck disable=SC2086
+  "$sgf" $cmd <nonul.sgf >want 2>/dev/null
+  # shellcheck disable=SC2086
+  "$sgf" $cmd <nul.sgf >got0 2>/dev/null
+  rc=$?
+  # json's source position: the '(' after the NUL
+  sed 's/"offset":1,"line":1,"column":2}/"offset":0,"line":1,"column":1}/' \
+    got0 >got
+  same "leading NUL: $cmd" 1 $rc want got
+done
+"$sgf" stats --no-time nul.sgf >out 2>&1
+n=$((n + 1))
+awk '$NF == "nul.sgf" && $1 == 1 && $6 == 1 { ok = 1 } END { exit !ok }' out ||
+  bad "leading NUL: stats" "not one game of one move: $(cat out)"
 
 # The README's quick start: the sample collection (one file is UTF-16)
 # reads with warnings at most

@@ -116,8 +116,8 @@
   XX(39, NOT_RECTANGLE, "not-rectangle", WARNING,                              \
      "compressed point list value not written upper-left:lower-right")         \
   XX(40, BAD_UTF8, "bad-utf8", WARNING, "invalid UTF-8 under CA[UTF-8]")       \
-  /* 41, 42: reported by the sgf tool, which reads UTF-16 input converted      \
-   * to UTF-8 (the library itself refuses it: utf16, 22) */                    \
+  /* 41, 42 (1.1): UTF-16 input read converted to UTF-8, with the parser       \
+   * option SGF_OPT_UTF16 (without it: utf16, 22); see sgfstream/utf16.h */    \
   XX(41, UTF16_INPUT, "utf16-input", WARNING,                                  \
      "input is UTF-16, read converted to UTF-8 (columns and offsets count "    \
      "in the converted text)")                                                 \

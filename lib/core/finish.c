@@ -151,6 +151,10 @@ failed:
 int sgf_parser_finish(sgf_parser *p) {
   if (p->ev.live) return SGF_EBUSY;
   if (p->status != SGF_OK) return p->status;
+  if (p->state != ST_DONE) {
+    int r = sgf__finish_input(p);
+    if (r != SGF_OK) return r;
+  }
   while (p->la_len) {
     size_t u;
     int r;

@@ -66,7 +66,6 @@ static void parser_clear(sgf_parser *p) {
   p->seen_tree = 0;
   p->quiet = 0;
   p->ws_seen = 0;
-  p->first_nul = 0;
   p->cand = 0;
   p->open_ret = ST_NODE;
   p->orphan_ret = ST_NODE;
@@ -95,6 +94,11 @@ static void parser_clear(sgf_parser *p) {
   p->node_open = 0;
   p->bcur = p->bev;
   memset(p->ndiag, 0, sizeof p->ndiag);
+  p->enc = SGF_UTF16_UNDECIDED;
+  p->u16bad = 0;
+  p->nhead = 0;
+  p->pend = NULL;
+  p->pend_len = 0;
 }
 
 sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
@@ -132,6 +136,15 @@ sgf_parser *sgf_parser_create(const sgf_callbacks *cbg, void *user,
     sgf__free(&a, p, sizeof *p);
     return NULL;
   }
+  if (opt->flags & SGF_OPT_UTF16) {
+    p->u16out = sgf__malloc(&a, SGF__U16_OUT);
+    if (!p->u16out) {
+      sgf__free(&a, p->raw, idlen + 1);
+      sgf__free(&a, p->ident, idlen + 1);
+      sgf__free(&a, p, sizeof *p);
+      return NULL;
+    }
+  }
   p->cb = cb;
   p->whole = cb.on_value != NULL;
   p->want_node_end = cb.on_node_end != NULL;
@@ -151,6 +164,7 @@ int sgf_parser_destroy(sgf_parser *p) {
   sgf__free(&a, p->ident, p->max_ident_len + 1);
   sgf__free(&a, p->raw, p->max_ident_len + 1);
   sgf__free(&a, p->implicit, p->implicit_cap * sizeof(uint64_t));
+  if (p->u16out) sgf__free(&a, p->u16out, SGF__U16_OUT);
   sgf__free(&a, p, sizeof *p);
   return SGF_OK;
 }
@@ -335,21 +349,28 @@ sgf_pos sgf_parser_position(const sgf_parser *p) {
     m.line = p->ev.line;
     m.line_start = p->ev.line_start;
   } else {
-    /* after the bytes held back for look-ahead, if any (their line
+    /* after the bytes held back for look-ahead, then those taken but
+     * not parsed (the first bytes, converted text), if any (their line
      * breaks counted as newline() will count them) */
     uint64_t cr = p->cr_end;
-    size_t i;
+    size_t i, k;
     m.off = p->offset;
     m.line = p->ev.line;
     m.line_start = p->ev.line_start;
-    for (i = 0; i < p->la_len; i++, m.off++) {
-      if (p->la[i] == '\r') {
-        m.line++;
-        cr = m.off + 1;
-        m.line_start = m.off + 1;
-      } else if (p->la[i] == '\n') {
-        if (cr != m.off) m.line++;
-        m.line_start = m.off + 1;
+    for (k = 0; k < 3; k++) {
+      const unsigned char *b = k == 0 ? p->la : k == 1 ? p->pend : p->head;
+      size_t n = k == 0   ? p->la_len
+                 : k == 1 ? p->pend_len
+                          : (p->enc == SGF_UTF16_UNDECIDED ? p->nhead : 0);
+      for (i = 0; i < n; i++, m.off++) {
+        if (b[i] == '\r') {
+          m.line++;
+          cr = m.off + 1;
+          m.line_start = m.off + 1;
+        } else if (b[i] == '\n') {
+          if (cr != m.off) m.line++;
+          m.line_start = m.off + 1;
+        }
       }
     }
   }
@@ -479,17 +500,12 @@ void sgf__keep_raw(sgf_parser *p) {
  * fit after them; when they are all parsed the rest goes straight from
  * the caller's buffer. Bytes copied into la count as consumed. An empty
  * feed does nothing at all (no callback fires). */
-int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
-                    size_t *consumed) {
-  const unsigned char *in = (const unsigned char *)data;
+static int feed_bytes(sgf_parser *p, const unsigned char *in, size_t len,
+                      size_t *consumed) {
   size_t used = 0, u, part;
   int r;
 
-  if (consumed) *consumed = 0;
-  if (p->ev.live) return SGF_EBUSY;
-  if (p->status != SGF_OK) return p->status;
-  if (p->state == ST_DONE || p->state == ST_FIN_CLOSE) return SGF_EORDER;
-  if (len == 0) return SGF_OK; /* held-back bytes wait for more, or finish */
+  *consumed = 0;
   for (;;) {
     if (p->la_len) {
       size_t take = sizeof p->la - p->la_len;
@@ -524,10 +540,150 @@ int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
     }
     used += u;
     if (r != SGF_OK) {
-      if (consumed) *consumed = used;
+      *consumed = used;
       return r;
     }
   }
-  if (consumed) *consumed = len;
+  *consumed = len;
+  return SGF_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* The first bytes, and UTF-16 input (sgfstream/utf16.h)               */
+
+/* A diagnostic of the input's encoding: at its start, or where the next
+ * byte goes in the converted text. Returns SGF_OK to go on, or the
+ * parser's status once it stopped (SGF_EPARSE, or SGF_EABORTED when the
+ * handler aborted). */
+static int enc_diag(sgf_parser *p, sgf_diag_code code, int at_start) {
+  sgf__mark m;
+  int r;
+  memset(&m, 0, sizeof m);
+  m.line = 1;
+  if (!at_start) {
+    sgf_pos pos = sgf_parser_position(p);
+    m.off = pos.offset;
+    m.line = pos.line;
+    m.line_start = pos.offset - (pos.column - 1);
+  }
+  /* delivered as the parser's own are, inside (ev.live: no re-entry),
+   * with the event state at the diagnostic's place */
+  {
+    sgf_event_state saved = p->ev;
+    p->ev.live = 1;
+    p->ev.offset = m.off;
+    p->ev.line = m.line;
+    p->ev.line_start = m.line_start;
+    r = sgf__diag(p, code, &m, NULL);
+    p->ev = saved;
+  }
+  if (r == 2) p->status = SGF_EABORTED;
+  return r ? p->status : SGF_OK;
+}
+
+/* Decide what the input is once head holds enough of its first bytes
+ * (all of them: at_end): pend then holds head's text to parse. */
+static int decide(sgf_parser *p, int at_end) {
+  size_t mark, u, w;
+  int r, enc;
+  enc = sgf_utf16_detect((const char *)p->head, p->nhead, at_end, &mark);
+  if (enc == SGF_UTF16_UNDECIDED) return SGF_OK;
+  p->enc = enc;
+  p->pend = p->head;
+  p->pend_len = p->nhead;
+  if (enc == SGF_UTF16_NONE) return SGF_OK;
+  p->pend_len = 0;
+  if (!(p->flags & SGF_OPT_UTF16)) return enc_diag(p, SGF_DIAG_UTF16, 1);
+  r = enc_diag(p, SGF_DIAG_UTF16_INPUT, 1);
+  if (r != SGF_OK) return r;
+  sgf_utf16_decoder_init(&p->u16, enc);
+  if (sgf_utf16_decode(&p->u16, (const char *)p->head + mark, p->nhead - mark,
+                       &u, (char *)p->u16out, SGF__U16_OUT, &w) != SGF_OK)
+    p->u16bad = 1;
+  p->pend = p->u16out;
+  p->pend_len = w;
+  return SGF_OK;
+}
+
+/* Parse the bytes taken and not parsed yet; then report a code unit
+ * that does not decode after them. */
+static int feed_pending(sgf_parser *p) {
+  size_t u;
+  int r;
+  if (p->pend_len) {
+    r = feed_bytes(p, p->pend, p->pend_len, &u);
+    p->pend += u;
+    p->pend_len -= u;
+    if (r != SGF_OK) return r;
+  }
+  if (p->u16bad) return enc_diag(p, SGF_DIAG_UTF16_INVALID, 0);
+  return SGF_OK;
+}
+
+/* The first bytes are kept until they tell whether the input is UTF-16
+ * (at most four; for most inputs the first byte tells); with
+ * SGF_OPT_UTF16 a UTF-16 input is converted, at most SGF__U16_OUT bytes
+ * of text at a time, and parsed from u16out. Bytes taken count as
+ * consumed. */
+int sgf_parser_feed(sgf_parser *p, const char *data, size_t len,
+                    size_t *consumed) {
+  const unsigned char *in = (const unsigned char *)data;
+  size_t used = 0, u, w, dummy;
+  int r;
+
+  if (!consumed) consumed = &dummy;
+  *consumed = 0;
+  if (p->ev.live) return SGF_EBUSY;
+  if (p->status != SGF_OK) return p->status;
+  if (p->state == ST_DONE || p->state == ST_FIN_CLOSE) return SGF_EORDER;
+  if (len == 0) return SGF_OK; /* held-back bytes wait for more, or finish */
+  if (p->enc == SGF_UTF16_NONE && p->pend_len == 0)
+    return feed_bytes(p, in, len, consumed);
+  while (p->enc == SGF_UTF16_UNDECIDED) {
+    if (used == len) {
+      *consumed = len;
+      return SGF_OK;
+    }
+    p->head[p->nhead++] = in[used++];
+    r = decide(p, 0);
+    if (r != SGF_OK) {
+      *consumed = used;
+      return r;
+    }
+  }
+  for (;;) {
+    r = feed_pending(p);
+    if (r != SGF_OK) {
+      *consumed = used;
+      return r;
+    }
+    if (used == len) break;
+    if (p->enc == SGF_UTF16_NONE) {
+      r = feed_bytes(p, in + used, len - used, &u);
+      *consumed = used + u;
+      return r;
+    }
+    if (sgf_utf16_decode(&p->u16, (const char *)in + used, len - used, &u,
+                         (char *)p->u16out, SGF__U16_OUT, &w) != SGF_OK)
+      p->u16bad = 1;
+    used += u;
+    p->pend = p->u16out;
+    p->pend_len = w;
+  }
+  *consumed = len;
+  return SGF_OK;
+}
+
+/* finish.c: the end of input for the first bytes and UTF-16. */
+int sgf__finish_input(sgf_parser *p) {
+  int r;
+  if (p->enc == SGF_UTF16_UNDECIDED) {
+    r = decide(p, 1);
+    if (r != SGF_OK) return r;
+  }
+  r = feed_pending(p);
+  if (r != SGF_OK) return r;
+  if (p->enc != SGF_UTF16_NONE && sgf_utf16_decode_end(&p->u16) != SGF_OK)
+    return enc_diag(p, SGF_DIAG_UTF16_INVALID, 0);
   return SGF_OK;
 }

@@ -6,6 +6,7 @@
 
 #include "sgfstream.h"
 #include "sgfstream/event_state.h"
+#include "sgfstream/utf16.h"
 
 /* A position as the parser keeps it: the column is derived on demand. */
 typedef struct sgf__mark {
@@ -36,7 +37,6 @@ struct sgf_parser {
   int quiet;      /* bit 0: junk reported; bit 1: NUL reported, since the
                      last event */
   int ws_seen;    /* whitespace between identifier and '[' */
-  int first_nul;  /* the byte at offset 0 was NUL (UTF-16BE sniffing) */
   int cand;       /* '(' or ';' that may open a game tree at depth 0 */
   int open_ret;   /* state to return to after an empty "()" */
   int orphan_ret; /* state to return to after a value passed over */
@@ -123,7 +123,27 @@ struct sgf_parser {
   int whole;
   int want_node_end;
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
+
+  /* THE FIRST BYTES (parser.c): enc is SGF_UTF16_UNDECIDED until the
+   * first bytes, kept in head, decide (sgf_utf16_detect); then
+   * SGF_UTF16_NONE (the bytes are parsed as fed) or, with SGF_OPT_UTF16,
+   * the byte order of the UTF-16 input, converted by u16 into u16out
+   * before parsing. pend: bytes taken from the caller (head, or text in
+   * u16out) and not parsed yet; they come before any byte fed next.
+   * u16bad: a code unit that does not decode follows them. */
+  int enc;
+  int u16bad;
+  unsigned char head[4];
+  size_t nhead;
+  const unsigned char *pend;
+  size_t pend_len;
+  unsigned char *u16out; /* SGF__U16_OUT bytes, with SGF_OPT_UTF16 */
+  sgf_utf16_decoder u16;
 };
+
+/* The converted text of a UTF-16 input is parsed this many bytes at a
+ * time at most. */
+#define SGF__U16_OUT 4096
 
 /* The states of the tokenizer (described in tokenize.c). */
 enum {
@@ -190,6 +210,10 @@ int sgf__rec_slow(sgf_parser *p, sgf_event *e, unsigned kind, const char *at,
  * bigger buffer), and the batch's base lies at most this far before it:
  * every offset within the pass fits a record's 32 bits. */
 #define SGF__PASS_MAX ((size_t)1 << 31)
+/* parser.c: before sgf_parser_finish() closes the input: the first
+ * bytes decided, the bytes taken parsed, a UTF-16 character cut off at
+ * the end reported. SGF_OK or the status that stopped the parser. */
+int sgf__finish_input(sgf_parser *p);
 /* parser.c: the buffered identifier is complete: normalize it. */
 void sgf__ident_finish(sgf_parser *p);
 /* After a pass of sgf__feed_core: the last identifier kept in raw if it

@@ -1014,13 +1014,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
       /* ---------------------------------------------- between trees */
       case ST_TOP:
         cls = byte_class[*s];
-        if (p->first_nul && OFF(s) == 1 && cls != C_LPAREN) {
-          JUNK(SGF_DIAG_JUNK_BEFORE, &sgf__input_start);
-        }
         if (cls == C_LPAREN || cls == C_SEMI) {
-          if (cls == C_LPAREN && OFF(s) == 1 && p->first_nul) {
-            DIAG_HERE(SGF_DIAG_UTF16);
-          }
           HERE(p->cand_pos);
           p->cand = *s;
           st = ST_TOP_OPEN;
@@ -1032,9 +1026,6 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         } else if (OFF(s) == 0 && (*s == 0xEF || *s == 0xFE || *s == 0xFF)) {
           st = ST_BOM;
           p->cand = *s;
-          s++;
-        } else if (OFF(s) == 0 && *s == 0) {
-          p->first_nul = 1; /* UTF-16BE if '(' follows; junk otherwise */
           s++;
         } else {
           sgf__mark h;
@@ -1076,8 +1067,8 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
           s++;
         } else if (cls == C_NL) {
           NEWLINE_STEP();
-        } else if (cls == C_NUL && p->cand_pos.off == 0 && OFF(s) == 1) {
-          DIAG_HERE(SGF_DIAG_UTF16);
+        } else if (cls == C_NUL) {
+          NUL_AS_SPACE(); /* UTF-16 was told by its first bytes (parser.c) */
         } else if (p->cand == '(' && (cls == C_SEMI || cls == C_LPAREN)) {
           goto begin_top_tree;
         } else if (p->cand == '(' && cls == C_RPAREN) {

@@ -230,7 +230,7 @@ const char *fz_check_unescape(const uint8_t *data, size_t size);
  * where the whole says what the parts give), sgf_text_decode_dbcs() (as
  * sgf_text_decode() for other charsets, in place) and the streaming
  * sgf_text_decoder against sgf_text_decode(), and the tools' UTF-16
- * converter (tools/io/utf16.c) fed in pieces against whole. */
+ * decoder (sgfstream/utf16.h) fed in pieces against whole. */
 const char *fz_check_charset(const uint8_t *data, size_t size);
 
 /* The unescaping of one raw value: sgf_unescape() whole must equal a

@@ -1,6 +1,6 @@
 /* harness_charset.c - fuzz_charset's checks (harness.h): random bytes
  * through every path of sgfstream/charset.h, and through the tools'
- * UTF-16 converter (tools/io/utf16.c), piece by piece against whole.
+ * UTF-16 decoder (sgfstream/utf16.h), piece by piece against whole.
  *
  * sgf_charset_convert() has no streaming form, so "split anywhere" is
  * checked where the answer is known from the whole: text declared
@@ -19,7 +19,6 @@
 
 #include "harness.h"
 #include "harness_priv.h"
-#include "utf16.h"
 
 /* The charsets tried: none, the FF[4] default and what files declare,
  * the double-byte ones and their aliases, single-byte ones, one iconv
@@ -252,33 +251,44 @@ out:
   return err;
 }
 
-/* The tools' UTF-16 converter: pieces against whole. */
-static int collect(void *ctx, const char *s, size_t n) {
-  bytebuf_add(ctx, s, n);
-  return 0;
+/* The library's UTF-16 decoder (sgfstream/utf16.h): pieces against
+ * whole, into an output of a few bytes (the piece size + 3: every call
+ * must go on until its input is used). */
+static int feed16(sgf_utf16_decoder *d, const char *in, size_t n, size_t cap,
+                  bytebuf *out) {
+  char o[32];
+  while (n > 0) {
+    size_t u, w;
+    int rc = sgf_utf16_decode(d, in, n, &u, o, cap, &w);
+    bytebuf_add(out, o, w);
+    if (rc != SGF_OK) return rc;
+    if (u == 0 && w == 0) return -100; /* no progress */
+    in += u;
+    n -= u;
+  }
+  return SGF_OK;
 }
 
 static const char *run16(int order, const char *in, size_t len, size_t first,
                          size_t piece, bytebuf *out, int *rc, uint64_t *off) {
-  utf16_conv *c = utf16_create(order);
+  sgf_utf16_decoder d;
   size_t at, n;
-  if (c == NULL) return fz_failf("utf16: create failed");
+  sgf_utf16_decoder_init(&d, order);
   bytebuf_clear(out);
-  *rc = 0;
   *off = 0;
   if (first > len) first = len;
-  *rc = utf16_feed(c, in, first, collect, out, off);
+  *rc = feed16(&d, in, first, piece + 3, out);
   for (at = first; *rc == 0 && at < len; at += n) {
     n = len - at < piece ? len - at : piece;
-    *rc = utf16_feed(c, in + at, n, collect, out, off);
+    *rc = feed16(&d, in + at, n, piece + 3, out);
   }
-  if (*rc == 0) *rc = utf16_finish(c, off);
-  utf16_destroy(c);
+  if (*rc == 0) *rc = sgf_utf16_decode_end(&d);
+  if (*rc != 0) *off = d.error_offset;
   return NULL;
 }
 
 static const char *check_utf16(const uint8_t *h, const char *text, size_t len) {
-  int order = (h[1] & 8) ? UTF16_BE : UTF16_LE, rw, rp;
+  int order = (h[1] & 8) ? SGF_UTF16_BE : SGF_UTF16_LE, rw, rp;
   size_t piece = (size_t)(h[3] % 16) + 1;
   size_t first = len ? (size_t)h[2] * len / 255 : 0;
   uint64_t ow, op;
@@ -295,7 +305,7 @@ static const char *check_utf16(const uint8_t *h, const char *text, size_t len) {
         "%d/%d, %zu/%zu bytes, error at %llu/%llu",
         piece, first, rw, rp, w.len, p.len, (unsigned long long)ow,
         (unsigned long long)op);
-  if (err == NULL && rw != 0 && rw != UTF16_INVALID)
+  if (err == NULL && rw != 0 && rw != SGF_ESYNTAX)
     err = fz_failf("utf16: status %d", rw);
   if (err == NULL && rw != 0 && ow >= len + (len & 1))
     err = fz_failf("utf16: error offset %llu of %zu", (unsigned long long)ow,

@@ -10,11 +10,11 @@ FUZZ_HARNESS = test/fuzz/harness.c test/fuzz/harness.h \
 	test/fuzz/harness_tree.c test/fuzz/harness_priv.h \
 	test/fuzz/harness_cursor.c test/fuzz/harness_text.c \
 	test/fuzz/harness_whole.c test/fuzz/harness_paths.c test/valuelog.c test/valuelog.h \
-	test/fuzz/harness_charset.c tools/io/utf16.c tools/io/utf16.h \
+	test/fuzz/harness_charset.c \
 	test/fuzz/harness_quiet.c test/fuzz/harness_moves.c \
 	test/movelog.c test/movelog.h \
 	test/testutil.c test/testutil.h
-FUZZ_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/test/fuzz $(IO_CPPFLAGS)
+FUZZ_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/test/fuzz
 if HAVE_CMOCKA
 check_PROGRAMS += test/test_hostile test/test_alloc test/test_regressions
 TESTS += test/test_hostile test/test_alloc test/test_regressions

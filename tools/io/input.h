@@ -78,8 +78,9 @@ typedef struct input_sink {
 /* UTF-16 INPUT. SGF is a byte format and the parser refuses UTF-16 (a
  * fatal error), but some programs save records as UTF-16. Each input
  * whose first bytes are a UTF-16 byte-order mark (FF FE, not FF FE 00 00;
- * FE FF), or a '(' as a UTF-16 code unit, is converted to UTF-8 on the
- * way to data(), chunk by chunk in constant memory (utf16.h): the sink
+ * FE FF), or a '(' as UTF-16 (two NUL bytes: never a single NUL), is
+ * converted to UTF-8 on the way to data(), chunk by chunk in constant
+ * memory, by the library (sgfstream/utf16.h, transcode.c): the sink
  * sees UTF-8, as if the file had been converted first, so positions
  * count in the converted text (lines as in the file, columns and offsets
  * in bytes of UTF-8). */

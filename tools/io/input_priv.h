@@ -8,7 +8,7 @@
 
 #include "decode.h"
 #include "stream.h"
-#include "utf16.h"
+#include <sgfstream/utf16.h>
 
 struct input_reader {
   uv_loop_t loop;
@@ -132,10 +132,12 @@ typedef struct input_xcode {
   char head[4]; /* the first bytes, which decide */
   size_t nhead;
   int decided;
-  int stopped; /* the sink's data() asked to stop, or bad UTF-16 */
-  size_t skip; /* bytes of the mark */
-  utf16_conv *u16;
-  char err[128]; /* bad UTF-16 for end(), when the sink has no note() */
+  int stopped;           /* the sink's data() asked to stop, or bad UTF-16 */
+  size_t skip;           /* bytes of the mark */
+  int order;             /* SGF_UTF16_LE / _BE once decided, or 0 */
+  sgf_utf16_decoder u16; /* the library's */
+  char *out;             /* XCODE_OUT bytes of UTF-8 for the sink */
+  char err[128];         /* bad UTF-16 for end(), when the sink has no note() */
 } input_xcode;
 
 extern const input_sink input__xcode_sink;

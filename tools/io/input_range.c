@@ -42,7 +42,6 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
   uv_fs_t req;
   int64_t size = -1;
   ssize_t n;
-  size_t skip;
   int fd;
   if (strcmp(path, "-") == 0) return -1;
   fd = open_file(r, path);
@@ -60,7 +59,7 @@ int64_t input_plain_size(input_reader *r, const char *path, int64_t min_size) {
         (input__sgf_name(path) != INPUT__SGF_PLAIN &&
          input__archive_magic((const unsigned char *)r->rbuf, (size_t)n) !=
              INPUT__MAGIC_NONE) ||
-        utf16_detect(r->rbuf, (size_t)n, &skip) != UTF16_NONE)
+        sgf_utf16_detect(r->rbuf, (size_t)n, 1, NULL) != SGF_UTF16_NONE)
       size = -1; /* UTF-16 is transcoded from its start: not in ranges */
   }
   close_file(r, fd);

@@ -13,7 +13,7 @@ tools_io_libsgfio_la_SOURCES = \
 	tools/io/output.c tools/io/output.h \
 	tools/io/recompress.c tools/io/recompress.h \
 	tools/io/jobs.c tools/io/jobs.h \
-	tools/io/utf16.c tools/io/utf16.h tools/io/transcode.c \
+	tools/io/transcode.c \
 	tools/io/progress.c tools/io/progress.h
 tools_io_libsgfio_la_CFLAGS = $(AM_CFLAGS) $(UV_CFLAGS) $(ARCHIVE_CFLAGS)
 tools_io_libsgfio_la_LIBADD = $(UV_LIBS) $(ARCHIVE_LIBS)
