@@ -129,8 +129,11 @@ EXTRA_DIST += test/neon.sh test/scan-native.sh test/scan-build.sh \
 # under every scanner (two entries, so that -j2 runs them side by side),
 # the full NEON and native scanner checks, the whole shared corpus. Its
 # summary goes to test-suite-full.log; .ci/run runs it after make check.
-FULL_TESTS = test/cases-scanners-cases.sh test/cases-scanners-moves.sh \
-	test/neon.sh test/value-sgfmill.sh test/corpus.sh test/roundtrip.sh \
+# The longest first (neon.sh, about 5 minutes of CPU under qemu), so that
+# -j2 runs the others beside it.
+FULL_TESTS = test/neon.sh test/cases-scanners-cases.sh \
+	test/cases-scanners-moves.sh test/value-sgfmill.sh test/corpus.sh \
+	test/roundtrip.sh \
 	test/scan-native.sh test/corpus-check.sh test/tool-inplace-corpus.sh \
 	test/tool-ff4-corpus.sh
 EXTRA_DIST += test/cases-scanners-cases.sh test/cases-scanners-moves.sh

@@ -14,7 +14,7 @@
 #
 # By default the quick run of scan_check (-q, about 15 s of CPU under
 # qemu); SGF_NEON_FULL=1 or SGF_TEST_FULL=1 (make check-full, which
-# .ci/run runs) the full one (about a minute).
+# .ci/run runs) the full one (about 5 minutes of CPU).
 #
 # Environment: CROSS_CC (default aarch64-linux-gnu-gcc), QEMU (default
 # qemu-aarch64, else qemu-aarch64-static), NEON_CFLAGS (default -O2),
