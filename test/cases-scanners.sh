@@ -4,6 +4,12 @@
 # default runs of test_cases and test_moves use the one chosen for this
 # CPU, and the choice is made once a process. Skips (77) without
 # test_cases (cmocka).
+#
+# make check runs them quick (SGF_TEST_QUICK=1: a sample of the split
+# points, chunk sizes, callbacks and inputs); make check-full
+# (SGF_TEST_FULL=1) every split of every case, through
+# test/cases-scanners-cases.sh and test/cases-scanners-moves.sh, which
+# name the program in SGF_SCANNER_TESTS (default: both).
 top_builddir=${top_builddir:-.}
 if [ ! -x "$top_builddir/test/test_cases" ]; then
   echo "cases-scanners: $top_builddir/test/test_cases not built (no cmocka?): skipped"
@@ -13,17 +19,23 @@ scanners="portable"
 case $(uname -m 2>/dev/null) in
   x86_64 | amd64 | i?86) scanners="portable sse2" ;;
 esac
+if [ "${SGF_TEST_FULL:-0}" != 0 ]; then
+  quick=0 how=full
+else
+  quick=1 how="quick (make check-full: every split)"
+fi
 fail=0
-for t in test_cases test_moves; do
+for t in ${SGF_SCANNER_TESTS:-test_cases test_moves}; do
   prog="$top_builddir/test/$t"
   for s in $scanners; do
-    echo "cases-scanners: $t with SGF_SIMD=$s"
-    SGF_SIMD=$s "$prog" >"cases-scanners-$s.out" 2>&1 || {
+    echo "cases-scanners: $t with SGF_SIMD=$s, $how"
+    out="cases-scanners-$t-$s.out"
+    SGF_TEST_QUICK=$quick SGF_SIMD=$s "$prog" >"$out" 2>&1 || {
       echo "FAIL: $t with SGF_SIMD=$s (see below)"
-      grep -E '^\[  (FAILED|ERROR)' "cases-scanners-$s.out" | sort -u | head -40
+      grep -E '^\[  (FAILED|ERROR)' "$out" | sort -u | head -40
       fail=1
     }
-    rm -f "cases-scanners-$s.out"
+    rm -f "$out"
   done
 done
 exit $fail

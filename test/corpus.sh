@@ -11,6 +11,11 @@
 #      SGF_CORPUS_SMALL_CHUNKS / SGF_CORPUS_ARCHIVE_CHUNKS override the
 #      chunk sizes ("1 7").
 #
+# make check samples the corpus: of edge/ and dev/ every 8th file in sorted
+# order (edge/'s strict and chunked runs take every file of edge/), and
+# the smallest archive only. make check-full (SGF_TEST_FULL=1) takes all
+# of it; SGF_CORPUS_EVERY=N overrides the sample (1: every file).
+#
 # The corpus is ../shared/corpus beside the source tree, or $SGF_CORPUS.
 # Skips (exit 77) when it or the sgf tool is missing.
 top_srcdir=${top_srcdir:-${srcdir:-.}}
@@ -60,11 +65,17 @@ run_ok() {
 }
 
 # The plain files: edge/ and every folder under dev/.
+if [ "${SGF_TEST_FULL:-0}" != 0 ]; then every=${SGF_CORPUS_EVERY:-1}
+else every=${SGF_CORPUS_EVERY:-8}; fi
 find "$corpus/edge" "$corpus/dev" -type f ! -name '*.md' ! -name '*.tar.xz' \
-  | LC_ALL=C sort >"$tmp/files"
+  | LC_ALL=C sort | awk -v n="$every" 'n <= 1 || NR % n == 1' >"$tmp/files"
 nfiles=$(wc -l <"$tmp/files")
-find "$corpus/dev" -maxdepth 1 -type f -name '*.tar.xz' | LC_ALL=C sort \
-  >"$tmp/archives"
+if [ "$every" -le 1 ]; then
+  find "$corpus/dev" -maxdepth 1 -type f -name '*.tar.xz' | LC_ALL=C sort
+else # the smallest
+  ls -S "$corpus"/dev/*.tar.xz 2>/dev/null | tail -n 1
+fi >"$tmp/archives"
+echo "corpus: $nfiles files (one in $every), $(wc -l <"$tmp/archives") archives"
 
 # 1. check, one file per run (a crash names its file).
 n=0

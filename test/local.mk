@@ -149,6 +149,26 @@ EXTRA_DIST += test/doc-diags.sh
 TESTS += test/neon.sh test/scan-native.sh
 EXTRA_DIST += test/neon.sh test/scan-native.sh test/scan-build.sh \
 	test/scan_check.c
+
+# make check-full: the exhaustive runs of the tests make check samples,
+# with SGF_TEST_FULL=1 (test/README.md): every split of every golden case
+# under every scanner (two entries, so that -j2 runs them side by side),
+# the full NEON and native scanner checks, the whole shared corpus. Its
+# summary goes to test-suite-full.log; .ci/run runs it after make check.
+# The longest first (neon.sh, about 5 minutes of CPU under qemu), so that
+# -j2 runs the others beside it.
+FULL_TESTS = test/neon.sh test/cases-scanners-cases.sh \
+	test/cases-scanners-moves.sh test/value-sgfmill.sh test/corpus.sh \
+	test/roundtrip.sh \
+	test/scan-native.sh test/corpus-check.sh test/tool-inplace-corpus.sh \
+	test/tool-ff4-corpus.sh
+EXTRA_DIST += test/cases-scanners-cases.sh test/cases-scanners-moves.sh
+check-full: all
+	SGF_TEST_FULL=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(FULL_TESTS)' \
+	  TEST_SUITE_LOG=test-suite-full.log
+CLEANFILES += test-suite-full.log
+.PHONY: check-full
+
 # lib/value (sgfstream/value.h): the unit tests (test/test_value.c), and a
 # differential test against sgfmill's answers for ../shared/corpus/dev
 # (test/value-sgfmill.sh runs test/value_diff and compares with

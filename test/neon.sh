@@ -13,12 +13,14 @@
 # (no QEMU_LD_PREFIX). Builds in a temporary directory, never in the tree.
 #
 # By default the quick run of scan_check (-q, about 15 s of CPU under
-# qemu); SGF_NEON_FULL=1 the full one (about a minute; .ci/run does this).
+# qemu); SGF_NEON_FULL=1 or SGF_TEST_FULL=1 (make check-full, which
+# .ci/run runs) the full one (about 5 minutes of CPU).
 #
 # Environment: CROSS_CC (default aarch64-linux-gnu-gcc), QEMU (default
 # qemu-aarch64, else qemu-aarch64-static), NEON_CFLAGS (default -O2),
-# SGF_NEON_FULL=1 the full run, SGF_NEON_ARGS more scan_check arguments
-# (-s SEED, -f DIR, -n ITER, -d DOCS), SGF_SKIP_NEON=1 skip.
+# SGF_NEON_FULL=1 (or SGF_TEST_FULL=1) the full run, SGF_NEON_ARGS more
+# scan_check arguments (-s SEED, -f DIR, -n ITER, -d DOCS), SGF_SKIP_NEON=1
+# skip.
 top_srcdir=${top_srcdir:-$(dirname "$0")/..}
 top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
 # sgfstream/version.h is written by configure, in the build's include/
@@ -84,6 +86,8 @@ picked scan_check_nosimd neon portable
 
 quick=-q
 [ -n "${SGF_NEON_FULL:-}" ] && quick=
+# make check-full
+[ "${SGF_TEST_FULL:-0}" != 0 ] && quick=
 # shellcheck disable=SC2086
 run ./scan_check -r neon $quick -c "$top_srcdir/test/cases" \
   -f "$top_srcdir/test/data/sample" ${SGF_NEON_ARGS:-} || fail=1

@@ -3,6 +3,10 @@
 # test/roundtrip.c): every file of edge/ and dev/, and every file of the
 # dev/*.tar.xz archives (extracted to a temporary directory).
 #
+# make check takes a sample: the smallest archive and one file in 8 of
+# the rest, in sorted order; make check-full (SGF_TEST_FULL=1) all of it.
+# SGF_CORPUS_EVERY=N overrides the sample (1: every file).
+#
 # The corpus is $srcdir/../shared/corpus unless SGF_CORPUS names it.
 # Skips (77) when it is absent, or when SGF_SKIP_CORPUS=1.
 srcdir=${srcdir:-.}
@@ -26,12 +30,20 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sgf-roundtrip.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+if [ "${SGF_TEST_FULL:-0}" != 0 ]; then every=${SGF_CORPUS_EVERY:-1}
+else every=${SGF_CORPUS_EVERY:-8}; fi
+if [ "$every" -le 1 ]; then
+  archives=$(ls "$corpus"/dev/*.tar.xz 2>/dev/null)
+else # the smallest
+  archives=$(ls -S "$corpus"/dev/*.tar.xz 2>/dev/null | tail -n 1)
+fi
+
 # Extract the archives, side by side. Without xz they are left out.
 dirs=
 pids=
 status=0
 if command -v xz >/dev/null 2>&1; then
-  for a in "$corpus"/dev/*.tar.xz; do
+  for a in $archives; do
     [ -f "$a" ] || continue
     d=$tmp/$(basename "$a" .tar.xz)
     mkdir -p "$d" || exit 99
@@ -50,9 +62,13 @@ for p in $pids; do
 done
 
 # Every regular file but the archives and the notes; two processes.
-find "$corpus/edge" "$corpus/dev" $dirs -type f \
-  ! -name '*.tar.xz' ! -name '*.md' >"$tmp/list" || exit 99
+find "$corpus/edge" "$corpus/dev" -type f ! -name '*.tar.xz' ! -name '*.md' |
+  LC_ALL=C sort | awk -v n="$every" 'n <= 1 || NR % n == 1' >"$tmp/list" ||
+  exit 99
+[ -z "$dirs" ] || find $dirs -type f ! -name '*.md' >>"$tmp/list" || exit 99
 total=$(wc -l <"$tmp/list")
+echo "roundtrip: $total files (one in $every of edge/ and dev/;" \
+  "archives:$(for a in $archives; do printf ' %s' "$(basename "$a")"; done))"
 if [ "$total" -eq 0 ]; then
   echo "roundtrip: no files in $corpus: skipped"
   exit 77

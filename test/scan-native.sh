@@ -4,8 +4,9 @@
 # it for AArch64): every scanner against the portable loop and a
 # reference loop, directly and through the parser (test/cases,
 # test/data/sample, random SGF). The quick run (-q) by default;
-# SGF_SCAN_FULL=1 the full one. Skips (77) on other machines, where
-# test/neon.sh (AArch64) or the portable path alone applies.
+# SGF_SCAN_FULL=1 or SGF_TEST_FULL=1 (make check-full) the full one.
+# Skips (77) on other machines, where test/neon.sh (AArch64) or the
+# portable path alone applies.
 name=scan-native
 top_srcdir=${top_srcdir:-$(dirname "$0")/..}
 top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
@@ -36,6 +37,8 @@ build scan_check "" || { echo "$name: FAIL: cannot build test/scan_check.c"; exi
 
 quick=-q
 [ -n "${SGF_SCAN_FULL:-}" ] && quick=
+# make check-full
+[ "${SGF_TEST_FULL:-0}" != 0 ] && quick=
 want=sse2
 grep -q '^flags.* avx2' /proc/cpuinfo 2>/dev/null && want=avx2
 if ! ./scan_check -r "$want" $quick -c "$top_srcdir/test/cases" \

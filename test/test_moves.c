@@ -49,6 +49,10 @@
 #include "movelog.h"
 #include "valuelog.h"
 
+/* $SGF_TEST_QUICK=1 (test/cases-scanners.sh in make check): a sample of
+ * the inputs and split points below, not every one. */
+static int quick;
+
 /* Feed in to p in pieces: split (0 < split < len) in two, else chunks of
  * chunk bytes (0: whole); after a pause, the rest of the same piece (the
  * same chunk boundaries). v (may be NULL) is told the buffer being fed.
@@ -311,7 +315,7 @@ static void check(const char *in, size_t len, int all_splits) {
     size_t split = 0, chunk = 0;
     bytebuf want, got;
     if (w < len) {
-      if (w == 0 || (!all_splits && w % 13 != 0)) continue;
+      if (w == 0 || (!all_splits && w % (quick ? 41 : 13) != 0)) continue;
       split = w;
     } else {
       chunk = chunks[w - len];
@@ -367,7 +371,7 @@ static void test_runs(void **state) {
   for (unsigned n = 0; n <= 30; n++)
     for (int gap = 0; gap < 5; gap++)
       for (unsigned every = 1; every <= 11; every += 5)
-        check(buf, game(buf, n, gap, every), n < 16);
+        check(buf, game(buf, n, gap, every), n < (quick ? 4 : 16));
 }
 
 /* Each byte of a run replaced by each byte that breaks the rule. */
@@ -380,12 +384,14 @@ static void test_damage(void **state) {
   (void)state;
   for (size_t i = 14; i + 2 < len; i++)
     for (size_t b = 0; b < sizeof bad; b++) {
+      if (quick && (i + b) % 5 != 0) continue;
       memcpy(buf, base, len);
       buf[i] = (char)bad[b];
       check(buf, len, 0);
     }
   /* a whole node missing its letter, or with a two-letter identifier */
   for (size_t i = 14; i + 6 < len; i++) {
+    if (quick && i % 5 != 0) continue;
     memcpy(buf, base, i);
     memcpy(buf + i, "\\]\\\\", 4);
     memcpy(buf + i + 4, base + i, len - i);
@@ -402,7 +408,7 @@ static void test_random(void **state) {
   char buf[600];
   unsigned seed = 16;
   (void)state;
-  for (int iter = 0; iter < 3000; iter++) {
+  for (int iter = 0; iter < (quick ? 300 : 3000); iter++) {
     size_t k = (size_t)sprintf(buf, "(;GM[1]");
     size_t n = 20 + (size_t)(rand_r(&seed) % 300);
     while (k < n) {
@@ -416,7 +422,7 @@ static void test_random(void **state) {
       }
     }
     k += (size_t)sprintf(buf + k, ")");
-    check(buf, k, iter < 100);
+    check(buf, k, iter < (quick ? 10 : 100));
   }
 }
 
@@ -436,14 +442,17 @@ static void test_long_run(void **state) {
 
 static int report(void **state) {
   (void)state;
-  fprintf(stderr,
-          "test_moves: %lu inputs (%lu nodes in MOVES records), SGF_SIMD=%s\n",
-          checked, batch_moves,
-          getenv("SGF_SIMD") ? getenv("SGF_SIMD") : "(unset)");
+  fprintf(
+      stderr,
+      "test_moves: %lu inputs (%lu nodes in MOVES records), SGF_SIMD=%s%s\n",
+      checked, batch_moves, getenv("SGF_SIMD") ? getenv("SGF_SIMD") : "(unset)",
+      quick ? " (quick)" : "");
   return 0;
 }
 
 int main(void) {
+  const char *q = getenv("SGF_TEST_QUICK");
+  quick = q && *q && strcmp(q, "0") != 0;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_runs),
       cmocka_unit_test(test_damage),

@@ -35,6 +35,7 @@ endif
 # golden case and the shared corpus (a sample of its archives)
 check_PROGRAMS += test/test_tree_paths
 TESTS += test/test_tree_paths
+FULL_TESTS += test/test_tree_paths
 test_test_tree_paths_SOURCES = test/test_tree_paths.c $(FUZZ_HARNESS)
 test_test_tree_paths_CPPFLAGS = $(FUZZ_CPPFLAGS)
 test_test_tree_paths_LDADD = $(TEST_LIBS)
