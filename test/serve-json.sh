@@ -12,7 +12,10 @@
 name=serve-json
 . "${top_srcdir:-.}/test/serve-lib.sh"
 
-find "$src/test/data/sample" -name '*.sgf' | LC_ALL=C sort | while read -r f; do
+# All but the UTF-16 sample: inside a UTF-8 stream its bytes are no SGF
+# text, while a game's bytes alone (as serve converts them) are UTF-16
+# without a mark, which the library reads as such.
+find "$src/test/data/sample" -name '*.sgf' ! -name 'utf16*' | LC_ALL=C sort | while read -r f; do
   cat "$f"
   echo
 done >"$tmp/stream.sgf"
