@@ -41,7 +41,8 @@
 
 #include <stddef.h>
 
-#include <sgfstream.h>
+#include "sgfstream/common.h"
+#include "sgfstream/error.h"
 
 #ifdef __cplusplus
 extern "C" {

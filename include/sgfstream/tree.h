@@ -63,12 +63,10 @@
  *
  * This header is included by <sgfstream.h>; it stands alone too.
  */
-/* The core API first, outside the guard (see sgfstream/common.h). */
-#include <sgfstream.h>
-
 #ifndef SGFSTREAM_TREE_H
 #define SGFSTREAM_TREE_H
 
+#include "sgfstream/parser.h"
 #include "sgfstream/value.h"
 
 #ifdef __cplusplus
@@ -115,7 +113,7 @@ typedef enum sgf_color {
 #define SGF_DEFAULT_MAX_NODES 10000000u         /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20) /* per tree: 256 MiB */
 
-/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+/* A versioned struct (VERSIONED STRUCTS in sgfstream/parser.h): initialize it
  * with sgf_tree_builder_options_init(). */
 typedef struct sgf_tree_builder_options {
   size_t size;               /* sizeof(sgf_tree_builder_options) */

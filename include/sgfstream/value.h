@@ -66,6 +66,8 @@
 #include <stdint.h>
 
 #include "sgfstream/common.h"
+#include "sgfstream/error.h"
+#include "sgfstream/parser.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,21 +109,6 @@ typedef struct sgf_prop_view {
 /* The i-th value (0-based) of the property p describes; a view of
  * nothing (raw NULL) if i >= p->nvalues. O(1), no allocation. */
 SGF_EXTERN sgf_value_view sgf_prop_value(const sgf_prop_view *p, size_t i);
-
-/* end of raw values */
-
-#ifdef __cplusplus
-}
-#endif
-
-/* The typed values use the parser's flags and the error codes. The raw
- * values above come first: reader.h and tree.h, which <sgfstream.h>
- * includes, need them even when a program names this header first. */
-#include <sgfstream.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* ---------------------------------------------------------------------- */
 /* Value types, shapes, categories                                         */
