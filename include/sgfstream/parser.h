@@ -33,14 +33,14 @@
  * escapes, and the split points depend on how you chunked the input: never
  * assume one slice per value. Slices are raw: escapes are left in place
  * (\] and \\ and backslash-newline), so concatenating them gives the exact
- * bytes between '[' and ']'. Use sgf_unescape() or sgf_unescaper to get
- * the text. A slice points into the buffer you passed to sgf_parser_feed()
- * and is valid only during the callback. The exceptions: bytes the
- * parser held back to decide a ']' in double-byte text (below), and the
- * first bytes of an input that may be UTF-16 (at most four, until they
- * tell), arrive from its own memory, during a later feed or during
- * sgf_parser_finish(); so does all of a UTF-16 input read with
- * SGF_OPT_UTF16, converted.
+ * bytes between '[' and ']'. Use sgf_text_decode() or sgf_text_decoder
+ * (sgfstream/value.h) to get the text. A slice points into the buffer you
+ * passed to sgf_parser_feed() and is valid only during the callback. The
+ * exceptions: bytes the parser held back to decide a ']' in double-byte
+ * text (below), and the first bytes of an input that may be UTF-16 (at
+ * most four, until they tell), arrive from its own memory, during a later
+ * feed or during sgf_parser_finish(); so does all of a UTF-16 input read
+ * with SGF_OPT_UTF16, converted.
  *
  * DOUBLE-BYTE TEXT. In Shift_JIS, GBK, GB18030 and Big5 a character's
  * second byte may be '\' or ']'. Some writers escape those bytes, others
@@ -76,6 +76,14 @@
  *                 buf + consumed on. Nothing is lost or repeated.
  *   SGF_ABORT     stop; sgf_parser_feed() returns SGF_EABORTED, and so does
  *                 every later call until sgf_parser_reset().
+ * ACTIONS ARE NOT RESULTS. The actions have values no result code
+ * (sgfstream/error.h) has, but for SGF_CONTINUE, which is SGF_OK (0): a
+ * result returned where an action is expected (SGF_PAUSED from a feed
+ * passed up as a callback's answer, say) is refused, never taken for the
+ * action that happens to share its number. A callback (on_diagnostic and
+ * the batch handler included) that returns anything but an sgf_action
+ * stops the parser: sgf_parser_feed() and sgf_parser_finish() return
+ * SGF_EACTION, and so does every later call until sgf_parser_reset().
  *
  * POSITIONS. Offsets are 0-based byte counts (64-bit: inputs over 4 GiB are
  * normal); lines and columns are 1-based; columns count bytes, not
@@ -215,11 +223,14 @@ SGF_EXTERN void sgf_options_init(sgf_options *opt);
 
 typedef struct sgf_parser sgf_parser;
 
+/* The actions (THE RETURN CONTRACT). 0x101 to 0x103: no result code is
+ * in 0x100 to 0x1FF (sgfstream/error.h), so neither can pass for the
+ * other; ordered from the weakest to the strongest. */
 typedef enum sgf_action {
-  SGF_CONTINUE = 0,
-  SGF_SKIP = 1,
-  SGF_PAUSE = 2,
-  SGF_ABORT = 3
+  SGF_CONTINUE = 0, /* = SGF_OK */
+  SGF_SKIP = 0x101,
+  SGF_PAUSE = 0x102,
+  SGF_ABORT = 0x103
 } sgf_action;
 
 /* The callbacks return int, not sgf_action: a handler may return any
@@ -228,8 +239,8 @@ typedef enum sgf_action {
  * would not: calling through a function pointer of another type is
  * undefined in C and an error in C++, and an enum's size is the
  * compiler's choice (-fshort-enums), so it cannot be promised in an
- * ABI. Values that are not an sgf_action count as SGF_ABORT (on
- * on_diagnostic: as SGF_CONTINUE). */
+ * ABI. A value that is not an sgf_action stops the parser with
+ * SGF_EACTION (ACTIONS ARE NOT RESULTS above). */
 typedef int (*sgf_cb)(sgf_parser *p, void *user);
 typedef int (*sgf_data_cb)(sgf_parser *p, void *user, const char *at,
                            size_t len);
@@ -293,7 +304,8 @@ typedef int (*sgf_moves_cb)(sgf_parser *p, void *user, const char *at,
  * identifier written all in lowercase is upper-cased: "b" gives "B"); the
  * spelling as written is sgf_parser_raw_ident(). Neither is
  * NUL-terminated; both are valid during the callback only. on_diagnostic may
- * return SGF_ABORT (stop) or SGF_CONTINUE; other values count as SGF_CONTINUE.
+ * return SGF_ABORT (stop) or SGF_CONTINUE; SGF_SKIP and SGF_PAUSE count as
+ * SGF_CONTINUE there, and any other value stops the parser (SGF_EACTION).
  */
 typedef struct sgf_callbacks {
   size_t size; /* sizeof(sgf_callbacks): sgf_callbacks_init() */
@@ -333,6 +345,8 @@ SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
  *   SGF_EABORTED a callback aborted; sticky until reset
  *   SGF_EPARSE   a fatal error, or an error in strict mode; sticky until
  *                reset; sgf_parser_error() says which
+ *   SGF_EACTION  a callback returned a value that is not an action
+ *                (ACTIONS ARE NOT RESULTS); sticky until reset
  *   SGF_EBUSY    called from inside a callback; nothing was done
  *   SGF_EORDER   feed after finish; nothing was done */
 
@@ -350,17 +364,17 @@ SGF_EXTERN int sgf_parser_destroy(sgf_parser *p);
 /* Feed len bytes. *consumed (may be NULL) receives how many bytes were
  * used: all of them unless the result is SGF_PAUSED (the rest must be fed
  * again after sgf_parser_resume()) or SGF_EABORTED / SGF_EPARSE.
- * Returns SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE (sticky: every
- * later feed returns it again, *consumed 0), SGF_EBUSY (inside a
- * callback) or SGF_EORDER (after finish); see the list above. */
+ * Returns SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EACTION, SGF_EPARSE
+ * (sticky: every later feed returns it again, *consumed 0), SGF_EBUSY
+ * (inside a callback) or SGF_EORDER (after finish); see the list above. */
 SGF_EXTERN int sgf_parser_feed(sgf_parser *p, const char *buf, size_t len,
                                size_t *consumed);
 
 /* End of input: closes what is still open (with diagnostics) and emits the
  * remaining events. Returns SGF_OK (also when called again after a
  * complete finish), SGF_PAUSED (call it again after resume),
- * SGF_EABORTED, SGF_EPARSE (sticky, like feed's) or SGF_EBUSY. After it,
- * feed returns SGF_EORDER until sgf_parser_reset(). */
+ * SGF_EABORTED, SGF_EACTION, SGF_EPARSE (sticky, like feed's) or SGF_EBUSY.
+ * After it, feed returns SGF_EORDER until sgf_parser_reset(). */
 SGF_EXTERN int sgf_parser_finish(sgf_parser *p);
 
 /* Leave the paused state. Does not feed anything by itself. No result:
@@ -441,24 +455,8 @@ SGF_EXTERN int sgf_parser_report(sgf_parser *p, const sgf_diag *d);
 SGF_EXTERN void *sgf_parser_user(const sgf_parser *p);
 SGF_EXTERN void sgf_parser_set_user(sgf_parser *p, void *user);
 
-/* ---------------------------------------------------------------------- */
-/* Unescaping text (SGF FF[4] escapes only: "\x" gives "x", and a
- * backslash followed by a line break removes both).                       */
-
-/* Whole value: writes at most len bytes to out (out may equal raw) and
- * returns the number written. */
-SGF_EXTERN size_t sgf_unescape(const char *raw, size_t len, char *out);
-
-/* Streaming form for values that arrive in slices. Zero-initialize (or
- * sgf_unescaper_init) before each value. */
-typedef struct sgf_unescaper {
-  int state; /* private */
-} sgf_unescaper;
-SGF_EXTERN void sgf_unescaper_init(sgf_unescaper *u);
-/* Unescape one slice into out (room for len bytes); returns bytes written.
- */
-SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
-                                     size_t len, char *out);
+/* Unescaping text: sgf_unescape() and sgf_unescaper, with the rest of
+ * text decoding, are in sgfstream/value.h. */
 
 #ifdef __cplusplus
 }

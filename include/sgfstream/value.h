@@ -391,9 +391,7 @@ SGF_EXTERN int sgf_board_decode(const char *raw, size_t len, sgf_board *b,
  * bytes. Returns the bytes written or a negative code. */
 SGF_EXTERN int sgf_board_encode(const sgf_board *b, char *out);
 
-/* Point and Stone: two letters within the board. (tree.h's
- * sgf_point_decode / sgf_point_encode are the board-less codec: letters
- * only, no range check against a size.) */
+/* Point and Stone: two letters within the board. */
 SGF_EXTERN int sgf_board_point_decode(const sgf_board *b, const char *raw,
                                       size_t len, sgf_point *pt,
                                       size_t *err_off);
@@ -443,6 +441,22 @@ static inline int sgf_move_decode_fast(const sgf_board *b, const char *raw,
 #define SGF_MOVE_PASS_TT 0x1u
 SGF_EXTERN int sgf_move_encode(const sgf_board *b, const sgf_move *m,
                                unsigned flags, char *out);
+
+/* ONE CODEC. Points and moves have one codec, the one above, and one set
+ * of results: SGF_ESYNTAX for what is not two letters (with the offset),
+ * SGF_ERANGE for a point off the board, SGF_EINVAL for a NULL or invalid
+ * argument. The board-less forms below, for the cursor's (x, y) ints
+ * (sgfstream/tree.h), are that codec on the largest board (52 x 52),
+ * where any two letters are a point ("tt" included: on boards up to
+ * 19 x 19 it is the FF[3] pass, which sgf_move_decode with the board
+ * knows) and only the empty value is a pass. */
+#define SGF_PASS (-1)
+/* The two letters of (x, y) into out: returns 2; 0 (nothing written) for
+ * a pass (x or y SGF_PASS); SGF_ERANGE outside 0..51. */
+SGF_EXTERN int sgf_point_encode(int x, int y, char out[2]);
+/* SGF_OK and (x, y) for two letters, (SGF_PASS, SGF_PASS) for the empty
+ * value; SGF_ESYNTAX for anything else (x and y then unchanged). */
+SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
 
 /* Display form as GTP writes it: "Q16" (columns A-T skipping I, row 1 at
  * the bottom); boards up to 25 wide. out needs 4 bytes (no NUL written);
@@ -534,6 +548,20 @@ SGF_EXTERN int sgf_compose_split(const char *raw, size_t len, size_t *colon,
 /* ---------------------------------------------------------------------- */
 /* Text and SimpleText (FF[4])                                             */
 
+/* ONE HOME. Text is decoded by one decoder, sgf_text_decoder (whole
+ * values: sgf_text_decode), whose flags choose what it does; the other
+ * names are that decoder with flags set, kept for the callers they name:
+ *   sgf_unescape(), sgf_unescaper   the decoder with SGF_TEXT_RAW
+ *   sgf_text_decode_dbcs()          the decoder for a double-byte
+ *                                   charset (below)
+ * Text is encoded by sgf_text_encode(), which refuses (SGF_ERANGE) a
+ * byte that would not read back as itself. The writer's escaper
+ * (sgf_escape_text, sgf_escape_simple in sgfstream/writer.h) escapes the
+ * same bytes ('\\', ']', and ':' for a composed value's first part) but,
+ * streaming into the writer's sink, never fails: it drops NUL bytes,
+ * keeps tab, vertical tab and form feed (read back as spaces) and, for
+ * SimpleText, writes a line break as a space. */
+
 /* Decoding: escapes resolved ("\x" is x); a soft line break (backslash
  * then LF, CR, CR LF or LF CR) removed; other whitespace (tab, vertical
  * tab, form feed, escaped or not) becomes a space. Text keeps other line
@@ -542,6 +570,10 @@ SGF_EXTERN int sgf_compose_split(const char *raw, size_t len, size_t *colon,
  * out needs room for len bytes of each piece; returns the bytes written.
  * The whole-value form may work in place (out == raw). */
 #define SGF_TEXT_SIMPLE 0x1u
+/* Escapes and soft line breaks only: every other byte, whitespace
+ * included, is kept as written (the raw text a value stands for, as
+ * sgf_unescape gives it). */
+#define SGF_TEXT_RAW 0x4u
 typedef struct sgf_text_decoder {
   unsigned flags; /* SGF_TEXT_* */
   int state;      /* private */
@@ -551,6 +583,33 @@ SGF_EXTERN size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw,
                                         size_t len, char *out);
 SGF_EXTERN size_t sgf_text_decode(const char *raw, size_t len, char *out,
                                   unsigned flags);
+
+/* The decoder with SGF_TEXT_RAW: "\x" gives "x", and a backslash
+ * followed by a line break removes both; nothing else changes. Whole
+ * value: writes at most len bytes to out (out may equal raw) and returns
+ * the number written. */
+SGF_EXTERN size_t sgf_unescape(const char *raw, size_t len, char *out);
+/* Its streaming form, for values that arrive in slices: zero (or
+ * sgf_unescaper_init) before each value, then feed each slice (out: room
+ * for len bytes); returns the bytes written. */
+typedef struct sgf_unescaper {
+  int state; /* private */
+} sgf_unescaper;
+SGF_EXTERN void sgf_unescaper_init(sgf_unescaper *u);
+SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
+                                     size_t len, char *out);
+
+/* The decoder for text in a double-byte charset: with charset Shift_JIS,
+ * GB18030, GBK, GB2312 or Big5 (any of the names sgf_charset of
+ * sgfstream/charset.h knows for them), a byte after a lead byte is the
+ * character's second byte, never an escape, since writers such as the
+ * Nihon Ki-in leave a second byte '\' unescaped; one that was escaped
+ * (lead, '\', '\') is read as the same character, and so is an escaped
+ * second byte ']' (lead, '\', ']', as FF[4] writers such as SGFC escape
+ * it: GB18030 0x93 0x5D). Any other charset, or NULL: sgf_text_decode.
+ * out needs room for len bytes; returns the bytes written. */
+SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
+                                       unsigned flags, const char *charset);
 
 /* Encoding: '\\' and ']' escaped, and ':' with SGF_TEXT_COMPOSE (the first
  * part of a composed value). A byte that would not decode back to itself
