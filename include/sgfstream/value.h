@@ -554,13 +554,12 @@ SGF_EXTERN int sgf_compose_split(const char *raw, size_t len, size_t *colon,
  *   sgf_unescape(), sgf_unescaper   the decoder with SGF_TEXT_RAW
  *   sgf_text_decode_dbcs()          the decoder for a double-byte
  *                                   charset (below)
- * Text is encoded by sgf_text_encode(), which refuses (SGF_ERANGE) a
- * byte that would not read back as itself. The writer's escaper
- * (sgf_escape_text, sgf_escape_simple in sgfstream/writer.h) escapes the
- * same bytes ('\\', ']', and ':' for a composed value's first part) but,
- * streaming into the writer's sink, never fails: it drops NUL bytes,
- * keeps tab, vertical tab and form feed (read back as spaces) and, for
- * SimpleText, writes a line break as a space. */
+ * Text is encoded by one escaper, sgf_escaper (sgf_escape_text,
+ * sgf_escape_simple): streaming, for the writer's sink, it never fails
+ * (it drops NUL bytes, keeps tab, vertical tab and form feed, which read
+ * back as spaces, and for SimpleText writes a line break as a space).
+ * sgf_text_encode() is that escaper after a check that refuses
+ * (SGF_ERANGE) every byte that would not read back as itself. */
 
 /* Decoding: escapes resolved ("\x" is x); a soft line break (backslash
  * then LF, CR, CR LF or LF CR) removed; other whitespace (tab, vertical
@@ -612,13 +611,52 @@ SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
                                        unsigned flags, const char *charset);
 
 /* Encoding: '\\' and ']' escaped, and ':' with SGF_TEXT_COMPOSE (the first
- * part of a composed value). A byte that would not decode back to itself
- * is refused with SGF_ERANGE at its offset: tab, vertical tab, form feed
- * (they read as spaces), and with SGF_TEXT_SIMPLE a CR or LF. out needs
- * room for 2 * len bytes; returns the bytes written. */
+ * part of a composed value): the escaper below, sgf_escape_text(), after
+ * a check. A byte that would not decode back to itself is refused with
+ * SGF_ERANGE at its offset: NUL (never valid in SGF), tab, vertical tab,
+ * form feed (they read as spaces), and with SGF_TEXT_SIMPLE a CR or LF. out
+ * needs room for 2 * len bytes; returns the bytes written. */
 #define SGF_TEXT_COMPOSE 0x2u
 SGF_EXTERN int sgf_text_encode(const char *text, size_t len, char *out,
                                unsigned flags, size_t *err_off);
+
+/* ---------------------------------------------------------------------- */
+/* Escaping text in pieces: the streaming form of sgf_text_encode()      */
+
+/* Flags for the escaper and sgf_writer_value_text(). */
+#define SGF_ESCAPE_COMPOSE                                               \
+  0x1u                         /* also escape ':' (one half of a compose \
+                                  value; join the halves with a bare ':') */
+#define SGF_ESCAPE_SIMPLE 0x2u /* SimpleText: see sgf_escape_simple() */
+
+/* Escaping state for text that arrives in pieces. Initialize with
+ * sgf_escaper_init() before each value; no allocation, nothing to free. */
+typedef struct sgf_escaper {
+  unsigned flags; /* SGF_ESCAPE_COMPOSE (SGF_ESCAPE_SIMPLE is ignored) */
+  int state;      /* private */
+} sgf_escaper;
+
+SGF_EXTERN void sgf_escaper_init(sgf_escaper *e, unsigned flags);
+
+/* Text: writes to out (room for 2 * len bytes; must not overlap text) the
+ * raw SGF for len bytes of plain text: '\' and ']' (and ':' with
+ * SGF_ESCAPE_COMPOSE) get a backslash; NUL bytes (never valid in SGF)
+ * are dropped; every other byte, line breaks included, is kept (where
+ * sgf_text_encode refuses a NUL, tab, vertical tab or form feed, this
+ * form, for a sink that cannot fail, drops or keeps them). Returns
+ * the number of bytes written. Splitting the
+ * text anywhere gives the same bytes in total. sgf_unescape() gives the
+ * text back. */
+SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text, size_t len,
+                                  char *out);
+
+/* SimpleText: as sgf_escape_text(), but each line break (LF, CR, CR LF or
+ * LF CR) becomes one space: SimpleText cannot hold a line break (FF[4]
+ * shows it as a space), and this way what is written reads back as
+ * displayed. A CR LF split between two calls still gives one space. Room
+ * for 2 * len bytes in out. Returns the number of bytes written. */
+SGF_EXTERN size_t sgf_escape_simple(sgf_escaper *e, const char *text,
+                                    size_t len, char *out);
 
 /* ---------------------------------------------------------------------- */
 /* Any value by its property's definition                                  */

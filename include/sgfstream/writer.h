@@ -1,4 +1,4 @@
-/* sgfstream/writer.h - writing SGF: a streaming writer and escaping.
+/* sgfstream/writer.h - writing SGF: a streaming writer.
  *
  * THE STREAMING WRITER. An sgf_writer takes the same events the parser
  * emits (tree begin, node, property, value begin / data / end, property
@@ -76,41 +76,9 @@
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------------- */
-/* Escaping text into raw SGF values                                       */
-
-/* Flags for the escaper and sgf_writer_value_text(). */
-#define SGF_ESCAPE_COMPOSE                                               \
-  0x1u                         /* also escape ':' (one half of a compose \
-                                  value; join the halves with a bare ':') */
-#define SGF_ESCAPE_SIMPLE 0x2u /* SimpleText: see sgf_escape_simple() */
-
-/* Escaping state for text that arrives in pieces. Initialize with
- * sgf_escaper_init() before each value; no allocation, nothing to free. */
-typedef struct sgf_escaper {
-  unsigned flags; /* SGF_ESCAPE_COMPOSE (SGF_ESCAPE_SIMPLE is ignored) */
-  int state;      /* private */
-} sgf_escaper;
-
-SGF_EXTERN void sgf_escaper_init(sgf_escaper *e, unsigned flags);
-
-/* Text: writes to out (room for 2 * len bytes; must not overlap text) the
- * raw SGF for len bytes of plain text: '\' and ']' (and ':' with
- * SGF_ESCAPE_COMPOSE) get a backslash; NUL bytes (never valid in SGF)
- * are dropped; every other byte, line breaks included, is kept. Returns
- * the number of bytes written. Splitting the
- * text anywhere gives the same bytes in total. sgf_unescape() gives the
- * text back. */
-SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text, size_t len,
-                                  char *out);
-
-/* SimpleText: as sgf_escape_text(), but each line break (LF, CR, CR LF or
- * LF CR) becomes one space: SimpleText cannot hold a line break (FF[4]
- * shows it as a space), and this way what is written reads back as
- * displayed. A CR LF split between two calls still gives one space. Room
- * for 2 * len bytes in out. Returns the number of bytes written. */
-SGF_EXTERN size_t sgf_escape_simple(sgf_escaper *e, const char *text,
-                                    size_t len, char *out);
+/* Escaping text into raw SGF values: the escaper (sgf_escaper,
+ * sgf_escape_text, sgf_escape_simple, SGF_ESCAPE_*) is in
+ * sgfstream/value.h with the rest of text encoding. */
 
 /* ---------------------------------------------------------------------- */
 /* The streaming writer                                                    */

@@ -131,15 +131,18 @@ size_t sgf_unescape(const char *raw, size_t len, char *out) {
 int sgf_text_encode(const char *text, size_t len, char *out, unsigned flags,
                     size_t *err_off) {
   size_t i, n = 0;
+  sgf_escaper e;
   if (!text && len) return SGF_EINVAL;
+  /* what would not read back as itself: refused */
   for (i = 0; i < len; i++) {
     char c = text[i];
-    if (is_blank(c) || ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
+    if (c == '\0' || is_blank(c) ||
+        ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
       return sgf__verr(err_off, i, SGF_ERANGE);
-    if (c == '\\' || c == ']' || (c == ':' && (flags & SGF_TEXT_COMPOSE)))
-      out[n++] = '\\';
-    out[n++] = c;
   }
+  /* the rest: the escaper's bytes (ONE HOME in value.h) */
+  sgf_escaper_init(&e, (flags & SGF_TEXT_COMPOSE) ? SGF_ESCAPE_COMPOSE : 0u);
+  n = len ? sgf_escape_text(&e, text, len, out) : 0;
   if (n > (size_t)INT32_MAX) return SGF_ERANGE;
   return (int)n;
 }
