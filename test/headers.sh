@@ -1,11 +1,13 @@
 #!/bin/sh
 # headers.sh - every installed public header stands alone: each one,
 # included first and alone, compiles as C11 (-pedantic, warnings as
-# errors) and as C++11; every ordered pair of them compiles too (the
-# headers that need the core API include <sgfstream.h> before their
-# guard: see sgfstream/common.h; a pair catches a header whose
-# declarations come before what they use). The README's example
-# compiles as well. C++ is skipped when no C++ compiler is found.
+# errors) and as C++11; every ordered pair of them compiles too (a pair
+# catches a header whose declarations come before what they use). The
+# headers form a tree (sgfstream/common.h): none of sgfstream/*.h
+# includes <sgfstream.h>, the umbrella, which includes nothing but
+# headers of sgfstream/ and declares nothing itself; and every header
+# of sgfstream/ is installed (listed in Makefile.am). The README's
+# example compiles as well. C++ is skipped when no C++ compiler is found.
 top_srcdir=${top_srcdir:-.}
 CC=${CC:-cc}
 CXX=${CXX:-}
@@ -31,6 +33,25 @@ try() { # LANG FILE
     $CXX $cxxflags -c "$2" -o "$tmp/o.o" 2>"$tmp/err"
   fi || { echo "FAIL ($1): $(grep '^#include' "$2" | tr '\n' ' ')"; head -5 "$tmp/err"; fail=1; }
 }
+# A tree, not a cycle: no leaf names the umbrella, in any spelling.
+for h in "$inc"/sgfstream/*.h "$inc"/sgfstream/*.h.in; do
+  if grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](\.\./)?sgfstream\.h[>"]' "$h"; then
+    echo "FAIL: ${h#$inc/} includes <sgfstream.h> (leaves include leaves only)"
+    fail=1
+  fi
+done
+# The umbrella: only #include lines of sgfstream/ headers, comments and its guard.
+if sed -e 's|/\*.*\*/||' "$inc/sgfstream.h" | sed -e '/^\/\*/,/\*\//d' |
+  grep -vE '^[[:space:]]*$|^#(ifndef|define|endif)[[:space:]]+SGFSTREAM_H|^#endif|^#include "sgfstream/[a-z0-9_]+\.h"$'; then
+  echo "FAIL: sgfstream.h holds more than #include lines of sgfstream/ headers (above)"
+  fail=1
+fi
+# Every header of sgfstream/ is installed.
+for h in "$inc"/sgfstream/*.h "$inc"/sgfstream/*.h.in; do
+  b=${h##*/}; b=${b%.in}
+  grep -q "include/sgfstream/$b" "$top_srcdir/Makefile.am" ||
+    { echo "FAIL: include/sgfstream/$b is not installed (Makefile.am)"; fail=1; }
+done
 n=0
 for h in $headers; do
   printf '#include <%s>\nint main(void) { return 0; }\n' "$h" >"$tmp/one.c"

@@ -140,8 +140,30 @@ static void test_too_short_refused(void **state) {
   assert_null(sgf_tree_builder_create(NULL, NULL, &to));
 }
 
+/* The values a compiled program holds: the actions (ABI 4: 0x101 to
+ * 0x103, not 1 to 3) and the result codes they must never equal, but
+ * SGF_CONTINUE = SGF_OK. A program built against the ABI 3 header
+ * returns 1 for SGF_SKIP: SGF_PAUSED's number, which this library
+ * refuses (SGF_EACTION) instead of taking it for either. */
+static void test_action_values(void **state) {
+  (void)state;
+  assert_int_equal(SGF_CONTINUE, 0);
+  assert_int_equal(SGF_SKIP, 0x101);
+  assert_int_equal(SGF_PAUSE, 0x102);
+  assert_int_equal(SGF_ABORT, 0x103);
+  assert_int_equal(SGF_OK, 0);
+  assert_int_equal(SGF_PAUSED, 1);
+  assert_int_equal(SGF_EACTION, -12);
+  for (int r = SGF_ERROR_LAST_ + 1; r < 0x100; r++) {
+    assert_int_not_equal(r, SGF_SKIP);
+    assert_int_not_equal(r, SGF_PAUSE);
+    assert_int_not_equal(r, SGF_ABORT);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_action_values),
       cmocka_unit_test(test_short_callbacks),
       cmocka_unit_test(test_too_short_refused),
   };

@@ -553,7 +553,102 @@ static void test_abort_from_diagnostic(void **state) {
       "ignored\n";
   expect_script(in, NULL, '!', 1, SGF_PAUSE, full, SGF_OK);
   expect_script(in, NULL, '!', 1, SGF_SKIP, full, SGF_OK);
-  expect_script(in, NULL, '!', 1, 77, full, SGF_OK);
+  /* A value that is not an action is refused (ACTIONS ARE NOT RESULTS). */
+  expect_script(in, NULL, '!', 1, 77, full, SGF_EACTION);
+}
+
+/* ACTIONS ARE NOT RESULTS: a result returned where an action is
+ * expected (SGF_PAUSED, which shared its number with SGF_SKIP) stops the
+ * parser with SGF_EACTION, sticky until reset: no skip, no pause. */
+static int ar_value;
+static int ar_nodes;
+static int ar_node(sgf_parser *p, void *u) {
+  (void)p, (void)u;
+  return ++ar_nodes == 2 ? ar_value : SGF_CONTINUE;
+}
+static int ar_batch(sgf_parser *p, void *u, const sgf_batch *b) {
+  (void)p, (void)u, (void)b;
+  return ar_value;
+}
+static int ar_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  (void)p, (void)u, (void)at, (void)len, (void)count;
+  return ar_value;
+}
+static int ar_game(sgf_tree_builder *b, void *u, sgf_tree *t) {
+  (void)b, (void)u, (void)t;
+  return ar_value;
+}
+
+static void test_result_is_not_an_action(void **state) {
+  (void)state;
+  const char *in = "(;B[aa];W[bb](;B[cc])(;B[dd]))(;B[ee])";
+  static const int refused[] = {
+      SGF_PAUSED, SGF_EPARSE, SGF_EABORTED, 4, 1, 2, 3, -1, 0x100, 0x104};
+  /* The actions and the results share no value but 0. */
+  for (int r = SGF_ERROR_LAST_ + 1; r <= SGF_PAUSED; r++)
+    if (r != SGF_OK)
+      assert_true(r != SGF_SKIP && r != SGF_PAUSE && r != SGF_ABORT);
+  assert_int_equal(SGF_CONTINUE, SGF_OK);
+  assert_string_equal(sgf_err_name(SGF_EACTION), "EACTION");
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    /* from an event callback */
+    sgf_callbacks cb;
+    sgf_callbacks_init(&cb);
+    cb.on_node = ar_node;
+    ar_value = refused[i];
+    ar_nodes = 0;
+    sgf_parser *p = sgf_parser_create(&cb, NULL, NULL);
+    assert_non_null(p);
+    size_t used = 0;
+    assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_EACTION);
+    assert_int_equal(ar_nodes, 2); /* stopped at once: no skip, no pause */
+    assert_true(used < 9);         /* at the second node, not past its game */
+    sgf_parser_resume(p);          /* not a pause: nothing to resume */
+    assert_int_equal(sgf_parser_feed(p, in + used, strlen(in) - used, &used),
+                     SGF_EACTION); /* sticky */
+    assert_int_equal(sgf_parser_finish(p), SGF_EACTION);
+    assert_int_equal(ar_nodes, 2);
+    assert_int_equal(sgf_parser_reset(p), SGF_OK); /* reset clears it */
+    ar_value = SGF_CONTINUE;
+    assert_int_equal(sgf_parser_feed(p, in, strlen(in), &used), SGF_OK);
+    assert_int_equal(sgf_parser_finish(p), SGF_OK);
+    sgf_parser_destroy(p);
+
+    /* from a move run */
+    cb.on_node = NULL;
+    cb.on_moves = ar_moves;
+    ar_value = refused[i];
+    p = sgf_parser_create(&cb, NULL, NULL);
+    assert_non_null(p);
+    const char *run = "(;B[aa];W[bb];B[cc];W[dd];B[ee];W[ff];B[gg];W[hh])";
+    assert_int_equal(sgf_parser_feed(p, run, strlen(run), NULL), SGF_EACTION);
+    sgf_parser_destroy(p);
+
+    /* from a batch handler */
+    sgf_event ev[4];
+    sgf_batch_options bo;
+    sgf_batch_options_init(&bo);
+    bo.on_batch = ar_batch;
+    bo.events = ev;
+    bo.capacity = 4;
+    p = sgf_parser_create(NULL, NULL, NULL);
+    assert_non_null(p);
+    assert_int_equal(sgf_parser_set_batch(p, &bo), SGF_OK);
+    assert_int_equal(sgf_parser_feed(p, in, strlen(in), NULL), SGF_EACTION);
+    sgf_parser_destroy(p);
+
+    /* through the tree builder, whose own answer is weaker or stronger */
+    sgf_tree_builder_callbacks tcb;
+    sgf_tree_builder_callbacks_init(&tcb);
+    tcb.on_game = ar_game;
+    sgf_tree_builder *b = sgf_tree_builder_create(&tcb, NULL, NULL);
+    assert_non_null(b);
+    assert_int_equal(
+        sgf_parser_feed(sgf_tree_builder_parser(b), in, strlen(in), NULL),
+        SGF_EACTION);
+    sgf_tree_builder_destroy(b);
+  }
 }
 
 static void test_reset(void **state) {
@@ -1858,6 +1953,7 @@ int main(void) {
       cmocka_unit_test(test_pause_blocks_until_resume),
       cmocka_unit_test(test_abort_sticky),
       cmocka_unit_test(test_abort_from_diagnostic),
+      cmocka_unit_test(test_result_is_not_an_action),
       cmocka_unit_test(test_reset),
       cmocka_unit_test(test_feed_from_callback_busy),
       cmocka_unit_test(test_positions),

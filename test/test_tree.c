@@ -596,8 +596,8 @@ static void test_points(void **state) {
   assert_int_equal(sgf_point_encode(51, 30, pt), 2);
   assert_memory_equal(pt, "ZE", 2);
   assert_int_equal(sgf_point_encode(SGF_PASS, SGF_PASS, pt), 0);
-  assert_int_equal(sgf_point_encode(52, 0, pt), SGF_EINVAL);
-  assert_int_equal(sgf_point_encode(-2, 0, pt), SGF_EINVAL);
+  assert_int_equal(sgf_point_encode(52, 0, pt), SGF_ERANGE);
+  assert_int_equal(sgf_point_encode(-2, 0, pt), SGF_ERANGE);
   assert_int_equal(sgf_point_decode("dp", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 3);
   assert_int_equal(y, 15);
@@ -609,8 +609,8 @@ static void test_points(void **state) {
   assert_int_equal(y, SGF_PASS);
   assert_int_equal(sgf_point_decode("tt", 2, &x, &y), SGF_OK);
   assert_int_equal(x, 19);
-  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), SGF_EINVAL);
-  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), SGF_EINVAL);
+  assert_int_equal(sgf_point_decode("a1", 2, &x, &y), SGF_ESYNTAX);
+  assert_int_equal(sgf_point_decode("abc", 3, &x, &y), SGF_ESYNTAX);
 }
 
 /* ------------------------------------------------------------------ */

@@ -525,6 +525,25 @@ static void test_text(void **st) {
   assert_int_equal(sgf_text_encode(S("abc\n"), out, SGF_TEXT_SIMPLE, &off),
                    SGF_ERANGE);
   assert_int_equal(off, 3);
+  /* A NUL byte cannot be written (the escaper drops it): refused, not
+   * lost. */
+  assert_int_equal(sgf_text_encode("ab\0c", 4, out, 0, &off), SGF_ERANGE);
+  assert_int_equal(off, 2);
+  /* ONE HOME: what sgf_text_encode writes is the escaper's bytes. */
+  {
+    static const char text[] = "a]b\\c:d\r\ne f";
+    char esc[64];
+    sgf_escaper e;
+    size_t n;
+    for (unsigned f = 0; f < 2; f++) {
+      sgf_escaper_init(&e, f ? SGF_ESCAPE_COMPOSE : 0u);
+      n = sgf_escape_text(&e, text, sizeof text - 1, esc);
+      k = sgf_text_encode(text, sizeof text - 1, out, f ? SGF_TEXT_COMPOSE : 0u,
+                          NULL);
+      assert_int_equal(k, (int)n);
+      assert_memory_equal(out, esc, n);
+    }
+  }
   /* Encode then decode gives the text back. */
   {
     static const char *const texts[] = {"x]y\\z", "a:b:c", "multi\nline",

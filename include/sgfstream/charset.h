@@ -41,7 +41,9 @@
 
 #include <stddef.h>
 
-#include <sgfstream.h>
+#include "sgfstream/common.h"
+#include "sgfstream/error.h"
+#include "sgfstream/value.h" /* sgf_text_decode_dbcs */
 
 #ifdef __cplusplus
 extern "C" {
@@ -95,18 +97,8 @@ SGF_EXTERN void sgf_charset_free(sgf_charset *c, char *buf, size_t cap);
  * the game's CA as given; NULL when there is neither. */
 SGF_EXTERN const char *sgf_charset_declared(const sgf_charset *c);
 
-/* FF[4] text decoding (sgf_text_decode) for text in a double-byte
- * charset: with charset Shift_JIS, GB18030, GBK, GB2312 or Big5 (any of
- * the names sgf_charset knows for them), a byte after a lead byte is the
- * character's second byte, never an escape, since writers such as the
- * Nihon Ki-in leave a second byte '\' unescaped; one that was escaped
- * (lead, '\', '\') is read as the same character, and so is an escaped
- * second byte ']' (lead, '\', ']', as FF[4] writers such as SGFC escape
- * it: GB18030 0x93 0x5D). Any other charset, or
- * NULL: sgf_text_decode. out needs room for len bytes; returns the bytes
- * written. */
-SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
-                                       unsigned flags, const char *charset);
+/* sgf_text_decode_dbcs(), FF[4] text decoding for text in a double-byte
+ * charset, is in sgfstream/value.h with the rest of text decoding. */
 
 /* Is s valid UTF-8? Returns len, or the offset of the first byte that
  * does not begin a valid sequence. */

@@ -56,29 +56,25 @@
  *
  * This header is included by <sgfstream.h>; it stands alone too.
  */
-/* The core API first, outside the guard (see sgfstream/common.h). */
-#include <sgfstream.h>
-
 #ifndef SGFSTREAM_CHECK_H
 #define SGFSTREAM_CHECK_H
 
 #include <stddef.h>
 
+#include "sgfstream/parser.h"
 #include "sgfstream/value.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
- * with sgf_check_options_init(). The table is named by its struct tag:
- * <sgfstream.h> includes this header from the middle of value.h, before
- * the typedef. */
+/* A versioned struct (VERSIONED STRUCTS in sgfstream/parser.h): initialize it
+ * with sgf_check_options_init(). */
 typedef struct sgf_check_options {
   size_t size; /* sizeof(sgf_check_options) */
   /* NULL: the built-in table; else kept (not copied): it must outlive
    * the checker. */
-  const struct sgf_prop_table *table;
+  const sgf_prop_table *table;
   const sgf_allocator *allocator; /* NULL: libc; copied */
 } sgf_check_options;
 

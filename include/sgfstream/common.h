@@ -3,16 +3,13 @@
  * else: it includes only <stddef.h> and <stdint.h>, so that any header
  * can include it without pulling in an API.
  *
- * HOW THE HEADERS FIT. <sgfstream.h> is the umbrella: it holds the core
- * parser API and includes every header of sgfstream/. Each header there
- * stands alone (test/headers.sh compiles each one alone as C11 and as
- * C++11): this one, diag.h and error.h need nothing else; value.h
- * gives its raw values with this one alone, then includes <sgfstream.h>
- * for its typed values; reader.h, tree.h and writer.h use the parser's
- * types and include
- * <sgfstream.h> first, before their own include guard, so that whichever
- * header a program names first, the core API and the headers it depends
- * on are complete before the header's own declarations.
+ * HOW THE HEADERS FIT. <sgfstream.h> is the umbrella: it declares
+ * nothing and includes the headers of sgfstream/ (the list is there).
+ * Each of those includes, inside its include guard, only the headers of
+ * sgfstream/ it uses, never <sgfstream.h>: the headers form a tree with
+ * this one at its root, and each stands alone (test/headers.sh compiles
+ * each one alone as C11 and as C++11, and checks that none includes
+ * <sgfstream.h>).
  */
 #ifndef SGFSTREAM_COMMON_H
 #define SGFSTREAM_COMMON_H

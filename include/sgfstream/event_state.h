@@ -63,7 +63,7 @@
 #ifndef SGFSTREAM_EVENT_STATE_H
 #define SGFSTREAM_EVENT_STATE_H
 
-#include "sgfstream.h"
+#include "sgfstream/parser.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,12 +17,10 @@
  * This header is included by <sgfstream.h>; it stands alone too. The
  * property and value views are in sgfstream/value.h (raw values).
  */
-/* The core API first, outside the guard (see sgfstream/common.h). */
-#include <sgfstream.h>
-
 #ifndef SGFSTREAM_READER_H
 #define SGFSTREAM_READER_H
 
+#include "sgfstream/parser.h"
 #include "sgfstream/value.h"
 
 #ifdef __cplusplus
@@ -35,7 +33,7 @@ extern "C" {
 typedef int (*sgf_property_cb)(sgf_parser *p, void *user,
                                const sgf_prop_view *prop);
 
-/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+/* A versioned struct (VERSIONED STRUCTS in sgfstream/parser.h): initialize it
  * with sgf_reader_callbacks_init(). Any callback may be NULL. */
 typedef struct sgf_reader_callbacks {
   size_t size; /* sizeof(sgf_reader_callbacks) */

@@ -63,12 +63,10 @@
  *
  * This header is included by <sgfstream.h>; it stands alone too.
  */
-/* The core API first, outside the guard (see sgfstream/common.h). */
-#include <sgfstream.h>
-
 #ifndef SGFSTREAM_TREE_H
 #define SGFSTREAM_TREE_H
 
+#include "sgfstream/parser.h"
 #include "sgfstream/value.h"
 
 #ifdef __cplusplus
@@ -115,7 +113,7 @@ typedef enum sgf_color {
 #define SGF_DEFAULT_MAX_NODES 10000000u         /* per tree */
 #define SGF_DEFAULT_MAX_TREE_BYTES (256u << 20) /* per tree: 256 MiB */
 
-/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+/* A versioned struct (VERSIONED STRUCTS in sgfstream/parser.h): initialize it
  * with sgf_tree_builder_options_init(). */
 typedef struct sgf_tree_builder_options {
   size_t size;               /* sizeof(sgf_tree_builder_options) */
@@ -401,22 +399,9 @@ SGF_EXTERN void sgf_node_iter_mainline_init(sgf_node_iter *it,
  * iterating. */
 SGF_EXTERN const sgf_node *sgf_node_iter_next(sgf_node_iter *it);
 
-/* ---------------------------------------------------------------------- */
-/* Points: (x, y) 0-based, x the column from the left, y the row from the
- * top; SGF letters 'a'..'z' for 0..25 and 'A'..'Z' for 26..51 (FF[4]).   */
-
-#define SGF_PASS (-1)
-
-/* Writes the two letters of (x, y) to out and returns 2, the number of
- * bytes written; returns 0 (and writes nothing) for a pass (x or y is
- * SGF_PASS); SGF_EINVAL if out of range. */
-SGF_EXTERN int sgf_point_encode(int x, int y, char out[2]);
-/* Decodes a raw value: SGF_OK and (x, y) for a point or a pass; a pass
- * (the empty value) gives x = y = SGF_PASS, as sgf_point_encode() takes
- * it. "tt" is the point (19, 19): on boards up to 19x19 it is the FF[3]
- * pass, decide that yourself. SGF_EINVAL if the value is not a point
- * (x and y are then not changed). */
-SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
+/* Points: sgf_point_encode(), sgf_point_decode() and SGF_PASS, the
+ * cursor's coordinates as letters, are in sgfstream/value.h with the rest
+ * of points and moves. */
 
 /* ---------------------------------------------------------------------- */
 /* Recording a game: a cursor is a tree plus a current node.               */

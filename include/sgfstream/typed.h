@@ -28,16 +28,15 @@
  * written), SGF_ENOMEM / SGF_ELIMIT, and on every failure the tree is as
  * it was (some arena bytes may have been spent).
  *
- * Opt-in: <sgfstream.h> does not include this header (value.h, which the
- * umbrella includes, would otherwise meet it before its own typed part);
- * it includes <sgfstream.h>, so it stands alone.
+ * Opt-in: <sgfstream.h> does not include this header; it stands alone
+ * (it includes the headers it needs, never <sgfstream.h>).
  */
-#include <sgfstream.h>
-
 #ifndef SGFSTREAM_TYPED_H
 #define SGFSTREAM_TYPED_H
 
 #include "sgfstream/charset.h"
+#include "sgfstream/parser.h"
+#include "sgfstream/value.h"
 #include "sgfstream/tree.h"
 
 #ifdef __cplusplus

@@ -66,6 +66,8 @@
 #include <stdint.h>
 
 #include "sgfstream/common.h"
+#include "sgfstream/error.h"
+#include "sgfstream/parser.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -107,21 +109,6 @@ typedef struct sgf_prop_view {
 /* The i-th value (0-based) of the property p describes; a view of
  * nothing (raw NULL) if i >= p->nvalues. O(1), no allocation. */
 SGF_EXTERN sgf_value_view sgf_prop_value(const sgf_prop_view *p, size_t i);
-
-/* end of raw values */
-
-#ifdef __cplusplus
-}
-#endif
-
-/* The typed values use the parser's flags and the error codes. The raw
- * values above come first: reader.h and tree.h, which <sgfstream.h>
- * includes, need them even when a program names this header first. */
-#include <sgfstream.h>
-
-#ifdef __cplusplus
-extern "C" {
-#endif
 
 /* ---------------------------------------------------------------------- */
 /* Value types, shapes, categories                                         */
@@ -404,9 +391,7 @@ SGF_EXTERN int sgf_board_decode(const char *raw, size_t len, sgf_board *b,
  * bytes. Returns the bytes written or a negative code. */
 SGF_EXTERN int sgf_board_encode(const sgf_board *b, char *out);
 
-/* Point and Stone: two letters within the board. (tree.h's
- * sgf_point_decode / sgf_point_encode are the board-less codec: letters
- * only, no range check against a size.) */
+/* Point and Stone: two letters within the board. */
 SGF_EXTERN int sgf_board_point_decode(const sgf_board *b, const char *raw,
                                       size_t len, sgf_point *pt,
                                       size_t *err_off);
@@ -456,6 +441,22 @@ static inline int sgf_move_decode_fast(const sgf_board *b, const char *raw,
 #define SGF_MOVE_PASS_TT 0x1u
 SGF_EXTERN int sgf_move_encode(const sgf_board *b, const sgf_move *m,
                                unsigned flags, char *out);
+
+/* ONE CODEC. Points and moves have one codec, the one above, and one set
+ * of results: SGF_ESYNTAX for what is not two letters (with the offset),
+ * SGF_ERANGE for a point off the board, SGF_EINVAL for a NULL or invalid
+ * argument. The board-less forms below, for the cursor's (x, y) ints
+ * (sgfstream/tree.h), are that codec on the largest board (52 x 52),
+ * where any two letters are a point ("tt" included: on boards up to
+ * 19 x 19 it is the FF[3] pass, which sgf_move_decode with the board
+ * knows) and only the empty value is a pass. */
+#define SGF_PASS (-1)
+/* The two letters of (x, y) into out: returns 2; 0 (nothing written) for
+ * a pass (x or y SGF_PASS); SGF_ERANGE outside 0..51. */
+SGF_EXTERN int sgf_point_encode(int x, int y, char out[2]);
+/* SGF_OK and (x, y) for two letters, (SGF_PASS, SGF_PASS) for the empty
+ * value; SGF_ESYNTAX for anything else (x and y then unchanged). */
+SGF_EXTERN int sgf_point_decode(const char *raw, size_t len, int *x, int *y);
 
 /* Display form as GTP writes it: "Q16" (columns A-T skipping I, row 1 at
  * the bottom); boards up to 25 wide. out needs 4 bytes (no NUL written);
@@ -547,6 +548,19 @@ SGF_EXTERN int sgf_compose_split(const char *raw, size_t len, size_t *colon,
 /* ---------------------------------------------------------------------- */
 /* Text and SimpleText (FF[4])                                             */
 
+/* ONE HOME. Text is decoded by one decoder, sgf_text_decoder (whole
+ * values: sgf_text_decode), whose flags choose what it does; the other
+ * names are that decoder with flags set, kept for the callers they name:
+ *   sgf_unescape(), sgf_unescaper   the decoder with SGF_TEXT_RAW
+ *   sgf_text_decode_dbcs()          the decoder for a double-byte
+ *                                   charset (below)
+ * Text is encoded by one escaper, sgf_escaper (sgf_escape_text,
+ * sgf_escape_simple): streaming, for the writer's sink, it never fails
+ * (it drops NUL bytes, keeps tab, vertical tab and form feed, which read
+ * back as spaces, and for SimpleText writes a line break as a space).
+ * sgf_text_encode() is that escaper after a check that refuses
+ * (SGF_ERANGE) every byte that would not read back as itself. */
+
 /* Decoding: escapes resolved ("\x" is x); a soft line break (backslash
  * then LF, CR, CR LF or LF CR) removed; other whitespace (tab, vertical
  * tab, form feed, escaped or not) becomes a space. Text keeps other line
@@ -555,6 +569,10 @@ SGF_EXTERN int sgf_compose_split(const char *raw, size_t len, size_t *colon,
  * out needs room for len bytes of each piece; returns the bytes written.
  * The whole-value form may work in place (out == raw). */
 #define SGF_TEXT_SIMPLE 0x1u
+/* Escapes and soft line breaks only: every other byte, whitespace
+ * included, is kept as written (the raw text a value stands for, as
+ * sgf_unescape gives it). */
+#define SGF_TEXT_RAW 0x4u
 typedef struct sgf_text_decoder {
   unsigned flags; /* SGF_TEXT_* */
   int state;      /* private */
@@ -565,14 +583,80 @@ SGF_EXTERN size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw,
 SGF_EXTERN size_t sgf_text_decode(const char *raw, size_t len, char *out,
                                   unsigned flags);
 
+/* The decoder with SGF_TEXT_RAW: "\x" gives "x", and a backslash
+ * followed by a line break removes both; nothing else changes. Whole
+ * value: writes at most len bytes to out (out may equal raw) and returns
+ * the number written. */
+SGF_EXTERN size_t sgf_unescape(const char *raw, size_t len, char *out);
+/* Its streaming form, for values that arrive in slices: zero (or
+ * sgf_unescaper_init) before each value, then feed each slice (out: room
+ * for len bytes); returns the bytes written. */
+typedef struct sgf_unescaper {
+  int state; /* private */
+} sgf_unescaper;
+SGF_EXTERN void sgf_unescaper_init(sgf_unescaper *u);
+SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
+                                     size_t len, char *out);
+
+/* The decoder for text in a double-byte charset: with charset Shift_JIS,
+ * GB18030, GBK, GB2312 or Big5 (any of the names sgf_charset of
+ * sgfstream/charset.h knows for them), a byte after a lead byte is the
+ * character's second byte, never an escape, since writers such as the
+ * Nihon Ki-in leave a second byte '\' unescaped; one that was escaped
+ * (lead, '\', '\') is read as the same character, and so is an escaped
+ * second byte ']' (lead, '\', ']', as FF[4] writers such as SGFC escape
+ * it: GB18030 0x93 0x5D). Any other charset, or NULL: sgf_text_decode.
+ * out needs room for len bytes; returns the bytes written. */
+SGF_EXTERN size_t sgf_text_decode_dbcs(const char *raw, size_t len, char *out,
+                                       unsigned flags, const char *charset);
+
 /* Encoding: '\\' and ']' escaped, and ':' with SGF_TEXT_COMPOSE (the first
- * part of a composed value). A byte that would not decode back to itself
- * is refused with SGF_ERANGE at its offset: tab, vertical tab, form feed
- * (they read as spaces), and with SGF_TEXT_SIMPLE a CR or LF. out needs
- * room for 2 * len bytes; returns the bytes written. */
+ * part of a composed value): the escaper below, sgf_escape_text(), after
+ * a check. A byte that would not decode back to itself is refused with
+ * SGF_ERANGE at its offset: NUL (never valid in SGF), tab, vertical tab,
+ * form feed (they read as spaces), and with SGF_TEXT_SIMPLE a CR or LF. out
+ * needs room for 2 * len bytes; returns the bytes written. */
 #define SGF_TEXT_COMPOSE 0x2u
 SGF_EXTERN int sgf_text_encode(const char *text, size_t len, char *out,
                                unsigned flags, size_t *err_off);
+
+/* ---------------------------------------------------------------------- */
+/* Escaping text in pieces: the streaming form of sgf_text_encode()      */
+
+/* Flags for the escaper and sgf_writer_value_text(). */
+#define SGF_ESCAPE_COMPOSE                                               \
+  0x1u                         /* also escape ':' (one half of a compose \
+                                  value; join the halves with a bare ':') */
+#define SGF_ESCAPE_SIMPLE 0x2u /* SimpleText: see sgf_escape_simple() */
+
+/* Escaping state for text that arrives in pieces. Initialize with
+ * sgf_escaper_init() before each value; no allocation, nothing to free. */
+typedef struct sgf_escaper {
+  unsigned flags; /* SGF_ESCAPE_COMPOSE (SGF_ESCAPE_SIMPLE is ignored) */
+  int state;      /* private */
+} sgf_escaper;
+
+SGF_EXTERN void sgf_escaper_init(sgf_escaper *e, unsigned flags);
+
+/* Text: writes to out (room for 2 * len bytes; must not overlap text) the
+ * raw SGF for len bytes of plain text: '\' and ']' (and ':' with
+ * SGF_ESCAPE_COMPOSE) get a backslash; NUL bytes (never valid in SGF)
+ * are dropped; every other byte, line breaks included, is kept (where
+ * sgf_text_encode refuses a NUL, tab, vertical tab or form feed, this
+ * form, for a sink that cannot fail, drops or keeps them). Returns
+ * the number of bytes written. Splitting the
+ * text anywhere gives the same bytes in total. sgf_unescape() gives the
+ * text back. */
+SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text, size_t len,
+                                  char *out);
+
+/* SimpleText: as sgf_escape_text(), but each line break (LF, CR, CR LF or
+ * LF CR) becomes one space: SimpleText cannot hold a line break (FF[4]
+ * shows it as a space), and this way what is written reads back as
+ * displayed. A CR LF split between two calls still gives one space. Room
+ * for 2 * len bytes in out. Returns the number of bytes written. */
+SGF_EXTERN size_t sgf_escape_simple(sgf_escaper *e, const char *text,
+                                    size_t len, char *out);
 
 /* ---------------------------------------------------------------------- */
 /* Any value by its property's definition                                  */

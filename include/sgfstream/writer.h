@@ -1,4 +1,4 @@
-/* sgfstream/writer.h - writing SGF: a streaming writer and escaping.
+/* sgfstream/writer.h - writing SGF: a streaming writer.
  *
  * THE STREAMING WRITER. An sgf_writer takes the same events the parser
  * emits (tree begin, node, property, value begin / data / end, property
@@ -64,53 +64,21 @@
  *
  * This header is included by <sgfstream.h>; it stands alone too.
  */
-/* The core API first, outside the guard (see sgfstream/common.h); the
- * tree writer takes trees. */
-#include <sgfstream.h>
-#include "sgfstream/tree.h"
-
 #ifndef SGFSTREAM_WRITER_H
 #define SGFSTREAM_WRITER_H
+
+#include <stddef.h>
+
+#include "sgfstream/parser.h"
+#include "sgfstream/tree.h" /* the tree writer takes trees */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---------------------------------------------------------------------- */
-/* Escaping text into raw SGF values                                       */
-
-/* Flags for the escaper and sgf_writer_value_text(). */
-#define SGF_ESCAPE_COMPOSE                                               \
-  0x1u                         /* also escape ':' (one half of a compose \
-                                  value; join the halves with a bare ':') */
-#define SGF_ESCAPE_SIMPLE 0x2u /* SimpleText: see sgf_escape_simple() */
-
-/* Escaping state for text that arrives in pieces. Initialize with
- * sgf_escaper_init() before each value; no allocation, nothing to free. */
-typedef struct sgf_escaper {
-  unsigned flags; /* SGF_ESCAPE_COMPOSE (SGF_ESCAPE_SIMPLE is ignored) */
-  int state;      /* private */
-} sgf_escaper;
-
-SGF_EXTERN void sgf_escaper_init(sgf_escaper *e, unsigned flags);
-
-/* Text: writes to out (room for 2 * len bytes; must not overlap text) the
- * raw SGF for len bytes of plain text: '\' and ']' (and ':' with
- * SGF_ESCAPE_COMPOSE) get a backslash; NUL bytes (never valid in SGF)
- * are dropped; every other byte, line breaks included, is kept. Returns
- * the number of bytes written. Splitting the
- * text anywhere gives the same bytes in total. sgf_unescape() gives the
- * text back. */
-SGF_EXTERN size_t sgf_escape_text(sgf_escaper *e, const char *text, size_t len,
-                                  char *out);
-
-/* SimpleText: as sgf_escape_text(), but each line break (LF, CR, CR LF or
- * LF CR) becomes one space: SimpleText cannot hold a line break (FF[4]
- * shows it as a space), and this way what is written reads back as
- * displayed. A CR LF split between two calls still gives one space. Room
- * for 2 * len bytes in out. Returns the number of bytes written. */
-SGF_EXTERN size_t sgf_escape_simple(sgf_escaper *e, const char *text,
-                                    size_t len, char *out);
+/* Escaping text into raw SGF values: the escaper (sgf_escaper,
+ * sgf_escape_text, sgf_escape_simple, SGF_ESCAPE_*) is in
+ * sgfstream/value.h with the rest of text encoding. */
 
 /* ---------------------------------------------------------------------- */
 /* The streaming writer                                                    */
@@ -127,7 +95,7 @@ typedef enum sgf_layout {
 #define SGF_WRITER_MIN_BUFFER 256u              /* smaller sizes are raised */
 #define SGF_WRITER_DEFAULT_WIDTH 78u            /* readable line width */
 
-/* A versioned struct (VERSIONED STRUCTS in sgfstream.h): initialize it
+/* A versioned struct (VERSIONED STRUCTS in sgfstream/parser.h): initialize it
  * with sgf_writer_options_init(). */
 typedef struct sgf_writer_options {
   size_t size;        /* sizeof(sgf_writer_options) */
@@ -226,12 +194,12 @@ SGF_EXTERN uint64_t sgf_writer_bytes(const sgf_writer *w);
 SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
 
 /* cb->size must be set (sgf_callbacks_init(), VERSIONED STRUCTS in
- * sgfstream.h): no member past it is written.
+ * sgfstream/parser.h): no member past it is written.
  * Fill the event members of *cb with handlers that pass each event to the
  * writer that is the parser's user pointer: sgf_parser_create(&cb, writer,
  * &opt) copies a parse to the writer. A handler returns SGF_ABORT once the
  * writer has failed. on_diagnostic is left as it is; on_value (WHOLE
- * VALUES in sgfstream.h) is set to NULL, so that the three value members
+ * VALUES in sgfstream/parser.h) is set to NULL, so that the three value members
  * are used and can be wrapped; on_value_begin and
  * on_property_end are set to NULL, since the writer needs neither (see
  * the events above) and the parser makes no call for a NULL member: each
@@ -242,12 +210,12 @@ SGF_EXTERN uint64_t sgf_writer_depth(const sgf_writer *w);
  * on_value_data and on_value_end. */
 SGF_EXTERN void sgf_writer_callbacks(sgf_callbacks *cb);
 
-/* The same, with values whole (WHOLE VALUES in sgfstream.h): on_value set,
- * on_value_data and on_value_end NULL. One call a value in place of two:
+/* The same, with values whole (WHOLE VALUES in sgfstream/parser.h): on_value
+ * set, on_value_data and on_value_end NULL. One call a value in place of two:
  * parse + write is faster. To filter values, wrap on_value. */
 SGF_EXTERN void sgf_writer_value_callbacks(sgf_callbacks *cb);
 
-/* The same, and on_moves too (MOVE RUNS in sgfstream.h): a run of move
+/* The same, and on_moves too (MOVE RUNS in sgfstream/parser.h): a run of move
  * nodes in one call, written with no call a node. For copying a parse as
  * it is: a filter set on top of these must replace on_moves as well, or
  * set it to NULL (the runs then come as events). (on_moves is left out of

@@ -13,6 +13,12 @@
  * published version. Reads no byte of src past its size. */
 int sgf__copy_sized(void *dst, size_t ours, const void *src, size_t min);
 
+/* Is r one of the callbacks' actions (sgf_action)? Anything else, a
+ * result code say, is refused (ACTIONS ARE NOT RESULTS in
+ * sgfstream/parser.h). */
+#define SGF__IS_ACTION(r) \
+  ((r) == SGF_CONTINUE || ((r) >= SGF_SKIP && (r) <= SGF_ABORT))
+
 /* The first published size of a struct: up to and including member m. */
 #define SGF__SIZE_UPTO(type, m) (offsetof(type, m) + sizeof(((type *)0)->m))
 

@@ -37,23 +37,26 @@ static inline int skip_state(int st) {
   } while (0)
 
 /* Call back; on anything but continue, act on it. The state to resume in
- * (st) and the byte to resume at (s) must be set before. */
-#define CALLBACK(call)               \
-  do {                               \
-    int r_ = (call);                 \
-    if (r_ != SGF_CONTINUE) {        \
-      if (r_ == SGF_SKIP) {          \
-        if (p->depth > 0) {          \
-          st = skip_state(st);       \
-          p->skip_target = p->depth; \
-          p->node_open = 0;          \
-        }                            \
-      } else if (r_ == SGF_PAUSE) {  \
-        goto paused;                 \
-      } else {                       \
-        goto aborted;                \
-      }                              \
-    }                                \
+ * (st) and the byte to resume at (s) must be set before. A value that is
+ * not an action stops the parse as an abort does, with SGF_EACTION
+ * (ACTIONS ARE NOT RESULTS in sgfstream/parser.h). */
+#define CALLBACK(call)                       \
+  do {                                       \
+    int r_ = (call);                         \
+    if (r_ != SGF_CONTINUE) {                \
+      if (r_ == SGF_SKIP) {                  \
+        if (p->depth > 0) {                  \
+          st = skip_state(st);               \
+          p->skip_target = p->depth;         \
+          p->node_open = 0;                  \
+        }                                    \
+      } else if (r_ == SGF_PAUSE) {          \
+        goto paused;                         \
+      } else {                               \
+        if (r_ != SGF_ABORT) p->refused = 1; \
+        goto aborted;                        \
+      }                                      \
+    }                                        \
   } while (0)
 
 /* BATCHED EVENTS (sgfstream.h): with p->bev set, events are recorded
@@ -330,11 +333,15 @@ static const sgf__mark sgf__input_start = {0, 1, 0};
   } while (0)
 
 /* Leave feed or finish in state st with status SGF_PAUSED, SGF_EABORTED
- * or SGF_EPARSE (an abort after a stop keeps SGF_EPARSE); returns it. */
+ * (SGF_EACTION when a callback's value was refused) or SGF_EPARSE (an
+ * abort after a stop keeps SGF_EPARSE); returns it. */
 static inline int sgf__leave(sgf_parser *p, int st, int status) {
   p->ev.live = 0;
   p->state = st;
-  if (status != SGF_EABORTED || p->status != SGF_EPARSE) p->status = status;
+  if (status == SGF_EABORTED && p->refused) status = SGF_EACTION;
+  if ((status != SGF_EABORTED && status != SGF_EACTION) ||
+      p->status != SGF_EPARSE)
+    p->status = status;
   return p->status;
 }
 

@@ -62,6 +62,7 @@ void sgf_batch_options_init(sgf_batch_options *b) {
 static void parser_clear(sgf_parser *p) {
   p->state = ST_TOP;
   p->status = SGF_OK;
+  p->refused = 0;
   p->ev.live = 0;
   p->seen_tree = 0;
   p->quiet = 0;
@@ -433,7 +434,13 @@ static int deliver(sgf_parser *p, sgf_diag *d) {
          (d->severity == SGF_SEV_ERROR && (p->flags & SGF_OPT_STRICT));
   if (d->severity >= SGF_SEV_WARNING && d->severity <= SGF_SEV_FATAL)
     p->ndiag[d->severity - 1]++;
-  if (p->cb.on_diagnostic) r = p->cb.on_diagnostic(p, p->user, d);
+  if (p->cb.on_diagnostic) {
+    r = p->cb.on_diagnostic(p, p->user, d);
+    if (!SGF__IS_ACTION(r)) { /* a result, say: refused (SGF_EACTION) */
+      p->refused = 1;
+      r = SGF_ABORT;
+    }
+  }
   if (stop) {
     p->error = *d;
     p->has_error = 1;
@@ -554,7 +561,7 @@ static int feed_bytes(sgf_parser *p, const unsigned char *in, size_t len,
 /* A diagnostic of the input's encoding: at its start, or where the next
  * byte goes in the converted text. Returns SGF_OK to go on, or the
  * parser's status once it stopped (SGF_EPARSE, or SGF_EABORTED when the
- * handler aborted). */
+ * handler aborted, SGF_EACTION when it returned no action). */
 static int enc_diag(sgf_parser *p, sgf_diag_code code, int at_start) {
   sgf__mark m;
   int r;
@@ -577,7 +584,7 @@ static int enc_diag(sgf_parser *p, sgf_diag_code code, int at_start) {
     r = sgf__diag(p, code, &m, NULL);
     p->ev = saved;
   }
-  if (r == 2) p->status = SGF_EABORTED;
+  if (r == 2) p->status = p->refused ? SGF_EACTION : SGF_EABORTED;
   return r ? p->status : SGF_OK;
 }
 

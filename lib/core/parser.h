@@ -7,6 +7,7 @@
 #include "sgfstream.h"
 #include "sgfstream/event_state.h"
 #include "sgfstream/utf16.h"
+#include "sized.h"
 
 /* A position as the parser keeps it: the column is derived on demand. */
 typedef struct sgf__mark {
@@ -32,7 +33,10 @@ struct sgf_parser {
   size_t max_ident_len;
 
   int state;      /* ST_* in parser.c */
-  int status;     /* sticky: SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE */
+  int status;     /* sticky: SGF_OK, SGF_PAUSED, SGF_EABORTED, SGF_EPARSE,
+                     SGF_EACTION */
+  int refused;    /* the stop was a callback's value that is not an
+                     action (ACTIONS ARE NOT RESULTS): SGF_EACTION */
   int seen_tree;  /* a game tree has begun */
   int quiet;      /* bit 0: junk reported; bit 1: NUL reported, since the
                      last event */

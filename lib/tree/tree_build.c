@@ -668,9 +668,13 @@ static int b_property_end(sgf_tree_builder *b, sgf_parser *p) {
 /* ------------------------------------------------------------------ */
 /* The handlers: the builder first, then the pass-through              */
 
-/* The stronger of two actions: abort > pause > skip > continue (other
- * values, which the core treats as abort, win too). */
-static int stronger(int a, int b) { return b > a ? b : a; }
+/* The stronger of two actions: abort > pause > skip > continue (the
+ * actions' order). A value that is not an action wins, so that the core
+ * refuses it (SGF_EACTION) instead of it passing for another. */
+static int stronger(int a, int b) {
+  if (!SGF__IS_ACTION(b)) return b;
+  return b > a ? b : a;
+}
 
 /* After the pass-through answered: unless the core goes on (continue or
  * pause), the property in progress will never be ended. */

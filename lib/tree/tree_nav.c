@@ -341,35 +341,3 @@ const sgf_node *sgf_node_iter_next(sgf_node_iter *it) {
   it->next = s;
   return r;
 }
-
-/* ------------------------------------------------------------------ */
-/* Points                                                              */
-
-int sgf_point_encode(int x, int y, char out[2]) {
-  if (x == SGF_PASS || y == SGF_PASS) return 0;
-  if (x < 0 || x > 51 || y < 0 || y > 51) return SGF_EINVAL;
-  out[0] = (char)(x < 26 ? 'a' + x : 'A' + (x - 26));
-  out[1] = (char)(y < 26 ? 'a' + y : 'A' + (y - 26));
-  return 2;
-}
-
-static int letter(char c) {
-  if (c >= 'a' && c <= 'z') return c - 'a';
-  if (c >= 'A' && c <= 'Z') return c - 'A' + 26;
-  return -1;
-}
-
-int sgf_point_decode(const char *raw, size_t len, int *x, int *y) {
-  int a, b;
-  if (len == 0) {
-    *x = *y = SGF_PASS;
-    return SGF_OK;
-  }
-  if (len != 2) return SGF_EINVAL;
-  a = letter(raw[0]);
-  b = letter(raw[1]);
-  if (a < 0 || b < 0) return SGF_EINVAL;
-  *x = a;
-  *y = b;
-  return SGF_OK;
-}

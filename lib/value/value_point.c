@@ -307,3 +307,27 @@ int sgf_rect_encode(const sgf_board *b, const sgf_rect *r, char *out) {
   rc = sgf_board_point_encode(b, r->b, out + 3);
   return rc < 0 ? rc : 5;
 }
+
+/* The board-less forms (the cursor's coordinates): the codec above on
+ * the largest board, where any two letters are a point ("tt" too) and
+ * only the empty value is a pass. */
+int sgf_point_encode(int x, int y, char out[2]) {
+  const sgf_board b = {SGF_BOARD_MAX, SGF_BOARD_MAX};
+  sgf_point pt;
+  if (x == SGF_PASS || y == SGF_PASS) return 0;
+  pt.x = x;
+  pt.y = y;
+  return sgf_board_point_encode(&b, pt, out);
+}
+
+int sgf_point_decode(const char *raw, size_t len, int *x, int *y) {
+  const sgf_board b = {SGF_BOARD_MAX, SGF_BOARD_MAX};
+  sgf_move m;
+  int rc;
+  if (!x || !y) return SGF_EINVAL;
+  rc = sgf_move_decode(&b, raw, len, &m, NULL);
+  if (rc < 0) return rc;
+  *x = m.pass ? SGF_PASS : m.pt.x;
+  *y = m.pass ? SGF_PASS : m.pt.y;
+  return SGF_OK;
+}

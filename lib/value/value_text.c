@@ -49,6 +49,7 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
   size_t i, n = 0;
   int st = d->state;
   int simple = (d->flags & SGF_TEXT_SIMPLE) != 0;
+  int blank = (d->flags & SGF_TEXT_RAW) ? 0 : ' '; /* a blank's byte */
   for (i = 0; i < len; i++) {
     char c;
     if (st == T_PLAIN) {
@@ -81,7 +82,7 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
         } else if (c == '\n') {
           st = T_SOFT_LF;
         } else {
-          out[n++] = is_blank(c) ? ' ' : c;
+          out[n++] = is_blank(c) && blank ? (char)blank : c;
         }
         continue;
       default:
@@ -90,7 +91,7 @@ size_t sgf_text_decoder_feed(sgf_text_decoder *d, const char *raw, size_t len,
     if (c == '\\') {
       st = T_ESC;
     } else if (is_blank(c)) {
-      out[n++] = ' ';
+      out[n++] = blank ? (char)blank : c;
     } else if (simple && (c == '\r' || c == '\n')) {
       out[n++] = ' ';
       st = c == '\r' ? T_HARD_CR : T_HARD_LF;
@@ -108,18 +109,40 @@ size_t sgf_text_decode(const char *raw, size_t len, char *out, unsigned flags) {
   return sgf_text_decoder_feed(&d, raw, len, out);
 }
 
+/* sgf_unescape and sgf_unescaper: the decoder with SGF_TEXT_RAW (ONE
+ * HOME in value.h). */
+void sgf_unescaper_init(sgf_unescaper *u) { u->state = T_PLAIN; }
+
+size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw, size_t len,
+                          char *out) {
+  sgf_text_decoder d;
+  size_t n;
+  d.flags = SGF_TEXT_RAW;
+  d.state = u->state;
+  n = sgf_text_decoder_feed(&d, raw, len, out);
+  u->state = d.state;
+  return n;
+}
+
+size_t sgf_unescape(const char *raw, size_t len, char *out) {
+  return sgf_text_decode(raw, len, out, SGF_TEXT_RAW);
+}
+
 int sgf_text_encode(const char *text, size_t len, char *out, unsigned flags,
                     size_t *err_off) {
   size_t i, n = 0;
+  sgf_escaper e;
   if (!text && len) return SGF_EINVAL;
+  /* what would not read back as itself: refused */
   for (i = 0; i < len; i++) {
     char c = text[i];
-    if (is_blank(c) || ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
+    if (c == '\0' || is_blank(c) ||
+        ((flags & SGF_TEXT_SIMPLE) && (c == '\r' || c == '\n')))
       return sgf__verr(err_off, i, SGF_ERANGE);
-    if (c == '\\' || c == ']' || (c == ':' && (flags & SGF_TEXT_COMPOSE)))
-      out[n++] = '\\';
-    out[n++] = c;
   }
+  /* the rest: the escaper's bytes (ONE HOME in value.h) */
+  sgf_escaper_init(&e, (flags & SGF_TEXT_COMPOSE) ? SGF_ESCAPE_COMPOSE : 0u);
+  n = len ? sgf_escape_text(&e, text, len, out) : 0;
   if (n > (size_t)INT32_MAX) return SGF_ERANGE;
   return (int)n;
 }

@@ -102,18 +102,18 @@ static int coord(unsigned b) {
   return SGF_PASS;
 }
 
-/* The documented encoding: 2 and the letters; 0 for a pass; SGF_EINVAL off the
+/* The documented encoding: 2 and the letters; 0 for a pass; SGF_ERANGE off the
  * board. */
 static int enc(int x, int y, char pt[2]) {
   if (x == SGF_PASS || y == SGF_PASS) return 0;
-  if (x < 0 || x > 51 || y < 0 || y > 51) return SGF_EINVAL;
+  if (x < 0 || x > 51 || y < 0 || y > 51) return SGF_ERANGE;
   pt[0] = (char)(x < 26 ? 'a' + x : 'A' + x - 26);
   pt[1] = (char)(y < 26 ? 'a' + y : 'A' + y - 26);
   return 2;
 }
 
 /* The documented decoding: SGF_OK and (x, y) for two letters, SGF_OK and
- * (SGF_PASS, SGF_PASS) for the empty value, SGF_EINVAL for anything
+ * (SGF_PASS, SGF_PASS) for the empty value, SGF_ESYNTAX for anything
  * else. */
 static int dec(const char *raw, size_t len, int *x, int *y) {
   int v[2], i;
@@ -121,7 +121,7 @@ static int dec(const char *raw, size_t len, int *x, int *y) {
     *x = *y = SGF_PASS;
     return SGF_OK;
   }
-  if (len != 2) return SGF_EINVAL;
+  if (len != 2) return SGF_ESYNTAX;
   for (i = 0; i < 2; i++) {
     char c = raw[i];
     if (c >= 'a' && c <= 'z')
@@ -129,7 +129,7 @@ static int dec(const char *raw, size_t len, int *x, int *y) {
     else if (c >= 'A' && c <= 'Z')
       v[i] = c - 'A' + 26;
     else
-      return SGF_EINVAL;
+      return SGF_ESYNTAX;
   }
   *x = v[0];
   *y = v[1];

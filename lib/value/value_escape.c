@@ -1,4 +1,6 @@
-/* writer_escape.c - plain text to raw SGF values (sgfstream/writer.h).
+/* value_escape.c - plain text to raw SGF values: the escaper
+ * (sgfstream/value.h), the one encoder of text (sgf_text_encode is it
+ * after a check).
  *
  * FF[4] escapes with a backslash: "\]" and "\\" always, "\:" in one half
  * of a compose value. Anything else may be escaped but need not be, so
@@ -6,7 +8,7 @@
  * state kept between pieces is "the last byte was a CR (or LF)", so the
  * LF (or CR) of a pair split between two calls is swallowed.
  */
-#include "sgfstream.h"
+#include "value_priv.h"
 
 enum {
   E_PLAIN = 0,
