@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-getenv.sh - the library reads one environment variable, SGF_SIMD
-# (sgfstream.h, ENVIRONMENT; sgf(1), ENVIRONMENT), in one place: no test
+# (sgfstream/parser.h, ENVIRONMENT; sgf(1), ENVIRONMENT), in one place: no test
 # switch in the shipped library. Every getenv() (or secure_getenv(),
 # environ) under lib/ is listed; any but getenv("SGF_SIMD") fails.
 top_srcdir=${top_srcdir:-.}
@@ -24,8 +24,8 @@ if [ "$ok" -ne 1 ]; then
   fail=1
 fi
 # the documentation says so
-grep -q 'SGF_SIMD' include/sgfstream.h ||
-  { echo "FAIL: include/sgfstream.h does not document SGF_SIMD"; fail=1; }
+grep -q 'SGF_SIMD' include/sgfstream/parser.h ||
+  { echo "FAIL: include/sgfstream/parser.h does not document SGF_SIMD"; fail=1; }
 grep -q '^\.B SGF_SIMD' doc/sgf.1.in ||
   { echo "FAIL: doc/sgf.1.in has no SGF_SIMD entry (ENVIRONMENT)"; fail=1; }
 [ $fail -eq 0 ] && echo "check-getenv: lib/ reads SGF_SIMD only"

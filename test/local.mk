@@ -9,7 +9,9 @@ AM_TESTS_ENVIRONMENT = \
 	srcdir='$(srcdir)'; top_srcdir='$(top_srcdir)'; \
 	top_builddir='$(top_builddir)'; CC='$(CC)'; \
 	SGF_TEST_CFLAGS='$(CFLAGS)'; SGF_TEST_LDFLAGS='$(LDFLAGS)'; \
-	export srcdir top_srcdir top_builddir CC SGF_TEST_CFLAGS SGF_TEST_LDFLAGS;
+	export srcdir top_srcdir top_builddir CC SGF_TEST_CFLAGS SGF_TEST_LDFLAGS; \
+	case "$${SGF_TEST_FULL:-0}" in 0) SGF_TEST_QUICK=$${SGF_TEST_QUICK-1}; \
+	export SGF_TEST_QUICK;; esac;
 TEST_CPPFLAGS = $(AM_CPPFLAGS) $(COMMON_CPPFLAGS) -I$(top_srcdir)/test
 TESTUTIL = test/testutil.c test/testutil.h
 TEST_LIBS = $(COMMON_LIBS) lib/libsgfstream.la
@@ -150,6 +152,9 @@ TESTS += test/neon.sh test/scan-native.sh
 EXTRA_DIST += test/neon.sh test/scan-native.sh test/scan-build.sh \
 	test/scan_check.c
 
+# make check runs test_cases and test_moves quick (SGF_TEST_QUICK=1, a
+# sample of the split points and callbacks: set SGF_TEST_QUICK=0 for the
+# whole run) and leaves neon.sh to make check-full.
 # make check-full: the exhaustive runs of the tests make check samples,
 # with SGF_TEST_FULL=1 (test/README.md): every split of every golden case
 # under every scanner (two entries, so that -j2 runs them side by side),
