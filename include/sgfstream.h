@@ -255,7 +255,9 @@ typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
  * the innermost open game tree, SGF_PAUSE stops the feed at the ';'
  * after the run (*consumed as for any pause: bytes held back for
  * look-ahead count as consumed). Never called in batch mode. Added in
- * 1.1. */
+ * 1.1. Do not walk a run by hand: sgfstream/run.h gives its nodes
+ * (sgf_run_iter_next(), inline) and makes the events it stands for
+ * (sgf_run_replay()). */
 typedef int (*sgf_moves_cb)(sgf_parser *p, void *user, const char *at,
                             size_t len, size_t count);
 
@@ -369,7 +371,8 @@ SGF_EXTERN void sgf_callbacks_init(sgf_callbacks *cb);
  * are written, so that each stop falls at its event. The parser writes
  * MOVES records only where it chooses to (a run must lie whole in the
  * buffer being parsed, for one): plain move nodes may still come as
- * their records one by one, so a consumer must take both.
+ * their records one by one, so a consumer must take both. Walk a MOVES
+ * record's nodes with sgf_run_iter_next() (sgfstream/run.h).
  *
  * When a batch is delivered: when the array is full, right after an
  * event whose kind is in stop_kinds (bit 1 << kind), and at the end of
@@ -579,6 +582,7 @@ SGF_EXTERN size_t sgf_unescaper_feed(sgf_unescaper *u, const char *raw,
 
 /* The umbrella: every other public header, in the order of their
  * dependencies (see sgfstream/common.h). */
+#include "sgfstream/run.h"
 #include "sgfstream/value.h"
 #include "sgfstream/reader.h"
 #include "sgfstream/tree.h"

@@ -92,7 +92,9 @@ enum {
   FULL = MOVELOG_FULL,
   RUNS = MOVELOG_RUNS,
   RUNS_PAUSE = MOVELOG_RUNS_PAUSE,
-  RUNS_SKIP = MOVELOG_RUNS_SKIP
+  RUNS_SKIP = MOVELOG_RUNS_SKIP,
+  REPLAY = MOVELOG_REPLAY,
+  ITER = MOVELOG_ITER
 };
 
 /* The log of in fed in the given pieces: split (0 < split < len) in
@@ -105,7 +107,7 @@ static void run(const char *in, size_t len, int mode, size_t split,
   movelog f;
   int st;
   movelog_init(&f, mode);
-  if (mode == FULL && skips) movelog_acts(&f, skips);
+  if ((mode == FULL || mode == REPLAY) && skips) movelog_acts(&f, skips);
   movelog_callbacks(&cb, mode);
   p = sgf_parser_create(&cb, &f, NULL);
   assert_non_null(p);
@@ -123,7 +125,7 @@ static void run(const char *in, size_t len, int mode, size_t split,
     fail();
   }
   bytebuf_add(log, f.log.p, f.log.len);
-  if (mode >= RUNS && skips) movelog_acts(skips, &f);
+  if (mode >= RUNS && mode <= RUNS_SKIP && skips) movelog_acts(skips, &f);
   movelog_free(&f);
 }
 
@@ -334,6 +336,24 @@ static void check(const char *in, size_t len, int all_splits) {
         fprintf(stderr, "general:\n%.*s\nruns:\n%.*s\n", (int)want.len, want.p,
                 (int)got.len, got.p);
         fail();
+      }
+      /* the library's replay (acting where the general parse acts), and
+       * its walk: the same log */
+      for (int lib = REPLAY; m >= RUNS && lib <= ITER; lib++) {
+        if (lib == ITER && m != RUNS) continue;
+        bytebuf_clear(&got);
+        run(in, len, lib, split, chunk, &got, &skips);
+        if (got.len != want.len || memcmp(got.p, want.p, got.len) != 0) {
+          fprintf(stderr,
+                  "input (%zu bytes, split %zu, chunk %zu, mode %d, %s): "
+                  "%.*s\n",
+                  len, split, chunk, m,
+                  lib == REPLAY ? "sgf_run_replay" : "sgf_run_iter_next",
+                  (int)len, in);
+          fprintf(stderr, "general:\n%.*s\nlibrary:\n%.*s\n", (int)want.len,
+                  want.p, (int)got.len, got.p);
+          fail();
+        }
       }
       bytebuf_free(&want);
       bytebuf_free(&got);

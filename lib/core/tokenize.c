@@ -643,6 +643,9 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         if (*s == ';') { /* the common cases first, before the jump table */
           if (!SGF__BATCH && p->quiet_moves && end - s >= 16) {
             const unsigned char *r = s;
+            const int open = p->node_open;
+            const char *const raw = p->ev.raw_ident;
+            const size_t raw_len = p->ev.raw_ident_len;
             sgf__mark m;
             uint64_t count;
             HERE(m);
@@ -655,6 +658,9 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
               const sgf__mark saved = p->ev_saved;
               int act;
               SETEV(m);
+              p->run_open = open && p->want_node_end;
+              p->run_raw = raw;
+              p->run_raw_len = raw_len;
               act = p->cb.on_moves(p, p->user, (const char *)r, (size_t)(s - r),
                                    (size_t)count);
               p->ev_saved =
