@@ -58,12 +58,17 @@ typedef struct sgf_run_node {
   uint64_t column;   /* the position given to sgf_run_iter_init() */
 } sgf_run_node;
 
-/* The walk: fill it with sgf_run_iter_init(); its members are private. */
+/* The walk: fill it with sgf_run_iter_init(); its members are private.
+ * Positions are kept as biases to add to a byte's address (unsigned
+ * arithmetic, modulo 2^64): a node's offset and column cost one addition
+ * each. */
 typedef struct sgf_run_iter {
-  const char *p, *start, *end;
-  uint64_t offset;     /* of start */
-  uint64_t line;       /* the line of the node at p */
-  uint64_t line_start; /* where that line begins (an offset) */
+  const char *p;    /* the next node, or the line break before it */
+  const char *end;  /* past the run's last byte */
+  const char *stop; /* a node that begins before it is whole */
+  uint64_t obias;   /* a byte's offset: its address + obias */
+  uint64_t cbias;   /* its column on the current line: address + cbias */
+  uint64_t line;    /* the line of the byte at p */
 } sgf_run_iter;
 
 /* A walk over the run at, len (on_moves' at and len, or a MOVES record's
@@ -73,42 +78,38 @@ typedef struct sgf_run_iter {
  * from the run's first byte, on line 1). */
 static inline void sgf_run_iter_init(sgf_run_iter *it, const char *at,
                                      size_t len, const sgf_pos *first) {
-  it->p = it->start = at;
+  const uint64_t a = (uint64_t)(uintptr_t)at;
+  it->p = at;
   it->end = at + len;
-  if (first) {
-    it->offset = first->offset;
-    it->line = first->line;
-    it->line_start = first->offset - (first->column - 1);
-  } else {
-    it->offset = 0;
-    it->line = 1;
-    it->line_start = 0;
-  }
+  it->stop = len >= 6 ? at + (len - 5) : at;
+  it->obias = (first ? first->offset : 0) - a;
+  it->cbias = (first ? first->column : 1) - a;
+  it->line = first ? first->line : 1;
 }
 
 /* The next node into *n: 1, or 0 at the run's end. A node is six bytes,
- * then the next node's ';' at once, after an LF or after a CR LF, each
- * line break counted into the next node's line. Bytes that are no run
- * are not refused (only their length is: fewer than six bytes left end
- * the walk): give what on_moves or a MOVES record gave. */
+ * then the next node's ';' at once, after an LF or after a CR LF (each
+ * line break counted into the next node's line). Bytes that are no run
+ * are not refused, only read as if they were one, never past at + len
+ * (fewer than six bytes left end the walk): give what on_moves or a
+ * MOVES record gave. */
 static inline int sgf_run_iter_next(sgf_run_iter *it, sgf_run_node *n) {
   const char *q = it->p;
-  uint64_t off;
-  if (it->end - q < 6) return 0;
-  off = it->offset + (uint64_t)(q - it->start);
+  if (q >= it->stop) return 0;
+  if (*q != ';') { /* the line break after the node before: LF, or CR LF */
+    q += (*q == '\r' && q[1] == '\n') ? 2 : 1;
+    if (q >= it->stop) return 0; /* (left unwalked: see sgf_run_iter_pos) */
+    it->p = q;
+    it->line++;
+    it->cbias = 1 - (uint64_t)(uintptr_t)q;
+  }
   n->at = q;
   n->value = q + 3;
   n->letter = q[1];
-  n->offset = off;
+  n->offset = (uint64_t)(uintptr_t)q + it->obias;
   n->line = it->line;
-  n->column = off - it->line_start + 1;
-  q += 6;
-  if (q < it->end && *q != ';') { /* a line break: LF, or CR LF */
-    q += (*q == '\r' && q + 1 < it->end && q[1] == '\n') ? 2 : 1;
-    it->line++;
-    it->line_start = it->offset + (uint64_t)(q - it->start);
-  }
-  it->p = q;
+  n->column = (uint64_t)(uintptr_t)q + it->cbias;
+  it->p = q + 6;
   return 1;
 }
 
@@ -117,10 +118,29 @@ static inline int sgf_run_iter_next(sgf_run_iter *it, sgf_run_node *n) {
  * walk is over, of the ';' after the run (where the last node's
  * property ends). */
 static inline sgf_pos sgf_run_iter_pos(const sgf_run_iter *it) {
+  const char *q = it->p;
   sgf_pos r;
-  r.offset = it->offset + (uint64_t)(it->p - it->start);
   r.line = it->line;
-  r.column = r.offset - it->line_start + 1;
+  r.column = (uint64_t)(uintptr_t)q + it->cbias;
+  if (q < it->end && *q != ';') { /* a line break, not yet walked */
+    q += (*q == '\r' && q + 1 < it->end && q[1] == '\n') ? 2 : 1;
+    r.line++;
+    r.column = 1;
+  }
+  r.offset = (uint64_t)(uintptr_t)q + it->obias;
+  return r;
+}
+
+/* The position of the node sgf_run_iter_next() gave last (its ';'): what
+ * it put in n->offset, n->line and n->column, until the next call. For a
+ * loop that wants the position of one node only, its last: the fields
+ * it does not read cost nothing, this costs nothing per node. */
+static inline sgf_pos sgf_run_iter_last(const sgf_run_iter *it) {
+  const char *q = it->p - 6;
+  sgf_pos r;
+  r.offset = (uint64_t)(uintptr_t)q + it->obias;
+  r.line = it->line;
+  r.column = (uint64_t)(uintptr_t)q + it->cbias;
   return r;
 }
 

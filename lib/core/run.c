@@ -57,9 +57,11 @@ int sgf_run_replay(sgf_parser *p, const char *at, size_t len,
   p->ev.live = 1;
   p->ev.line = first.line;
   p->ev.line_start = first.offset - (first.column - 1);
-  p->ev.raw_ident = p->run_raw;
-  p->ev.raw_ident_len = p->run_raw_len;
-  if (p->run_open && on_node_end)
+  if (saved.live) { /* in on_moves: what the parser kept for us */
+    p->ev.raw_ident = p->run_raw;
+    p->ev.raw_ident_len = p->run_raw_len;
+  }
+  if (saved.live && p->run_open && on_node_end)
     CALL((AT(first.offset), on_node_end(p, user)));
   more = sgf_run_iter_next(&it, &n);
   while (more) {

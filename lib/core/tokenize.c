@@ -401,6 +401,11 @@ moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
   const unsigned char *q = p->scan->moves(s, end, &ln);
   *count = ln.nodes;
   if (q == s) return s;
+  if (p->quiet_moves == 2) { /* for sgf_run_replay(), during on_moves */
+    p->run_open = p->node_open && p->want_node_end;
+    p->run_raw = p->ev.raw_ident;
+    p->run_raw_len = p->ev.raw_ident_len;
+  }
   p->ev.line += ln.n;
   if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
   if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
@@ -643,9 +648,6 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
         if (*s == ';') { /* the common cases first, before the jump table */
           if (!SGF__BATCH && p->quiet_moves && end - s >= 16) {
             const unsigned char *r = s;
-            const int open = p->node_open;
-            const char *const raw = p->ev.raw_ident;
-            const size_t raw_len = p->ev.raw_ident_len;
             sgf__mark m;
             uint64_t count;
             HERE(m);
@@ -658,9 +660,6 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
               const sgf__mark saved = p->ev_saved;
               int act;
               SETEV(m);
-              p->run_open = open && p->want_node_end;
-              p->run_raw = raw;
-              p->run_raw_len = raw_len;
               act = p->cb.on_moves(p, p->user, (const char *)r, (size_t)(s - r),
                                    (size_t)count);
               p->ev_saved =
