@@ -132,9 +132,11 @@ static inline sgf_pos sgf_run_iter_pos(const sgf_run_iter *it) {
 }
 
 /* The position of the node sgf_run_iter_next() gave last (its ';'): what
- * it put in n->offset, n->line and n->column, until the next call. For a
- * loop that wants the position of one node only, its last: the fields
- * it does not read cost nothing, this costs nothing per node. */
+ * it put in n->offset, n->line and n->column; once it has returned 0, the
+ * run's last node's. Only after it has given a node. For a loop that
+ * wants the position of few nodes (its last, say): the fields of n it
+ * does not read cost nothing once inlined, and this costs nothing per
+ * node. */
 static inline sgf_pos sgf_run_iter_last(const sgf_run_iter *it) {
   const char *q = it->p - 6;
   sgf_pos r;
