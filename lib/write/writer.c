@@ -736,19 +736,15 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
  * nothing.) */
 static int cb_moves(sgf_parser *p, void *u, const char *at, size_t len,
                     size_t count) {
-  size_t i = 0;
+  sgf_run_iter it;
+  sgf_run_node n;
   (void)p;
   (void)count;
-  while (i < len) {
-    if (ev_node(u) || ev_property(u, at + i + 1, 1) ||
-        ev_value_data(u, at + i + 3, 2) || ev_value_end(u))
+  sgf_run_iter_init(&it, at, len, NULL);
+  while (sgf_run_iter_next(&it, &n))
+    if (ev_node(u) || ev_property(u, n.at + 1, 1) ||
+        ev_value_data(u, n.value, 2) || ev_value_end(u))
       return SGF_ABORT;
-    i += 6;
-    if (i < len && at[i] == '\n')
-      i++;
-    else if (i < len && at[i] == '\r')
-      i += 2; /* CR LF */
-  }
   return SGF_CONTINUE;
 }
 
