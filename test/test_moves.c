@@ -1,5 +1,5 @@
 /* test_moves.c - the move-run scanner (lib/simd/moves.c) and on_moves
- * (MOVE RUNS in sgfstream.h).
+ * (MOVE RUNS in sgfstream/parser.h).
  *
  * With no handler for a move node's events, runs of ";B[qd]" nodes are
  * passed in bulk. What such a parser reports (tree begin and end,

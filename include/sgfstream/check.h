@@ -104,7 +104,7 @@ SGF_EXTERN int sgf_check_value(sgf_checker *c, sgf_parser *p, const char *at,
                                size_t len, unsigned flags);
 SGF_EXTERN int sgf_check_property_end(sgf_checker *c, sgf_parser *p);
 SGF_EXTERN int sgf_check_node_end(sgf_checker *c, sgf_parser *p);
-/* at, len and count: on_moves' (MOVE RUNS in sgfstream.h); call it from
+/* at, len and count: on_moves' (MOVE RUNS in sgfstream/parser.h); call it from
  * on_moves only. The run's nodes are checked as their events would be
  * (sgf_run_replay(): a point off the board or a second move inside a
  * run is found where it is). */

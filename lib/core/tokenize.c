@@ -653,7 +653,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
             HERE(m);
             s = moves_run(p, s, end, bias, &count);
             if (p->quiet_moves == 2 && s != r) {
-              /* MOVE RUNS (sgfstream.h): positioned at the first ';',
+              /* MOVE RUNS (sgfstream/parser.h): positioned at the first ';',
                * resumed at the ';' after the run; the saved mark is left
                * as the events would leave it (a later diagnostic may
                * read it) */

@@ -375,7 +375,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   return value_general(p, u, at, n, flags);
 }
 
-/* MOVE RUNS (sgfstream.h). A run of plain move nodes is the events it
+/* MOVE RUNS (sgfstream/parser.h). A run of plain move nodes is the events it
  * stands for, each node's node, property and value (a DIRECT builder is
  * lazy and has no node-end handler).
  *
@@ -451,7 +451,7 @@ HOT_INLINE size_t chain_room(const sgf_tree_builder *b, const sgf_tree *t) {
   return k;
 }
 
-/* A run of move nodes (MOVE RUNS in sgfstream.h), walked with
+/* A run of move nodes (MOVE RUNS in sgfstream/parser.h), walked with
  * sgf_run_iter_next(): CHAIN links as many nodes as the block takes in
  * one go; a node CHAIN may not take goes through h_node, h_property and
  * h_value, positioned by an event state of its own (ks). */

@@ -730,7 +730,7 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
   return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
 }
 
-/* A run of move nodes (MOVE RUNS in sgfstream.h): each node's events,
+/* A run of move nodes (MOVE RUNS in sgfstream/parser.h): each node's events,
  * straight to the writer's inline handlers, with no call a node. (The
  * node end of the node before, and the run's property ends, write
  * nothing.) */

@@ -1,6 +1,6 @@
 /* harness_moves.c - fz_check_moves (harness.h): with on_moves, each run
  * of plain move nodes comes in one call that stands for its nodes'
- * events (MOVE RUNS in sgfstream.h). A handler logging every event with
+ * events (MOVE RUNS in sgfstream/parser.h). A handler logging every event with
  * its position, expanding each run as the contract says (test/movelog.c),
  * must log what it logs without on_moves: when on_moves continues, when
  * it pauses at every other run (the feed resumed where it stopped; the

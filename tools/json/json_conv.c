@@ -493,7 +493,7 @@ static int on_property_end(sgf_parser *p, void *u) {
 
 /* ------------------------------------------------------------ move runs */
 
-/* MOVE RUNS (sgfstream.h): plain move nodes, ";B[qd]", a run of them in
+/* MOVE RUNS (sgfstream/parser.h): plain move nodes, ";B[qd]", a run of them in
  * one call. A node the template takes (B or W, a move jplain_move()
  * accepts, after an open node of a written root) is written as the
  * general path writes it, "],[["B","qd"]", and kept for "moves" on the

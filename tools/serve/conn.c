@@ -58,7 +58,7 @@ static int ev_node_end(sgf_parser *p, void *u) {
                                           : SGF_CONTINUE;
 }
 
-/* MOVE RUNS (sgfstream.h): to *ev's on_moves, or as the events the run
+/* MOVE RUNS (sgfstream/parser.h): to *ev's on_moves, or as the events the run
  * stands for (node ends included, each positioned at its node) when it
  * has none. */
 static int ev_moves(sgf_parser *p, void *u, const char *at, size_t len,
