@@ -353,15 +353,14 @@ static int cnt_batch(sgf_parser *p, void *u, const sgf_batch *b) {
         cnt_value(p, u, sgf_event_bytes(b, &ev[i]), ev[i].len, ev[i].flags);
         break;
       case SGF_EVENT_MOVES: { /* each node's records, as they would be */
-        const char *at = sgf_event_bytes(b, &ev[i]);
-        for (size_t k = 0; k < sgf_event_count(&ev[i]); k++) {
+        sgf_run_iter it;
+        sgf_run_node nd;
+        sgf_run_iter_init(&it, sgf_event_bytes(b, &ev[i]), ev[i].len, NULL);
+        while (sgf_run_iter_next(&it, &nd)) {
           c->node++;
           c->property++;
-          cnt_value(p, u, at + 3, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST);
+          cnt_value(p, u, nd.value, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST);
           c->property_end++;
-          at += 6;
-          if (*at == '\r') at++;
-          if (*at == '\n') at++;
         }
         break;
       }

@@ -34,6 +34,7 @@
 #include "sgfstream/version.h"
 #include "sgfstream/parser.h"
 #include "sgfstream/batch.h"
+#include "sgfstream/run.h"
 #include "sgfstream/value.h"
 #include "sgfstream/reader.h"
 #include "sgfstream/tree.h"

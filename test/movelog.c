@@ -166,6 +166,46 @@ static int f_moves(sgf_parser *p, void *u, const char *at, size_t len,
   return SGF_CONTINUE;
 }
 
+/* The library's expansion (sgf_run_replay): into the FULL handlers. */
+static int f_replay(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  movelog *f = u;
+  (void)count;
+  return sgf_run_replay(p, at, len, &f->full, f);
+}
+
+/* The library's walk (sgf_run_iter_next), logged as f_moves logs. */
+static int f_iter(sgf_parser *p, void *u, const char *at, size_t len,
+                  size_t count) {
+  movelog *f = u;
+  sgf_pos p0 = sgf_parser_position(p), e = p0;
+  sgf_run_iter it;
+  sgf_run_node n;
+  size_t nodes = 0;
+  sgf_run_iter_init(&it, at, len, &p0);
+  if (f->open)
+    event(&f->log, "node-end", p0.line, p0.column, p0.offset, NULL, 0);
+  while (sgf_run_iter_next(&it, &n)) {
+    if (nodes++ > 0)
+      event(&f->log, "node-end", e.line, e.column, e.offset, NULL, 0);
+    if (n.at != at + (n.offset - p0.offset) || n.value != n.at + 3 ||
+        n.letter != n.at[1])
+      breach(f, "a node's bytes are not where its offset says");
+    event(&f->log, "node", n.line, n.column, n.offset, NULL, 0);
+    event(&f->log, "property", n.line, n.column + 1, n.offset + 1, &n.letter,
+          1);
+    event(&f->log, "raw", n.line, n.column + 1, n.offset + 1, &n.letter, 1);
+    event(&f->log, "value", n.line, n.column + 2, n.offset + 2, n.value, 2);
+    e = sgf_run_iter_pos(&it);
+    event(&f->log, "property-end", e.line, e.column, e.offset, NULL, 0);
+  }
+  if (nodes != count) breach(f, "the walk's nodes are not the run's count");
+  if (e.offset != p0.offset + len)
+    breach(f, "the walk does not end at the ';' after the run");
+  f->open = 1;
+  return SGF_CONTINUE;
+}
+
 void movelog_acts(movelog *to, const movelog *from) {
   memcpy(to->skip_at, from->skip_at, sizeof to->skip_at);
   to->nskip = from->nskip;
@@ -179,6 +219,7 @@ void movelog_init(movelog *f, int mode) {
   bytebuf_init(&f->val);
   f->pause = mode == MOVELOG_RUNS_PAUSE;
   f->skip = mode == MOVELOG_RUNS_SKIP;
+  movelog_callbacks(&f->full, MOVELOG_FULL);
 }
 
 void movelog_free(movelog *f) {
@@ -200,4 +241,6 @@ void movelog_callbacks(sgf_callbacks *cb, int mode) {
     cb->on_node_end = f_node_end;
   }
   if (mode >= MOVELOG_RUNS) cb->on_moves = f_moves;
+  if (mode == MOVELOG_REPLAY) cb->on_moves = f_replay;
+  if (mode == MOVELOG_ITER) cb->on_moves = f_iter;
 }

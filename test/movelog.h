@@ -26,7 +26,14 @@ enum {
   MOVELOG_FULL,
   MOVELOG_RUNS,
   MOVELOG_RUNS_PAUSE,
-  MOVELOG_RUNS_SKIP
+  MOVELOG_RUNS_SKIP,
+  /* every event, and on_moves expanding each run with the library's
+   * sgf_run_replay() into the FULL handlers (REPLAY), or logging it with
+   * sgf_run_iter_next() (ITER): checked against the expansion here
+   * (RUNS) and the general path (FULL); REPLAY pauses and skips where
+   * its handlers do (movelog_acts), ITER never */
+  MOVELOG_REPLAY,
+  MOVELOG_ITER
 };
 
 typedef struct movelog {
@@ -48,13 +55,14 @@ typedef struct movelog {
    * position during a diagnostic inside a value) */
   uint64_t pause_at[64];
   size_t npause, ipause;
-  const char *bad; /* the first breach of the contract a run showed */
+  const char *bad;    /* the first breach of the contract a run showed */
+  sgf_callbacks full; /* REPLAY: the FULL handlers the runs replay into */
 } movelog;
 
 /* f zeroed, for mode; its log and val empty. */
 void movelog_init(movelog *f, int mode);
-/* Where from's runs skipped and paused, for the general parse f (FULL)
- * to act at the same places; to is f. */
+/* Where from's runs skipped and paused, for the general parse f (FULL,
+ * or REPLAY) to act at the same places; to is f. */
 void movelog_acts(movelog *to, const movelog *from);
 void movelog_free(movelog *f);
 /* The callbacks of mode, into cb (initialized here). */

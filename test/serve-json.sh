@@ -19,7 +19,7 @@ find "$src/test/data/sample" -name '*.sgf' ! -name 'utf16*' | LC_ALL=C sort | wh
   cat "$f"
   echo
 done >"$tmp/stream.sgf"
-# MOVE RUNS (sgfstream.h) with CR LF and LF between the nodes, passes,
+# MOVE RUNS (sgfstream/parser.h) with CR LF and LF between the nodes, passes,
 # points off the board and variations, for the converter's template and
 # the nodes it leaves to the general path
 python3 - >>"$tmp/stream.sgf" <<'EOF'

@@ -7,7 +7,9 @@
  * sibling variations with game info each. Every input is checked whole,
  * byte by byte, cut in two at every byte, and in slice mode (values in
  * on_value_begin / data / end): the findings must not depend on how the
- * input was split.
+ * input was split. Each of those again with on_moves taking MOVE RUNS
+ * (sgf_check_moves): the findings must not depend on whether the parser
+ * passed plain move nodes as runs (test_runs: problems inside runs).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +27,7 @@ typedef struct run {
   sgf_checker *ck;
   char out[2048];
   size_t n;
+  unsigned long runs; /* on_moves calls */
 } run;
 
 static int on_diag(sgf_parser *p, void *u, const sgf_diag *d) {
@@ -60,6 +63,11 @@ static int value(sgf_parser *p, void *u, const char *at, size_t len,
                  unsigned flags) {
   return sgf_check_value(CK(u), p, at, len, flags);
 }
+static int moves(sgf_parser *p, void *u, const char *at, size_t len,
+                 size_t count) {
+  ((run *)u)->runs++;
+  return sgf_check_moves(CK(u), p, at, len, count);
+}
 /* Slice mode, as check.h says to pass it. */
 static int value_begin(sgf_parser *p, void *u) {
   return sgf_check_value(CK(u), p, NULL, 0, SGF_VALUE_FIRST);
@@ -71,11 +79,14 @@ static int value_end(sgf_parser *p, void *u) {
   return sgf_check_value(CK(u), p, NULL, 0, SGF_VALUE_LAST);
 }
 
+static unsigned long runs_seen; /* on_moves calls, over all parses */
+
 /* Check in[0, len) fed as [0, cut) then the rest in chunks of chunk
- * bytes (0: whole). Returns the findings; *st the final status. */
+ * bytes (0: whole), slices: values in slices; runs: MOVE RUNS taken.
+ * Returns the findings; *st the final status. */
 static const char *check_split(const char *in, size_t len, size_t cut,
-                               size_t chunk, int slices, unsigned flags,
-                               int *st) {
+                               size_t chunk, int slices, int runs,
+                               unsigned flags, int *st) {
   static run r;
   sgf_callbacks cb;
   sgf_options opt;
@@ -99,6 +110,7 @@ static const char *check_split(const char *in, size_t len, size_t cut,
   } else {
     cb.on_value = value;
   }
+  if (runs) cb.on_moves = moves;
   sgf_options_init(&opt);
   opt.flags = flags;
   p = sgf_parser_create(&cb, &r, &opt);
@@ -114,28 +126,31 @@ static const char *check_split(const char *in, size_t len, size_t cut,
   if (*st == SGF_OK) *st = sgf_parser_finish(p);
   sgf_parser_destroy(p);
   sgf_checker_destroy(r.ck);
+  runs_seen += r.runs;
   return r.out;
 }
 
-/* in gives exactly want, whole and split in every way. */
+/* in gives exactly want, whole and split in every way, with and without
+ * MOVE RUNS. */
 static void expect(const char *in, const char *want) {
   size_t len = strlen(in), cut;
-  int st, slices;
-  for (slices = 0; slices <= 1; slices++) {
-    const char *got = check_split(in, len, 0, 0, slices, 0, &st);
+  int st, mode;
+  for (mode = 0; mode < 4; mode++) {
+    const int slices = mode & 1, runs = mode >> 1;
+    const char *got = check_split(in, len, 0, 0, slices, runs, 0, &st);
     if (strcmp(got, want) != 0)
-      fail_msg("%s (slices %d): got \"%s\", want \"%s\"", in, slices, got,
-               want);
+      fail_msg("%s (slices %d, runs %d): got \"%s\", want \"%s\"", in, slices,
+               runs, got, want);
     assert_int_equal(st, SGF_OK);
-    got = check_split(in, len, 0, 1, slices, 0, &st);
+    got = check_split(in, len, 0, 1, slices, runs, 0, &st);
     if (strcmp(got, want) != 0)
-      fail_msg("%s byte by byte (slices %d): got \"%s\", want \"%s\"", in,
-               slices, got, want);
+      fail_msg("%s byte by byte (slices %d, runs %d): got \"%s\", want \"%s\"",
+               in, slices, runs, got, want);
     for (cut = 1; cut < len; cut++) {
-      got = check_split(in, len, cut, 0, slices, 0, &st);
+      got = check_split(in, len, cut, 0, slices, runs, 0, &st);
       if (strcmp(got, want) != 0)
-        fail_msg("%s cut at %zu (slices %d): got \"%s\", want \"%s\"", in, cut,
-                 slices, got, want);
+        fail_msg("%s cut at %zu (slices %d, runs %d): got \"%s\", want \"%s\"",
+                 in, cut, slices, runs, got, want);
     }
   }
 }
@@ -281,13 +296,36 @@ static void test_example(void **state) {
          "move-and-setup@1:48");
 }
 
+/* Problems inside runs of plain move nodes (";B[qd]", line breaks between
+ * them), which a program taking MOVE RUNS gets in one on_moves call:
+ * points off the board (19 x 19, then 9 x 9, where "tt" is still a
+ * pass), a move that is no point, each found where it is, as without
+ * runs (expect). */
+static void test_runs(void **state) {
+  const char *in =
+      "(;FF[4]SZ[19]\n;B[pd];W[dp];B[zz];W[qq];B[dd];W[pp]\r\n"
+      ";B[a1];W[tt];B[sa];W[as];C[ok];W[dd];B[ee];W[ff]\n"
+      ";B[gg];W[hh];B[ii];W[jj];B[kk];W[sz];B[ll])"
+      "(;SZ[9]\n;B[cc];W[gg];B[jj];W[dd];B[ee];W[ff];B[tt])";
+  unsigned long before = runs_seen;
+  int st;
+  const char *got;
+  (void)state;
+  expect(in, "off-board@2:16 bad-value@3:5 off-board@4:35 off-board@5:16");
+  assert_true(runs_seen > before); /* the parser did pass runs */
+  /* in strict mode the first finding inside a run stops the parse */
+  got = check_split(in, strlen(in), 0, 0, 0, 1, SGF_OPT_STRICT, &st);
+  assert_string_equal(got, "off-board@2:16");
+  assert_int_equal(st, SGF_EPARSE);
+}
+
 /* In strict mode the first finding is an error that stops the parse. */
 static void test_strict(void **state) {
   const char *in = "(;FF[4]SZ[19]B[aa]B[bb]W[zz])";
   int st;
   const char *got;
   (void)state;
-  got = check_split(in, strlen(in), 0, 0, 0, SGF_OPT_STRICT, &st);
+  got = check_split(in, strlen(in), 0, 0, 0, 0, SGF_OPT_STRICT, &st);
   assert_string_equal(got, "duplicate-property@1:19");
   assert_int_equal(st, SGF_EPARSE);
 }
@@ -325,6 +363,7 @@ int main(void) {
       cmocka_unit_test(test_not_rectangle),
       cmocka_unit_test(test_utf8),
       cmocka_unit_test(test_example),
+      cmocka_unit_test(test_runs),
       cmocka_unit_test(test_strict),
       cmocka_unit_test(test_api),
   };

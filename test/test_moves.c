@@ -1,5 +1,5 @@
 /* test_moves.c - the move-run scanner (lib/simd/moves.c) and on_moves
- * (MOVE RUNS in sgfstream.h).
+ * (MOVE RUNS in sgfstream/parser.h).
  *
  * With no handler for a move node's events, runs of ";B[qd]" nodes are
  * passed in bulk. What such a parser reports (tree begin and end,
@@ -96,7 +96,9 @@ enum {
   FULL = MOVELOG_FULL,
   RUNS = MOVELOG_RUNS,
   RUNS_PAUSE = MOVELOG_RUNS_PAUSE,
-  RUNS_SKIP = MOVELOG_RUNS_SKIP
+  RUNS_SKIP = MOVELOG_RUNS_SKIP,
+  REPLAY = MOVELOG_REPLAY,
+  ITER = MOVELOG_ITER
 };
 
 /* The log of in fed in the given pieces: split (0 < split < len) in
@@ -109,7 +111,7 @@ static void run(const char *in, size_t len, int mode, size_t split,
   movelog f;
   int st;
   movelog_init(&f, mode);
-  if (mode == FULL && skips) movelog_acts(&f, skips);
+  if ((mode == FULL || mode == REPLAY) && skips) movelog_acts(&f, skips);
   movelog_callbacks(&cb, mode);
   p = sgf_parser_create(&cb, &f, NULL);
   assert_non_null(p);
@@ -127,7 +129,7 @@ static void run(const char *in, size_t len, int mode, size_t split,
     fail();
   }
   bytebuf_add(log, f.log.p, f.log.len);
-  if (mode >= RUNS && skips) movelog_acts(skips, &f);
+  if (mode >= RUNS && mode <= RUNS_SKIP && skips) movelog_acts(skips, &f);
   movelog_free(&f);
 }
 
@@ -339,6 +341,24 @@ static void check(const char *in, size_t len, int all_splits) {
                 (int)got.len, got.p);
         fail();
       }
+      /* the library's replay (acting where the general parse acts), and
+       * its walk: the same log */
+      for (int lib = REPLAY; m >= RUNS && lib <= ITER; lib++) {
+        if (lib == ITER && m != RUNS) continue;
+        bytebuf_clear(&got);
+        run(in, len, lib, split, chunk, &got, &skips);
+        if (got.len != want.len || memcmp(got.p, want.p, got.len) != 0) {
+          fprintf(stderr,
+                  "input (%zu bytes, split %zu, chunk %zu, mode %d, %s): "
+                  "%.*s\n",
+                  len, split, chunk, m,
+                  lib == REPLAY ? "sgf_run_replay" : "sgf_run_iter_next",
+                  (int)len, in);
+          fprintf(stderr, "general:\n%.*s\nlibrary:\n%.*s\n", (int)want.len,
+                  want.p, (int)got.len, got.p);
+          fail();
+        }
+      }
       bytebuf_free(&want);
       bytebuf_free(&got);
     }
@@ -440,6 +460,83 @@ static void test_long_run(void **state) {
   free(buf);
 }
 
+/* sgf_run_replay's actions: a pause from an event inside a run stops the
+ * feed at the ';' after the run, every event of the run delivered; a
+ * skip stops the events there and the parser skips the rest of the game,
+ * as from that event without runs. */
+typedef struct act {
+  sgf_callbacks inner; /* what runs are replayed into */
+  int nodes, ends, runs;
+  int at, action; /* the at-th on_node returns action */
+} act;
+static int act_node(sgf_parser *p, void *u) {
+  act *a = u;
+  (void)p;
+  return ++a->nodes == a->at ? a->action : SGF_CONTINUE;
+}
+static int act_node_end(sgf_parser *p, void *u) {
+  (void)p;
+  ((act *)u)->ends++;
+  return SGF_CONTINUE;
+}
+static int act_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                     size_t count) {
+  act *a = u;
+  (void)count;
+  a->runs++;
+  return sgf_run_replay(p, at, len, &a->inner, a);
+}
+
+static void test_replay_actions(void **state) {
+  static const char in[] =
+      "(;GM[1];B[aa];W[bb];B[cc];W[dd];B[ee];W[ff]\n"
+      ";B[gg]C[x])";
+  const size_t after = strlen("(;GM[1];B[aa];W[bb];B[cc];W[dd];B[ee];W[ff]\n");
+  sgf_callbacks cb;
+  act a;
+  sgf_parser *p;
+  size_t used = 0;
+  (void)state;
+  memset(&a, 0, sizeof a);
+  sgf_callbacks_init(&a.inner);
+  a.inner.on_node = act_node;
+  a.inner.on_node_end = act_node_end;
+  cb = a.inner;
+  cb.on_moves = act_moves;
+  /* a pause at the run's second node: the feed stops after the run */
+  a.at = 3;
+  a.action = SGF_PAUSE;
+  p = sgf_parser_create(&cb, &a, NULL);
+  assert_non_null(p);
+  assert_int_equal(sgf_parser_feed(p, in, sizeof in - 1, &used), SGF_PAUSED);
+  assert_int_equal(a.runs, 1);
+  assert_int_equal(used, after);
+  assert_int_equal(a.nodes, 7); /* the root and the run's six */
+  assert_int_equal(a.ends, 6);  /* the root's, the run's first five */
+  sgf_parser_resume(p);
+  assert_int_equal(sgf_parser_feed(p, in + used, sizeof in - 1 - used, NULL),
+                   SGF_OK);
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  assert_int_equal(a.nodes, 8);
+  assert_int_equal(a.ends, 8);
+  /* a skip at the same node: the rest of the game goes unseen */
+  sgf_parser_reset(p);
+  a.nodes = a.ends = a.runs = 0;
+  a.action = SGF_SKIP;
+  assert_int_equal(sgf_parser_feed(p, in, sizeof in - 1, NULL), SGF_OK);
+  assert_int_equal(sgf_parser_finish(p), SGF_OK);
+  assert_int_equal(a.runs, 1);
+  assert_int_equal(a.nodes, 3);
+  assert_int_equal(a.ends, 2);
+  /* an abort: the parse stops */
+  sgf_parser_reset(p);
+  a.nodes = a.ends = a.runs = 0;
+  a.action = SGF_ABORT;
+  assert_int_equal(sgf_parser_feed(p, in, sizeof in - 1, NULL), SGF_EABORTED);
+  assert_int_equal(a.nodes, 3);
+  sgf_parser_destroy(p);
+}
+
 static int report(void **state) {
   (void)state;
   fprintf(
@@ -454,10 +551,9 @@ int main(void) {
   const char *q = getenv("SGF_TEST_QUICK");
   quick = q && *q && strcmp(q, "0") != 0;
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_runs),
-      cmocka_unit_test(test_damage),
-      cmocka_unit_test(test_random),
-      cmocka_unit_test(test_long_run),
+      cmocka_unit_test(test_runs),           cmocka_unit_test(test_damage),
+      cmocka_unit_test(test_random),         cmocka_unit_test(test_long_run),
+      cmocka_unit_test(test_replay_actions),
   };
   return cmocka_run_group_tests(tests, NULL, report);
 }

@@ -409,7 +409,7 @@ for f in "$src"/test/cases/*/input.sgf "$shared"/edge/*.sgf fast.sgf; do
   done
 done
 
-# ---- 6. MOVE RUNS (sgfstream.h): runs of plain move nodes in one call,
+# ---- 6. MOVE RUNS (sgfstream/parser.h): runs of plain move nodes in one call,
 # written from a template, and the nodes it does not take (the root, the
 # first of a variation, a pass "tt", a point off the board, another
 # letter, text that does not decode, positioned in the run) the general

@@ -84,7 +84,8 @@ extern "C" {
  * are written, so that each stop falls at its event. The parser writes
  * MOVES records only where it chooses to (a run must lie whole in the
  * buffer being parsed, for one): plain move nodes may still come as
- * their records one by one, so a consumer must take both.
+ * their records one by one, so a consumer must take both. Walk a MOVES
+ * record's nodes with sgf_run_iter_next() (sgfstream/run.h).
  *
  * When a batch is delivered: when the array is full, right after an
  * event whose kind is in stop_kinds (bit 1 << kind), and at the end of

@@ -18,8 +18,11 @@
  * CHAINING. The checks are off unless a program asks for them: it
  * creates a checker and calls the sgf_check_* function of each event
  * from its own callback of that event (on_tree_begin, on_tree_end,
- * on_node, on_property, on_value, on_property_end, on_node_end), with
- * the same arguments, before or after its own work. Each returns
+ * on_node, on_property, on_value, on_property_end, on_node_end, and
+ * on_moves: a program that takes MOVE RUNS must pass each run to
+ * sgf_check_moves(), which checks its nodes as their events; a run not
+ * passed is not checked), with the same arguments, before or after its
+ * own work. The findings are the same with runs and without. Each returns
  * SGF_CONTINUE, or SGF_ABORT when the report stopped the parser (strict
  * mode) or on_diagnostic asked to abort: return it from the callback.
  * A program that reads values in slices (on_value_begin, on_value_data,
@@ -101,6 +104,12 @@ SGF_EXTERN int sgf_check_value(sgf_checker *c, sgf_parser *p, const char *at,
                                size_t len, unsigned flags);
 SGF_EXTERN int sgf_check_property_end(sgf_checker *c, sgf_parser *p);
 SGF_EXTERN int sgf_check_node_end(sgf_checker *c, sgf_parser *p);
+/* at, len and count: on_moves' (MOVE RUNS in sgfstream/parser.h); call it from
+ * on_moves only. The run's nodes are checked as their events would be
+ * (sgf_run_replay(): a point off the board or a second move inside a
+ * run is found where it is). */
+SGF_EXTERN int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at,
+                               size_t len, size_t count);
 
 #ifdef __cplusplus
 }

@@ -291,7 +291,9 @@ typedef int (*sgf_value_cb)(sgf_parser *p, void *user, const char *at,
  * the innermost open game tree, SGF_PAUSE stops the feed at the ';'
  * after the run (*consumed as for any pause: bytes held back for
  * look-ahead count as consumed). Never called in batch mode. Added in
- * 1.1. */
+ * 1.1. Do not walk a run by hand: sgfstream/run.h gives its nodes
+ * (sgf_run_iter_next(), inline) and makes the events it stands for
+ * (sgf_run_replay()). */
 typedef int (*sgf_moves_cb)(sgf_parser *p, void *user, const char *at,
                             size_t len, size_t count);
 

@@ -250,3 +250,33 @@ int sgf_check_property_end(sgf_checker *c, sgf_parser *p) {
   c->nvalues = 0;
   return SGF_CONTINUE;
 }
+
+/* MOVE RUNS: each node's events, replayed into the checks above. */
+static int run_node(sgf_parser *p, void *u) { return sgf_check_node(u, p); }
+static int run_property(sgf_parser *p, void *u, const char *id, size_t n) {
+  return sgf_check_property(u, p, id, n);
+}
+static int run_value(sgf_parser *p, void *u, const char *at, size_t n,
+                     unsigned flags) {
+  return sgf_check_value(u, p, at, n, flags);
+}
+static int run_property_end(sgf_parser *p, void *u) {
+  return sgf_check_property_end(u, p);
+}
+static int run_node_end(sgf_parser *p, void *u) {
+  return sgf_check_node_end(u, p);
+}
+
+int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at, size_t len,
+                    size_t count) {
+  sgf_callbacks cb;
+  (void)count;
+  if (!c || !p || (!at && len)) return SGF_CONTINUE;
+  sgf_callbacks_init(&cb);
+  cb.on_node = run_node;
+  cb.on_property = run_property;
+  cb.on_value = run_value;
+  cb.on_property_end = run_property_end;
+  cb.on_node_end = run_node_end;
+  return sgf_run_replay(p, at, len, &cb, c);
+}

@@ -6,7 +6,7 @@ noinst_LTLIBRARIES += lib/core/libcore.la
 lib_core_libcore_la_SOURCES = \
 	lib/core/parser.c lib/core/parser.h lib/core/emit.h \
 	lib/core/tokenize.c lib/core/tokenize_batch.c lib/core/dbcs.c \
-	lib/core/finish.c \
+	lib/core/finish.c lib/core/run.c \
 	lib/core/diag.c lib/core/error.c lib/core/utf16.c
 lib_core_libcore_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/lib/common -I$(top_srcdir)/lib/simd

@@ -126,6 +126,14 @@ struct sgf_parser {
   uint64_t bl0_cr, bl_cr;
   int whole;
   int want_node_end;
+
+  /* During on_moves, for sgf_run_replay(): a node was open before the
+   * run (its node end is the run's first event; kept for on_node_end
+   * only), and the identifier as written before it (what the events
+   * before the run's first property give). */
+  int run_open;
+  const char *run_raw;
+  size_t run_raw_len;
   unsigned char la[2 * SGF__LOOKAHEAD + 8];
 
   /* THE FIRST BYTES (parser.c): enc is SGF_UTF16_UNDECIDED until the

@@ -401,6 +401,11 @@ moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
   const unsigned char *q = p->scan->moves(s, end, &ln);
   *count = ln.nodes;
   if (q == s) return s;
+  if (p->quiet_moves == 2) { /* for sgf_run_replay(), during on_moves */
+    p->run_open = p->node_open && p->want_node_end;
+    p->run_raw = p->ev.raw_ident;
+    p->run_raw_len = p->ev.raw_ident_len;
+  }
   p->ev.line += ln.n;
   if (ln.last) p->ev.line_start = (uint64_t)(uintptr_t)ln.last + bias + 1;
   if (ln.last_cr) p->cr_end = (uint64_t)(uintptr_t)ln.last_cr + bias + 1;
@@ -648,7 +653,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
             HERE(m);
             s = moves_run(p, s, end, bias, &count);
             if (p->quiet_moves == 2 && s != r) {
-              /* MOVE RUNS (sgfstream.h): positioned at the first ';',
+              /* MOVE RUNS (sgfstream/parser.h): positioned at the first ';',
                * resumed at the ';' after the run; the saved mark is left
                * as the events would leave it (a later diagnostic may
                * read it) */

@@ -375,7 +375,7 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
   return value_general(p, u, at, n, flags);
 }
 
-/* MOVE RUNS (sgfstream.h). A run of plain move nodes is the events it
+/* MOVE RUNS (sgfstream/parser.h). A run of plain move nodes is the events it
  * stands for, each node's node, property and value (a DIRECT builder is
  * lazy and has no node-end handler).
  *
@@ -451,23 +451,10 @@ HOT_INLINE size_t chain_room(const sgf_tree_builder *b, const sgf_tree *t) {
   return k;
 }
 
-/* The run's node after the one at i (at + i, input offset off + i): its
- * index, past the line break between them, if any, counted into *ks. */
-HOT_INLINE size_t run_next(const char *at, size_t len, size_t i, uint64_t off,
-                           sgf_event_state *ks) {
-  i += 6;
-  if (i < len && at[i] == '\n') { /* a line break between nodes */
-    ks->line++;
-    ks->line_start = off + i + 1;
-    i++;
-  } else if (i < len && at[i] == '\r') { /* CR LF */
-    ks->line++;
-    ks->line_start = off + i + 2;
-    i += 2;
-  }
-  return i;
-}
-
+/* A run of move nodes (MOVE RUNS in sgfstream/parser.h), walked with
+ * sgf_run_iter_next(): CHAIN links as many nodes as the block takes in
+ * one go; a node CHAIN may not take goes through h_node, h_property and
+ * h_value, positioned by an event state of its own (ks). */
 static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
                    size_t count) {
   sgf_tree_builder *b = BUILDER(u);
@@ -476,16 +463,23 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
   const sgf_pos p0 = EVENT_POS(p);
   sgf_tree *const t = b->tree;
   sgf_event_state ks;
-  size_t i = 0, last = 0;
-  uint64_t last_line = p0.line, last_start = 0;
-  int r = SGF_CONTINUE;
+  sgf_run_iter it;
+  sgf_run_node nd;
+  const char *last; /* the last node taken */
+  sgf_pos lpos;     /* its position */
+  int r = SGF_CONTINUE, more;
   (void)count;
-  ks.line = p0.line;
-  ks.line_start = p0.offset - (p0.column - 1);
   ks.live = 1;
   ks.raw_ident_len = 1;
   b->es = &ks;
-  while (i < len) {
+  sgf_run_iter_init(&it, at, len, &p0);
+  if (!(more = sgf_run_iter_next(&it, &nd))) { /* (never: count >= 1) */
+    b->es = es;
+    return r;
+  }
+  last = nd.at;
+  lpos = sgf_run_iter_last(&it);
+  while (more) {
     size_t k = chain_room(b, t);
     if (LIKELY(k > 0)) { /* CHAIN: k nodes at most */
       sgf__block *const bl = t->blocks;
@@ -501,22 +495,27 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
                 direct_value_done(n, b->dlen), 1, 0);
       DBYTES(n)[b->dlen] = '\0';
       for (;;) {
-        c = at[i + 1];
+        c = nd.letter;
         n = next;
         DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
-        last = i;
-        last_line = ks.line;
-        last_start = ks.line_start;
-        i = run_next(at, len, i, p0.offset, &ks);
-        if (i >= len || --k == 0) break;
+        last = nd.at;
+        if (--k == 0) { /* the last CHAIN takes: nd is the next node */
+          lpos = sgf_run_iter_last(&it);
+          more = sgf_run_iter_next(&it, &nd);
+          break;
+        }
+        if (!(more = sgf_run_iter_next(&it, &nd))) {
+          lpos = sgf_run_iter_last(&it); /* still last's */
+          break;
+        }
         /* n ends (its value: two bytes), the next begins behind it */
         used += DIRECT_TAKE(2);
         next = (sgf__bnode *)((char *)bl + used);
         id++;
-        chain_link(b, b->cur, n, id, move_flags(c), at + last + 3);
+        chain_link(b, b->cur, n, id, move_flags(c), last + 3);
         b->cur = n;
-        DBYTES(n)[0] = at[last + 3];
-        DBYTES(n)[1] = at[last + 4];
+        DBYTES(n)[0] = last[3];
+        DBYTES(n)[1] = last[4];
         DBYTES(n)[2] = '\0';
       }
       /* n, the last node taken, stays open: DIRECT, whole */
@@ -526,32 +525,35 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
       b->open_flags = 0;
       b->prop_flags = move_flags(c);
       b->dlen = 2;
-      DBYTES(n)[0] = at[last + 3];
-      DBYTES(n)[1] = at[last + 4];
+      DBYTES(n)[0] = last[3];
+      DBYTES(n)[1] = last[4];
     } else {
-      const uint64_t o = p0.offset + i;
-      ks.offset = o;
+      /* (nd's position from the walk: nd's own fields, read here, would
+       * be computed for every node CHAIN takes) */
+      const sgf_pos o = sgf_run_iter_last(&it);
+      ks.offset = o.offset;
+      ks.line = o.line;
+      ks.line_start = o.offset - (o.column - 1);
       ks.raw_ident = es->raw_ident; /* on_node: the one before, unread */
       if ((r = h_node(p, u)) != SGF_CONTINUE) break;
-      ks.offset = o + 1;
-      ks.raw_ident = at + i + 1;
-      if ((r = h_property(p, u, at + i + 1, 1)) != SGF_CONTINUE) break;
-      ks.offset = o + 2;
-      if ((r = h_value(p, u, at + i + 3, 2,
-                       SGF_VALUE_FIRST | SGF_VALUE_LAST)) != SGF_CONTINUE)
+      ks.offset = o.offset + 1;
+      ks.raw_ident = nd.at + 1;
+      if ((r = h_property(p, u, nd.at + 1, 1)) != SGF_CONTINUE) break;
+      ks.offset = o.offset + 2;
+      if ((r = h_value(p, u, nd.value, 2, SGF_VALUE_FIRST | SGF_VALUE_LAST)) !=
+          SGF_CONTINUE)
         break;
-      last = i;
-      last_line = ks.line;
-      last_start = ks.line_start;
-      i = run_next(at, len, i, p0.offset, &ks);
+      last = nd.at;
+      lpos = o;
+      more = sgf_run_iter_next(&it, &nd);
     }
   }
   b->es = es;
   if (r == SGF_CONTINUE && b->direct && b->dstate == 2) {
     /* the last node's property and value */
-    b->dpos[0].offset = p0.offset + last + 1;
-    b->dpos[0].line = last_line;
-    b->dpos[0].column = b->dpos[0].offset - last_start + 1;
+    b->dpos[0].offset = lpos.offset + 1;
+    b->dpos[0].line = lpos.line;
+    b->dpos[0].column = lpos.column + 1;
     b->dpos[1] = b->dpos[0];
     b->dpos[1].offset++;
     b->dpos[1].column++;

@@ -730,25 +730,21 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
   return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
 }
 
-/* A run of move nodes (MOVE RUNS in sgfstream.h): each node's events,
+/* A run of move nodes (MOVE RUNS in sgfstream/parser.h): each node's events,
  * straight to the writer's inline handlers, with no call a node. (The
  * node end of the node before, and the run's property ends, write
  * nothing.) */
 static int cb_moves(sgf_parser *p, void *u, const char *at, size_t len,
                     size_t count) {
-  size_t i = 0;
+  sgf_run_iter it;
+  sgf_run_node n;
   (void)p;
   (void)count;
-  while (i < len) {
-    if (ev_node(u) || ev_property(u, at + i + 1, 1) ||
-        ev_value_data(u, at + i + 3, 2) || ev_value_end(u))
+  sgf_run_iter_init(&it, at, len, NULL);
+  while (sgf_run_iter_next(&it, &n))
+    if (ev_node(u) || ev_property(u, n.at + 1, 1) ||
+        ev_value_data(u, n.value, 2) || ev_value_end(u))
       return SGF_ABORT;
-    i += 6;
-    if (i < len && at[i] == '\n')
-      i++;
-    else if (i < len && at[i] == '\r')
-      i += 2; /* CR LF */
-  }
   return SGF_CONTINUE;
 }
 

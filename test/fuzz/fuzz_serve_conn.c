@@ -12,7 +12,10 @@
  *     run that end before k, and nothing delivered is past k;
  *   - the game's events (ops->begin, for the JSON Lines sink): each
  *     begin released once, game() given what begin returned, with its
- *     trees balanced and the same events however the stream is split.
+ *     trees balanced and the same events however the stream is split;
+ *     and they are the events of the game's bytes parsed alone, each at
+ *     its offset (the sink takes no MOVE RUNS: the connection's parser
+ *     does, and replays them, node ends and positions included).
  * With SERVE_FUZZ_MAIN (make check: test/serve_fuzz) main() runs it over
  * random streams built from SGF pieces, for a bounded count. */
 #include "conn.h"
@@ -24,12 +27,24 @@
 
 #define MAXG 4096
 
-/* The events of one game (ops->begin's user). */
+/* The events of one game (ops->begin's user); log: each event's kind
+ * and offset (offset << 3 | kind), as far as it has room. */
+#define MAXEV 16384
 typedef struct tap {
   int live;
   long depth;
   uint64_t events;
+  uint64_t log[MAXEV];
+  size_t nlog;
+  int over; /* more events than log holds */
 } tap;
+
+static void note(sgf_parser *p, tap *t, unsigned kind) {
+  if (t->nlog < MAXEV)
+    t->log[t->nlog++] = sgf_parser_position(p).offset << 3 | kind;
+  else
+    t->over = 1;
+}
 
 typedef struct run {
   tap t;
@@ -56,6 +71,8 @@ static void die(const char *what) {
   abort();
 }
 
+static void same_alone(const tap *t, const char *buf, size_t len, uint64_t off);
+
 static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
   run *r = ctx;
   if (g->offset + len > r->n || memcmp(r->in + g->offset, buf, len) != 0)
@@ -68,6 +85,7 @@ static int on_game(void *ctx, const char *buf, size_t len, const conn_game *g) {
     die("games overlap or go back");
   if (g->ev_user != &r->t || !r->t.live || r->t.depth != 0)
     die("a game's events were not its own, or its trees not balanced");
+  if (buf[0] == '(') same_alone(&r->t, buf, len, g->offset);
   if (r->ngames < MAXG) {
     r->ev[r->ngames] = r->t.events;
     r->off[r->ngames] = g->offset;
@@ -96,7 +114,7 @@ static void on_warning(void *ctx, const sgf_diag *d, int64_t game) {
 
 static int ev_tree_begin(sgf_parser *p, void *u) {
   tap *t = u;
-  (void)p;
+  note(p, t, 1);
   t->depth++;
   t->events++;
   return SGF_CONTINUE;
@@ -104,7 +122,7 @@ static int ev_tree_begin(sgf_parser *p, void *u) {
 
 static int ev_tree_end(sgf_parser *p, void *u) {
   tap *t = u;
-  (void)p;
+  note(p, t, 2);
   if (--t->depth < 0) die("a tree ended that the game's events did not begin");
   t->events++;
   return SGF_CONTINUE;
@@ -117,33 +135,78 @@ static int ev_other(sgf_parser *p, void *u) {
   return SGF_CONTINUE;
 }
 
-static int ev_bytes(sgf_parser *p, void *u, const char *at, size_t len) {
-  (void)at;
-  (void)len;
+static int ev_node(sgf_parser *p, void *u) {
+  note(p, u, 3);
   return ev_other(p, u);
 }
 
-/* a value may come in pieces, as the stream was split: counted once */
-static int ev_value(sgf_parser *p, void *u, const char *at, size_t len,
-                    unsigned flags) {
-  if (!(flags & SGF_VALUE_LAST)) return SGF_CONTINUE;
-  return ev_bytes(p, u, at, len);
+static int ev_property_end(sgf_parser *p, void *u) {
+  note(p, u, 4);
+  return ev_other(p, u);
 }
 
-static void *begin(void *ctx, const sgf_callbacks **ev, size_t *bytes) {
+static int ev_node_end(sgf_parser *p, void *u) {
+  note(p, u, 5);
+  return ev_other(p, u);
+}
+
+static int ev_bytes(sgf_parser *p, void *u, const char *at, size_t len) {
+  (void)at;
+  (void)len;
+  note(p, u, 6);
+  return ev_other(p, u);
+}
+
+/* a value may come in pieces, as the stream was split: counted once, at
+ * its first piece (its '[') */
+static int ev_value(sgf_parser *p, void *u, const char *at, size_t len,
+                    unsigned flags) {
+  (void)at;
+  (void)len;
+  if (flags & SGF_VALUE_FIRST) note(p, u, 7);
+  if (!(flags & SGF_VALUE_LAST)) return SGF_CONTINUE;
+  return ev_other(p, u);
+}
+
+static const sgf_callbacks *tap_callbacks(void) {
   static sgf_callbacks cb;
-  run *r = ctx;
   sgf_callbacks_init(&cb);
   cb.on_tree_begin = ev_tree_begin;
   cb.on_tree_end = ev_tree_end;
-  cb.on_node = ev_other;
+  cb.on_node = ev_node;
   cb.on_property = ev_bytes;
   cb.on_value = ev_value;
-  cb.on_property_end = ev_other;
+  cb.on_property_end = ev_property_end;
+  cb.on_node_end = ev_node_end;
+  return &cb;
+}
+
+/* The game's bytes parsed alone (no MOVE RUNS) log what the connection's
+ * events logged, offsets taken from the game's start. */
+static void same_alone(const tap *t, const char *buf, size_t len,
+                       uint64_t off) {
+  static tap alone;
+  sgf_parser *p;
+  size_t i;
+  if (t->over) return;
+  memset(&alone, 0, sizeof alone);
+  p = sgf_parser_create(tap_callbacks(), &alone, NULL);
+  if (!p) die("out of memory");
+  sgf_parser_feed(p, buf, len, NULL);
+  sgf_parser_finish(p);
+  sgf_parser_destroy(p);
+  if (alone.nlog != t->nlog) die("a game's events are not its bytes' alone");
+  for (i = 0; i < t->nlog; i++)
+    if (t->log[i] != alone.log[i] + (off << 3))
+      die("a game's event is not where its bytes alone put it");
+}
+
+static void *begin(void *ctx, const sgf_callbacks **ev, size_t *bytes) {
+  run *r = ctx;
   if (r->t.live) die("a game's events began before the last was released");
   memset(&r->t, 0, sizeof r->t);
   r->t.live = 1;
-  *ev = &cb;
+  *ev = tap_callbacks();
   *bytes = 1;
   return &r->t;
 }
@@ -231,6 +294,7 @@ int main(int argc, char **argv) {
                                       opener,
                                       ";B[pd]",
                                       ";W[dp]",
+                                      ";B[pd];W[dp];B[qq];W[zz]\n;B[cc];W[dd]",
                                       "(",
                                       ")",
                                       "C[a\\]b]",

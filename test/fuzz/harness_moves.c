@@ -1,12 +1,14 @@
 /* harness_moves.c - fz_check_moves (harness.h): with on_moves, each run
  * of plain move nodes comes in one call that stands for its nodes'
- * events (MOVE RUNS in sgfstream.h). A handler logging every event with
+ * events (MOVE RUNS in sgfstream/parser.h). A handler logging every event with
  * its position, expanding each run as the contract says (test/movelog.c),
  * must log what it logs without on_moves: when on_moves continues, when
  * it pauses at every other run (the feed resumed where it stopped; the
  * general parse pausing at the same places), and
  * when it skips at every third run (the general parse skipping from the
- * last node's on_property_end, at the same offset). */
+ * last node's on_property_end, at the same offset). The library's own
+ * expansion, sgf_run_replay() (REPLAY: acting where the general parse
+ * acts), and its walk, sgf_run_iter_next() (ITER), must log the same. */
 #include "harness.h"
 #include "harness_priv.h"
 
@@ -29,8 +31,9 @@ static const char *mrun(const uint8_t *in, size_t len, const sgf_options *opt,
   int st = SGF_OK;
   char line[64];
   const char *bad;
+  const int general = mode == MOVELOG_FULL || mode == MOVELOG_REPLAY;
   movelog_init(&f, mode);
-  if (mode == MOVELOG_FULL) movelog_acts(&f, skips);
+  if (general) movelog_acts(&f, skips);
   movelog_callbacks(&cb, mode);
   p = sgf_parser_create(&cb, &f, opt);
   if (!p) {
@@ -65,11 +68,11 @@ static const char *mrun(const uint8_t *in, size_t len, const sgf_options *opt,
   movelog_note(p, &f.log, "end", 0);
   sgf_parser_destroy(p);
   bytebuf_add(out, f.log.p, f.log.len);
-  if (mode != MOVELOG_FULL) movelog_acts(skips, &f);
+  if (!general && mode != MOVELOG_ITER) movelog_acts(skips, &f);
   bad = f.bad;
-  if (!bad && mode == MOVELOG_FULL && f.ipause != f.npause)
+  if (!bad && general && f.ipause != f.npause)
     bad = "the general parse met no property end where a run paused";
-  if (!bad && paused != (mode == MOVELOG_FULL ? f.ipause : f.npause))
+  if (!bad && paused != (general ? f.ipause : f.npause))
     bad = "a feed paused other than where a handler asked";
   movelog_free(&f);
   return bad;
@@ -94,6 +97,15 @@ const char *fz_check_moves(const uint8_t *data, size_t size) {
     full_bad = mrun(data + h, size - h, &opt, data + 2, nchunks, MOVELOG_FULL,
                     &skips, &a);
     if (!bad) bad = full_bad;
+    /* the library's replay and walk: FULL's log too */
+    for (int lib = MOVELOG_REPLAY; !bad && lib <= MOVELOG_ITER; lib++) {
+      if (lib == MOVELOG_ITER && modes[m] != MOVELOG_RUNS) continue;
+      bytebuf_clear(&b);
+      bad = mrun(data + h, size - h, &opt, data + 2, nchunks, lib, &skips, &b);
+      if (!bad && (a.len != b.len || (a.len && memcmp(a.p, b.p, a.len) != 0)))
+        bad = lib == MOVELOG_REPLAY ? "sgf_run_replay's log is not FULL's"
+                                    : "sgf_run_iter_next's log is not FULL's";
+    }
     if (bad)
       res = fz_failf("on_moves (mode %d): %s", modes[m], bad);
     else if (a.len != b.len || (a.len && memcmp(a.p, b.p, a.len) != 0))

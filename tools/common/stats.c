@@ -100,23 +100,16 @@ static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
       /* a run of plain move nodes (";B[qd]", line breaks between them):
        * per node a node, a property and a value; a move when its letter
        * is B or W */
-      const unsigned char *q = (const unsigned char *)sgf_event_bytes(b, ev);
-      const unsigned char *e = q + ev->len;
       const uint64_t n = ev->ident;
+      sgf_run_iter it;
+      sgf_run_node nd;
       nodes += n;
       properties += n;
       values += n;
       s->after_end = 0;
-      /* node by node: 6 bytes, then LF or CR LF; the ';' after the run
-       * (at e) may be read */
-      while (q < e) {
-        moves += is_move[q[1]];
-        q += 6;
-        if (*q != ';') { /* a line break, one node in ten in aeb.sgf */
-          q += *q == '\r';
-          q += *q == '\n';
-        }
-      }
+      sgf_run_iter_init(&it, sgf_event_bytes(b, ev), ev->len, NULL);
+      while (sgf_run_iter_next(&it, &nd))
+        moves += is_move[(unsigned char)nd.letter];
     } else if (k == SGF_EVENT_NODE) {
       nodes++;
       s->after_end = 0;

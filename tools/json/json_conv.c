@@ -493,7 +493,7 @@ static int on_property_end(sgf_parser *p, void *u) {
 
 /* ------------------------------------------------------------ move runs */
 
-/* MOVE RUNS (sgfstream.h): plain move nodes, ";B[qd]", a run of them in
+/* MOVE RUNS (sgfstream/parser.h): plain move nodes, ";B[qd]", a run of them in
  * one call. A node the template takes (B or W, a move jplain_move()
  * accepts, after an open node of a written root) is written as the
  * general path writes it, "],[["B","qd"]", and kept for "moves" on the
@@ -502,31 +502,20 @@ static int on_property_end(sgf_parser *p, void *u) {
  * handlers, positioned where it is. The last node stays open with its
  * one property, as the general path leaves it. */
 
-/* Positions in a run, for its nodes that take the general path: its line
- * breaks counted as far as asked (each byte once). */
-typedef struct runpos {
-  sgf_pos first; /* the run's first ';' */
-  int have;
-  size_t seen;    /* at[0, seen) counted */
-  uint64_t lines; /* LFs in it (a CR LF is one break) */
-  size_t line_at; /* the byte after the last LF */
-} runpos;
-
-/* Where at[i] is. */
-static sgf_pos run_pos(sgf_parser *p, runpos *rp, const char *at, size_t i) {
+/* Where a node of a run is: the run is walked without positions (the
+ * node's relative to the run's first ';'), the first position asked
+ * only for a node that takes the general path. */
+static sgf_pos run_pos(sgf_parser *p, sgf_pos *first, int *have,
+                       const sgf_run_iter *it) {
+  const sgf_pos rel = sgf_run_iter_last(it);
   sgf_pos pos;
-  if (!rp->have) {
-    rp->first = sgf_parser_position(p);
-    rp->have = 1;
+  if (!*have) {
+    *first = sgf_parser_position(p);
+    *have = 1;
   }
-  for (; rp->seen < i; rp->seen++)
-    if (at[rp->seen] == '\n') {
-      rp->lines++;
-      rp->line_at = rp->seen + 1;
-    }
-  pos.offset = rp->first.offset + i;
-  pos.line = rp->first.line + rp->lines;
-  pos.column = rp->lines ? i - rp->line_at + 1 : rp->first.column + i;
+  pos.offset = first->offset + rel.offset;
+  pos.line = first->line + rel.line - 1;
+  pos.column = rel.line == 1 ? first->column + rel.column - 1 : rel.column;
   return pos;
 }
 
@@ -542,25 +531,17 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
   return on_property_end(p, r);
 }
 
-/* The next node after the one at at[i]: past its six bytes and the line
- * break, if any, after it. */
-static size_t run_next(const char *at, size_t len, size_t i) {
-  i += 6;
-  if (i < len && at[i] == '\n') return i + 1;
-  if (i < len && at[i] == '\r') return i + 2;
-  return i;
-}
-
 #define TEMPLATE_BYTES 13 /* ],[["B","qd"] */
 
-/* Up to n nodes from at[*i] on by the template, while it takes them: a
- * node is open, the root written. Returns how many; *i after them. */
-static size_t run_template(jgame *g, const char *at, size_t len, size_t *i,
+/* Up to n nodes from *nd on (the walk it) by the template, while it
+ * takes them: a node is open, the root written. Returns how many; *nd
+ * the node after them. */
+static size_t run_template(jgame *g, sgf_run_iter *it, sgf_run_node *nd,
                            size_t n) {
   jout *o = g->out;
   const int tree = tree_mode(g), main = (top(g)->flags & JL_MAIN) != 0;
   jmove *m = NULL;
-  size_t k = 0, j = *i;
+  size_t k = 0;
   char last = 0;
   /* the main line's room once (out of memory: the general path says
    * so, where the node is) */
@@ -575,8 +556,8 @@ static size_t run_template(jgame *g, const char *at, size_t len, size_t *i,
     size_t e = k + b;
     char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
     for (; k < e; k++) {
-      const char *v = at + j + 3;
-      const char c = at[j + 1];
+      const char *v = nd->value;
+      const char c = nd->letter;
       if ((c != 'B' && c != 'W') || !jplain_move(&g->board, v, 2)) break;
       if (tree) { /* ],[["B","qd"] */
         memcpy(q, "],[[\"", 5);
@@ -595,7 +576,7 @@ static size_t run_template(jgame *g, const char *at, size_t len, size_t *i,
         m++;
       }
       last = c;
-      j = run_next(at, len, j);
+      sgf_run_iter_next(it, nd); /* (none after the n-th) */
     }
     if (tree) o->len = (size_t)(q - o->buf);
     if (k < e) break;
@@ -609,7 +590,6 @@ static size_t run_template(jgame *g, const char *at, size_t len, size_t *i,
     g->def = last == 'B' ? g->def_b : g->def_w;
     g->nprops = 1;
   }
-  *i = j;
   return k;
 }
 
@@ -617,26 +597,28 @@ static int on_moves(sgf_parser *p, void *u, const char *at, size_t len,
                     size_t count) {
   jrun *r = u;
   jgame *g = &r->g;
-  runpos rp;
-  size_t i = 0;
-  memset(&rp, 0, sizeof rp);
+  sgf_run_iter it;
+  sgf_run_node nd;
+  sgf_pos first;
+  int have = 0;
   if (g->def_b == NULL) { /* as prop_begin() looks them up */
     g->def_b = sgf_prop_lookup(NULL, "B", 1);
     g->def_w = sgf_prop_lookup(NULL, "W", 1);
   }
+  sgf_run_iter_init(&it, at, len, NULL);
+  if (!sgf_run_iter_next(&it, &nd)) return SGF_CONTINUE;
   while (count > 0) {
     int rc;
     if (g->depth > 0 && g->root_phase == 2 && g->node_open && !g->raw &&
         !g->slow) {
-      size_t k = run_template(g, at, len, &i, count);
+      size_t k = run_template(g, &it, &nd, count);
       if ((count -= k) == 0) break;
     }
     /* a SKIP or an abort here stands for the rest of the run: skipped
      * or not parsed after it either way */
-    rc = run_node(r, p, at + i, run_pos(p, &rp, at, i));
+    rc = run_node(r, p, nd.at, run_pos(p, &first, &have, &it));
     if (rc != SGF_CONTINUE) return rc;
-    count--;
-    i = run_next(at, len, i);
+    if (--count == 0 || !sgf_run_iter_next(&it, &nd)) break;
   }
   return SGF_CONTINUE;
 }

@@ -52,32 +52,23 @@ static int ev_property_end(sgf_parser *p, void *u) {
   return c->ev_user ? c->ev->on_property_end(p, c->ev_user) : SGF_CONTINUE;
 }
 
-/* MOVE RUNS (sgfstream.h): to *ev's on_moves, or as the events the run
- * stands for when it has none (each node's positioned at the run's
- * first ';': the parser moves on only after the call). */
+static int ev_node_end(sgf_parser *p, void *u) {
+  conn *c = u;
+  return c->ev_user && c->ev->on_node_end ? c->ev->on_node_end(p, c->ev_user)
+                                          : SGF_CONTINUE;
+}
+
+/* MOVE RUNS (sgfstream/parser.h): to *ev's on_moves, or as the events the run
+ * stands for (node ends included, each positioned at its node) when it
+ * has none. */
 static int ev_moves(sgf_parser *p, void *u, const char *at, size_t len,
                     size_t count) {
   conn *c = u;
   const sgf_callbacks *ev = c->ev;
   void *user = c->ev_user;
-  size_t i = 0;
-  int rc = SGF_CONTINUE;
   if (user == NULL) return SGF_CONTINUE;
   if (ev->on_moves) return ev->on_moves(p, user, at, len, count);
-  for (; count > 0; count--) {
-    if ((rc = ev->on_node(p, user)) != SGF_CONTINUE ||
-        (rc = ev->on_property(p, user, at + i + 1, 1)) != SGF_CONTINUE ||
-        (rc = ev->on_value(p, user, at + i + 3, 2,
-                           SGF_VALUE_FIRST | SGF_VALUE_LAST)) != SGF_CONTINUE ||
-        (rc = ev->on_property_end(p, user)) != SGF_CONTINUE)
-      break;
-    i += 6; /* and the line break after the node, if any */
-    if (i < len && at[i] == '\n')
-      i++;
-    else if (i < len && at[i] == '\r')
-      i += 2;
-  }
-  return rc;
+  return sgf_run_replay(p, at, len, ev, user);
 }
 
 /* ------------------------------------------------------------ games */
@@ -200,6 +191,7 @@ static int make_parser(conn *c) {
     cb.on_property = ev_property;
     cb.on_value = ev_value;
     cb.on_property_end = ev_property_end;
+    cb.on_node_end = ev_node_end;
     cb.on_moves = ev_moves;
   }
   sgf_options_init(&opt);

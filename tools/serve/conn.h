@@ -50,9 +50,9 @@ typedef struct conn_ops {
    * converts a game as it is parsed (JSON Lines) instead of parsing its
    * bytes again. begin() at the game's '(' returns the user pointer of
    * the callbacks it sets in *ev (NULL: no events for this game; else
-   * the tree, node, property and value handlers all set, and on_moves
-   * when it takes MOVE RUNS: without it a run comes as its events, all
-   * positioned at the run's first ';') and the bytes
+   * the tree, node, property and value handlers all set, on_node_end
+   * if wanted, and on_moves when it takes MOVE RUNS: without it a run
+   * comes as its events, sgf_run_replay()'s) and the bytes
    * it holds; from that '(' to its ')' each of those events goes to *ev
    * too (before game() sees the game, as g->ev_user); release() once
    * the game is over: after game() or abandon(), or at conn_free(). */
