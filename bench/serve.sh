@@ -22,6 +22,8 @@
 # ../shared/corpus/dev; the games are the first 400 files under 200 KB
 # that `sgf check` passes, each sender sending them REPS times).
 # SHORT=1: a quick run (10 senders, 1 rep, wrk 2 s, 1,000 idle; CI).
+# SERVE_ARGS: more options for every server (e.g. --no-fsync, to measure
+# what the file sinks' fdatasync costs).
 # Prints one line per measure, "serve-bench: raw: ...". Exit status 0, 1
 # when a correctness check failed or the server did not start; no corpus,
 # no sgf serve: a note and 0.
@@ -67,7 +69,7 @@ start() {
   rm -f "$tmp/log"
   rm -rf "$tmp/q"
   $spin "$sgf" serve --listen 127.0.0.1:0 --http 127.0.0.1:0 --log "$tmp/log" \
-    --max-connections 20000 --quarantine "$tmp/q" "$@" &
+    --max-connections 20000 --quarantine "$tmp/q" ${SERVE_ARGS:-} "$@" &
   pid=$!
   i=0
   while ! grep -q '(HTTP)' "$tmp/log" 2>/dev/null; do

@@ -4,6 +4,7 @@
 # - --jsonl whose fdatasync fails: the game is taken out again and
 #   reported "failed" (before, it was acknowledged once written, not
 #   synced), so that the sender's second try is the one stored;
+# - with --no-fsync no fdatasync is made: the game is stored at once;
 # - --out whose write fails part way and whose cut back fails too: the
 #   log says so and the sink takes no more games (reported "failed", not
 #   appended to the partial record, as before) until SIGHUP reopens it,
@@ -35,6 +36,15 @@ grep -q '^stored 0 0 ' "$tmp/sent2" || bad "sync: the second try was not stored:
 n=$(wc -l <"$tmp/s.jsonl")
 [ "$n" -eq 1 ] || bad "sync: $n lines in the sink for one game sent twice"
 grep -q 'write failed: i/o error' "$tmp/log" || bad "sync: no log line for the failed fdatasync"
+
+# --no-fsync: no fdatasync is asked, so the one that would fail is never
+# made: the first try is stored and acknowledged
+SGF_FAIL_MODE=sync SGF_FAIL_PATH="$tmp/n.jsonl" LD_PRELOAD="$tmp/failfile.so" \
+  start_serve --jsonl "$tmp/n.jsonl" --quarantine "$tmp/q3" --threads 1 --no-fsync
+"$sgf" send -v "127.0.0.1:$RAW_PORT" "$tmp/g1.sgf" >"$tmp/sent3" 2>&1
+stop_serve
+grep -q '^stored 0 0 ' "$tmp/sent3" || bad "--no-fsync: the game was not stored at the first try: $(cat "$tmp/sent3")"
+[ "$(wc -l <"$tmp/n.jsonl")" -eq 1 ] || bad "--no-fsync: not one line in the sink"
 
 # a write cut short, and the cut back fails
 SGF_FAIL_MODE=trunc SGF_FAIL_PATH="$tmp/s.sgf" LD_PRELOAD="$tmp/failfile.so" \

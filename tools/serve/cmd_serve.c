@@ -55,6 +55,11 @@ void help_serve(FILE *f) {
           "                          is dropped (said, logged; default 64M)\n"
           "      --log=FILE          the log (default stderr); SIGHUP "
           "reopens it\n"
+          "      --no-fsync          --out/--jsonl: acknowledge a batch once "
+          "written,\n"
+          "                          not fdatasync'd (survives the "
+          "server's crash,\n"
+          "                          not the machine's)\n"
           "      --log-games         a log line per game stored (default: "
           "a summary\n"
           "                          line every 10 s while games come)\n"
@@ -136,6 +141,7 @@ int cmd_serve(int argc, char **argv) {
     OPT_SINKBUF,
     OPT_THREADS,
     OPT_LOGGAMES,
+    OPT_NOFSYNC,
     OPT_HEADER,
     OPT_MINRATE,
     OPT_DRAIN
@@ -159,6 +165,7 @@ int cmd_serve(int argc, char **argv) {
       {"sink-buffer", required_argument, NULL, OPT_SINKBUF},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"log-games", no_argument, NULL, OPT_LOGGAMES},
+      {"no-fsync", no_argument, NULL, OPT_NOFSYNC},
       {"header-timeout", required_argument, NULL, OPT_HEADER},
       {"min-body-rate", required_argument, NULL, OPT_MINRATE},
       {"drain-timeout", required_argument, NULL, OPT_DRAIN},
@@ -232,6 +239,9 @@ int cmd_serve(int argc, char **argv) {
         break;
       case OPT_LOGGAMES:
         o.log_games = 1;
+        break;
+      case OPT_NOFSYNC:
+        o.no_fsync = 1;
         break;
       case OPT_HEADER:
         bad |= parse_secs("--header-timeout", optarg, &o.header_ms);

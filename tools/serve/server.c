@@ -844,6 +844,7 @@ static int shard_sinks(server *s) {
   so.total = &s->g->backlog;
   so.lock = &s->g->write_lock;
   so.quarantine = opt->quarantine; /* a partial last record found at open */
+  so.no_sync = opt->no_fsync;
   s->sink = sink_create(s->loop, &so, &err);
   if (s->sink == NULL) {
     fprintf(stderr, "sgf: serve: sink %s: %s\n",

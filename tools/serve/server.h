@@ -43,6 +43,7 @@ typedef struct server_opts {
   uint64_t min_rate;  /* an HTTP body's bytes a second (0: none) */
   uint64_t drain_ms;  /* SIGTERM: then what is left is closed */
   int log_games;      /* a log line per game stored */
+  int no_fsync;       /* --no-fsync: stream sinks acknowledge once written */
   size_t sink_high;
   unsigned threads; /* workers for raw connections; 0 or 1: none */
 } server_opts;

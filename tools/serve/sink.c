@@ -413,7 +413,8 @@ static void write_work(uv_work_t *req) {
     off += (size_t)n;
     s->wresult = (ssize_t)off;
   }
-  if (s->wresult >= 0 && s->wregular && fdatasync(s->wfd) != 0) {
+  if (s->wresult >= 0 && s->wregular && !s->opt.no_sync &&
+      fdatasync(s->wfd) != 0) {
     int e = errno;
     /* not known durable: taken out and reported failed, that a client
      * sending it again stores it once; if it cannot be taken out, it

@@ -69,6 +69,10 @@ typedef struct sink_opts {
   /* A stream's file: where a partial last record found at open goes
    * (a directory, made if need be; NULL: "quarantine"). */
   const char *quarantine;
+  /* A stream's file: acknowledge a batch once written (the kernel has
+   * it: a crash of the server loses nothing, one of the machine may),
+   * not once fdatasync'd (--no-fsync). */
+  int no_sync;
   /* A directory: the most bytes it may hold (0: no cap), counted in
    * *used (shared by the shards' sinks on one directory; the first to
    * open it adds what the directory holds). See sink_reserve(). */
