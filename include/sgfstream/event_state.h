@@ -8,31 +8,10 @@
  *
  * Why it exists. sgf_parser_position() is a function call. In a handler
  * that otherwise calls nothing, the call (and the registers it makes the
- * handler save) costs more than the handler's own work. Measured with
- * bench/bench_tree and bench/bench_events on the first 5 MB of the aeb
- * collection (bench/make-corpus.sh --smoke: 3,498 games, 748,482 nodes),
- * 64 KiB chunks, gcc -O2. MB/s: best of 9 in one run of each program on
- * a loaded 2-core machine (the ratios are what to compare). Instructions:
- * valgrind --tool=callgrind --toggle-collect=run_floor (bench_tree
- * --floor-only MODE) or =timed_run (bench_events -o NAME), exact and
- * repeatable, divided by the nodes of the input:
- *
- *                                           MB/s   instructions/node
- *   bench_tree floor (bench/tree_floor.c: link each node, copy each
- *   value, and the three positions of a move: node, property, value)
- *     no positions                          334         287
- *     positions inline (this header)        332         339
- *     positions by sgf_parser_position()    239         376
- *   bench_events values/... (on_value; node, property and value read
- *   their position, nothing else)
- *     values/no-op, no positions            471         114
- *     values/pos-inl (this header)          466         159
- *     values/pos-call                       256         191
- *
- * The instruction counts understate the difference: a call makes the
- * handler save registers and keep a frame, which costs time more than
- * instructions. In time, inline positions are nearly free (-1%); by call
- * they cost the floor 28% and the no-op handlers 46%.
+ * handler save) costs more than the handler's own work: inline
+ * positions cost nearly nothing, positions by call about a third of a
+ * no-op handler's time (measured in bench/README.md, "Positions inline or
+ * by call").
  *
  * Why it is versioned. The readers below are compiled into your program,
  * so they fix how the parser counts positions (the members and their

@@ -3,12 +3,12 @@
  * For handler writers who do not want value slices. The reader sits on a
  * parser's public callbacks and hands you each property once it is
  * complete: its identifier and all its values, each value whole and raw
- * (escapes intact; sgf_unescape() gives the text). Values are assembled in
- * one buffer bounded by sgf_options.max_value_bytes: a property whose raw
- * values exceed it in total, or that has more than max_value_bytes / 16
- * values (at least 64), ends parsing with the fatal diagnostic
- * SGF_DIAG_VALUE_LIMIT (positioned at the value, marked at the property),
- * never with unbounded growth.
+ * (escapes intact; sgf_unescape() gives the text). Values are assembled
+ * in one buffer bounded by sgf_reader_options.max_value_bytes: a property
+ * whose raw values exceed it in total, or that has more than
+ * max_value_bytes / 16 values (at least 64), ends parsing with the fatal
+ * diagnostic SGF_DIAG_VALUE_LIMIT (positioned at the value, marked at the
+ * property), never with unbounded growth.
  *
  * Feed, finish, resume and reset through the parser that
  * sgf_reader_parser() returns. The same return contract as the core

@@ -47,8 +47,8 @@
  * sgf_value_acc_piece and sgf_move_decode doing their common case (one or
  * two letters; a value whole; two letters a-z on the board) with no call,
  * the rest through the library, with the same results for every input
- * (bench/bench_values.c's moves/decoded uses them: about 80 instead of
- * 200 instructions per move on top of the parser's).
+ * (bench/bench_values.c's moves/decoded uses them; bench/README.md
+ * gives what they save).
  *
  * COORDINATES. A point is (x, y), 0-based, x the column from the left and
  * y the row from the top: SGF's own order ("ab" is x 0, y 1). Letters
