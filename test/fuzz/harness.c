@@ -524,7 +524,10 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
       fail(r, "%s: mark %" PRIu64 " after position %" PRIu64,
            sgf_diag_name(d->code), d->mark.offset, d->pos.offset);
   }
-  if (r->skipping && !(r->finishing && d->code == SGF_DIAG_UNCLOSED_TREE))
+  /* a skipped tree obeys max_depth too: the '(' past the limit is the
+   * fatal depth-limit, wherever the skip began */
+  if (r->skipping && !(r->finishing && d->code == SGF_DIAG_UNCLOSED_TREE) &&
+      d->code != SGF_DIAG_DEPTH_LIMIT)
     fail(r, "%s at offset %" PRIu64 " while skipping", sgf_diag_name(d->code),
          d->pos.offset);
   if (d->code == SGF_DIAG_UNCLOSED_VALUE) {
@@ -532,7 +535,8 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
       fail(r, "unclosed-value outside a value at the end");
     r->unclosed_value = 1;
   }
-  if (d->code == SGF_DIAG_DEPTH_LIMIT && r->depth != r->max_depth &&
+  if (d->code == SGF_DIAG_DEPTH_LIMIT &&
+      (r->skipping ? r->depth > r->max_depth : r->depth != r->max_depth) &&
       !fz_tolerate("implicit-limit"))
     fail(r, "depth-limit at depth %" PRIu64 ", limit %" PRIu64, r->depth,
          r->max_depth);
