@@ -535,8 +535,12 @@ static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
       fail(r, "unclosed-value outside a value at the end");
     r->unclosed_value = 1;
   }
+  /* inside a tree skipped, or a variation mainline mode passes over,
+   * the nesting is the parser's alone: not above the limit is all we know */
   if (d->code == SGF_DIAG_DEPTH_LIMIT &&
-      (r->skipping ? r->depth > r->max_depth : r->depth != r->max_depth) &&
+      (r->skipping || (r->flags & SGF_OPT_MAINLINE)
+           ? r->depth > r->max_depth
+           : r->depth != r->max_depth) &&
       !fz_tolerate("implicit-limit"))
     fail(r, "depth-limit at depth %" PRIu64 ", limit %" PRIu64, r->depth,
          r->max_depth);
