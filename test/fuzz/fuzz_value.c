@@ -150,6 +150,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         enc1, sizeof enc1, &off);
   if (k1 < 0) {
     if (k1 == SGF_ERANGE && real_out_of_range(&v)) return 0;
+    /* text with a NUL byte (only a raw NUL decodes to one) is refused by
+     * the text encoder (value.h, ONE HOME), nothing written */
+    if (k1 == SGF_ERANGE && memchr(raw, '\0', len) != NULL) return 0;
     FAIL("a decoded value does not encode");
   }
   rc = sgf_value_decode(NULL, def, &b, enc1, (size_t)k1, &w, &off);
