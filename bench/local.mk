@@ -43,7 +43,7 @@ BENCH_EXES = bench/bench_events$(EXEEXT) bench/bench_tree$(EXEEXT) \
 EXTRA_DIST += bench/filter.sh
 EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \
 	bench/stats-pipe.sh bench/peer.sh bench/peer/sabaki.js bench/peer/.gitignore
-EXTRA_DIST += bench/serve.sh bench/serve-post.lua
+EXTRA_DIST += bench/serve.sh bench/serve-post.lua bench/compare.sh
 
 # bench/run finds the programs in the current (build) directory.
 bench: $(BENCH_EXES)
