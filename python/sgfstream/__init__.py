@@ -213,7 +213,8 @@ def read_inputs(source):
     input, decompressed. The streams are opened one at a time.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
-        yield None, None, io.BytesIO(bytes(source))
+        for member, reader in _open_stream(io.BytesIO(source), None):
+            yield None, member, reader
         return
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
@@ -244,20 +245,23 @@ def _read_path(path):
             yield path, member, reader
 
 
+_BROKEN = (EOFError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError, gzip.BadGzipFile)
+
+
 def _run(source, mode, strict, charset, mainline):
-    for name, member, reader in read_inputs(source):
-        stream = _core.Stream(reader, mode, name, member, strict, charset, mainline)
-        try:
-            yield from stream
-        except (EOFError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError, OSError) as e:
-            if isinstance(e, OSError) and not isinstance(e, (gzip.BadGzipFile,)) \
-                    and "Invalid data stream" not in str(e):
-                raise
-            where = name or "<stream>"
-            if member:
-                where += ":" + member
-            raise SGFError("%s: the input breaks off or is damaged (%s): "
-                           "the games before the break were read" % (where, e)) from e
+    where = "<input>"
+    try:
+        for name, member, reader in read_inputs(source):
+            where = (name or "<stream>") + (":" + member if member else "")
+            yield from _core.Stream(reader, mode, name, member, strict, charset, mainline)
+    except _BROKEN as e:
+        raise SGFError("%s: the input breaks off or is damaged (%s); the games "
+                       "before the break were read" % (where, e)) from e
+    except OSError as e:
+        if "Invalid data stream" not in str(e):  # bz2's damaged data
+            raise
+        raise SGFError("%s: the input is damaged (%s); the games before the "
+                       "damage were read" % (where, e)) from e
 
 
 def games(source, *, strict=False, charset=None, mainline=False):

@@ -830,13 +830,19 @@ static Py_ssize_t fill(Stream *s) {
     PyObject *mv = PyMemoryView_FromMemory(s->win + s->len, CHUNK, PyBUF_WRITE);
     if (!mv) return -1;
     PyObject *r = PyObject_CallOneArg(s->readinto, mv);
+    PyObject *et, *ev, *etb;
+    PyErr_Fetch(&et, &ev, &etb); /* release() runs with no error set */
     PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
     Py_DECREF(mv);
-    if (!rel) {
+    if (!rel) { /* the reader kept a view of our buffer: refused */
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(etb);
       Py_XDECREF(r);
       return -1;
     }
     Py_DECREF(rel);
+    PyErr_Restore(et, ev, etb);
     if (!r) return -1;
     if (r == Py_None) { /* a non-blocking reader with nothing: end */
       Py_DECREF(r);
