@@ -32,14 +32,12 @@ if [ $san = yes ]; then
   case $preload in /*) ;; *) echo "python: no libasan.so for ${CC:-cc}: cannot run under ASan"; exit 99 ;; esac
 fi
 
-pythons=${PYTHONS-}
-if [ -z "$pythons" ]; then
-  for p in python3 /usr/bin/python3; do
-    exe=$(command -v "$p" >/dev/null 2>&1 && "$p" -c 'import sys; print(sys.executable)' 2>/dev/null) || continue
-    exe=$(readlink -f "$exe")
-    case " $pythons " in *" $exe "*) ;; *) pythons="$pythons $exe" ;; esac
-  done
-fi
+pythons=
+for p in ${PYTHONS:-python3 /usr/bin/python3}; do
+  exe=$(command -v "$p" >/dev/null 2>&1 && "$p" -c 'import sys; print(sys.executable)' 2>/dev/null) || continue
+  exe=$(readlink -f "$exe")
+  case " $pythons " in *" $exe "*) ;; *) pythons="$pythons $exe" ;; esac
+done
 ran=0
 fail=0
 for py in $pythons; do

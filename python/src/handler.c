@@ -220,7 +220,7 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
           s->vbuf = v;
           s->vcap = n;
         }
-        memcpy(s->vbuf + s->vlen, sgf_event_bytes(b, e), e->len);
+        if (e->len) memcpy(s->vbuf + s->vlen, sgf_event_bytes(b, e), e->len);
         s->vlen += e->len;
         if (e->flags & SGF_VALUE_LAST) {
           PyObject *v = PyBytes_FromStringAndSize(s->vbuf, (Py_ssize_t)s->vlen);

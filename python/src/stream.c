@@ -536,7 +536,7 @@ static int on_batch_games(sgf_parser *p, void *user, const sgf_batch *b) {
       case SGF_EVENT_VALUE:
         if (!s->cur) break;
         if (e->flags & SGF_VALUE_FIRST) s->vlen = 0;
-        if (s->vlen + e->len <= sizeof s->vbuf)
+        if (e->len && s->vlen + e->len <= sizeof s->vbuf)
           memcpy(s->vbuf + s->vlen, sgf_event_bytes(b, e), e->len);
         s->vlen += e->len;
         if (e->flags & SGF_VALUE_LAST) {
@@ -662,7 +662,7 @@ static int on_batch_headers(sgf_parser *p, void *user, const sgf_batch *b) {
             s->failed = 1;
             return SGF_ABORT;
           }
-          memcpy(s->hbuf + s->hlen, sgf_event_bytes(b, e), e->len);
+          if (e->len) memcpy(s->hbuf + s->hlen, sgf_event_bytes(b, e), e->len);
           s->hlen += e->len;
           s->hsize[s->filling] += e->len;
         }
@@ -872,7 +872,7 @@ static Py_ssize_t fill(Stream *s) {
         return -1;
       }
     }
-    memcpy(s->win + s->len, view.buf, (size_t)got);
+    if (got) memcpy(s->win + s->len, view.buf, (size_t)got);
     PyBuffer_Release(&view);
     Py_DECREF(r);
   }

@@ -276,7 +276,8 @@ class TestHeaders(unittest.TestCase):
         self.assertEqual([h["black"] for h in hs], ["x", "y"])
 
 
-@unittest.skipUnless(have_sgf() and os.path.isdir(CORPUS), "no sgf tool or no ../shared/corpus")
+@unittest.skipUnless(have_sgf() and os.path.isdir(CORPUS) and not os.environ.get("SGF_SKIP_CORPUS"),
+                     "no sgf tool, no ../shared/corpus, or SGF_SKIP_CORPUS")
 class TestCorpus(unittest.TestCase):
     """games() and headers() against `sgf stats --json` / `sgf json --headers`."""
 
