@@ -12,10 +12,10 @@ EXTRA_DIST += python/run-tests.sh python/setup.py python/pyproject.toml \
 # that a file added there needs no line here.
 dist-hook: dist-python
 dist-python:
-	cd $(srcdir) && for f in python/src/*.c python/src/*.h python/sgfstream/*.py \
+	dd=$$(cd $(distdir) && pwd) && cd $(srcdir) && for f in python/src/*.c python/src/*.h python/sgfstream/*.py \
 	    python/sgfstream/*/*.py python/tests/*.py python/tests/data/*; do \
 	  [ -f "$$f" ] || continue; \
-	  d=$(distdir)/$$(dirname $$f); mkdir -p "$$d" && cp -p "$$f" "$$d/" || exit 1; \
+	  d=$$dd/$$(dirname $$f); mkdir -p "$$d" && cp -p "$$f" "$$d/" || exit 1; \
 	done
 .PHONY: dist-python
 python: lib/libsgfstream.la
