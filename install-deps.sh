@@ -11,6 +11,8 @@ set -e
 # loads every line of `sgf json` with both.
 # python3-distributed: test/dask-shards.sh runs contrib/dask/sgf_dask.py
 # on a Dask LocalCluster (Dask and its dependencies, about 10 MB).
+# python3-dev python3-setuptools: the Python binding (python/, built and
+# tested by make check for Debian's python3 and the python3 on PATH).
 # libhttp-parser-dev: sgf serve and sgf send (without it they are not
 # built); curl, wrk: bench/serve.sh (the HTTP path's client and load).
 PKGS="build-essential autoconf automake libtool pkg-config
@@ -19,7 +21,8 @@ PKGS="build-essential autoconf automake libtool pkg-config
       clang clang-format libclang-rt-14-dev valgrind
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       python3-distributed
-      libhttp-parser-dev curl wrk"
+      libhttp-parser-dev curl wrk
+      python3-dev python3-setuptools"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # Another apt or dpkg (unattended-upgrades on a fresh machine, a second

@@ -1,0 +1,42 @@
+/* sgfpy.h - what the C files of the Python extension sgfstream._core
+ * share. module.c makes the module and what every part uses (SGFError,
+ * Diagnostic, the action constants), then calls each part's init:
+ *   sgfpy_init_stream(m)  stream.c: games(), headers(), Handler, Parser
+ *   sgfpy_init_tree(m)    tree.c: Game / Node trees (the tree part)
+ * Each init adds its names to the module m and returns 0, or -1 with a
+ * Python exception set.
+ */
+#ifndef SGFPY_H
+#define SGFPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <sgfstream.h>
+
+/* The parts' module init functions. */
+int sgfpy_init_stream(PyObject *m);
+int sgfpy_init_tree(PyObject *m);
+/* handler.c: Handler and Parser; called by sgfpy_init_stream. */
+int sgfpy_init_handler(PyObject *m);
+
+/* sgfstream.SGFError (a ValueError): raised in strict mode, and wherever a
+ * parse stops on a fatal diagnostic. Its .diagnostics is a list of
+ * Diagnostic. Set by module.c before the parts' init. */
+extern PyObject *sgfpy_SGFError;
+
+/* sgfstream.Diagnostic: a named tuple (file, line, column, code, name,
+ * severity, message, offset). file may be None (bytes input). Returns a
+ * new reference, or NULL with an exception set. */
+PyObject *sgfpy_diagnostic_new(const sgf_diag *d, PyObject *file);
+
+/* Raise SGFError: message "FILE:LINE:COL: severity: message (name)" of the
+ * first diagnostic of diags (a list of Diagnostic, may be empty: then
+ * fallback is the message), .diagnostics = diags. Returns NULL. */
+PyObject *sgfpy_raise_sgf_error(PyObject *diags, const char *fallback);
+
+/* The library's result code as a Python exception (MemoryError for
+ * SGF_ENOMEM, else SGFError with the code's text). Returns NULL. */
+PyObject *sgfpy_raise_code(int code);
+
+#endif /* SGFPY_H */
