@@ -2125,6 +2125,28 @@ static PyTypeObject Tree_Type = {
     .tp_new = tree_new,
 };
 
+PyDoc_STRVAR(propdef_doc,
+             "_propdef(identifier) -> (type, type2, shape) or None\n\n"
+             "The library's definition of a property: its value type "
+             "('number', 'point',\n...), the second part's type of a "
+             "composed value (or None), its shape\n('single', 'list', "
+             "'elist'); None for an unknown property.");
+static PyObject *mod_propdef(PyObject *m, PyObject *ident) {
+  Py_ssize_t len;
+  const char *id = ident_arg(ident, &len);
+  if (!id) return NULL;
+  const sgf_propdef *d = sgf_prop_lookup(NULL, id, (size_t)len);
+  if (!d) Py_RETURN_NONE;
+  static const char *shapes[] = {"single", "list", "elist"};
+  const char *t2 =
+      d->type2 == SGF_VT_UNKNOWN ? NULL : sgf_vtype_name(NULL, d->type2);
+  return Py_BuildValue("(szs)", sgf_vtype_name(NULL, d->type), t2,
+                       shapes[d->shape]);
+}
+
+static PyMethodDef tree_module_methods[] = {
+    {"_propdef", (PyCFunction)mod_propdef, METH_O, propdef_doc}, {NULL}};
+
 int sgfpy_init_tree(PyObject *m) {
   colour_b = PyUnicode_InternFromString("b");
   colour_w = PyUnicode_InternFromString("w");
@@ -2141,5 +2163,5 @@ int sgfpy_init_tree(PyObject *m) {
       return -1;
     }
   }
-  return 0;
+  return PyModule_AddFunctions(m, tree_module_methods);
 }
