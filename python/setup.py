@@ -83,4 +83,9 @@ ext = Extension(
     **flags,
 )
 
-setup(ext_modules=[ext])
+# The packages: sgfstream and its subpackages (sgfstream.sgfmill).
+packages = sorted(
+    os.path.dirname(p).replace(os.sep, ".")
+    for p in glob.glob(os.path.join("sgfstream", "**", "__init__.py"), recursive=True)
+)
+setup(ext_modules=[ext], packages=packages)

@@ -1,45 +1,307 @@
 """sgfstream: SGF (Smart Game Format) game records at C speed.
 
-Streaming (bounded memory: the largest game, not the collection)::
+Streaming, in memory bounded by the largest game whatever the input's size::
 
     import sgfstream
-    for game in sgfstream.games("games.tar.xz"):      # path, file object or bytes
-        print(game.source, len(game.moves()) // 3)
-    for h in sgfstream.headers("collection.sgf"):      # root properties only
-        print(h["PB"], h["PW"], h.get("KM"))
+    for game in sgfstream.games("games.tar.xz"):     # a path, file object or bytes
+        print(game.source.file, game.source.member, len(game.moves()) // 3)
+    for h in sgfstream.headers("collection.sgf"):     # the root's header fields
+        print(h["black"], h["white"], h["komi"])
 
-Handlers (called per property at most, never per byte) and the push
-parser for network code::
+games() yields GameRecord objects: the game's bytes (.data), where it came
+from (.source: file, archive member, index, offset, line, column), its
+Diagnostic objects (.diagnostics) and its main line's moves as a compact
+array (.moves()); touching anything else (.root, ...) parses the game into
+a tree (sgfstream.tree). headers() yields one dict a game with the header
+fields typed (komi a float, handicap an int, size a (width, height) pair,
+text as str decoded by the game's CA), reading only each game's root node.
+
+Handlers, called per property at most, never per byte, and the push parser
+for network code (the C parser's contract: split anywhere, PAUSE and
+resume)::
 
     class Count(sgfstream.Handler):
-        def on_node(self, offset):
-            self.nodes += 1
+        games = 0
+        def on_game(self):
+            self.games += 1
             return sgfstream.CONTINUE
 
-    p = sgfstream.Parser(Count())
+    h = Count(); p = sgfstream.Parser(h)
     p.feed(b"(;GM[1]"); p.feed(b";B[aa])"); p.finish()
 
-Trees (Game, Node, Board) are in sgfstream.tree, a drop-in for sgfmill in
-sgfstream.sgfmill. Problems in the input are Diagnostic objects with their
-file, line and column; strict mode raises SGFError carrying them.
+Problems in the input are Diagnostic objects with their file, line and
+column; strict mode (strict=True) raises SGFError carrying them at the
+first deviation from FF[4]. Trees (Game, Node, Board) are in
+sgfstream.tree; a drop-in for sgfmill is sgfstream.sgfmill.
 """
 
+import bz2
+import gzip
+import io
+import lzma
+import os
+import tarfile
+import zipfile
+
+from . import _core
 from ._core import (  # noqa: F401
     CONTINUE,
     LIBRARY_VERSION,
+    MOVE_INVALID,
+    MOVE_PASS,
     PAUSE,
     SKIP,
     STOP,
     Diagnostic,
+    GameRecord,
+    Handler,
+    Parser,
     SGFError,
+    Source,
 )
-from . import _core
 
 __version__ = "1.1.0"
 
 __all__ = [
-    "CONTINUE", "SKIP", "PAUSE", "STOP", "LIBRARY_VERSION",
-    "Diagnostic", "SGFError",
+    "games", "headers", "read_inputs",
+    "GameRecord", "Source", "Diagnostic", "SGFError",
+    "Handler", "Parser",
+    "CONTINUE", "SKIP", "PAUSE", "STOP",
+    "MOVE_PASS", "MOVE_INVALID", "LIBRARY_VERSION",
 ]
+
+_CHUNK = 1 << 20
+
+
+def _kind(head):
+    """What the first bytes of an input say it is."""
+    if head[:2] == b"\x1f\x8b":
+        return "gzip"
+    if head[:3] == b"BZh":
+        return "bzip2"
+    if head[:6] == b"\xfd7zXZ\x00":
+        return "xz"
+    if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        return "zip"
+    if len(head) >= 262 and head[257:262] == b"ustar":
+        return "tar"
+    if head[:4] == b"\x28\xb5\x2f\xfd":
+        return "zstd"
+    if head[:6] == b"7z\xbc\xaf\x27\x1c":
+        return "7z"
+    if head[:4] == b"Rar!":
+        return "rar"
+    return "plain"
+
+
+def _is_sgf_name(name):
+    n = name.lower()
+    for suffix in ("", ".gz", ".bz2", ".xz"):
+        if n.endswith(".sgf" + suffix):
+            return True
+    return False
+
+
+class _Peek(io.RawIOBase):
+    """A binary stream whose first bytes were read already to see its kind."""
+
+    def __init__(self, head, f):
+        self._head = head
+        self._f = f
+        self._readinto = getattr(f, "readinto", None)
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self._head:
+            n = min(len(b), len(self._head))
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        if self._readinto is not None:
+            return self._readinto(b)
+        data = self._f.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+def _open_stream(f, name):
+    """Yield (member, binary reader) for a binary stream f: decompressed,
+    and each .sgf member of a tar or zip archive in it."""
+    head = f.read(512) if hasattr(f, "read") else b""
+    if head is None:
+        head = b""
+    kind = _kind(head)
+    if kind in ("gzip", "bzip2", "xz"):
+        opener = {"gzip": gzip.GzipFile, "bzip2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
+        inner = opener(fileobj=_Peek(head, f), mode="rb") if kind == "gzip" else opener(_Peek(head, f))
+        head2 = inner.read(512)
+        if _kind(head2) == "tar":
+            yield from _tar_members(_Peek(head2, inner), name)
+        else:
+            yield None, _Peek(head2, inner)
+    elif kind == "tar":
+        yield from _tar_members(_Peek(head, f), name)
+    elif kind == "zip":
+        if name is not None and not hasattr(f, "seekable"):
+            raise SGFError("%s: a zip archive needs a seekable file" % name)
+        data = f if (hasattr(f, "seek") and f.seekable()) else None
+        if data is not None:
+            data.seek(0)
+        else:
+            data = io.BytesIO(head + f.read())
+        with zipfile.ZipFile(data) as z:
+            for info in sorted(z.infolist(), key=lambda i: i.filename):
+                if info.is_dir() or not _is_sgf_name(info.filename):
+                    continue
+                with z.open(info) as m:
+                    yield from _member(info.filename, m, name)
+    elif kind in ("zstd", "7z", "rar"):
+        raise SGFError(
+            "%s: %s input is not read by the Python binding (gzip, bzip2, xz, "
+            "tar and zip are); the sgf tool reads it" % (name or "<stream>", kind))
+    else:
+        yield None, _Peek(head, f)
+
+
+def _member(member, f, name):
+    """A member of an archive, itself maybe compressed (x.sgf.gz)."""
+    for sub, reader in _open_stream(f, name):
+        yield (member if sub is None else member + ":" + sub), reader
+
+
+def _tar_members(f, name):
+    with tarfile.open(fileobj=f, mode="r|") as t:
+        for info in t:
+            if not info.isfile() or not _is_sgf_name(info.name):
+                continue
+            m = t.extractfile(info)
+            if m is not None:
+                yield from _member(info.name, m, name)
+
+
+def _walk(path):
+    """The SGF files below a directory, as the sgf tool takes them: names
+    ending in .sgf (or .sgf.gz, .sgf.bz2, .sgf.xz), any case; each
+    directory's files sorted, then its subdirectories sorted; links to
+    directories are not followed."""
+    stack = [path]
+    while stack:
+        d = stack.pop()
+        try:
+            entries = sorted(os.scandir(d), key=lambda e: e.name)
+        except OSError as e:
+            raise SGFError("%s: %s" % (d, e.strerror)) from e
+        subdirs = []
+        for e in entries:
+            if e.is_dir(follow_symlinks=False):
+                subdirs.append(e.path)
+            elif _is_sgf_name(e.name) and e.is_file():
+                yield e.path
+        stack.extend(reversed(subdirs))
+
+
+def read_inputs(source):
+    """Yield (file, member, reader) for each input a source holds.
+
+    source: a path (str or os.PathLike: a plain SGF file, one compressed
+    with gzip, bzip2 or xz, a tar or zip archive, compressed or not, or a
+    directory, walked for *.sgf files), a binary file object (anything with
+    readinto() or read(): an open file, sys.stdin.buffer, a socket's
+    makefile('rb')), or bytes-like. reader is a binary stream of one SGF
+    input, decompressed. The streams are opened one at a time.
+    """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        yield None, None, io.BytesIO(bytes(source))
+        return
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        if os.path.isdir(path):
+            for p in _walk(path):
+                yield from _read_path(p)
+            return
+        yield from _read_path(path)
+        return
+    if hasattr(source, "readinto") or hasattr(source, "read"):
+        if getattr(source, "closed", False):
+            raise ValueError("I/O operation on closed file")
+        name = getattr(source, "name", None)
+        if not isinstance(name, str):
+            name = None
+        for member, reader in _open_stream(source, name):
+            yield name, member, reader
+        return
+    raise TypeError("source must be a path, a binary file object or bytes, not %s"
+                    % type(source).__name__)
+
+
+def _read_path(path):
+    with open(path, "rb") as f:
+        for member, reader in _open_stream(f, path):
+            yield path, member, reader
+
+
+def _run(source, mode, strict, charset, mainline):
+    for name, member, reader in read_inputs(source):
+        stream = _core.Stream(reader, mode, name, member, strict, charset, mainline)
+        try:
+            yield from stream
+        except (EOFError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError, OSError) as e:
+            if isinstance(e, OSError) and not isinstance(e, (gzip.BadGzipFile,)) \
+                    and "Invalid data stream" not in str(e):
+                raise
+            where = name or "<stream>"
+            if member:
+                where += ":" + member
+            raise SGFError("%s: the input breaks off or is damaged (%s): "
+                           "the games before the break were read" % (where, e)) from e
+
+
+def games(source, *, strict=False, charset=None, mainline=False):
+    """Yield the games of source one at a time, as GameRecord objects.
+
+    source: a path (plain, compressed with gzip, bzip2 or xz, a tar or zip
+    archive, a directory), a binary file object, or bytes; see
+    read_inputs(). Memory is bounded by the largest game, not the input.
+
+    strict: stop at the first deviation from FF[4], raising SGFError with
+    its Diagnostic. charset: read text in this charset (iconv's names)
+    whatever the game's CA says (kept in each record's .charset for its
+    tree). mainline: pass over every secondary variation unparsed (the
+    records' node counts and trees then hold the main line only).
+
+    Each record has .data (the game's bytes), .source (a Source: file,
+    member, index, offset, line, column), .diagnostics, .nodes and
+    .moves() (the main line as an array.array('B'), three bytes a move:
+    colour 1/2, x, y; see GameRecord.moves). A fatal diagnostic (depth
+    limit, UTF-16 input) raises SGFError in any mode; a damaged or
+    truncated compressed input raises SGFError after the games before the
+    break.
+    """
+    return _run(source, _core.MODE_GAMES, strict, charset, mainline)
+
+
+def headers(source, *, strict=False, charset=None):
+    """Yield one dict a game with its header fields, reading only the root
+    node of each game: the rest is passed over at tokenizer speed.
+
+    Keys: file, member, game (index), offset, line, column (where the game
+    is), then black, white, black_rank, white_rank, result, date, komi
+    (float), handicap (int), size ((width, height)), rules, event, round,
+    place, game_name: the first value of PB, PW, BR, WR, RE, DT, KM, HA,
+    SZ, RU, EV, RO, PC, GN in the root node, None when absent (or over
+    64 KiB). A value that is not of its type (KM[6.5 pts]) comes as its
+    text. Text is decoded as FF[4] SimpleText and converted from the
+    game's CA (or charset) to str. `sgf json --headers` gives the same
+    fields. source, strict, charset: as for games().
+
+        import pandas
+        table = pandas.DataFrame(sgfstream.headers("games.zip"))
+    """
+    return _run(source, _core.MODE_HEADERS, strict, charset, False)
+
 
 from .tree import *  # Game, Node, Board: python/sgfstream/tree.py

@@ -17,6 +17,8 @@
 /* The parts' module init functions. */
 int sgfpy_init_stream(PyObject *m);
 int sgfpy_init_tree(PyObject *m);
+/* handler.c: Handler and Parser; called by sgfpy_init_stream. */
+int sgfpy_init_handler(PyObject *m);
 
 /* sgfstream.SGFError (a ValueError): raised in strict mode, and wherever a
  * parse stops on a fatal diagnostic. Its .diagnostics is a list of
