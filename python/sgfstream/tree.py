@@ -88,13 +88,11 @@ def _part_raw(kind, v, compose=False):
     return _text_raw(v, compose)
 
 
-class Node(_core.Node):
+class _Node:
     """A node of a Game (made when first reached). A list-like container of
     its children (len, indexing, slicing, iteration, index()); false when
     it has none. parent, children, game; navigation and edits as listed
     in sgfstream.tree."""
-
-    __slots__ = ()
 
     get = _core.Node._get_typed
     get_move = _core.Node._get_move_xy
@@ -156,6 +154,13 @@ class Node(_core.Node):
         return "<sgfstream.tree.Node %d of %r>" % (self.preorder_index,
                                                    self.properties())
 
+
+
+# Made in C so that its instances are not garbage-collected (cheaper to
+# make: one per node reached); the methods are those of the class above.
+Node = _core._node_class(
+    "sgfstream.tree.Node", _Node.__doc__,
+    {k: v for k, v in vars(_Node).items() if k != "__slots__"})
 
 class Game(_core.Tree):
     """One game tree in the library's memory. Game() is a new game with an

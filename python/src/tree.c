@@ -88,9 +88,12 @@ static PyObject *cache_get(TreeObject *t, const sgf_node *n) {
   return NULL;
 }
 
-static int cache_put(TreeObject *t, const sgf_node *n, PyObject *o) {
-  if ((t->used + 1) * 2 > t->cap) {
-    size_t ncap = t->cap ? t->cap * 2 : 64;
+/* Room for `more` nodes beyond those in the table; 0 or -1 (no memory). */
+static int cache_reserve(TreeObject *t, size_t more) {
+  if ((t->used + more) * 2 <= t->cap) return 0;
+  size_t ncap = t->cap ? t->cap : 64;
+  while ((t->used + more) * 2 > ncap) ncap *= 2;
+  {
     cache_slot *ns = PyMem_Calloc(ncap, sizeof *ns);
     if (!ns) {
       PyErr_NoMemory();
@@ -106,6 +109,11 @@ static int cache_put(TreeObject *t, const sgf_node *n, PyObject *o) {
     t->slots = ns;
     t->cap = ncap;
   }
+  return 0;
+}
+
+static int cache_put(TreeObject *t, const sgf_node *n, PyObject *o) {
+  if (cache_reserve(t, 1) < 0) return -1;
   size_t mask = t->cap - 1, i = ptr_hash(n, mask);
   while (t->slots[i].key) i = (i + 1) & mask;
   t->slots[i].key = n;
@@ -148,8 +156,19 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
     return o;
   }
   PyTypeObject *tp = t->node_type ? t->node_type : &Node_Type;
-  NodeObject *no = (NodeObject *)tp->tp_alloc(tp, 0);
-  if (!no) return NULL;
+  NodeObject *no;
+  if (tp->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(tp) &&
+      tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
+      tp->tp_itemsize == 0) {
+    /* What PyType_GenericAlloc does for such a type, without the
+     * generic part: one node per node reached makes it count. */
+    no = PyObject_Malloc(sizeof(NodeObject));
+    if (!no) return PyErr_NoMemory();
+    PyObject_Init((PyObject *)no, tp);
+  } else {
+    no = (NodeObject *)tp->tp_alloc(tp, 0);
+    if (!no) return NULL;
+  }
   Py_INCREF(t);
   no->owner = t;
   no->n = n;
@@ -175,12 +194,6 @@ static const sgf_node *node_get(NodeObject *self) {
   return self->n;
 }
 
-static int node_traverse(NodeObject *self, visitproc visit, void *arg) {
-  Py_VISIT(self->owner);
-  Py_VISIT(self->rawmap);
-  return 0;
-}
-
 static int node_clear(NodeObject *self) {
   if (self->owner) cache_del(self->owner, self->n, (PyObject *)self);
   Py_CLEAR(self->owner);
@@ -188,10 +201,20 @@ static int node_clear(NodeObject *self) {
   return 0;
 }
 
+/* Not garbage-collected: a node refers to its Tree and to a dict of
+ * bytes, and the Tree to no node (its table holds no references), so no
+ * cycle goes through a node unless a program stores nodes in its game's
+ * attributes. That saves a third of the cost of making a node. */
 static void node_dealloc(NodeObject *self) {
-  PyObject_GC_UnTrack(self);
+  PyTypeObject *tp = Py_TYPE(self), *b = tp;
   node_clear(self);
-  Py_TYPE(self)->tp_free((PyObject *)self);
+  tp->tp_free((PyObject *)self);
+  /* An instance of a heap type holds a reference to it. subtype_dealloc
+   * (classes made by a class statement) drops it when the nearest class
+   * with a dealloc of its own is static (Node); a node class made by
+   * _node_class() is a heap type with this dealloc: drop it here. */
+  while (b && b->tp_dealloc != (destructor)node_dealloc) b = b->tp_base;
+  if (b && (b->tp_flags & Py_TPFLAGS_HEAPTYPE)) Py_DECREF(tp);
 }
 
 static PyObject *node_new_refused(PyTypeObject *tp, PyObject *a, PyObject *k) {
@@ -297,6 +320,19 @@ static PyObject *node_get_raw(NodeObject *self, PyObject *ident) {
   if (!id || !n) return NULL;
   sgf_value_view v;
   if (!first_value(n, id, len, &v)) return key_error(ident);
+  return PyBytes_FromStringAndSize(v.raw ? v.raw : "", v.len);
+}
+
+PyDoc_STRVAR(raw_or_none_doc,
+             "_raw_or_none(identifier) -> bytes or None\n\n"
+             "get_raw() without the KeyError.");
+static PyObject *node_raw_or_none(NodeObject *self, PyObject *ident) {
+  Py_ssize_t len;
+  const char *id = ident_arg(ident, &len);
+  const sgf_node *n = node_get(self);
+  if (!id || !n) return NULL;
+  sgf_value_view v;
+  if (!first_value(n, id, len, &v)) Py_RETURN_NONE;
   return PyBytes_FromStringAndSize(v.raw ? v.raw : "", v.len);
 }
 
@@ -576,15 +612,15 @@ static PyObject *node_main_line(NodeObject *self, PyObject *unused) {
 /* Node: moves                                                             */
 
 static PyObject *pair(long a, long b) {
+  PyObject *t = PyTuple_New(2);
+  if (!t) return NULL;
   PyObject *x = PyLong_FromLong(a), *y = PyLong_FromLong(b);
+  if (x) PyTuple_SET_ITEM(t, 0, x);
+  if (y) PyTuple_SET_ITEM(t, 1, y);
   if (!x || !y) {
-    Py_XDECREF(x);
-    Py_XDECREF(y);
+    Py_DECREF(t);
     return NULL;
   }
-  PyObject *t = PyTuple_Pack(2, x, y);
-  Py_DECREF(x);
-  Py_DECREF(y);
   return t;
 }
 
@@ -652,6 +688,30 @@ static PyObject *mill_point_obj(TreeObject *t, const char *raw, size_t len,
   return pair(row, col);
 }
 
+/* sgfmill's (colour, (row, col)) results, made once: (row, col) pairs
+ * and the pairs with each colour, by row * SGF_BOARD_MAX + col, and the
+ * passes. Tuples are immutable: sharing them is invisible. */
+static PyObject *point_cache[SGF_BOARD_MAX * SGF_BOARD_MAX];
+static PyObject *move_cache[2][SGF_BOARD_MAX * SGF_BOARD_MAX];
+static PyObject *pass_cache[2];
+
+static PyObject *cached_move(int white, int row, int col) {
+  PyObject **slot;
+  if (row < 0) {
+    slot = &pass_cache[white];
+    if (!*slot) *slot = PyTuple_Pack(2, white ? colour_w : colour_b, Py_None);
+  } else {
+    int i = row * SGF_BOARD_MAX + col;
+    slot = &move_cache[white][i];
+    if (!*slot) {
+      if (!point_cache[i] && !(point_cache[i] = pair(row, col))) return NULL;
+      *slot = PyTuple_Pack(2, white ? colour_w : colour_b, point_cache[i]);
+    }
+  }
+  Py_XINCREF(*slot);
+  return *slot;
+}
+
 PyDoc_STRVAR(mill_get_move_doc,
              "get_move() -> (colour, move)\n\n"
              "sgfmill's get_move: the B property if present, else W; colour "
@@ -661,18 +721,16 @@ static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
   sgf_value_view v;
-  PyObject *col;
-  if (first_value(n, "B", 1, &v))
-    col = colour_b;
-  else if (first_value(n, "W", 1, &v))
-    col = colour_w;
-  else
-    return Py_BuildValue("(OO)", Py_None, Py_None);
-  PyObject *mv = mill_point_obj(self->owner, v.raw, v.len, 1);
-  if (!mv) return NULL;
-  PyObject *r = PyTuple_Pack(2, col, mv);
-  Py_DECREF(mv);
-  return r;
+  sgf_color c = sgf_node_move(n, &v);
+  /* sgfmill takes B before W whatever their order: only a node with
+   * more than one property may hold both. */
+  if (c == SGF_COLOR_WHITE && sgf_node_prop_count(n) > 1 &&
+      first_value(n, "B", 1, &v))
+    c = SGF_COLOR_BLACK;
+  if (c == SGF_COLOR_NONE) return Py_BuildValue("(OO)", Py_None, Py_None);
+  int row, col, rc = mill_point(self->owner, v.raw, v.len, 1, &row, &col);
+  if (rc < 0) return NULL;
+  return cached_move(c == SGF_COLOR_WHITE, rc ? row : -1, col);
 }
 
 PyDoc_STRVAR(mill_points_doc,
@@ -1276,6 +1334,8 @@ PyDoc_STRVAR(main_sequence_doc,
              "The leftmost variation: the root, then the first child at each "
              "step, to a leaf.");
 static PyObject *tree_main_sequence(TreeObject *self, PyObject *unused) {
+  /* Every node of a game without variations: one table size for all. */
+  if (cache_reserve(self, sgf_tree_node_count(self->tree)) < 0) return NULL;
   PyObject *l = PyList_New(0);
   if (!l) return NULL;
   for (const sgf_node *n = sgf_tree_root(self->tree); n;
@@ -1996,6 +2056,7 @@ static PyTypeObject Board_Type = {
 static PyMethodDef node_methods[] = {
     {"get_raw", (PyCFunction)node_get_raw, METH_O, get_raw_doc},
     {"get_raw_list", (PyCFunction)node_get_raw_list, METH_O, get_raw_list_doc},
+    {"_raw_or_none", (PyCFunction)node_raw_or_none, METH_O, raw_or_none_doc},
     {"has_property", (PyCFunction)node_has_property, METH_O, has_property_doc},
     {"properties", (PyCFunction)node_properties, METH_NOARGS, properties_doc},
     {"get_raw_property_map", (PyCFunction)node_get_raw_property_map,
@@ -2076,12 +2137,10 @@ static PyTypeObject Node_Type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sgfstream._core.Node",
     .tp_basicsize = sizeof(NodeObject),
     .tp_dealloc = (destructor)node_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc =
         "A node of a game tree (made when first touched). A list-like "
         "container of\nits children; false when it has none.",
-    .tp_traverse = (traverseproc)node_traverse,
-    .tp_clear = (inquiry)node_clear,
     .tp_iter = (getiterfunc)node_iter,
     .tp_as_sequence = &node_as_sequence,
     .tp_as_mapping = &node_as_mapping,
@@ -2125,6 +2184,46 @@ static PyTypeObject Tree_Type = {
     .tp_new = tree_new,
 };
 
+PyDoc_STRVAR(node_class_doc,
+             "_node_class(name, doc, namespace) -> type\n\n"
+             "A subclass of Node named name (dotted: 'pkg.mod.Class') with "
+             "the\nattributes of namespace (a dict: the functions of a plain "
+             "class body),\nwhose instances are not garbage-collected (a "
+             "class statement would make\nthem so, at a third of the cost "
+             "of making a node).");
+static PyObject *mod_node_class(PyObject *m, PyObject *args) {
+  const char *name, *doc;
+  PyObject *ns;
+  if (!PyArg_ParseTuple(args, "ssO!", &name, &doc, &PyDict_Type, &ns))
+    return NULL;
+  PyType_Slot slots[] = {{Py_tp_doc, (void *)doc},
+                         {Py_tp_dealloc, (void *)node_dealloc},
+                         {0, NULL}};
+  PyType_Spec spec = {name, (int)sizeof(NodeObject), 0,
+                      Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots};
+  PyObject *bases = PyTuple_Pack(1, (PyObject *)&Node_Type);
+  if (!bases) return NULL;
+  PyObject *tp = PyType_FromSpecWithBases(&spec, bases);
+  Py_DECREF(bases);
+  if (!tp) return NULL;
+  PyObject *k, *v;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(ns, &pos, &k, &v)) {
+    if (PyUnicode_Check(k) &&
+        (PyUnicode_CompareWithASCIIString(k, "__dict__") == 0 ||
+         PyUnicode_CompareWithASCIIString(k, "__weakref__") == 0 ||
+         PyUnicode_CompareWithASCIIString(k, "__doc__") == 0 ||
+         PyUnicode_CompareWithASCIIString(k, "__module__") == 0 ||
+         PyUnicode_CompareWithASCIIString(k, "__qualname__") == 0))
+      continue;
+    if (PyObject_SetAttr(tp, k, v) < 0) {
+      Py_DECREF(tp);
+      return NULL;
+    }
+  }
+  return tp;
+}
+
 PyDoc_STRVAR(propdef_doc,
              "_propdef(identifier) -> (type, type2, shape) or None\n\n"
              "The library's definition of a property: its value type "
@@ -2145,7 +2244,9 @@ static PyObject *mod_propdef(PyObject *m, PyObject *ident) {
 }
 
 static PyMethodDef tree_module_methods[] = {
-    {"_propdef", (PyCFunction)mod_propdef, METH_O, propdef_doc}, {NULL}};
+    {"_propdef", (PyCFunction)mod_propdef, METH_O, propdef_doc},
+    {"_node_class", (PyCFunction)mod_node_class, METH_VARARGS, node_class_doc},
+    {NULL}};
 
 int sgfpy_init_tree(PyObject *m) {
   colour_b = PyUnicode_InternFromString("b");

@@ -38,7 +38,7 @@ _REFUSED = {
 }
 
 
-class Tree_node(_core.Node):
+class _Tree_node:
     """A node of an Sgf_game (do not instantiate: get nodes from the game).
 
     A list-like container of its children (indexing, slicing, iteration,
@@ -46,8 +46,6 @@ class Tree_node(_core.Node):
     only): owner, the Sgf_game; parent, the parent node (None for the
     root). Raw values are bytes in the game's raw property encoding.
     """
-
-    __slots__ = ()
 
     get_move = _core.Node._mill_get_move
 
@@ -57,7 +55,7 @@ class Tree_node(_core.Node):
 
     def get_encoding(self):
         """The raw property encoding (normalised codec name)."""
-        return self.owner.presenter.encoding
+        return self.owner._encoding
 
     def get_presenter(self):
         """The game's sgf_properties.Presenter."""
@@ -189,6 +187,13 @@ class Tree_node(_core.Node):
             for ident in sorted(self.properties())) + "\n"
 
 
+
+# Made in C so that its instances are not garbage-collected (cheaper to
+# make: one per node reached); the methods are those of the class above.
+Tree_node = _core._node_class(
+    "sgfstream.sgfmill.sgf.Tree_node", _Tree_node.__doc__,
+    {k: v for k, v in vars(_Tree_node).items() if k != "__slots__"})
+
 class Sgf_game(_core.Tree):
     """An SGF game tree (one GameTree), its nodes in the C library.
 
@@ -211,11 +216,12 @@ class Sgf_game(_core.Tree):
         root.set_raw("FF", b"4")
         root.set_raw("GM", b"1")
         root.set_raw("SZ", sgf_properties.serialise_number(self.size))
-        root.set_raw("CA", self.presenter.encoding.encode())
+        root.set_raw("CA", self._encoding.encode())
 
     def _setup(self, size, encoding):
         self.size = size
-        self.presenter = sgf_properties.Presenter(size, encoding)
+        # The Presenter is made on first use; the encoding is checked now.
+        self._encoding = sgf_properties._checked_encoding(encoding)
         w, h = (size, size) if isinstance(size, int) else size
         self._set_board(w, h, w > 26 or h > 26)
 
@@ -245,9 +251,8 @@ class Sgf_game(_core.Tree):
             raise ValueError("no SGF data found")
         game = trees[0]
         root = game.get_root()
-        try:
-            size_bb = root.get_raw("SZ")
-        except KeyError:
+        size_bb = root._raw_or_none("SZ")
+        if size_bb is None:
             size = 19
         else:
             try:
@@ -260,15 +265,14 @@ class Sgf_game(_core.Tree):
         if isinstance(size, int) and not 1 <= size <= limit:
             raise ValueError("size out of range: %s" % size)
         if override_encoding is None:
-            try:
-                encoding = root.get_raw("CA").decode("ascii", "replace")
-            except KeyError:
-                encoding = "ISO-8859-1"
+            ca = root._raw_or_none("CA")
+            encoding = ("ISO-8859-1" if ca is None
+                        else ca.decode("ascii", "replace"))
         else:
             encoding = override_encoding
         game._setup(size, encoding)
         if override_encoding is not None:
-            root.set_raw("CA", game.presenter.encoding.encode())
+            root.set_raw("CA", game._encoding.encode())
         return game
 
     @classmethod
@@ -292,9 +296,18 @@ class Sgf_game(_core.Tree):
             raise ValueError("unsupported charset: %s"
                              % self.get_root().get_raw("CA")) from None
         data = self._serialise_mill(wrap)
-        if encoding == self.presenter.encoding:
+        if encoding == self._encoding:
             return data
-        return data.decode(self.presenter.encoding).encode(encoding)
+        return data.decode(self._encoding).encode(encoding)
+
+    @property
+    def presenter(self):
+        """The game's sgf_properties.Presenter (made on first use)."""
+        p = self.__dict__.get("_presenter")
+        if p is None:
+            p = self._presenter = sgf_properties.Presenter(self.size,
+                                                           self._encoding)
+        return p
 
     def get_property_presenter(self):
         """The game's sgf_properties.Presenter."""

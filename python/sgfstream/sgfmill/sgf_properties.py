@@ -302,20 +302,33 @@ _property_types_by_ident = {
 _text_property_type = _TYPES["text"]
 
 
-class Presenter(_Context):
-    """Reads and writes property values for one board size and raw
-    encoding. Unknown (private) properties are Text."""
+_checked = {}
 
-    def __init__(self, size, encoding):
+
+def _checked_encoding(encoding):
+    """The normalised codec name of encoding, as Presenter makes it (and
+    the same ValueError), remembered."""
+    name = _checked.get(encoding)
+    if name is None:
         try:
             encoding.encode("ascii")
         except UnicodeEncodeError:
             raise ValueError("encoding names must be ascii") from None
         try:
-            encoding = normalise_charset_name(encoding)
+            name = normalise_charset_name(encoding)
         except LookupError:
             raise ValueError("unknown encoding: %s" % encoding) from None
-        super().__init__(size, encoding)
+        if len(_checked) < 1000:
+            _checked[encoding] = name
+    return name
+
+
+class Presenter(_Context):
+    """Reads and writes property values for one board size and raw
+    encoding. Unknown (private) properties are Text."""
+
+    def __init__(self, size, encoding):
+        super().__init__(size, _checked_encoding(encoding))
         self.property_types_by_ident = _property_types_by_ident.copy()
         self.default_property_type = _text_property_type
 
