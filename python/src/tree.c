@@ -147,6 +147,12 @@ static void cache_del(TreeObject *t, const sgf_node *n, PyObject *o) {
   t->used--;
 }
 
+/* Memory of dead nodes, for the next ones (nodes come and go by the
+ * thousand as a script walks games). */
+#define NODE_FREE_MAX 1024
+static NodeObject *node_free[NODE_FREE_MAX];
+static int node_free_n;
+
 /* The Node for n (new reference), made if none is alive. */
 static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
   if (!n) Py_RETURN_NONE;
@@ -162,7 +168,8 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
       tp->tp_itemsize == 0) {
     /* What PyType_GenericAlloc does for such a type, without the
      * generic part: one node per node reached makes it count. */
-    no = PyObject_Malloc(sizeof(NodeObject));
+    no = node_free_n ? node_free[--node_free_n]
+                     : PyObject_Malloc(sizeof(NodeObject));
     if (!no) return PyErr_NoMemory();
     PyObject_Init((PyObject *)no, tp);
   } else {
@@ -208,7 +215,11 @@ static int node_clear(NodeObject *self) {
 static void node_dealloc(NodeObject *self) {
   PyTypeObject *tp = Py_TYPE(self), *b = tp;
   node_clear(self);
-  tp->tp_free((PyObject *)self);
+  if (tp->tp_free == PyObject_Free && node_free_n < NODE_FREE_MAX &&
+      tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject))
+    node_free[node_free_n++] = self;
+  else
+    tp->tp_free((PyObject *)self);
   /* An instance of a heap type holds a reference to it. subtype_dealloc
    * (classes made by a class statement) drops it when the nearest class
    * with a dealloc of its own is static (Node); a node class made by
@@ -721,16 +732,24 @@ static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
   sgf_value_view v;
-  sgf_color c = sgf_node_move(n, &v);
-  /* sgfmill takes B before W whatever their order: only a node with
-   * more than one property may hold both. */
-  if (c == SGF_COLOR_WHITE && sgf_node_prop_count(n) > 1 &&
-      first_value(n, "B", 1, &v))
-    c = SGF_COLOR_BLACK;
-  if (c == SGF_COLOR_NONE) return Py_BuildValue("(OO)", Py_None, Py_None);
+  int white;
+  if (sgf_node_prop_count(n) == 1) {
+    /* A move node as most are: its one property. */
+    sgf_prop_view pv = sgf_node_prop(n, 0);
+    if (pv.ident_len != 1 || (pv.ident[0] != 'B' && pv.ident[0] != 'W'))
+      return Py_BuildValue("(OO)", Py_None, Py_None);
+    white = pv.ident[0] == 'W';
+    v = sgf_prop_value(&pv, 0);
+  } else if (first_value(n, "B", 1, &v)) { /* B before W, as sgfmill */
+    white = 0;
+  } else if (first_value(n, "W", 1, &v)) {
+    white = 1;
+  } else {
+    return Py_BuildValue("(OO)", Py_None, Py_None);
+  }
   int row, col, rc = mill_point(self->owner, v.raw, v.len, 1, &row, &col);
   if (rc < 0) return NULL;
-  return cached_move(c == SGF_COLOR_WHITE, rc ? row : -1, col);
+  return cached_move(white, rc ? row : -1, col);
 }
 
 PyDoc_STRVAR(mill_points_doc,
@@ -768,6 +787,11 @@ fail:
 /* Node: edits through the Tree's cursor                                   */
 
 static int cursor_at(TreeObject *t, const sgf_node *n) {
+  /* The cursor is made on the first edit: most trees are only read. */
+  if (!t->cur && !(t->cur = sgf_cursor_create(t->tree))) {
+    PyErr_NoMemory();
+    return -1;
+  }
   int rc = sgf_cursor_goto(t->cur, n);
   if (rc != SGF_OK) {
     PyErr_SetString(PyExc_ValueError, "node is not in the game");
@@ -1101,10 +1125,12 @@ fail:
 /* Tree                                                                    */
 
 static int tree_setup(TreeObject *t, PyTypeObject *type) {
-  t->cur = sgf_cursor_create(t->tree);
-  if (!t->cur) {
-    PyErr_NoMemory();
-    return -1;
+  /* The last class asked and its node class: a game per call. */
+  static PyTypeObject *last_type, *last_node_type;
+  if (type == last_type && last_node_type) {
+    Py_INCREF(last_node_type);
+    t->node_type = last_node_type;
+    return 0;
   }
   PyObject *nc = PyObject_GetAttrString((PyObject *)type, "_node_class");
   if (!nc) {
@@ -1112,6 +1138,15 @@ static int tree_setup(TreeObject *t, PyTypeObject *type) {
   } else if (PyType_Check(nc) &&
              PyType_IsSubtype((PyTypeObject *)nc, &Node_Type)) {
     t->node_type = (PyTypeObject *)nc;
+    /* Kept (referenced) while it is the last one: a class whose
+     * _node_class is changed afterwards is looked up again only when
+     * another class came between. */
+    Py_INCREF(nc);
+    Py_INCREF(type);
+    Py_XDECREF(last_node_type);
+    Py_XDECREF(last_type);
+    last_node_type = (PyTypeObject *)nc;
+    last_type = type;
     return 0;
   } else {
     Py_DECREF(nc);
