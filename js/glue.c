@@ -95,8 +95,7 @@ static uint32_t *out_room(sj *s, size_t n) {
 }
 
 /* The address of the bytes, or their arena offset (*flags |= SJ_ARENA). */
-static uint32_t keep_bytes(sj *s, const char *at, size_t len,
-                           unsigned *flags) {
+static uint32_t keep_bytes(sj *s, const char *at, size_t len, unsigned *flags) {
   const unsigned char *u = (const unsigned char *)at;
   size_t off;
   if (u >= s->in && u + len <= s->in + s->in_cap) return (uint32_t)(uintptr_t)u;
@@ -144,64 +143,64 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
     for (i = 0; i < b->n; i++) {
       const sgf_event *ev = &b->ev[i];
       switch (ev->kind) {
-      case SGF_EVENT_TREE_BEGIN:
-        if (++s->depth == 1) {
-          s->game_start = b->offset + ev->offset;
-          s->game_nodes = 0;
-          put(s, b, ev);
-        }
-        break;
-      case SGF_EVENT_TREE_END:
-        if (s->depth == 1) {
-          uint32_t *w;
-          put(s, b, ev);
-          w = out_room(s, 1);
-          if (w) {
-            w[0] = SJ_GAME;
-            w[1] = (uint32_t)s->game_start;
-            w[2] = (uint32_t)(b->offset + ev->offset + 1);
-            w[3] = s->game_nodes;
+        case SGF_EVENT_TREE_BEGIN:
+          if (++s->depth == 1) {
+            s->game_start = b->offset + ev->offset;
+            s->game_nodes = 0;
+            put(s, b, ev);
           }
-        }
-        if (s->depth) s->depth--;
-        break;
-      case SGF_EVENT_NODE:
-        if (++s->game_nodes == 1 && s->depth == 1) put(s, b, ev);
-        break;
-      case SGF_EVENT_MOVES:
-        if (s->game_nodes == 0 && s->depth == 1) {
-          /* The run begins with the root, ";B[qd]": its records. */
-          sgf_event e = *ev;
-          e.ident = 0;
-          e.len = 0;
-          e.kind = SGF_EVENT_NODE;
-          put(s, b, &e);
-          e.kind = SGF_EVENT_PROPERTY;
-          e.at = ev->at + 1;
-          e.len = 1;
-          e.ident = (uint16_t)(unsigned char)sgf_event_bytes(b, ev)[1];
-          put(s, b, &e);
-          e.kind = SGF_EVENT_VALUE;
-          e.at = ev->at + 3;
-          e.offset = ev->offset + 2;
-          e.len = 2;
-          e.ident = 0;
-          e.flags = SGF_VALUE_FIRST | SGF_VALUE_LAST;
-          put(s, b, &e);
-        }
-        s->game_nodes += (uint32_t)sgf_event_count(ev);
-        break;
-      case SGF_EVENT_PROPERTY:
-      case SGF_EVENT_VALUE:
-        if (s->game_nodes == 1 && s->depth == 1) put(s, b, ev);
-        break;
-      case SGF_EVENT_NODE_END:
-        if (s->mode == SJ_HEADERS && s->depth == 1 && s->game_nodes == 1 &&
-            i + 1 == b->n)
-          action = SGF_SKIP;
-        break;
-      default:
-        break;
+          break;
+        case SGF_EVENT_TREE_END:
+          if (s->depth == 1) {
+            uint32_t *w;
+            put(s, b, ev);
+            w = out_room(s, 1);
+            if (w) {
+              w[0] = SJ_GAME;
+              w[1] = (uint32_t)s->game_start;
+              w[2] = (uint32_t)(b->offset + ev->offset + 1);
+              w[3] = s->game_nodes;
+            }
+          }
+          if (s->depth) s->depth--;
+          break;
+        case SGF_EVENT_NODE:
+          if (++s->game_nodes == 1 && s->depth == 1) put(s, b, ev);
+          break;
+        case SGF_EVENT_MOVES:
+          if (s->game_nodes == 0 && s->depth == 1) {
+            /* The run begins with the root, ";B[qd]": its records. */
+            sgf_event e = *ev;
+            e.ident = 0;
+            e.len = 0;
+            e.kind = SGF_EVENT_NODE;
+            put(s, b, &e);
+            e.kind = SGF_EVENT_PROPERTY;
+            e.at = ev->at + 1;
+            e.len = 1;
+            e.ident = (uint16_t)(unsigned char)sgf_event_bytes(b, ev)[1];
+            put(s, b, &e);
+            e.kind = SGF_EVENT_VALUE;
+            e.at = ev->at + 3;
+            e.offset = ev->offset + 2;
+            e.len = 2;
+            e.ident = 0;
+            e.flags = SGF_VALUE_FIRST | SGF_VALUE_LAST;
+            put(s, b, &e);
+          }
+          s->game_nodes += (uint32_t)sgf_event_count(ev);
+          break;
+        case SGF_EVENT_PROPERTY:
+        case SGF_EVENT_VALUE:
+          if (s->game_nodes == 1 && s->depth == 1) put(s, b, ev);
+          break;
+        case SGF_EVENT_NODE_END:
+          if (s->mode == SJ_HEADERS && s->depth == 1 && s->game_nodes == 1 &&
+              i + 1 == b->n)
+            action = SGF_SKIP;
+          break;
+        default:
+          break;
       }
     }
   }

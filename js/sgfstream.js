@@ -319,7 +319,7 @@
       try {
         const td = new TextDecoder(key);
         const tf = new TextDecoder(key, {fatal: true});
-        d = {name: td.encoding, decode: (b) => td.decode(b), fatal: tf};
+        d = {name: td.encoding.toUpperCase(), decode: (b) => td.decode(b), fatal: tf};
       } catch (e) {
         d = null;
       }
@@ -479,8 +479,9 @@
           this.dq.push(q);
           continue;
         }
-        if (this.dqAt < this.dq.length && u32[q + 3] > u32[this.dq[this.dqAt] + 3]) {
-          if (this.flushDiags(u32, u32[q + 3])) {
+        if (this.dqAt < this.dq.length && u32[q + 3] + (kind === K_TREE_END ? 1 : 0) > u32[this.dq[this.dqAt] + 3]) {
+          // (a tree closed at the end of input: the diagnostic that says so first)
+          if (this.flushDiags(u32, u32[q + 3] + (kind === K_TREE_END ? 1 : 0))) {
             i--;
             q -= 4;
             continue;
