@@ -29,6 +29,10 @@ PKGS="build-essential autoconf automake libtool pkg-config
       lld-14 wasi-libc libclang-rt-14-dev-wasm32"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+# chromium: js/page/test.sh loads the page (js/page/) in it, headless,
+# driven over the DevTools protocol through a pipe (no chromium-driver, no
+# npm package); the largest package here, over 100 MB with its libraries.
+PKGS="$PKGS chromium"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # Another apt or dpkg (unattended-upgrades on a fresh machine, a second
