@@ -17,7 +17,8 @@
  * result, date and number of moves; the games `sgf stats --json` counts;
  * the diagnostics `sgf json` prints, each at the same line and column.
  * The page must raise no exception and log no error. The screenshot is
- * --out/page.png. Every wait has a deadline, and the whole run one
+ * --out/page.png. Last, the page opened from file:// must say to serve
+ * it. Every wait has a deadline, and the whole run one
  * (CHECK_TIMEOUT seconds, default 90): it cannot hang. Exit 0 passed,
  * 1 failed. */
 import {spawn, spawnSync} from 'node:child_process';
@@ -277,7 +278,7 @@ async function main() {
   const srv = await start({port: 0, root: opts.root, wasm: opts.wasm});
   server = srv.server;
   if (!srv.wasm) throw new Error('no sgfstream.wasm to serve (give --wasm)');
-  log(`serving ${opts.root} at ${srv.url} (wasm: ${srv.wasm})`);
+  log(`serving ${path.resolve(opts.root)} at ${srv.url} (wasm: ${srv.wasm})`);
 
   browser = new Browser(opts.chromium, path.join(tmp, 'profile'));
   const version = await browser.send('Browser.getVersion', {}, undefined, 20000);
@@ -418,6 +419,7 @@ async function main() {
   const inGames = shown.warnings.filter((w) => w.game !== undefined).length;
   check(rowWarnings === inGames, `the rows count ${rowWarnings} warnings, ${inGames} are linked to a game`);
   check(problems.length === 0, `the page raised no error: ${problems.join('; ')}`);
+  problems.length = 0; // the file:// load below fails on purpose
 
   // The screenshot: the dropped file's warnings in view.
   await evaluate(`document.querySelector('#games tbody tr:last-child').scrollIntoView({block: 'end'}), true`);
@@ -427,6 +429,18 @@ async function main() {
   const png = path.join(opts.out, 'page.png');
   fs.writeFileSync(png, Buffer.from(shot.data, 'base64'));
   log(`screenshot: ${png}`);
+
+  // Opened from file://, where no browser fetches the module, the page
+  // says to serve it.
+  const fileUrl = new URL(`file://${path.join(path.resolve(opts.root), 'page', 'index.html')}`).href;
+  await page('Page.navigate', {url: fileUrl});
+  const said = await waitFor(
+    'the page opened from file:// reports',
+    `(() => { const s = document.getElementById('status'); return s && s.dataset.state === 'error' && s.textContent; })()`,
+    15000
+  );
+  check(/serve it over HTTP/.test(said), `opened from file://, the page says to serve it (it says: ${said})`);
+  log('from file://, the page says to serve it');
 }
 
 let code = 0;

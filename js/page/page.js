@@ -24,8 +24,8 @@
   const warningsList = $('warnings');
   const more = $('more');
 
-  let ready = false;
   let queue = Promise.resolve();
+  let loaded = null; // the module's start (init())
   let runs = 0; // batches of files done (the page test waits on it)
   let totals;
 
@@ -257,11 +257,12 @@
     document.body.dataset.runs = String(runs);
   }
 
-  /* Files are read one batch after another, in the order given. */
+  /* Files are read one batch after another, in the order given; those
+   * given while the module loads wait for it (and fail with it). */
   function enqueue(files) {
-    if (!ready) return;
     const list = Array.from(files || []);
     queue = queue
+      .then(() => loaded)
       .then(() => readFiles(list))
       .catch((e) => setStatus('error', `Failed: ${e && e.message ? e.message : e}`));
   }
@@ -271,10 +272,13 @@
     e.target.value = '';
   });
   $('clear').addEventListener('click', () => {
-    queue = queue.then(() => {
-      reset();
-      setStatus('ready', 'Ready: drop SGF files.');
-    });
+    queue = queue.then(() => loaded).then(
+      () => {
+        reset();
+        setStatus('ready', 'Ready: drop SGF files.');
+      },
+      () => {} // the module did not load: its message stays
+    );
   });
   for (const type of ['dragenter', 'dragover']) {
     window.addEventListener(type, (e) => {
@@ -295,11 +299,12 @@
   reset();
   if (!sgf) {
     setStatus('error', 'sgfstream.js did not load: serve the js/ folder over HTTP (node js/page/serve.mjs).');
+    loaded = Promise.reject(new Error('sgfstream.js did not load'));
+    loaded.catch(() => {});
     return;
   }
-  sgf.init().then(
+  loaded = sgf.init().then(
     () => {
-      ready = true;
       setStatus('ready', 'Ready: drop SGF files.');
       document.body.dataset.runs = '0';
     },
@@ -308,7 +313,10 @@
         location.protocol === 'file:'
           ? ' Browsers do not fetch files from file:// pages: serve it over HTTP (node js/page/serve.mjs).'
           : '';
-      setStatus('error', `Could not load sgfstream.wasm: ${e && e.message ? e.message : e}.${hint}`);
+      const msg = `Could not load sgfstream.wasm: ${e && e.message ? e.message : e}.${hint}`;
+      setStatus('error', msg);
+      throw new Error(msg);
     }
   );
+  loaded.catch(() => {}); // reported on the page; files given later fail with it
 })();
