@@ -268,11 +268,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let browser = null;
 let server = null;
 const deadline = Number(process.env.CHECK_TIMEOUT || 90) * 1000;
-const watchdog = setTimeout(() => {
-  console.log(`FAIL: no result in ${deadline / 1000} s`);
+/* Leave nothing behind: the browser's processes and the scratch folder. */
+function abandon(why, code) {
+  console.log(why);
   if (browser) kill(browser.proc);
-  process.exit(1);
-}, deadline);
+  fs.rmSync(tmp, {recursive: true, force: true});
+  process.exit(code);
+}
+const watchdog = setTimeout(() => abandon(`FAIL: no result in ${deadline / 1000} s`, 1), deadline);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(sig, () => abandon(`stopped by ${sig}`, 1));
 
 async function main() {
   const srv = await start({port: 0, root: opts.root, wasm: opts.wasm});
