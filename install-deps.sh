@@ -15,6 +15,12 @@ set -e
 # tested by make check for Debian's python3 and the python3 on PATH).
 # libhttp-parser-dev: sgf serve and sgf send (without it they are not
 # built); curl, wrk: bench/serve.sh (the HTTP path's client and load).
+# lld-14 wasi-libc libclang-rt-14-dev-wasm32: clang's wasm32-wasi target,
+# for js/sgfstream.wasm (configure --enable-wasm; js/README.md says why
+# not emscripten); nodejs npm: the JavaScript package's tests (js/test.sh)
+# and npm pack (about 30 MB), only when node or npm is missing (a Node
+# from elsewhere, NodeSource's with its own npm, is kept: Debian's npm
+# package would conflict with it).
 PKGS="build-essential autoconf automake libtool pkg-config
       libuv1-dev libarchive-dev zlib1g-dev liblzma-dev libbz2-dev libcmocka-dev xz-utils time
       bzip2 zip zstd lz4 p7zip-full jq python3
@@ -22,7 +28,14 @@ PKGS="build-essential autoconf automake libtool pkg-config
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       python3-distributed
       libhttp-parser-dev curl wrk
-      python3-dev python3-setuptools"
+      python3-dev python3-setuptools
+      lld-14 wasi-libc libclang-rt-14-dev-wasm32"
+command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+# chromium: js/page/test.sh loads the page (js/page/) in it, headless,
+# driven over the DevTools protocol through a pipe (no chromium-driver, no
+# npm package); the largest package here, over 100 MB with its libraries.
+PKGS="$PKGS chromium"
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
 export DEBIAN_FRONTEND=noninteractive
 # Another apt or dpkg (unattended-upgrades on a fresh machine, a second

@@ -1,0 +1,24 @@
+// index.mjs - the package's entry for import: the same module as
+// require('sgfstream') (index.js), with named exports.
+import sgf from './index.js';
+
+export default sgf;
+export const {
+  init,
+  initSync,
+  parse,
+  parseBuffer,
+  parseFile,
+  stringify,
+  games,
+  headers,
+  Parser,
+  SgfError,
+  escapeString,
+  unescapeString,
+  parseVertex,
+  stringifyVertex,
+  parseCompressedVertices,
+  parseDates,
+  stringifyDates,
+} = sgf;

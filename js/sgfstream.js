@@ -1,0 +1,1314 @@
+/* sgfstream.js - SGF game records in JavaScript, parsed by sgfstream's
+ * C library compiled to WebAssembly (sgfstream.wasm, built from js/glue.c
+ * and lib/). The core module: no Node-only imports, so that it runs in a
+ * browser as it is (a <script> sets globalThis.sgfstream) and in Node
+ * (index.js loads it, with the Node-only parseFile and a synchronous
+ * start).
+ *
+ * What it gives (README.md in this folder says more):
+ *   parse, parseBuffer      @sabaki/sgf's node trees {id, data, parentId,
+ *                           children} from a string or bytes
+ *   stringify               back to SGF
+ *   games, headers          async iterators over a stream, one game at a
+ *                           time (headers: each game's root only)
+ *   Parser                  a push parser with callbacks
+ *   the helpers             parseVertex, stringifyVertex,
+ *                           parseCompressedVertices, parseDates,
+ *                           stringifyDates, escapeString, unescapeString
+ *
+ * No function here recurses over the input's structure: trees of any
+ * depth are built and written with explicit stacks.
+ */
+(function (root, factory) {
+  'use strict';
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else root.sgfstream = factory();
+})(typeof globalThis !== 'undefined' ? globalThis : this, function () {
+  'use strict';
+
+  // ------------------------------------------------------------ the module
+
+  const CHUNK = 1 << 20; // bytes copied into the module per feed
+  const SJ_FULL = 0;
+  const SJ_ROOTS = 1;
+  const SJ_HEADERS = 2;
+  const K_TREE_BEGIN = 1;
+  const K_TREE_END = 2;
+  const K_NODE = 3;
+  const K_PROPERTY = 4;
+  const K_VALUE = 5;
+  const K_MOVES = 8;
+  const K_DIAG = 16;
+  const K_GAME = 17;
+  const F_FIRST = 1;
+  const F_LAST = 2;
+  const F_ARENA = 0x20;
+  const OPT_STRICT = 1;
+  const OPT_MAINLINE = 2;
+  const OPT_UTF16 = 4;
+  const SGF_PAUSED = 1;
+  const SEVERITY = [null, 'warning', 'error', 'fatal'];
+  const DIAG_UTF16_INPUT = 41;
+
+  let W = null; // the instance's exports
+  let memBuf = null;
+  let U8 = null;
+  let U32 = null;
+  let pending = null;
+
+  // Where a browser finds the .wasm by default: beside this script.
+  const scriptUrl =
+    typeof document !== 'undefined' && document.currentScript
+      ? document.currentScript.src
+      : null;
+
+  function setInstance(instance) {
+    W = instance.exports;
+    memBuf = null;
+    return api;
+  }
+
+  /* Start from the module's bytes (or a compiled WebAssembly.Module),
+   * synchronously. Node's index.js does this at require(). */
+  function initSync(source) {
+    if (W) return api;
+    const mod =
+      source instanceof WebAssembly.Module ? source : new WebAssembly.Module(source);
+    return setInstance(new WebAssembly.Instance(mod, {}));
+  }
+
+  /* Start, asynchronously: source is a URL (string or URL), a Response
+   * or a promise of one, bytes, or a WebAssembly.Module; by default
+   * sgfstream.wasm beside this script. Resolves to the API. */
+  function init(source) {
+    if (W) return Promise.resolve(api);
+    if (pending) return pending;
+    pending = (async () => {
+      let src = source;
+      if (src === undefined || src === null) {
+        if (!scriptUrl) throw new Error('sgfstream: init() needs the URL or bytes of sgfstream.wasm');
+        src = new URL('sgfstream.wasm', scriptUrl);
+      }
+      if (typeof src === 'string' || (typeof URL !== 'undefined' && src instanceof URL)) src = fetch(src);
+      if (src && typeof src.then === 'function') src = await src;
+      if (src instanceof WebAssembly.Module) return setInstance(new WebAssembly.Instance(src, {}));
+      if (typeof Response !== 'undefined' && src instanceof Response) {
+        if (WebAssembly.instantiateStreaming && src.headers.get('content-type') === 'application/wasm') {
+          const r = await WebAssembly.instantiateStreaming(src, {});
+          return setInstance(r.instance);
+        }
+        src = await src.arrayBuffer();
+      }
+      const r = await WebAssembly.instantiate(src, {});
+      return setInstance(r.instance);
+    })();
+    return pending;
+  }
+
+  function need() {
+    if (!W) {
+      throw new Error(
+        'sgfstream: the WebAssembly module is not loaded; await sgfstream.init() first (Node: require or import the package, which loads it)'
+      );
+    }
+  }
+
+  function views() {
+    const b = W.memory.buffer;
+    if (b !== memBuf) {
+      memBuf = b;
+      U8 = new Uint8Array(b);
+      U32 = new Uint32Array(b);
+    }
+  }
+
+  function cString(ptr) {
+    if (!ptr) return null;
+    views();
+    let e = ptr;
+    while (U8[e] !== 0) e++;
+    return latin1(U8, ptr, e - ptr);
+  }
+
+  const diagNames = [];
+  const diagMessages = [];
+  function diagName(code) {
+    if (diagNames[code] === undefined) diagNames[code] = cString(W.sj_diag_name(code)) || 'unknown';
+    return diagNames[code];
+  }
+  function diagMessage(code) {
+    if (diagMessages[code] === undefined) diagMessages[code] = cString(W.sj_diag_message(code)) || '';
+    return diagMessages[code];
+  }
+
+  /* An error that carries the diagnostic that stopped the parse. */
+  class SgfError extends Error {
+    constructor(diag, text) {
+      super(text || (diag ? `${diag.line}:${diag.column}: ${diag.severity}: ${diag.message} [${diag.name}]` : 'sgfstream: parse failed'));
+      this.name = 'SgfError';
+      this.diagnostic = diag || null;
+      if (diag) {
+        this.code = diag.code;
+        this.line = diag.line;
+        this.column = diag.column;
+        this.offset = diag.offset;
+      }
+    }
+  }
+
+  /* One parser in the module. mode: SJ_*. */
+  class Engine {
+    constructor(mode, options) {
+      need();
+      let flags = OPT_UTF16;
+      if (options.strict) flags |= OPT_STRICT;
+      if (options.mainline) flags |= OPT_MAINLINE;
+      const depth = options.maxDepth === undefined ? 1e9 : options.maxDepth;
+      this.h = W.sj_new(flags, depth, mode, CHUNK);
+      if (!this.h) throw new Error('sgfstream: out of memory');
+      this.inPtr = W.sj_in(this.h);
+      this.jobs = [];
+      this.cur = null;
+      this.pos = 0;
+      this.len = 0;
+      this.off = 0;
+      this.r = 0;
+      this.consumed = 0;
+      this.at = -1;
+    }
+
+    /* Feed bytes (a Uint8Array), handing the records to sink.drain().
+     * Returns false when the sink halted (a callback paused): pump()
+     * goes on from there. Bytes fed meanwhile wait their turn. */
+    feed(bytes, sink) {
+      if (bytes.length) this.jobs.push(bytes);
+      return this.pump(sink);
+    }
+
+    /* The end of input (after every byte fed is parsed). */
+    finish(sink) {
+      this.jobs.push(null);
+      return this.pump(sink);
+    }
+
+    pump(sink) {
+      for (;;) {
+        if (this.at >= 0) {
+          // records of the last call still to hand over
+          const k = sink.drain(this, this.at);
+          if (k >= 0) {
+            this.at = k;
+            return false;
+          }
+          this.at = -1;
+          const r = this.r;
+          if (r < 0) this.fail(r, sink);
+          if (r === SGF_PAUSED) {
+            if (this.cur === null) {
+              this.call(sink, -1);
+            } else {
+              this.off += this.consumed;
+              this.call(sink, 0);
+            }
+            continue;
+          }
+          if (this.cur === null) return true; // finished
+          this.pos += this.len;
+          if (this.pos >= this.cur.length) {
+            this.cur = null;
+            this.jobs.shift();
+          }
+          if (this.jobs.length === 0) return true;
+        }
+        if (this.jobs.length === 0) return true;
+        const job = this.jobs[0];
+        if (job === null) {
+          this.jobs.shift();
+          this.cur = null;
+          this.call(sink, -1);
+          continue;
+        }
+        if (this.cur !== job) {
+          this.cur = job;
+          this.pos = 0;
+        }
+        this.len = Math.min(CHUNK, job.length - this.pos);
+        views();
+        U8.set(job.subarray(this.pos, this.pos + this.len), this.inPtr);
+        this.off = 0;
+        this.call(sink, 0);
+      }
+    }
+
+    /* One call into the module: feed the rest of the piece, or finish
+     * (how < 0); its records are handed over by pump(). */
+    call(sink, how) {
+      if (how < 0) {
+        this.r = W.sj_finish(this.h);
+        this.consumed = 0;
+      } else {
+        this.r = W.sj_feed(this.h, this.off, this.len - this.off);
+        this.consumed = W.sj_consumed(this.h);
+      }
+      this.at = 0;
+    }
+
+    fail(r, sink) {
+      const d = sink.lastFatal;
+      this.free();
+      if (d) throw new SgfError(d);
+      throw new SgfError(null, `sgfstream: ${cString(W.sj_strerror(r))}`);
+    }
+
+    free() {
+      if (this.h) W.sj_free(this.h);
+      this.h = 0;
+    }
+  }
+
+  // ---------------------------------------------------------------- text
+
+  const utf8 = new TextDecoder('utf-8');
+  const utf8Fatal = new TextDecoder('utf-8', {fatal: true});
+  const TWO = new Array(1 << 14); // two-byte ASCII values, made once
+
+  function ascii(u8, p, n) {
+    if (n > 32) return utf8.decode(u8.subarray(p, p + n));
+    let s = '';
+    for (let i = p, e = p + n; i < e; i++) s += String.fromCharCode(u8[i]);
+    return s;
+  }
+
+  function latin1(u8, p, n) {
+    let s = '';
+    for (let i = p; i < p + n; i += 8192) {
+      s += String.fromCharCode.apply(null, u8.subarray(i, Math.min(i + 8192, p + n)));
+    }
+    return s;
+  }
+
+  // windows-1252's 0x80-0x9F (0xFFFD where it has no character)
+  const CP1252 = [
+    0x20ac, 0xfffd, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0xfffd, 0x017d, 0xfffd, 0xfffd, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022,
+    0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0xfffd, 0x017e, 0x0178,
+  ];
+  function cp1252(b) {
+    let s = '';
+    for (let i = 0; i < b.length; i++) {
+      const c = b[i];
+      s += String.fromCharCode(c >= 0x80 && c < 0xa0 ? CP1252[c - 0x80] : c);
+    }
+    return s;
+  }
+
+  const decoders = new Map();
+  /* A decoder for a charset name as CA gives it, or null when
+   * TextDecoder does not know it. ISO-8859-1 is decoded as itself (a
+   * TextDecoder takes the label for windows-1252). */
+  function decoderFor(name) {
+    const key = String(name).trim().toLowerCase();
+    if (decoders.has(key)) return decoders.get(key);
+    let d = null;
+    if (/^(iso[-_ ]?8859[-_ ]?1|latin-?1|l1|iso_8859-1:1987|cp819|ibm819)$/.test(key)) {
+      d = {name: 'ISO-8859-1', decode: (b) => latin1(b, 0, b.length), fatal: null};
+    } else if (/^(windows-1252|cp1252|x-cp1252)$/.test(key)) {
+      // by table: Node 20's TextDecoder reads windows-1252 as ISO-8859-1
+      d = {name: 'windows-1252', decode: cp1252, fatal: null};
+    } else {
+      try {
+        const td = new TextDecoder(key);
+        const tf = new TextDecoder(key, {fatal: true});
+        d = {name: td.encoding.toUpperCase(), decode: (b) => td.decode(b), fatal: tf};
+      } catch (e) {
+        d = null;
+      }
+    }
+    decoders.set(key, d);
+    return d;
+  }
+
+  /* The guess for text that is not UTF-8 and has no CA: of EUC-KR,
+   * GB18030, Big5 and Shift_JIS, those that decode it cleanly, the one
+   * whose double-byte characters fall most often in its common rows
+   * (hangul; GB2312 symbols and levels 1-2; Big5 symbols and level 1;
+   * Shift_JIS symbols, kana and level 1 kanji), when all of them do;
+   * ISO-8859-1 if none (Latin-1 text with no CA reads as a double-byte
+   * charset's rare characters, if at all). */
+  const GUESSES = ['euc-kr', 'gb18030', 'big5', 'shift_jis'];
+  function commonShare(g, s) {
+    let i = 0;
+    let common = 0;
+    let all = 0;
+    const n = s.length;
+    while (i < n) {
+      const b = s[i];
+      const t = i + 1 < n ? s[i + 1] : 0;
+      if (b < 0x80) {
+        i++;
+        continue;
+      }
+      all++;
+      if (g === 0) {
+        if (b >= 0xb0 && b <= 0xc8) common++;
+        i += 2;
+      } else if (g === 1) {
+        if (t >= 0x30 && t <= 0x39) {
+          i += 4;
+          continue;
+        }
+        if (b >= 0xa1 && b <= 0xf7 && t >= 0xa1) common++;
+        i += 2;
+      } else if (g === 2) {
+        if (b >= 0xa1 && b <= 0xc6) common++;
+        i += 2;
+      } else {
+        if (b >= 0xa1 && b <= 0xdf) {
+          i++;
+          continue;
+        }
+        if (b <= 0x83 || (b >= 0x88 && b <= 0x98)) common++;
+        i += 2;
+      }
+    }
+    return all ? common / all : 0;
+  }
+  function guessCharset(bytes) {
+    let best = null;
+    let bestScore = -1;
+    for (let g = 0; g < GUESSES.length; g++) {
+      const d = decoderFor(GUESSES[g]);
+      if (!d) continue;
+      try {
+        d.fatal.decode(bytes);
+      } catch (e) {
+        continue;
+      }
+      const score = commonShare(g, bytes);
+      if (score < 1) continue; // only text made of common characters
+      if (score > bestScore) {
+        bestScore = score;
+        best = d;
+      }
+    }
+    return best || decoderFor('iso-8859-1');
+  }
+
+  function isUtf8(bytes) {
+    try {
+      utf8Fatal.decode(bytes);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // --------------------------------------------------------- tree builder
+
+  /* Turns the module's records into @sabaki/sgf's nodes. Text is decoded
+   * per game: by the encoding option, else the game's CA (known when the
+   * root node is complete: the root's non-ASCII values wait for it), else
+   * guessed: UTF-8 when the text is UTF-8, else the first value that is
+   * not UTF-8 picks a double-byte charset for the rest of the game. */
+  class Builder {
+    constructor(options, hooks) {
+      this.getId = options.getId || null;
+      this.nextId = 0;
+      this.dictionary = options.dictionary || null;
+      this.onNodeCreated = options.onNodeCreated || null;
+      this.forced = null;
+      if (options.encoding) {
+        this.forced = decoderFor(options.encoding);
+        if (!this.forced) throw new RangeError(`sgfstream: unknown encoding '${options.encoding}'`);
+      }
+      this.hooks = hooks || null;
+      this.collect = !(hooks && hooks.noCollect);
+      this.roots = [];
+      this.diagnostics = options.diagnostics || [];
+      this.gameDiags = [];
+      this.lastFatal = null;
+      this.strict = !!options.strict;
+      // the tree being built
+      this.depth = 0;
+      this.stack = [];
+      this.last = null;
+      this.prop = null;
+      this.ident = null;
+      this.root = null;
+      this.inRoot = false;
+      this.deferred = [];
+      this.dec = null; // the game's decoder; null until its root is complete
+      this.auto = false; // no CA: UTF-8 where it is UTF-8, else the guess
+      this.guessed = null;
+      this.pend = new Uint8Array(256);
+      this.dq = []; // diagnostics waiting for the events before them
+      this.dqAt = 0;
+      this.pendLen = 0;
+      this.skipDepth = 0;
+      this.gameStart = 0;
+      this.games = 0;
+      this.stopped = false;
+    }
+
+    id() {
+      return this.getId !== null ? this.getId() : this.nextId++;
+    }
+
+    /* Hand the records of the module's last call, from index from on, to
+     * the tree; -1 when all are done, else the index to go on from (a
+     * callback halted). */
+    drain(eng, from) {
+      views();
+      const u8 = U8;
+      const u32 = U32;
+      const h = eng.h;
+      const n = W.sj_out_n(h);
+      const base = W.sj_out(h) >>> 2;
+      const arena = W.sj_arena(h);
+      for (let i = from, q = base + 4 * from; i < n; i++, q += 4) {
+        if (this.halt) {
+          this.halt = false;
+          return i;
+        }
+        const w0 = u32[q];
+        const kind = w0 & 255;
+        // a diagnostic comes when the events before its place have
+        // (the module reports it at once, before the batch that holds
+        // them)
+        if (kind === K_DIAG) {
+          this.dq.push(q);
+          continue;
+        }
+        if (this.dqAt < this.dq.length && u32[q + 3] + (kind === K_TREE_END ? 1 : 0) > u32[this.dq[this.dqAt] + 3]) {
+          // (a tree closed at the end of input: the diagnostic that says so first)
+          if (this.flushDiags(u32, u32[q + 3] + (kind === K_TREE_END ? 1 : 0))) {
+            i--;
+            q -= 4;
+            continue;
+          }
+        }
+        if (this.stopped) continue;
+        switch (kind) {
+          case K_MOVES: {
+            if (this.skipDepth !== 0) break;
+            let p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
+            const count = w0 >>> 16;
+            for (let k = 0; k < count; k++) {
+              // ";" L "[" x y "]" then LF or CR LF before the next ";"
+              this.node();
+              if (this.skipDepth !== 0) break;
+              const id = this.identOf(u8[p + 1]);
+              const a = u8[p + 3];
+              const b = u8[p + 4];
+              let v;
+              if (a < 128 && b < 128 && a !== 92 && b !== 92 && a !== 13 && b !== 13) {
+                const key = (a << 7) | b;
+                v = TWO[key];
+                if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
+              } else {
+                this.property(id);
+                this.value(u8, p + 3, 2, u32[q + 3]);
+                p += 6;
+                if (u8[p] === 13) p++;
+                if (u8[p] === 10) p++;
+                continue;
+              }
+              const data = this.last.data;
+              const arr = data[id];
+              if (arr === undefined) data[id] = [v];
+              else arr.push(v);
+              this.prop = null;
+              p += 6;
+              if (u8[p] === 13) p++;
+              if (u8[p] === 10) p++;
+            }
+            break;
+          }
+          case K_NODE:
+            if (this.skipDepth === 0) this.node();
+            break;
+          case K_PROPERTY: {
+            if (this.skipDepth !== 0) break;
+            const ident = w0 >>> 16;
+            let id;
+            if (ident !== 0) {
+              id = this.identOf(ident);
+            } else {
+              const p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
+              id = latin1(u8, p, u32[q + 2]);
+            }
+            this.property(id);
+            break;
+          }
+          case K_VALUE: {
+            const fl = (w0 >>> 8) & 255;
+            const p = (fl & F_ARENA) !== 0 ? arena + u32[q + 1] : u32[q + 1];
+            const len = u32[q + 2];
+            if ((fl & (F_FIRST | F_LAST)) !== (F_FIRST | F_LAST)) {
+              if (fl & F_FIRST) this.pendLen = 0;
+              this.append(u8, p, len);
+              if ((fl & F_LAST) === 0) break;
+              if (this.skipDepth === 0 && this.prop !== null) this.value(this.pend, 0, this.pendLen, u32[q + 3]);
+              break;
+            }
+            if (this.skipDepth === 0 && this.prop !== null) this.value(u8, p, len, u32[q + 3]);
+            break;
+          }
+          case K_TREE_BEGIN:
+            this.endNode();
+            this.depth++;
+            if (this.skipDepth !== 0) break;
+            if (this.depth === 1) this.gameStart = u32[q + 3];
+            this.stack.push(this.last);
+            this.fresh = true;
+            break;
+          case K_TREE_END:
+            if (this.skipDepth !== 0 && this.depth > this.skipDepth) {
+              this.depth--;
+              break;
+            }
+            this.skipDepth = 0;
+            this.endNode();
+            this.skipDepth = 0; // a skip from its last node: nothing is left
+            this.last = this.stack.length ? this.stack.pop() : null;
+            this.fresh = false;
+            this.depth--;
+            if (this.depth === 0) this.endGame();
+            break;
+          case K_GAME:
+            if (this.hooks && this.hooks.game) this.hooks.game(u32[q + 1], u32[q + 2], u32[q + 3]);
+            break;
+          default:
+            break;
+        }
+      }
+      if (this.dqAt < this.dq.length && this.flushDiags(u32, -1)) return n;
+      this.dq.length = 0;
+      this.dqAt = 0;
+      if (this.halt) {
+        this.halt = false;
+        return n;
+      }
+      return -1;
+    }
+
+    /* Deliver the waiting diagnostics placed before offset (all with -1).
+     * True when a callback halted. */
+    flushDiags(u32, offset) {
+      const dq = this.dq;
+      while (this.dqAt < dq.length) {
+        const q = dq[this.dqAt];
+        if (offset >= 0 && u32[q + 3] >= offset) break;
+        this.dqAt++;
+        this.diag(u32[q], u32[q + 1], u32[q + 2], u32[q + 3]);
+        if (this.halt) {
+          this.halt = false;
+          return true;
+        }
+      }
+      return false;
+    }
+
+    identOf(code) {
+      let s = IDENTS[code];
+      if (s === undefined) {
+        s = IDENTS[code] = code < 256 ? String.fromCharCode(code) : String.fromCharCode(code & 255, code >>> 8);
+      }
+      return s;
+    }
+
+    append(u8, p, len) {
+      if (this.pendLen + len > this.pend.length) {
+        let cap = this.pend.length * 2;
+        while (cap < this.pendLen + len) cap *= 2;
+        const b = new Uint8Array(cap);
+        b.set(this.pend.subarray(0, this.pendLen));
+        this.pend = b;
+      }
+      this.pend.set(u8.subarray(p, p + len), this.pendLen);
+      this.pendLen += len;
+    }
+
+    node() {
+      this.endNode();
+      if (this.skipDepth !== 0) return; // a skip from the node before
+      const node = {id: this.id(), data: {}, parentId: null, children: []};
+      if (this.dictionary !== null) this.dictionary[node.id] = node;
+      this.prop = null;
+      // the first node of a tree hangs from the node the tree does (kept
+      // at its TREE_BEGIN), the others from the node before them
+      const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
+      this.fresh = false;
+      if (par !== null) {
+        node.parentId = par.id;
+        if (this.keepTree) {
+          if (par.children.length === 0) par.children = [node];
+          else par.children.push(node);
+        }
+      } else {
+        this.root = node;
+        this.inRoot = true;
+        this.dec = this.forced;
+        this.auto = false;
+        this.guessed = null;
+        if (this.collect) this.roots.push(node);
+      }
+      this.last = node;
+      this.open = node;
+      if (this.hooks && this.hooks.node) this.hooks.node(node, this);
+    }
+
+    /* The open node is complete. */
+    endNode() {
+      const node = this.open;
+      if (node === null || node === undefined) return;
+      this.open = null;
+      this.prop = null;
+      if (this.inRoot) this.endRoot();
+      if (this.onNodeCreated !== null) this.onNodeCreated({node});
+      if (this.hooks && this.hooks.nodeEnd) this.hooks.nodeEnd(node, this);
+    }
+
+    /* The root node is complete: the game's charset is known. */
+    endRoot() {
+      this.inRoot = false;
+      if (this.dec === null) {
+        const ca = this.root.data.CA;
+        const d = ca && ca.length ? decoderFor(ca[0]) : null;
+        if (d) this.dec = d;
+        else this.auto = true;
+      }
+      const list = this.deferred;
+      for (let i = 0; i < list.length; i++) {
+        const x = list[i];
+        x.arr[x.idx] = this.decodeText(x.bytes, x.esc, x.offset);
+      }
+      this.deferred = [];
+    }
+
+    property(id) {
+      const data = this.open ? this.open.data : null;
+      if (data === null) {
+        this.prop = null;
+        return;
+      }
+      let arr = data[id];
+      if (arr === undefined) arr = data[id] = [];
+      this.prop = arr;
+      this.ident = id;
+    }
+
+    value(u8, p, n, offset) {
+      const arr = this.prop;
+      if (n === 2) {
+        const a = u8[p];
+        const b = u8[p + 1];
+        if (a < 128 && b < 128 && a !== 92 && b !== 92 && a !== 13 && b !== 13) {
+          const key = (a << 7) | b;
+          let v = TWO[key];
+          if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
+          arr.push(v);
+          return;
+        }
+      }
+      let hi = false;
+      let esc = false;
+      for (let i = p, e = p + n; i < e; i++) {
+        const c = u8[i];
+        if (c >= 128) hi = true;
+        else if (c === 92 || c === 13) esc = true;
+      }
+      if (!hi) {
+        const s = ascii(u8, p, n);
+        arr.push(esc ? unescapeString(s) : s);
+        return;
+      }
+      const bytes = u8.slice(p, p + n);
+      if (this.inRoot && this.dec === null) {
+        this.deferred.push({arr, idx: arr.length, bytes, esc, offset});
+        arr.push(null);
+        return;
+      }
+      arr.push(this.decodeText(bytes, esc, offset));
+    }
+
+    decodeText(bytes, esc, offset) {
+      let s;
+      const d = this.dec;
+      if (d !== null) {
+        s = d.decode(bytes);
+      } else {
+        // no CA: UTF-8 where the text is UTF-8, else the game's guess
+        if (this.guessed === null && isUtf8(bytes)) {
+          s = utf8.decode(bytes);
+        } else {
+          if (this.guessed === null) this.guessed = guessCharset(bytes);
+          s = this.guessed.decode(bytes);
+        }
+      }
+      return esc ? unescapeString(s) : s;
+    }
+
+    endGame() {
+      const root = this.root;
+      this.games++;
+      this.last = null;
+      this.root = null;
+      if (root !== null && this.hooks && this.hooks.gameEnd) {
+        const charset = this.dec ? this.dec.name : this.guessed ? this.guessed.name : 'UTF-8';
+        this.hooks.gameEnd(root, this.gameDiags, charset);
+      }
+      this.gameDiags = [];
+    }
+
+    diag(w0, line, column, offset) {
+      const code = w0 >>> 16;
+      const sev = (w0 >>> 8) & 255;
+      const sh = this.shift;
+      if (sh !== null && offset > sh.offset) {
+        if (line === sh.line) column--;
+        offset--;
+      }
+      const d = {
+        line,
+        column,
+        offset,
+        code,
+        name: diagName(code),
+        severity: SEVERITY[sev] || 'error',
+        message: diagMessage(code),
+      };
+      if (code === DIAG_UTF16_INPUT && !this.forced) this.forced = decoderFor('utf-8');
+      if (sev === 3 || (this.strict && sev >= 2)) this.lastFatal = d;
+      this.diagnostics.push(d);
+      this.gameDiags.push(d);
+      if (this.hooks && this.hooks.diagnostic) this.hooks.diagnostic(d, this);
+    }
+
+    /* Pass over the rest of the innermost tree (or game). */
+    skip() {
+      this.skipDepth = this.depth;
+      this.endNode();
+    }
+  }
+  Builder.prototype.open = null;
+  Builder.prototype.fresh = false;
+  Builder.prototype.shift = null;
+  Builder.prototype.halt = false;
+  Builder.prototype.keepTree = true;
+  Builder.prototype.finishing = false;
+  const IDENTS = new Array(1 << 16);
+
+  // --------------------------------------------------------------- input
+
+  const utf8Encoder = new TextEncoder();
+
+  function toBytes(input) {
+    if (typeof input === 'string') return utf8Encoder.encode(input);
+    if (input instanceof Uint8Array) return input;
+    if (input instanceof ArrayBuffer) return new Uint8Array(input);
+    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    throw new TypeError('sgfstream: input must be a string, a Uint8Array, a Buffer or an ArrayBuffer');
+  }
+
+  /* @sabaki/sgf's parse(): the root nodes of the game trees in contents
+   * (a string, or bytes: then as parseBuffer). Options: getId, dictionary,
+   * onProgress, onNodeCreated (as @sabaki/sgf's), encoding (bytes only),
+   * strict (throw at the first deviation from FF[4]), maxDepth,
+   * diagnostics (an array to fill with what was found), lazy.
+   *
+   * LAZY TREES. Unless getId, dictionary or onNodeCreated is given (or
+   * lazy is false), the whole input is parsed at once (every diagnostic
+   * found, strict mode enforced, each game's root node built and its
+   * nodes counted for their ids), but the nodes below each root are built
+   * when its children are first read: root.children is an accessor that
+   * parses that game's bytes again and then becomes a plain property.
+   * The trees, the ids and the values are those of the eager build; the
+   * input is kept (copied) until every game is read. */
+  function parse(contents, options) {
+    const opts = options || {};
+    if (typeof contents !== 'string') return parseBuffer(contents, opts);
+    const o = Object.assign({}, opts, {encoding: 'utf-8'});
+    return build(utf8Encoder.encode(contents), o, false);
+  }
+
+  function parseBuffer(buffer, options) {
+    return build(toBytes(buffer), options || {}, true);
+  }
+
+  /* A record that begins with a property ("B[hh];W[ii]") is read as
+   * @sabaki/sgf reads it, as if a ';' stood before it: the index where
+   * one is put, or -1. */
+  function missingSemicolon(bytes) {
+    let k = 0;
+    const n = bytes.length;
+    if (n >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) k = 3;
+    while (k < n && (bytes[k] === 32 || (bytes[k] >= 9 && bytes[k] <= 13))) k++;
+    if (k >= n) return -1;
+    const c = bytes[k] | 0x20;
+    return c >= 0x61 && c <= 0x7a ? k : -1;
+  }
+
+  function looksUtf16(b) {
+    return (
+      b.length >= 2 &&
+      ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff) || b[0] === 0 || b[1] === 0)
+    );
+  }
+
+  function build(bytes, opts, copy) {
+    const k = missingSemicolon(bytes);
+    let shift = null;
+    if (k >= 0) {
+      const b2 = new Uint8Array(bytes.length + 1);
+      b2.set(bytes.subarray(0, k));
+      b2[k] = 0x3b;
+      b2.set(bytes.subarray(k), k + 1);
+      let line = 1;
+      for (let i = 0; i < k; i++) if (bytes[i] === 10 || (bytes[i] === 13 && bytes[i + 1] !== 10)) line++;
+      shift = {offset: k, line};
+      bytes = b2;
+      copy = false;
+    }
+    const lazy =
+      opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
+    if (lazy && copy) bytes = bytes.slice();
+    let b;
+    if (lazy) {
+      b = new Builder(opts, {
+        game(start, end, count) {
+          const root = b.roots[b.roots.length - 1];
+          if (!root || root.lazy === true) return;
+          b.nextId = root.id + Math.max(count, 1);
+          if (count > 1) lazyChildren(root, bytes, start, end, opts);
+        },
+      });
+    } else {
+      b = new Builder(opts, null);
+    }
+    b.shift = shift;
+    const eng = new Engine(lazy ? SJ_ROOTS : SJ_FULL, opts);
+    try {
+      eng.feed(bytes, b);
+      eng.finish(b);
+    } finally {
+      eng.free();
+    }
+    if (opts.onProgress) opts.onProgress({progress: 1});
+    return b.roots;
+  }
+
+  /* root.children, built on first use from the game's bytes. */
+  function lazyChildren(root, bytes, start, end, opts) {
+    const o = {maxDepth: opts.maxDepth, encoding: opts.encoding};
+    Object.defineProperty(root, 'children', {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const b = new Builder(o, null);
+        b.nextId = root.id;
+        const eng = new Engine(SJ_FULL, o);
+        try {
+          eng.feed(bytes.subarray(start, end), b);
+          eng.finish(b);
+        } finally {
+          eng.free();
+        }
+        const kids = b.roots.length ? b.roots[0].children : [];
+        Object.defineProperty(root, 'children', {value: kids, writable: true, enumerable: true, configurable: true});
+        return kids;
+      },
+      set(v) {
+        Object.defineProperty(root, 'children', {value: v, writable: true, enumerable: true, configurable: true});
+      },
+    });
+  }
+
+  // ------------------------------------------------------------ streaming
+
+  /* The chunks of a source: bytes, a string, a Blob/File, a Response, a
+   * WHATWG ReadableStream, or anything async-iterable or iterable that
+   * gives bytes or strings (a Node readable stream). */
+  async function* chunks(source) {
+    if (source === null || source === undefined) throw new TypeError('sgfstream: no source');
+    if (typeof source === 'string' || source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+      yield toBytes(source);
+      return;
+    }
+    if (typeof Response !== 'undefined' && source instanceof Response) source = source.body;
+    if (typeof Blob !== 'undefined' && source instanceof Blob) source = source.stream();
+    if (source && typeof source.getReader === 'function' && !source[Symbol.asyncIterator]) {
+      const reader = source.getReader();
+      try {
+        for (;;) {
+          const {done, value} = await reader.read();
+          if (done) return;
+          yield toBytes(value);
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    }
+    if (source[Symbol.asyncIterator] || source[Symbol.iterator]) {
+      for await (const c of source) yield toBytes(c);
+      return;
+    }
+    throw new TypeError('sgfstream: the source is not bytes, a stream or an iterable');
+  }
+
+  async function* gameStream(source, options, mode) {
+    const opts = options || {};
+    if (!W) await init();
+    const out = [];
+    let done = 0;
+    const hooks = {
+      noCollect: true,
+      gameEnd(root, diagnostics, charset) {
+        out.push({index: out.length + done, root, diagnostics, charset});
+      },
+    };
+    const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
+    if (mode === SJ_HEADERS) b.diagnostics = [];
+    const eng = new Engine(mode, opts);
+    try {
+      for await (const chunk of chunks(source)) {
+        eng.feed(chunk, b);
+        b.diagnostics.length = 0;
+        while (out.length) {
+          done++;
+          yield out.shift();
+        }
+      }
+      eng.finish(b);
+      while (out.length) {
+        done++;
+        yield out.shift();
+      }
+    } finally {
+      eng.free();
+    }
+  }
+
+  /* The games of a stream, one at a time: {index, root, diagnostics,
+   * charset}, root an @sabaki/sgf node tree. Only the game being read
+   * and the chunk being parsed are in memory. */
+  function games(source, options) {
+    return gameStream(source, options, SJ_FULL);
+  }
+
+  /* As games(), but each game's root node only (root.children empty):
+   * the rest of each game is passed over unparsed. */
+  function headers(source, options) {
+    return gameStream(source, options, SJ_HEADERS);
+  }
+
+  // ----------------------------------------------------------- the Parser
+
+  const ACTIONS = {continue: 0, skip: 1, pause: 2, stop: 3};
+  function action(r) {
+    if (r === undefined || r === null || r === true) return 0;
+    if (typeof r === 'number') return r;
+    const a = ACTIONS[r];
+    if (a === undefined) throw new TypeError(`sgfstream: a callback returned '${r}' (not continue, skip, pause or stop)`);
+    return a;
+  }
+
+  /* A push parser with callbacks. new Parser(callbacks, options), then
+   * feed(chunk) as often as needed and finish(). Callbacks (each may
+   * return 'skip', 'pause' or 'stop'; anything else goes on):
+   *   onNode(node, depth)             a node is complete (data filled;
+   *                                   depth 1 in a game's main tree)
+   *   onProperty(ident, values, node) each property of that node
+   *   onValue(ident, value, node)     each value of that property
+   *   onGame(root, diagnostics)       a game is complete (root: its tree)
+   *   onDiagnostic(diagnostic)        a problem found, with its position
+   * 'skip' passes over the rest of the innermost game tree (from a root
+   * node: the rest of the game); 'pause' stops at once: feed() returns
+   * false, and nothing more happens until resume() (chunks fed meanwhile
+   * wait); 'stop' ends the parse (later feeds do nothing). A node is
+   * delivered when it is complete; a root node's text is decoded by its
+   * CA, wherever CA stands in it. Options: as parse()'s (strict,
+   * encoding, maxDepth, mainline), and keepTree (build the game's tree
+   * for onGame; default true: false keeps only the node being read). */
+  class Parser {
+    constructor(callbacks, options) {
+      this.cb = callbacks || {};
+      this.opts = options || {};
+      this.paused = false;
+      this.stopped = false;
+      this.finished = false;
+      const self = this;
+      const keep = this.opts.keepTree !== false;
+      this.builder = new Builder(this.opts, {
+        noCollect: true,
+        nodeEnd(node, b) {
+          if (self.stopped) return;
+          self.act(self.nodeDone(node, b.depth));
+        },
+        gameEnd(root, diagnostics) {
+          if (self.cb.onGame && !self.stopped) self.act(self.cb.onGame(root, diagnostics));
+        },
+        diagnostic(d) {
+          if (self.cb.onDiagnostic && !self.stopped) self.act(self.cb.onDiagnostic(d));
+        },
+      });
+      if (!keep) this.builder.keepTree = false;
+      this.engine = new Engine(SJ_FULL, this.opts);
+    }
+
+    nodeDone(node, depth) {
+      const cb = this.cb;
+      let a = cb.onNode ? action(cb.onNode(node, depth)) : 0;
+      if (a === 0 && (cb.onProperty || cb.onValue)) {
+        for (const id of Object.keys(node.data)) {
+          const vals = node.data[id];
+          if (cb.onProperty) a = action(cb.onProperty(id, vals, node));
+          if (a !== 0) break;
+          if (cb.onValue) {
+            for (let i = 0; i < vals.length && a === 0; i++) a = action(cb.onValue(id, vals[i], node));
+          }
+          if (a !== 0) break;
+        }
+      }
+      return a;
+    }
+
+    act(a) {
+      const r = action(a);
+      if (r === 1) {
+        this.builder.skip();
+      } else if (r === 2) {
+        this.paused = true;
+        this.builder.halt = true;
+      } else if (r === 3) {
+        this.stopped = true;
+        this.builder.stopped = true;
+        this.builder.halt = true;
+      }
+    }
+
+    /* Feed a chunk (bytes or a string). Returns false while paused. */
+    feed(chunk) {
+      if (this.finished) throw new Error('sgfstream: feed() after finish()');
+      if (this.stopped) return true;
+      const bytes = toBytes(chunk);
+      if (this.paused) {
+        this.engine.jobs.push(bytes.slice());
+        return false;
+      }
+      this.engine.feed(bytes.slice(), this.builder);
+      return !this.paused;
+    }
+
+    /* Go on after a pause. Returns false if paused again. */
+    resume() {
+      if (!this.paused || this.stopped) return true;
+      this.paused = false;
+      this.engine.pump(this.builder);
+      if (!this.paused && this.finishing) this.finish();
+      return !this.paused;
+    }
+
+    /* The end of input. Returns the diagnostics found (while paused,
+     * the end waits for resume()). */
+    finish() {
+      if (this.finished) return this.builder.diagnostics;
+      if (this.paused) {
+        this.finishing = true;
+        return this.builder.diagnostics;
+      }
+      this.finished = true;
+      try {
+        if (!this.stopped) this.engine.finish(this.builder);
+      } finally {
+        this.engine.free();
+      }
+      return this.builder.diagnostics;
+    }
+  }
+  Parser.CONTINUE = 'continue';
+  Parser.SKIP = 'skip';
+  Parser.PAUSE = 'pause';
+  Parser.STOP = 'stop';
+
+  // ------------------------------------------------------------- stringify
+
+  /* @sabaki/sgf's stringify(): SGF text for a node (or an array of root
+   * nodes). Options: linebreak (default "\n"), indent (default two
+   * spaces). A node's only child follows it in the same sequence; two or
+   * more children are variations. Properties whose identifier is not all
+   * uppercase are left out. No recursion: trees of any depth. */
+  function stringify(node, options) {
+    const opts = options || {};
+    const linebreak = opts.linebreak === undefined ? '\n' : opts.linebreak;
+    const indent = opts.indent === undefined ? '  ' : opts.indent;
+    const out = [];
+    const ind = (level) => (linebreak !== '' ? indent.repeat(level) : '');
+    // work items: [node, level] to write, or a string
+    const work = [];
+    const top = Array.isArray(node) ? {children: node} : node;
+    work.push([top, opts.level || 0]);
+    while (work.length) {
+      const item = work.pop();
+      if (typeof item === 'string') {
+        out.push(item);
+        continue;
+      }
+      let n = item[0];
+      const level = item[1];
+      // this node, then its only child on the same level, and so on
+      for (;;) {
+        if (n.data != null) {
+          out.push(ind(level), ';');
+          for (const id in n.data) {
+            if (id.toUpperCase() !== id) continue;
+            const vals = n.data[id];
+            out.push(id, '[', (Array.isArray(vals) ? vals : [vals]).map(escapeString).join(']['), ']');
+          }
+          out.push(linebreak);
+        }
+        const ch = n.children || [];
+        if (ch.length > 1 || (ch.length > 0 && level === 0)) {
+          const t = ind(level);
+          const parts = [t];
+          for (const c of ch) parts.push('(', linebreak, [c, level + 1], t, ')');
+          parts.push(linebreak);
+          for (let i = parts.length - 1; i >= 0; i--) work.push(parts[i]);
+        } else if (ch.length === 1) {
+          n = ch[0];
+          continue;
+        }
+        break;
+      }
+    }
+    return out.join('');
+  }
+
+  // -------------------------------------------------------------- helpers
+
+  const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+  /* Escape '\' and ']' for a value. */
+  function escapeString(input) {
+    return String(input).replace(/\\/g, '\\\\').replace(/\]/g, '\\]');
+  }
+
+  /* FF[4] text unescaping as @sabaki/sgf does it: CR dropped, a
+   * backslash and a line break dropped (a soft break), a backslash
+   * before any other character dropped, the character kept. */
+  function unescapeString(input) {
+    const s = String(input);
+    let out = '';
+    let from = 0;
+    let i = 0;
+    const n = s.length;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c === 13) {
+        out += s.slice(from, i);
+        from = ++i;
+      } else if (c === 92) {
+        out += s.slice(from, i);
+        i++;
+        while (i < n && s.charCodeAt(i) === 13) i++;
+        if (i < n && s.charCodeAt(i) === 10) {
+          i++;
+          from = i;
+        } else {
+          from = i;
+          if (i < n) i++;
+        }
+      } else {
+        i++;
+      }
+    }
+    return out + s.slice(from);
+  }
+
+  /* "dd" to [3, 3]; [-1, -1] unless two letters. */
+  function parseVertex(input) {
+    const s = String(input);
+    if (s.length !== 2) return [-1, -1];
+    return [ALPHA.indexOf(s[0]), ALPHA.indexOf(s[1])];
+  }
+
+  /* [3, 3] to "dd"; "" when off the 52x52 alphabet. */
+  function stringifyVertex(vertex) {
+    const x = vertex[0];
+    const y = vertex[1];
+    if (Math.min(x, y) < 0 || Math.max(x, y) >= ALPHA.length) return '';
+    return ALPHA[x] + ALPHA[y];
+  }
+
+  /* "aa:bb" to every vertex of the rectangle; a point to [vertex]. */
+  function parseCompressedVertices(input) {
+    const s = String(input);
+    const colon = s.indexOf(':');
+    if (colon < 0) return [parseVertex(s)];
+    const a = parseVertex(s.slice(0, colon));
+    const b = parseVertex(s.slice(colon + 1));
+    const out = [];
+    for (let i = Math.min(a[0], b[0]); i <= Math.max(a[0], b[0]); i++) {
+      for (let j = Math.min(a[1], b[1]); j <= Math.max(a[1], b[1]); j++) out.push([i, j]);
+    }
+    return out;
+  }
+
+  const DATES = /^(\d{4}(-\d{1,2}(-\d{1,2})?)?(\s*,\s*(\d{4}|(\d{4}-)?\d{1,2}(-\d{1,2})?))*)?$/;
+
+  /* An SGF date list ("1996-05-06,07,08") to [[1996, 5, 6], ...]; null
+   * when it is not one; [] for "". Shortened dates take the year (and
+   * month) from the one before. */
+  function parseDates(input) {
+    const s = String(input);
+    if (!DATES.test(s)) return null;
+    if (s.trim() === '') return [];
+    const dates = s.split(',').map((x) => x.trim().split('-'));
+    for (let i = 1; i < dates.length; i++) {
+      const d = dates[i];
+      const prev = dates[i - 1];
+      if (d[0].length !== 4) {
+        if (d.length === 1 && prev.length === 3) d.unshift(prev[1]);
+        d.unshift(prev[0]);
+      }
+    }
+    return dates.map((x) => x.map((y) => +y));
+  }
+
+  /* The inverse: [[1996, 5, 6], [1996, 5, 7]] to "1996-05-06,07". */
+  function stringifyDates(dates) {
+    if (dates.length === 0) return '';
+    const parts = [dates[0].slice()];
+    for (let i = 1; i < dates.length; i++) {
+      const d = dates[i];
+      const prev = dates[i - 1];
+      let k = 0;
+      while (k < d.length && d[k] === prev[k]) k++;
+      parts.push(d.slice(k));
+    }
+    return parts.map((x) => x.map((y) => (y > 9 ? '' + y : '0' + y)).join('-')).join(',');
+  }
+
+  const api = {
+    init,
+    initSync,
+    parse,
+    parseBuffer,
+    stringify,
+    games,
+    headers,
+    Parser,
+    SgfError,
+    escapeString,
+    unescapeString,
+    parseVertex,
+    stringifyVertex,
+    parseCompressedVertices,
+    parseDates,
+    stringifyDates,
+    get ready() {
+      return W !== null;
+    },
+  };
+  return api;
+});
