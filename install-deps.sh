@@ -3,13 +3,13 @@
 # Debian packages. Runs apt-get as root, or through sudo when not root.
 set -e
 # gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user (qemu-aarch64):
-# test/neon.sh builds the NEON scanners for AArch64 and runs them under
+# test/unit/neon.sh builds the NEON scanners for AArch64 and runs them under
 # emulation (about 56 MB to download, 15 s to install).
-# clang-format: test/check-format.sh (the house style, .clang-format).
-# bzip2 zip zstd lz4 p7zip-full: test/tool-archives.sh makes compressed
-# files and archives with them (a few MB). jq, python3: test/tool-json.sh
+# clang-format: test/house/format.sh (the house style, .clang-format).
+# bzip2 zip zstd lz4 p7zip-full: test/tool/archives.sh makes compressed
+# files and archives with them (a few MB). jq, python3: test/tool/json.sh
 # loads every line of `sgf json` with both.
-# python3-distributed: test/dask-shards.sh runs contrib/dask/sgf_dask.py
+# python3-distributed: test/corpus/dask-shards.sh runs contrib/dask/sgf_dask.py
 # on a Dask LocalCluster (Dask and its dependencies, about 10 MB).
 # python3-dev python3-setuptools: the Python binding (python/, built and
 # tested by make check for Debian's python3 and the python3 on PATH).

@@ -22,7 +22,7 @@
  * memory of parser and writer through sgf_allocator hooks (peak bytes live
  * at once; every free is checked to pass the size allocated) and checks
  * the output (written through sgf_writer_callbacks, the three value
- * events; test/roundtrip.c checks that both write the same bytes): its
+ * events; test/corpus/roundtrip.c checks that both write the same bytes): its
  * sink feeds a second parser, in strict mode, one file's
  * output at a time, and that parser must see no diagnostic and the same
  * number of games, game trees, nodes, properties (those with a value: the

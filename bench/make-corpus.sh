@@ -9,7 +9,7 @@
 # aeb-pro-games.tar.xz in byte-wise sorted path order, each record followed
 # by one newline. The archive is dev/aeb-pro-games.tar.xz in the shared
 # corpus, ../shared/corpus from the project top directory, or $SGF_CORPUS
-# (the corpus root as for test/corpus.sh; its dev/ directory or the archive
+# (the corpus root as for test/corpus/sgf.sh; its dev/ directory or the archive
 # itself are accepted too).
 #
 #   --dir     also keep the extracted records as $BENCH_DATA/aeb/ (about

@@ -18,7 +18,7 @@ double bench_cpu(void);
 /* Process peak RSS (getrusage ru_maxrss), in bytes. */
 uint64_t bench_maxrss(void);
 
-/* The counting allocator is tools/common/countalloc.h (countalloc_init
+/* The counting allocator is test/support/countalloc.h (countalloc_init
  * with a realloc hook). */
 /* After destroy: 0 if nothing is live and every size was right, else -1
  * with a message on stderr naming prog and what. */

@@ -7,7 +7,7 @@
  * nothing and includes the headers of sgfstream/ (the list is there).
  * Each of those includes, inside its include guard, only the headers of
  * sgfstream/ it uses, never <sgfstream.h>: the headers form a tree with
- * this one at its root, and each stands alone (test/headers.sh compiles
+ * this one at its root, and each stands alone (test/house/headers.sh compiles
  * each one alone as C11 and as C++11, and checks that none includes
  * <sgfstream.h>).
  */

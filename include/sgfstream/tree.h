@@ -99,7 +99,7 @@ typedef enum sgf_color {
 #define SGF_TREE_DETACHED 0x4u
 /* Build through the general path alone: one plain handler per event,
  * every node buffered, none of the fast tiers that handle the usual
- * cases (moves) in place. The trees are the same (test/test_tree_paths.c
+ * cases (moves) in place. The trees are the same (test/unit/tree_paths.c
  * checks it), only slower: this is for testing and for telling a bug of
  * the fast path from one of the general path. A detached builder takes
  * it through sgf_tree_builder_handlers_of(). */

@@ -13,7 +13,7 @@
  * portable byte-table loop. Configure --disable-simd builds only the
  * portable loop; the environment variable SGF_SIMD=none|sse2|avx2|neon
  * forces a path (for tests and benchmarks): the one variable the library
- * reads (sgfstream.h, ENVIRONMENT; test/check-getenv.sh keeps it so).
+ * reads (sgfstream.h, ENVIRONMENT; test/house/getenv.sh keeps it so).
  */
 #ifndef SGF_SCAN_H
 #define SGF_SCAN_H

@@ -8,7 +8,7 @@
  * faster tiers of handlers (inline fast paths, LEAVES) that do what the
  * general path does in the usual cases and hand everything else to it.
  * SGF_TREE_GENERAL_ONLY (a builder option, no environment variable) makes
- * a builder use the general path alone; test/test_tree_paths.c checks
+ * a builder use the general path alone; test/unit/tree_paths.c checks
  * that both build the same trees.
  */
 #ifndef SGF_BUILD_PRIV_H

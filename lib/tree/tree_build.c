@@ -47,7 +47,7 @@
  * adds a fast path for the usual cases (DIRECT, inline fast handlers,
  * LEAVES) that hands everything else to these handlers.
  * SGF_TREE_GENERAL_ONLY keeps a builder on this path alone (a detached
- * one: sgf_tree_builder_handlers_of()); test/test_tree_paths.c and
+ * one: sgf_tree_builder_handlers_of()); test/unit/tree_paths.c and
  * fuzz_tree_paths check that both build the same trees. The DIRECT bits here
  * (open_node, close_node, to_staged at the head of the b_* handlers) are how
  * the general path takes over a node the fast path began.

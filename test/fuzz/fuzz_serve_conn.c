@@ -16,7 +16,7 @@
  *     and they are the events of the game's bytes parsed alone, each at
  *     its offset (the sink takes no MOVE RUNS: the connection's parser
  *     does, and replays them, node ends and positions included).
- * With SERVE_FUZZ_MAIN (make check: test/serve_fuzz) main() runs it over
+ * With SERVE_FUZZ_MAIN (make check: test/serve/fuzz_conn) main() runs it over
  * random streams built from SGF pieces, for a bounded count. */
 #include "conn.h"
 

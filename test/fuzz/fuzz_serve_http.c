@@ -8,7 +8,7 @@
  * leak (ASan), every answer begins "HTTP/1.1 " and carries as many body
  * bytes as its Content-Length says, every game stored ends with its ')' and is
  * no longer than what was sent, and a paused client is resumed. With
- * SERVE_FUZZ_MAIN (make check: test/serve_fuzz_http) main() runs it over random
+ * SERVE_FUZZ_MAIN (make check: test/serve/fuzz_http) main() runs it over random
  * request streams for a bounded count. */
 #include "log.h"
 #include "server.h"

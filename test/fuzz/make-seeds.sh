@@ -4,7 +4,7 @@
 # Collects test/cases/*/input.sgf and the shared corpus' edge/ files
 # (../shared/corpus beside the source tree, or $SGF_CORPUS) and writes,
 # for each target, OUTDIR/TARGET/ with every file behind the header bytes
-# that target reads first (see test/fuzz/harness.h), in a few settings:
+# that target reads first (see test/support/harness.h), in a few settings:
 #   fuzz_parse   lenient; strict; mainline
 #   fuzz_split   byte by byte; 7-byte chunks pausing at every 3rd callback
 #   fuzz_reader  max_value_bytes 1021; 129 with failing allocations

@@ -13,7 +13,7 @@
  * bytes): callgrind, sgf stats -t on aeb-5mb.sgf, 97.96 M instructions
  * before, 35.67 M with them; hyperfine on aeb.sgf, one run, 102.9 ms
  * before, 57.5 ms with them. stats_batch is tested against the
- * callbacks (test_api).
+ * callbacks (test/unit/api).
  */
 #ifndef SGF_TOOLS_STATS_H
 #define SGF_TOOLS_STATS_H

@@ -24,7 +24,7 @@
  * --mainline hold only what they write: of the root the first value of
  * each header field and of CA, capped (JHEAD_VALUE_MAX), and B and W;
  * elsewhere only B and W values. So their memory does not grow with the
- * comments they do not print (test/tool-json-bugs.sh measures it).
+ * comments they do not print (test/tool/json-bugs.sh measures it).
  */
 #define _POSIX_C_SOURCE 200809L
 

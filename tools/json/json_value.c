@@ -469,7 +469,7 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   }
   if (def->type2 == SGF_VT_UNKNOWN && !g->slow) {
     /* the common values without sgf_value_decode, written as its
-     * decoding would be (test/tool-json.sh compares the output with
+     * decoding would be (test/tool/json.sh compares the output with
      * that of SGF_JSON_SLOW, which leaves this out) */
     switch (def->type) {
       case SGF_VT_REAL:

@@ -1,7 +1,0 @@
-#!/bin/sh
-# cases-scanners-cases.sh - test/cases-scanners.sh for test_cases alone, so
-# that make check-full runs the two programs side by side (-j2) and
-# reports each as it ends.
-SGF_SCANNER_TESTS=test_cases
-export SGF_SCANNER_TESTS
-. "${top_srcdir:-${srcdir:-.}}/test/cases-scanners.sh"

@@ -1,0 +1,7 @@
+#!/bin/sh
+# cases-scanners-cases.sh - test/unit/cases-scanners.sh for test/unit/cases alone, so
+# that make check-full runs the two programs side by side (-j2) and
+# reports each as it ends.
+SGF_SCANNER_TESTS=cases
+export SGF_SCANNER_TESTS
+. "${top_srcdir:-${srcdir:-.}}/test/unit/cases-scanners.sh"
