@@ -231,6 +231,16 @@ endif
 # and the corpus (counts per check, in the log; skips without it)
 TESTS += test/tool-check-semantic.sh test/corpus-check.sh
 EXTRA_DIST += test/tool-check-semantic.sh test/corpus-check.sh
+# the semantic checks with move runs (sgf_check_moves, in bulk) and
+# without: the golden cases, crafted runs, the corpus (test/check_runs.c
+# with test/fuzz/harness_check.c; sgf check against --chunk=1)
+check_PROGRAMS += test/check_runs
+test_check_runs_SOURCES = test/check_runs.c $(FUZZ_HARNESS)
+test_check_runs_CPPFLAGS = $(FUZZ_CPPFLAGS)
+test_check_runs_LDADD = $(TEST_LIBS)
+TESTS += test/check-runs.sh test/check-runs-corpus.sh
+FULL_TESTS += test/check-runs-corpus.sh
+EXTRA_DIST += test/check-runs.sh test/check-runs-corpus.sh
 
 # typed getters on nodes, typed setters on the cursor (sgfstream/typed.h)
 if HAVE_CMOCKA

@@ -12,6 +12,7 @@ FUZZ_HARNESS = test/fuzz/harness.c test/fuzz/harness.h \
 	test/fuzz/harness_whole.c test/fuzz/harness_paths.c test/valuelog.c test/valuelog.h \
 	test/fuzz/harness_charset.c \
 	test/fuzz/harness_quiet.c test/fuzz/harness_moves.c \
+	test/fuzz/harness_check.c \
 	test/movelog.c test/movelog.h \
 	test/testutil.c test/testutil.h
 FUZZ_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/test/fuzz
