@@ -74,17 +74,19 @@ static void run_table(sgf_checker *c) {
   c->run_key = key;
 }
 
-/* 1 if the run node at q (its ';') can fail a check: one branch for the
- * common case, its three bytes' bits and-ed. */
-static inline int can_fail(const sgf_checker *c, const char *q) {
-  const unsigned char *ok = c->run_ok;
-  const unsigned pass = (unsigned)(ok[(unsigned char)q[1]] >> 2) &
-                        ok[(unsigned char)q[3]] &
-                        (unsigned)(ok[(unsigned char)q[4]] >> 1);
-  if (pass & 1u) return 0;
+/* 1 if the run node at q (its ';') passes by its bytes' bits alone (the
+ * common case: one branch). */
+static inline unsigned passes(const unsigned char *ok, const char *q) {
+  return (unsigned)(ok[(unsigned char)q[1]] >> 2) & ok[(unsigned char)q[3]] &
+         (unsigned)(ok[(unsigned char)q[4]] >> 1) & 1u;
+}
+
+/* 1 if the run node at q can fail a check. */
+static int can_fail(const sgf_checker *c, const char *q) {
+  if (passes(c->run_ok, q)) return 0;
   /* a letter that can fail, or a value not on the board: "tt" is a pass
    * up to 19 x 19 (in Go; in other games any byte passed above) */
-  return !((ok[(unsigned char)q[1]] & OK_LETTER) && q[3] == 't' &&
+  return !((c->run_ok[(unsigned char)q[1]] & OK_LETTER) && q[3] == 't' &&
            q[4] == 't' && c->board.width <= 19 && c->board.height <= 19);
 }
 
@@ -107,9 +109,9 @@ static void open_last(sgf_checker *c, char letter, sgf_pos pos) {
 typedef struct replay {
   sgf_checker *c;
   sgf_run_iter it;
-  size_t skip; /* nodes before the first that can fail: they pass */
-  int slow;    /* the current node's events go to the checks */
-  char letter; /* the current node's letter, and where it is */
+  const char *from; /* the first node that can fail: those before pass */
+  int slow;         /* the current node's events go to the checks */
+  char letter;      /* the current node's letter, and where it is */
   sgf_pos pos;
 } replay;
 
@@ -117,12 +119,7 @@ static int r_node(sgf_parser *p, void *u) {
   replay *r = u;
   sgf_run_node n;
   if (!sgf_run_iter_next(&r->it, &n)) return SGF_CONTINUE; /* (cannot be) */
-  if (r->skip) {
-    r->skip--;
-    r->slow = 0;
-  } else {
-    r->slow = r->c->want_root || can_fail(r->c, n.at);
-  }
+  r->slow = n.at >= r->from && (r->c->want_root || can_fail(r->c, n.at));
   if (r->slow) return sgf_check_node(r->c, p);
   r->letter = n.letter;
   r->pos.offset = n.offset + 1;
@@ -155,8 +152,8 @@ int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at, size_t len,
   sgf_run_iter it;
   sgf_run_node n;
   sgf_pos first;
-  size_t nodes = 0;
-  int act, slow;
+  const char *from = NULL; /* the first node that can fail */
+  int act;
   (void)count;
   if (!c || !p || (!at && len)) return SGF_CONTINUE;
   /* The node open before the run is complete: the replay's first event,
@@ -166,15 +163,20 @@ int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at, size_t len,
   run_table(c);
   first = sgf_parser_position(p);
   sgf_run_iter_init(&it, at, len, &first);
-  slow = c->want_root; /* the run's first node is a game's root */
-  while (!slow && sgf_run_iter_next(&it, &n)) {
-    if (can_fail(c, n.at))
-      slow = 1;
-    else
-      nodes++;
+  n.at = NULL;
+  if (c->want_root) { /* the run's first node is a game's root */
+    from = at;
+  } else {
+    const unsigned char *ok = c->run_ok;
+    while (sgf_run_iter_next(&it, &n)) {
+      if (!passes(ok, n.at) && can_fail(c, n.at)) {
+        from = n.at;
+        break;
+      }
+    }
   }
-  if (!slow) {
-    if (nodes) {
+  if (!from) {
+    if (n.at) { /* the last node stays open */
       sgf_pos pos = sgf_run_iter_last(&it);
       pos.offset++;
       pos.column++;
@@ -187,7 +189,7 @@ int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at, size_t len,
     replay r;
     r.c = c;
     sgf_run_iter_init(&r.it, at, len, &first);
-    r.skip = nodes;
+    r.from = from;
     r.slow = 0;
     r.letter = 0;
     sgf_callbacks_init(&cb);
