@@ -46,7 +46,8 @@ FULL_TESTS = test/unit/neon.sh test/unit/cases-scanners-cases.sh \
 	test/unit/cases-scanners-moves.sh test/corpus/value-sgfmill.sh \
 	test/corpus/sgf.sh test/corpus/roundtrip.sh \
 	test/unit/scan-native.sh test/corpus/check-semantic.sh \
-	test/corpus/inplace.sh test/corpus/ff4.sh test/unit/tree_paths
+	test/corpus/inplace.sh test/corpus/ff4.sh test/unit/tree_paths \
+	test/corpus/check-runs.sh
 check-full: all
 	SGF_TEST_FULL=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS='$(FULL_TESTS)' \
 	  TEST_SUITE_LOG=test-suite-full.log

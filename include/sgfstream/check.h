@@ -105,9 +105,13 @@ SGF_EXTERN int sgf_check_value(sgf_checker *c, sgf_parser *p, const char *at,
 SGF_EXTERN int sgf_check_property_end(sgf_checker *c, sgf_parser *p);
 SGF_EXTERN int sgf_check_node_end(sgf_checker *c, sgf_parser *p);
 /* at, len and count: on_moves' (MOVE RUNS in sgfstream/parser.h); call it from
- * on_moves only. The run's nodes are checked as their events would be
- * (sgf_run_replay(): a point off the board or a second move inside a
- * run is found where it is). */
+ * on_moves only. The run's nodes are checked in bulk: a node that cannot
+ * fail (B or W as the table defines them, a move on the board, not a
+ * game's root) costs a table lookup per byte; from the first that can
+ * (a point off the board, a bad value, another letter), the run is
+ * replayed (sgf_run_replay()) and those nodes go through the checks of
+ * each event, positioned as without runs: the same findings, positions
+ * and order (the parser's position during each too). */
 SGF_EXTERN int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at,
                                size_t len, size_t count);
 

@@ -41,6 +41,7 @@ void sgf_checker_reset(sgf_checker *c) {
   node_reset(c);
   c->want_root = 1;
   c->node_open = c->in_root = 0;
+  c->run_key = 0; /* the run table is made anew for the next run */
 }
 
 sgf_checker *sgf_checker_create(const sgf_check_options *opt) {
@@ -84,7 +85,7 @@ int check__report(sgf_parser *p, sgf_diag_code code, sgf_pos pos,
 }
 
 /* The node is complete: the root's held values are checked. */
-static int node_done(sgf_checker *c, sgf_parser *p) {
+int check__node_done(sgf_checker *c, sgf_parser *p) {
   int act = SGF_CONTINUE;
   if (!c->node_open) return act;
   if (c->in_root) act = check__pending(c, p);
@@ -96,7 +97,7 @@ static int node_done(sgf_checker *c, sgf_parser *p) {
 int sgf_check_tree_begin(sgf_checker *c, sgf_parser *p) {
   int act;
   if (!c || !p) return SGF_CONTINUE;
-  act = node_done(c, p);
+  act = check__node_done(c, p);
   if (sgf_parser_depth(p) <= 1) {
     game_reset(c);
     c->want_root = 1;
@@ -107,7 +108,7 @@ int sgf_check_tree_begin(sgf_checker *c, sgf_parser *p) {
 int sgf_check_tree_end(sgf_checker *c, sgf_parser *p) {
   int act;
   if (!c || !p) return SGF_CONTINUE;
-  act = node_done(c, p);
+  act = check__node_done(c, p);
   if (c->gi_depth && c->gi_depth >= sgf_parser_depth(p)) c->gi_depth = 0;
   return act;
 }
@@ -115,7 +116,7 @@ int sgf_check_tree_end(sgf_checker *c, sgf_parser *p) {
 int sgf_check_node(sgf_checker *c, sgf_parser *p) {
   int act;
   if (!c || !p) return SGF_CONTINUE;
-  act = node_done(c, p);
+  act = check__node_done(c, p);
   c->node_open = 1;
   c->in_root = c->want_root;
   c->want_root = 0;
@@ -124,7 +125,7 @@ int sgf_check_node(sgf_checker *c, sgf_parser *p) {
 
 int sgf_check_node_end(sgf_checker *c, sgf_parser *p) {
   if (!c || !p) return SGF_CONTINUE;
-  return node_done(c, p);
+  return check__node_done(c, p);
 }
 
 /* FNV-1a: identifiers of three letters and more, remembered by hash. */
@@ -249,34 +250,4 @@ int sgf_check_property_end(sgf_checker *c, sgf_parser *p) {
   c->def = NULL;
   c->nvalues = 0;
   return SGF_CONTINUE;
-}
-
-/* MOVE RUNS: each node's events, replayed into the checks above. */
-static int run_node(sgf_parser *p, void *u) { return sgf_check_node(u, p); }
-static int run_property(sgf_parser *p, void *u, const char *id, size_t n) {
-  return sgf_check_property(u, p, id, n);
-}
-static int run_value(sgf_parser *p, void *u, const char *at, size_t n,
-                     unsigned flags) {
-  return sgf_check_value(u, p, at, n, flags);
-}
-static int run_property_end(sgf_parser *p, void *u) {
-  return sgf_check_property_end(u, p);
-}
-static int run_node_end(sgf_parser *p, void *u) {
-  return sgf_check_node_end(u, p);
-}
-
-int sgf_check_moves(sgf_checker *c, sgf_parser *p, const char *at, size_t len,
-                    size_t count) {
-  sgf_callbacks cb;
-  (void)count;
-  if (!c || !p || (!at && len)) return SGF_CONTINUE;
-  sgf_callbacks_init(&cb);
-  cb.on_node = run_node;
-  cb.on_property = run_property;
-  cb.on_value = run_value;
-  cb.on_property_end = run_property_end;
-  cb.on_node_end = run_node_end;
-  return sgf_run_replay(p, at, len, &cb, c);
 }

@@ -57,12 +57,21 @@ struct sgf_checker {
   unsigned char lo, hi;
   sgf_pos lead; /* where the sequence began */
   int bad_utf8; /* reported for this value */
+  /* MOVE RUNS (check_run.c): by byte, what a run node's letter and
+   * value bytes may be for the node to pass every check, made for the
+   * game and the table as run_key says (0: not made). */
+  uint32_t run_key;
+  unsigned char run_ok[256];
 };
 
 /* Report code at pos (mark: NULL or where the construct began). Returns
  * SGF_CONTINUE or SGF_ABORT (sgf_parser_report's). */
 int check__report(sgf_parser *p, sgf_diag_code code, sgf_pos pos,
                   const sgf_pos *mark);
+
+/* The node is complete (its end, or the next node, tree or run): the
+ * root's held values are checked, the node's state is reset. */
+int check__node_done(sgf_checker *c, sgf_parser *p);
 
 /* check_value.c */
 void check__value_begin(sgf_checker *c);

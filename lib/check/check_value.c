@@ -216,6 +216,11 @@ static int whole(sgf_checker *c, sgf_parser *p, const char *raw, size_t len) {
     default:
       break;
   }
+  /* Text is always valid (its UTF-8 is checked as it comes): nothing to
+   * decode. */
+  if ((def->type == SGF_VT_TEXT || def->type == SGF_VT_SIMPLETEXT) &&
+      def->type2 == SGF_VT_UNKNOWN)
+    return SGF_CONTINUE;
   if (pointish(def)) {
     /* In the root node SZ may come after the points: hold them until
      * the node ends. */

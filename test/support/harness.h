@@ -17,6 +17,7 @@
 
 #include <sgfstream.h>
 
+#include "bytebuf.h"
 #include "countalloc.h"
 
 /* ------------------------------------------------------------------ */
@@ -305,6 +306,25 @@ const char *fz_check_quiet(const uint8_t *data, size_t size);
  * continuing, pausing at every other run, skipping at every third.
  * The same header as fz_check_quiet. */
 const char *fz_check_moves(const uint8_t *data, size_t size);
+
+/* fuzz_split, fourth check (harness_check.c): the semantic checks
+ * (sgfstream/check.h) with MOVE RUNS (on_moves calling sgf_check_moves)
+ * must find what they find without: the same diagnostics, positions,
+ * marks and order, the status and counts. Without runs fed whole; with
+ * runs fed whole and in the chunks given. The same header as
+ * fz_check_quiet. */
+const char *fz_check_semantic(const uint8_t *data, size_t size);
+/* The log of one checked parse into log (emptied first): each
+ * diagnostic (code, severity, position, mark), then the status and
+ * counts; with on_moves if runs; fed in chunks of chunks[i] bytes
+ * (cycled; nchunks 0: whole) and cut at byte split (0: not). Returns how
+ * many runs on_moves took. */
+unsigned long fz_semantic_log(const char *in, size_t len,
+                              const sgf_options *opt, int runs,
+                              const size_t *chunks, size_t nchunks,
+                              size_t split, bytebuf *log);
+/* NULL if the logs are the same, else the first line that differs. */
+const char *fz_semantic_differ(const bytebuf *ref, const bytebuf *got);
 
 /* The options chosen by a header byte: bit 0 SGF_OPT_STRICT, bit 1
  * SGF_OPT_MAINLINE, bits 4-2 max_depth (default, 1, 2, 3, 4, 8, 64, 10000),

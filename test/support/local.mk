@@ -13,7 +13,7 @@ test_support_libsgftest_la_SOURCES = \
 	test/support/harness_cursor.c test/support/harness_text.c \
 	test/support/harness_whole.c test/support/harness_paths.c \
 	test/support/harness_charset.c test/support/harness_quiet.c \
-	test/support/harness_moves.c \
+	test/support/harness_moves.c test/support/harness_check.c \
 	test/support/countalloc.c test/support/countalloc.h \
 	test/support/testutil.c test/support/testutil.h \
 	test/support/valuelog.c test/support/valuelog.h \

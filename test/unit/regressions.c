@@ -108,6 +108,7 @@ static void test_replay_all(void **state) {
                   {"fuzz_split (whole values)", fz_check_whole},
                   {"fuzz_split (quiet)", fz_check_quiet},
                   {"fuzz_split (on_moves)", fz_check_moves},
+                  {"fuzz_split (check runs)", fz_check_semantic},
                   {"fuzz_batch", fz_check_batch},
                   {"fuzz_reader", fz_check_reader},
                   {"fuzz_tree", fz_check_tree},

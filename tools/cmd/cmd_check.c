@@ -197,6 +197,13 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   return sgf_check_value(((check *)u)->checker, p, at, len, flags);
 }
 
+/* MOVE RUNS: a run's nodes checked in bulk, those that can fail one by
+ * one (sgf_check_moves): the same findings as without. */
+static int on_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  return sgf_check_moves(((check *)u)->checker, p, at, len, count);
+}
+
 static void begin(void *ctx, const char *name) {
   check *c = ctx;
   sgf_parser_reset(c->p);
@@ -390,6 +397,7 @@ int cmd_check(int argc, char **argv) {
     cb.on_property = on_property;
     cb.on_property_end = on_property_end;
     cb.on_value = on_value;
+    cb.on_moves = on_moves;
   }
   c.p = sgf_parser_create(&cb, &c, &opt);
   in = input_reader_create(0);
