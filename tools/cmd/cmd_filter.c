@@ -989,8 +989,11 @@ int cmd_filter(int argc, char **argv) {
   r->cb.on_value = on_value;
   r->cb.on_diagnostic = on_diagnostic;
   {
-    sgf_callbacks cb = r->cb; /* r->cb: the events, for sgf_run_replay() */
-    if (runs_wanted()) cb.on_moves = on_moves;
+    /* r->cb: the events, for sgf_run_replay(). Runs only when the main
+     * line is read: a game decided at its root is skipped from there,
+     * which costs less than finding the run that follows the root. */
+    sgf_callbacks cb = r->cb;
+    if (r->need_moves && runs_wanted()) cb.on_moves = on_moves;
     r->p = sgf_parser_create(&cb, r, &opt);
   }
   in = input_reader_create(0);
