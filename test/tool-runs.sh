@@ -1,9 +1,10 @@
 #!/bin/sh
 # tool-runs.sh - the commands that take runs of plain move nodes in one
 # call (MOVE RUNS in sgfstream/parser.h: stats --summary, filter on the
-# main line, fmt, mainline, stats) write what they write when every move
-# comes as its events (SGF_NO_RUNS=1, sgf(1) ENVIRONMENT): the same
-# standard output, standard error and exit status, byte for byte.
+# main line, fmt, mainline, split, stats) write what they write when
+# every move comes as its events (SGF_NO_RUNS=1, sgf(1) ENVIRONMENT): the
+# same standard output, standard error and exit status (and files, for
+# split), byte for byte.
 #   1. the golden cases (test/cases/*/input.sgf), all at once;
 #   2. crafted runs: LF, CR LF or nothing between the nodes, nodes of
 #      other letters, passes (tt), moves off the board (SZ[5:7], SZ[9]),
@@ -135,6 +136,19 @@ EOF
 each crafted runs.sgf
 each cut1 cut1.sgf
 each cut2 cut2.sgf
+
+# split: each game to a file of its own, both layouts
+for layout in --readable --compact; do
+  rm -rf split-runs split-events
+  "$sgf" split $layout -d split-runs runs.sgf cut1.sgf >runs.out 2>&1
+  echo "exit $?" >>runs.out
+  SGF_NO_RUNS=1 "$sgf" split $layout -d split-events runs.sgf cut1.sgf >events.out 2>&1
+  echo "exit $?" >>events.out
+  checks=$((checks + 1))
+  if ! cmp -s runs.out events.out || ! diff -r split-runs split-events >/dev/null; then
+    bad "sgf split $layout: move runs and events differ"
+  fi
+done
 
 # cut into chunks anywhere: --chunk (stats, filter), a pipe's pieces (all)
 for n in 1 5 7 13 64 4099; do
