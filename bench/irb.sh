@@ -42,7 +42,8 @@ sgf=${SGF:-./sgf}
 if [ -z "${SGF:-}" ] && head -c 4096 "$sgf" 2>/dev/null | grep -q libtool && [ -x ./libtool ]; then
   real=$(./libtool --mode=execute echo ./sgf 2>/dev/null)
   if [ -n "$real" ] && [ -x "$real" ]; then
-    export LD_LIBRARY_PATH=$(pwd)/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    LD_LIBRARY_PATH=$(pwd)/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    export LD_LIBRARY_PATH
     sgf=$real
   fi
 fi
