@@ -249,8 +249,8 @@ EXTRA_DIST += test/tool-utf16.sh
 # `sgf filter`: by hand, against Python over `sgf json`, symmetries, --unique
 TESTS += test/tool-filter.sh test/tool-filter-limits.sh
 EXTRA_DIST += test/tool-filter.sh test/tool-filter-limits.sh
-TESTS += test/tool-runs.sh test/tool-runs-ir.sh
-EXTRA_DIST += test/tool-runs.sh test/tool-runs-ir.sh
+TESTS += test/tool-runs.sh test/tool-runs-corpus.sh test/tool-runs-ir.sh
+EXTRA_DIST += test/tool-runs.sh test/tool-runs-corpus.sh test/tool-runs-ir.sh
 
 # sgf serve and sgf send (each skips without them): the load test, the
 # slow sink's backpressure, SIGTERM under load, the limits.

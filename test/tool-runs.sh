@@ -12,7 +12,8 @@
 #      32 (readable indentation), a run of more than 65535 nodes, games
 #      that --starts-with selects, input that ends inside a run or a
 #      value; cut into chunks anywhere (--chunk, or a pipe's pieces);
-#   3. the corpus (../shared/corpus), when present.
+#   3. with --corpus (tool-runs-corpus.sh) only: every file of the
+#      corpus (../shared/corpus); skips (77) without it.
 # Skips (77) without the sgf tool or python3.
 top_srcdir=${top_srcdir:-${srcdir:-.}}
 top_builddir=${top_builddir:-.}
@@ -88,6 +89,20 @@ each() {
     shift $(($(echo "$line" | tr -cd '|' | wc -c) + 1))
   done <cmds
 }
+
+# ---- 3. (tool-runs-corpus.sh) the corpus: each command over all of its
+# files at once
+if [ "${1:-}" = --corpus ]; then
+  if [ ! -d "$corpus" ]; then
+    echo "tool-runs-corpus: no $corpus: skipped"
+    exit 77
+  fi
+  set -- "$corpus"/*/*.sgf
+  [ -f "$1" ] || { echo "tool-runs-corpus: no file in $corpus: skipped"; exit 77; }
+  each corpus "$@"
+  echo "tool-runs-corpus: $checks comparisons"
+  exit $fail
+fi
 
 # ---- 1. the golden cases, each command over all of them at once
 each cases "$src"/test/cases/*/input.sgf
@@ -184,14 +199,6 @@ for i in range(0, len(d), n):
       bad "sgf $* from a pipe in $piece-byte pieces: move runs and events differ"
   done
 done
-
-# ---- 3. the corpus: each command over all of its files at once
-if [ -d "$corpus" ]; then
-  set -- "$corpus"/*/*.sgf
-  [ -f "$1" ] && each corpus "$@"
-else
-  echo "tool-runs: no $corpus: the corpus is not compared"
-fi
 
 echo "tool-runs: $checks comparisons"
 exit $fail
