@@ -58,6 +58,13 @@ test_test_writer_SOURCES = test/test_writer.c $(TESTUTIL)
 test_test_writer_CPPFLAGS = $(TEST_CPPFLAGS)
 test_test_writer_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 test_test_writer_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
+# the writer's move runs (on_moves) write what their events write
+check_PROGRAMS += test/test_writer_runs
+TESTS += test/test_writer_runs
+test_test_writer_runs_SOURCES = test/test_writer_runs.c $(TESTUTIL)
+test_test_writer_runs_CPPFLAGS = $(TEST_CPPFLAGS)
+test_test_writer_runs_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+test_test_writer_runs_LDADD = $(TEST_LIBS) $(CMOCKA_LIBS)
 # parse -> write -> parse over the shared corpus (test/roundtrip.sh)
 test_roundtrip_SOURCES = test/roundtrip.c $(TESTUTIL)
 test_roundtrip_CPPFLAGS = $(TEST_CPPFLAGS)
