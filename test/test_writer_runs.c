@@ -113,18 +113,22 @@ static char *runs_input(size_t *len) {
   return b.p;
 }
 
-/* The input written with copy (runs) or value (events) callbacks;
- * piece: feed that many bytes at a time (0: all). */
-static void write_it(const char *in, size_t len, sgf_layout layout,
-                     size_t bufsize, size_t max, size_t piece, int runs,
-                     sink *s) {
+/* The input written with copy (runs) or value (events) callbacks into
+ * s (its fail_after kept); piece: feed that many bytes at a time (0:
+ * all). Returns the first feed result that is not SGF_OK (the writer's
+ * status then in *wstatus), or SGF_OK once all is written. */
+static int write_it(const char *in, size_t len, sgf_layout layout,
+                    size_t bufsize, size_t max, size_t piece, int runs, sink *s,
+                    int *wstatus) {
   sgf_writer_options wo;
   sgf_callbacks cb;
   sgf_parser *p;
   sgf_writer *w;
-  size_t at = 0;
+  size_t at = 0, fail_after = s->fail_after;
+  int rc = SGF_OK;
   memset(s, 0, sizeof *s);
   s->max = max;
+  s->fail_after = fail_after;
   sgf_writer_options_init(&wo);
   wo.layout = layout;
   wo.buffer_size = bufsize;
@@ -137,15 +141,21 @@ static void write_it(const char *in, size_t len, sgf_layout layout,
     sgf_writer_value_callbacks(&cb);
   p = sgf_parser_create(&cb, w, NULL);
   assert_non_null(p);
-  while (at < len) {
+  while (rc == SGF_OK && at < len) {
     size_t n = piece && piece < len - at ? piece : len - at;
-    assert_int_equal(sgf_parser_feed(p, in + at, n, NULL), SGF_OK);
+    rc = sgf_parser_feed(p, in + at, n, NULL);
     at += n;
   }
-  assert_int_equal(sgf_parser_finish(p), SGF_OK);
-  assert_int_equal(sgf_writer_finish(w), SGF_OK);
+  if (rc == SGF_OK) {
+    assert_int_equal(sgf_parser_finish(p), SGF_OK);
+    assert_int_equal(sgf_writer_finish(w), SGF_OK);
+  } else {
+    assert_int_equal(sgf_writer_node(w), sgf_writer_status(w)); /* stuck */
+  }
+  *wstatus = sgf_writer_status(w);
   sgf_parser_destroy(p);
   sgf_writer_destroy(w);
+  return rc;
 }
 
 static void test_runs_as_events(void **state) {
@@ -153,17 +163,19 @@ static void test_runs_as_events(void **state) {
   static const size_t pieces[] = {0, 7, 4099};
   size_t len, b, k;
   char *in = runs_input(&len);
-  int layout;
+  int layout, ws;
   (void)state;
   for (layout = 0; layout < 2; layout++) {
     const sgf_layout l = layout ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT;
-    sink want;
-    write_it(in, len, l, 0, 0, 0, 0, &want);
+    sink want = {0};
+    assert_int_equal(write_it(in, len, l, 0, 0, 0, 0, &want, &ws), SGF_OK);
     assert_true(want.out.len > len / 2);
     for (b = 0; b < sizeof bufsizes / sizeof bufsizes[0]; b++)
       for (k = 0; k < sizeof pieces / sizeof pieces[0]; k++) {
-        sink got;
-        write_it(in, len, l, bufsizes[b], b == 1 ? 97 : 0, pieces[k], 1, &got);
+        sink got = {0};
+        assert_int_equal(write_it(in, len, l, bufsizes[b], b == 1 ? 97 : 0,
+                                  pieces[k], 1, &got, &ws),
+                         SGF_OK);
         assert_int_equal(got.out.len, want.out.len);
         assert_memory_equal(got.out.p, want.out.p, want.out.len);
         bytebuf_free(&got.out);
@@ -177,29 +189,17 @@ static void test_runs_as_events(void **state) {
 static void test_runs_sink_failure(void **state) {
   size_t len;
   char *in = runs_input(&len);
-  int layout;
+  int layout, ws;
   (void)state;
   for (layout = 0; layout < 2; layout++) {
-    sgf_writer_options wo;
-    sgf_callbacks cb;
-    sgf_parser *p;
-    sgf_writer *w;
-    sink s;
-    memset(&s, 0, sizeof s);
+    sink s = {0};
     s.fail_after = len - 100000; /* inside the run of 70000 nodes */
-    sgf_writer_options_init(&wo);
-    wo.layout = layout ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT;
-    wo.buffer_size = 256;
-    w = sgf_writer_create(sink_write, &s, &wo);
-    sgf_callbacks_init(&cb);
-    sgf_writer_copy_callbacks(&cb);
-    p = sgf_parser_create(&cb, w, NULL);
-    assert_int_equal(sgf_parser_feed(p, in, len, NULL), SGF_EABORTED);
-    assert_int_equal(sgf_writer_status(w), SGF_ESINK);
-    assert_int_equal(sgf_writer_node(w), SGF_ESINK);
+    assert_int_equal(
+        write_it(in, len, layout ? SGF_LAYOUT_READABLE : SGF_LAYOUT_COMPACT,
+                 256, 0, 0, 1, &s, &ws),
+        SGF_EABORTED);
+    assert_int_equal(ws, SGF_ESINK);
     assert_true(s.out.len <= s.fail_after + 256);
-    sgf_parser_destroy(p);
-    sgf_writer_destroy(w);
     bytebuf_free(&s.out);
   }
   free(in);
