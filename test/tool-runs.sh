@@ -54,6 +54,8 @@ filter|--moves-min=30
 filter|--moves-max=50|-v
 filter|--moves-min=10|--moves-max=100|--black=x
 filter|--unique
+filter|--starts-with=pd dd|--json
+filter|--moves-max=80|--unique|-v
 filter|--starts-with=pd|--max-game-bytes=1
 fmt
 fmt|--compact
