@@ -43,7 +43,7 @@ bench_bench_values_LDFLAGS = -no-install
 CLEANFILES += bench/bench_values$(EXEEXT)
 BENCH_EXES = bench/bench_events$(EXEEXT) bench/bench_tree$(EXEEXT) \
 	bench/bench_write$(EXEEXT) bench/bench_values$(EXEEXT)
-EXTRA_DIST += bench/filter.sh
+EXTRA_DIST += bench/filter.sh bench/irb.sh
 EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \
 	bench/stats-pipe.sh bench/peer.sh bench/peer/sabaki.js bench/peer/.gitignore
 EXTRA_DIST += bench/serve.sh bench/serve-post.lua bench/compare.sh

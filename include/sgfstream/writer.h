@@ -216,7 +216,10 @@ SGF_EXTERN void sgf_writer_callbacks(sgf_callbacks *cb);
 SGF_EXTERN void sgf_writer_value_callbacks(sgf_callbacks *cb);
 
 /* The same, and on_moves too (MOVE RUNS in sgfstream/parser.h): a run of move
- * nodes in one call, written with no call a node. For copying a parse as
+ * nodes in one call, written with no call a node, at copy speed: the
+ * run's bytes without their line breaks (compact), or each node after
+ * its line break and indentation (readable); the same bytes as its
+ * nodes' events would write. For copying a parse as
  * it is: a filter set on top of these must replace on_moves as well, or
  * set it to NULL (the runs then come as events). (on_moves is left out of
  * sgf_writer_value_callbacks so that a filter written for 1.0, which

@@ -417,6 +417,17 @@ moves_run(sgf_parser *p, const unsigned char *s, const unsigned char *end,
   return q;
 }
 
+/* Can a run begin at the ';' at s (nine bytes readable)? A part of the
+ * move-run scanner's rule (moves.c), tested before it is called: a node
+ * that is no plain move followed by the next node's ';' (an indented
+ * node of sgf fmt's readable layout, a node of several properties)
+ * costs these few tests, not a pass of the scanner that finds nothing. */
+static inline int may_run(const unsigned char *s) {
+  return s[2] == '[' && s[5] == ']' &&
+         (s[6] == ';' || (s[6] == '\n' && s[7] == ';') ||
+          (s[6] == '\r' && s[7] == '\n' && s[8] == ';'));
+}
+
 /* The mark the general path would leave in p->ev_saved after the run
  * [r, q) (m: the mark at r), for a parser with on_value (p->whole): a
  * node whose value's second byte is 0x81 or above may be a double-byte
@@ -646,7 +657,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
       case ST_NODE:
       L_node:
         if (*s == ';') { /* the common cases first, before the jump table */
-          if (!SGF__BATCH && p->quiet_moves && end - s >= 16) {
+          if (!SGF__BATCH && p->quiet_moves && end - s >= 16 && may_run(s)) {
             const unsigned char *r = s;
             sgf__mark m;
             uint64_t count;
@@ -669,7 +680,7 @@ int SGF__FEED_CORE(sgf_parser *p, const unsigned char *buf, size_t len,
               if (st != ST_NODE) continue;
             }
           }
-          if (SGF__BATCH && p->bmoves && end - s >= 16) {
+          if (SGF__BATCH && p->bmoves && end - s >= 16 && may_run(s)) {
             /* MOVES records (BATCHED EVENTS in sgfstream.h): a run of
              * plain move nodes in one record, at its first ';'; the
              * batch has room for it (a full one was delivered) */

@@ -281,8 +281,10 @@ EV_INLINE int ev_property(sgf_writer *w, const char *ident, size_t n) {
   const size_t len = w->len;
   if ((where == W_NODE || where == W_AFTER_VALUE) && n - 1 < 2 &&
       is_upper(id[0]) && is_upper(id[n - 1]) && w->cap - len >= 3 &&
-      !(w->readable && w->node_props > 0)) {
-    /* One or two uppercase letters; room for them and the '['. */
+      (!w->readable || w->node_props == 0 ||
+       w->flushed + len - w->line_start < w->width)) {
+    /* One or two uppercase letters; room for them and the '['; no line
+     * break before them (the line is not full). */
     char *b = w->buf;
     w->where = W_PROP;
     w->prop_mark = len;
@@ -730,21 +732,121 @@ static int cb_value(sgf_parser *p, void *u, const char *at, size_t n,
   return (flags & SGF_VALUE_LAST) ? CB_RESULT(ev_value_end(u)) : SGF_CONTINUE;
 }
 
-/* A run of move nodes (MOVE RUNS in sgfstream/parser.h): each node's events,
- * straight to the writer's inline handlers, with no call a node. (The
- * node end of the node before, and the run's property ends, write
- * nothing.) */
-static int cb_moves(sgf_parser *p, void *u, const char *at, size_t len,
-                    size_t count) {
+/* A run of move nodes (MOVE RUNS in sgfstream/parser.h), written as its
+ * nodes' events would write it, but at copy speed: a run node is six
+ * bytes ";X[vv]" that the events write unchanged (an uppercase letter,
+ * a value with no byte the value copy stops at), so the output is the
+ * run with its line breaks left out (compact), or each node on a line
+ * of its own after the node's indentation (readable). (The node end of
+ * the node before, and the run's property ends, write nothing.) In any
+ * other state (a property without value pending, a failed writer) the
+ * nodes go through the events one by one. */
+static int run_events(sgf_writer *w, const char *at, size_t len) {
   sgf_run_iter it;
   sgf_run_node n;
-  (void)p;
-  (void)count;
   sgf_run_iter_init(&it, at, len, NULL);
   while (sgf_run_iter_next(&it, &n))
-    if (ev_node(u) || ev_property(u, n.at + 1, 1) ||
-        ev_value_data(u, n.value, 2) || ev_value_end(u))
+    if (ev_node(w) || ev_property(w, n.at + 1, 1) ||
+        ev_value_data(w, n.value, 2) || ev_value_end(w))
       return SGF_ABORT;
+  return SGF_CONTINUE;
+}
+
+/* Compact: the run's bytes but its line breaks (LF, or CR LF). */
+static int run_compact(sgf_writer *w, const char *at, size_t len) {
+  const char *s = at, *end = at + len;
+  while (s < end) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *e = nl ? nl : end;
+    if (nl && e > s && e[-1] == '\r') e--;
+    while (s < e) {
+      size_t k = (size_t)(e - s), room = w->cap - w->len;
+      if (room == 0) {
+        flush_buf(w);
+        if (w->status) return SGF_ABORT;
+        room = w->cap;
+      }
+      if (k > room) k = room;
+      memcpy(w->buf + w->len, s, k);
+      w->len += k;
+      s += k;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  return SGF_CONTINUE;
+}
+
+/* Readable: each node after a line break and the indentation, but the
+ * first one of a sequence (where is W_SEQ_START). The loop keeps the
+ * buffer's state in locals (a store through a char pointer may alias
+ * *w) and writes a short indentation with the line break in one store
+ * of eight bytes. */
+static int run_readable(sgf_writer *w, const char *at, size_t len, int first) {
+  static const char nl_blanks[8] = "\n       ";
+  const size_t indent = w->depth < MAX_INDENT ? (size_t)w->depth : MAX_INDENT;
+  const size_t step = 1 + indent + 6; /* a node's bytes but the first */
+  sgf_run_iter it;
+  sgf_run_node n;
+  size_t k = w->len, line = 0; /* line: the last line's start in buf */
+  int broke = 0;
+  char *b = w->buf;
+  const size_t room = w->cap - (MAX_INDENT + 8); /* cap >= MIN_BUFFER */
+  sgf_run_iter_init(&it, at, len, NULL);
+  if (first && sgf_run_iter_next(&it, &n)) {
+    if (k > room) {
+      flush_buf(w);
+      if (w->status) return SGF_ABORT;
+      k = 0;
+    }
+    memcpy(b + k, n.at, 6);
+    k += 6;
+  }
+  while (sgf_run_iter_next(&it, &n)) {
+    if (k > room) {
+      w->len = k;
+      if (broke) w->line_start = w->flushed + line;
+      broke = 0;
+      flush_buf(w);
+      if (w->status) return SGF_ABORT;
+      k = 0;
+    }
+    if (indent < 8) {
+      memcpy(b + k, nl_blanks, 8); /* all, then as many kept */
+    } else {
+      b[k] = '\n';
+      memcpy(b + k + 1, blanks, MAX_INDENT);
+    }
+    line = k + 1;
+    broke = 1;
+    memcpy(b + k + 1 + indent, n.at, 6);
+    k += step;
+  }
+  w->len = k;
+  if (broke) w->line_start = w->flushed + line;
+  return SGF_CONTINUE;
+}
+
+static int cb_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  sgf_writer *w = u;
+  const int where = w->where;
+  int rc;
+  (void)p;
+  (void)count;
+  if (where != W_SEQ_START && where != W_NODE && where != W_AFTER_VALUE)
+    return run_events(w, at, len);
+  rc = w->readable ? run_readable(w, at, len, where == W_SEQ_START)
+                   : run_compact(w, at, len);
+  if (rc != SGF_CONTINUE || w->status) {
+    w->where = W_FAILED;
+    return SGF_ABORT;
+  }
+  /* where the last node's events leave the writer */
+  w->where = W_AFTER_VALUE;
+  w->node_props = 1;
+  w->prop_mark = w->len >= 5 ? w->len - 5 : 0; /* its letter */
+  w->esc = 0;
+  w->text.state = 0;
   return SGF_CONTINUE;
 }
 

@@ -9,7 +9,7 @@ UNIT_TESTS = test/unit/cases test/unit/api test/unit/tree test/unit/writer \
 	test/unit/error test/unit/abi test/unit/reentry test/unit/node_end \
 	test/unit/moves test/unit/cutter test/unit/value test/unit/charset \
 	test/unit/utf16 test/unit/check test/unit/typed test/unit/hostile \
-	test/unit/alloc test/unit/regressions
+	test/unit/alloc test/unit/regressions test/unit/writer_runs
 if HAVE_CMOCKA
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
@@ -32,6 +32,7 @@ test_unit_typed_LDADD = $(LDADD) -lm
 test_unit_hostile_CPPFLAGS = $(TEST_CPPFLAGS)
 test_unit_alloc_CPPFLAGS = $(TEST_CPPFLAGS)
 test_unit_regressions_CPPFLAGS = $(TEST_CPPFLAGS)
+test_unit_writer_runs_CPPFLAGS = $(TEST_CPPFLAGS)
 # The tool's input loop: pause and resume (tools/io/stream.h).
 if BUILD_TOOLS
 check_PROGRAMS += test/unit/stream

@@ -222,24 +222,45 @@ static void out_bytes(frun *r, const char *s, size_t n) {
 }
 
 /* A game's bytes: written, and followed through values (FF[4]'s byte
- * rules) to know whether the input ended inside one. */
+ * rules) to know whether the input ended inside one. Bytes that change
+ * nothing are passed over in a tight loop: outside a value all but '['
+ * '(' ')', inside one all but '\\' and ']'. */
+static const unsigned char lex_out[256] = {['['] = 1, ['('] = 1, [')'] = 1};
+static const unsigned char lex_in[256] = {['\\'] = 1, [']'] = 1};
 static void out_game(frun *r, const char *s, size_t n) {
-  size_t i;
+  const unsigned char *q = (const unsigned char *)s, *end = q + n;
   int lex = r->lex;
+  uint64_t depth = r->lex_depth;
   out_bytes(r, s, n);
-  for (i = 0; i < n; i++) {
-    if (lex & LEX_ESCAPE)
-      lex = LEX_VALUE;
-    else if (lex)
-      lex = s[i] == '\\' ? LEX_VALUE | LEX_ESCAPE : s[i] == ']' ? 0 : lex;
-    else if (s[i] == '[')
-      lex = LEX_VALUE;
-    else if (s[i] == '(')
-      r->lex_depth++;
-    else if (s[i] == ')' && r->lex_depth > 0)
-      r->lex_depth--;
+  if ((lex & LEX_ESCAPE) && q < end) { /* the byte a backslash escapes */
+    lex = LEX_VALUE;
+    q++;
+  }
+  while (q < end) {
+    if (lex) {
+      while (q < end && !lex_in[*q]) q++;
+      if (q == end) break;
+      if (*q++ == ']') {
+        lex = 0;
+      } else if (q == end) { /* a backslash: the byte it escapes */
+        lex = LEX_VALUE | LEX_ESCAPE;
+      } else {
+        q++;
+      }
+    } else {
+      while (q < end && !lex_out[*q]) q++;
+      if (q == end) break;
+      if (*q == '[')
+        lex = LEX_VALUE;
+      else if (*q == '(')
+        depth++;
+      else if (depth > 0)
+        depth--;
+      q++;
+    }
   }
   r->lex = lex;
+  r->lex_depth = depth;
 }
 
 /* The end of a game written: what closes a game cut short (the ']' of a
@@ -588,6 +609,54 @@ static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
   return SGF_CONTINUE;
 }
 
+/* A run of plain move nodes (MOVE RUNS in sgfstream/parser.h), in place
+ * of its nodes' events: it stands for the node end of the node open
+ * before it (a game's root, in its first run: decided there, as
+ * on_node_end decides), then per node a move of the main line when its
+ * letter is B or W. The moves are counted from the run's bytes; only
+ * those the conditions look at (the first ones for --starts-with, all
+ * of them for --unique) are decoded, one by one as move() does. A game
+ * that fails --moves-max fails it at the run's end as well as at its
+ * move: the rest of the run is the rest of the tree a skip passes over,
+ * and no event of it is seen either way. In any other state (the run
+ * holds the root node, a game decided, --max-game-bytes below a move's
+ * two bytes) the run goes through the events (sgf_run_replay()). */
+static int on_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  frun *r = u;
+  sgf_run_iter it;
+  sgf_run_node n;
+  char color = 0;
+  (void)count;
+  if (r->depth == 1 && r->root_state == 1) { /* the root's node end */
+    int rc;
+    r->root_end = sgf_parser_position(p).offset;
+    rc = root_done(r);
+    if (rc != SGF_CONTINUE) return rc;
+  }
+  if (r->depth == 0 || r->root_state != 2 || SKIPPING(r) || r->max_game < 2)
+    return sgf_run_replay(p, at, len, &r->cb, r);
+  sgf_run_iter_init(&it, at, len, NULL);
+  while (sgf_run_iter_next(&it, &n)) {
+    color = n.letter == 'B' || n.letter == 'W' ? n.letter : 0;
+    if (!color) continue;
+    if (r->unique || (r->have_start && r->nmoves < r->start.n)) {
+      int rc;
+      r->move_color = color;
+      rc = move(r, n.value, 2);
+      if (rc != SGF_CONTINUE) return rc;
+    } else {
+      r->nmoves++;
+    }
+  }
+  r->move_color = color;
+  if (failed_early(r)) {
+    reject(r);
+    return SGF_SKIP;
+  }
+  return SGF_CONTINUE;
+}
+
 /* ------------------------------------------------------------ inputs */
 
 static void stopped(frun *r) {
@@ -919,7 +988,14 @@ int cmd_filter(int argc, char **argv) {
   r->cb.on_property = on_property;
   r->cb.on_value = on_value;
   r->cb.on_diagnostic = on_diagnostic;
-  r->p = sgf_parser_create(&r->cb, r, &opt);
+  {
+    /* r->cb: the events, for sgf_run_replay(). Runs only when the main
+     * line is read: a game decided at its root is skipped from there,
+     * which costs less than finding the run that follows the root. */
+    sgf_callbacks cb = r->cb;
+    if (r->need_moves && runs_wanted()) cb.on_moves = on_moves;
+    r->p = sgf_parser_create(&cb, r, &opt);
+  }
   in = input_reader_create(0);
   if (r->p == NULL || in == NULL || r->text.cs == NULL) {
     report_failure("filter", "out of memory");

@@ -257,13 +257,15 @@ static int counter_init(counter *c, size_t chunk, int with_summary) {
       return -1;
     }
     summary_callbacks(&cb);
+    if (!runs_wanted()) cb.on_moves = NULL; /* every move as its events */
     user = c->sum;
   }
   c->p = sgf_parser_create(&cb, user, NULL);
   if (c->p == NULL) return -1;
   /* Batches count faster than the callbacks (stats.h); the summary's
-   * handlers are callbacks. */
-  if (!with_summary &&
+   * handlers are callbacks, which take move runs (on_moves). Without
+   * runs (SGF_NO_RUNS), the callbacks count. */
+  if (!with_summary && runs_wanted() &&
       stats_batch(c->p, c->ev, sizeof c->ev / sizeof c->ev[0]) != SGF_OK)
     return -1;
   return 0;

@@ -67,6 +67,7 @@ int rewrite_init(rewrite *rw, const char *cmd, const rewrite_opts *o,
     sgf_writer_copy_callbacks(&cb); /* values whole, move runs: faster */
   }
   cb.on_diagnostic = on_diagnostic;
+  if (!runs_wanted()) cb.on_moves = NULL; /* every move as its events */
   rw->w = sgf_writer_create(write, ctx, &wo);
   rw->p = rw->w ? sgf_parser_create(&cb, rw->w, &opt) : NULL;
   if (rw->p == NULL) {

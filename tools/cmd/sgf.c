@@ -92,6 +92,8 @@ int option_error(const char *cmd, int c, char **argv) {
   return EXIT_TROUBLE;
 }
 
+int runs_wanted(void) { return getenv("SGF_NO_RUNS") == NULL; }
+
 int parse_chunk(const char *cmd, const char *arg, size_t *out) {
   char *end;
   unsigned long long v;

@@ -74,6 +74,12 @@ int report_no_input(const char *name, const char *why);
  * output failed. */
 int finish_output(int status);
 
+/* Do the commands take move runs (MOVE RUNS in sgfstream/parser.h:
+ * on_moves, MOVES records)? Yes unless the environment has SGF_NO_RUNS
+ * (for tests: every move then comes as its events, and the output must
+ * be the same). stats, stats --summary, filter, fmt, mainline, split. */
+int runs_wanted(void);
+
 /* feed.c: feeding the parser. */
 
 /* Feed len bytes in pieces of at most chunk bytes (0: all at once).

@@ -75,6 +75,28 @@ void stats_callbacks(sgf_callbacks *cb) {
   cb->on_diagnostic = on_diagnostic;
 }
 
+static const unsigned char is_move[256] = {['B'] = 1, ['W'] = 1};
+
+uint64_t stats_run_moves(const char *at, size_t len) {
+  sgf_run_iter it;
+  sgf_run_node nd;
+  uint64_t moves = 0;
+  sgf_run_iter_init(&it, at, len, NULL);
+  while (sgf_run_iter_next(&it, &nd))
+    moves += is_move[(unsigned char)nd.letter];
+  return moves;
+}
+
+uint64_t stats_run(stats *s, const char *at, size_t len, size_t count) {
+  const uint64_t moves = stats_run_moves(at, len);
+  s->nodes += count;
+  s->properties += count;
+  s->values += count;
+  s->moves += moves;
+  s->after_end = 0;
+  return moves;
+}
+
 /* The records of the batch, counted as the callbacks count them: a
  * property is a move when its identifier is B or W alone (ident), a
  * value is counted at its last piece; a MOVES record (opted into) counts
@@ -83,7 +105,6 @@ void stats_callbacks(sgf_callbacks *cb) {
  * sgf stats -t on aeb-5mb.sgf, 34.2 M instructions in this loop as a
  * switch on the kind, 31.9 M so; a branch-free loop (a counter per kind)
  * took twice the switch's. */
-static const unsigned char is_move[256] = {['B'] = 1, ['W'] = 1};
 static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
   stats *s = u;
   const sgf_event *ev = b->ev, *end = b->ev + b->n;
@@ -98,18 +119,13 @@ static int on_batch(sgf_parser *p, void *u, const sgf_batch *b) {
       moves += ev->ident == SGF_IDENT('B', 0) || ev->ident == SGF_IDENT('W', 0);
     } else if (k == SGF_EVENT_MOVES) {
       /* a run of plain move nodes (";B[qd]", line breaks between them):
-       * per node a node, a property and a value; a move when its letter
-       * is B or W */
+       * per node a node, a property and a value */
       const uint64_t n = ev->ident;
-      sgf_run_iter it;
-      sgf_run_node nd;
       nodes += n;
       properties += n;
       values += n;
       s->after_end = 0;
-      sgf_run_iter_init(&it, sgf_event_bytes(b, ev), ev->len, NULL);
-      while (sgf_run_iter_next(&it, &nd))
-        moves += is_move[(unsigned char)nd.letter];
+      moves += stats_run_moves(sgf_event_bytes(b, ev), ev->len);
     } else if (k == SGF_EVENT_NODE) {
       nodes++;
       s->after_end = 0;

@@ -51,6 +51,13 @@ void stats_callbacks(sgf_callbacks *cb);
  * on_diagnostic. Returns what sgf_parser_set_batch() does. */
 int stats_batch(sgf_parser *p, sgf_event *events, size_t capacity);
 
+/* A run of plain move nodes (MOVE RUNS in sgfstream/parser.h: on_moves'
+ * at, len and count, or a MOVES record's bytes): the moves among its
+ * nodes (B and W), and the same counted into s as the events the run
+ * stands for would count them. */
+uint64_t stats_run_moves(const char *at, size_t len);
+uint64_t stats_run(stats *s, const char *at, size_t len, size_t count);
+
 /* Zero every counter. */
 void stats_reset(stats *s);
 

@@ -222,6 +222,7 @@ static int on_tree_end(sgf_parser *p, void *u) {
 static int on_node_end(sgf_parser *p, void *u) {
   summary *s = u;
   (void)p;
+  s->node_open = 0;
   if (s->in_root && s->depth == 1) root_done(s);
   return SGF_CONTINUE;
 }
@@ -266,11 +267,34 @@ static int on_value_end(sgf_parser *p, void *u) {
 }
 
 static int on_node(sgf_parser *p, void *u) {
+  ((summary *)u)->node_open = 1;
   return ((summary *)u)->scb.on_node(p, ((summary *)u)->st);
 }
 
 static int on_diagnostic(sgf_parser *p, void *u, const sgf_diag *d) {
   return ((summary *)u)->scb.on_diagnostic(p, ((summary *)u)->st, d);
+}
+
+/* A run of plain move nodes (MOVE RUNS in sgfstream/parser.h): counted
+ * from its bytes, the main line's moves and the stats, in one pass and
+ * no call a node. It stands for the node end of the node open before it
+ * (the root's, in a game's first run); a run that holds the root node
+ * itself (a game with no root properties) is replayed as its events. */
+static int on_moves(sgf_parser *p, void *u, const char *at, size_t len,
+                    size_t count) {
+  summary *s = u;
+  uint64_t moves;
+  if (s->in_root && !(s->node_open && s->depth == 1)) {
+    sgf_callbacks cb; /* the run holds the root node: rare */
+    summary_callbacks(&cb);
+    cb.on_moves = NULL;
+    return sgf_run_replay(p, at, len, &cb, s);
+  }
+  if (s->node_open && s->in_root) root_done(s); /* the node end before */
+  s->node_open = 1;                             /* the run's last node */
+  moves = stats_run(s->st, at, len, count);
+  if (s->on_main) s->main_moves += moves;
+  return SGF_CONTINUE;
 }
 
 void summary_callbacks(sgf_callbacks *cb) {
@@ -283,6 +307,7 @@ void summary_callbacks(sgf_callbacks *cb) {
   cb->on_value_data = on_value_data;
   cb->on_value_end = on_value_end;
   cb->on_diagnostic = on_diagnostic;
+  cb->on_moves = on_moves;
 }
 
 int summary_init(summary *s, stats *st) {
@@ -307,6 +332,7 @@ void summary_free(summary *s) {
 
 void summary_begin(summary *s) {
   s->depth = 0;
+  s->node_open = 0;
   s->in_root = s->on_main = 0;
   s->prop = -1;
 }

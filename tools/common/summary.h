@@ -73,6 +73,7 @@ typedef struct summary {
   size_t conv_cap;
   uint64_t depth, main_moves;
   int in_root, on_main, prop; /* prop: SUM_PROPS index, or -1 */
+  int node_open;              /* a node began and has not ended */
   int got[SUM_PROPS];         /* the value was read */
   int cut[SUM_PROPS];         /* ... and cut to SUMMARY_MAX_VALUE bytes */
   size_t len[SUM_PROPS];
@@ -82,7 +83,9 @@ typedef struct summary {
 } summary;
 
 /* The parser's callbacks for a summary (its user pointer); they count st
- * too, as stats_callbacks() do. */
+ * too, as stats_callbacks() do. They take move runs (on_moves: a run
+ * counted from its bytes, no call a node); with on_moves cleared every
+ * move comes as its events, counted the same. */
 void summary_callbacks(sgf_callbacks *cb);
 
 /* 0, or -1 if memory fails. st: the stats to count alongside. */
