@@ -174,8 +174,7 @@ static int plain_move(jgame *g, const char *raw) {
 static const char nomem_moves[] = "out of memory keeping the main line";
 
 static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  if (g->move_color && !g->raw && !g->slow &&
-      jplain_move(&g->board, raw, len)) {
+  if (g->move_color && !g->raw && !g->slow && jplain_move(g, raw, len)) {
     if (plain_move(g, raw) != 0) jdiag(g, pos, 1, nomem_moves);
     return;
   }
@@ -189,6 +188,44 @@ static void prop_end(jgame *g) {
   if (tree_mode(g)) jout_byte(g->out, ']');
 }
 
+/* {"source":{"file":F,"member":M,"game": - the same for every game of
+ * an input: made once (g->src) while F and M stay the same. */
+static void write_source(jgame *g) {
+  jout *o = g->out;
+  const char *m = g->member ? g->member : "";
+  size_t flen = strlen(g->file), mlen = strlen(m), start, worst;
+  if (g->src.len > 0 && g->src_member == (g->member != NULL) &&
+      g->src_key.len == flen + mlen + 1 &&
+      memcmp(g->src_key.p, g->file, flen + 1) == 0 &&
+      memcmp(g->src_key.p + flen + 1, m, mlen) == 0) {
+    jout_bytes(o, g->src.p, g->src.len);
+    return;
+  }
+  /* a byte's escape is at most 6 bytes: with room for the worst, the
+   * buffer is not flushed while it is written, and what was is kept */
+  worst = 6 * (flen + mlen) + 64;
+  if (worst <= JOUT_CAP / 2) jout_room(o, worst);
+  start = o->len;
+  jout_cstr(o, "{\"source\":{\"file\":");
+  jwrite_name(g, g->file);
+  jout_cstr(o, ",\"member\":");
+  if (g->member)
+    jwrite_name(g, g->member);
+  else
+    jout_cstr(o, "null");
+  jout_cstr(o, ",\"game\":");
+  g->src.len = 0;
+  g->src_key.len = 0;
+  if (worst > JOUT_CAP / 2) return;
+  if (bytebuf_try_add(&g->src, o->buf + start, o->len - start) != 0 ||
+      bytebuf_try_add(&g->src_key, g->file, flen + 1) != 0 ||
+      bytebuf_try_add(&g->src_key, m, mlen) != 0) {
+    g->src.len = 0; /* not kept: made again */
+    return;
+  }
+  g->src_member = g->member != NULL;
+}
+
 /* The root node is complete: CA and SZ, the header, then the node. */
 static void root_done(jgame *g) {
   int had_node = g->root_phase == 1;
@@ -196,14 +233,7 @@ static void root_done(jgame *g) {
   jrec r;
   g->root_phase = 2;
   jroot_settings(g);
-  jout_cstr(g->out, "{\"source\":{\"file\":");
-  jwrite_name(g, g->file);
-  jout_cstr(g->out, ",\"member\":");
-  if (g->member)
-    jwrite_name(g, g->member);
-  else
-    jout_cstr(g->out, "null");
-  jout_cstr(g->out, ",\"game\":");
+  write_source(g);
   jout_uint(g->out, g->index);
   jout_cstr(g->out, ",\"offset\":");
   jout_uint(g->out, g->pos.offset);
@@ -246,12 +276,15 @@ static void game_begin(jgame *g, sgf_pos pos) {
   g->entry_open = 0;
   g->root.len = 0;
   g->root_have = 0;
+  g->root_seen = 0;
   g->nsaid = 0;
   if (g->root.cap > JKEEP_CAP) bytebuf_free(&g->root); /* a large one's */
   if (g->val.cap > JKEEP_CAP) bytebuf_free(&g->val);
   g->moves.len = 0;
   g->move_raw.len = 0;
+  g->nraw = 0;
   sgf_board_init(&g->board);
+  jplain_set(g);
   push(g, JL_MAIN);
 }
 
@@ -342,10 +375,11 @@ static const char nomem_root[] = "out of memory holding the root node";
 static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
   unsigned char n = (unsigned char)(len > 255 ? 255 : len);
   char *q;
+  const int slot = jheader_slot(at, len);
+  g->head_slot = slot;
   g->root_slot = -1;
   g->root_keep = 1;
   if (g->mode != JSON_FULL) {
-    int slot = jheader_slot(at, len);
     g->root_slot = slot;
     g->root_keep = (slot >= 0 && !(g->root_have & 1u << slot)) ||
                    (g->mode == JSON_MAINLINE && len == 1 &&
@@ -407,6 +441,10 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
     memcpy(q + 1, &g->vpos, sizeof g->vpos);
     g->root.len += JREC_HEAD; /* the length: below */
     g->rv = JRV_KEEP;
+    if (g->head_slot >= 0 && !(g->root_seen & 1u << g->head_slot)) {
+      g->root_seen |= 1u << g->head_slot; /* a header field's first */
+      g->first_at[g->head_slot] = g->vrec;
+    }
   }
   if (g->rv != JRV_KEEP) return SGF_CONTINUE;
   if (g->root_slot >= 0 &&
@@ -449,8 +487,7 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
-      !g->raw && !g->slow && in_property(g) &&
-      jplain_move(&g->board, at, len)) {
+      !g->raw && !g->slow && in_property(g) && jplain_move(g, at, len)) {
     /* most values: a move in one piece, needing no position */
     if (plain_move(g, at) != 0)
       jdiag(g, known ? *known : sgf_parser_position(p), 1, nomem_moves);
@@ -533,56 +570,114 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 
 #define TEMPLATE_BYTES 13 /* ],[["B","qd"] */
 
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* A node's template at q (tree) and its main line entry at m (main), c
+ * its letter and v its value. Where the byte order is known, as words of
+ * constant bytes with the letter and the value put in: no per-byte work,
+ * five stores. */
+static ALWAYS_INLINE void put_node(char *q, char *m, int tree, int main, char c,
+                                   const char *v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t lc = (uint64_t)(unsigned char)c;
+  uint16_t vv;
+  memcpy(&vv, v, 2);
+  if (tree) { /* ],[["c", then "vv" then ] */
+    const uint64_t w0 = 0x2c2200225b5b2c5dull | lc << 40;
+    const uint32_t w1 = 0x22000022u | (uint32_t)vv << 8;
+    memcpy(q, &w0, 8);
+    memcpy(q + 8, &w1, 4);
+    q[12] = ']';
+  }
+  if (main) { /* ,["c"," then vv"] at byte 7 */
+    const uint64_t m0 = 0x00222c2200225b2cull | lc << 24;
+    const uint32_t m1 = 0x5d220000u | vv;
+    memcpy(m, &m0, 8);
+    memcpy(m + 7, &m1, 4);
+  }
+#else
+  if (tree) {
+    memcpy(q, "],[[\"B\",\"pd\"]", TEMPLATE_BYTES);
+    q[5] = c;
+    q[9] = v[0];
+    q[10] = v[1];
+  }
+  if (main) {
+    memcpy(m, ",[\"B\",\"pd\"]", MOVE_BYTES);
+    m[3] = c;
+    m[7] = v[0];
+    m[8] = v[1];
+  }
+#endif
+}
+
+/* run_template's loop, for constant tree and main: nodes k to e - 1 at
+ * most, while they are plain moves. Returns the index of the first node
+ * not taken (e when all were); *q and *m past what it wrote, *last the
+ * letter of the last node taken. */
+static ALWAYS_INLINE size_t run_loop(const unsigned char *plain,
+                                     sgf_run_iter *it, sgf_run_node *nd,
+                                     size_t k, size_t e, char **q, char **m,
+                                     char *last, int tree, int main) {
+  char *tq = *q, *tm = *m;
+  for (; k < e; k++) {
+    const char c = nd->letter;
+    if (!jplain_node(plain, (unsigned char)c, nd->value)) break;
+    put_node(tq, tm, tree, main, c, nd->value);
+    *last = c;
+    if (tree) tq += TEMPLATE_BYTES;
+    if (main) tm += MOVE_BYTES;
+    sgf_run_iter_next(it, nd); /* (none after the n-th) */
+  }
+  *q = tq;
+  *m = tm;
+  return k;
+}
+
 /* Up to n nodes from *nd on (the walk it) by the template, while it
  * takes them: a node is open, the root written. Returns how many; *nd
- * the node after them. */
-static size_t run_template(jgame *g, sgf_run_iter *it, sgf_run_node *nd,
+ * the node after them. The run's bytes are no run's ']' '\\' ';' or line
+ * break (sgfstream/parser.h): a node whose letter is B or W and whose
+ * value's letters are on the board (g->plain, one lookup a byte) needs
+ * no other test. */
+static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
                            size_t n) {
   jout *o = g->out;
   const int tree = tree_mode(g), main = (top(g)->flags & JL_MAIN) != 0;
-  jmove *m = NULL;
+  sgf_run_iter it = *itp; /* locals: the fields not read cost nothing */
+  sgf_run_node nd = *ndp;
+  char *m = NULL, *m0 = NULL, last = 0;
   size_t k = 0;
-  char last = 0;
   /* the main line's room once (out of memory: the general path says
    * so, where the node is) */
   if (main) {
-    if (bytebuf_reserve(&g->moves, n * sizeof *m) != 0) return 0;
-    m = (jmove *)(void *)(g->moves.p + g->moves.len);
+    if (bytebuf_reserve(&g->moves, n * MOVE_BYTES) != 0) return 0;
+    m = m0 = g->moves.p + g->moves.len;
   }
   while (k < n) {
     /* the worst case of as many nodes as the buffer holds, reserved once */
     size_t b =
         n - k < JOUT_CAP / TEMPLATE_BYTES ? n - k : JOUT_CAP / TEMPLATE_BYTES;
-    size_t e = k + b;
+    size_t e = k + b, done;
     char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
-    for (; k < e; k++) {
-      const char *v = nd->value;
-      const char c = nd->letter;
-      if ((c != 'B' && c != 'W') || !jplain_move(&g->board, v, 2)) break;
-      if (tree) { /* ],[["B","qd"] */
-        memcpy(q, "],[[\"", 5);
-        q[5] = c;
-        memcpy(q + 6, "\",\"", 3);
-        q[9] = v[0];
-        q[10] = v[1];
-        memcpy(q + 11, "\"]", 2);
-        q += TEMPLATE_BYTES;
-      }
-      if (main) { /* as jkeep_plain() keeps it */
-        m->color = c;
-        m->x = (signed char)(v[0] - 'a');
-        m->y = (signed char)(v[1] - 'a');
-        m->raw_off = m->raw_len = 0;
-        m++;
-      }
-      last = c;
-      sgf_run_iter_next(it, nd); /* (none after the n-th) */
-    }
+    if (tree && main)
+      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 1, 1);
+    else if (tree)
+      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 1, 0);
+    else if (main)
+      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 0, 1);
+    else
+      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 0, 0);
     if (tree) o->len = (size_t)(q - o->buf);
+    k = done;
     if (k < e) break;
   }
   if (main) {
-    g->moves.len = (size_t)((char *)m - g->moves.p);
+    g->moves.len += (size_t)(m - m0);
     g->moves.p[g->moves.len] = '\0';
   }
   if (k > 0) { /* the last node's property, as prop_begin() leaves it */
@@ -590,6 +685,8 @@ static size_t run_template(jgame *g, sgf_run_iter *it, sgf_run_node *nd,
     g->def = last == 'B' ? g->def_b : g->def_w;
     g->nprops = 1;
   }
+  *itp = it;
+  *ndp = nd;
   return k;
 }
 
@@ -741,6 +838,8 @@ void json_conv_destroy(json_conv *c) {
   free(g->moves.p);
   free(g->move_raw.p);
   free(g->text.p);
+  free(g->src.p);
+  free(g->src_key.p);
   free(g->out);
   free(c);
 }
@@ -898,6 +997,6 @@ size_t json_conv_size(void) { return sizeof(json_conv) + sizeof(jout); }
 size_t json_conv_held(const json_conv *c) {
   const jgame *g = &c->r.g;
   return json_conv_size() + c->spill.cap + g->val.cap + g->root.cap +
-         g->moves.cap + g->move_raw.cap + g->text.cap + g->conv_cap +
-         g->stack_cap * sizeof *g->stack;
+         g->src.cap + g->src_key.cap + g->moves.cap + g->move_raw.cap +
+         g->text.cap + g->conv_cap + g->stack_cap * sizeof *g->stack;
 }

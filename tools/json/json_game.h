@@ -19,14 +19,13 @@
 enum { JST_CLEAN = 0, JST_WARNINGS = 1, JST_ERRORS = 2 };
 static inline int jst_worse(int a, int b) { return a > b ? a : b; }
 
-/* A move of the main line: color, the point (pass: x = -1), or the raw
- * value (x = -2) at raw_off in jgame.move_raw when it did not decode. */
-typedef struct jmove {
-  char color;
-  signed char x, y;
-  uint32_t raw_off, raw_len;
-} jmove;
-
+/* The main line ("moves") is kept as the JSON it is written as: an entry
+ * ,["B","pd"] a move (MOVE_BYTES for a point), the first comma left out
+ * when written. A value that did not decode is written at the end as its
+ * raw text (jwrite_raw, whose diagnostics come then): its entry holds a
+ * NUL byte in its place (JSON text holds none), the value kept in
+ * jgame.move_raw (its length, a size_t, then its bytes). */
+#define MOVE_BYTES 11
 /* Each open game tree: its entry in "tree" and flags. */
 #define JL_MAIN 0x1u  /* on the main line */
 #define JL_CHILD 0x2u /* a child tree began: later ones are not main */
@@ -104,13 +103,29 @@ typedef struct jgame {
   int root_keep, root_slot, rv;
   unsigned root_have;
   size_t vrec;
+  /* in every mode: the header slot of the root property being read
+   * (-1: none), and of each slot (bit in root_seen) where its first
+   * value's record begins in g->root */
+  int head_slot;
+  unsigned root_seen;
+  size_t first_at[JHEAD_SLOTS];
+  /* "source" up to the game's number, made once for a file and member
+   * (src_key: file NUL member NUL, or file NUL with none) */
+  bytebuf src, src_key;
+  int src_member;
   /* the records of the values the header fields were written from: when
    * the tree writes them again, their decoding errors are not reported
    * twice (mute_decode) */
   size_t said[JHEAD_SLOTS];
   int nsaid, mute_decode;
-  bytebuf moves; /* jmove */
-  bytebuf move_raw;
+  bytebuf moves;    /* the main line's entries, as JSON (MOVE_BYTES) */
+  bytebuf move_raw; /* the values of its NUL entries */
+  size_t nraw;      /* how many */
+  /* jplain_move()'s test, a lookup a byte: bit 0 a column letter on the
+   * board, bit 1 a row letter, bit 2 a move's letter (B, W); for the
+   * board of board_w x board_h (jplain_set) */
+  unsigned char plain[256];
+  int plain_w, plain_h;
   bytebuf text; /* FF[4]-decoded text */
   char *conv;   /* UTF-8 from sgf_charset */
   size_t conv_cap;
@@ -156,16 +171,22 @@ int jkeep_plain(jgame *g, const char *raw);
 
 /* The common move: two lowercase letters on the board, not the pass
  * "tt" of a board up to 19 x 19. sgf_move_decode reads it as the point
- * the letters name, so it can be kept and written without decoding. */
-static inline int jplain_move(const sgf_board *b, const char *raw, size_t len) {
-  unsigned x, y;
-  if (len != 2) return 0;
-  x = (unsigned)((unsigned char)raw[0] - 'a');
-  y = (unsigned)((unsigned char)raw[1] - 'a');
-  return x < 26 && y < 26 && x < (unsigned)b->width &&
-         y < (unsigned)b->height &&
-         (x != 19 || y != 19 || b->width > 19 || b->height > 19);
+ * the letters name, so it can be kept and written without decoding.
+ * (The pass needs no test of its own: "tt" is on the board only when
+ * the board is over 19 x 19, where it is a point.) g->plain must be set
+ * for g->board (jplain_set). */
+static inline int jplain_move(const jgame *g, const char *raw, size_t len) {
+  return len == 2 && (g->plain[(unsigned char)raw[0]] &
+                      g->plain[(unsigned char)raw[1]] >> 1 & 1);
 }
+/* The same for a run's node: letter B or W, value two bytes. */
+static inline int jplain_node(const unsigned char *plain, unsigned char c,
+                              const char *v) {
+  return plain[c] >> 2 & plain[(unsigned char)v[0]] &
+         plain[(unsigned char)v[1]] >> 1 & 1;
+}
+/* Set g->plain for g->board (when its size changed). */
+void jplain_set(jgame *g);
 /* ,"moves":[...] */
 void jwrite_moves(jgame *g);
 /* The header fields of the root node's records: ,"black":... */
@@ -184,11 +205,22 @@ typedef struct jrec {
   size_t at; /* where the record begins in g->root */
 } jrec;
 int jroot_next(const jgame *g, size_t *at, jrec *r);
+/* The first value of header slot (jheader_slot) in the root node: 1 and
+ * its record, or 0 (none, or dropped: then *r is the 'D' record). */
+int jroot_first(const jgame *g, int slot, jrec *r);
 #define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
 
 /* The header slot of a property: 0 to JHEAD_FIELDS - 1 a header field's,
  * JHEAD_FIELDS for CA, -1 none. */
-int jheader_slot(const char *ident, size_t len);
+extern const signed char jheader_slots[26 * 26]; /* slot + 1, 0 none */
+#define JSLOT_SZ 8                               /* the slot of SZ */
+static inline int jheader_slot(const char *ident, size_t len) {
+  unsigned a, b;
+  if (len != 2) return -1;
+  a = (unsigned)((unsigned char)ident[0] - 'A');
+  b = (unsigned)((unsigned char)ident[1] - 'A');
+  return a < 26 && b < 26 ? jheader_slots[a * 26 + b] - 1 : -1;
+}
 /* The header field's key ("black") and property ("PB"); for CA "CA". */
 const char *jheader_key(int slot);
 const char *jheader_id(int slot);

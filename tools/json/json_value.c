@@ -482,7 +482,7 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
       case SGF_VT_POINT:
       case SGF_VT_STONE:
       case SGF_VT_MOVE:
-        if (jplain_move(&g->board, raw, len)) { /* the letters, as a point */
+        if (jplain_move(g, raw, len)) { /* the letters, as a point */
           char *q = jout_room(g->out, 4);
           q[0] = '"';
           q[1] = raw[0];
@@ -516,71 +516,100 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
 }
 
-/* Append m to the main line: 0, or -1 when memory runs out. */
-static int keep(jgame *g, const jmove *m) {
-  if (g->moves.cap - g->moves.len > sizeof *m) { /* a call less per move */
-    memcpy(g->moves.p + g->moves.len, m, sizeof *m);
-    g->moves.len += sizeof *m;
+void jplain_set(jgame *g) {
+  int w = g->board.width < 26 ? g->board.width : 26;
+  int h = g->board.height < 26 ? g->board.height : 26;
+  int i;
+  if (w == g->plain_w && h == g->plain_h) return;
+  memset(g->plain, 0, sizeof g->plain);
+  for (i = 0; i < w; i++) g->plain['a' + i] |= 1;
+  for (i = 0; i < h; i++) g->plain['a' + i] |= 2;
+  g->plain['B'] = g->plain['W'] = 4;
+  g->plain_w = w;
+  g->plain_h = h;
+}
+
+/* Append an entry of the main line: 0, or -1 when memory runs out. */
+static int keep(jgame *g, const char *e, size_t n) {
+  if (g->moves.cap - g->moves.len > n) { /* a call less per move */
+    memcpy(g->moves.p + g->moves.len, e, n);
+    g->moves.len += n;
     g->moves.p[g->moves.len] = '\0';
     return 0;
   }
-  return bytebuf_try_add(&g->moves, m, sizeof *m);
+  return bytebuf_try_add(&g->moves, e, n);
+}
+
+/* ,["B","pd"] (MOVE_BYTES) at q: color and the letters x, y. */
+static void put_entry(char *q, char color, char x, char y) {
+  memcpy(q, ",[\"B\",\"pd\"]", MOVE_BYTES);
+  q[3] = color;
+  q[7] = x;
+  q[8] = y;
+}
+
+static char point_letter(int x) {
+  return (char)(x < 26 ? 'a' + x : 'A' + x - 26);
 }
 
 int jkeep_plain(jgame *g, const char *raw) {
-  jmove m;
-  m.color = g->move_color;
-  m.x = (signed char)(raw[0] - 'a');
-  m.y = (signed char)(raw[1] - 'a');
-  m.raw_off = m.raw_len = 0;
-  return keep(g, &m);
+  char e[MOVE_BYTES];
+  put_entry(e, g->move_color, raw[0], raw[1]);
+  return keep(g, e, sizeof e);
 }
 
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  jmove m;
+  char e[MOVE_BYTES];
+  size_t n = MOVE_BYTES;
   sgf_move mv;
   size_t off;
-  memset(&m, 0, sizeof m);
-  m.color = g->move_color;
   if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
-    m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
-    m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
-  } else { /* the tree's value reports it */
-    m.x = -2;
-    m.raw_off = (uint32_t)g->move_raw.len;
-    m.raw_len = (uint32_t)len;
-    if (len > UINT32_MAX || bytebuf_try_add(&g->move_raw, raw, len) != 0)
+    put_entry(e, g->move_color, 0, 0);
+    if (mv.pass) { /* ,["B",null] */
+      memcpy(e + 6, "null]", 5);
+      n = 11;
+    } else {
+      e[7] = point_letter(mv.pt.x);
+      e[8] = point_letter(mv.pt.y);
+    }
+  } else { /* the tree's value reports it; ,["B", NUL ] */
+    put_entry(e, g->move_color, 0, 0);
+    e[6] = '\0';
+    e[7] = ']';
+    n = 8;
+    if (bytebuf_reserve(&g->move_raw, sizeof len + len) != 0) return;
+    memcpy(g->move_raw.p + g->move_raw.len, &len, sizeof len);
+    memcpy(g->move_raw.p + g->move_raw.len + sizeof len, raw, len);
+    g->move_raw.len += sizeof len + len;
+    if (keep(g, e, n) != 0) {
+      g->move_raw.len -= sizeof len + len;
+      jdiag(g, pos, 1, "out of memory keeping the main line");
       return;
+    }
+    g->nraw++;
+    return;
   }
-  if (keep(g, &m) != 0) jdiag(g, pos, 1, "out of memory keeping the main line");
+  if (keep(g, e, n) != 0)
+    jdiag(g, pos, 1, "out of memory keeping the main line");
 }
 
 void jwrite_moves(jgame *g) {
-  const jmove *m = (const jmove *)g->moves.p;
-  size_t i, n = g->moves.len / sizeof *m;
+  const char *s = g->moves.p, *end = s + g->moves.len, *raw = g->move_raw.p;
+  size_t i;
   sgf_pos none;
-  memset(&none, 0, sizeof none);
-  jout_cstr(g->out, ",\"moves\":[");
-  for (i = 0; i < n; i++) {
-    /* ,["B","pd"] at most */
-    char *q = jout_room(g->out, 11), *q0 = q;
-    if (i) *q++ = ',';
-    memcpy(q, m[i].color == 'B' ? "[\"B\"," : "[\"W\",", 5);
-    q += 5;
-    if (m[i].x == -2) { /* reported where it was read */
-      g->out->len += (size_t)(q - q0);
-      jwrite_raw(g, g->move_raw.p + m[i].raw_off, m[i].raw_len, none);
-      jout_byte(g->out, ']');
-      continue;
-    }
-    if (m[i].x == -1) {
-      memcpy(q, "null", 4);
-    } else {
-      put_point(q, m[i].x, m[i].y);
-    }
-    q[4] = ']';
-    g->out->len += (size_t)(q + 5 - q0);
+  jout_bytes(g->out, ",\"moves\":[", 10);
+  if (s != end) s++;              /* the first entry's comma */
+  for (i = 0; i < g->nraw; i++) { /* a value that did not decode */
+    const char *z = memchr(s, '\0', (size_t)(end - s));
+    size_t len;
+    jout_bytes(g->out, s, (size_t)(z - s));
+    memcpy(&len, raw, sizeof len);
+    memset(&none, 0, sizeof none); /* reported where it was read */
+    jwrite_raw(g, raw + sizeof len, len, none);
+    raw += sizeof len + len;
+    s = z + 1;
   }
+  jout_bytes(g->out, s, (size_t)(end - s));
   jout_byte(g->out, ']');
 }
 
@@ -614,22 +643,11 @@ int jroot_next(const jgame *g, size_t *at, jrec *r) {
   return 1;
 }
 
-/* The first value of property id in the root node, or 0. */
-static int root_value(const jgame *g, const char *id, jrec *out) {
-  size_t at = 0, idlen = strlen(id);
-  jrec r;
-  int in = 0;
-  while (jroot_next(g, &at, &r)) {
-    if (!r.is_value) {
-      in = r.len == idlen && memcmp(r.s, id, idlen) == 0;
-      continue;
-    }
-    if (in) { /* the first value (a dropped one: none) */
-      *out = r;
-      return !r.dropped;
-    }
-  }
-  return 0;
+int jroot_first(const jgame *g, int slot, jrec *r) {
+  size_t at = g->first_at[slot];
+  if (!(g->root_seen & 1u << slot)) return 0;
+  jroot_next(g, &at, r);
+  return !r->dropped;
 }
 
 /* What jwrite_text's UTF-8 path needs to know of the charset (0: not
@@ -644,13 +662,14 @@ static int text_utf8(const sgf_charset *cs) {
 void jroot_settings(jgame *g) {
   jrec r;
   sgf_board_init(&g->board);
-  if (root_value(g, "SZ", &r) &&
+  if (jroot_first(g, JSLOT_SZ, &r) &&
       sgf_board_decode(r.s, r.len, &g->board, NULL) != 0)
     jdiag(g, r.pos, 0, "SZ: not a board size; 19 x 19 assumed");
+  jplain_set(g);
   sgf_charset_reset(g->cs);
   if (g->input_utf8) {
     sgf_charset_set_ca(g->cs, "UTF-8", 5);
-  } else if (root_value(g, "CA", &r)) {
+  } else if (jroot_first(g, JHEAD_FIELDS, &r)) {
     size_t n;
     g->text.len = 0;
     if (bytebuf_reserve(&g->text, r.len + 1) == 0) {
@@ -666,33 +685,39 @@ void jroot_settings(jgame *g) {
 }
 
 /* The header fields: key, property, kind (t text, r real, n number, s
- * size). */
+ * size), and the key as written: ,"key": and with null after it. */
+#define FIELD(key, id, kind) \
+  { key, id, kind, ",\"" key "\":", ",\"" key "\":null", sizeof key + 3 }
 static const struct {
   const char *key, *id;
   char kind;
+  const char *put, *null;
+  unsigned char putlen; /* null: putlen + 4 */
 } fields[] = {
-    {"black", "PB", 't'},      {"white", "PW", 't'},
-    {"black_rank", "BR", 't'}, {"white_rank", "WR", 't'},
-    {"result", "RE", 't'},     {"date", "DT", 't'},
-    {"komi", "KM", 'r'},       {"handicap", "HA", 'n'},
-    {"size", "SZ", 's'},       {"rules", "RU", 't'},
-    {"event", "EV", 't'},      {"round", "RO", 't'},
-    {"place", "PC", 't'},      {"game_name", "GN", 't'},
+    FIELD("black", "PB", 't'),      FIELD("white", "PW", 't'),
+    FIELD("black_rank", "BR", 't'), FIELD("white_rank", "WR", 't'),
+    FIELD("result", "RE", 't'),     FIELD("date", "DT", 't'),
+    FIELD("komi", "KM", 'r'),       FIELD("handicap", "HA", 'n'),
+    FIELD("size", "SZ", 's'),       FIELD("rules", "RU", 't'),
+    FIELD("event", "EV", 't'),      FIELD("round", "RO", 't'),
+    FIELD("place", "PC", 't'),      FIELD("game_name", "GN", 't'),
 };
+#undef FIELD
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
 typedef char fields_are_jhead_fields[NFIELDS == JHEAD_FIELDS ? 1 : -1];
 
-int jheader_slot(const char *ident, size_t len) {
-  size_t i;
-  if (len != 2) return -1;
-  if (ident[0] == 'C' && ident[1] == 'A') return JHEAD_FIELDS;
-  for (i = 0; i < NFIELDS; i++)
-    if (ident[0] == fields[i].id[0] && ident[1] == fields[i].id[1])
-      return (int)i;
-  return -1;
-}
+/* By the two letters (A-Z each): the header slot + 1 of a property,
+ * 0 none. */
+#define S2(a, b) [((a) - 'A') * 26 + (b) - 'A']
+const signed char jheader_slots[26 * 26] = {
+    S2('P', 'B') = 1,  S2('P', 'W') = 2,  S2('B', 'R') = 3,
+    S2('W', 'R') = 4,  S2('R', 'E') = 5,  S2('D', 'T') = 6,
+    S2('K', 'M') = 7,  S2('H', 'A') = 8,  S2('S', 'Z') = 9,
+    S2('R', 'U') = 10, S2('E', 'V') = 11, S2('R', 'O') = 12,
+    S2('P', 'C') = 13, S2('G', 'N') = 14, S2('C', 'A') = JHEAD_FIELDS + 1};
+#undef S2
 
 const char *jheader_key(int slot) {
   return slot >= 0 && slot < JHEAD_FIELDS ? fields[slot].key : "CA";
@@ -702,44 +727,28 @@ const char *jheader_id(int slot) {
   return slot >= 0 && slot < JHEAD_FIELDS ? fields[slot].id : "CA";
 }
 
-/* The first value of each header field, in one pass over the records. */
-static void find_fields(const jgame *g, jrec *val, int *have) {
-  size_t at = 0;
-  jrec r;
-  int cur = -1;
-  memset(have, 0, NFIELDS * sizeof *have);
-  while (jroot_next(g, &at, &r)) {
-    if (!r.is_value) {
-      cur = jheader_slot(r.s, r.len);
-      if (cur == JHEAD_FIELDS) cur = -1; /* CA */
-    } else if (cur >= 0 && !have[cur]) {
-      val[cur] = r;
-      have[cur] = 1;
-    }
-  }
-}
+typedef char sz_is_jslot_sz[JSLOT_SZ == 8 ? 1 : -1]; /* fields[] */
 
 void jwrite_header(jgame *g) {
   jrec val[NFIELDS];
-  int have[NFIELDS];
   size_t i;
-  find_fields(g, val, have);
   g->nsaid = 0;
-  for (i = 0; i < NFIELDS; i++)
-    if (have[i]) g->said[g->nsaid++] = val[i].at;
+  for (i = 0; i < NFIELDS; i++) {
+    if (!(g->root_seen & 1u << i)) continue;
+    jroot_first(g, (int)i, &val[i]);
+    g->said[g->nsaid++] = val[i].at;
+  }
   for (i = 0; i < NFIELDS; i++) {
     jrec r = val[i];
     char num[SGF_REAL_MAX];
     double d;
     int64_t n;
     sgf_board b;
-    jout_cstr(g->out, ",\"");
-    jout_cstr(g->out, fields[i].key);
-    jout_cstr(g->out, "\":");
-    if (!have[i] || r.dropped) { /* dropped: warned of when read */
-      jout_cstr(g->out, "null");
+    if (!(g->root_seen & 1u << i) || r.dropped) { /* dropped: warned of */
+      jout_bytes(g->out, fields[i].null, fields[i].putlen + 4u);
       continue;
     }
+    jout_bytes(g->out, fields[i].put, fields[i].putlen);
     if (g->raw) {
       jwrite_raw(g, r.s, r.len, r.pos);
       continue;
