@@ -232,6 +232,10 @@ static void root_done(jgame *g) {
   size_t at = 0;
   jrec r;
   g->root_phase = 2;
+  /* 16 bytes after the records, zeroed: a value of up to 16 bytes in
+   * them is scanned in one load (jwrite_text) */
+  g->root_padded = bytebuf_reserve(&g->root, JROOT_PAD) == 0;
+  if (g->root_padded) memset(g->root.p + g->root.len, 0, JROOT_PAD);
   jroot_settings(g);
   write_source(g);
   jout_uint(g->out, g->index);
@@ -248,6 +252,9 @@ static void root_done(jgame *g) {
   entry_open(g, -1);
   if (!had_node) return;
   node_open(g);
+  /* --mainline writes of the root only its moves (B and W): none, no
+   * walk (the header fields are written) */
+  if (!tree_mode(g) && !g->root_moves) return;
   while (jroot_next(g, &at, &r)) {
     if (!r.is_value) {
       if (g->nprops) prop_end(g);
@@ -277,6 +284,7 @@ static void game_begin(jgame *g, sgf_pos pos) {
   g->root.len = 0;
   g->root_have = 0;
   g->root_seen = 0;
+  g->root_moves = 0;
   g->nsaid = 0;
   if (g->root.cap > JKEEP_CAP) bytebuf_free(&g->root); /* a large one's */
   if (g->val.cap > JKEEP_CAP) bytebuf_free(&g->val);
@@ -381,10 +389,11 @@ static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
   g->root_keep = 1;
   if (g->mode != JSON_FULL) {
     g->root_slot = slot;
+    const int move = len == 1 && (at[0] == 'B' || at[0] == 'W');
     g->root_keep = (slot >= 0 && !(g->root_have & 1u << slot)) ||
-                   (g->mode == JSON_MAINLINE && len == 1 &&
-                    (at[0] == 'B' || at[0] == 'W'));
+                   (g->mode == JSON_MAINLINE && move);
     if (!g->root_keep) return SGF_CONTINUE;
+    g->root_moves |= move;
   }
   if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) {
     jdiag(g, sgf_parser_position(p), 1, nomem_root);
@@ -431,7 +440,7 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
       if (g->root_have & 1u << g->root_slot) return SGF_CONTINUE;
       g->root_have |= 1u << g->root_slot;
     }
-    if (bytebuf_reserve(&g->root, JREC_HEAD) != 0) {
+    if (bytebuf_reserve(&g->root, JREC_HEAD + len) != 0) {
       jdiag(g, g->vpos, 1, nomem_root);
       return SGF_ABORT;
     }
@@ -452,10 +461,14 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
     root_drop(g);
     return SGF_CONTINUE;
   }
-  if (bytebuf_try_add(&g->root, at, len) != 0) {
+  /* (a value in one piece: its room reserved with its head) */
+  if (g->root.cap - g->root.len <= len && bytebuf_reserve(&g->root, len) != 0) {
     jdiag(g, g->vpos, 1, nomem_root);
     return SGF_ABORT;
   }
+  memcpy(g->root.p + g->root.len, at, len);
+  g->root.len += len;
+  g->root.p[g->root.len] = '\0';
   /* the length so far: whole, also if the game stops inside the value */
   n = g->root.len - g->vrec - JREC_HEAD;
   memcpy(g->root.p + g->vrec + 1 + sizeof g->vpos, &n, sizeof n);
@@ -578,72 +591,136 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 
 /* A node's template at q (tree) and its main line entry at m (main), c
  * its letter and v its value. Where the byte order is known, as words of
- * constant bytes with the letter and the value put in: no per-byte work,
- * five stores. */
-static ALWAYS_INLINE void put_node(char *q, char *m, int tree, int main, char c,
-                                   const char *v) {
+ * constant bytes with the letter and the value put in (the letter's
+ * words from a table, zero for a letter that is not B or W): no per-byte
+ * work, five stores. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  const uint64_t lc = (uint64_t)(unsigned char)c;
+#define WORDS 1
+/* ],[["c", */
+#define TW(c) (0x2c2200225b5b2c5dull | (uint64_t)(c) << 40)
+/* ,["c"," (byte 7 written by the value's word) */
+#define MW(c) (0x00222c2200225b2cull | (uint64_t)(c) << 24)
+static const uint64_t tree_word[256] = {['B'] = TW('B'), ['W'] = TW('W')};
+static const uint64_t move_word[256] = {['B'] = MW('B'), ['W'] = MW('W')};
+#undef TW
+#undef MW
+#else
+#define WORDS 0
+#endif
+
+/* run_loop's body for one node: 0 when the template does not take it. */
+static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
+                                  int main, const sgf_run_node *nd) {
+  const unsigned char c = (unsigned char)nd->letter;
+  const char *v = nd->value;
+#if WORDS
+  const uint64_t tw = tree_word[c], mw = move_word[c];
   uint16_t vv;
+  if ((tree ? tw : mw) == 0 ||
+      !(g->plain[0][(unsigned char)v[0]] & g->plain[1][(unsigned char)v[1]]))
+    return 0;
   memcpy(&vv, v, 2);
   if (tree) { /* ],[["c", then "vv" then ] */
-    const uint64_t w0 = 0x2c2200225b5b2c5dull | lc << 40;
     const uint32_t w1 = 0x22000022u | (uint32_t)vv << 8;
-    memcpy(q, &w0, 8);
+    memcpy(q, &tw, 8);
     memcpy(q + 8, &w1, 4);
     q[12] = ']';
   }
-  if (main) { /* ,["c"," then vv"] at byte 7 */
-    const uint64_t m0 = 0x00222c2200225b2cull | lc << 24;
+  if (main) { /* ,["c"," then vv"] from byte 7 */
     const uint32_t m1 = 0x5d220000u | vv;
-    memcpy(m, &m0, 8);
+    memcpy(m, &mw, 8);
     memcpy(m + 7, &m1, 4);
   }
 #else
+  if ((c != 'B' && c != 'W') || !jplain_move(g, v, 2)) return 0;
   if (tree) {
     memcpy(q, "],[[\"B\",\"pd\"]", TEMPLATE_BYTES);
-    q[5] = c;
+    q[5] = (char)c;
     q[9] = v[0];
     q[10] = v[1];
   }
   if (main) {
     memcpy(m, ",[\"B\",\"pd\"]", MOVE_BYTES);
-    m[3] = c;
+    m[3] = (char)c;
     m[7] = v[0];
     m[8] = v[1];
   }
 #endif
+  return 1;
 }
 
-/* run_template's loop, for constant tree and main: nodes k to e - 1 at
- * most, while they are plain moves. Returns the index of the first node
- * not taken (e when all were); *q and *m past what it wrote, *last the
- * letter of the last node taken. */
-static ALWAYS_INLINE size_t run_loop(const unsigned char *plain,
-                                     sgf_run_iter *it, sgf_run_node *nd,
-                                     size_t k, size_t e, char **q, char **m,
-                                     char *last, int tree, int main) {
-  char *tq = *q, *tm = *m;
-  for (; k < e; k++) {
-    const char c = nd->letter;
-    if (!jplain_node(plain, (unsigned char)c, nd->value)) break;
-    put_node(tq, tm, tree, main, c, nd->value);
-    *last = c;
+/* run_template's loop, for constant tree and main: up to n nodes (n >= 1,
+ * as many as there is room for at *q and *m), while the template takes
+ * them. Returns how many it took; *q and *m past what it wrote, *nd the
+ * node after the last taken (or that node, at the run's end), *last the
+ * letter of the last taken. The count and the letter are read from what
+ * was written (a pointer compare is the loop's only bound). */
+static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
+                                     sgf_run_node *nd, size_t n, char **q,
+                                     char **m, char *last, int tree, int main) {
+  char *tq = *q, *tm = *m, *const q0 = tq, *const m0 = tm;
+  const char *const end = tree   ? q0 + TEMPLATE_BYTES * n
+                          : main ? m0 + MOVE_BYTES * n
+                                 : NULL;
+  sgf_run_iter w = *it; /* locals, in registers */
+  sgf_run_node cur = *nd;
+  size_t k = 0;
+  for (;;) {
+    if (!put_node(g, tq, tm, tree, main, &cur)) break;
     if (tree) tq += TEMPLATE_BYTES;
     if (main) tm += MOVE_BYTES;
-    sgf_run_iter_next(it, nd); /* (none after the n-th) */
+    if (!tree && !main) {
+      *last = cur.letter;
+      if (++k == n) break;
+    }
+    if ((tree ? tq : tm) == end) {
+      sgf_run_iter_next(&w, &cur); /* the node after, for the next block */
+      break;
+    }
+    if (!sgf_run_iter_next(&w, &cur)) break; /* the run's end */
   }
+  *it = w;
+  nd->at = cur.at; /* what the caller reads (the position: from it) */
+  nd->value = cur.value;
+  nd->letter = cur.letter;
   *q = tq;
   *m = tm;
+  if (tree)
+    k = (size_t)(tq - q0) / TEMPLATE_BYTES;
+  else if (main)
+    k = (size_t)(tm - m0) / MOVE_BYTES;
+  if (k > 0 && tree)
+    *last = tq[5 - TEMPLATE_BYTES];
+  else if (k > 0 && main)
+    *last = tm[3 - MOVE_BYTES];
   return k;
 }
 
+/* Each on its own (not inlined): a loop in a function of its own keeps
+ * its pointers in registers. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+#define RUN_LOOP(name, tree, main)                                            \
+  static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,               \
+                              sgf_run_node *nd, size_t n, char **q, char **m, \
+                              char *last) {                                   \
+    return run_loop(g, it, nd, n, q, m, last, tree, main);                    \
+  }
+RUN_LOOP(run_tree_main, 1, 1)
+RUN_LOOP(run_tree, 1, 0)
+RUN_LOOP(run_main, 0, 1)
+RUN_LOOP(run_none, 0, 0)
+#undef RUN_LOOP
+
 /* Up to n nodes from *nd on (the walk it) by the template, while it
  * takes them: a node is open, the root written. Returns how many; *nd
- * the node after them. The run's bytes are no run's ']' '\\' ';' or line
- * break (sgfstream/parser.h): a node whose letter is B or W and whose
- * value's letters are on the board (g->plain, one lookup a byte) needs
- * no other test. */
+ * the node after them. A run's node is ';', a letter, '[', two bytes and
+ * ']' (sgfstream/parser.h): one whose letter is B or W (a word of the
+ * letter's table) and whose two bytes are letters on the board (g->plain,
+ * one lookup a byte) needs no other test. */
 static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
                            size_t n) {
   jout *o = g->out;
@@ -662,19 +739,19 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
     /* the worst case of as many nodes as the buffer holds, reserved once */
     size_t b =
         n - k < JOUT_CAP / TEMPLATE_BYTES ? n - k : JOUT_CAP / TEMPLATE_BYTES;
-    size_t e = k + b, done;
+    size_t done;
     char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
     if (tree && main)
-      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 1, 1);
+      done = run_tree_main(g, &it, &nd, b, &q, &m, &last);
     else if (tree)
-      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 1, 0);
+      done = run_tree(g, &it, &nd, b, &q, &m, &last);
     else if (main)
-      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 0, 1);
+      done = run_main(g, &it, &nd, b, &q, &m, &last);
     else
-      done = run_loop(g->plain, &it, &nd, k, e, &q, &m, &last, 0, 0);
+      done = run_none(g, &it, &nd, b, &q, &m, &last);
     if (tree) o->len = (size_t)(q - o->buf);
-    k = done;
-    if (k < e) break;
+    k += done;
+    if (done < b) break;
   }
   if (main) {
     g->moves.len += (size_t)(m - m0);
@@ -859,6 +936,7 @@ json_conv *json_conv_create(const json_options *opt, const char **error) {
   c->to = opt->to;
   c->r.game_done = opt->game_done;
   g->slow = jslow_wanted();
+  jout_use_portable(g->slow);
   g->out = malloc(sizeof *g->out); /* 64 KiB: not zeroed */
   if (opt->charset) {
     copt = *opt->charset;

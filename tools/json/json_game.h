@@ -108,6 +108,8 @@ typedef struct jgame {
    * value's record begins in g->root */
   int head_slot;
   unsigned root_seen;
+  int root_moves;  /* --mainline: the root has a B or W record */
+  int root_padded; /* JROOT_PAD zero bytes follow the records */
   size_t first_at[JHEAD_SLOTS];
   /* "source" up to the game's number, made once for a file and member
    * (src_key: file NUL member NUL, or file NUL with none) */
@@ -121,10 +123,10 @@ typedef struct jgame {
   bytebuf moves;    /* the main line's entries, as JSON (MOVE_BYTES) */
   bytebuf move_raw; /* the values of its NUL entries */
   size_t nraw;      /* how many */
-  /* jplain_move()'s test, a lookup a byte: bit 0 a column letter on the
-   * board, bit 1 a row letter, bit 2 a move's letter (B, W); for the
-   * board of board_w x board_h (jplain_set) */
-  unsigned char plain[256];
+  /* jplain_move()'s test, a lookup a byte: plain[0][c] 1 when c is a
+   * column letter on the board, plain[1][c] a row letter, for the board
+   * of plain_w x plain_h (jplain_set) */
+  unsigned char plain[2][256];
   int plain_w, plain_h;
   bytebuf text; /* FF[4]-decoded text */
   char *conv;   /* UTF-8 from sgf_charset */
@@ -176,14 +178,8 @@ int jkeep_plain(jgame *g, const char *raw);
  * the board is over 19 x 19, where it is a point.) g->plain must be set
  * for g->board (jplain_set). */
 static inline int jplain_move(const jgame *g, const char *raw, size_t len) {
-  return len == 2 && (g->plain[(unsigned char)raw[0]] &
-                      g->plain[(unsigned char)raw[1]] >> 1 & 1);
-}
-/* The same for a run's node: letter B or W, value two bytes. */
-static inline int jplain_node(const unsigned char *plain, unsigned char c,
-                              const char *v) {
-  return plain[c] >> 2 & plain[(unsigned char)v[0]] &
-         plain[(unsigned char)v[1]] >> 1 & 1;
+  return len == 2 && (g->plain[0][(unsigned char)raw[0]] &
+                      g->plain[1][(unsigned char)raw[1]]);
 }
 /* Set g->plain for g->board (when its size changed). */
 void jplain_set(jgame *g);
@@ -209,6 +205,7 @@ int jroot_next(const jgame *g, size_t *at, jrec *r);
  * its record, or 0 (none, or dropped: then *r is the 'D' record). */
 int jroot_first(const jgame *g, int slot, jrec *r);
 #define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
+#define JROOT_PAD 16
 
 /* The header slot of a property: 0 to JHEAD_FIELDS - 1 a header field's,
  * JHEAD_FIELDS for CA, -1 none. */

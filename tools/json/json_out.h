@@ -64,6 +64,21 @@ void jout_string(jout *o, const char *s, size_t len);
  * 0x20, '"' or '\\'), or that may begin a character it escapes (0xC2,
  * 0xE2), or len. */
 size_t jout_next_escape(const char *s, size_t i, size_t len);
+/* The first byte of s[i, len) that is not printable ASCII that a JSON
+ * string holds as it is: below 0x20, '"', '\\', or from 0x80 on; or
+ * len. Text up to there is written as it is, whatever the (ASCII
+ * compatible) reading. */
+size_t jout_next_special(const char *s, size_t i, size_t len);
+/* jout_next_special(s, 0, len) for len <= 16 where 16 bytes may be read
+ * at s (the bytes after len are not looked at). */
+size_t jout_special16(const char *s, size_t len);
+/* The same, the portable way (eight bytes at a time): what the SSE2 paths
+ * above must equal. */
+size_t jout_next_escape_portable(const char *s, size_t i, size_t len);
+size_t jout_next_special_portable(const char *s, size_t i, size_t len);
+/* Nonzero: the functions above take the portable path (all converters of
+ * the process: SGF_JSON_SLOW). */
+void jout_use_portable(int on);
 /* The character at s[i] (where jout_next_escape stopped) as a JSON
  * string holds it: its escape, or itself. Returns the index after it. */
 size_t jout_escape_at(jout *o, const char *s, size_t i, size_t len);

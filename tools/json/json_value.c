@@ -235,13 +235,35 @@ static void write_text_utf8(jout *o, const char *s, size_t len, int simple) {
   jout_byte(o, '"');
 }
 
+/* Whether raw holds no byte jout_next_special() stops at: one of up to
+ * 16 bytes in the root's records (zero bytes after them: root_padded) in
+ * one load. */
+static int plain_text(const jgame *g, const char *raw, size_t len) {
+  const uintptr_t off = (uintptr_t)raw - (uintptr_t)g->root.p;
+  if (len <= 16 && g->root_padded && off < g->root.len)
+    return jout_special16(raw, len) == len;
+  return jout_next_special(raw, 0, len) == len;
+}
+
 void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
                  sgf_pos pos) {
   unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
-  const char *declared = sgf_charset_declared(g->cs);
+  const char *declared;
   size_t n;
-  /* UTF-8 by CA (or --charset), or no CA and no backslash that a
-   * double-byte charset's reading would change (below) */
+  /* UTF-8 by CA (or --charset), or no CA: printable ASCII with no '"'
+   * or '\\' is written as it is (what the next path would write, found
+   * in one scan); else UTF-8 with no backslash that a double-byte
+   * charset's reading would change (below) */
+  if (!g->slow && g->text_utf8 && plain_text(g, raw, len)) {
+    char *q = len <= JOUT_CAP - 2 ? jout_room(g->out, len + 2) : NULL;
+    if (q) {
+      q[0] = '"';
+      memcpy(q + 1, raw, len);
+      q[len + 1] = '"';
+      g->out->len += len + 2;
+      return;
+    }
+  }
   if (!g->slow && g->text_utf8 &&
       (g->text_utf8 == 1 || !dbcs_backslash(raw, len)) &&
       sgf_utf8_valid(raw, len) == len) {
@@ -252,6 +274,7 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
     write_converted(g, raw, len, raw, len, flags, pos);
     return;
   }
+  declared = sgf_charset_declared(g->cs);
   g->text.len = 0;
   if (bytebuf_reserve(&g->text, len + 1) != 0) {
     jdiag(g, pos, 1, "out of memory");
@@ -522,9 +545,8 @@ void jplain_set(jgame *g) {
   int i;
   if (w == g->plain_w && h == g->plain_h) return;
   memset(g->plain, 0, sizeof g->plain);
-  for (i = 0; i < w; i++) g->plain['a' + i] |= 1;
-  for (i = 0; i < h; i++) g->plain['a' + i] |= 2;
-  g->plain['B'] = g->plain['W'] = 4;
+  for (i = 0; i < w; i++) g->plain[0]['a' + i] = 1;
+  for (i = 0; i < h; i++) g->plain[1]['a' + i] = 1;
   g->plain_w = w;
   g->plain_h = h;
 }
