@@ -228,7 +228,7 @@ static void write_source(jgame *g) {
 
 /* The root node is complete: CA and SZ, the header, then the node. */
 static void root_done(jgame *g) {
-  int had_node = g->root_phase == 1;
+  int had_node = g->root_phase == 1, slot = -1;
   size_t at = 0;
   jrec r;
   g->root_phase = 2;
@@ -259,11 +259,12 @@ static void root_done(jgame *g) {
     if (!r.is_value) {
       if (g->nprops) prop_end(g);
       prop_begin(g, r.s, r.len);
+      slot = jheader_slot(r.s, r.len);
+      if (slot >= JHEAD_FIELDS || (slot >= 0 && !(g->root_seen & 1u << slot)))
+        slot = -1;
     } else if (!r.dropped) {
-      int i;
       /* a header field's value: its decoding error is reported once */
-      for (i = 0; i < g->nsaid && g->said[i] != r.at; i++) continue;
-      g->mute_decode = i < g->nsaid;
+      g->mute_decode = slot >= 0 && g->first_at[slot] == r.at;
       prop_value(g, r.s, r.len, r.pos);
       g->mute_decode = 0;
     }
@@ -285,7 +286,6 @@ static void game_begin(jgame *g, sgf_pos pos) {
   g->root_have = 0;
   g->root_seen = 0;
   g->root_moves = 0;
-  g->nsaid = 0;
   if (g->root.cap > JKEEP_CAP) bytebuf_free(&g->root); /* a large one's */
   if (g->val.cap > JKEEP_CAP) bytebuf_free(&g->val);
   g->moves.len = 0;
@@ -381,30 +381,32 @@ static int on_node(sgf_parser *p, void *u) {
 static const char nomem_root[] = "out of memory holding the root node";
 
 static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
-  unsigned char n = (unsigned char)(len > 255 ? 255 : len);
-  char *q;
+  const size_t n = len > 255 ? 255 : len;
   const int slot = jheader_slot(at, len);
+  char *q;
+  size_t i;
   g->head_slot = slot;
   g->root_slot = -1;
   g->root_keep = 1;
   if (g->mode != JSON_FULL) {
-    g->root_slot = slot;
     const int move = len == 1 && (at[0] == 'B' || at[0] == 'W');
+    g->root_slot = slot;
     g->root_keep = (slot >= 0 && !(g->root_have & 1u << slot)) ||
                    (g->mode == JSON_MAINLINE && move);
     if (!g->root_keep) return SGF_CONTINUE;
     g->root_moves |= move;
   }
-  if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) {
+  if (g->root.cap - g->root.len <= 2 + n &&
+      bytebuf_reserve(&g->root, 2 + n) != 0) {
     jdiag(g, sgf_parser_position(p), 1, nomem_root);
     return SGF_ABORT;
   }
   q = g->root.p + g->root.len;
   q[0] = 'P';
   q[1] = (char)n;
-  memcpy(q + 2, at, n);
-  g->root.len += 2 + (size_t)n;
-  g->root.p[g->root.len] = '\0';
+  for (i = 0; i < n; i++) q[2 + i] = at[i]; /* a letter or two: no call */
+  q[2 + n] = '\0';
+  g->root.len += 2 + n;
   return SGF_CONTINUE;
 }
 
@@ -440,7 +442,8 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
       if (g->root_have & 1u << g->root_slot) return SGF_CONTINUE;
       g->root_have |= 1u << g->root_slot;
     }
-    if (bytebuf_reserve(&g->root, JREC_HEAD + len) != 0) {
+    if (g->root.cap - g->root.len <= JREC_HEAD + len &&
+        bytebuf_reserve(&g->root, JREC_HEAD + len) != 0) {
       jdiag(g, g->vpos, 1, nomem_root);
       return SGF_ABORT;
     }
@@ -603,7 +606,6 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 static const uint64_t tree_word[256] = {['B'] = TW('B'), ['W'] = TW('W')};
 static const uint64_t move_word[256] = {['B'] = MW('B'), ['W'] = MW('W')};
 #undef TW
-#undef MW
 #else
 #define WORDS 0
 #endif
@@ -614,7 +616,10 @@ static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
   const unsigned char c = (unsigned char)nd->letter;
   const char *v = nd->value;
 #if WORDS
-  const uint64_t tw = tree_word[c], mw = move_word[c];
+  /* the letter's test is its word's (with the tree's, the main line's
+   * word is made: one table less to hold) */
+  const uint64_t tw = tree ? tree_word[c] : 0;
+  const uint64_t mw = tree ? MW(c) : move_word[c];
   uint16_t vv;
   if ((tree ? tw : mw) == 0 ||
       !(g->plain[0][(unsigned char)v[0]] & g->plain[1][(unsigned char)v[1]]))

@@ -115,11 +115,9 @@ typedef struct jgame {
    * (src_key: file NUL member NUL, or file NUL with none) */
   bytebuf src, src_key;
   int src_member;
-  /* the records of the values the header fields were written from: when
-   * the tree writes them again, their decoding errors are not reported
-   * twice (mute_decode) */
-  size_t said[JHEAD_SLOTS];
-  int nsaid, mute_decode;
+  /* a header field's value (first_at) being written again by the tree:
+   * its decoding errors were reported (jwrite_header) */
+  int mute_decode;
   bytebuf moves;    /* the main line's entries, as JSON (MOVE_BYTES) */
   bytebuf move_raw; /* the values of its NUL entries */
   size_t nraw;      /* how many */
@@ -201,10 +199,26 @@ typedef struct jrec {
   size_t at; /* where the record begins in g->root */
 } jrec;
 int jroot_next(const jgame *g, size_t *at, jrec *r);
+#define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
 /* The first value of header slot (jheader_slot) in the root node: 1 and
  * its record, or 0 (none, or dropped: then *r is the 'D' record). */
-int jroot_first(const jgame *g, int slot, jrec *r);
-#define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
+static inline int jroot_first(const jgame *g, int slot, jrec *r) {
+  const char *q;
+  if (!(g->root_seen & 1u << slot)) return 0;
+  q = g->root.p + g->first_at[slot];
+  r->at = g->first_at[slot];
+  r->is_value = 1;
+  r->dropped = *q == 'D';
+  memcpy(&r->pos, q + 1, sizeof r->pos);
+  if (r->dropped) {
+    r->s = "";
+    r->len = 0;
+    return 0;
+  }
+  memcpy(&r->len, q + 1 + sizeof r->pos, sizeof r->len);
+  r->s = q + JREC_HEAD;
+  return 1;
+}
 #define JROOT_PAD 16
 
 /* The header slot of a property: 0 to JHEAD_FIELDS - 1 a header field's,

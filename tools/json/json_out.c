@@ -32,9 +32,9 @@ void jout_bytes_slow(jout *o, const char *s, size_t len) {
 
 /* The portable paths (jout_use_portable): the x86-64 build takes them
  * only when asked, to compare (SGF_JSON_SLOW; test/json-escape.c). */
-static int portable;
+int jout_portable;
 
-void jout_use_portable(int on) { portable = on; }
+void jout_use_portable(int on) { jout_portable = on; }
 
 /* Whether a byte is one jout_next_escape() stops at (escape) or one
  * jout_next_special() stops at. */
@@ -128,24 +128,14 @@ static __m128i load16(const char *s) {
  * at a time with SSE2; else eight (jout_next_escape_portable). */
 size_t jout_next_escape(const char *s, size_t i, size_t len) {
 #ifdef __SSE2__
-  if (!portable) SCAN16(escape_bits, jout_next_escape_portable);
+  if (!jout_portable) SCAN16(escape_bits, jout_next_escape_portable);
 #endif
   return jout_next_escape_portable(s, i, len);
 }
 
-size_t jout_special16(const char *s, size_t len) {
-#ifdef __SSE2__
-  if (!portable) {
-    unsigned m = special_bits(load16(s)) & ((1u << len) - 1);
-    return m ? (size_t)__builtin_ctz(m) : len;
-  }
-#endif
-  return jout_next_special_portable(s, 0, len);
-}
-
 size_t jout_next_special(const char *s, size_t i, size_t len) {
 #ifdef __SSE2__
-  if (!portable) SCAN16(special_bits, jout_next_special_portable);
+  if (!jout_portable) SCAN16(special_bits, jout_next_special_portable);
 #endif
   return jout_next_special_portable(s, i, len);
 }

@@ -235,14 +235,12 @@ static void write_text_utf8(jout *o, const char *s, size_t len, int simple) {
   jout_byte(o, '"');
 }
 
-/* Whether raw holds no byte jout_next_special() stops at: one of up to
- * 16 bytes in the root's records (zero bytes after them: root_padded) in
- * one load. */
-static int plain_text(const jgame *g, const char *raw, size_t len) {
+/* Whether raw (in the root's records, with JROOT_PAD zero bytes after
+ * them: root_padded) is up to 16 bytes. Then 16 bytes may be read at
+ * raw: it is scanned in one load and copied in one piece. */
+static int in_padded_root(const jgame *g, const char *raw, size_t len) {
   const uintptr_t off = (uintptr_t)raw - (uintptr_t)g->root.p;
-  if (len <= 16 && g->root_padded && off < g->root.len)
-    return jout_special16(raw, len) == len;
-  return jout_next_special(raw, 0, len) == len;
+  return len <= 16 && g->root_padded && off < g->root.len;
 }
 
 void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
@@ -254,9 +252,18 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
    * or '\\' is written as it is (what the next path would write, found
    * in one scan); else UTF-8 with no backslash that a double-byte
    * charset's reading would change (below) */
-  if (!g->slow && g->text_utf8 && plain_text(g, raw, len)) {
-    char *q = len <= JOUT_CAP - 2 ? jout_room(g->out, len + 2) : NULL;
-    if (q) {
+  if (!g->slow && g->text_utf8) {
+    if (in_padded_root(g, raw, len)) {
+      if (jout_special16(raw, len) == len) {
+        char *q = jout_room(g->out, 18);
+        q[0] = '"';
+        memcpy(q + 1, raw, 16); /* (the bytes after len: overwritten) */
+        q[len + 1] = '"';
+        g->out->len += len + 2;
+        return;
+      }
+    } else if (len <= JOUT_CAP - 2 && jout_next_special(raw, 0, len) == len) {
+      char *q = jout_room(g->out, len + 2);
       q[0] = '"';
       memcpy(q + 1, raw, len);
       q[len + 1] = '"';
@@ -665,13 +672,6 @@ int jroot_next(const jgame *g, size_t *at, jrec *r) {
   return 1;
 }
 
-int jroot_first(const jgame *g, int slot, jrec *r) {
-  size_t at = g->first_at[slot];
-  if (!(g->root_seen & 1u << slot)) return 0;
-  jroot_next(g, &at, r);
-  return !r->dropped;
-}
-
 /* What jwrite_text's UTF-8 path needs to know of the charset (0: not
  * UTF-8, 1: UTF-8, 2: none, UTF-8 when the text is valid UTF-8). The
  * names sgf_charset reads as UTF-8 (its utf8_names). */
@@ -709,12 +709,12 @@ void jroot_settings(jgame *g) {
 /* The header fields: key, property, kind (t text, r real, n number, s
  * size), and the key as written: ,"key": and with null after it. */
 #define FIELD(key, id, kind) \
-  { key, id, kind, ",\"" key "\":", ",\"" key "\":null", sizeof key + 3 }
+  { key, id, kind, ",\"" key "\":null", sizeof key + 3 }
 static const struct {
   const char *key, *id;
   char kind;
-  const char *put, *null;
-  unsigned char putlen; /* null: putlen + 4 */
+  char put[24];         /* ,"key":null and zeros: copied whole */
+  unsigned char putlen; /* without null */
 } fields[] = {
     FIELD("black", "PB", 't'),      FIELD("white", "PW", 't'),
     FIELD("black_rank", "BR", 't'), FIELD("white_rank", "WR", 't'),
@@ -752,25 +752,20 @@ const char *jheader_id(int slot) {
 typedef char sz_is_jslot_sz[JSLOT_SZ == 8 ? 1 : -1]; /* fields[] */
 
 void jwrite_header(jgame *g) {
-  jrec val[NFIELDS];
   size_t i;
-  g->nsaid = 0;
   for (i = 0; i < NFIELDS; i++) {
-    if (!(g->root_seen & 1u << i)) continue;
-    jroot_first(g, (int)i, &val[i]);
-    g->said[g->nsaid++] = val[i].at;
-  }
-  for (i = 0; i < NFIELDS; i++) {
-    jrec r = val[i];
+    jrec r;
     char num[SGF_REAL_MAX];
     double d;
     int64_t n;
     sgf_board b;
-    if (!(g->root_seen & 1u << i) || r.dropped) { /* dropped: warned of */
-      jout_bytes(g->out, fields[i].null, fields[i].putlen + 4u);
+    char *q = jout_room(g->out, sizeof fields[i].put);
+    memcpy(q, fields[i].put, sizeof fields[i].put);
+    if (!jroot_first(g, (int)i, &r)) {      /* none, or dropped: warned of */
+      g->out->len += fields[i].putlen + 4u; /* with null */
       continue;
     }
-    jout_bytes(g->out, fields[i].put, fields[i].putlen);
+    g->out->len += fields[i].putlen;
     if (g->raw) {
       jwrite_raw(g, r.s, r.len, r.pos);
       continue;
