@@ -217,6 +217,19 @@ EXTRA_DIST += test/tool-json.sh
 # U+0085, U+2028, U+2029 escaped
 TESTS += test/tool-json-bugs.sh
 EXTRA_DIST += test/tool-json-bugs.sh
+# issue 30: sgf json at output speed - its fast paths write, over the
+# whole corpus, what the general path (SGF_JSON_SLOW) writes; the 16-byte
+# escape scans equal the portable ones for every byte, position, length
+# up to 64 and alignment
+TESTS += test/tool-json-corpus.sh
+EXTRA_DIST += test/tool-json-corpus.sh
+if BUILD_TOOLS
+check_PROGRAMS += test/json_escape
+TESTS += test/json_escape
+test_json_escape_SOURCES = test/json_escape.c
+test_json_escape_CPPFLAGS = $(TEST_CPPFLAGS) $(JSON_CPPFLAGS)
+test_json_escape_LDADD = $(JSON_LIBS) $(COMMON_LIBS) lib/libsgfstream.la
+endif
 # the semantic checks (sgfstream/check.h, lib/check): each check by hand,
 # split anywhere
 if HAVE_CMOCKA

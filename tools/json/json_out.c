@@ -31,7 +31,7 @@ void jout_bytes_slow(jout *o, const char *s, size_t len) {
 }
 
 /* The portable paths (jout_use_portable): the x86-64 build takes them
- * only when asked, to compare (SGF_JSON_SLOW; test/json-escape.c). */
+ * only when asked, to compare (SGF_JSON_SLOW; test/json_escape.c). */
 int jout_portable;
 
 void jout_use_portable(int on) { jout_portable = on; }
