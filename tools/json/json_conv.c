@@ -430,9 +430,10 @@ static void root_drop(jgame *g) {
           JHEAD_VALUE_MAX);
 }
 
-/* A piece of a value of the root node. */
-static int root_value_piece(jgame *g, const char *at, size_t len,
-                            unsigned flags) {
+/* A piece of a value of the root node (known: its position, when the
+ * event has one; else the parser's). */
+static int root_value_piece(jgame *g, sgf_parser *p, const sgf_pos *known,
+                            const char *at, size_t len, unsigned flags) {
   size_t n;
   if (!g->root_keep) return SGF_CONTINUE;
   if (flags & SGF_VALUE_FIRST) {
@@ -442,6 +443,8 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
       if (g->root_have & 1u << g->root_slot) return SGF_CONTINUE;
       g->root_have |= 1u << g->root_slot;
     }
+    /* for diagnostics only: none are written when quiet (sgf serve) */
+    if (!g->quiet) g->vpos = known ? *known : sgf_parser_position(p);
     if (g->root.cap - g->root.len <= JREC_HEAD + len &&
         bytebuf_reserve(&g->root, JREC_HEAD + len) != 0) {
       jdiag(g, g->vpos, 1, nomem_root);
@@ -502,6 +505,8 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
                        const char *at, size_t len, unsigned flags) {
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
+  if (g->root_phase == 1) /* the root node's: held */
+    return root_value_piece(g, p, known, at, len, flags);
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
       !g->raw && !g->slow && in_property(g) && jplain_move(g, at, len)) {
     /* most values: a move in one piece, needing no position */
@@ -509,15 +514,13 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
       jdiag(g, known ? *known : sgf_parser_position(p), 1, nomem_moves);
     return SGF_CONTINUE;
   }
-  if (g->root_phase != 1 &&
-      (!in_property(g) || (!tree_mode(g) && !g->move_color)))
+  if (!in_property(g) || (!tree_mode(g) && !g->move_color))
     return SGF_CONTINUE; /* not written (--mainline: only the moves) */
   if (flags & SGF_VALUE_FIRST) {
     /* for diagnostics only: none are written when quiet (sgf serve) */
     if (!g->quiet) g->vpos = known ? *known : sgf_parser_position(p);
     g->val.len = 0;
   }
-  if (g->root_phase == 1) return root_value_piece(g, at, len, flags);
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST)) {
     prop_value(g, at, len, g->vpos);
     return SGF_CONTINUE;

@@ -153,9 +153,6 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
 sgf_pos jpos_abs(const jgame *g, sgf_pos pos);
 /* Where byte k of a value lies whose '[' is at pos. */
 sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k);
-/* A Text (simple 0) or SimpleText (1) value as a JSON string. */
-void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
-                 sgf_pos pos);
 /* A file or member name: as it is when UTF-8, else read as ISO-8859-1. */
 void jwrite_name(jgame *g, const char *name);
 /* The value as written (escapes kept), in UTF-8, as a JSON string. */

@@ -235,6 +235,16 @@ static void write_text_utf8(jout *o, const char *s, size_t len, int simple) {
   jout_byte(o, '"');
 }
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define NOINLINE
+#define ALWAYS_INLINE inline
+#endif
+static NOINLINE void write_text(jgame *g, const char *raw, size_t len,
+                                int simple, sgf_pos pos);
+
 /* Whether raw (in the root's records, with JROOT_PAD zero bytes after
  * them: root_padded) is up to 16 bytes. Then 16 bytes may be read at
  * raw: it is scanned in one load and copied in one piece. */
@@ -243,34 +253,45 @@ static int in_padded_root(const jgame *g, const char *raw, size_t len) {
   return len <= 16 && g->root_padded && off < g->root.len;
 }
 
-void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
-                 sgf_pos pos) {
+/* jwrite_text's common case: printable ASCII with no '"' or '\\' in a
+ * game whose text is UTF-8 (by CA or --charset) or has no CA, written as
+ * it is (what the paths of write_text would write, found in one scan).
+ * 1 and written, or 0. Inline: most text is so. */
+static ALWAYS_INLINE int write_plain(jgame *g, const char *raw, size_t len) {
+  char *q;
+  if (g->slow || !g->text_utf8) return 0;
+  if (in_padded_root(g, raw, len)) {
+    if (jout_special16(raw, len) != len) return 0;
+    q = jout_room(g->out, 18);
+    q[0] = '"';
+    memcpy(q + 1, raw, 16); /* (the bytes after len: overwritten) */
+  } else {
+    if (len > JOUT_CAP - 2 || jout_next_special(raw, 0, len) != len) return 0;
+    q = jout_room(g->out, len + 2);
+    q[0] = '"';
+    memcpy(q + 1, raw, len);
+  }
+  q[len + 1] = '"';
+  g->out->len += len + 2;
+  return 1;
+}
+
+/* A Text (simple 0) or SimpleText (1) value as a JSON string. Inline:
+ * the common case costs no call (and no copy of pos). */
+static ALWAYS_INLINE void jwrite_text(jgame *g, const char *raw, size_t len,
+                                      int simple, sgf_pos pos) {
+  if (!write_plain(g, raw, len)) write_text(g, raw, len, simple, pos);
+}
+
+/* The rest of jwrite_text: UTF-8 with no backslash that a double-byte
+ * charset's reading would change (below), FF[4]-decoded and escaped in
+ * one pass; text that needs no decoding converted; else decoded, then
+ * converted. */
+static NOINLINE void write_text(jgame *g, const char *raw, size_t len,
+                                int simple, sgf_pos pos) {
   unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
   const char *declared;
   size_t n;
-  /* UTF-8 by CA (or --charset), or no CA: printable ASCII with no '"'
-   * or '\\' is written as it is (what the next path would write, found
-   * in one scan); else UTF-8 with no backslash that a double-byte
-   * charset's reading would change (below) */
-  if (!g->slow && g->text_utf8) {
-    if (in_padded_root(g, raw, len)) {
-      if (jout_special16(raw, len) == len) {
-        char *q = jout_room(g->out, 18);
-        q[0] = '"';
-        memcpy(q + 1, raw, 16); /* (the bytes after len: overwritten) */
-        q[len + 1] = '"';
-        g->out->len += len + 2;
-        return;
-      }
-    } else if (len <= JOUT_CAP - 2 && jout_next_special(raw, 0, len) == len) {
-      char *q = jout_room(g->out, len + 2);
-      q[0] = '"';
-      memcpy(q + 1, raw, len);
-      q[len + 1] = '"';
-      g->out->len += len + 2;
-      return;
-    }
-  }
   if (!g->slow && g->text_utf8 &&
       (g->text_utf8 == 1 || !dbcs_backslash(raw, len)) &&
       sgf_utf8_valid(raw, len) == len) {
