@@ -4,7 +4,8 @@
  * byte value at every position of every length up to 64, at every
  * alignment, from several starts, among fillers that are near misses;
  * jout_special16() with bytes that must not count after the length; and
- * jout_string() written both ways, byte for byte. Exit 0, or 1 with the
+ * jout_string() written both ways, byte for byte; jout_uint() and
+ * jout_int() against printf. Exit 0, or 1 with the
  * first differences on stderr. */
 #include "bytebuf.h"
 #include "json_out.h"
@@ -153,7 +154,52 @@ static void strings(void) {
   free(o);
 }
 
+/* jout_uint and jout_int (two digits at a time) against printf, at every
+ * power of ten and its neighbours and over random numbers. */
+static void numbers(void) {
+  bytebuf a;
+  jout *o = malloc(sizeof *o);
+  uint64_t v = 1, seed = 88172645463325252u;
+  char want[32];
+  int i, k;
+  if (o == NULL) abort();
+  bytebuf_init(&a);
+  o->to = &a;
+  for (i = 0; i < 2000; i++) {
+    uint64_t n;
+    if (i < 60) { /* 10^k - 1, 10^k, 10^k + 1 */
+      n = v + (uint64_t)(i % 3) - 1;
+      if (i % 3 == 2) v = v <= UINT64_MAX / 10 ? v * 10 : v;
+    } else {
+      seed ^= seed << 13;
+      seed ^= seed >> 7;
+      seed ^= seed << 17;
+      n = seed >> (seed % 64);
+    }
+    if (i == 60) n = UINT64_MAX;
+    for (k = 0; k < 2; k++) {
+      int64_t sn = k ? -(int64_t)(n >> 1) : (int64_t)(n >> 1);
+      a.len = o->len = 0;
+      if (k == 0) {
+        jout_uint(o, n);
+        snprintf(want, sizeof want, "%llu", (unsigned long long)n);
+      } else {
+        jout_int(o, sn);
+        snprintf(want, sizeof want, "%lld", (long long)sn);
+      }
+      jout_flush(o);
+      if ((a.len != strlen(want) || memcmp(a.p, want, a.len) != 0) &&
+          fails++ < 10)
+        fprintf(stderr, "FAIL: jout_%s: %.*s, want %s\n", k ? "int" : "uint",
+                (int)a.len, a.p, want);
+    }
+  }
+  free(a.p);
+  free(o);
+}
+
 int main(void) {
+  numbers();
   one_byte();
   special16();
   strings();

@@ -195,7 +195,34 @@ typedef struct jrec {
   sgf_pos pos;
   size_t at; /* where the record begins in g->root */
 } jrec;
-int jroot_next(const jgame *g, size_t *at, jrec *r);
+static inline int jroot_next(const jgame *g, size_t *at, jrec *r) {
+  const char *p;
+  if (*at >= g->root.len) return 0;
+  p = g->root.p + *at;
+  r->at = *at;
+  r->dropped = 0;
+  if (*p == 'P') {
+    r->is_value = 0;
+    r->len = (unsigned char)p[1];
+    r->s = p + 2;
+    *at += 2 + r->len;
+    return 1;
+  }
+  r->is_value = 1;
+  if (*p == 'D') {
+    r->dropped = 1;
+    memcpy(&r->pos, p + 1, sizeof r->pos);
+    r->s = "";
+    r->len = 0;
+    *at += 1 + sizeof r->pos;
+    return 1;
+  }
+  memcpy(&r->pos, p + 1, sizeof r->pos);
+  memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
+  r->s = p + 1 + sizeof r->pos + sizeof r->len;
+  *at += 1 + sizeof r->pos + sizeof r->len + r->len;
+  return 1;
+}
 #define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
 /* The first value of header slot (jheader_slot) in the root node: 1 and
  * its record, or 0 (none, or dropped: then *r is the 'D' record). */

@@ -202,9 +202,35 @@ void jout_string(jout *o, const char *s, size_t len) {
   jout_byte(o, '"');
 }
 
-/* The "parent" of each variation, numbers in values. */
+/* The "parent" of each variation, "source"'s numbers, numbers in values:
+ * two digits at a time, from a table, written from the end. */
 void jout_uint(jout *o, uint64_t n) {
-  o->len += decimal_u64(jout_room(o, DECIMAL_U64_MAX), n);
+  static const char pairs[] =
+      "00010203040506070809101112131415161718192021222324"
+      "25262728293031323334353637383940414243444546474849"
+      "50515253545556575859606162636465666768697071727374"
+      "75767778798081828384858687888990919293949596979899";
+  char *q = jout_room(o, DECIMAL_U64_MAX);
+  uint64_t p10 = 10;
+  size_t k = 1;
+  while (k < DECIMAL_U64_MAX && n >= p10) { /* the digits */
+    k++;
+    p10 *= 10; /* (wraps only when the loop ends) */
+  }
+  o->len += k;
+  while (n >= 100) {
+    const unsigned r = (unsigned)(n % 100);
+    n /= 100;
+    k -= 2;
+    q[k] = pairs[2 * r];
+    q[k + 1] = pairs[2 * r + 1];
+  }
+  if (n >= 10) {
+    q[0] = pairs[2 * n];
+    q[1] = pairs[2 * n + 1];
+  } else {
+    q[0] = (char)('0' + n);
+  }
 }
 
 void jout_int(jout *o, int64_t n) {

@@ -665,34 +665,6 @@ void jwrite_moves(jgame *g) {
 
 /* ------------------------------------------------------------ the root */
 
-int jroot_next(const jgame *g, size_t *at, jrec *r) {
-  const char *p = g->root.p + *at;
-  if (*at >= g->root.len) return 0;
-  r->at = *at;
-  r->dropped = 0;
-  if (*p == 'P') {
-    r->is_value = 0;
-    r->len = (unsigned char)p[1];
-    r->s = p + 2;
-    *at += 2 + r->len;
-    return 1;
-  }
-  r->is_value = 1;
-  if (*p == 'D') {
-    r->dropped = 1;
-    memcpy(&r->pos, p + 1, sizeof r->pos);
-    r->s = "";
-    r->len = 0;
-    *at += 1 + sizeof r->pos;
-    return 1;
-  }
-  memcpy(&r->pos, p + 1, sizeof r->pos);
-  memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
-  r->s = p + 1 + sizeof r->pos + sizeof r->len;
-  *at += 1 + sizeof r->pos + sizeof r->len + r->len;
-  return 1;
-}
-
 /* What jwrite_text's UTF-8 path needs to know of the charset (0: not
  * UTF-8, 1: UTF-8, 2: none, UTF-8 when the text is valid UTF-8). The
  * names sgf_charset reads as UTF-8 (its utf8_names). */
