@@ -661,27 +661,20 @@ static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
  * as many as there is room for at *q and *m), while the template takes
  * them. Returns how many it took; *q and *m past what it wrote, *nd the
  * node after the last taken (or that node, at the run's end), *last the
- * letter of the last taken. The count and the letter are read from what
- * was written (a pointer compare is the loop's only bound). */
+ * letter of the last taken (read from what was written). */
 static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
                                      sgf_run_node *nd, size_t n, char **q,
                                      char **m, char *last, int tree, int main) {
-  char *tq = *q, *tm = *m, *const q0 = tq, *const m0 = tm;
-  const char *const end = tree   ? q0 + TEMPLATE_BYTES * n
-                          : main ? m0 + MOVE_BYTES * n
-                                 : NULL;
+  char *tq = *q, *tm = *m;
   sgf_run_iter w = *it; /* locals, in registers */
   sgf_run_node cur = *nd;
-  size_t k = 0;
+  size_t left = n;
   for (;;) {
     if (!put_node(g, tq, tm, tree, main, &cur)) break;
     if (tree) tq += TEMPLATE_BYTES;
     if (main) tm += MOVE_BYTES;
-    if (!tree && !main) {
-      *last = cur.letter;
-      if (++k == n) break;
-    }
-    if ((tree ? tq : tm) == end) {
+    if (!tree && !main) *last = cur.letter;
+    if (--left == 0) {
       sgf_run_iter_next(&w, &cur); /* the node after, for the next block */
       break;
     }
@@ -693,15 +686,12 @@ static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
   nd->letter = cur.letter;
   *q = tq;
   *m = tm;
-  if (tree)
-    k = (size_t)(tq - q0) / TEMPLATE_BYTES;
-  else if (main)
-    k = (size_t)(tm - m0) / MOVE_BYTES;
-  if (k > 0 && tree)
+  /* the last letter: from what was written */
+  if (left < n && tree)
     *last = tq[5 - TEMPLATE_BYTES];
-  else if (k > 0 && main)
+  else if (left < n && main)
     *last = tm[3 - MOVE_BYTES];
-  return k;
+  return n - left;
 }
 
 /* Each on its own (not inlined): a loop in a function of its own keeps
