@@ -173,12 +173,13 @@ static int plain_move(jgame *g, const char *raw) {
 
 static const char nomem_moves[] = "out of memory keeping the main line";
 
-static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
+static void prop_value(jgame *g, const char *raw, size_t len,
+                       const sgf_pos *pos) {
   if (g->move_color && !g->raw && !g->slow && jplain_move(g, raw, len)) {
-    if (plain_move(g, raw) != 0) jdiag(g, pos, 1, nomem_moves);
+    if (plain_move(g, raw) != 0) jdiag(g, *pos, 1, nomem_moves);
     return;
   }
-  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, pos);
+  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, *pos);
   if (!tree_mode(g)) return;
   jout_byte(g->out, ',');
   jwrite_value(g, raw, len, pos);
@@ -265,7 +266,7 @@ static void root_done(jgame *g) {
     } else if (!r.dropped) {
       /* a header field's value: its decoding error is reported once */
       g->mute_decode = slot >= 0 && g->first_at[slot] == r.at;
-      prop_value(g, r.s, r.len, r.pos);
+      prop_value(g, r.s, r.len, &r.pos);
       g->mute_decode = 0;
     }
   }
@@ -522,14 +523,14 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
     g->val.len = 0;
   }
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST)) {
-    prop_value(g, at, len, g->vpos);
+    prop_value(g, at, len, &g->vpos);
     return SGF_CONTINUE;
   }
   if (bytebuf_try_add(&g->val, at, len) != 0) {
     jdiag(g, g->vpos, 1, "out of memory");
     return SGF_ABORT;
   }
-  if (flags & SGF_VALUE_LAST) prop_value(g, g->val.p, g->val.len, g->vpos);
+  if (flags & SGF_VALUE_LAST) prop_value(g, g->val.p, g->val.len, &g->vpos);
   return SGF_CONTINUE;
 }
 
@@ -681,9 +682,9 @@ static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
     if (!sgf_run_iter_next(&w, &cur)) break; /* the run's end */
   }
   *it = w;
-  nd->at = cur.at; /* what the caller reads (the position: from it) */
-  nd->value = cur.value;
-  nd->letter = cur.letter;
+  nd->at = cur.at;        /* the position: from it */
+  nd->value = cur.at + 3; /* (from at: nothing more live in the loop) */
+  nd->letter = cur.at[1];
   *q = tq;
   *m = tm;
   /* the last letter: from what was written */

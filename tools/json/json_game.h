@@ -159,7 +159,7 @@ void jwrite_name(jgame *g, const char *name);
 void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* One value of the property g->def as the table types it: one JSON value,
  * or several separated by commas (a rectangle of a point list). */
-void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos);
+void jwrite_value(jgame *g, const char *raw, size_t len, const sgf_pos *pos);
 /* Keep a main-line move (g->move_color) for "moves". */
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* The same for a move jplain_move() accepts: 0, or -1 (out of memory,

@@ -505,17 +505,17 @@ static int write_real_fast(jgame *g, const char *raw, size_t len) {
   return 1;
 }
 
-void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
+static NOINLINE void write_value(jgame *g, const char *raw, size_t len,
+                                 sgf_pos pos);
+
+void jwrite_value(jgame *g, const char *raw, size_t len, const sgf_pos *pos) {
   const sgf_propdef *def = g->def;
-  sgf_typed_value v;
-  size_t off = 0;
-  int rc, rect;
   if (def != NULL && def->id == SGF_PROP_CA) {
     write_ca(g, raw, len);
     return;
   }
   if (g->raw || def == NULL) {
-    jwrite_raw(g, raw, len, pos);
+    jwrite_raw(g, raw, len, *pos);
     return;
   }
   if (def->type2 == SGF_VT_UNKNOWN && !g->slow) {
@@ -528,7 +528,7 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
         break;
       case SGF_VT_TEXT:
       case SGF_VT_SIMPLETEXT: /* decoded as itself, whole */
-        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT, pos);
+        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT, *pos);
         return;
       case SGF_VT_POINT:
       case SGF_VT_STONE:
@@ -547,6 +547,18 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
         break;
     }
   }
+  write_value(g, raw, len, *pos);
+}
+
+/* The rest of jwrite_value: decoded (sgf_value_decode), each part
+ * written as its type; what does not decode, as its raw text, with a
+ * warning. */
+static NOINLINE void write_value(jgame *g, const char *raw, size_t len,
+                                 sgf_pos pos) {
+  const sgf_propdef *def = g->def;
+  sgf_typed_value v;
+  size_t off = 0;
+  int rc, rect;
   rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);
   if (rc < 0) {
     jdiag(g, jpos_in_value(pos, raw, off), 0,
