@@ -138,17 +138,24 @@ static void prop_begin(jgame *g, const char *ident, size_t len) {
     }
   }
   if (!tree_mode(g)) return;
-  if (g->nprops++) jout_byte(g->out, ',');
-  if (len <= SGF_PROP_IDENT_MAX) { /* ["ID" in one piece, no memcpy call */
-    char *q = jout_room(g->out, len + 3);
+  if (len <= SGF_PROP_IDENT_MAX) { /* ,["ID" in one piece, no memcpy call */
+    char *q = jout_room(g->out, len + 4);
+    const size_t c = g->nprops++ > 0; /* the comma after a property */
     size_t i;
-    q[0] = '[';
-    q[1] = '"';
-    for (i = 0; i < len; i++) q[2 + i] = ident[i]; /* uppercase letters */
-    q[2 + len] = '"';
-    g->out->len += len + 3;
+    q[0] = ',';
+    q[c] = '[';
+    q[c + 1] = '"';
+    if (len == 2) { /* most: two letters */
+      q[c + 2] = ident[0];
+      q[c + 3] = ident[1];
+    } else {
+      for (i = 0; i < len; i++) q[c + 2 + i] = ident[i]; /* uppercase */
+    }
+    q[c + 2 + len] = '"';
+    g->out->len += c + len + 3;
     return;
   }
+  if (g->nprops++) jout_byte(g->out, ',');
   jout_cstr(g->out, "[\"");
   jout_bytes(g->out, ident, len);
   jout_byte(g->out, '"');
@@ -956,6 +963,9 @@ json_conv *json_conv_create(const json_options *opt, const char **error) {
     goto fail;
   }
   set_callbacks(&c->r.cb, runs_wanted(g));
+  /* a property's end writes its ']' in the tree only: without one, not
+   * asked for (json_conv_callbacks' set keeps it: sgf serve calls it) */
+  if (!tree_mode(g)) c->r.cb.on_property_end = NULL;
   g->p = sgf_parser_create(&c->r.cb, &c->r, &popt);
   if (g->p == NULL) goto fail;
   return c;

@@ -210,13 +210,36 @@ void jout_uint(jout *o, uint64_t n) {
       "25262728293031323334353637383940414243444546474849"
       "50515253545556575859606162636465666768697071727374"
       "75767778798081828384858687888990919293949596979899";
+  static const uint64_t pow10[DECIMAL_U64_MAX] = {1u,
+                                                  10u,
+                                                  100u,
+                                                  1000u,
+                                                  10000u,
+                                                  100000u,
+                                                  1000000u,
+                                                  10000000u,
+                                                  100000000u,
+                                                  1000000000u,
+                                                  10000000000u,
+                                                  100000000000u,
+                                                  1000000000000u,
+                                                  10000000000000u,
+                                                  100000000000000u,
+                                                  1000000000000000u,
+                                                  10000000000000000u,
+                                                  100000000000000000u,
+                                                  1000000000000000000u,
+                                                  10000000000000000000u};
   char *q = jout_room(o, DECIMAL_U64_MAX);
-  uint64_t p10 = 10;
-  size_t k = 1;
-  while (k < DECIMAL_U64_MAX && n >= p10) { /* the digits */
-    k++;
-    p10 *= 10; /* (wraps only when the loop ends) */
-  }
+  size_t k;
+#ifdef __GNUC__
+  /* the digits: from the bits (log10 2 ~ 1233 / 4096), then one compare */
+  k = (size_t)((64 - __builtin_clzll(n | 1)) * 1233) >> 12;
+  k += k < DECIMAL_U64_MAX && n >= pow10[k];
+  k += k == 0;
+#else
+  for (k = 1; k < DECIMAL_U64_MAX && n >= pow10[k]; k++) continue;
+#endif
   o->len += k;
   while (n >= 100) {
     const unsigned r = (unsigned)(n % 100);

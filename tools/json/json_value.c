@@ -7,6 +7,7 @@
  * warning. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "decimal.h"
 #include "json_game.h"
 
 #include <inttypes.h>
@@ -44,6 +45,39 @@ int jdiag_shared(void) {
   return shared;
 }
 
+/* "NAME:LINE:COL: KIND: MESSAGE" and a line break on stderr, put
+ * together by hand (no second format to parse) and written in one
+ * piece. */
+static void write_diag(const char *name, sgf_pos pos, const char *kind,
+                       const char *msg) {
+  char line[1024], *b = line, *q;
+  size_t nl = strlen(name), kl = strlen(kind), ml = strlen(msg);
+  size_t need = nl + kl + ml + 2 * DECIMAL_U64_MAX + 8;
+  if (need > sizeof line && (b = malloc(need)) == NULL) {
+    fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s\n", name, pos.line,
+            pos.column, kind, msg);
+    return;
+  }
+  q = b;
+  memcpy(q, name, nl);
+  q += nl;
+  *q++ = ':';
+  q += decimal_u64(q, pos.line);
+  *q++ = ':';
+  q += decimal_u64(q, pos.column);
+  *q++ = ':';
+  *q++ = ' ';
+  memcpy(q, kind, kl);
+  q += kl;
+  *q++ = ':';
+  *q++ = ' ';
+  memcpy(q, msg, ml);
+  q += ml;
+  *q++ = '\n';
+  fwrite(b, 1, (size_t)(q - b), stderr);
+  if (b != line) free(b);
+}
+
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
   char msg[512], *m = msg;
@@ -64,8 +98,7 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
     vsnprintf(m, (size_t)n + 1, fmt, ap);
     va_end(ap);
   }
-  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s\n", g->name, pos.line,
-          pos.column, error ? "error" : "warning", m ? m : msg);
+  write_diag(g->name, pos, error ? "error" : "warning", m ? m : msg);
   if (m != msg) free(m);
 }
 
@@ -756,42 +789,54 @@ const char *jheader_id(int slot) {
 
 typedef char sz_is_jslot_sz[JSLOT_SZ == 8 ? 1 : -1]; /* fields[] */
 
+/* The position a value record holds (the value's '['). */
+static sgf_pos record_pos(const char *rec) {
+  sgf_pos pos;
+  memcpy(&pos, rec + 1, sizeof pos);
+  return pos;
+}
+
 void jwrite_header(jgame *g) {
   size_t i;
   for (i = 0; i < NFIELDS; i++) {
-    jrec r;
+    const int seen = (g->root_seen & 1u << i) != 0;
+    const char *rec = seen ? g->root.p + g->first_at[i] : NULL, *s;
+    size_t len;
     char num[SGF_REAL_MAX];
     double d;
     int64_t n;
     sgf_board b;
     char *q = jout_room(g->out, sizeof fields[i].put);
     memcpy(q, fields[i].put, sizeof fields[i].put);
-    if (!jroot_first(g, (int)i, &r)) {      /* none, or dropped: warned of */
+    /* none, or dropped (warned of when read): null */
+    if (!seen || *rec == 'D') {
       g->out->len += fields[i].putlen + 4u; /* with null */
       continue;
     }
     g->out->len += fields[i].putlen;
+    memcpy(&len, rec + 1 + sizeof(sgf_pos), sizeof len); /* jroot_first */
+    s = rec + JREC_HEAD;
     if (g->raw) {
-      jwrite_raw(g, r.s, r.len, r.pos);
+      jwrite_raw(g, s, len, record_pos(rec));
       continue;
     }
     switch (fields[i].kind) {
       case 'r':
-        if (!g->slow && write_real_fast(g, r.s, r.len)) continue;
-        if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
+        if (!g->slow && write_real_fast(g, s, len)) continue;
+        if (sgf_real_decode(s, len, &d, NULL) == 0 &&
             (n = sgf_real_encode(d, num)) > 0) {
           jout_bytes(g->out, num, (size_t)n);
           continue;
         }
         break;
       case 'n':
-        if (sgf_number_decode(r.s, r.len, &n, NULL) == 0) {
+        if (sgf_number_decode(s, len, &n, NULL) == 0) {
           jout_int(g->out, n);
           continue;
         }
         break;
       case 's':
-        if (sgf_board_decode(r.s, r.len, &b, NULL) == 0) {
+        if (sgf_board_decode(s, len, &b, NULL) == 0) {
           jout_byte(g->out, '[');
           jout_int(g->out, b.width);
           jout_byte(g->out, ',');
@@ -803,7 +848,8 @@ void jwrite_header(jgame *g) {
       default:
         break;
     }
-    /* text, and what does not decode as its type: as text */
-    jwrite_text(g, r.s, r.len, 1, r.pos);
+    /* text, and what does not decode as its type: as text (the position
+     * read only for the general path) */
+    if (!write_plain(g, s, len)) write_text(g, s, len, 1, record_pos(rec));
   }
 }
