@@ -13,7 +13,7 @@ CORPUS_TESTS = test/corpus/sgf.sh test/corpus/roundtrip.sh \
 	test/corpus/check-semantic.sh test/corpus/inplace.sh \
 	test/corpus/ff4.sh test/corpus/value-sgfmill.sh \
 	test/corpus/dask-shards.sh test/corpus/check-runs.sh \
-	test/corpus/runs.sh
+	test/corpus/runs.sh test/corpus/json.sh
 TESTS += $(CORPUS_TESTS)
 EXTRA_DIST += $(CORPUS_TESTS) test/corpus/value-sgfmill.py \
 	contrib/dask/sgf_dask.py contrib/dask/sgf_merge.py \

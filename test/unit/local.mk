@@ -63,6 +63,16 @@ test_unit_check_runs_CPPFLAGS = $(TEST_CPPFLAGS)
 TESTS += test/unit/check-runs.sh
 EXTRA_DIST += test/unit/check-runs.sh
 
+# The JSON writer's 16-byte escape scans (tools/json/json_out.h) against
+# the portable ones: every byte value, position, length up to 64 and
+# alignment. Not cmocka; needs tools/json.
+if BUILD_TOOLS
+check_PROGRAMS += test/unit/json_escape
+TESTS += test/unit/json_escape
+test_unit_json_escape_CPPFLAGS = $(TEST_CPPFLAGS) $(JSON_CPPFLAGS)
+test_unit_json_escape_LDADD = $(JSON_LIBS) $(COMMON_LIBS) lib/libsgfstream.la
+endif
+
 # The golden cases and the move runs under each scanner; the SIMD
 # scanners against the portable one (neon.sh skips without
 # aarch64-linux-gnu-gcc or qemu-aarch64, and in make check).

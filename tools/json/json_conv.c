@@ -138,17 +138,24 @@ static void prop_begin(jgame *g, const char *ident, size_t len) {
     }
   }
   if (!tree_mode(g)) return;
-  if (g->nprops++) jout_byte(g->out, ',');
-  if (len <= SGF_PROP_IDENT_MAX) { /* ["ID" in one piece, no memcpy call */
-    char *q = jout_room(g->out, len + 3);
+  if (len <= SGF_PROP_IDENT_MAX) { /* ,["ID" in one piece, no memcpy call */
+    char *q = jout_room(g->out, len + 4);
+    const size_t c = g->nprops++ > 0; /* the comma after a property */
     size_t i;
-    q[0] = '[';
-    q[1] = '"';
-    for (i = 0; i < len; i++) q[2 + i] = ident[i]; /* uppercase letters */
-    q[2 + len] = '"';
-    g->out->len += len + 3;
+    q[0] = ',';
+    q[c] = '[';
+    q[c + 1] = '"';
+    if (len == 2) { /* most: two letters */
+      q[c + 2] = ident[0];
+      q[c + 3] = ident[1];
+    } else {
+      for (i = 0; i < len; i++) q[c + 2 + i] = ident[i]; /* uppercase */
+    }
+    q[c + 2 + len] = '"';
+    g->out->len += c + len + 3;
     return;
   }
+  if (g->nprops++) jout_byte(g->out, ',');
   jout_cstr(g->out, "[\"");
   jout_bytes(g->out, ident, len);
   jout_byte(g->out, '"');
@@ -173,13 +180,13 @@ static int plain_move(jgame *g, const char *raw) {
 
 static const char nomem_moves[] = "out of memory keeping the main line";
 
-static void prop_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  if (g->move_color && !g->raw && !g->slow &&
-      jplain_move(&g->board, raw, len)) {
-    if (plain_move(g, raw) != 0) jdiag(g, pos, 1, nomem_moves);
+static void prop_value(jgame *g, const char *raw, size_t len,
+                       const sgf_pos *pos) {
+  if (g->move_color && !g->raw && !g->slow && jplain_move(g, raw, len)) {
+    if (plain_move(g, raw) != 0) jdiag(g, *pos, 1, nomem_moves);
     return;
   }
-  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, pos);
+  if (g->move_color && (top(g)->flags & JL_MAIN)) jkeep_move(g, raw, len, *pos);
   if (!tree_mode(g)) return;
   jout_byte(g->out, ',');
   jwrite_value(g, raw, len, pos);
@@ -189,21 +196,56 @@ static void prop_end(jgame *g) {
   if (tree_mode(g)) jout_byte(g->out, ']');
 }
 
-/* The root node is complete: CA and SZ, the header, then the node. */
-static void root_done(jgame *g) {
-  int had_node = g->root_phase == 1;
-  size_t at = 0;
-  jrec r;
-  g->root_phase = 2;
-  jroot_settings(g);
-  jout_cstr(g->out, "{\"source\":{\"file\":");
+/* {"source":{"file":F,"member":M,"game": - the same for every game of
+ * an input: made once (g->src) while F and M stay the same. */
+static void write_source(jgame *g) {
+  jout *o = g->out;
+  const char *m = g->member ? g->member : "";
+  size_t flen = strlen(g->file), mlen = strlen(m), start, worst;
+  if (g->src.len > 0 && g->src_member == (g->member != NULL) &&
+      g->src_key.len == flen + mlen + 1 &&
+      memcmp(g->src_key.p, g->file, flen + 1) == 0 &&
+      memcmp(g->src_key.p + flen + 1, m, mlen) == 0) {
+    jout_bytes(o, g->src.p, g->src.len);
+    return;
+  }
+  /* a byte's escape is at most 6 bytes: with room for the worst, the
+   * buffer is not flushed while it is written, and what was is kept */
+  worst = 6 * (flen + mlen) + 64;
+  if (worst <= JOUT_CAP / 2) jout_room(o, worst);
+  start = o->len;
+  jout_cstr(o, "{\"source\":{\"file\":");
   jwrite_name(g, g->file);
-  jout_cstr(g->out, ",\"member\":");
+  jout_cstr(o, ",\"member\":");
   if (g->member)
     jwrite_name(g, g->member);
   else
-    jout_cstr(g->out, "null");
-  jout_cstr(g->out, ",\"game\":");
+    jout_cstr(o, "null");
+  jout_cstr(o, ",\"game\":");
+  g->src.len = 0;
+  g->src_key.len = 0;
+  if (worst > JOUT_CAP / 2) return;
+  if (bytebuf_try_add(&g->src, o->buf + start, o->len - start) != 0 ||
+      bytebuf_try_add(&g->src_key, g->file, flen + 1) != 0 ||
+      bytebuf_try_add(&g->src_key, m, mlen) != 0) {
+    g->src.len = 0; /* not kept: made again */
+    return;
+  }
+  g->src_member = g->member != NULL;
+}
+
+/* The root node is complete: CA and SZ, the header, then the node. */
+static void root_done(jgame *g) {
+  int had_node = g->root_phase == 1, slot = -1;
+  size_t at = 0;
+  jrec r;
+  g->root_phase = 2;
+  /* 16 bytes after the records, zeroed: a value of up to 16 bytes in
+   * them is scanned in one load (jwrite_text) */
+  g->root_padded = bytebuf_reserve(&g->root, JROOT_PAD) == 0;
+  if (g->root_padded) memset(g->root.p + g->root.len, 0, JROOT_PAD);
+  jroot_settings(g);
+  write_source(g);
   jout_uint(g->out, g->index);
   jout_cstr(g->out, ",\"offset\":");
   jout_uint(g->out, g->pos.offset);
@@ -218,16 +260,20 @@ static void root_done(jgame *g) {
   entry_open(g, -1);
   if (!had_node) return;
   node_open(g);
+  /* --mainline writes of the root only its moves (B and W): none, no
+   * walk (the header fields are written) */
+  if (!tree_mode(g) && !g->root_moves) return;
   while (jroot_next(g, &at, &r)) {
     if (!r.is_value) {
       if (g->nprops) prop_end(g);
       prop_begin(g, r.s, r.len);
+      slot = jheader_slot(r.s, r.len);
+      if (slot >= JHEAD_FIELDS || (slot >= 0 && !(g->root_seen & 1u << slot)))
+        slot = -1;
     } else if (!r.dropped) {
-      int i;
       /* a header field's value: its decoding error is reported once */
-      for (i = 0; i < g->nsaid && g->said[i] != r.at; i++) continue;
-      g->mute_decode = i < g->nsaid;
-      prop_value(g, r.s, r.len, r.pos);
+      g->mute_decode = slot >= 0 && g->first_at[slot] == r.at;
+      prop_value(g, r.s, r.len, &r.pos);
       g->mute_decode = 0;
     }
   }
@@ -246,12 +292,15 @@ static void game_begin(jgame *g, sgf_pos pos) {
   g->entry_open = 0;
   g->root.len = 0;
   g->root_have = 0;
-  g->nsaid = 0;
+  g->root_seen = 0;
+  g->root_moves = 0;
   if (g->root.cap > JKEEP_CAP) bytebuf_free(&g->root); /* a large one's */
   if (g->val.cap > JKEEP_CAP) bytebuf_free(&g->val);
   g->moves.len = 0;
   g->move_raw.len = 0;
+  g->nraw = 0;
   sgf_board_init(&g->board);
+  jplain_set(g);
   push(g, JL_MAIN);
 }
 
@@ -340,28 +389,32 @@ static int on_node(sgf_parser *p, void *u) {
 static const char nomem_root[] = "out of memory holding the root node";
 
 static int root_property(jgame *g, sgf_parser *p, const char *at, size_t len) {
-  unsigned char n = (unsigned char)(len > 255 ? 255 : len);
+  const size_t n = len > 255 ? 255 : len;
+  const int slot = jheader_slot(at, len);
   char *q;
+  size_t i;
+  g->head_slot = slot;
   g->root_slot = -1;
   g->root_keep = 1;
   if (g->mode != JSON_FULL) {
-    int slot = jheader_slot(at, len);
+    const int move = len == 1 && (at[0] == 'B' || at[0] == 'W');
     g->root_slot = slot;
     g->root_keep = (slot >= 0 && !(g->root_have & 1u << slot)) ||
-                   (g->mode == JSON_MAINLINE && len == 1 &&
-                    (at[0] == 'B' || at[0] == 'W'));
+                   (g->mode == JSON_MAINLINE && move);
     if (!g->root_keep) return SGF_CONTINUE;
+    g->root_moves |= move;
   }
-  if (bytebuf_reserve(&g->root, 2 + (size_t)n) != 0) {
+  if (g->root.cap - g->root.len <= 2 + n &&
+      bytebuf_reserve(&g->root, 2 + n) != 0) {
     jdiag(g, sgf_parser_position(p), 1, nomem_root);
     return SGF_ABORT;
   }
   q = g->root.p + g->root.len;
   q[0] = 'P';
   q[1] = (char)n;
-  memcpy(q + 2, at, n);
-  g->root.len += 2 + (size_t)n;
-  g->root.p[g->root.len] = '\0';
+  for (i = 0; i < n; i++) q[2 + i] = at[i]; /* a letter or two: no call */
+  q[2 + n] = '\0';
+  g->root.len += 2 + n;
   return SGF_CONTINUE;
 }
 
@@ -385,9 +438,10 @@ static void root_drop(jgame *g) {
           JHEAD_VALUE_MAX);
 }
 
-/* A piece of a value of the root node. */
-static int root_value_piece(jgame *g, const char *at, size_t len,
-                            unsigned flags) {
+/* A piece of a value of the root node (known: its position, when the
+ * event has one; else the parser's). */
+static int root_value_piece(jgame *g, sgf_parser *p, const sgf_pos *known,
+                            const char *at, size_t len, unsigned flags) {
   size_t n;
   if (!g->root_keep) return SGF_CONTINUE;
   if (flags & SGF_VALUE_FIRST) {
@@ -397,7 +451,10 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
       if (g->root_have & 1u << g->root_slot) return SGF_CONTINUE;
       g->root_have |= 1u << g->root_slot;
     }
-    if (bytebuf_reserve(&g->root, JREC_HEAD) != 0) {
+    /* for diagnostics only: none are written when quiet (sgf serve) */
+    if (!g->quiet) g->vpos = known ? *known : sgf_parser_position(p);
+    if (g->root.cap - g->root.len <= JREC_HEAD + len &&
+        bytebuf_reserve(&g->root, JREC_HEAD + len) != 0) {
       jdiag(g, g->vpos, 1, nomem_root);
       return SGF_ABORT;
     }
@@ -407,6 +464,10 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
     memcpy(q + 1, &g->vpos, sizeof g->vpos);
     g->root.len += JREC_HEAD; /* the length: below */
     g->rv = JRV_KEEP;
+    if (g->head_slot >= 0 && !(g->root_seen & 1u << g->head_slot)) {
+      g->root_seen |= 1u << g->head_slot; /* a header field's first */
+      g->first_at[g->head_slot] = g->vrec;
+    }
   }
   if (g->rv != JRV_KEEP) return SGF_CONTINUE;
   if (g->root_slot >= 0 &&
@@ -414,10 +475,14 @@ static int root_value_piece(jgame *g, const char *at, size_t len,
     root_drop(g);
     return SGF_CONTINUE;
   }
-  if (bytebuf_try_add(&g->root, at, len) != 0) {
+  /* (a value in one piece: its room reserved with its head) */
+  if (g->root.cap - g->root.len <= len && bytebuf_reserve(&g->root, len) != 0) {
     jdiag(g, g->vpos, 1, nomem_root);
     return SGF_ABORT;
   }
+  memcpy(g->root.p + g->root.len, at, len);
+  g->root.len += len;
+  g->root.p[g->root.len] = '\0';
   /* the length so far: whole, also if the game stops inside the value */
   n = g->root.len - g->vrec - JREC_HEAD;
   memcpy(g->root.p + g->vrec + 1 + sizeof g->vpos, &n, sizeof n);
@@ -448,32 +513,31 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
                        const char *at, size_t len, unsigned flags) {
   jgame *g = &r->g;
   if (g->depth == 0) return SGF_CONTINUE;
+  if (g->root_phase == 1) /* the root node's: held */
+    return root_value_piece(g, p, known, at, len, flags);
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST) && g->move_color &&
-      !g->raw && !g->slow && in_property(g) &&
-      jplain_move(&g->board, at, len)) {
+      !g->raw && !g->slow && in_property(g) && jplain_move(g, at, len)) {
     /* most values: a move in one piece, needing no position */
     if (plain_move(g, at) != 0)
       jdiag(g, known ? *known : sgf_parser_position(p), 1, nomem_moves);
     return SGF_CONTINUE;
   }
-  if (g->root_phase != 1 &&
-      (!in_property(g) || (!tree_mode(g) && !g->move_color)))
+  if (!in_property(g) || (!tree_mode(g) && !g->move_color))
     return SGF_CONTINUE; /* not written (--mainline: only the moves) */
   if (flags & SGF_VALUE_FIRST) {
     /* for diagnostics only: none are written when quiet (sgf serve) */
     if (!g->quiet) g->vpos = known ? *known : sgf_parser_position(p);
     g->val.len = 0;
   }
-  if (g->root_phase == 1) return root_value_piece(g, at, len, flags);
   if ((flags & SGF_VALUE_FIRST) && (flags & SGF_VALUE_LAST)) {
-    prop_value(g, at, len, g->vpos);
+    prop_value(g, at, len, &g->vpos);
     return SGF_CONTINUE;
   }
   if (bytebuf_try_add(&g->val, at, len) != 0) {
     jdiag(g, g->vpos, 1, "out of memory");
     return SGF_ABORT;
   }
-  if (flags & SGF_VALUE_LAST) prop_value(g, g->val.p, g->val.len, g->vpos);
+  if (flags & SGF_VALUE_LAST) prop_value(g, g->val.p, g->val.len, &g->vpos);
   return SGF_CONTINUE;
 }
 
@@ -533,56 +597,170 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 
 #define TEMPLATE_BYTES 13 /* ],[["B","qd"] */
 
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* A node's template at q (tree) and its main line entry at m (main), c
+ * its letter and v its value. Where the byte order is known, as words of
+ * constant bytes with the letter and the value put in (the letter's
+ * words from a table, zero for a letter that is not B or W): no per-byte
+ * work, five stores. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORDS 1
+/* ],[["c", */
+#define TW(c) (0x2c2200225b5b2c5dull | (uint64_t)(c) << 40)
+/* ,["c"," (byte 7 written by the value's word) */
+#define MW(c) (0x00222c2200225b2cull | (uint64_t)(c) << 24)
+static const uint64_t tree_word[256] = {['B'] = TW('B'), ['W'] = TW('W')};
+static const uint64_t move_word[256] = {['B'] = MW('B'), ['W'] = MW('W')};
+#undef TW
+#else
+#define WORDS 0
+#endif
+
+/* run_loop's body for one node: 0 when the template does not take it. */
+static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
+                                  int main, const sgf_run_node *nd) {
+  const unsigned char c = (unsigned char)nd->letter;
+  const char *v = nd->value;
+#if WORDS
+  /* the letter's test is its word's (with the tree's, the main line's
+   * word is made: one table less to hold) */
+  const uint64_t tw = tree ? tree_word[c] : 0;
+  const uint64_t mw = tree ? MW(c) : move_word[c];
+  uint16_t vv;
+  if ((tree ? tw : mw) == 0 ||
+      !(g->plain[0][(unsigned char)v[0]] & g->plain[1][(unsigned char)v[1]]))
+    return 0;
+  memcpy(&vv, v, 2);
+  if (tree) { /* ],[["c", then "vv" then ] */
+    const uint32_t w1 = 0x22000022u | (uint32_t)vv << 8;
+    memcpy(q, &tw, 8);
+    memcpy(q + 8, &w1, 4);
+    q[12] = ']';
+  }
+  if (main) { /* ,["c"," then vv"] from byte 7 */
+    const uint32_t m1 = 0x5d220000u | vv;
+    memcpy(m, &mw, 8);
+    memcpy(m + 7, &m1, 4);
+  }
+#else
+  if ((c != 'B' && c != 'W') || !jplain_move(g, v, 2)) return 0;
+  if (tree) {
+    memcpy(q, "],[[\"B\",\"pd\"]", TEMPLATE_BYTES);
+    q[5] = (char)c;
+    q[9] = v[0];
+    q[10] = v[1];
+  }
+  if (main) {
+    memcpy(m, ",[\"B\",\"pd\"]", MOVE_BYTES);
+    m[3] = (char)c;
+    m[7] = v[0];
+    m[8] = v[1];
+  }
+#endif
+  return 1;
+}
+
+/* run_template's loop, for constant tree and main: up to n nodes (n >= 1,
+ * as many as there is room for at *q and *m), while the template takes
+ * them. Returns how many it took; *q and *m past what it wrote, *nd the
+ * node after the last taken (or that node, at the run's end), *last the
+ * letter of the last taken (read from what was written). */
+static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
+                                     sgf_run_node *nd, size_t n, char **q,
+                                     char **m, char *last, int tree, int main) {
+  char *tq = *q, *tm = *m;
+  sgf_run_iter w = *it; /* locals, in registers */
+  sgf_run_node cur = *nd;
+  size_t left = n;
+  for (;;) {
+    if (!put_node(g, tq, tm, tree, main, &cur)) break;
+    if (tree) tq += TEMPLATE_BYTES;
+    if (main) tm += MOVE_BYTES;
+    if (!tree && !main) *last = cur.letter;
+    if (--left == 0) {
+      sgf_run_iter_next(&w, &cur); /* the node after, for the next block */
+      break;
+    }
+    if (!sgf_run_iter_next(&w, &cur)) break; /* the run's end */
+  }
+  *it = w;
+  nd->at = cur.at;        /* the position: from it */
+  nd->value = cur.at + 3; /* (from at: nothing more live in the loop) */
+  nd->letter = cur.at[1];
+  *q = tq;
+  *m = tm;
+  /* the last letter: from what was written */
+  if (left < n && tree)
+    *last = tq[5 - TEMPLATE_BYTES];
+  else if (left < n && main)
+    *last = tm[3 - MOVE_BYTES];
+  return n - left;
+}
+
+/* Each on its own (not inlined): a loop in a function of its own keeps
+ * its pointers in registers. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+#define RUN_LOOP(name, tree, main)                                            \
+  static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,               \
+                              sgf_run_node *nd, size_t n, char **q, char **m, \
+                              char *last) {                                   \
+    return run_loop(g, it, nd, n, q, m, last, tree, main);                    \
+  }
+RUN_LOOP(run_tree_main, 1, 1)
+RUN_LOOP(run_tree, 1, 0)
+RUN_LOOP(run_main, 0, 1)
+RUN_LOOP(run_none, 0, 0)
+#undef RUN_LOOP
+
 /* Up to n nodes from *nd on (the walk it) by the template, while it
  * takes them: a node is open, the root written. Returns how many; *nd
- * the node after them. */
-static size_t run_template(jgame *g, sgf_run_iter *it, sgf_run_node *nd,
+ * the node after them. A run's node is ';', a letter, '[', two bytes and
+ * ']' (sgfstream/parser.h): one whose letter is B or W (a word of the
+ * letter's table) and whose two bytes are letters on the board (g->plain,
+ * one lookup a byte) needs no other test. */
+static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
                            size_t n) {
   jout *o = g->out;
   const int tree = tree_mode(g), main = (top(g)->flags & JL_MAIN) != 0;
-  jmove *m = NULL;
+  sgf_run_iter it = *itp; /* locals: the fields not read cost nothing */
+  sgf_run_node nd = *ndp;
+  char *m = NULL, *m0 = NULL, last = 0;
   size_t k = 0;
-  char last = 0;
   /* the main line's room once (out of memory: the general path says
    * so, where the node is) */
   if (main) {
-    if (bytebuf_reserve(&g->moves, n * sizeof *m) != 0) return 0;
-    m = (jmove *)(void *)(g->moves.p + g->moves.len);
+    if (bytebuf_reserve(&g->moves, n * MOVE_BYTES) != 0) return 0;
+    m = m0 = g->moves.p + g->moves.len;
   }
   while (k < n) {
     /* the worst case of as many nodes as the buffer holds, reserved once */
     size_t b =
         n - k < JOUT_CAP / TEMPLATE_BYTES ? n - k : JOUT_CAP / TEMPLATE_BYTES;
-    size_t e = k + b;
+    size_t done;
     char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
-    for (; k < e; k++) {
-      const char *v = nd->value;
-      const char c = nd->letter;
-      if ((c != 'B' && c != 'W') || !jplain_move(&g->board, v, 2)) break;
-      if (tree) { /* ],[["B","qd"] */
-        memcpy(q, "],[[\"", 5);
-        q[5] = c;
-        memcpy(q + 6, "\",\"", 3);
-        q[9] = v[0];
-        q[10] = v[1];
-        memcpy(q + 11, "\"]", 2);
-        q += TEMPLATE_BYTES;
-      }
-      if (main) { /* as jkeep_plain() keeps it */
-        m->color = c;
-        m->x = (signed char)(v[0] - 'a');
-        m->y = (signed char)(v[1] - 'a');
-        m->raw_off = m->raw_len = 0;
-        m++;
-      }
-      last = c;
-      sgf_run_iter_next(it, nd); /* (none after the n-th) */
-    }
+    if (tree && main)
+      done = run_tree_main(g, &it, &nd, b, &q, &m, &last);
+    else if (tree)
+      done = run_tree(g, &it, &nd, b, &q, &m, &last);
+    else if (main)
+      done = run_main(g, &it, &nd, b, &q, &m, &last);
+    else
+      done = run_none(g, &it, &nd, b, &q, &m, &last);
     if (tree) o->len = (size_t)(q - o->buf);
-    if (k < e) break;
+    k += done;
+    if (done < b) break;
   }
   if (main) {
-    g->moves.len = (size_t)((char *)m - g->moves.p);
+    g->moves.len += (size_t)(m - m0);
     g->moves.p[g->moves.len] = '\0';
   }
   if (k > 0) { /* the last node's property, as prop_begin() leaves it */
@@ -590,6 +768,8 @@ static size_t run_template(jgame *g, sgf_run_iter *it, sgf_run_node *nd,
     g->def = last == 'B' ? g->def_b : g->def_w;
     g->nprops = 1;
   }
+  *itp = it;
+  *ndp = nd;
   return k;
 }
 
@@ -741,6 +921,8 @@ void json_conv_destroy(json_conv *c) {
   free(g->moves.p);
   free(g->move_raw.p);
   free(g->text.p);
+  free(g->src.p);
+  free(g->src_key.p);
   free(g->out);
   free(c);
 }
@@ -760,6 +942,7 @@ json_conv *json_conv_create(const json_options *opt, const char **error) {
   c->to = opt->to;
   c->r.game_done = opt->game_done;
   g->slow = jslow_wanted();
+  jout_use_portable(g->slow);
   g->out = malloc(sizeof *g->out); /* 64 KiB: not zeroed */
   if (opt->charset) {
     copt = *opt->charset;
@@ -780,6 +963,9 @@ json_conv *json_conv_create(const json_options *opt, const char **error) {
     goto fail;
   }
   set_callbacks(&c->r.cb, runs_wanted(g));
+  /* a property's end writes its ']' in the tree only: without one, not
+   * asked for (json_conv_callbacks' set keeps it: sgf serve calls it) */
+  if (!tree_mode(g)) c->r.cb.on_property_end = NULL;
   g->p = sgf_parser_create(&c->r.cb, &c->r, &popt);
   if (g->p == NULL) goto fail;
   return c;
@@ -898,6 +1084,6 @@ size_t json_conv_size(void) { return sizeof(json_conv) + sizeof(jout); }
 size_t json_conv_held(const json_conv *c) {
   const jgame *g = &c->r.g;
   return json_conv_size() + c->spill.cap + g->val.cap + g->root.cap +
-         g->moves.cap + g->move_raw.cap + g->text.cap + g->conv_cap +
-         g->stack_cap * sizeof *g->stack;
+         g->src.cap + g->src_key.cap + g->moves.cap + g->move_raw.cap +
+         g->text.cap + g->conv_cap + g->stack_cap * sizeof *g->stack;
 }

@@ -19,14 +19,13 @@
 enum { JST_CLEAN = 0, JST_WARNINGS = 1, JST_ERRORS = 2 };
 static inline int jst_worse(int a, int b) { return a > b ? a : b; }
 
-/* A move of the main line: color, the point (pass: x = -1), or the raw
- * value (x = -2) at raw_off in jgame.move_raw when it did not decode. */
-typedef struct jmove {
-  char color;
-  signed char x, y;
-  uint32_t raw_off, raw_len;
-} jmove;
-
+/* The main line ("moves") is kept as the JSON it is written as: an entry
+ * ,["B","pd"] a move (MOVE_BYTES for a point), the first comma left out
+ * when written. A value that did not decode is written at the end as its
+ * raw text (jwrite_raw, whose diagnostics come then): its entry holds a
+ * NUL byte in its place (JSON text holds none), the value kept in
+ * jgame.move_raw (its length, a size_t, then its bytes). */
+#define MOVE_BYTES 11
 /* Each open game tree: its entry in "tree" and flags. */
 #define JL_MAIN 0x1u  /* on the main line */
 #define JL_CHILD 0x2u /* a child tree began: later ones are not main */
@@ -104,13 +103,29 @@ typedef struct jgame {
   int root_keep, root_slot, rv;
   unsigned root_have;
   size_t vrec;
-  /* the records of the values the header fields were written from: when
-   * the tree writes them again, their decoding errors are not reported
-   * twice (mute_decode) */
-  size_t said[JHEAD_SLOTS];
-  int nsaid, mute_decode;
-  bytebuf moves; /* jmove */
-  bytebuf move_raw;
+  /* in every mode: the header slot of the root property being read
+   * (-1: none), and of each slot (bit in root_seen) where its first
+   * value's record begins in g->root */
+  int head_slot;
+  unsigned root_seen;
+  int root_moves;  /* --mainline: the root has a B or W record */
+  int root_padded; /* JROOT_PAD zero bytes follow the records */
+  size_t first_at[JHEAD_SLOTS];
+  /* "source" up to the game's number, made once for a file and member
+   * (src_key: file NUL member NUL, or file NUL with none) */
+  bytebuf src, src_key;
+  int src_member;
+  /* a header field's value (first_at) being written again by the tree:
+   * its decoding errors were reported (jwrite_header) */
+  int mute_decode;
+  bytebuf moves;    /* the main line's entries, as JSON (MOVE_BYTES) */
+  bytebuf move_raw; /* the values of its NUL entries */
+  size_t nraw;      /* how many */
+  /* jplain_move()'s test, a lookup a byte: plain[0][c] 1 when c is a
+   * column letter on the board, plain[1][c] a row letter, for the board
+   * of plain_w x plain_h (jplain_set) */
+  unsigned char plain[2][256];
+  int plain_w, plain_h;
   bytebuf text; /* FF[4]-decoded text */
   char *conv;   /* UTF-8 from sgf_charset */
   size_t conv_cap;
@@ -138,16 +153,13 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...)
 sgf_pos jpos_abs(const jgame *g, sgf_pos pos);
 /* Where byte k of a value lies whose '[' is at pos. */
 sgf_pos jpos_in_value(sgf_pos pos, const char *raw, size_t k);
-/* A Text (simple 0) or SimpleText (1) value as a JSON string. */
-void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
-                 sgf_pos pos);
 /* A file or member name: as it is when UTF-8, else read as ISO-8859-1. */
 void jwrite_name(jgame *g, const char *name);
 /* The value as written (escapes kept), in UTF-8, as a JSON string. */
 void jwrite_raw(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* One value of the property g->def as the table types it: one JSON value,
  * or several separated by commas (a rectangle of a point list). */
-void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos);
+void jwrite_value(jgame *g, const char *raw, size_t len, const sgf_pos *pos);
 /* Keep a main-line move (g->move_color) for "moves". */
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos);
 /* The same for a move jplain_move() accepts: 0, or -1 (out of memory,
@@ -156,16 +168,16 @@ int jkeep_plain(jgame *g, const char *raw);
 
 /* The common move: two lowercase letters on the board, not the pass
  * "tt" of a board up to 19 x 19. sgf_move_decode reads it as the point
- * the letters name, so it can be kept and written without decoding. */
-static inline int jplain_move(const sgf_board *b, const char *raw, size_t len) {
-  unsigned x, y;
-  if (len != 2) return 0;
-  x = (unsigned)((unsigned char)raw[0] - 'a');
-  y = (unsigned)((unsigned char)raw[1] - 'a');
-  return x < 26 && y < 26 && x < (unsigned)b->width &&
-         y < (unsigned)b->height &&
-         (x != 19 || y != 19 || b->width > 19 || b->height > 19);
+ * the letters name, so it can be kept and written without decoding.
+ * (The pass needs no test of its own: "tt" is on the board only when
+ * the board is over 19 x 19, where it is a point.) g->plain must be set
+ * for g->board (jplain_set). */
+static inline int jplain_move(const jgame *g, const char *raw, size_t len) {
+  return len == 2 && (g->plain[0][(unsigned char)raw[0]] &
+                      g->plain[1][(unsigned char)raw[1]]);
 }
+/* Set g->plain for g->board (when its size changed). */
+void jplain_set(jgame *g);
 /* ,"moves":[...] */
 void jwrite_moves(jgame *g);
 /* The header fields of the root node's records: ,"black":... */
@@ -183,12 +195,67 @@ typedef struct jrec {
   sgf_pos pos;
   size_t at; /* where the record begins in g->root */
 } jrec;
-int jroot_next(const jgame *g, size_t *at, jrec *r);
+static inline int jroot_next(const jgame *g, size_t *at, jrec *r) {
+  const char *p;
+  if (*at >= g->root.len) return 0;
+  p = g->root.p + *at;
+  r->at = *at;
+  r->dropped = 0;
+  if (*p == 'P') {
+    r->is_value = 0;
+    r->len = (unsigned char)p[1];
+    r->s = p + 2;
+    *at += 2 + r->len;
+    return 1;
+  }
+  r->is_value = 1;
+  if (*p == 'D') {
+    r->dropped = 1;
+    memcpy(&r->pos, p + 1, sizeof r->pos);
+    r->s = "";
+    r->len = 0;
+    *at += 1 + sizeof r->pos;
+    return 1;
+  }
+  memcpy(&r->pos, p + 1, sizeof r->pos);
+  memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
+  r->s = p + 1 + sizeof r->pos + sizeof r->len;
+  *at += 1 + sizeof r->pos + sizeof r->len + r->len;
+  return 1;
+}
 #define JREC_HEAD (1 + sizeof(sgf_pos) + sizeof(size_t)) /* 'V' pos len */
+/* The first value of header slot (jheader_slot) in the root node: 1 and
+ * its record, or 0 (none, or dropped: then *r is the 'D' record). */
+static inline int jroot_first(const jgame *g, int slot, jrec *r) {
+  const char *q;
+  if (!(g->root_seen & 1u << slot)) return 0;
+  q = g->root.p + g->first_at[slot];
+  r->at = g->first_at[slot];
+  r->is_value = 1;
+  r->dropped = *q == 'D';
+  memcpy(&r->pos, q + 1, sizeof r->pos);
+  if (r->dropped) {
+    r->s = "";
+    r->len = 0;
+    return 0;
+  }
+  memcpy(&r->len, q + 1 + sizeof r->pos, sizeof r->len);
+  r->s = q + JREC_HEAD;
+  return 1;
+}
+#define JROOT_PAD 16
 
 /* The header slot of a property: 0 to JHEAD_FIELDS - 1 a header field's,
  * JHEAD_FIELDS for CA, -1 none. */
-int jheader_slot(const char *ident, size_t len);
+extern const signed char jheader_slots[26 * 26]; /* slot + 1, 0 none */
+#define JSLOT_SZ 8                               /* the slot of SZ */
+static inline int jheader_slot(const char *ident, size_t len) {
+  unsigned a, b;
+  if (len != 2) return -1;
+  a = (unsigned)((unsigned char)ident[0] - 'A');
+  b = (unsigned)((unsigned char)ident[1] - 'A');
+  return a < 26 && b < 26 ? jheader_slots[a * 26 + b] - 1 : -1;
+}
 /* The header field's key ("black") and property ("PB"); for CA "CA". */
 const char *jheader_key(int slot);
 const char *jheader_id(int slot);

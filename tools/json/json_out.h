@@ -15,6 +15,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define JOUT_CAP 65536
 
 struct bytebuf;
@@ -64,6 +68,45 @@ void jout_string(jout *o, const char *s, size_t len);
  * 0x20, '"' or '\\'), or that may begin a character it escapes (0xC2,
  * 0xE2), or len. */
 size_t jout_next_escape(const char *s, size_t i, size_t len);
+/* The first byte of s[i, len) that is not printable ASCII that a JSON
+ * string holds as it is: below 0x20, '"', '\\', or from 0x80 on; or
+ * len. Text up to there is written as it is, whatever the (ASCII
+ * compatible) reading. */
+size_t jout_next_special(const char *s, size_t i, size_t len);
+/* The same, the portable way (eight bytes at a time): what the SSE2 paths
+ * above must equal. */
+size_t jout_next_escape_portable(const char *s, size_t i, size_t len);
+size_t jout_next_special_portable(const char *s, size_t i, size_t len);
+/* Nonzero: the functions above take the portable path (all converters of
+ * the process: SGF_JSON_SLOW). */
+void jout_use_portable(int on);
+extern int jout_portable; /* (jout_use_portable) */
+
+#ifdef __SSE2__
+/* The bytes of v that jout_next_special() stops at, a bit each: a signed
+ * v < 0x20 is a byte below 0x20 or from 0x80 on. */
+static inline unsigned jout_special_bits(__m128i v) {
+  __m128i m =
+      _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                   _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+  return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* jout_next_special(s, 0, len) for len <= 16 where 16 bytes may be read
+ * at s (the bytes after len are not looked at): one load. */
+static inline size_t jout_special16(const char *s, size_t len) {
+#ifdef __SSE2__
+  if (!jout_portable) {
+    unsigned m =
+        jout_special_bits(_mm_loadu_si128((const __m128i *)(const void *)s)) &
+        ((1u << len) - 1);
+    return m ? (size_t)__builtin_ctz(m) : len;
+  }
+#endif
+  return jout_next_special_portable(s, 0, len);
+}
 /* The character at s[i] (where jout_next_escape stopped) as a JSON
  * string holds it: its escape, or itself. Returns the index after it. */
 size_t jout_escape_at(jout *o, const char *s, size_t i, size_t len);

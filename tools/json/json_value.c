@@ -7,6 +7,7 @@
  * warning. */
 #define _POSIX_C_SOURCE 200809L
 
+#include "decimal.h"
 #include "json_game.h"
 
 #include <inttypes.h>
@@ -44,6 +45,39 @@ int jdiag_shared(void) {
   return shared;
 }
 
+/* "NAME:LINE:COL: KIND: MESSAGE" and a line break on stderr, put
+ * together by hand (no second format to parse) and written in one
+ * piece. */
+static void write_diag(const char *name, sgf_pos pos, const char *kind,
+                       const char *msg) {
+  char line[1024], *b = line, *q;
+  size_t nl = strlen(name), kl = strlen(kind), ml = strlen(msg);
+  size_t need = nl + kl + ml + 2 * DECIMAL_U64_MAX + 8;
+  if (need > sizeof line && (b = malloc(need)) == NULL) {
+    fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s\n", name, pos.line,
+            pos.column, kind, msg);
+    return;
+  }
+  q = b;
+  memcpy(q, name, nl);
+  q += nl;
+  *q++ = ':';
+  q += decimal_u64(q, pos.line);
+  *q++ = ':';
+  q += decimal_u64(q, pos.column);
+  *q++ = ':';
+  *q++ = ' ';
+  memcpy(q, kind, kl);
+  q += kl;
+  *q++ = ':';
+  *q++ = ' ';
+  memcpy(q, msg, ml);
+  q += ml;
+  *q++ = '\n';
+  fwrite(b, 1, (size_t)(q - b), stderr);
+  if (b != line) free(b);
+}
+
 void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
   va_list ap;
   char msg[512], *m = msg;
@@ -64,8 +98,7 @@ void jdiag(jgame *g, sgf_pos pos, int error, const char *fmt, ...) {
     vsnprintf(m, (size_t)n + 1, fmt, ap);
     va_end(ap);
   }
-  fprintf(stderr, "%s:%" PRIu64 ":%" PRIu64 ": %s: %s\n", g->name, pos.line,
-          pos.column, error ? "error" : "warning", m ? m : msg);
+  write_diag(g->name, pos, error ? "error" : "warning", m ? m : msg);
   if (m != msg) free(m);
 }
 
@@ -235,13 +268,63 @@ static void write_text_utf8(jout *o, const char *s, size_t len, int simple) {
   jout_byte(o, '"');
 }
 
-void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
-                 sgf_pos pos) {
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define NOINLINE
+#define ALWAYS_INLINE inline
+#endif
+static NOINLINE void write_text(jgame *g, const char *raw, size_t len,
+                                int simple, sgf_pos pos);
+
+/* Whether raw (in the root's records, with JROOT_PAD zero bytes after
+ * them: root_padded) is up to 16 bytes. Then 16 bytes may be read at
+ * raw: it is scanned in one load and copied in one piece. */
+static int in_padded_root(const jgame *g, const char *raw, size_t len) {
+  const uintptr_t off = (uintptr_t)raw - (uintptr_t)g->root.p;
+  return len <= 16 && g->root_padded && off < g->root.len;
+}
+
+/* jwrite_text's common case: printable ASCII with no '"' or '\\' in a
+ * game whose text is UTF-8 (by CA or --charset) or has no CA, written as
+ * it is (what the paths of write_text would write, found in one scan).
+ * 1 and written, or 0. Inline: most text is so. */
+static ALWAYS_INLINE int write_plain(jgame *g, const char *raw, size_t len) {
+  char *q;
+  if (g->slow || !g->text_utf8) return 0;
+  if (in_padded_root(g, raw, len)) {
+    if (jout_special16(raw, len) != len) return 0;
+    q = jout_room(g->out, 18);
+    q[0] = '"';
+    memcpy(q + 1, raw, 16); /* (the bytes after len: overwritten) */
+  } else {
+    if (len > JOUT_CAP - 2 || jout_next_special(raw, 0, len) != len) return 0;
+    q = jout_room(g->out, len + 2);
+    q[0] = '"';
+    memcpy(q + 1, raw, len);
+  }
+  q[len + 1] = '"';
+  g->out->len += len + 2;
+  return 1;
+}
+
+/* A Text (simple 0) or SimpleText (1) value as a JSON string. Inline:
+ * the common case costs no call (and no copy of pos). */
+static ALWAYS_INLINE void jwrite_text(jgame *g, const char *raw, size_t len,
+                                      int simple, sgf_pos pos) {
+  if (!write_plain(g, raw, len)) write_text(g, raw, len, simple, pos);
+}
+
+/* The rest of jwrite_text: UTF-8 with no backslash that a double-byte
+ * charset's reading would change (below), FF[4]-decoded and escaped in
+ * one pass; text that needs no decoding converted; else decoded, then
+ * converted. */
+static NOINLINE void write_text(jgame *g, const char *raw, size_t len,
+                                int simple, sgf_pos pos) {
   unsigned flags = simple ? SGF_TEXT_SIMPLE : 0;
-  const char *declared = sgf_charset_declared(g->cs);
+  const char *declared;
   size_t n;
-  /* UTF-8 by CA (or --charset), or no CA and no backslash that a
-   * double-byte charset's reading would change (below) */
   if (!g->slow && g->text_utf8 &&
       (g->text_utf8 == 1 || !dbcs_backslash(raw, len)) &&
       sgf_utf8_valid(raw, len) == len) {
@@ -252,6 +335,7 @@ void jwrite_text(jgame *g, const char *raw, size_t len, int simple,
     write_converted(g, raw, len, raw, len, flags, pos);
     return;
   }
+  declared = sgf_charset_declared(g->cs);
   g->text.len = 0;
   if (bytebuf_reserve(&g->text, len + 1) != 0) {
     jdiag(g, pos, 1, "out of memory");
@@ -454,17 +538,17 @@ static int write_real_fast(jgame *g, const char *raw, size_t len) {
   return 1;
 }
 
-void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
+static NOINLINE void write_value(jgame *g, const char *raw, size_t len,
+                                 sgf_pos pos);
+
+void jwrite_value(jgame *g, const char *raw, size_t len, const sgf_pos *pos) {
   const sgf_propdef *def = g->def;
-  sgf_typed_value v;
-  size_t off = 0;
-  int rc, rect;
   if (def != NULL && def->id == SGF_PROP_CA) {
     write_ca(g, raw, len);
     return;
   }
   if (g->raw || def == NULL) {
-    jwrite_raw(g, raw, len, pos);
+    jwrite_raw(g, raw, len, *pos);
     return;
   }
   if (def->type2 == SGF_VT_UNKNOWN && !g->slow) {
@@ -477,12 +561,12 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
         break;
       case SGF_VT_TEXT:
       case SGF_VT_SIMPLETEXT: /* decoded as itself, whole */
-        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT, pos);
+        jwrite_text(g, raw, len, def->type == SGF_VT_SIMPLETEXT, *pos);
         return;
       case SGF_VT_POINT:
       case SGF_VT_STONE:
       case SGF_VT_MOVE:
-        if (jplain_move(&g->board, raw, len)) { /* the letters, as a point */
+        if (jplain_move(g, raw, len)) { /* the letters, as a point */
           char *q = jout_room(g->out, 4);
           q[0] = '"';
           q[1] = raw[0];
@@ -496,6 +580,18 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
         break;
     }
   }
+  write_value(g, raw, len, *pos);
+}
+
+/* The rest of jwrite_value: decoded (sgf_value_decode), each part
+ * written as its type; what does not decode, as its raw text, with a
+ * warning. */
+static NOINLINE void write_value(jgame *g, const char *raw, size_t len,
+                                 sgf_pos pos) {
+  const sgf_propdef *def = g->def;
+  sgf_typed_value v;
+  size_t off = 0;
+  int rc, rect;
   rc = sgf_value_decode(NULL, def, &g->board, raw, len, &v, &off);
   if (rc < 0) {
     jdiag(g, jpos_in_value(pos, raw, off), 0,
@@ -516,121 +612,103 @@ void jwrite_value(jgame *g, const char *raw, size_t len, sgf_pos pos) {
   write_part(g, &v.part[0], rect && v.part[0].type != SGF_VT_NONE, raw, pos);
 }
 
-/* Append m to the main line: 0, or -1 when memory runs out. */
-static int keep(jgame *g, const jmove *m) {
-  if (g->moves.cap - g->moves.len > sizeof *m) { /* a call less per move */
-    memcpy(g->moves.p + g->moves.len, m, sizeof *m);
-    g->moves.len += sizeof *m;
+void jplain_set(jgame *g) {
+  int w = g->board.width < 26 ? g->board.width : 26;
+  int h = g->board.height < 26 ? g->board.height : 26;
+  int i;
+  if (w == g->plain_w && h == g->plain_h) return;
+  memset(g->plain, 0, sizeof g->plain);
+  for (i = 0; i < w; i++) g->plain[0]['a' + i] = 1;
+  for (i = 0; i < h; i++) g->plain[1]['a' + i] = 1;
+  g->plain_w = w;
+  g->plain_h = h;
+}
+
+/* Append an entry of the main line: 0, or -1 when memory runs out. */
+static int keep(jgame *g, const char *e, size_t n) {
+  if (g->moves.cap - g->moves.len > n) { /* a call less per move */
+    memcpy(g->moves.p + g->moves.len, e, n);
+    g->moves.len += n;
     g->moves.p[g->moves.len] = '\0';
     return 0;
   }
-  return bytebuf_try_add(&g->moves, m, sizeof *m);
+  return bytebuf_try_add(&g->moves, e, n);
+}
+
+/* ,["B","pd"] (MOVE_BYTES) at q: color and the letters x, y. */
+static void put_entry(char *q, char color, char x, char y) {
+  memcpy(q, ",[\"B\",\"pd\"]", MOVE_BYTES);
+  q[3] = color;
+  q[7] = x;
+  q[8] = y;
+}
+
+static char point_letter(int x) {
+  return (char)(x < 26 ? 'a' + x : 'A' + x - 26);
 }
 
 int jkeep_plain(jgame *g, const char *raw) {
-  jmove m;
-  m.color = g->move_color;
-  m.x = (signed char)(raw[0] - 'a');
-  m.y = (signed char)(raw[1] - 'a');
-  m.raw_off = m.raw_len = 0;
-  return keep(g, &m);
+  char e[MOVE_BYTES];
+  put_entry(e, g->move_color, raw[0], raw[1]);
+  return keep(g, e, sizeof e);
 }
 
 void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
-  jmove m;
+  char e[MOVE_BYTES];
+  size_t n = MOVE_BYTES;
   sgf_move mv;
   size_t off;
-  memset(&m, 0, sizeof m);
-  m.color = g->move_color;
   if (sgf_move_decode(&g->board, raw, len, &mv, &off) == 0) {
-    m.x = (signed char)(mv.pass ? -1 : mv.pt.x);
-    m.y = (signed char)(mv.pass ? -1 : mv.pt.y);
-  } else { /* the tree's value reports it */
-    m.x = -2;
-    m.raw_off = (uint32_t)g->move_raw.len;
-    m.raw_len = (uint32_t)len;
-    if (len > UINT32_MAX || bytebuf_try_add(&g->move_raw, raw, len) != 0)
+    put_entry(e, g->move_color, 0, 0);
+    if (mv.pass) { /* ,["B",null] */
+      memcpy(e + 6, "null]", 5);
+      n = 11;
+    } else {
+      e[7] = point_letter(mv.pt.x);
+      e[8] = point_letter(mv.pt.y);
+    }
+  } else { /* the tree's value reports it; ,["B", NUL ] */
+    put_entry(e, g->move_color, 0, 0);
+    e[6] = '\0';
+    e[7] = ']';
+    n = 8;
+    if (bytebuf_reserve(&g->move_raw, sizeof len + len) != 0) return;
+    memcpy(g->move_raw.p + g->move_raw.len, &len, sizeof len);
+    memcpy(g->move_raw.p + g->move_raw.len + sizeof len, raw, len);
+    g->move_raw.len += sizeof len + len;
+    if (keep(g, e, n) != 0) {
+      g->move_raw.len -= sizeof len + len;
+      jdiag(g, pos, 1, "out of memory keeping the main line");
       return;
+    }
+    g->nraw++;
+    return;
   }
-  if (keep(g, &m) != 0) jdiag(g, pos, 1, "out of memory keeping the main line");
+  if (keep(g, e, n) != 0)
+    jdiag(g, pos, 1, "out of memory keeping the main line");
 }
 
 void jwrite_moves(jgame *g) {
-  const jmove *m = (const jmove *)g->moves.p;
-  size_t i, n = g->moves.len / sizeof *m;
+  const char *s = g->moves.p, *end = s + g->moves.len, *raw = g->move_raw.p;
+  size_t i;
   sgf_pos none;
-  memset(&none, 0, sizeof none);
-  jout_cstr(g->out, ",\"moves\":[");
-  for (i = 0; i < n; i++) {
-    /* ,["B","pd"] at most */
-    char *q = jout_room(g->out, 11), *q0 = q;
-    if (i) *q++ = ',';
-    memcpy(q, m[i].color == 'B' ? "[\"B\"," : "[\"W\",", 5);
-    q += 5;
-    if (m[i].x == -2) { /* reported where it was read */
-      g->out->len += (size_t)(q - q0);
-      jwrite_raw(g, g->move_raw.p + m[i].raw_off, m[i].raw_len, none);
-      jout_byte(g->out, ']');
-      continue;
-    }
-    if (m[i].x == -1) {
-      memcpy(q, "null", 4);
-    } else {
-      put_point(q, m[i].x, m[i].y);
-    }
-    q[4] = ']';
-    g->out->len += (size_t)(q + 5 - q0);
+  jout_bytes(g->out, ",\"moves\":[", 10);
+  if (s != end) s++;              /* the first entry's comma */
+  for (i = 0; i < g->nraw; i++) { /* a value that did not decode */
+    const char *z = memchr(s, '\0', (size_t)(end - s));
+    size_t len;
+    jout_bytes(g->out, s, (size_t)(z - s));
+    memcpy(&len, raw, sizeof len);
+    memset(&none, 0, sizeof none); /* reported where it was read */
+    jwrite_raw(g, raw + sizeof len, len, none);
+    raw += sizeof len + len;
+    s = z + 1;
   }
+  jout_bytes(g->out, s, (size_t)(end - s));
   jout_byte(g->out, ']');
 }
 
 /* ------------------------------------------------------------ the root */
-
-int jroot_next(const jgame *g, size_t *at, jrec *r) {
-  const char *p = g->root.p + *at;
-  if (*at >= g->root.len) return 0;
-  r->at = *at;
-  r->dropped = 0;
-  if (*p == 'P') {
-    r->is_value = 0;
-    r->len = (unsigned char)p[1];
-    r->s = p + 2;
-    *at += 2 + r->len;
-    return 1;
-  }
-  r->is_value = 1;
-  if (*p == 'D') {
-    r->dropped = 1;
-    memcpy(&r->pos, p + 1, sizeof r->pos);
-    r->s = "";
-    r->len = 0;
-    *at += 1 + sizeof r->pos;
-    return 1;
-  }
-  memcpy(&r->pos, p + 1, sizeof r->pos);
-  memcpy(&r->len, p + 1 + sizeof r->pos, sizeof r->len);
-  r->s = p + 1 + sizeof r->pos + sizeof r->len;
-  *at += 1 + sizeof r->pos + sizeof r->len + r->len;
-  return 1;
-}
-
-/* The first value of property id in the root node, or 0. */
-static int root_value(const jgame *g, const char *id, jrec *out) {
-  size_t at = 0, idlen = strlen(id);
-  jrec r;
-  int in = 0;
-  while (jroot_next(g, &at, &r)) {
-    if (!r.is_value) {
-      in = r.len == idlen && memcmp(r.s, id, idlen) == 0;
-      continue;
-    }
-    if (in) { /* the first value (a dropped one: none) */
-      *out = r;
-      return !r.dropped;
-    }
-  }
-  return 0;
-}
 
 /* What jwrite_text's UTF-8 path needs to know of the charset (0: not
  * UTF-8, 1: UTF-8, 2: none, UTF-8 when the text is valid UTF-8). The
@@ -644,13 +722,14 @@ static int text_utf8(const sgf_charset *cs) {
 void jroot_settings(jgame *g) {
   jrec r;
   sgf_board_init(&g->board);
-  if (root_value(g, "SZ", &r) &&
+  if (jroot_first(g, JSLOT_SZ, &r) &&
       sgf_board_decode(r.s, r.len, &g->board, NULL) != 0)
     jdiag(g, r.pos, 0, "SZ: not a board size; 19 x 19 assumed");
+  jplain_set(g);
   sgf_charset_reset(g->cs);
   if (g->input_utf8) {
     sgf_charset_set_ca(g->cs, "UTF-8", 5);
-  } else if (root_value(g, "CA", &r)) {
+  } else if (jroot_first(g, JHEAD_FIELDS, &r)) {
     size_t n;
     g->text.len = 0;
     if (bytebuf_reserve(&g->text, r.len + 1) == 0) {
@@ -666,33 +745,39 @@ void jroot_settings(jgame *g) {
 }
 
 /* The header fields: key, property, kind (t text, r real, n number, s
- * size). */
+ * size), and the key as written: ,"key": and with null after it. */
+#define FIELD(key, id, kind) \
+  { key, id, kind, ",\"" key "\":null", sizeof key + 3 }
 static const struct {
   const char *key, *id;
   char kind;
+  char put[24];         /* ,"key":null and zeros: copied whole */
+  unsigned char putlen; /* without null */
 } fields[] = {
-    {"black", "PB", 't'},      {"white", "PW", 't'},
-    {"black_rank", "BR", 't'}, {"white_rank", "WR", 't'},
-    {"result", "RE", 't'},     {"date", "DT", 't'},
-    {"komi", "KM", 'r'},       {"handicap", "HA", 'n'},
-    {"size", "SZ", 's'},       {"rules", "RU", 't'},
-    {"event", "EV", 't'},      {"round", "RO", 't'},
-    {"place", "PC", 't'},      {"game_name", "GN", 't'},
+    FIELD("black", "PB", 't'),      FIELD("white", "PW", 't'),
+    FIELD("black_rank", "BR", 't'), FIELD("white_rank", "WR", 't'),
+    FIELD("result", "RE", 't'),     FIELD("date", "DT", 't'),
+    FIELD("komi", "KM", 'r'),       FIELD("handicap", "HA", 'n'),
+    FIELD("size", "SZ", 's'),       FIELD("rules", "RU", 't'),
+    FIELD("event", "EV", 't'),      FIELD("round", "RO", 't'),
+    FIELD("place", "PC", 't'),      FIELD("game_name", "GN", 't'),
 };
+#undef FIELD
 
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
 typedef char fields_are_jhead_fields[NFIELDS == JHEAD_FIELDS ? 1 : -1];
 
-int jheader_slot(const char *ident, size_t len) {
-  size_t i;
-  if (len != 2) return -1;
-  if (ident[0] == 'C' && ident[1] == 'A') return JHEAD_FIELDS;
-  for (i = 0; i < NFIELDS; i++)
-    if (ident[0] == fields[i].id[0] && ident[1] == fields[i].id[1])
-      return (int)i;
-  return -1;
-}
+/* By the two letters (A-Z each): the header slot + 1 of a property,
+ * 0 none. */
+#define S2(a, b) [((a) - 'A') * 26 + (b) - 'A']
+const signed char jheader_slots[26 * 26] = {
+    S2('P', 'B') = 1,  S2('P', 'W') = 2,  S2('B', 'R') = 3,
+    S2('W', 'R') = 4,  S2('R', 'E') = 5,  S2('D', 'T') = 6,
+    S2('K', 'M') = 7,  S2('H', 'A') = 8,  S2('S', 'Z') = 9,
+    S2('R', 'U') = 10, S2('E', 'V') = 11, S2('R', 'O') = 12,
+    S2('P', 'C') = 13, S2('G', 'N') = 14, S2('C', 'A') = JHEAD_FIELDS + 1};
+#undef S2
 
 const char *jheader_key(int slot) {
   return slot >= 0 && slot < JHEAD_FIELDS ? fields[slot].key : "CA";
@@ -702,65 +787,56 @@ const char *jheader_id(int slot) {
   return slot >= 0 && slot < JHEAD_FIELDS ? fields[slot].id : "CA";
 }
 
-/* The first value of each header field, in one pass over the records. */
-static void find_fields(const jgame *g, jrec *val, int *have) {
-  size_t at = 0;
-  jrec r;
-  int cur = -1;
-  memset(have, 0, NFIELDS * sizeof *have);
-  while (jroot_next(g, &at, &r)) {
-    if (!r.is_value) {
-      cur = jheader_slot(r.s, r.len);
-      if (cur == JHEAD_FIELDS) cur = -1; /* CA */
-    } else if (cur >= 0 && !have[cur]) {
-      val[cur] = r;
-      have[cur] = 1;
-    }
-  }
+typedef char sz_is_jslot_sz[JSLOT_SZ == 8 ? 1 : -1]; /* fields[] */
+
+/* The position a value record holds (the value's '['). */
+static sgf_pos record_pos(const char *rec) {
+  sgf_pos pos;
+  memcpy(&pos, rec + 1, sizeof pos);
+  return pos;
 }
 
 void jwrite_header(jgame *g) {
-  jrec val[NFIELDS];
-  int have[NFIELDS];
   size_t i;
-  find_fields(g, val, have);
-  g->nsaid = 0;
-  for (i = 0; i < NFIELDS; i++)
-    if (have[i]) g->said[g->nsaid++] = val[i].at;
   for (i = 0; i < NFIELDS; i++) {
-    jrec r = val[i];
+    const int seen = (g->root_seen & 1u << i) != 0;
+    const char *rec = seen ? g->root.p + g->first_at[i] : NULL, *s;
+    size_t len;
     char num[SGF_REAL_MAX];
     double d;
     int64_t n;
     sgf_board b;
-    jout_cstr(g->out, ",\"");
-    jout_cstr(g->out, fields[i].key);
-    jout_cstr(g->out, "\":");
-    if (!have[i] || r.dropped) { /* dropped: warned of when read */
-      jout_cstr(g->out, "null");
+    char *q = jout_room(g->out, sizeof fields[i].put);
+    memcpy(q, fields[i].put, sizeof fields[i].put);
+    /* none, or dropped (warned of when read): null */
+    if (!seen || *rec == 'D') {
+      g->out->len += fields[i].putlen + 4u; /* with null */
       continue;
     }
+    g->out->len += fields[i].putlen;
+    memcpy(&len, rec + 1 + sizeof(sgf_pos), sizeof len); /* jroot_first */
+    s = rec + JREC_HEAD;
     if (g->raw) {
-      jwrite_raw(g, r.s, r.len, r.pos);
+      jwrite_raw(g, s, len, record_pos(rec));
       continue;
     }
     switch (fields[i].kind) {
       case 'r':
-        if (!g->slow && write_real_fast(g, r.s, r.len)) continue;
-        if (sgf_real_decode(r.s, r.len, &d, NULL) == 0 &&
+        if (!g->slow && write_real_fast(g, s, len)) continue;
+        if (sgf_real_decode(s, len, &d, NULL) == 0 &&
             (n = sgf_real_encode(d, num)) > 0) {
           jout_bytes(g->out, num, (size_t)n);
           continue;
         }
         break;
       case 'n':
-        if (sgf_number_decode(r.s, r.len, &n, NULL) == 0) {
+        if (sgf_number_decode(s, len, &n, NULL) == 0) {
           jout_int(g->out, n);
           continue;
         }
         break;
       case 's':
-        if (sgf_board_decode(r.s, r.len, &b, NULL) == 0) {
+        if (sgf_board_decode(s, len, &b, NULL) == 0) {
           jout_byte(g->out, '[');
           jout_int(g->out, b.width);
           jout_byte(g->out, ',');
@@ -772,7 +848,8 @@ void jwrite_header(jgame *g) {
       default:
         break;
     }
-    /* text, and what does not decode as its type: as text */
-    jwrite_text(g, r.s, r.len, 1, r.pos);
+    /* text, and what does not decode as its type: as text (the position
+     * read only for the general path) */
+    if (!write_plain(g, s, len)) write_text(g, s, len, 1, record_pos(rec));
   }
 }
