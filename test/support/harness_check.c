@@ -8,8 +8,9 @@
  * piece, which the general path may give at the ']' of a value whole in
  * the buffer, where the value's double-byte look-ahead holds it, and a
  * replayed run always at the '[':
- * test/regressions/split-moves-high-second-byte-saved-mark.) test/unit/check_runs.c
- * runs it over files (the golden cases, the corpus, crafted inputs). */
+ * test/regressions/split-moves-high-second-byte-saved-mark.)
+ * test/unit/check_runs.c runs it over files (the golden cases, the corpus,
+ * crafted inputs). */
 #include "harness.h"
 #include "harness_priv.h"
 
