@@ -273,7 +273,7 @@
   const TWO = new Array(1 << 14); // two-byte ASCII values, made once
 
   function ascii(u8, p, n) {
-    if (n > 32) return utf8.decode(u8.subarray(p, p + n));
+    if (n > 12) return utf8.decode(u8.subarray(p, p + n));
     let s = '';
     for (let i = p, e = p + n; i < e; i++) s += String.fromCharCode(u8[i]);
     return s;
@@ -517,7 +517,6 @@
               const arr = data[id];
               if (arr === undefined) data[id] = [v];
               else arr.push(v);
-              this.prop = null;
               p += 6;
               if (u8[p] === 13) p++;
               if (u8[p] === 10) p++;
@@ -686,20 +685,21 @@
       this.deferred = [];
     }
 
+    /* A property of the open node: its values go to data[id] (an array
+     * made with its first value: no room to spare). */
     property(id) {
-      const data = this.open ? this.open.data : null;
-      if (data === null) {
-        this.prop = null;
-        return;
-      }
-      let arr = data[id];
-      if (arr === undefined) arr = data[id] = [];
-      this.prop = arr;
+      this.prop = this.open ? this.open.data : null;
       this.ident = id;
     }
 
+    put(v) {
+      const data = this.prop;
+      const arr = data[this.ident];
+      if (arr === undefined) data[this.ident] = [v];
+      else arr.push(v);
+    }
+
     value(u8, p, n, offset) {
-      const arr = this.prop;
       if (n === 2) {
         const a = u8[p];
         const b = u8[p + 1];
@@ -707,7 +707,7 @@
           const key = (a << 7) | b;
           let v = TWO[key];
           if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-          arr.push(v);
+          this.put(v);
           return;
         }
       }
@@ -720,16 +720,17 @@
       }
       if (!hi) {
         const s = ascii(u8, p, n);
-        arr.push(esc ? unescapeString(s) : s);
+        this.put(esc ? unescapeString(s) : s);
         return;
       }
       const bytes = u8.slice(p, p + n);
       if (this.inRoot && this.dec === null) {
-        this.deferred.push({arr, idx: arr.length, bytes, esc, offset});
-        arr.push(null);
+        this.put(null);
+        const arr = this.prop[this.ident];
+        this.deferred.push({arr, idx: arr.length - 1, bytes, esc, offset});
         return;
       }
-      arr.push(this.decodeText(bytes, esc, offset));
+      this.put(this.decodeText(bytes, esc, offset));
     }
 
     decodeText(bytes, esc, offset) {
@@ -873,6 +874,7 @@
     const lazy =
       opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
     if (lazy && copy) bytes = bytes.slice();
+    const lazyChildren = lazy ? lazyAccessor(bytes, {maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
     let b;
     if (lazy) {
       b = new Builder(opts, {
@@ -880,7 +882,7 @@
           const root = b.roots[b.roots.length - 1];
           if (!root || root.lazy === true) return;
           b.nextId = root.id + Math.max(count, 1);
-          if (count > 1) lazyChildren(root, bytes, start, end, opts);
+          if (count > 1) lazyChildren(root, start, end);
         },
       });
     } else {
@@ -898,30 +900,43 @@
     return b.roots;
   }
 
-  /* root.children, built on first use from the game's bytes. */
-  function lazyChildren(root, bytes, start, end, opts) {
-    const o = {maxDepth: opts.maxDepth, encoding: opts.encoding};
-    Object.defineProperty(root, 'children', {
+  /* root.children, built on first use from the game's bytes. One
+   * accessor for the roots of a parse; where each game's bytes are is in
+   * its map (root to [start, end]), not on the node. */
+  function plainChildren(root, kids) {
+    Object.defineProperty(root, 'children', {value: kids, writable: true, enumerable: true, configurable: true});
+  }
+  function lazyAccessor(bytes, opts) {
+    const where = new Map();
+    const desc = {
       configurable: true,
       enumerable: true,
       get() {
-        const b = new Builder(o, null);
-        b.nextId = root.id;
-        const eng = new Engine(SJ_FULL, o);
+        const g = where.get(this);
+        if (g === undefined) return [];
+        where.delete(this);
+        const b = new Builder(opts, null);
+        b.nextId = this.id;
+        const eng = new Engine(SJ_FULL, opts);
         try {
-          eng.feed(bytes.subarray(start, end), b);
+          eng.feed(bytes.subarray(g[0], g[1]), b);
           eng.finish(b);
         } finally {
           eng.free();
         }
         const kids = b.roots.length ? b.roots[0].children : [];
-        Object.defineProperty(root, 'children', {value: kids, writable: true, enumerable: true, configurable: true});
+        plainChildren(this, kids);
         return kids;
       },
       set(v) {
-        Object.defineProperty(root, 'children', {value: v, writable: true, enumerable: true, configurable: true});
+        where.delete(this);
+        plainChildren(this, v);
       },
-    });
+    };
+    return (root, start, end) => {
+      where.set(root, [start, end]);
+      Object.defineProperty(root, 'children', desc);
+    };
   }
 
   // ------------------------------------------------------------ streaming
