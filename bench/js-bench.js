@@ -14,15 +14,16 @@
 //   sgfstream parse()          the same bytes, the same string: lazy (each
 //                              game's nodes built when read), then
 //   sgfstream parse()+walk     ... every node of every game read
-//   sgfstream parseBuffer()    the same bytes as a Buffer (what parseFile
-//                              does), lazy
+//   sgfstream parseBuffer()    the same bytes as a Buffer, lazy (the
+//                              bytes copied: parseFile's are not)
 //   sgfstream parse(lazy:false) every node built at once
 //   sgfstream parseBuffer()    on the whole FILE, lazy, and +walk
 //   sgfstream headers()        the whole FILE from a file stream
 //   sgfstream games()          the whole FILE from a file stream
 //
 // Prints MB/s (10^6 bytes over the best of REPS runs, default 3; 1 with
-// --smoke, which also uses MB=2), peak RSS, and for the prefix rows the
+// --smoke, which also uses MB=2; @sabaki/sgf runs once), the peak RSS of
+// a process that parses once, and for the prefix rows the
 // ratio to @sabaki/sgf (speed, and its memory over ours). @sabaki/sgf is
 // taken from bench/peer/node_modules (bench/peer.sh installs it) or
 // js/node_modules (npm install in js/); without it its row is skipped.
@@ -81,7 +82,10 @@ async function child(what, file, reps) {
   let games = 0;
   let nodes = 0;
   let walk = Infinity;
-  if (what === 'sabaki') {
+  if (what === 'baseline') {
+    // node with the package loaded and the input read, nothing parsed
+    require(path.join(top, 'js', 'index.js'));
+  } else if (what === 'sabaki') {
     const sabaki = loadSabaki();
     const text = bytes.toString('utf8');
     for (let r = 0; r < reps; r++) {
@@ -149,12 +153,20 @@ function prefix(file, mb) {
   return out;
 }
 
+function child1(what, file, reps, env) {
+  const out = execFileSync(process.execPath, [__filename, '--child', what, file, String(reps)], {
+    env, maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.toString());
+}
+
+// The times of REPS runs in one process; the peak RSS of a process that
+// runs once (what one parse costs, not the garbage of the run before).
 function run(what, file, reps, env) {
   try {
-    const out = execFileSync(process.execPath, [__filename, '--child', what, file, String(reps)], {
-      env, maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    return JSON.parse(out.toString());
+    const r = child1(what, file, reps, env);
+    if (reps > 1) r.rss = child1(what, file, 1, env).rss;
+    return r;
   } catch (e) {
     return {error: (e.message || String(e)).split('\n')[0]};
   }
@@ -192,8 +204,9 @@ async function main() {
   const haveSabaki = loadSabaki() !== null;
   const wasmSize = fs.statSync(wasm).size;
   console.log(`js-bench: ${path.basename(small)} (${(fs.statSync(small).size / 1e6).toFixed(1)} MB) and ${path.basename(file)} (${(fs.statSync(file).size / 1e6).toFixed(1)} MB); sgfstream.wasm ${wasmSize} bytes; best of ${reps}`);
+  const base = run('baseline', small, 1, env);
   const rows = [];
-  const sab = haveSabaki ? run('sabaki', small, Math.min(reps, 2), env) : null;
+  const sab = haveSabaki ? run('sabaki', small, 1, env) : null;
   rows.push(['@sabaki/sgf parse() (string)', 'prefix', sab || {error: 'skipped: @sabaki/sgf not installed (bench/peer.sh installs it)'}]);
   rows.push(['sgfstream parse() (string)', 'prefix', run('string', small, reps, env)]);
   rows.push(['sgfstream parse() (string) + walk', 'prefix', run('string-walk', small, reps, env)]);
@@ -223,6 +236,13 @@ async function main() {
       xm = (sab.rss / r.rss).toFixed(1);
     }
     console.log(`${pad(name, 36)} ${pad(input, 7)} ${lpad(mbs.toFixed(1), 8)} ${lpad(cpus.toFixed(1), 9)} ${lpad((r.rss / 1e6).toFixed(0), 12)} ${lpad(r.games, 7)} ${lpad(xs, 8)} ${lpad(xc, 7)} ${lpad(xm, 8)}`);
+  }
+  if (!base.error && sab && !sab.error) {
+    const above = (r) => (r.rss - base.rss) / 1e6;
+    const ours = rows.find((x) => x[0] === 'sgfstream parseBuffer()')[2];
+    if (!ours.error) {
+      console.log(`peak RSS above that of node with the input read (${(base.rss / 1e6).toFixed(0)} MB), prefix: @sabaki/sgf ${above(sab).toFixed(0)} MB, sgfstream parseBuffer() ${above(ours).toFixed(0)} MB (1/${(above(sab) / above(ours)).toFixed(1)})`);
+    }
   }
   console.log('MB/s: 10^6 bytes over the best wall time; MB/s cpu: over the best CPU time of the process (all its threads),');
   console.log('steadier on a loaded machine. x speed, x cpu: over @sabaki/sgf\'s on the same prefix; 1/x mem: its peak RSS over the row\'s.');

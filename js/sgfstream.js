@@ -837,6 +837,12 @@
     return build(toBytes(buffer), options || {}, true);
   }
 
+  /* parseBuffer() of bytes nobody else holds (parseFile's): not copied
+   * for the lazy trees. */
+  function parseOwned(buffer, options) {
+    return build(toBytes(buffer), options || {}, false);
+  }
+
   /* A record that begins with a property ("B[hh];W[ii]") is read as
    * @sabaki/sgf reads it, as if a ';' stood before it: the index where
    * one is put, or -1. */
@@ -1309,6 +1315,7 @@
     initSync,
     parse,
     parseBuffer,
+    _parseOwned: parseOwned,
     stringify,
     games,
     headers,
