@@ -422,6 +422,11 @@
         if (!this.forced) throw new RangeError(`sgfstream: unknown encoding '${options.encoding}'`);
       }
       this.hooks = hooks || null;
+      // nothing watches the nodes one by one: runs of moves built at once
+      this.plain =
+        this.getId === null && this.dictionary === null && this.onNodeCreated === null &&
+        !(this.hooks && (this.hooks.node || this.hooks.nodeEnd));
+      this.runEnd = 0;
       this.collect = !(hooks && hooks.noCollect);
       this.roots = [];
       this.diagnostics = options.diagnostics || [];
@@ -492,34 +497,25 @@
           case K_MOVES: {
             if (this.skipDepth !== 0) break;
             let p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
-            const count = w0 >>> 16;
-            for (let k = 0; k < count; k++) {
-              // ";" L "[" x y "]" then LF or CR LF before the next ";"
+            let count = w0 >>> 16;
+            while (count > 0) {
+              if (this.plain) {
+                const done = this.moveRun(u8, p, count);
+                if (done > 0) {
+                  count -= done;
+                  p = this.runEnd;
+                  continue;
+                }
+              }
+              // one node: ";" L "[" x y "]" then LF or CR LF before the next ";"
               this.node();
               if (this.skipDepth !== 0) break;
-              const id = this.identOf(u8[p + 1]);
-              const a = u8[p + 3];
-              const b = u8[p + 4];
-              let v;
-              if (a < 128 && b < 128 && a !== 92 && b !== 92 && a !== 13 && b !== 13) {
-                const key = (a << 7) | b;
-                v = TWO[key];
-                if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-              } else {
-                this.property(id);
-                this.value(u8, p + 3, 2, u32[q + 3]);
-                p += 6;
-                if (u8[p] === 13) p++;
-                if (u8[p] === 10) p++;
-                continue;
-              }
-              const data = this.last.data;
-              const arr = data[id];
-              if (arr === undefined) data[id] = [v];
-              else arr.push(v);
+              this.property(this.identOf(u8[p + 1]));
+              this.value(u8, p + 3, 2, u32[q + 3]);
               p += 6;
               if (u8[p] === 13) p++;
               if (u8[p] === 10) p++;
+              count--;
             }
             break;
           }
@@ -606,6 +602,64 @@
         }
       }
       return false;
+    }
+
+    /* The nodes of a run of plain moves (";B[qd]" count times from p),
+     * built at once when nothing watches them one by one (this.plain):
+     * from the last to the first, so that each is made with its
+     * children array. Takes the run's leading nodes whose values are two
+     * ASCII letters and that hang from a node; returns how many (the
+     * caller builds the next one by node(); this.runEnd is where the
+     * nodes not taken begin). */
+    moveRun(u8, p, count) {
+      const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
+      if (par === null || par === undefined) return 0; // a root: by node()
+      const idents = RUN_IDENTS;
+      const vals = RUN_VALS;
+      let m = 0;
+      for (; m < count; m++) {
+        const a = u8[p + 3];
+        const b = u8[p + 4];
+        if ((a | b) >= 128) break;
+        const key = (a << 7) | b;
+        let v = TWO[key];
+        if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
+        vals[m] = v;
+        idents[m] = u8[p + 1];
+        p += 6;
+        if (u8[p] === 13) p++;
+        if (u8[p] === 10) p++;
+      }
+      if (m === 0) return 0;
+      this.runEnd = p;
+      this.endNode();
+      const base = this.nextId;
+      this.nextId = base + m;
+      let next = [];
+      let node = null;
+      let lastNode = null;
+      for (let k = m - 1; k >= 0; k--) {
+        const c = idents[k];
+        const v = vals[k];
+        let data;
+        if (c === 66) data = {B: [v]};
+        else if (c === 87) data = {W: [v]};
+        else {
+          data = {};
+          data[this.identOf(c)] = [v];
+        }
+        node = {id: base + k, data, parentId: k === 0 ? par.id : base + k - 1, children: next};
+        if (lastNode === null) lastNode = node;
+        next = [node];
+      }
+      const ch = par.children;
+      if (ch.length === 0) par.children = next;
+      else ch.push(node);
+      this.last = lastNode;
+      this.open = lastNode;
+      this.prop = null;
+      this.fresh = false;
+      return m;
     }
 
     identOf(code) {
@@ -799,6 +853,10 @@
   Builder.prototype.keepTree = true;
   Builder.prototype.finishing = false;
   const IDENTS = new Array(1 << 16);
+  // moveRun()'s scratch (a run has at most 65,535 nodes; no callback runs
+  // while it is used)
+  const RUN_IDENTS = new Uint8Array(65536);
+  const RUN_VALS = new Array(65536).fill('');
 
   // --------------------------------------------------------------- input
 
