@@ -29,6 +29,7 @@
   // ------------------------------------------------------------ the module
 
   const CHUNK = 1 << 20; // bytes copied into the module per feed
+  const STREAM_SLICE = 1 << 16; // games(), headers(): bytes fed at a time
   const SJ_FULL = 0;
   const SJ_ROOTS = 1;
   const SJ_HEADERS = 2;
@@ -40,15 +41,25 @@
   const K_MOVES = 8;
   const K_DIAG = 16;
   const K_GAME = 17;
+  const K_HI = 18; // the high 32 bits of the offsets that follow
+  const K_EXT = 19; // the high 32 bits of the record before's numbers
+  const K_POS = 20; // the line and column of the value that follows
+  const TWO32 = 4294967296;
   const F_FIRST = 1;
   const F_LAST = 2;
   const F_ARENA = 0x20;
+  const F_CHECK = 0x10; // a value of a node not built: only checked
   const OPT_STRICT = 1;
   const OPT_MAINLINE = 2;
   const OPT_UTF16 = 4;
   const SGF_PAUSED = 1;
   const SEVERITY = [null, 'warning', 'error', 'fatal'];
   const DIAG_UTF16_INPUT = 41;
+  const DIAG_BAD_UTF8 = 40; // the catalogue's: text not UTF-8 under CA[UTF-8]
+  // Not in the C library's catalogue: text that does not decode in its
+  // (given or guessed) charset, other than UTF-8. Found here, where text
+  // is decoded.
+  const DIAG_BAD_TEXT = 100;
 
   let W = null; // the instance's exports
   let memBuf = null;
@@ -133,6 +144,7 @@
   const diagNames = [];
   const diagMessages = [];
   function diagName(code) {
+    if (code === DIAG_BAD_TEXT) return 'bad-text';
     if (diagNames[code] === undefined) diagNames[code] = cString(W.sj_diag_name(code)) || 'unknown';
     return diagNames[code];
   }
@@ -166,7 +178,13 @@
       const depth = options.maxDepth === undefined ? 1e9 : options.maxDepth;
       this.h = W.sj_new(flags, depth, mode, CHUNK);
       if (!this.h) throw new Error('sgfstream: out of memory');
+      if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
+      this.clear();
+    }
+
+    /* No input waiting, nothing fed. */
+    clear() {
       this.jobs = [];
       this.cur = null;
       this.pos = 0;
@@ -264,6 +282,12 @@
       if (this.h) W.sj_free(this.h);
       this.h = 0;
     }
+
+    /* Ready for a new input (options kept). */
+    reset() {
+      W.sj_reset(this.h);
+      this.clear();
+    }
   }
 
   // ---------------------------------------------------------------- text
@@ -302,6 +326,43 @@
     return s;
   }
 
+  // the first byte windows-1252 has no character for, or -1
+  function cp1252Bad(b) {
+    for (let i = 0; i < b.length; i++) {
+      const c = b[i];
+      if (c >= 0x80 && c < 0xa0 && CP1252[c - 0x80] === 0xfffd) return i;
+    }
+    return -1;
+  }
+
+  /* Where bytes stop decoding by decoder d (TextDecoder-made): the first
+   * byte of the character that does not decode. The shortest prefix that
+   * fails read as a stream (a character cut by the prefix's end is no
+   * failure) is found by halving; the character begins at the last
+   * boundary before its end (the longest prefix that decodes whole).
+   * The last byte when only the end fails (a character cut off). */
+  function firstBad(d, bytes) {
+    const fails = (k, stream) => {
+      try {
+        new TextDecoder(d.label, {fatal: true}).decode(bytes.subarray(0, k), {stream});
+        return false;
+      } catch (e) {
+        return true;
+      }
+    };
+    let lo = 0; // a prefix that decodes
+    let hi = bytes.length; // one that fails, if any
+    if (!fails(hi, true)) return bytes.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (fails(mid, true)) hi = mid;
+      else lo = mid;
+    }
+    const low = Math.max(0, hi - 4); // (no charset has longer characters)
+    for (let j = hi - 1; j > low; j--) if (!fails(j, false)) return j;
+    return low;
+  }
+
   const decoders = new Map();
   /* A decoder for a charset name as CA gives it, or null when
    * TextDecoder does not know it. ISO-8859-1 is decoded as itself (a
@@ -311,15 +372,15 @@
     if (decoders.has(key)) return decoders.get(key);
     let d = null;
     if (/^(iso[-_ ]?8859[-_ ]?1|latin-?1|l1|iso_8859-1:1987|cp819|ibm819)$/.test(key)) {
-      d = {name: 'ISO-8859-1', decode: (b) => latin1(b, 0, b.length), fatal: null};
+      d = {name: 'ISO-8859-1', decode: (b) => latin1(b, 0, b.length), fatal: null, bad: null};
     } else if (/^(windows-1252|cp1252|x-cp1252)$/.test(key)) {
       // by table: Node 20's TextDecoder reads windows-1252 as ISO-8859-1
-      d = {name: 'windows-1252', decode: cp1252, fatal: null};
+      d = {name: 'windows-1252', decode: cp1252, fatal: null, bad: cp1252Bad};
     } else {
       try {
         const td = new TextDecoder(key);
         const tf = new TextDecoder(key, {fatal: true});
-        d = {name: td.encoding.toUpperCase(), decode: (b) => td.decode(b), fatal: tf};
+        d = {name: td.encoding.toUpperCase(), label: key, decode: (b) => td.decode(b), fatal: tf, bad: null};
       } catch (e) {
         d = null;
       }
@@ -394,12 +455,12 @@
     return best || decoderFor('iso-8859-1');
   }
 
-  function isUtf8(bytes) {
+  // bytes as UTF-8, or null where they are not
+  function tryUtf8(bytes) {
     try {
-      utf8Fatal.decode(bytes);
-      return true;
+      return utf8Fatal.decode(bytes);
     } catch (e) {
-      return false;
+      return null;
     }
   }
 
@@ -480,13 +541,26 @@
         // a diagnostic comes when the events before its place have
         // (the module reports it at once, before the batch that holds
         // them)
-        if (kind === K_DIAG) {
-          this.dq.push(q);
-          continue;
-        }
-        if (this.dqAt < this.dq.length && u32[q + 3] + (kind === K_TREE_END ? 1 : 0) > u32[this.dq[this.dqAt] + 3]) {
+        if (kind >= K_DIAG) {
+          if (kind === K_DIAG) {
+            this.dq.push(q);
+            i++; // and its K_EXT
+            q += 4;
+            continue;
+          }
+          if (kind === K_HI) {
+            this.hiBase = u32[q + 1] * TWO32;
+            continue;
+          }
+          if (kind === K_POS) {
+            this.vLine = u32[q + 3] * TWO32 + u32[q + 1];
+            this.vColumn = (w0 >>> 16) * TWO32 + u32[q + 2];
+            continue;
+          }
+        } else if (this.dqAt < this.dq.length) {
+          const at = this.hiBase + u32[q + 3] + (kind === K_TREE_END ? 1 : 0);
           // (a tree closed at the end of input: the diagnostic that says so first)
-          if (this.flushDiags(u32, u32[q + 3] + (kind === K_TREE_END ? 1 : 0))) {
+          if (at > this.dqOffset(u32, this.dq[this.dqAt]) && this.flushDiags(u32, at)) {
             i--;
             q -= 4;
             continue;
@@ -511,7 +585,8 @@
               this.node();
               if (this.skipDepth !== 0) break;
               this.property(this.identOf(u8[p + 1]));
-              this.value(u8, p + 3, 2, u32[q + 3]);
+              this.vOffset = this.hiBase + u32[q + 3];
+              this.value(u8, p + 3, 2);
               p += 6;
               if (u8[p] === 13) p++;
               if (u8[p] === 10) p++;
@@ -539,21 +614,26 @@
             const fl = (w0 >>> 8) & 255;
             const p = (fl & F_ARENA) !== 0 ? arena + u32[q + 1] : u32[q + 1];
             const len = u32[q + 2];
+            if ((fl & F_FIRST) !== 0) this.vOffset = this.hiBase + u32[q + 3];
             if ((fl & (F_FIRST | F_LAST)) !== (F_FIRST | F_LAST)) {
               if (fl & F_FIRST) this.pendLen = 0;
               this.append(u8, p, len);
               if ((fl & F_LAST) === 0) break;
-              if (this.skipDepth === 0 && this.prop !== null) this.value(this.pend, 0, this.pendLen, u32[q + 3]);
+              if (this.skipDepth !== 0) break;
+              if ((fl & F_CHECK) !== 0) this.check(this.pend, 0, this.pendLen);
+              else if (this.prop !== null) this.value(this.pend, 0, this.pendLen);
               break;
             }
-            if (this.skipDepth === 0 && this.prop !== null) this.value(u8, p, len, u32[q + 3]);
+            if (this.skipDepth !== 0) break;
+            if ((fl & F_CHECK) !== 0) this.check(u8, p, len);
+            else if (this.prop !== null) this.value(u8, p, len);
             break;
           }
           case K_TREE_BEGIN:
             this.endNode();
             this.depth++;
             if (this.skipDepth !== 0) break;
-            if (this.depth === 1) this.gameStart = u32[q + 3];
+            if (this.depth === 1) this.gameStart = this.hiBase + u32[q + 3];
             this.stack.push(this.last);
             this.fresh = true;
             break;
@@ -571,7 +651,12 @@
             if (this.depth === 0) this.endGame();
             break;
           case K_GAME:
-            if (this.hooks && this.hooks.game) this.hooks.game(u32[q + 1], u32[q + 2], u32[q + 3]);
+            // (its K_EXT next: the offsets' high 32 bits)
+            if (this.hooks && this.hooks.game) {
+              this.hooks.game(u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], u32[q + 3]);
+            }
+            i++;
+            q += 4;
             break;
           default:
             break;
@@ -593,9 +678,10 @@
       const dq = this.dq;
       while (this.dqAt < dq.length) {
         const q = dq[this.dqAt];
-        if (offset >= 0 && u32[q + 3] >= offset) break;
+        const at = this.dqOffset(u32, q);
+        if (offset >= 0 && at >= offset) break;
         this.dqAt++;
-        this.diag(u32[q], u32[q + 1], u32[q + 2], u32[q + 3]);
+        this.diag(u32[q], u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], at);
         if (this.halt) {
           this.halt = false;
           return true;
@@ -660,6 +746,11 @@
       this.prop = null;
       this.fresh = false;
       return m;
+    }
+
+    /* The offset of the diagnostic record at q (and its K_EXT). */
+    dqOffset(u32, q) {
+      return u32[q + 7] * TWO32 + u32[q + 3];
     }
 
     identOf(code) {
@@ -734,7 +825,8 @@
       const list = this.deferred;
       for (let i = 0; i < list.length; i++) {
         const x = list[i];
-        x.arr[x.idx] = this.decodeText(x.bytes, x.esc, x.offset);
+        const v = this.decodeText(x.bytes, x.esc, x.offset, x.line, x.column);
+        if (x.arr !== null) x.arr[x.idx] = v;
       }
       this.deferred = [];
     }
@@ -753,7 +845,10 @@
       else arr.push(v);
     }
 
-    value(u8, p, n, offset) {
+    /* A value's raw bytes (u8[p .. p + n)); its '[' is at this.vOffset,
+     * and for text that may not decode (a byte over 0x7F) at this.vLine,
+     * this.vColumn (the module's K_POS record before it). */
+    value(u8, p, n) {
       if (n === 2) {
         const a = u8[p];
         const b = u8[p + 1];
@@ -781,27 +876,83 @@
       if (this.inRoot && this.dec === null) {
         this.put(null);
         const arr = this.prop[this.ident];
-        this.deferred.push({arr, idx: arr.length - 1, bytes, esc, offset});
+        this.deferred.push({arr, idx: arr.length - 1, bytes, esc, offset: this.vOffset, line: this.vLine, column: this.vColumn});
         return;
       }
-      this.put(this.decodeText(bytes, esc, offset));
+      this.put(this.decodeText(bytes, esc, this.vOffset, this.vLine, this.vColumn));
     }
 
-    decodeText(bytes, esc, offset) {
-      let s;
-      const d = this.dec;
-      if (d !== null) {
-        s = d.decode(bytes);
-      } else {
+    /* A value of a node the first pass of a lazy parse() does not build
+     * (the module sends those that hold a byte over 0x7F): decoded only to
+     * report text that does not decode now, not when the node is built. */
+    check(u8, p, n) {
+      let hi = false;
+      for (let i = p, e = p + n; i < e && !hi; i++) hi = u8[i] >= 128;
+      if (!hi) return;
+      const bytes = u8.slice(p, p + n);
+      if (this.inRoot && this.dec === null) {
+        this.deferred.push({arr: null, idx: 0, bytes, esc: false, offset: this.vOffset, line: this.vLine, column: this.vColumn});
+        return;
+      }
+      this.decodeText(bytes, false, this.vOffset, this.vLine, this.vColumn);
+    }
+
+    /* Text by the game's charset; where it does not decode, U+FFFD (as
+     * @sabaki/sgf's decoder does) and a warning at the first byte that
+     * does not (offset, line, column: the value's '['). */
+    decodeText(bytes, esc, offset, line, column) {
+      let s = null;
+      let d = this.dec;
+      if (d === null) {
         // no CA: UTF-8 where the text is UTF-8, else the game's guess
-        if (this.guessed === null && isUtf8(bytes)) {
-          s = utf8.decode(bytes);
-        } else {
+        if (this.guessed === null) s = tryUtf8(bytes);
+        if (s === null) {
           if (this.guessed === null) this.guessed = guessCharset(bytes);
-          s = this.guessed.decode(bytes);
+          d = this.guessed;
+        }
+      }
+      if (s === null) {
+        if (d.fatal !== null) {
+          try {
+            s = d.fatal.decode(bytes);
+          } catch (e) {
+            s = d.decode(bytes);
+            this.badText(d, bytes, offset, line, column);
+          }
+        } else {
+          s = d.decode(bytes);
+          if (d.bad !== null) {
+            const k = d.bad(bytes);
+            if (k >= 0) this.badText(d, bytes, offset, line, column, k);
+          }
         }
       }
       return esc ? unescapeString(s) : s;
+    }
+
+    /* The warning for text that does not decode by d: at its byte k
+     * (found here when not given). */
+    badText(d, bytes, offset, line, column, k) {
+      if (k === undefined) k = firstBad(d, bytes);
+      let ln = line;
+      let col = column + 1 + k;
+      for (let i = 0; i < k; i++) {
+        const c = bytes[i];
+        if (c === 10 || (c === 13 && bytes[i + 1] !== 10)) {
+          ln++;
+          col = k - i;
+        }
+      }
+      const hex = bytes[k].toString(16).padStart(2, '0');
+      const utf = d.name === 'UTF-8';
+      this.emit(
+        utf ? DIAG_BAD_UTF8 : DIAG_BAD_TEXT,
+        1,
+        ln,
+        col,
+        offset + 1 + k,
+        `text does not decode as ${d.name} (byte 0x${hex}); U+FFFD put in its place`
+      );
     }
 
     endGame() {
@@ -817,8 +968,12 @@
     }
 
     diag(w0, line, column, offset) {
-      const code = w0 >>> 16;
-      const sev = (w0 >>> 8) & 255;
+      this.emit(w0 >>> 16, (w0 >>> 8) & 255, line, column, offset, null);
+    }
+
+    /* A diagnostic (code, severity 1-3, position; message: the
+     * catalogue's unless given) to the lists and hooks. */
+    emit(code, sev, line, column, offset, message) {
       const sh = this.shift;
       if (sh !== null && offset > sh.offset) {
         if (line === sh.line) column--;
@@ -831,7 +986,7 @@
         code,
         name: diagName(code),
         severity: SEVERITY[sev] || 'error',
-        message: diagMessage(code),
+        message: message === null ? diagMessage(code) : message,
       };
       if (code === DIAG_UTF16_INPUT && !this.forced) this.forced = decoderFor('utf-8');
       if (sev === 3 || (this.strict && sev >= 2)) this.lastFatal = d;
@@ -847,6 +1002,10 @@
     }
   }
   Builder.prototype.open = null;
+  Builder.prototype.hiBase = 0; // the high 32 bits of record offsets, times 2^32
+  Builder.prototype.vOffset = 0; // the value being read: its '['
+  Builder.prototype.vLine = 0;
+  Builder.prototype.vColumn = 0;
   Builder.prototype.fresh = false;
   Builder.prototype.shift = null;
   Builder.prototype.halt = false;
@@ -938,7 +1097,8 @@
     const lazy =
       opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
     if (lazy && copy) bytes = bytes.slice();
-    const lazyChildren = lazy ? lazyAccessor(bytes, {maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
+    const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
+    const lazyChildren = lazy ? lazyAccessor(bytes, {maxDepth: opts.maxDepth, encoding: opts.encoding}, bias) : null;
     let b;
     if (lazy) {
       b = new Builder(opts, {
@@ -970,7 +1130,23 @@
   function plainChildren(root, kids) {
     Object.defineProperty(root, 'children', {value: kids, writable: true, enumerable: true, configurable: true});
   }
-  function lazyAccessor(bytes, opts) {
+  // The parser the lazy trees are built with: one, made again when its
+  // depth limit differs (a game's build calls no user code, so no build
+  // starts inside another), reset before each game.
+  let lazyEng = null;
+  function lazyEngine(opts) {
+    const depth = opts.maxDepth === undefined ? 1e9 : opts.maxDepth;
+    if (lazyEng !== null && lazyEng.h !== 0 && lazyEng.depth === depth) {
+      lazyEng.reset();
+      return lazyEng;
+    }
+    if (lazyEng !== null) lazyEng.free();
+    lazyEng = new Engine(SJ_FULL, {maxDepth: depth});
+    lazyEng.depth = depth;
+    return lazyEng;
+  }
+
+  function lazyAccessor(bytes, opts, bias) {
     const where = new Map();
     const desc = {
       configurable: true,
@@ -981,12 +1157,13 @@
         where.delete(this);
         const b = new Builder(opts, null);
         b.nextId = this.id;
-        const eng = new Engine(SJ_FULL, opts);
+        const eng = lazyEngine(opts);
         try {
-          eng.feed(bytes.subarray(g[0], g[1]), b);
+          eng.feed(bytes.subarray(g[0] - bias, g[1] - bias), b);
           eng.finish(b);
-        } finally {
+        } catch (e) {
           eng.free();
+          throw e;
         }
         const kids = b.roots.length ? b.roots[0].children : [];
         plainChildren(this, kids);
@@ -1038,12 +1215,13 @@
   async function* gameStream(source, options, mode) {
     const opts = options || {};
     if (!W) await init();
-    const out = [];
-    let done = 0;
+    const out = []; // the games made by the last feed
+    let done = 0; // how many of them were handed out
+    let base = 0; // the index of out[0]
     const hooks = {
       noCollect: true,
       gameEnd(root, diagnostics, charset) {
-        out.push({index: out.length + done, root, diagnostics, charset});
+        out.push({index: base + out.length, root, diagnostics, charset});
       },
     };
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
@@ -1051,17 +1229,28 @@
     const eng = new Engine(mode, opts);
     try {
       for await (const chunk of chunks(source)) {
-        eng.feed(chunk, b);
-        b.diagnostics.length = 0;
-        while (out.length) {
-          done++;
-          yield out.shift();
+        // fed a slice at a time, its games handed out after each: the
+        // games wait for the consumer in a small batch, and their nodes
+        // die young (a megabyte's worth of trees held would outlive the
+        // garbage collector's young generation, and cost it thrice)
+        for (let at = 0; at < chunk.length; at += STREAM_SLICE) {
+          eng.feed(at === 0 && chunk.length <= STREAM_SLICE ? chunk : chunk.subarray(at, at + STREAM_SLICE), b);
+          b.diagnostics.length = 0;
+          while (done < out.length) {
+            const g = out[done];
+            out[done++] = undefined;
+            yield g;
+          }
+          out.length = 0;
+          base += done;
+          done = 0;
         }
       }
       eng.finish(b);
-      while (out.length) {
-        done++;
-        yield out.shift();
+      while (done < out.length) {
+        const g = out[done];
+        out[done++] = undefined;
+        yield g;
       }
     } finally {
       eng.free();
