@@ -13,7 +13,9 @@
 //                              before a record), the string decoded first
 //   sgfstream parse()          the same bytes, the same string: lazy (each
 //                              game's nodes built when read), then
-//   sgfstream parse()+walk     ... every node of every game read
+//   sgfstream parse()+walk     ... every node of every game read, with
+//                              every value (@sabaki/sgf's row too: its
+//                              parse() + the same walk)
 //   sgfstream parseBuffer()    the same bytes as a Buffer, lazy (the
 //                              bytes copied: parseFile's are not)
 //   sgfstream parse(lazy:false) every node built at once
@@ -55,15 +57,26 @@ function loadSabaki() {
   return null;
 }
 
+// What a program that reads the trees does: every node, every property,
+// every value (its length, so that the string is there). Returns the
+// node count.
+let valueChars = 0;
 function countNodes(roots) {
   let n = 0;
+  let c = 0;
   const work = roots.slice();
   while (work.length) {
     const x = work.pop();
     n++;
+    const data = x.data;
+    for (const id in data) {
+      const vals = data[id];
+      for (let i = 0; i < vals.length; i++) c += vals[i].length;
+    }
     const ch = x.children;
     for (let i = 0; i < ch.length; i++) work.push(ch[i]);
   }
+  valueChars += c;
   return n;
 }
 
@@ -79,6 +92,7 @@ async function child(what, file, reps) {
   const bytes = fs.readFileSync(file);
   let best = Infinity;
   let cpuBest = Infinity;
+  let cpuWalk = Infinity; // @sabaki/sgf's parse() + walk
   let games = 0;
   let nodes = 0;
   let walk = Infinity;
@@ -96,6 +110,8 @@ async function child(what, file, reps) {
       cpuBest = Math.min(cpuBest, cpuSince(c0));
       games = t.length;
       nodes = countNodes(t);
+      walk = Math.min(walk, Number(process.hrtime.bigint() - t0) / 1e9);
+      cpuWalk = Math.min(cpuWalk, cpuSince(c0));
     }
   } else {
     const sgf = require(path.join(top, 'js', 'index.js'));
@@ -133,7 +149,7 @@ async function child(what, file, reps) {
     }
   }
   const rss = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(JSON.stringify({bytes: bytes.length, seconds: best, cpu: cpuBest, walk, games, nodes, rss}) + '\n');
+  process.stdout.write(JSON.stringify({bytes: bytes.length, seconds: best, cpu: cpuBest, cpuWalk, walk, games, nodes, rss}) + '\n');
 }
 
 // ---------------------------------------------------------------- driver
@@ -185,7 +201,7 @@ async function main() {
       reps = 1;
     } else if (argv[i] === '-n') reps = Number(argv[++i]);
     else if (argv[i] === '-h' || argv[i] === '--help') {
-      console.log(fs.readFileSync(__filename, 'utf8').split('\n').slice(1, 32).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+      console.log(fs.readFileSync(__filename, 'utf8').split("'use strict'")[0].split('\n').slice(1, -1).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       return;
     } else file = argv[i];
   }
@@ -208,6 +224,7 @@ async function main() {
   const rows = [];
   const sab = haveSabaki ? run('sabaki', small, 1, env) : null;
   rows.push(['@sabaki/sgf parse() (string)', 'prefix', sab || {error: 'skipped: @sabaki/sgf not installed (bench/peer.sh installs it)'}]);
+  if (sab && !sab.error) rows.push(['@sabaki/sgf parse() (string) + walk', 'prefix', sab]);
   rows.push(['sgfstream parse() (string)', 'prefix', run('string', small, reps, env)]);
   rows.push(['sgfstream parse() (string) + walk', 'prefix', run('string-walk', small, reps, env)]);
   rows.push(['sgfstream parseBuffer()', 'prefix', run('buffer', small, reps, env)]);
@@ -226,13 +243,16 @@ async function main() {
     }
     const secs = name.includes('walk') ? r.walk : r.seconds;
     const mbs = r.bytes / 1e6 / secs;
-    const cpus = r.bytes / 1e6 / r.cpu;
+    const cpus = r.bytes / 1e6 / (name.startsWith('@sabaki') && name.includes('walk') ? r.cpuWalk : r.cpu);
     let xs = '';
     let xc = '';
     let xm = '';
-    if (input === 'prefix' && sab && !sab.error && name !== '@sabaki/sgf parse() (string)') {
-      xs = (mbs / (sab.bytes / 1e6 / sab.seconds)).toFixed(1);
-      xc = (cpus / (sab.bytes / 1e6 / sab.cpu)).toFixed(1);
+    if (input === 'prefix' && sab && !sab.error && !name.startsWith('@sabaki')) {
+      // against @sabaki/sgf's parse(), or its parse() + walk for a row
+      // that reads the trees (its parse() is eager: the walk reads them)
+      const walked = name.includes('walk');
+      xs = (mbs / (sab.bytes / 1e6 / (walked ? sab.walk : sab.seconds))).toFixed(1);
+      xc = (cpus / (sab.bytes / 1e6 / (walked ? sab.cpuWalk : sab.cpu))).toFixed(1);
       xm = (sab.rss / r.rss).toFixed(1);
     }
     console.log(`${pad(name, 36)} ${pad(input, 7)} ${lpad(mbs.toFixed(1), 8)} ${lpad(cpus.toFixed(1), 9)} ${lpad((r.rss / 1e6).toFixed(0), 12)} ${lpad(r.games, 7)} ${lpad(xs, 8)} ${lpad(xc, 7)} ${lpad(xm, 8)}`);
@@ -246,7 +266,8 @@ async function main() {
   }
   console.log('MB/s: 10^6 bytes over the best wall time; MB/s cpu: over the best CPU time of the process (all its threads),');
   console.log('steadier on a loaded machine. x speed, x cpu: over @sabaki/sgf\'s on the same prefix; 1/x mem: its peak RSS over the row\'s.');
-  console.log('"+ walk": parse() then every node of every game read (the lazy trees built); the time is both.');
+  console.log('"+ walk": parse() then every node of every game read, with every value of every property (the lazy trees built);');
+  console.log('the time is both, and its ratio is to @sabaki/sgf\'s parse() + the same walk. games(): each game walked so too.');
 }
 
 main().catch((e) => {

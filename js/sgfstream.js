@@ -776,12 +776,15 @@
     node() {
       this.endNode();
       if (this.skipDepth !== 0) return; // a skip from the node before
-      const node = {id: this.id(), data: {}, parentId: null, children: []};
-      if (this.dictionary !== null) this.dictionary[node.id] = node;
-      this.prop = null;
       // the first node of a tree hangs from the node the tree does (kept
       // at its TREE_BEGIN), the others from the node before them
       const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
+      const node =
+        par === null && this.makeRoot !== null
+          ? this.makeRoot(this.id())
+          : {id: this.id(), data: {}, parentId: null, children: []};
+      if (this.dictionary !== null) this.dictionary[node.id] = node;
+      this.prop = null;
       this.fresh = false;
       if (par !== null) {
         node.parentId = par.id;
@@ -1002,6 +1005,7 @@
     }
   }
   Builder.prototype.open = null;
+  Builder.prototype.makeRoot = null; // a lazy parse's roots
   Builder.prototype.hiBase = 0; // the high 32 bits of record offsets, times 2^32
   Builder.prototype.vOffset = 0; // the value being read: its '['
   Builder.prototype.vLine = 0;
@@ -1098,20 +1102,24 @@
       opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
     if (lazy && copy) bytes = bytes.slice();
     const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
-    const lazyChildren = lazy ? lazyAccessor(bytes, {maxDepth: opts.maxDepth, encoding: opts.encoding}, bias) : null;
+    const lazyTrees = lazy ? lazyRoots(bytes, {maxDepth: opts.maxDepth, encoding: opts.encoding}, bias) : null;
     let b;
+    let attached = null;
     if (lazy) {
       b = new Builder(opts, {
         game(start, end, count) {
           const root = b.roots[b.roots.length - 1];
-          if (!root || root.lazy === true) return;
+          // (a game with no node, "()", has no root of its own)
+          if (!root || root === attached) return;
+          attached = root;
           b.nextId = root.id + Math.max(count, 1);
-          if (count > 1) lazyChildren(root, start, end);
+          lazyTrees.attach(root, start, end, count);
         },
       });
     } else {
       b = new Builder(opts, null);
     }
+    if (lazy) b.makeRoot = lazyTrees.makeRoot;
     b.shift = shift;
     const eng = new Engine(lazy ? SJ_ROOTS : SJ_FULL, opts);
     try {
@@ -1146,39 +1154,59 @@
     return lazyEng;
   }
 
-  function lazyAccessor(bytes, opts, bias) {
+  /* The lazy trees of one parse: makeRoot(id) makes a root node whose
+   * children is an accessor (made in the literal: cheaper than
+   * Object.defineProperty on each root), attach(root, start, end) says
+   * where its game's bytes are (or, for a game of one node, makes its
+   * children a plain []). */
+  function lazyRoots(bytes, opts, bias) {
     const where = new Map();
-    const desc = {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const g = where.get(this);
-        if (g === undefined) return [];
-        where.delete(this);
-        const b = new Builder(opts, null);
-        b.nextId = this.id;
-        const eng = lazyEngine(opts);
-        try {
-          eng.feed(bytes.subarray(g[0] - bias, g[1] - bias), b);
-          eng.finish(b);
-        } catch (e) {
-          eng.free();
-          throw e;
-        }
-        const kids = b.roots.length ? b.roots[0].children : [];
-        plainChildren(this, kids);
-        return kids;
+    function build(root) {
+      const g = where.get(root);
+      if (g === undefined) {
+        plainChildren(root, []);
+        return root.children;
+      }
+      where.delete(root);
+      const b = new Builder(opts, null);
+      b.nextId = root.id;
+      const eng = lazyEngine(opts);
+      try {
+        eng.feed(bytes.subarray(g[0] - bias, g[1] - bias), b);
+        eng.finish(b);
+      } catch (e) {
+        eng.free();
+        throw e;
+      }
+      const kids = b.roots.length ? b.roots[0].children : [];
+      plainChildren(root, kids);
+      return kids;
+    }
+    function set(root, v) {
+      where.delete(root);
+      plainChildren(root, v);
+    }
+    return {
+      makeRoot(id) {
+        return {
+          id,
+          data: {},
+          parentId: null,
+          get children() {
+            return build(this);
+          },
+          set children(v) {
+            set(this, v);
+          },
+        };
       },
-      set(v) {
-        where.delete(this);
-        plainChildren(this, v);
+      attach(root, start, end, count) {
+        if (count > 1) where.set(root, [start, end]);
+        else plainChildren(root, []);
       },
-    };
-    return (root, start, end) => {
-      where.set(root, [start, end]);
-      Object.defineProperty(root, 'children', desc);
     };
   }
+
 
   // ------------------------------------------------------------ streaming
 
