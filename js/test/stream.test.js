@@ -95,7 +95,7 @@ function generated(totalBytes) {
 const full = process.env.SGF_TEST_FULL === '1';
 const MB = Number(process.env.SGFSTREAM_STREAM_MB) || (full ? 1000 : 12);
 
-test(`${MB} MB of games streamed in bounded memory`, async () => {
+test(`${MB} MB of games streamed in bounded memory`, async (t) => {
   const total = MB * 1e6;
   let games = 0;
   let base = 0;
@@ -109,6 +109,10 @@ test(`${MB} MB of games streamed in bounded memory`, async () => {
       if (rss > peak) peak = rss;
     }
   }
+  t.diagnostic(
+    `${games} games; RSS ${(base / 1e6).toFixed(0)} MB after 4096 games, at most ${(peak / 1e6).toFixed(0)} MB after; ` +
+      `the process's peak RSS ${(process.resourceUsage().maxRSS / 1e3).toFixed(0)} MB`
+  );
   assert.ok(games > 1000);
   // a leak of the games read would grow with the input (MB of it)
   assert.ok(peak - base < 160e6, `RSS grew ${((peak - base) / 1e6).toFixed(0)} MB over ${games} games`);
