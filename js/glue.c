@@ -476,6 +476,13 @@ void sj_set_bias(sj *s, double bias) {
   s->hi = 0;
 }
 
+/* The earliest offset (with the bias) a later game's TREE_BEGIN or
+ * TREE_END may name: the bytes to keep from there on (outside a game). */
+SJ_EXPORT(sj_held) double sj_held(sj *s);
+double sj_held(sj *s) {
+  return (double)(sgf_parser_held_offset(s->p) + s->bias);
+}
+
 SJ_EXPORT(sj_finish) int sj_finish(sj *s);
 int sj_finish(sj *s) {
   int r;

@@ -30,6 +30,7 @@
 
   const CHUNK = 1 << 20; // bytes copied into the module per feed
   const STREAM_SLICE = 1 << 16; // games(), headers(): bytes fed at a time
+  const EMPTY = new Uint8Array(0);
   const SJ_FULL = 0;
   const SJ_ROOTS = 1;
   const SJ_HEADERS = 2;
@@ -1025,6 +1026,13 @@
 
   const utf8Encoder = new TextEncoder();
 
+  /* A copy of bytes (a Buffer's slice() is a view, not a copy). */
+  function copyOf(u8) {
+    const c = new Uint8Array(u8.length);
+    c.set(u8);
+    return c;
+  }
+
   function toBytes(input) {
     if (typeof input === 'string') return utf8Encoder.encode(input);
     if (input instanceof Uint8Array) return input;
@@ -1100,9 +1108,9 @@
     }
     const lazy =
       opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
-    if (lazy && copy) bytes = bytes.slice();
+    if (lazy && copy) bytes = copyOf(bytes);
     const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
-    const lazyTrees = lazy ? lazyRoots(bytes, {maxDepth: opts.maxDepth, encoding: opts.encoding}, bias) : null;
+    const lazyTrees = lazy ? lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
     let b;
     let attached = null;
     if (lazy) {
@@ -1113,7 +1121,7 @@
           if (!root || root === attached) return;
           attached = root;
           b.nextId = root.id + Math.max(count, 1);
-          lazyTrees.attach(root, start, end, count);
+          lazyTrees.attach(root, bytes, start - bias, end - bias, count);
         },
       });
     } else {
@@ -1154,25 +1162,28 @@
     return lazyEng;
   }
 
-  /* The lazy trees of one parse: makeRoot(id) makes a root node whose
-   * children is an accessor (made in the literal: cheaper than
-   * Object.defineProperty on each root), attach(root, start, end) says
-   * where its game's bytes are (or, for a game of one node, makes its
-   * children a plain []). */
-  function lazyRoots(bytes, opts, bias) {
-    const where = new Map();
-    function build(root) {
-      const g = where.get(root);
-      if (g === undefined) {
+  /* The lazy trees of one parse (or stream): makeRoot(id) makes a root
+   * node whose children is an accessor (made in the literal: cheaper
+   * than Object.defineProperty on each root), attach(root, bytes, start,
+   * end, count) says where the game of the root made last is (or, for a
+   * game of one node, makes its children a plain []). Where it is stays
+   * in the accessor's closure, not in a map: nothing but the root holds
+   * the game's bytes. */
+  function lazyRoots(opts) {
+    let lastRoot = null;
+    let lastCell = null;
+    function build(root, cell) {
+      const g = cell.g;
+      cell.g = null;
+      if (g === null) {
         plainChildren(root, []);
         return root.children;
       }
-      where.delete(root);
       const b = new Builder(opts, null);
       b.nextId = root.id;
       const eng = lazyEngine(opts);
       try {
-        eng.feed(bytes.subarray(g[0] - bias, g[1] - bias), b);
+        eng.feed(g[0].subarray(g[1], g[2]), b);
         eng.finish(b);
       } catch (e) {
         eng.free();
@@ -1182,30 +1193,34 @@
       plainChildren(root, kids);
       return kids;
     }
-    function set(root, v) {
-      where.delete(root);
-      plainChildren(root, v);
-    }
     return {
       makeRoot(id) {
-        return {
+        const cell = {g: null};
+        const root = {
           id,
           data: {},
           parentId: null,
           get children() {
-            return build(this);
+            return build(this, cell);
           },
           set children(v) {
-            set(this, v);
+            cell.g = null;
+            plainChildren(this, v);
           },
         };
+        lastRoot = root;
+        lastCell = cell;
+        return root;
       },
-      attach(root, start, end, count) {
-        if (count > 1) where.set(root, [start, end]);
+      attach(root, bytes, start, end, count) {
+        if (root !== lastRoot) return;
+        if (count > 1) lastCell.g = [bytes, start, end];
         else plainChildren(root, []);
+        lastRoot = lastCell = null;
       },
     };
   }
+
 
 
   // ------------------------------------------------------------ streaming
@@ -1243,6 +1258,10 @@
   async function* gameStream(source, options, mode) {
     const opts = options || {};
     if (!W) await init();
+    // games(): lazy trees, as parse() makes them (each game's bytes kept
+    // with its root until its children are read)
+    const lazy =
+      mode === SJ_FULL && opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated;
     const out = []; // the games made by the last feed
     let done = 0; // how many of them were handed out
     let base = 0; // the index of out[0]
@@ -1252,11 +1271,48 @@
         out.push({index: base + out.length, root, diagnostics, charset});
       },
     };
+    // lazy: the bytes of the chunk being fed (cur, from offset curAt) and
+    // those kept from before it (carry, from carryAt: from the open
+    // game's '(', or what the parser may still name)
+    const bias = opts._offsetBias || 0;
+    let cur = EMPTY;
+    let curAt = bias;
+    let carry = EMPTY;
+    let carryAt = bias;
+    // (a subarray of the chunk's copy when the bytes lie in it: one
+    // allocation per chunk, not one per game)
+    const bytesOf = (start, end) => {
+      if (start >= curAt) return cur.subarray(start - curAt, end - curAt);
+      const r = new Uint8Array(end - start);
+      if (start < curAt) r.set(carry.subarray(start - carryAt, Math.min(end, curAt) - carryAt), 0);
+      if (end > curAt) {
+        const from = Math.max(start, curAt);
+        r.set(cur.subarray(from - curAt, end - curAt), from - start);
+      }
+      return r;
+    };
+    let trees = null;
+    if (lazy) {
+      trees = lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding});
+      let attached = null;
+      hooks.game = (start, end, count) => {
+        const last = out[out.length - 1];
+        const root = last === undefined ? null : last.root;
+        if (root === null || root === attached) return;
+        attached = root;
+        b.nextId = root.id + Math.max(count, 1);
+        if (count > 1) trees.attach(root, bytesOf(start, end), 0, end - start, count);
+        else trees.attach(root, null, 0, 0, count);
+      };
+    }
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
+    if (lazy) b.makeRoot = trees.makeRoot;
     if (mode === SJ_HEADERS) b.diagnostics = [];
-    const eng = new Engine(mode, opts);
+    const eng = new Engine(lazy ? SJ_ROOTS : mode, opts);
     try {
       for await (const chunk of chunks(source)) {
+        // (a copy: the source may reuse its chunk, and the games keep it)
+        if (lazy) cur = copyOf(chunk);
         // fed a slice at a time, its games handed out after each: the
         // games wait for the consumer in a small batch, and their nodes
         // die young (a megabyte's worth of trees held would outlive the
@@ -1273,6 +1329,16 @@
           base += done;
           done = 0;
         }
+        if (lazy) {
+          // keep what a game still to end or begin may name
+          const end = curAt + chunk.length;
+          let keep = Math.min(W.sj_held(eng.h), end);
+          if (b.depth > 0 && b.gameStart < keep) keep = b.gameStart;
+          carry = copyOf(bytesOf(keep, end));
+          carryAt = keep;
+          cur = EMPTY;
+          curAt = end;
+        }
       }
       eng.finish(b);
       while (done < out.length) {
@@ -1284,6 +1350,7 @@
       eng.free();
     }
   }
+
 
   /* The games of a stream, one at a time: {index, root, diagnostics,
    * charset}, root an @sabaki/sgf node tree. Only the game being read
@@ -1389,10 +1456,10 @@
       if (this.stopped) return true;
       const bytes = toBytes(chunk);
       if (this.paused) {
-        this.engine.jobs.push(bytes.slice());
+        this.engine.jobs.push(copyOf(bytes));
         return false;
       }
-      this.engine.feed(bytes.slice(), this.builder);
+      this.engine.feed(copyOf(bytes), this.builder);
       return !this.paused;
     }
 
