@@ -21,7 +21,8 @@
 //   sgfstream parse(lazy:false) every node built at once
 //   sgfstream parseBuffer()    on the whole FILE, lazy, and +walk
 //   sgfstream headers()        the whole FILE from a file stream
-//   sgfstream games()          the whole FILE from a file stream
+//   sgfstream games()          the whole FILE from a file stream, each
+//                              root's values read, then + walk
 //
 // Prints MB/s (10^6 bytes over the best of REPS runs, default 3; 1 with
 // --smoke, which also uses MB=2; @sabaki/sgf runs once), the peak RSS of
@@ -117,7 +118,7 @@ async function child(what, file, reps) {
     const sgf = require(path.join(top, 'js', 'index.js'));
     const text = what.startsWith('string') ? bytes.toString('utf8') : null;
     for (let r = 0; r < reps; r++) {
-      if (what === 'headers' || what === 'games') {
+      if (what === 'headers' || what.startsWith('games')) {
         const c0 = process.cpuUsage();
         const t0 = process.hrtime.bigint();
         let g = 0;
@@ -125,12 +126,14 @@ async function child(what, file, reps) {
         const it = (what === 'headers' ? sgf.headers : sgf.games)(fs.createReadStream(file, {highWaterMark: 1 << 20}));
         for await (const x of it) {
           g++;
-          if (what === 'games') n += countNodes([x.root]);
+          if (what === 'games-walk') n += countNodes([x.root]);
+          else n += countNodes([{data: x.root.data, children: []}]); // the root's values
         }
         best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
         cpuBest = Math.min(cpuBest, cpuSince(c0));
         games = g;
         nodes = n;
+        walk = best; // (a games() row's time holds its walk)
         continue;
       }
       const opts = what.endsWith('eager') ? {lazy: false} : {};
@@ -233,6 +236,7 @@ async function main() {
   rows.push(['sgfstream parseBuffer() + walk', 'whole', run('buffer-walk', file, Math.min(reps, 2), env)]);
   rows.push(['sgfstream headers() (file stream)', 'whole', run('headers', file, reps, env)]);
   rows.push(['sgfstream games() (file stream)', 'whole', run('games', file, Math.min(reps, 2), env)]);
+  rows.push(['sgfstream games() + walk', 'whole', run('games-walk', file, Math.min(reps, 2), env)]);
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
   console.log(`${pad('row', 36)} ${pad('input', 7)} ${lpad('MB/s', 8)} ${lpad('MB/s cpu', 9)} ${lpad('peak RSS MB', 12)} ${lpad('games', 7)} ${lpad('x speed', 8)} ${lpad('x cpu', 7)} ${lpad('1/x mem', 8)}`);
