@@ -47,6 +47,8 @@ EXTRA_DIST += bench/filter.sh bench/irb.sh
 EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \
 	bench/stats-pipe.sh bench/peer.sh bench/peer/sabaki.js bench/peer/.gitignore
 EXTRA_DIST += bench/serve.sh bench/serve-post.lua bench/compare.sh
+# The JavaScript package (js/) beside @sabaki/sgf: node bench/js-bench.js.
+EXTRA_DIST += bench/js-bench.js
 
 # bench/run finds the programs in the current (build) directory.
 bench: $(BENCH_EXES)

@@ -9,16 +9,30 @@
  *   w1  where the bytes are: an address in the module's memory, or with
  *       SJ_ARENA in flags an offset into sj_arena()
  *   w2  their length
- *   w3  the event's input offset (the low 32 bits)
+ *   w3  the event's input offset: its low 32 bits; the high 32 are
+ *       those of the last SJ_HI record (0 before the first)
  * kinds: the sgf_event_kind values (TREE_BEGIN, TREE_END, NODE, PROPERTY,
  * VALUE, MOVES; extra is the 1- or 2-letter identifier's code for
  * PROPERTY, the node count for MOVES), and
  *   SJ_DIAG  a diagnostic: flags its severity, extra its code; w1 its
- *            line, w2 its column, w3 its offset.
+ *            line, w2 its column, w3 its offset (low 32 bits each), then
+ *            an SJ_EXT record: w1-w3 their high 32 bits.
  *   SJ_GAME  (modes SJ_ROOTS and SJ_HEADERS) right after a game's last
  *            TREE_END: w1 the offset of its first byte, w2 the offset
- *            after its last, w3 its node count (SJ_ROOTS only: a game
- *            skipped after its root counts 1).
+ *            after its last (low 32 bits), w3 its node count (SJ_ROOTS
+ *            only: a game skipped after its root counts 1), then an
+ *            SJ_EXT record: w1, w2 the offsets' high 32 bits.
+ *   SJ_HI    before the first record whose offset's high 32 bits differ
+ *            from those of the record before it: w1 the new high bits.
+ *   SJ_POS   before the first piece of a VALUE that holds a byte over
+ *            0x7F or comes in pieces (text a charset may fail to decode):
+ *            w1 the low and w3 the high 32 bits of the line of its '[',
+ *            w2 its column (extra: the column's bits 32-47).
+ * Offsets are 64-bit (inputs over 4 GiB): sj_set_bias() adds a number to
+ * each, so that a test reaches past 4 GiB without feeding it.
+ * A run of moves one of whose values holds a byte over 0x7F is written
+ * as the NODE, PROPERTY and VALUE records of its nodes (each such value
+ * with its SJ_POS).
  * Bytes an event names outside the input buffer (the parser's held-back
  * look-ahead, an identifier it assembled) are copied into the arena, so
  * that every record stays readable until the next feed.
@@ -26,8 +40,11 @@
  * MODES. SJ_FULL: every event. SJ_ROOTS: the whole input is parsed (every
  * diagnostic reported, nodes counted) but only the records of each
  * game's root node and the game's TREE_BEGIN, TREE_END and SJ_GAME are
- * written. SJ_HEADERS: as SJ_ROOTS, but the parser skips each game after
- * its root node (SGF_SKIP): the rest is passed over, with no diagnostics.
+ * written, and the VALUE records (with their SJ_POS) of the other nodes'
+ * values that hold a byte over 0x7F or come in pieces, so that text that
+ * does not decode is found by the first pass. SJ_HEADERS: as SJ_ROOTS, but the
+ * parser skips each game after its root node (SGF_SKIP): the rest is passed
+ * over, with no diagnostics.
  *
  * No recursion; memory: the parser's (fixed), the input buffer, and the
  * output and arena, bounded by pausing the feed when 32,768 records wait.
@@ -41,7 +58,11 @@
 
 #define SJ_DIAG 16
 #define SJ_GAME 17
+#define SJ_HI 18
+#define SJ_EXT 19
+#define SJ_POS 20
 #define SJ_ARENA 0x20u
+#define SJ_CHECK 0x10u /* SJ_ROOTS: a VALUE of a node not written */
 
 #define SJ_FULL 0
 #define SJ_ROOTS 1
@@ -66,6 +87,9 @@ typedef struct sj {
   uint64_t depth;
   uint64_t game_start;
   uint32_t game_nodes;
+  uint64_t bias;   /* added to every offset written (sj_set_bias) */
+  uint32_t hi;     /* the high 32 bits of the last event offset written */
+  unsigned xflags; /* added to the flags of the records put() writes */
 } sj;
 
 /* The module has no environment: the library's one getenv() (the SIMD
@@ -118,10 +142,59 @@ static uint32_t keep_bytes(sj *s, const char *at, size_t len, unsigned *flags) {
   return (uint32_t)off;
 }
 
-static void put(sj *s, const sgf_batch *b, const sgf_event *ev) {
+/* An event's offset (with the bias); an SJ_HI record first when its high
+ * 32 bits are not those of the record before. */
+static uint32_t event_offset(sj *s, uint64_t off) {
+  uint32_t hi;
+  off += s->bias;
+  hi = (uint32_t)(off >> 32);
+  if (hi != s->hi) {
+    uint32_t *w = out_room(s, 1);
+    if (w) {
+      w[0] = SJ_HI;
+      w[1] = hi;
+      w[2] = 0;
+      w[3] = 0;
+    }
+    s->hi = hi;
+  }
+  return (uint32_t)off;
+}
+
+static int has_high(const char *at, size_t len) {
+  const unsigned char *u = (const unsigned char *)at;
+  size_t i;
+  for (i = 0; i < len; i++)
+    if (u[i] & 0x80u) return 1;
+  return 0;
+}
+
+/* The position record before a value's first piece. */
+static void put_pos(sj *s, sgf_pos pos) {
   uint32_t *w = out_room(s, 1);
-  unsigned flags = ev->flags & 0x0fu;
+  if (!w) return;
+  w[0] = SJ_POS | ((uint32_t)((pos.column >> 32) & 0xffffu) << 16);
+  w[1] = (uint32_t)pos.line;
+  w[2] = (uint32_t)pos.column;
+  w[3] = (uint32_t)(pos.line >> 32);
+}
+
+/* Does a VALUE record need its position (text that may not decode)? */
+static int wants_pos(const sgf_batch *b, const sgf_event *ev) {
+  return (ev->flags & SGF_VALUE_FIRST) &&
+         (!(ev->flags & SGF_VALUE_LAST) ||
+          has_high(sgf_event_bytes(b, ev), ev->len));
+}
+
+static void put(sj *s, sgf_parser *p, const sgf_batch *b, const sgf_event *ev) {
+  uint32_t *w;
+  unsigned flags = (ev->flags & 0x0fu) | s->xflags;
   uint32_t at = 0;
+  uint32_t off;
+  if (ev->kind == SGF_EVENT_VALUE && p && wants_pos(b, ev))
+    put_pos(s, sgf_batch_position(p, ev));
+  off = event_offset(s, b->offset + ev->offset);
+  w = out_room(s, 1);
   if (!w) return;
   if (ev->kind == SGF_EVENT_PROPERTY || ev->kind == SGF_EVENT_VALUE ||
       ev->kind == SGF_EVENT_MOVES)
@@ -129,16 +202,78 @@ static void put(sj *s, const sgf_batch *b, const sgf_event *ev) {
   w[0] = (uint32_t)ev->kind | (flags << 8) | ((uint32_t)ev->ident << 16);
   w[1] = at;
   w[2] = ev->len;
-  w[3] = (uint32_t)(b->offset + ev->offset);
+  w[3] = off;
+}
+
+/* The NODE, PROPERTY and VALUE records of the nodes first to end - 1
+ * (counted from 0) of a MOVES record, each value with its position when
+ * it holds a byte over 0x7F. only_high: only the VALUE records (and
+ * positions) of such values, flagged SJ_CHECK (SJ_ROOTS: nodes not
+ * written). */
+static void put_run_nodes(sj *s, sgf_parser *p, const sgf_batch *b,
+                          const sgf_event *ev, size_t first, size_t end,
+                          int only_high) {
+  sgf_pos start = sgf_batch_position(p, ev);
+  sgf_run_iter it;
+  sgf_run_node n;
+  size_t k = 0;
+  sgf_run_iter_init(&it, sgf_event_bytes(b, ev), ev->len, &start);
+  while (sgf_run_iter_next(&it, &n)) {
+    sgf_event e = *ev;
+    int high = has_high(n.value, 2);
+    if (k >= end) break;
+    if (k++ < first) continue;
+    e.offset = (uint32_t)(n.offset - b->offset);
+    e.at = (uint32_t)(n.at - b->bytes);
+    if (!only_high) {
+      e.kind = SGF_EVENT_NODE;
+      e.len = 0;
+      e.ident = 0;
+      e.flags = 0;
+      put(s, NULL, b, &e);
+      e.kind = SGF_EVENT_PROPERTY;
+      e.at += 1;
+      e.offset += 1;
+      e.len = 1;
+      e.ident = (uint16_t)(unsigned char)n.letter;
+      put(s, NULL, b, &e);
+      e.at -= 1;
+      e.offset -= 1;
+    } else if (!high) {
+      continue;
+    }
+    if (high) {
+      sgf_pos vp;
+      vp.line = n.line;
+      vp.column = n.column + 2;
+      vp.offset = n.offset + 2;
+      put_pos(s, vp);
+    }
+    e.kind = SGF_EVENT_VALUE;
+    e.at += 3;
+    e.offset += 2;
+    e.len = 2;
+    e.ident = 0;
+    e.flags = SGF_VALUE_FIRST | SGF_VALUE_LAST;
+    s->xflags = only_high ? SJ_CHECK : 0;
+    put(s, NULL, b, &e);
+    s->xflags = 0;
+  }
 }
 
 static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
   sj *s = user;
   size_t i;
   int action = SGF_CONTINUE;
-  (void)p;
   if (s->mode == SJ_FULL) {
-    for (i = 0; i < b->n; i++) put(s, b, &b->ev[i]);
+    for (i = 0; i < b->n; i++) {
+      const sgf_event *ev = &b->ev[i];
+      if (ev->kind == SGF_EVENT_MOVES &&
+          has_high(sgf_event_bytes(b, ev), ev->len))
+        put_run_nodes(s, p, b, ev, 0, SIZE_MAX, 0);
+      else
+        put(s, p, b, ev);
+    }
   } else {
     for (i = 0; i < b->n; i++) {
       const sgf_event *ev = &b->ev[i];
@@ -147,52 +282,60 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
           if (++s->depth == 1) {
             s->game_start = b->offset + ev->offset;
             s->game_nodes = 0;
-            put(s, b, ev);
+            put(s, p, b, ev);
           }
           break;
         case SGF_EVENT_TREE_END:
           if (s->depth == 1) {
+            uint64_t start = s->game_start + s->bias;
+            uint64_t end = b->offset + ev->offset + 1 + s->bias;
             uint32_t *w;
-            put(s, b, ev);
-            w = out_room(s, 1);
+            put(s, p, b, ev);
+            w = out_room(s, 2);
             if (w) {
               w[0] = SJ_GAME;
-              w[1] = (uint32_t)s->game_start;
-              w[2] = (uint32_t)(b->offset + ev->offset + 1);
+              w[1] = (uint32_t)start;
+              w[2] = (uint32_t)end;
               w[3] = s->game_nodes;
+              w[4] = SJ_EXT;
+              w[5] = (uint32_t)(start >> 32);
+              w[6] = (uint32_t)(end >> 32);
+              w[7] = 0;
             }
           }
           if (s->depth) s->depth--;
           break;
         case SGF_EVENT_NODE:
-          if (++s->game_nodes == 1 && s->depth == 1) put(s, b, ev);
+          if (++s->game_nodes == 1 && s->depth == 1) put(s, p, b, ev);
           break;
-        case SGF_EVENT_MOVES:
+        case SGF_EVENT_MOVES: {
+          int high =
+              s->mode == SJ_ROOTS && has_high(sgf_event_bytes(b, ev), ev->len);
           if (s->game_nodes == 0 && s->depth == 1) {
             /* The run begins with the root, ";B[qd]": its records. */
-            sgf_event e = *ev;
-            e.ident = 0;
-            e.len = 0;
-            e.kind = SGF_EVENT_NODE;
-            put(s, b, &e);
-            e.kind = SGF_EVENT_PROPERTY;
-            e.at = ev->at + 1;
-            e.len = 1;
-            e.ident = (uint16_t)(unsigned char)sgf_event_bytes(b, ev)[1];
-            put(s, b, &e);
-            e.kind = SGF_EVENT_VALUE;
-            e.at = ev->at + 3;
-            e.offset = ev->offset + 2;
-            e.len = 2;
-            e.ident = 0;
-            e.flags = SGF_VALUE_FIRST | SGF_VALUE_LAST;
-            put(s, b, &e);
+            put_run_nodes(s, p, b, ev, 0, 1, 0);
+            /* (the others' values that may not decode) */
+            if (high) put_run_nodes(s, p, b, ev, 1, SIZE_MAX, 1);
+          } else if (high) {
+            put_run_nodes(s, p, b, ev, 0, SIZE_MAX, 1);
           }
           s->game_nodes += (uint32_t)sgf_event_count(ev);
           break;
+        }
         case SGF_EVENT_PROPERTY:
+          if (s->game_nodes == 1 && s->depth == 1) put(s, p, b, ev);
+          break;
         case SGF_EVENT_VALUE:
-          if (s->game_nodes == 1 && s->depth == 1) put(s, b, ev);
+          if (s->game_nodes == 1 && s->depth == 1)
+            put(s, p, b, ev);
+          else if (s->mode == SJ_ROOTS &&
+                   (!(ev->flags & SGF_VALUE_FIRST) ||
+                    !(ev->flags & SGF_VALUE_LAST) ||
+                    has_high(sgf_event_bytes(b, ev), ev->len))) {
+            s->xflags = SJ_CHECK;
+            put(s, p, b, ev);
+            s->xflags = 0;
+          }
           break;
         case SGF_EVENT_NODE_END:
           if (s->mode == SJ_HEADERS && s->depth == 1 && s->game_nodes == 1 &&
@@ -211,13 +354,18 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
 
 static int on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
   sj *s = user;
-  uint32_t *w = out_room(s, 1);
+  uint32_t *w = out_room(s, 2);
+  uint64_t off = d->pos.offset + s->bias;
   (void)p;
   if (!w) return SGF_ABORT;
   w[0] = SJ_DIAG | ((uint32_t)d->severity << 8) | ((uint32_t)d->code << 16);
   w[1] = (uint32_t)d->pos.line;
   w[2] = (uint32_t)d->pos.column;
-  w[3] = (uint32_t)d->pos.offset;
+  w[3] = (uint32_t)off;
+  w[4] = SJ_EXT;
+  w[5] = (uint32_t)(d->pos.line >> 32);
+  w[6] = (uint32_t)(d->pos.column >> 32);
+  w[7] = (uint32_t)(off >> 32);
   return SGF_CONTINUE;
 }
 
@@ -305,6 +453,34 @@ int sj_feed(sj *s, size_t off, size_t len) {
   s->consumed = 0;
   r = sgf_parser_feed(s->p, (const char *)s->in + off, len, &s->consumed);
   return s->failed ? SGF_ENOMEM : r;
+}
+
+/* Start again on a new input (the records, offsets and game state
+ * forgotten; options kept). */
+SJ_EXPORT(sj_reset) int sj_reset(sj *s);
+int sj_reset(sj *s) {
+  clear(s);
+  s->failed = 0;
+  s->depth = 0;
+  s->game_start = 0;
+  s->game_nodes = 0;
+  s->hi = 0;
+  return sgf_parser_reset(s->p);
+}
+
+/* Add bias to every offset written (before the first feed): offsets past
+ * 4 GiB without 4 GiB of input, for the tests. */
+SJ_EXPORT(sj_set_bias) void sj_set_bias(sj *s, double bias);
+void sj_set_bias(sj *s, double bias) {
+  s->bias = bias > 0 ? (uint64_t)bias : 0;
+  s->hi = 0;
+}
+
+/* The earliest offset (with the bias) a later game's TREE_BEGIN or
+ * TREE_END may name: the bytes to keep from there on (outside a game). */
+SJ_EXPORT(sj_held) double sj_held(sj *s);
+double sj_held(sj *s) {
+  return (double)(sgf_parser_held_offset(s->p) + s->bias);
 }
 
 SJ_EXPORT(sj_finish) int sj_finish(sj *s);

@@ -14,9 +14,10 @@ export interface Diagnostic {
   line: number;
   /** 1-based column, in bytes */
   column: number;
-  /** 0-based byte offset (its low 32 bits for inputs over 4 GiB) */
+  /** 0-based byte offset (exact up to 2^53: inputs over 4 GiB too) */
   offset: number;
-  /** the catalogue number (sgfstream/diag.h) */
+  /** the catalogue number (sgfstream/diag.h); 100 ("bad-text"): text
+   * that does not decode in its charset (under UTF-8: 40, "bad-utf8") */
   code: number;
   /** its short name, e.g. "junk-after" */
   name: string;

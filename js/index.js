@@ -11,7 +11,7 @@ core.initSync(fs.readFileSync(wasmPath));
 
 /* @sabaki/sgf's parseFile(): parseBuffer() of the file's bytes. */
 function parseFile(filename, options) {
-  return core.parseBuffer(fs.readFileSync(filename), options);
+  return core._parseOwned(fs.readFileSync(filename), options);
 }
 
 module.exports = Object.assign({}, core, {parseFile});

@@ -29,6 +29,8 @@
   // ------------------------------------------------------------ the module
 
   const CHUNK = 1 << 20; // bytes copied into the module per feed
+  const STREAM_SLICE = 1 << 16; // games(), headers(): bytes fed at a time
+  const EMPTY = new Uint8Array(0);
   const SJ_FULL = 0;
   const SJ_ROOTS = 1;
   const SJ_HEADERS = 2;
@@ -40,15 +42,25 @@
   const K_MOVES = 8;
   const K_DIAG = 16;
   const K_GAME = 17;
+  const K_HI = 18; // the high 32 bits of the offsets that follow
+  const K_EXT = 19; // the high 32 bits of the record before's numbers
+  const K_POS = 20; // the line and column of the value that follows
+  const TWO32 = 4294967296;
   const F_FIRST = 1;
   const F_LAST = 2;
   const F_ARENA = 0x20;
+  const F_CHECK = 0x10; // a value of a node not built: only checked
   const OPT_STRICT = 1;
   const OPT_MAINLINE = 2;
   const OPT_UTF16 = 4;
   const SGF_PAUSED = 1;
   const SEVERITY = [null, 'warning', 'error', 'fatal'];
   const DIAG_UTF16_INPUT = 41;
+  const DIAG_BAD_UTF8 = 40; // the catalogue's: text not UTF-8 under CA[UTF-8]
+  // Not in the C library's catalogue: text that does not decode in its
+  // (given or guessed) charset, other than UTF-8. Found here, where text
+  // is decoded.
+  const DIAG_BAD_TEXT = 100;
 
   let W = null; // the instance's exports
   let memBuf = null;
@@ -133,6 +145,7 @@
   const diagNames = [];
   const diagMessages = [];
   function diagName(code) {
+    if (code === DIAG_BAD_TEXT) return 'bad-text';
     if (diagNames[code] === undefined) diagNames[code] = cString(W.sj_diag_name(code)) || 'unknown';
     return diagNames[code];
   }
@@ -166,7 +179,13 @@
       const depth = options.maxDepth === undefined ? 1e9 : options.maxDepth;
       this.h = W.sj_new(flags, depth, mode, CHUNK);
       if (!this.h) throw new Error('sgfstream: out of memory');
+      if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
+      this.clear();
+    }
+
+    /* No input waiting, nothing fed. */
+    clear() {
       this.jobs = [];
       this.cur = null;
       this.pos = 0;
@@ -264,6 +283,12 @@
       if (this.h) W.sj_free(this.h);
       this.h = 0;
     }
+
+    /* Ready for a new input (options kept). */
+    reset() {
+      W.sj_reset(this.h);
+      this.clear();
+    }
   }
 
   // ---------------------------------------------------------------- text
@@ -273,7 +298,7 @@
   const TWO = new Array(1 << 14); // two-byte ASCII values, made once
 
   function ascii(u8, p, n) {
-    if (n > 32) return utf8.decode(u8.subarray(p, p + n));
+    if (n > 12) return utf8.decode(u8.subarray(p, p + n));
     let s = '';
     for (let i = p, e = p + n; i < e; i++) s += String.fromCharCode(u8[i]);
     return s;
@@ -302,6 +327,43 @@
     return s;
   }
 
+  // the first byte windows-1252 has no character for, or -1
+  function cp1252Bad(b) {
+    for (let i = 0; i < b.length; i++) {
+      const c = b[i];
+      if (c >= 0x80 && c < 0xa0 && CP1252[c - 0x80] === 0xfffd) return i;
+    }
+    return -1;
+  }
+
+  /* Where bytes stop decoding by decoder d (TextDecoder-made): the first
+   * byte of the character that does not decode. The shortest prefix that
+   * fails read as a stream (a character cut by the prefix's end is no
+   * failure) is found by halving; the character begins at the last
+   * boundary before its end (the longest prefix that decodes whole).
+   * The last byte when only the end fails (a character cut off). */
+  function firstBad(d, bytes) {
+    const fails = (k, stream) => {
+      try {
+        new TextDecoder(d.label, {fatal: true}).decode(bytes.subarray(0, k), {stream});
+        return false;
+      } catch (e) {
+        return true;
+      }
+    };
+    let lo = 0; // a prefix that decodes
+    let hi = bytes.length; // one that fails, if any
+    if (!fails(hi, true)) return bytes.length - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (fails(mid, true)) hi = mid;
+      else lo = mid;
+    }
+    const low = Math.max(0, hi - 4); // (no charset has longer characters)
+    for (let j = hi - 1; j > low; j--) if (!fails(j, false)) return j;
+    return low;
+  }
+
   const decoders = new Map();
   /* A decoder for a charset name as CA gives it, or null when
    * TextDecoder does not know it. ISO-8859-1 is decoded as itself (a
@@ -311,15 +373,15 @@
     if (decoders.has(key)) return decoders.get(key);
     let d = null;
     if (/^(iso[-_ ]?8859[-_ ]?1|latin-?1|l1|iso_8859-1:1987|cp819|ibm819)$/.test(key)) {
-      d = {name: 'ISO-8859-1', decode: (b) => latin1(b, 0, b.length), fatal: null};
+      d = {name: 'ISO-8859-1', decode: (b) => latin1(b, 0, b.length), fatal: null, bad: null};
     } else if (/^(windows-1252|cp1252|x-cp1252)$/.test(key)) {
       // by table: Node 20's TextDecoder reads windows-1252 as ISO-8859-1
-      d = {name: 'windows-1252', decode: cp1252, fatal: null};
+      d = {name: 'windows-1252', decode: cp1252, fatal: null, bad: cp1252Bad};
     } else {
       try {
         const td = new TextDecoder(key);
         const tf = new TextDecoder(key, {fatal: true});
-        d = {name: td.encoding.toUpperCase(), decode: (b) => td.decode(b), fatal: tf};
+        d = {name: td.encoding.toUpperCase(), label: key, decode: (b) => td.decode(b), fatal: tf, bad: null};
       } catch (e) {
         d = null;
       }
@@ -394,12 +456,12 @@
     return best || decoderFor('iso-8859-1');
   }
 
-  function isUtf8(bytes) {
+  // bytes as UTF-8, or null where they are not
+  function tryUtf8(bytes) {
     try {
-      utf8Fatal.decode(bytes);
-      return true;
+      return utf8Fatal.decode(bytes);
     } catch (e) {
-      return false;
+      return null;
     }
   }
 
@@ -422,6 +484,11 @@
         if (!this.forced) throw new RangeError(`sgfstream: unknown encoding '${options.encoding}'`);
       }
       this.hooks = hooks || null;
+      // nothing watches the nodes one by one: runs of moves built at once
+      this.plain =
+        this.getId === null && this.dictionary === null && this.onNodeCreated === null &&
+        !(this.hooks && (this.hooks.node || this.hooks.nodeEnd));
+      this.runEnd = 0;
       this.collect = !(hooks && hooks.noCollect);
       this.roots = [];
       this.diagnostics = options.diagnostics || [];
@@ -475,13 +542,26 @@
         // a diagnostic comes when the events before its place have
         // (the module reports it at once, before the batch that holds
         // them)
-        if (kind === K_DIAG) {
-          this.dq.push(q);
-          continue;
-        }
-        if (this.dqAt < this.dq.length && u32[q + 3] + (kind === K_TREE_END ? 1 : 0) > u32[this.dq[this.dqAt] + 3]) {
+        if (kind >= K_DIAG) {
+          if (kind === K_DIAG) {
+            this.dq.push(q);
+            i++; // and its K_EXT
+            q += 4;
+            continue;
+          }
+          if (kind === K_HI) {
+            this.hiBase = u32[q + 1] * TWO32;
+            continue;
+          }
+          if (kind === K_POS) {
+            this.vLine = u32[q + 3] * TWO32 + u32[q + 1];
+            this.vColumn = (w0 >>> 16) * TWO32 + u32[q + 2];
+            continue;
+          }
+        } else if (this.dqAt < this.dq.length) {
+          const at = this.hiBase + u32[q + 3] + (kind === K_TREE_END ? 1 : 0);
           // (a tree closed at the end of input: the diagnostic that says so first)
-          if (this.flushDiags(u32, u32[q + 3] + (kind === K_TREE_END ? 1 : 0))) {
+          if (at > this.dqOffset(u32, this.dq[this.dqAt]) && this.flushDiags(u32, at)) {
             i--;
             q -= 4;
             continue;
@@ -492,35 +572,26 @@
           case K_MOVES: {
             if (this.skipDepth !== 0) break;
             let p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
-            const count = w0 >>> 16;
-            for (let k = 0; k < count; k++) {
-              // ";" L "[" x y "]" then LF or CR LF before the next ";"
+            let count = w0 >>> 16;
+            while (count > 0) {
+              if (this.plain) {
+                const done = this.moveRun(u8, p, count);
+                if (done > 0) {
+                  count -= done;
+                  p = this.runEnd;
+                  continue;
+                }
+              }
+              // one node: ";" L "[" x y "]" then LF or CR LF before the next ";"
               this.node();
               if (this.skipDepth !== 0) break;
-              const id = this.identOf(u8[p + 1]);
-              const a = u8[p + 3];
-              const b = u8[p + 4];
-              let v;
-              if (a < 128 && b < 128 && a !== 92 && b !== 92 && a !== 13 && b !== 13) {
-                const key = (a << 7) | b;
-                v = TWO[key];
-                if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-              } else {
-                this.property(id);
-                this.value(u8, p + 3, 2, u32[q + 3]);
-                p += 6;
-                if (u8[p] === 13) p++;
-                if (u8[p] === 10) p++;
-                continue;
-              }
-              const data = this.last.data;
-              const arr = data[id];
-              if (arr === undefined) data[id] = [v];
-              else arr.push(v);
-              this.prop = null;
+              this.property(this.identOf(u8[p + 1]));
+              this.vOffset = this.hiBase + u32[q + 3];
+              this.value(u8, p + 3, 2);
               p += 6;
               if (u8[p] === 13) p++;
               if (u8[p] === 10) p++;
+              count--;
             }
             break;
           }
@@ -544,21 +615,26 @@
             const fl = (w0 >>> 8) & 255;
             const p = (fl & F_ARENA) !== 0 ? arena + u32[q + 1] : u32[q + 1];
             const len = u32[q + 2];
+            if ((fl & F_FIRST) !== 0) this.vOffset = this.hiBase + u32[q + 3];
             if ((fl & (F_FIRST | F_LAST)) !== (F_FIRST | F_LAST)) {
               if (fl & F_FIRST) this.pendLen = 0;
               this.append(u8, p, len);
               if ((fl & F_LAST) === 0) break;
-              if (this.skipDepth === 0 && this.prop !== null) this.value(this.pend, 0, this.pendLen, u32[q + 3]);
+              if (this.skipDepth !== 0) break;
+              if ((fl & F_CHECK) !== 0) this.check(this.pend, 0, this.pendLen);
+              else if (this.prop !== null) this.value(this.pend, 0, this.pendLen);
               break;
             }
-            if (this.skipDepth === 0 && this.prop !== null) this.value(u8, p, len, u32[q + 3]);
+            if (this.skipDepth !== 0) break;
+            if ((fl & F_CHECK) !== 0) this.check(u8, p, len);
+            else if (this.prop !== null) this.value(u8, p, len);
             break;
           }
           case K_TREE_BEGIN:
             this.endNode();
             this.depth++;
             if (this.skipDepth !== 0) break;
-            if (this.depth === 1) this.gameStart = u32[q + 3];
+            if (this.depth === 1) this.gameStart = this.hiBase + u32[q + 3];
             this.stack.push(this.last);
             this.fresh = true;
             break;
@@ -576,7 +652,12 @@
             if (this.depth === 0) this.endGame();
             break;
           case K_GAME:
-            if (this.hooks && this.hooks.game) this.hooks.game(u32[q + 1], u32[q + 2], u32[q + 3]);
+            // (its K_EXT next: the offsets' high 32 bits)
+            if (this.hooks && this.hooks.game) {
+              this.hooks.game(u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], u32[q + 3]);
+            }
+            i++;
+            q += 4;
             break;
           default:
             break;
@@ -598,15 +679,79 @@
       const dq = this.dq;
       while (this.dqAt < dq.length) {
         const q = dq[this.dqAt];
-        if (offset >= 0 && u32[q + 3] >= offset) break;
+        const at = this.dqOffset(u32, q);
+        if (offset >= 0 && at >= offset) break;
         this.dqAt++;
-        this.diag(u32[q], u32[q + 1], u32[q + 2], u32[q + 3]);
+        this.diag(u32[q], u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], at);
         if (this.halt) {
           this.halt = false;
           return true;
         }
       }
       return false;
+    }
+
+    /* The nodes of a run of plain moves (";B[qd]" count times from p),
+     * built at once when nothing watches them one by one (this.plain):
+     * from the last to the first, so that each is made with its
+     * children array. Takes the run's leading nodes whose values are two
+     * ASCII letters and that hang from a node; returns how many (the
+     * caller builds the next one by node(); this.runEnd is where the
+     * nodes not taken begin). */
+    moveRun(u8, p, count) {
+      const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
+      if (par === null || par === undefined) return 0; // a root: by node()
+      const idents = RUN_IDENTS;
+      const vals = RUN_VALS;
+      let m = 0;
+      for (; m < count; m++) {
+        const a = u8[p + 3];
+        const b = u8[p + 4];
+        if ((a | b) >= 128) break;
+        const key = (a << 7) | b;
+        let v = TWO[key];
+        if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
+        vals[m] = v;
+        idents[m] = u8[p + 1];
+        p += 6;
+        if (u8[p] === 13) p++;
+        if (u8[p] === 10) p++;
+      }
+      if (m === 0) return 0;
+      this.runEnd = p;
+      this.endNode();
+      const base = this.nextId;
+      this.nextId = base + m;
+      let next = [];
+      let node = null;
+      let lastNode = null;
+      for (let k = m - 1; k >= 0; k--) {
+        const c = idents[k];
+        const v = vals[k];
+        let data;
+        if (c === 66) data = {B: [v]};
+        else if (c === 87) data = {W: [v]};
+        else {
+          data = {};
+          data[this.identOf(c)] = [v];
+        }
+        node = {id: base + k, data, parentId: k === 0 ? par.id : base + k - 1, children: next};
+        if (lastNode === null) lastNode = node;
+        next = [node];
+      }
+      const ch = par.children;
+      if (ch.length === 0) par.children = next;
+      else ch.push(node);
+      this.last = lastNode;
+      this.open = lastNode;
+      this.prop = null;
+      this.fresh = false;
+      return m;
+    }
+
+    /* The offset of the diagnostic record at q (and its K_EXT). */
+    dqOffset(u32, q) {
+      return u32[q + 7] * TWO32 + u32[q + 3];
     }
 
     identOf(code) {
@@ -632,12 +777,15 @@
     node() {
       this.endNode();
       if (this.skipDepth !== 0) return; // a skip from the node before
-      const node = {id: this.id(), data: {}, parentId: null, children: []};
-      if (this.dictionary !== null) this.dictionary[node.id] = node;
-      this.prop = null;
       // the first node of a tree hangs from the node the tree does (kept
       // at its TREE_BEGIN), the others from the node before them
       const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
+      const node =
+        par === null && this.makeRoot !== null
+          ? this.makeRoot(this.id())
+          : {id: this.id(), data: {}, parentId: null, children: []};
+      if (this.dictionary !== null) this.dictionary[node.id] = node;
+      this.prop = null;
       this.fresh = false;
       if (par !== null) {
         node.parentId = par.id;
@@ -681,25 +829,30 @@
       const list = this.deferred;
       for (let i = 0; i < list.length; i++) {
         const x = list[i];
-        x.arr[x.idx] = this.decodeText(x.bytes, x.esc, x.offset);
+        const v = this.decodeText(x.bytes, x.esc, x.offset, x.line, x.column);
+        if (x.arr !== null) x.arr[x.idx] = v;
       }
       this.deferred = [];
     }
 
+    /* A property of the open node: its values go to data[id] (an array
+     * made with its first value: no room to spare). */
     property(id) {
-      const data = this.open ? this.open.data : null;
-      if (data === null) {
-        this.prop = null;
-        return;
-      }
-      let arr = data[id];
-      if (arr === undefined) arr = data[id] = [];
-      this.prop = arr;
+      this.prop = this.open ? this.open.data : null;
       this.ident = id;
     }
 
-    value(u8, p, n, offset) {
-      const arr = this.prop;
+    put(v) {
+      const data = this.prop;
+      const arr = data[this.ident];
+      if (arr === undefined) data[this.ident] = [v];
+      else arr.push(v);
+    }
+
+    /* A value's raw bytes (u8[p .. p + n)); its '[' is at this.vOffset,
+     * and for text that may not decode (a byte over 0x7F) at this.vLine,
+     * this.vColumn (the module's K_POS record before it). */
+    value(u8, p, n) {
       if (n === 2) {
         const a = u8[p];
         const b = u8[p + 1];
@@ -707,7 +860,7 @@
           const key = (a << 7) | b;
           let v = TWO[key];
           if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-          arr.push(v);
+          this.put(v);
           return;
         }
       }
@@ -720,33 +873,90 @@
       }
       if (!hi) {
         const s = ascii(u8, p, n);
-        arr.push(esc ? unescapeString(s) : s);
+        this.put(esc ? unescapeString(s) : s);
         return;
       }
       const bytes = u8.slice(p, p + n);
       if (this.inRoot && this.dec === null) {
-        this.deferred.push({arr, idx: arr.length, bytes, esc, offset});
-        arr.push(null);
+        this.put(null);
+        const arr = this.prop[this.ident];
+        this.deferred.push({arr, idx: arr.length - 1, bytes, esc, offset: this.vOffset, line: this.vLine, column: this.vColumn});
         return;
       }
-      arr.push(this.decodeText(bytes, esc, offset));
+      this.put(this.decodeText(bytes, esc, this.vOffset, this.vLine, this.vColumn));
     }
 
-    decodeText(bytes, esc, offset) {
-      let s;
-      const d = this.dec;
-      if (d !== null) {
-        s = d.decode(bytes);
-      } else {
+    /* A value of a node the first pass of a lazy parse() does not build
+     * (the module sends those that hold a byte over 0x7F): decoded only to
+     * report text that does not decode now, not when the node is built. */
+    check(u8, p, n) {
+      let hi = false;
+      for (let i = p, e = p + n; i < e && !hi; i++) hi = u8[i] >= 128;
+      if (!hi) return;
+      const bytes = u8.slice(p, p + n);
+      if (this.inRoot && this.dec === null) {
+        this.deferred.push({arr: null, idx: 0, bytes, esc: false, offset: this.vOffset, line: this.vLine, column: this.vColumn});
+        return;
+      }
+      this.decodeText(bytes, false, this.vOffset, this.vLine, this.vColumn);
+    }
+
+    /* Text by the game's charset; where it does not decode, U+FFFD (as
+     * @sabaki/sgf's decoder does) and a warning at the first byte that
+     * does not (offset, line, column: the value's '['). */
+    decodeText(bytes, esc, offset, line, column) {
+      let s = null;
+      let d = this.dec;
+      if (d === null) {
         // no CA: UTF-8 where the text is UTF-8, else the game's guess
-        if (this.guessed === null && isUtf8(bytes)) {
-          s = utf8.decode(bytes);
-        } else {
+        if (this.guessed === null) s = tryUtf8(bytes);
+        if (s === null) {
           if (this.guessed === null) this.guessed = guessCharset(bytes);
-          s = this.guessed.decode(bytes);
+          d = this.guessed;
+        }
+      }
+      if (s === null) {
+        if (d.fatal !== null) {
+          try {
+            s = d.fatal.decode(bytes);
+          } catch (e) {
+            s = d.decode(bytes);
+            this.badText(d, bytes, offset, line, column);
+          }
+        } else {
+          s = d.decode(bytes);
+          if (d.bad !== null) {
+            const k = d.bad(bytes);
+            if (k >= 0) this.badText(d, bytes, offset, line, column, k);
+          }
         }
       }
       return esc ? unescapeString(s) : s;
+    }
+
+    /* The warning for text that does not decode by d: at its byte k
+     * (found here when not given). */
+    badText(d, bytes, offset, line, column, k) {
+      if (k === undefined) k = firstBad(d, bytes);
+      let ln = line;
+      let col = column + 1 + k;
+      for (let i = 0; i < k; i++) {
+        const c = bytes[i];
+        if (c === 10 || (c === 13 && bytes[i + 1] !== 10)) {
+          ln++;
+          col = k - i;
+        }
+      }
+      const hex = bytes[k].toString(16).padStart(2, '0');
+      const utf = d.name === 'UTF-8';
+      this.emit(
+        utf ? DIAG_BAD_UTF8 : DIAG_BAD_TEXT,
+        1,
+        ln,
+        col,
+        offset + 1 + k,
+        `text does not decode as ${d.name} (byte 0x${hex}); U+FFFD put in its place`
+      );
     }
 
     endGame() {
@@ -762,8 +972,12 @@
     }
 
     diag(w0, line, column, offset) {
-      const code = w0 >>> 16;
-      const sev = (w0 >>> 8) & 255;
+      this.emit(w0 >>> 16, (w0 >>> 8) & 255, line, column, offset, null);
+    }
+
+    /* A diagnostic (code, severity 1-3, position; message: the
+     * catalogue's unless given) to the lists and hooks. */
+    emit(code, sev, line, column, offset, message) {
       const sh = this.shift;
       if (sh !== null && offset > sh.offset) {
         if (line === sh.line) column--;
@@ -776,7 +990,7 @@
         code,
         name: diagName(code),
         severity: SEVERITY[sev] || 'error',
-        message: diagMessage(code),
+        message: message === null ? diagMessage(code) : message,
       };
       if (code === DIAG_UTF16_INPUT && !this.forced) this.forced = decoderFor('utf-8');
       if (sev === 3 || (this.strict && sev >= 2)) this.lastFatal = d;
@@ -792,16 +1006,32 @@
     }
   }
   Builder.prototype.open = null;
+  Builder.prototype.makeRoot = null; // a lazy parse's roots
+  Builder.prototype.hiBase = 0; // the high 32 bits of record offsets, times 2^32
+  Builder.prototype.vOffset = 0; // the value being read: its '['
+  Builder.prototype.vLine = 0;
+  Builder.prototype.vColumn = 0;
   Builder.prototype.fresh = false;
   Builder.prototype.shift = null;
   Builder.prototype.halt = false;
   Builder.prototype.keepTree = true;
   Builder.prototype.finishing = false;
   const IDENTS = new Array(1 << 16);
+  // moveRun()'s scratch (a run has at most 65,535 nodes; no callback runs
+  // while it is used)
+  const RUN_IDENTS = new Uint8Array(65536);
+  const RUN_VALS = new Array(65536).fill('');
 
   // --------------------------------------------------------------- input
 
   const utf8Encoder = new TextEncoder();
+
+  /* A copy of bytes (a Buffer's slice() is a view, not a copy). */
+  function copyOf(u8) {
+    const c = new Uint8Array(u8.length);
+    c.set(u8);
+    return c;
+  }
 
   function toBytes(input) {
     if (typeof input === 'string') return utf8Encoder.encode(input);
@@ -834,6 +1064,12 @@
 
   function parseBuffer(buffer, options) {
     return build(toBytes(buffer), options || {}, true);
+  }
+
+  /* parseBuffer() of bytes nobody else holds (parseFile's): not copied
+   * for the lazy trees. */
+  function parseOwned(buffer, options) {
+    return build(toBytes(buffer), options || {}, false);
   }
 
   /* A record that begins with a property ("B[hh];W[ii]") is read as
@@ -872,20 +1108,26 @@
     }
     const lazy =
       opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
-    if (lazy && copy) bytes = bytes.slice();
+    if (lazy && copy) bytes = copyOf(bytes);
+    const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
+    const lazyTrees = lazy ? lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
     let b;
+    let attached = null;
     if (lazy) {
       b = new Builder(opts, {
         game(start, end, count) {
           const root = b.roots[b.roots.length - 1];
-          if (!root || root.lazy === true) return;
+          // (a game with no node, "()", has no root of its own)
+          if (!root || root === attached) return;
+          attached = root;
           b.nextId = root.id + Math.max(count, 1);
-          if (count > 1) lazyChildren(root, bytes, start, end, opts);
+          lazyTrees.attach(root, bytes, start - bias, end - bias, count);
         },
       });
     } else {
       b = new Builder(opts, null);
     }
+    if (lazy) b.makeRoot = lazyTrees.makeRoot;
     b.shift = shift;
     const eng = new Engine(lazy ? SJ_ROOTS : SJ_FULL, opts);
     try {
@@ -898,31 +1140,88 @@
     return b.roots;
   }
 
-  /* root.children, built on first use from the game's bytes. */
-  function lazyChildren(root, bytes, start, end, opts) {
-    const o = {maxDepth: opts.maxDepth, encoding: opts.encoding};
-    Object.defineProperty(root, 'children', {
-      configurable: true,
-      enumerable: true,
-      get() {
-        const b = new Builder(o, null);
-        b.nextId = root.id;
-        const eng = new Engine(SJ_FULL, o);
-        try {
-          eng.feed(bytes.subarray(start, end), b);
-          eng.finish(b);
-        } finally {
-          eng.free();
-        }
-        const kids = b.roots.length ? b.roots[0].children : [];
-        Object.defineProperty(root, 'children', {value: kids, writable: true, enumerable: true, configurable: true});
-        return kids;
-      },
-      set(v) {
-        Object.defineProperty(root, 'children', {value: v, writable: true, enumerable: true, configurable: true});
-      },
-    });
+  /* root.children, built on first use from the game's bytes. One
+   * accessor for the roots of a parse; where each game's bytes are is in
+   * its map (root to [start, end]), not on the node. */
+  function plainChildren(root, kids) {
+    Object.defineProperty(root, 'children', {value: kids, writable: true, enumerable: true, configurable: true});
   }
+  // The parser the lazy trees are built with: one, made again when its
+  // depth limit differs (a game's build calls no user code, so no build
+  // starts inside another), reset before each game.
+  let lazyEng = null;
+  function lazyEngine(opts) {
+    const depth = opts.maxDepth === undefined ? 1e9 : opts.maxDepth;
+    if (lazyEng !== null && lazyEng.h !== 0 && lazyEng.depth === depth) {
+      lazyEng.reset();
+      return lazyEng;
+    }
+    if (lazyEng !== null) lazyEng.free();
+    lazyEng = new Engine(SJ_FULL, {maxDepth: depth});
+    lazyEng.depth = depth;
+    return lazyEng;
+  }
+
+  /* The lazy trees of one parse (or stream): makeRoot(id) makes a root
+   * node whose children is an accessor (made in the literal: cheaper
+   * than Object.defineProperty on each root), attach(root, bytes, start,
+   * end, count) says where the game of the root made last is (or, for a
+   * game of one node, makes its children a plain []). Where it is stays
+   * in the accessor's closure, not in a map: nothing but the root holds
+   * the game's bytes. */
+  function lazyRoots(opts) {
+    let lastRoot = null;
+    let lastCell = null;
+    function build(root, cell) {
+      const g = cell.g;
+      cell.g = null;
+      if (g === null) {
+        plainChildren(root, []);
+        return root.children;
+      }
+      const b = new Builder(opts, null);
+      b.nextId = root.id;
+      const eng = lazyEngine(opts);
+      try {
+        eng.feed(g[0].subarray(g[1], g[2]), b);
+        eng.finish(b);
+      } catch (e) {
+        eng.free();
+        throw e;
+      }
+      const kids = b.roots.length ? b.roots[0].children : [];
+      plainChildren(root, kids);
+      return kids;
+    }
+    return {
+      makeRoot(id) {
+        const cell = {g: null};
+        const root = {
+          id,
+          data: {},
+          parentId: null,
+          get children() {
+            return build(this, cell);
+          },
+          set children(v) {
+            cell.g = null;
+            plainChildren(this, v);
+          },
+        };
+        lastRoot = root;
+        lastCell = cell;
+        return root;
+      },
+      attach(root, bytes, start, end, count) {
+        if (root !== lastRoot) return;
+        if (count > 1) lastCell.g = [bytes, start, end];
+        else plainChildren(root, []);
+        lastRoot = lastCell = null;
+      },
+    };
+  }
+
+
 
   // ------------------------------------------------------------ streaming
 
@@ -959,35 +1258,99 @@
   async function* gameStream(source, options, mode) {
     const opts = options || {};
     if (!W) await init();
-    const out = [];
-    let done = 0;
+    // games(): lazy trees, as parse() makes them (each game's bytes kept
+    // with its root until its children are read)
+    const lazy =
+      mode === SJ_FULL && opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated;
+    const out = []; // the games made by the last feed
+    let done = 0; // how many of them were handed out
+    let base = 0; // the index of out[0]
     const hooks = {
       noCollect: true,
       gameEnd(root, diagnostics, charset) {
-        out.push({index: out.length + done, root, diagnostics, charset});
+        out.push({index: base + out.length, root, diagnostics, charset});
       },
     };
+    // lazy: the bytes of the chunk being fed (cur, from offset curAt) and
+    // those kept from before it (carry, from carryAt: from the open
+    // game's '(', or what the parser may still name)
+    const bias = opts._offsetBias || 0;
+    let cur = EMPTY;
+    let curAt = bias;
+    let carry = EMPTY;
+    let carryAt = bias;
+    // (a subarray of the chunk's copy when the bytes lie in it: one
+    // allocation per chunk, not one per game)
+    const bytesOf = (start, end) => {
+      if (start >= curAt) return cur.subarray(start - curAt, end - curAt);
+      const r = new Uint8Array(end - start);
+      if (start < curAt) r.set(carry.subarray(start - carryAt, Math.min(end, curAt) - carryAt), 0);
+      if (end > curAt) {
+        const from = Math.max(start, curAt);
+        r.set(cur.subarray(from - curAt, end - curAt), from - start);
+      }
+      return r;
+    };
+    let trees = null;
+    if (lazy) {
+      trees = lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding});
+      let attached = null;
+      hooks.game = (start, end, count) => {
+        const last = out[out.length - 1];
+        const root = last === undefined ? null : last.root;
+        if (root === null || root === attached) return;
+        attached = root;
+        b.nextId = root.id + Math.max(count, 1);
+        if (count > 1) trees.attach(root, bytesOf(start, end), 0, end - start, count);
+        else trees.attach(root, null, 0, 0, count);
+      };
+    }
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
+    if (lazy) b.makeRoot = trees.makeRoot;
     if (mode === SJ_HEADERS) b.diagnostics = [];
-    const eng = new Engine(mode, opts);
+    const eng = new Engine(lazy ? SJ_ROOTS : mode, opts);
     try {
       for await (const chunk of chunks(source)) {
-        eng.feed(chunk, b);
-        b.diagnostics.length = 0;
-        while (out.length) {
-          done++;
-          yield out.shift();
+        // (a copy: the source may reuse its chunk, and the games keep it)
+        if (lazy) cur = copyOf(chunk);
+        // fed a slice at a time, its games handed out after each: the
+        // games wait for the consumer in a small batch, and their nodes
+        // die young (a megabyte's worth of trees held would outlive the
+        // garbage collector's young generation, and cost it thrice)
+        for (let at = 0; at < chunk.length; at += STREAM_SLICE) {
+          eng.feed(at === 0 && chunk.length <= STREAM_SLICE ? chunk : chunk.subarray(at, at + STREAM_SLICE), b);
+          b.diagnostics.length = 0;
+          while (done < out.length) {
+            const g = out[done];
+            out[done++] = undefined;
+            yield g;
+          }
+          out.length = 0;
+          base += done;
+          done = 0;
+        }
+        if (lazy) {
+          // keep what a game still to end or begin may name
+          const end = curAt + chunk.length;
+          let keep = Math.min(W.sj_held(eng.h), end);
+          if (b.depth > 0 && b.gameStart < keep) keep = b.gameStart;
+          carry = copyOf(bytesOf(keep, end));
+          carryAt = keep;
+          cur = EMPTY;
+          curAt = end;
         }
       }
       eng.finish(b);
-      while (out.length) {
-        done++;
-        yield out.shift();
+      while (done < out.length) {
+        const g = out[done];
+        out[done++] = undefined;
+        yield g;
       }
     } finally {
       eng.free();
     }
   }
+
 
   /* The games of a stream, one at a time: {index, root, diagnostics,
    * charset}, root an @sabaki/sgf node tree. Only the game being read
@@ -1093,10 +1456,10 @@
       if (this.stopped) return true;
       const bytes = toBytes(chunk);
       if (this.paused) {
-        this.engine.jobs.push(bytes.slice());
+        this.engine.jobs.push(copyOf(bytes));
         return false;
       }
-      this.engine.feed(bytes.slice(), this.builder);
+      this.engine.feed(copyOf(bytes), this.builder);
       return !this.paused;
     }
 
@@ -1294,6 +1657,7 @@
     initSync,
     parse,
     parseBuffer,
+    _parseOwned: parseOwned,
     stringify,
     games,
     headers,

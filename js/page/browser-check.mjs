@@ -132,9 +132,10 @@ function toolSays(files) {
     });
   // Diagnostics: FILE:LINE:COL: SEVERITY: MESSAGE [NAME]. The tool's
   // text that does not decode (an error without a NAME: the value is
-  // written as ISO-8859-1) has no counterpart in the JavaScript API, which
-  // decodes as @sabaki/sgf does (TextDecoder, U+FFFD): that game's text
-  // fields are not compared, and the run says how many were passed over.
+  // written as ISO-8859-1) is a warning in the JavaScript API, at the same
+  // byte (bad-utf8 under UTF-8, else bad-text), which decodes the text as
+  // @sabaki/sgf does (TextDecoder, U+FFFD): that game's text fields are
+  // not compared, and the run says how many were passed over.
   const diagnostics = [];
   const undecodable = [];
   for (const l of r.stderr.split('\n')) {
@@ -144,6 +145,14 @@ function toolSays(files) {
       const u = /^(.*):(\d+):(\d+): /.exec(l);
       undecodable.push({file: u[1], line: Number(u[2]), column: Number(u[3])});
     } else if (l.trim()) throw new Error(`sgf json printed an unexpected line: ${l}`);
+  }
+  // every text value is decoded by the page, and by `sgf json` without
+  // --mainline: its decode errors, each a warning on the page
+  const all = spawnSync(opts.sgf, ['json', '--quiet', ...files], {encoding: 'utf8', maxBuffer: 1 << 28, timeout: 30000});
+  if (all.error) throw all.error;
+  for (const l of all.stderr.split('\n')) {
+    const u = /^(.*):(\d+):(\d+): error: text does not decode as (\S+) /.exec(l);
+    if (u) diagnostics.push(`${path.basename(u[1])}:${u[2]}:${u[3]}: warning [${u[4] === 'UTF-8' ? 'bad-utf8' : 'bad-text'}]`);
   }
   for (const u of undecodable) {
     let game = null;

@@ -51,6 +51,34 @@ test('games(): the games of parse(), from bytes, a Node stream and a ReadableStr
   }
 });
 
+test('games(): the lazy trees read after the stream is over, from a source that reuses its buffer', async () => {
+  const bytes = Buffer.from(TEXT.repeat(5));
+  const want = plain(sgf.parseBuffer(bytes));
+  for (const size of [1, 4, 9, 100]) {
+    const buf = Buffer.alloc(size);
+    const reused = (async function* () {
+      for (let i = 0; i < bytes.length; i += size) {
+        const n = bytes.copy(buf, 0, i, i + size);
+        yield buf.subarray(0, n);
+      }
+      buf.fill(0x29); // ')' over what it gave last
+    })();
+    for (const lazy of [true, false]) {
+      const games = await collect(sgf.games(lazy ? reused : Readable.from(chunksOf(bytes, size)), {lazy}));
+      // every children accessor read only now
+      assert.deepStrictEqual(plain(games.map((g) => g.root)), want, `chunks of ${size}, lazy ${lazy}`);
+    }
+  }
+});
+
+test('parseBuffer(): the lazy trees keep their own copy of a Buffer the caller then reuses', () => {
+  const buf = Buffer.from(TEXT.repeat(3));
+  const want = plain(sgf.parseBuffer(buf, {lazy: false}));
+  const roots = sgf.parseBuffer(buf);
+  buf.fill(0x29);
+  assert.deepStrictEqual(plain(roots), want);
+});
+
 test('headers(): each root, the rest passed over', async () => {
   const bytes = Buffer.from(TEXT);
   const roots = sgf.parseBuffer(bytes);
@@ -95,7 +123,7 @@ function generated(totalBytes) {
 const full = process.env.SGF_TEST_FULL === '1';
 const MB = Number(process.env.SGFSTREAM_STREAM_MB) || (full ? 1000 : 12);
 
-test(`${MB} MB of games streamed in bounded memory`, async () => {
+test(`${MB} MB of games streamed in bounded memory`, async (t) => {
   const total = MB * 1e6;
   let games = 0;
   let base = 0;
@@ -109,6 +137,10 @@ test(`${MB} MB of games streamed in bounded memory`, async () => {
       if (rss > peak) peak = rss;
     }
   }
+  t.diagnostic(
+    `${games} games; RSS ${(base / 1e6).toFixed(0)} MB after 4096 games, at most ${(peak / 1e6).toFixed(0)} MB after; ` +
+      `the process's peak RSS ${(process.resourceUsage().maxRSS / 1e3).toFixed(0)} MB`
+  );
   assert.ok(games > 1000);
   // a leak of the games read would grow with the input (MB of it)
   assert.ok(peak - base < 160e6, `RSS grew ${((peak - base) / 1e6).toFixed(0)} MB over ${games} games`);
