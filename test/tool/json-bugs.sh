@@ -226,4 +226,19 @@ sys.exit(0 if ok else 1)
 EOF
 done
 
+# A main-line move that is not valid UTF-8 under CA[UTF-8] is written
+# twice (the tree, the moves array) but reported once, where it stands:
+# never a second diagnostic without a position (0:1).
+printf '(;CA[UTF-8];B[aa];W[\351\351];B[cc])\n' >"$tmp/badmove.sgf"
+for mode in "" --mainline; do
+  "$sgf" json $mode "$tmp/badmove.sgf" >/dev/null 2>"$tmp/badmove.err"
+  if grep -q ':0:' "$tmp/badmove.err"; then
+    echo "FAIL: json $mode: a diagnostic without a position:"; cat "$tmp/badmove.err"; fail=1
+  fi
+  n=$(grep -c 'does not decode' "$tmp/badmove.err")
+  if [ "$n" != 1 ]; then
+    echo "FAIL: json $mode: $n decode errors for one value (want 1):"; cat "$tmp/badmove.err"; fail=1
+  fi
+done
+
 exit $fail

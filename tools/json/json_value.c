@@ -672,12 +672,15 @@ void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
     e[6] = '\0';
     e[7] = ']';
     n = 8;
-    if (bytebuf_reserve(&g->move_raw, sizeof len + len) != 0) return;
+    /* kept as its length, its position, its bytes */
+    if (bytebuf_reserve(&g->move_raw, sizeof len + sizeof pos + len) != 0)
+      return;
     memcpy(g->move_raw.p + g->move_raw.len, &len, sizeof len);
-    memcpy(g->move_raw.p + g->move_raw.len + sizeof len, raw, len);
-    g->move_raw.len += sizeof len + len;
+    memcpy(g->move_raw.p + g->move_raw.len + sizeof len, &pos, sizeof pos);
+    memcpy(g->move_raw.p + g->move_raw.len + sizeof len + sizeof pos, raw, len);
+    g->move_raw.len += sizeof len + sizeof pos + len;
     if (keep(g, e, n) != 0) {
-      g->move_raw.len -= sizeof len + len;
+      g->move_raw.len -= sizeof len + sizeof pos + len;
       jdiag(g, pos, 1, "out of memory keeping the main line");
       return;
     }
@@ -691,7 +694,7 @@ void jkeep_move(jgame *g, const char *raw, size_t len, sgf_pos pos) {
 void jwrite_moves(jgame *g) {
   const char *s = g->moves.p, *end = s + g->moves.len, *raw = g->move_raw.p;
   size_t i;
-  sgf_pos none;
+  sgf_pos pos;
   jout_bytes(g->out, ",\"moves\":[", 10);
   if (s != end) s++;              /* the first entry's comma */
   for (i = 0; i < g->nraw; i++) { /* a value that did not decode */
@@ -699,9 +702,13 @@ void jwrite_moves(jgame *g) {
     size_t len;
     jout_bytes(g->out, s, (size_t)(z - s));
     memcpy(&len, raw, sizeof len);
-    memset(&none, 0, sizeof none); /* reported where it was read */
-    jwrite_raw(g, raw + sizeof len, len, none);
-    raw += sizeof len + len;
+    memcpy(&pos, raw + sizeof len, sizeof pos);
+    /* what does not decode was reported where the tree has it; with no
+     * tree (--mainline), here, where it was read */
+    g->mute_decode = g->mode != JSON_MAINLINE;
+    jwrite_raw(g, raw + sizeof len + sizeof pos, len, pos);
+    g->mute_decode = 0;
+    raw += sizeof len + sizeof pos + len;
     s = z + 1;
   }
   jout_bytes(g->out, s, (size_t)(end - s));
