@@ -302,6 +302,16 @@ SGF_EXTERN size_t sgf_node_child_index(const sgf_node *n);
  * by the next query. To keep hold of a node across edits keep the
  * sgf_node pointer, which stays valid as long as the tree. */
 SGF_EXTERN size_t sgf_node_index(const sgf_node *n);
+/* Identity number: the node's number in its tree, 0 for the root, below
+ * sgf_tree_id_limit(). Unlike the pre-order index it is fixed for the
+ * node's life (no edit changes it) and never given to another node of
+ * the tree; a deleted node keeps its own. O(1). For tables that go
+ * beside a tree: an array indexed by id. */
+SGF_EXTERN size_t sgf_node_id(const sgf_node *n);
+/* One more than the largest id a node of t has had: the number of nodes
+ * t was built with, raised by each node a cursor adds (deleted nodes
+ * still count). O(1). */
+SGF_EXTERN size_t sgf_tree_id_limit(const sgf_tree *t);
 /* Nodes in the subtree rooted at n, n included. */
 SGF_EXTERN size_t sgf_node_subtree_size(const sgf_node *n);
 /* Tree depth: the number of nodes on the path from the root to n, minus
@@ -347,6 +357,15 @@ SGF_EXTERN sgf_pos sgf_node_pos(const sgf_node *n);
  * property's first value (a view of nothing, raw NULL, when there is no
  * move), valid as the views below are. */
 SGF_EXTERN sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value);
+
+/* The same move without a view, for readers that want only its letters:
+ * the colour of the node's first B or W (SGF_COLOR_NONE if none), and
+ * in *raw and *len (each may be NULL) the raw bytes of that property's
+ * first value, followed by NUL, valid as a view's (NULL and 0 when
+ * there is no move). O(1) for a node whose one property is its move
+ * (most move nodes), else O(number of properties). */
+SGF_EXTERN sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw,
+                                       size_t *len);
 
 /* Move number. Moves (nodes holding B or W) are numbered 1, 2, 3 ... along
  * the path from the root. A node with MN[k] that holds a move gives that

@@ -98,6 +98,10 @@ size_t sgf_node_index(const sgf_node *n) {
   return k;
 }
 
+size_t sgf_node_id(const sgf_node *n) { return sgf__id(n); }
+
+size_t sgf_tree_id_limit(const sgf_tree *t) { return t->nslots; }
+
 size_t sgf_node_subtree_size(const sgf_node *n) {
   const sgf__facts *f = sgf__facts_of(n);
   const sgf_node *m = n;
@@ -236,6 +240,30 @@ sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   }
   if (!(n->flags & SGF__N_MOVE)) return SGF_COLOR_NONE;
   return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+}
+
+sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw, size_t *len) {
+  uint32_t f = n->flags;
+  sgf__tval v = {NULL, 0};
+  if (!(f & SGF__N_MOVE)) {
+    f = 0;
+  } else if (f & SGF__N_ONE) { /* the move inline in the node */
+    v.raw = n->u.inl;
+    v.len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
+  } else {
+    const sgf_tree *t = sgf__tree_any(n);
+    long i = move_prop(t, n);
+    if (i < 0) {
+      f = 0;
+    } else {
+      sgf__prop tmp;
+      v = sgf__pval(sgf__prop_at(t, n, (uint32_t)i, &tmp), 0);
+    }
+  }
+  if (raw) *raw = v.raw;
+  if (len) *len = v.len;
+  if (!(f & SGF__N_MOVE)) return SGF_COLOR_NONE;
+  return (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
 }
 
 static int64_t sat_add(int64_t a, uint64_t k) {
