@@ -31,24 +31,22 @@
 /* ---------------------------------------------------------------------- */
 /* Types                                                                   */
 
-typedef struct cache_slot {
-  const sgf_node *key;
-  PyObject *val; /* borrowed: the Node removes itself when it dies */
-} cache_slot;
-
 typedef struct TreeObject {
   PyObject_HEAD sgf_tree *tree;
   sgf_cursor *cur;
   PyTypeObject *node_type; /* strong */
-  cache_slot *slots;
-  size_t cap, used;  /* cap: 0 or a power of two */
+  PyObject **live;   /* by sgf_node_id(): the node's live Node, borrowed (a
+                        Node removes itself when it dies), or NULL */
+  size_t nlive;      /* entries of live */
   int width, height; /* the board sgfmill points are read on */
   int mill_lenient;  /* sgfmill points: letters A-Z as 26-51 too */
+  int node_plain;    /* node_type's instances are plain memory (node_make) */
 } TreeObject;
 
 typedef struct NodeObject {
   PyObject_HEAD TreeObject *owner; /* strong; NULL once cleared */
   const sgf_node *n;
+  size_t id;        /* sgf_node_id(n): its entry in owner->live */
   PyObject *rawmap; /* get_raw_property_map()'s dict, made on demand */
 } NodeObject;
 
@@ -68,83 +66,24 @@ static PyTypeObject Board_Type;
 static PyObject *colour_b, *colour_w; /* interned "b", "w" */
 
 /* ---------------------------------------------------------------------- */
-/* The node table: open addressing, linear probing, backward-shift delete */
+/* The node table: the live Node of each node, by the node's id            */
 
-static size_t ptr_hash(const void *p, size_t mask) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 29;
-  x *= 0x9E3779B97F4A7C15ull;
-  x ^= x >> 32;
-  return (size_t)x & mask;
-}
-
-static PyObject *cache_get(TreeObject *t, const sgf_node *n) {
-  if (!t->cap) return NULL;
-  size_t mask = t->cap - 1, i = ptr_hash(n, mask);
-  while (t->slots[i].key) {
-    if (t->slots[i].key == n) return t->slots[i].val;
-    i = (i + 1) & mask;
+/* Room in t->live for every id the tree has handed out; 0 or -1 (no
+ * memory). Ids are dense and never reused (sgf_node_id), so the table is
+ * an array: no hashing, and a Node finds its entry again by its id. */
+static int live_reserve(TreeObject *t) {
+  size_t need = sgf_tree_id_limit(t->tree);
+  if (need <= t->nlive) return 0;
+  size_t n = t->nlive * 2 > need ? t->nlive * 2 : need; /* edits add some */
+  PyObject **l = PyMem_Realloc(t->live, n * sizeof *l);
+  if (!l) {
+    PyErr_NoMemory();
+    return -1;
   }
-  return NULL;
-}
-
-/* Room for `more` nodes beyond those in the table; 0 or -1 (no memory). */
-static int cache_reserve(TreeObject *t, size_t more) {
-  if ((t->used + more) * 2 <= t->cap) return 0;
-  size_t ncap = t->cap ? t->cap : 64;
-  while ((t->used + more) * 2 > ncap) ncap *= 2;
-  {
-    cache_slot *ns = PyMem_Calloc(ncap, sizeof *ns);
-    if (!ns) {
-      PyErr_NoMemory();
-      return -1;
-    }
-    for (size_t j = 0; j < t->cap; j++) {
-      if (!t->slots[j].key) continue;
-      size_t i = ptr_hash(t->slots[j].key, ncap - 1);
-      while (ns[i].key) i = (i + 1) & (ncap - 1);
-      ns[i] = t->slots[j];
-    }
-    PyMem_Free(t->slots);
-    t->slots = ns;
-    t->cap = ncap;
-  }
+  memset(l + t->nlive, 0, (n - t->nlive) * sizeof *l);
+  t->live = l;
+  t->nlive = n;
   return 0;
-}
-
-static int cache_put(TreeObject *t, const sgf_node *n, PyObject *o) {
-  if (cache_reserve(t, 1) < 0) return -1;
-  size_t mask = t->cap - 1, i = ptr_hash(n, mask);
-  while (t->slots[i].key) i = (i + 1) & mask;
-  t->slots[i].key = n;
-  t->slots[i].val = o;
-  t->used++;
-  return 0;
-}
-
-static void cache_del(TreeObject *t, const sgf_node *n, PyObject *o) {
-  if (!t->cap) return;
-  size_t mask = t->cap - 1, i = ptr_hash(n, mask);
-  while (t->slots[i].key) {
-    if (t->slots[i].key == n && t->slots[i].val == o) break;
-    i = (i + 1) & mask;
-  }
-  if (!t->slots[i].key) return;
-  size_t j = i;
-  for (;;) {
-    j = (j + 1) & mask;
-    if (!t->slots[j].key) break;
-    size_t k = ptr_hash(t->slots[j].key, mask);
-    /* Move j back to i unless its home k lies cyclically in (i, j]. */
-    int in_range = (i <= j) ? (i < k && k <= j) : (i < k || k <= j);
-    if (!in_range) {
-      t->slots[i] = t->slots[j];
-      i = j;
-    }
-  }
-  t->slots[i].key = NULL;
-  t->slots[i].val = NULL;
-  t->used--;
 }
 
 /* Memory of dead nodes, for the next ones (nodes come and go by the
@@ -153,19 +92,12 @@ static void cache_del(TreeObject *t, const sgf_node *n, PyObject *o) {
 static NodeObject *node_free[NODE_FREE_MAX];
 static int node_free_n;
 
-/* The Node for n (new reference), made if none is alive. */
-static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
-  if (!n) Py_RETURN_NONE;
-  PyObject *o = cache_get(t, n);
-  if (o) {
-    Py_INCREF(o);
-    return o;
-  }
-  PyTypeObject *tp = t->node_type ? t->node_type : &Node_Type;
+/* A new Node for n, whose id is id, entered in the table (room reserved:
+ * live_reserve). New reference, or NULL. */
+static PyObject *node_make(TreeObject *t, const sgf_node *n, size_t id) {
+  PyTypeObject *tp = t->node_type;
   NodeObject *no;
-  if (tp->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(tp) &&
-      tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
-      tp->tp_itemsize == 0) {
+  if (t->node_plain) {
     /* What PyType_GenericAlloc does for such a type, without the
      * generic part: one node per node reached makes it count. */
     no = node_free_n ? node_free[--node_free_n]
@@ -179,14 +111,59 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
   Py_INCREF(t);
   no->owner = t;
   no->n = n;
+  no->id = id;
   no->rawmap = NULL;
-  if (cache_put(t, n, (PyObject *)no) < 0) {
-    no->owner = NULL;
-    Py_DECREF(t);
-    Py_DECREF(no);
-    return NULL;
-  }
+  t->live[id] = (PyObject *)no;
   return (PyObject *)no;
+}
+
+/* The Node for n (new reference), made if none is alive. */
+static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
+  if (!n) Py_RETURN_NONE;
+  size_t id = sgf_node_id(n);
+  if (id < t->nlive && t->live[id]) {
+    Py_INCREF(t->live[id]);
+    return t->live[id];
+  }
+  if (live_reserve(t) < 0) return NULL;
+  return node_make(t, n, id);
+}
+
+/* The list of the Nodes from n along first children to the end of its
+ * line (n NULL: an empty list). */
+static PyObject *line_list(TreeObject *t, const sgf_node *n) {
+  const sgf_node *buf[512], **v = buf;
+  size_t k = 0, cap = sizeof buf / sizeof buf[0];
+  PyObject *l = NULL;
+  for (; n; n = sgf_node_first_child(n)) {
+    if (k == cap) {
+      const sgf_node **nv = PyMem_Malloc(2 * cap * sizeof *nv);
+      if (!nv) {
+        PyErr_NoMemory();
+        goto done;
+      }
+      memcpy(nv, v, k * sizeof *nv);
+      if (v != buf) PyMem_Free(v);
+      v = nv;
+      cap *= 2;
+    }
+    v[k++] = n;
+  }
+  if (live_reserve(t) < 0 || !(l = PyList_New((Py_ssize_t)k))) goto done;
+  for (size_t i = 0; i < k; i++) {
+    size_t id = sgf_node_id(v[i]);
+    PyObject *o = t->live[id];
+    if (o)
+      Py_INCREF(o);
+    else if (!(o = node_make(t, v[i], id))) {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, o);
+  }
+done:
+  if (v != buf) PyMem_Free(v);
+  return l;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -194,7 +171,9 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
 
 /* The node, or NULL with ValueError when it was deleted from its tree. */
 static const sgf_node *node_get(NodeObject *self) {
-  if (!self->owner || !self->n || !sgf_node_tree(self->n)) {
+  /* Only the Tree's cursor deletes nodes: without one none is deleted. */
+  if (!self->owner || !self->n ||
+      (self->owner->cur && !sgf_node_tree(self->n))) {
     PyErr_SetString(PyExc_ValueError, "node deleted from its tree");
     return NULL;
   }
@@ -202,7 +181,9 @@ static const sgf_node *node_get(NodeObject *self) {
 }
 
 static int node_clear(NodeObject *self) {
-  if (self->owner) cache_del(self->owner, self->n, (PyObject *)self);
+  TreeObject *t = self->owner;
+  if (t && self->id < t->nlive && t->live[self->id] == (PyObject *)self)
+    t->live[self->id] = NULL;
   Py_CLEAR(self->owner);
   Py_CLEAR(self->rawmap);
   return 0;
@@ -605,18 +586,7 @@ PyDoc_STRVAR(main_line_doc,
 static PyObject *node_main_line(NodeObject *self, PyObject *unused) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
-  PyObject *l = PyList_New(0);
-  if (!l) return NULL;
-  for (; n; n = sgf_node_first_child(n)) {
-    PyObject *o = node_wrap(self->owner, n);
-    if (!o || PyList_Append(l, o) < 0) {
-      Py_XDECREF(o);
-      Py_DECREF(l);
-      return NULL;
-    }
-    Py_DECREF(o);
-  }
-  return l;
+  return line_list(self->owner, n);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -731,25 +701,30 @@ PyDoc_STRVAR(mill_get_move_doc,
 static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
-  sgf_value_view v;
-  int white;
-  if (sgf_node_prop_count(n) == 1) {
-    /* A move node as most are: its one property. */
-    sgf_prop_view pv = sgf_node_prop(n, 0);
-    if (pv.ident_len != 1 || (pv.ident[0] != 'B' && pv.ident[0] != 'W'))
-      return Py_BuildValue("(OO)", Py_None, Py_None);
-    white = pv.ident[0] == 'W';
-    v = sgf_prop_value(&pv, 0);
-  } else if (first_value(n, "B", 1, &v)) { /* B before W, as sgfmill */
-    white = 0;
-  } else if (first_value(n, "W", 1, &v)) {
-    white = 1;
-  } else {
-    return Py_BuildValue("(OO)", Py_None, Py_None);
+  const char *raw;
+  size_t len;
+  /* The node's first B or W straight from the tree (no views): a move
+   * node as most are holds it inline. */
+  sgf_color c = sgf_node_move_raw(n, &raw, &len);
+  if (c == SGF_COLOR_NONE) {
+    static PyObject *none_none;
+    if (!none_none && !(none_none = PyTuple_Pack(2, Py_None, Py_None)))
+      return NULL;
+    Py_INCREF(none_none);
+    return none_none;
   }
-  int row, col, rc = mill_point(self->owner, v.raw, v.len, 1, &row, &col);
+  if (c == SGF_COLOR_WHITE && sgf_node_prop_count(n) > 1) {
+    /* sgfmill takes B when there is one, wherever it stands. */
+    sgf_value_view v;
+    if (first_value(n, "B", 1, &v)) {
+      c = SGF_COLOR_BLACK;
+      raw = v.raw;
+      len = v.len;
+    }
+  }
+  int row, col, rc = mill_point(self->owner, raw, len, 1, &row, &col);
   if (rc < 0) return NULL;
-  return cached_move(white, rc ? row : -1, col);
+  return cached_move(c == SGF_COLOR_WHITE, rc ? row : -1, col);
 }
 
 PyDoc_STRVAR(mill_points_doc,
@@ -1170,6 +1145,10 @@ static PyObject *tree_alloc(PyTypeObject *type, sgf_tree *tree) {
     Py_DECREF(t);
     return NULL;
   }
+  PyTypeObject *nt = t->node_type;
+  t->node_plain = nt->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(nt) &&
+                  nt->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
+                  nt->tp_itemsize == 0;
   return (PyObject *)t;
 }
 
@@ -1184,7 +1163,7 @@ static void tree_dealloc(TreeObject *self) {
   if (PyType_IS_GC(tp)) PyObject_GC_UnTrack(self);
   sgf_cursor_destroy(self->cur);
   sgf_tree_free(self->tree);
-  PyMem_Free(self->slots);
+  PyMem_Free(self->live);
   Py_XDECREF(self->node_type);
   tp->tp_free((PyObject *)self);
 }
@@ -1201,8 +1180,10 @@ typedef struct parse_ctx {
   uint64_t base_off;
 } parse_ctx;
 
+/* The builders' user pointer is a parse_ctx ** (the same builder serves
+ * one call after another: see run_parse). */
 static int on_game_cb(sgf_tree_builder *b, void *user, sgf_tree *tree) {
-  parse_ctx *c = user;
+  parse_ctx *c = *(parse_ctx **)user;
   if (c->nkept == c->capkept) {
     size_t nc = c->capkept ? c->capkept * 2 : 8;
     sgf_tree **nk = PyMem_Realloc(c->kept, nc * sizeof *nk);
@@ -1219,7 +1200,7 @@ static int on_game_cb(sgf_tree_builder *b, void *user, sgf_tree *tree) {
 }
 
 static int on_diag_cb(sgf_parser *p, void *user, const sgf_diag *d) {
-  parse_ctx *c = user;
+  parse_ctx *c = *(parse_ctx **)user;
   if (c->failed || !c->diags) return SGF_CONTINUE;
   sgf_diag dd = *d;
   if (dd.pos.line == 1) dd.pos.column += c->base_col;
@@ -1249,26 +1230,63 @@ static int run_parse(parse_ctx *c, const char *data, size_t len, size_t start,
       c->base_col++;
     }
   }
-  sgf_options po;
-  sgf_options_init(&po);
-  if (mainline) po.flags |= SGF_OPT_MAINLINE;
-  sgf_tree_builder_options bo;
-  sgf_tree_builder_options_init(&bo);
-  bo.parser = &po;
-  if (positions) bo.flags |= SGF_TREE_POSITIONS;
-  sgf_tree_builder_callbacks cb;
-  sgf_tree_builder_callbacks_init(&cb);
-  cb.on_game = on_game_cb;
-  cb.on_diagnostic = on_diag_cb;
-  sgf_tree_builder *b = sgf_tree_builder_create(&cb, c, &bo);
-  if (!b) {
-    PyErr_NoMemory();
-    return -1;
+  /* A builder per option set, kept from call to call (a game per call:
+   * making one, its parser and scratch memory each time would cost as
+   * much as a small game's parse); a fresh one when the kept one is busy
+   * (a call from inside a call: a finalizer run by a collection during
+   * a callback), and none kept after a big input (its scratch memory is
+   * the size of the largest game). */
+  static sgf_tree_builder *kept[4];
+  static parse_ctx *kept_ctx[4];
+  static int kept_busy[4];
+  int k = (mainline ? 1 : 0) | (positions ? 2 : 0);
+  parse_ctx *own = c, **user = &own;
+  sgf_tree_builder *b = NULL;
+  if (!kept_busy[k] && kept[k]) {
+    b = kept[k];
+    user = &kept_ctx[k];
+  } else {
+    sgf_options po;
+    sgf_options_init(&po);
+    if (mainline) po.flags |= SGF_OPT_MAINLINE;
+    sgf_tree_builder_options bo;
+    sgf_tree_builder_options_init(&bo);
+    bo.parser = &po;
+    if (positions) bo.flags |= SGF_TREE_POSITIONS;
+    sgf_tree_builder_callbacks cb;
+    sgf_tree_builder_callbacks_init(&cb);
+    cb.on_game = on_game_cb;
+    cb.on_diagnostic = on_diag_cb;
+    int keep = !kept_busy[k] && !kept[k];
+    b = sgf_tree_builder_create(&cb, keep ? (void *)&kept_ctx[k] : user, &bo);
+    if (!b) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    if (keep) {
+      kept[k] = b;
+      user = &kept_ctx[k];
+    }
+  }
+  int mine = user == &kept_ctx[k];
+  if (mine) {
+    kept_busy[k] = 1;
+    kept_ctx[k] = c;
   }
   sgf_parser *p = sgf_tree_builder_parser(b);
   int rc = sgf_parser_feed(p, data + start, len - start, NULL);
   if (rc == SGF_OK) rc = sgf_parser_finish(p);
-  sgf_tree_builder_destroy(b);
+  if (mine) {
+    kept_busy[k] = 0;
+    kept_ctx[k] = NULL;
+    if (len - start > ((size_t)1 << 20) ||
+        sgf_tree_builder_reset(b) != SGF_OK) {
+      sgf_tree_builder_destroy(b);
+      kept[k] = NULL;
+    }
+  } else {
+    sgf_tree_builder_destroy(b);
+  }
   if (c->failed) return -1;
   (void)rc; /* fatal diagnostics are in diags */
   return 0;
@@ -1369,21 +1387,7 @@ PyDoc_STRVAR(main_sequence_doc,
              "The leftmost variation: the root, then the first child at each "
              "step, to a leaf.");
 static PyObject *tree_main_sequence(TreeObject *self, PyObject *unused) {
-  /* Every node of a game without variations: one table size for all. */
-  if (cache_reserve(self, sgf_tree_node_count(self->tree)) < 0) return NULL;
-  PyObject *l = PyList_New(0);
-  if (!l) return NULL;
-  for (const sgf_node *n = sgf_tree_root(self->tree); n;
-       n = sgf_node_first_child(n)) {
-    PyObject *o = node_wrap(self, n);
-    if (!o || PyList_Append(l, o) < 0) {
-      Py_XDECREF(o);
-      Py_DECREF(l);
-      return NULL;
-    }
-    Py_DECREF(o);
-  }
-  return l;
+  return line_list(self, sgf_tree_root(self->tree));
 }
 
 PyDoc_STRVAR(last_node_doc,
@@ -2241,6 +2245,18 @@ static PyObject *mod_node_class(PyObject *m, PyObject *args) {
   PyObject *tp = PyType_FromSpecWithBases(&spec, bases);
   Py_DECREF(bases);
   if (!tp) return NULL;
+  /* Node's methods again, as methods of this class: the interpreter calls
+   * a C method directly (no generic call, no subclass check) only when
+   * the object's type is exactly the method's own. */
+  for (PyMethodDef *d = node_methods; d->ml_name; d++) {
+    PyObject *m = PyDescr_NewMethod((PyTypeObject *)tp, d);
+    int rc = m ? PyObject_SetAttrString(tp, d->ml_name, m) : -1;
+    Py_XDECREF(m);
+    if (rc < 0) {
+      Py_DECREF(tp);
+      return NULL;
+    }
+  }
   PyObject *k, *v;
   Py_ssize_t pos = 0;
   while (PyDict_Next(ns, &pos, &k, &v)) {
@@ -2251,7 +2267,22 @@ static PyObject *mod_node_class(PyObject *m, PyObject *args) {
          PyUnicode_CompareWithASCIIString(k, "__module__") == 0 ||
          PyUnicode_CompareWithASCIIString(k, "__qualname__") == 0))
       continue;
-    if (PyObject_SetAttr(tp, k, v) < 0) {
+    PyObject *own = NULL;
+    if (Py_IS_TYPE(v, &PyMethodDescr_Type) &&
+        PyType_IsSubtype((PyTypeObject *)tp,
+                         PyDescr_TYPE((PyDescrObject *)v))) {
+      /* a C method of Node (get_move = Node._mill_get_move): the same,
+       * of this class (above) */
+      own = PyDescr_NewMethod((PyTypeObject *)tp,
+                              ((PyMethodDescrObject *)v)->d_method);
+      if (!own) {
+        Py_DECREF(tp);
+        return NULL;
+      }
+    }
+    int rc = PyObject_SetAttr(tp, k, own ? own : v);
+    Py_XDECREF(own);
+    if (rc < 0) {
       Py_DECREF(tp);
       return NULL;
     }
