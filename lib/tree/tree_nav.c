@@ -242,28 +242,20 @@ sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
 }
 
-sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw, size_t *len) {
+sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw,
+                            size_t *len) {
   uint32_t f = n->flags;
-  sgf__tval v = {NULL, 0};
-  if (!(f & SGF__N_MOVE)) {
-    f = 0;
-  } else if (f & SGF__N_ONE) { /* the move inline in the node */
-    v.raw = n->u.inl;
-    v.len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
-  } else {
-    const sgf_tree *t = sgf__tree_any(n);
-    long i = move_prop(t, n);
-    if (i < 0) {
-      f = 0;
-    } else {
-      sgf__prop tmp;
-      v = sgf__pval(sgf__prop_at(t, n, (uint32_t)i, &tmp), 0);
-    }
+  sgf_value_view v;
+  sgf_color c;
+  if ((f & SGF__N_MOVE) && (f & SGF__N_ONE)) { /* the move inline */
+    if (raw) *raw = n->u.inl;
+    if (len) *len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
+    return (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
   }
+  c = sgf_node_move(n, &v); /* the rest: through the view */
   if (raw) *raw = v.raw;
   if (len) *len = v.len;
-  if (!(f & SGF__N_MOVE)) return SGF_COLOR_NONE;
-  return (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+  return c;
 }
 
 static int64_t sat_add(int64_t a, uint64_t k) {

@@ -94,7 +94,11 @@ static int node_free_n;
 
 /* A new Node for n, whose id is id, entered in the table (room reserved:
  * live_reserve). New reference, or NULL. */
-static PyObject *node_make(TreeObject *t, const sgf_node *n, size_t id) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline PyObject *
+node_make(TreeObject *t, const sgf_node *n, size_t id) {
   PyTypeObject *tp = t->node_type;
   NodeObject *no;
   if (t->node_plain) {
@@ -698,13 +702,20 @@ PyDoc_STRVAR(mill_get_move_doc,
              "sgfmill's get_move: the B property if present, else W; colour "
              "'b' or 'w',\nmove (row, col) or None for a pass; (None, None) "
              "if the node has neither.");
-static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+/* Kept out of line: the usual path of its caller stays small. */
+#if defined(__GNUC__)
+#define SGFPY_COLD __attribute__((noinline, cold))
+#else
+#define SGFPY_COLD
+#endif
+
+/* get_move for every case: a deleted node, no move, W with a B after it,
+ * a pass, a value that is not a point. */
+static SGFPY_COLD PyObject *mill_get_move_all(NodeObject *self) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
   const char *raw;
   size_t len;
-  /* The node's first B or W straight from the tree (no views): a move
-   * node as most are holds it inline. */
   sgf_color c = sgf_node_move_raw(n, &raw, &len);
   if (c == SGF_COLOR_NONE) {
     static PyObject *none_none;
@@ -725,6 +736,32 @@ static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
   int row, col, rc = mill_point(self->owner, raw, len, 1, &row, &col);
   if (rc < 0) return NULL;
   return cached_move(c == SGF_COLOR_WHITE, rc ? row : -1, col);
+}
+
+static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+  /* The usual case first, with nothing else on its way: a node of a tree
+   * never edited (none deleted), its move a point on the board, B, or W
+   * alone in its node. The rest: mill_get_move_all. */
+  TreeObject *t = self->owner;
+  const sgf_node *n = self->n;
+  const char *raw;
+  size_t len;
+  sgf_color c;
+  if (t && n && !t->cur && (c = sgf_node_move_raw(n, &raw, &len)) && len == 2 &&
+      (c == SGF_COLOR_BLACK || sgf_node_prop_count(n) == 1)) {
+    unsigned x = (unsigned char)raw[0] - 'a', y = (unsigned char)raw[1] - 'a';
+    /* a-z only ("tt" is a pass only on boards up to 19, where it is off
+     * the board) */
+    if (x < 26 && y < 26 && x < (unsigned)t->width && y < (unsigned)t->height) {
+      PyObject *r = move_cache[c == SGF_COLOR_WHITE]
+                              [(t->height - 1 - (int)y) * SGF_BOARD_MAX + x];
+      if (r) {
+        Py_INCREF(r);
+        return r;
+      }
+    }
+  }
+  return mill_get_move_all(self);
 }
 
 PyDoc_STRVAR(mill_points_doc,
@@ -1236,15 +1273,15 @@ static int run_parse(parse_ctx *c, const char *data, size_t len, size_t start,
    * (a call from inside a call: a finalizer run by a collection during
    * a callback), and none kept after a big input (its scratch memory is
    * the size of the largest game). */
-  static sgf_tree_builder *kept[4];
-  static parse_ctx *kept_ctx[4];
-  static int kept_busy[4];
+  static sgf_tree_builder *builders[4];
+  static parse_ctx *builder_ctx[4];
+  static int builder_busy[4];
   int k = (mainline ? 1 : 0) | (positions ? 2 : 0);
   parse_ctx *own = c, **user = &own;
   sgf_tree_builder *b = NULL;
-  if (!kept_busy[k] && kept[k]) {
-    b = kept[k];
-    user = &kept_ctx[k];
+  if (!builder_busy[k] && builders[k]) {
+    b = builders[k];
+    user = &builder_ctx[k];
   } else {
     sgf_options po;
     sgf_options_init(&po);
@@ -1257,32 +1294,33 @@ static int run_parse(parse_ctx *c, const char *data, size_t len, size_t start,
     sgf_tree_builder_callbacks_init(&cb);
     cb.on_game = on_game_cb;
     cb.on_diagnostic = on_diag_cb;
-    int keep = !kept_busy[k] && !kept[k];
-    b = sgf_tree_builder_create(&cb, keep ? (void *)&kept_ctx[k] : user, &bo);
+    int keep = !builder_busy[k] && !builders[k];
+    b = sgf_tree_builder_create(&cb, keep ? (void *)&builder_ctx[k] : user,
+                                &bo);
     if (!b) {
       PyErr_NoMemory();
       return -1;
     }
     if (keep) {
-      kept[k] = b;
-      user = &kept_ctx[k];
+      builders[k] = b;
+      user = &builder_ctx[k];
     }
   }
-  int mine = user == &kept_ctx[k];
+  int mine = user == &builder_ctx[k];
   if (mine) {
-    kept_busy[k] = 1;
-    kept_ctx[k] = c;
+    builder_busy[k] = 1;
+    builder_ctx[k] = c;
   }
   sgf_parser *p = sgf_tree_builder_parser(b);
   int rc = sgf_parser_feed(p, data + start, len - start, NULL);
   if (rc == SGF_OK) rc = sgf_parser_finish(p);
   if (mine) {
-    kept_busy[k] = 0;
-    kept_ctx[k] = NULL;
+    builder_busy[k] = 0;
+    builder_ctx[k] = NULL;
     if (len - start > ((size_t)1 << 20) ||
         sgf_tree_builder_reset(b) != SGF_OK) {
       sgf_tree_builder_destroy(b);
-      kept[k] = NULL;
+      builders[k] = NULL;
     }
   } else {
     sgf_tree_builder_destroy(b);
@@ -1351,6 +1389,73 @@ static PyObject *tree_parse(PyObject *cls, PyObject *args, PyObject *kw) {
   }
   PyObject *r = PyTuple_Pack(2, list, c.diags);
   Py_DECREF(list);
+  Py_DECREF(c.diags);
+  return r;
+}
+
+PyDoc_STRVAR(tree_mill_parse_doc,
+             "_mill_parse(data) -> (game or None, diagnostics, SZ, CA) or "
+             "None\n\n"
+             "sgfmill's reading of data (bytes-like): its first game tree, "
+             "from the first\n'(' followed by ';' (blanks between), with "
+             "the diagnostics and the root's\nfirst raw SZ and CA values "
+             "(None when absent); None when there is no such\n'('. "
+             "Sgf_game.from_bytes in one call.");
+static PyObject *tree_mill_parse(PyObject *cls, PyObject *arg) {
+  Py_buffer buf;
+  if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE) < 0) return NULL;
+  const char *d = buf.buf;
+  size_t len = (size_t)buf.len, start = 0;
+  for (;; start++) { /* the first match of (\s*; as re finds it */
+    const char *q = memchr(d + start, '(', len - start);
+    if (!q) {
+      PyBuffer_Release(&buf);
+      Py_RETURN_NONE;
+    }
+    start = (size_t)(q - d);
+    size_t j = start + 1;
+    while (j < len && (d[j] == ' ' || (d[j] >= '\t' && d[j] <= '\r'))) j++;
+    if (j < len && d[j] == ';') break;
+  }
+  parse_ctx c;
+  memset(&c, 0, sizeof c);
+  c.first_only = 1;
+  if (!(c.diags = PyList_New(0))) {
+    PyBuffer_Release(&buf);
+    return NULL;
+  }
+  int rc = run_parse(&c, d, len, start, 0, 0);
+  PyBuffer_Release(&buf);
+  PyObject *game = NULL, *sz = NULL, *ca = NULL, *r = NULL;
+  size_t used = 0;
+  if (rc < 0) goto done;
+  if (c.nkept) {
+    sgf_tree *tree = c.kept[0];
+    used = 1;
+    if (!(game = tree_alloc((PyTypeObject *)cls, tree))) goto done;
+    const sgf_node *root = sgf_tree_root(tree);
+    sgf_value_view v;
+    sz = first_value(root, "SZ", 2, &v)
+             ? PyBytes_FromStringAndSize(v.raw ? v.raw : "", v.len)
+             : (Py_INCREF(Py_None), Py_None);
+    ca = first_value(root, "CA", 2, &v)
+             ? PyBytes_FromStringAndSize(v.raw ? v.raw : "", v.len)
+             : (Py_INCREF(Py_None), Py_None);
+    if (!sz || !ca) goto done;
+  } else {
+    game = Py_None;
+    sz = Py_None;
+    ca = Py_None;
+    Py_INCREF(Py_None);
+    Py_INCREF(Py_None);
+    Py_INCREF(Py_None);
+  }
+  r = PyTuple_Pack(4, game, c.diags, sz, ca);
+done:
+  free_kept(&c, used);
+  Py_XDECREF(game);
+  Py_XDECREF(sz);
+  Py_XDECREF(ca);
   Py_DECREF(c.diags);
   return r;
 }
@@ -2191,6 +2296,8 @@ static PyTypeObject Node_Type = {
 static PyMethodDef tree_methods[] = {
     {"_parse", (PyCFunction)(void (*)(void))tree_parse,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, tree_parse_doc},
+    {"_mill_parse", (PyCFunction)tree_mill_parse, METH_O | METH_CLASS,
+     tree_mill_parse_doc},
     {"get_root", (PyCFunction)tree_get_root, METH_NOARGS, get_root_doc},
     {"node_at", (PyCFunction)tree_node_at, METH_O, node_at_doc},
     {"get_main_sequence", (PyCFunction)tree_main_sequence, METH_NOARGS,

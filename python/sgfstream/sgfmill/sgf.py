@@ -238,20 +238,18 @@ class Sgf_game(_core.Tree):
         (see sgfstream.sgfmill), boards up to 52x52 and SZ[w:h] (get_size()
         then gives (w, h)).
         """
-        m = sgf_grammar._START.search(bb)
-        if m is None:
+        # In C: the first "(\s*;", its game tree, the root's SZ and CA.
+        r = cls._mill_parse(bb)
+        if r is None:
             raise ValueError("no SGF data found")
-        trees, diags = cls._parse(bb, m.start())
+        game, diags, size_bb, ca = r
         for d in diags:
             if d.severity == "fatal" or (not lenient and d.code in _REFUSED):
                 raise ValueError("%s: line %d column %d: %s" % (
                     _REFUSED.get(d.code, "can't parse SGF data"), d.line,
                     d.column, d.message))
-        if not trees:
+        if game is None:
             raise ValueError("no SGF data found")
-        game = trees[0]
-        root = game.get_root()
-        size_bb = root._raw_or_none("SZ")
         if size_bb is None:
             size = 19
         else:
@@ -265,14 +263,13 @@ class Sgf_game(_core.Tree):
         if isinstance(size, int) and not 1 <= size <= limit:
             raise ValueError("size out of range: %s" % size)
         if override_encoding is None:
-            ca = root._raw_or_none("CA")
             encoding = ("ISO-8859-1" if ca is None
                         else ca.decode("ascii", "replace"))
         else:
             encoding = override_encoding
         game._setup(size, encoding)
         if override_encoding is not None:
-            root.set_raw("CA", game._encoding.encode())
+            game.get_root().set_raw("CA", game._encoding.encode())
         return game
 
     @classmethod
