@@ -271,6 +271,14 @@ static int has_prop(const sgf_node *n, const char *id, Py_ssize_t len) {
 /* The first value of the first property named id; 0 if none. */
 static int first_value(const sgf_node *n, const char *id, Py_ssize_t len,
                        sgf_value_view *out) {
+  if (strlen(id) == (size_t)len) { /* the library's search, by code */
+    sgf_prop_view pv = sgf_node_find_prop(n, id);
+    if (pv.nvalues) {
+      *out = sgf_prop_value(&pv, 0);
+      return 1;
+    }
+    if (!pv.ident) return 0; /* none (else: one without values first) */
+  }
   size_t np = sgf_node_prop_count(n);
   for (size_t i = 0; i < np; i++) {
     sgf_prop_view pv = sgf_node_prop(n, i);
