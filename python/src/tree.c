@@ -1401,17 +1401,72 @@ static PyObject *tree_parse(PyObject *cls, PyObject *args, PyObject *kw) {
   return r;
 }
 
+/* CA raw value (None: no CA) -> the normalised codec name sgfmill's
+ * checked encoding gives it (see tree_mill_parse). */
+static PyObject *enc_cache;
+static PyObject *str_size, *str_encoding_attr;
+
+/* sgfmill's SZ as the quick path takes it: one or two digits, 1 to 26;
+ * else 0 (the general path decides). */
+static int mill_quick_size(const sgf_value_view *v) {
+  if (v->len < 1 || v->len > 2) return 0;
+  int n = 0;
+  for (size_t i = 0; i < v->len; i++) {
+    if (v->raw[i] < '0' || v->raw[i] > '9') return 0;
+    n = n * 10 + (v->raw[i] - '0');
+  }
+  return n >= 1 && n <= 26 ? n : 0;
+}
+
+/* The normalised encoding of a CA value (ca NULL: none) through
+ * checked(), remembered; NULL with no error set when checked() refuses
+ * it (the general path raises then). New reference. */
+static PyObject *mill_quick_encoding(PyObject *checked,
+                                     const sgf_value_view *ca) {
+  if (!enc_cache && !(enc_cache = PyDict_New())) return NULL;
+  PyObject *key = ca ? PyBytes_FromStringAndSize(ca->raw ? ca->raw : "",
+                                                 (Py_ssize_t)ca->len)
+                     : (Py_INCREF(Py_None), Py_None);
+  if (!key) return NULL;
+  PyObject *name = PyDict_GetItemWithError(enc_cache, key);
+  if (name) {
+    Py_INCREF(name);
+  } else if (!PyErr_Occurred()) {
+    PyObject *arg = ca ? PyUnicode_DecodeASCII(ca->raw ? ca->raw : "",
+                                               (Py_ssize_t)ca->len, "replace")
+                       : PyUnicode_FromString("ISO-8859-1");
+    name = arg ? PyObject_CallOneArg(checked, arg) : NULL;
+    Py_XDECREF(arg);
+    if (name && PyDict_GET_SIZE(enc_cache) < 1000 &&
+        PyDict_SetItem(enc_cache, key, name) < 0)
+      Py_CLEAR(name);
+  }
+  Py_DECREF(key);
+  if (!name) PyErr_Clear();
+  return name;
+}
+
 PyDoc_STRVAR(tree_mill_parse_doc,
-             "_mill_parse(data) -> (game or None, diagnostics, SZ, CA) or "
-             "None\n\n"
+             "_mill_parse(data, checked_encoding=None) -> game, or (game or "
+             "None,\n    diagnostics, SZ, CA), or None\n\n"
              "sgfmill's reading of data (bytes-like): its first game tree, "
              "from the first\n'(' followed by ';' (blanks between), with "
              "the diagnostics and the root's\nfirst raw SZ and CA values "
-             "(None when absent); None when there is no such\n'('. "
+             "(None when absent); None when there is no such\n'('. With "
+             "checked_encoding (sgf_properties._checked_encoding), a game "
+             "with\nno diagnostic, SZ absent or 1 to 26 in one or two "
+             "digits and a CA it accepts\ncomes finished instead, as "
+             "Sgf_game.from_bytes makes it (size, _encoding,\nthe board). "
              "Sgf_game.from_bytes in one call.");
-static PyObject *tree_mill_parse(PyObject *cls, PyObject *arg) {
+static PyObject *tree_mill_parse(PyObject *cls, PyObject *const *args,
+                                 Py_ssize_t nargs) {
+  if (nargs < 1 || nargs > 2) {
+    PyErr_SetString(PyExc_TypeError, "_mill_parse(data, checked_encoding)");
+    return NULL;
+  }
+  PyObject *checked = nargs > 1 && args[1] != Py_None ? args[1] : NULL;
   Py_buffer buf;
-  if (PyObject_GetBuffer(arg, &buf, PyBUF_SIMPLE) < 0) return NULL;
+  if (PyObject_GetBuffer(args[0], &buf, PyBUF_SIMPLE) < 0) return NULL;
   const char *d = buf.buf;
   size_t len = (size_t)buf.len, start = 0;
   for (;; start++) { /* the first match of (\s*; as re finds it */
@@ -1439,16 +1494,37 @@ static PyObject *tree_mill_parse(PyObject *cls, PyObject *arg) {
   if (rc < 0) goto done;
   if (c.nkept) {
     sgf_tree *tree = c.kept[0];
-    used = 1;
-    if (!(game = tree_alloc((PyTypeObject *)cls, tree))) goto done;
     const sgf_node *root = sgf_tree_root(tree);
-    sgf_value_view v;
-    sz = first_value(root, "SZ", 2, &v)
-             ? PyBytes_FromStringAndSize(v.raw ? v.raw : "", v.len)
-             : (Py_INCREF(Py_None), Py_None);
-    ca = first_value(root, "CA", 2, &v)
-             ? PyBytes_FromStringAndSize(v.raw ? v.raw : "", v.len)
-             : (Py_INCREF(Py_None), Py_None);
+    sgf_value_view szv, cav;
+    int has_sz = first_value(root, "SZ", 2, &szv);
+    int has_ca = first_value(root, "CA", 2, &cav);
+    int size = has_sz ? mill_quick_size(&szv) : 19;
+    PyObject *name = NULL;
+    if (checked && size && PyList_GET_SIZE(c.diags) == 0)
+      name = mill_quick_encoding(checked, has_ca ? &cav : NULL);
+    used = 1;
+    if (!(game = tree_alloc((PyTypeObject *)cls, tree))) {
+      Py_XDECREF(name);
+      goto done;
+    }
+    if (name) { /* finished here: what from_bytes' _setup does */
+      PyObject *n = PyLong_FromLong(size);
+      int bad = !n || PyObject_SetAttr(game, str_size, n) < 0 ||
+                PyObject_SetAttr(game, str_encoding_attr, name) < 0;
+      Py_XDECREF(n);
+      Py_DECREF(name);
+      if (bad) goto done;
+      TreeObject *t = (TreeObject *)game;
+      t->width = t->height = size;
+      t->mill_lenient = 0;
+      r = game;
+      game = NULL;
+      goto done;
+    }
+    sz = has_sz ? PyBytes_FromStringAndSize(szv.raw ? szv.raw : "", szv.len)
+                : (Py_INCREF(Py_None), Py_None);
+    ca = has_ca ? PyBytes_FromStringAndSize(cav.raw ? cav.raw : "", cav.len)
+                : (Py_INCREF(Py_None), Py_None);
     if (!sz || !ca) goto done;
   } else {
     game = Py_None;
@@ -2304,8 +2380,8 @@ static PyTypeObject Node_Type = {
 static PyMethodDef tree_methods[] = {
     {"_parse", (PyCFunction)(void (*)(void))tree_parse,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, tree_parse_doc},
-    {"_mill_parse", (PyCFunction)tree_mill_parse, METH_O | METH_CLASS,
-     tree_mill_parse_doc},
+    {"_mill_parse", (PyCFunction)(void (*)(void))tree_mill_parse,
+     METH_FASTCALL | METH_CLASS, tree_mill_parse_doc},
     {"get_root", (PyCFunction)tree_get_root, METH_NOARGS, get_root_doc},
     {"node_at", (PyCFunction)tree_node_at, METH_O, node_at_doc},
     {"get_main_sequence", (PyCFunction)tree_main_sequence, METH_NOARGS,
@@ -2432,7 +2508,9 @@ static PyMethodDef tree_module_methods[] = {
 int sgfpy_init_tree(PyObject *m) {
   colour_b = PyUnicode_InternFromString("b");
   colour_w = PyUnicode_InternFromString("w");
-  if (!colour_b || !colour_w) return -1;
+  str_size = PyUnicode_InternFromString("size");
+  str_encoding_attr = PyUnicode_InternFromString("_encoding");
+  if (!colour_b || !colour_w || !str_size || !str_encoding_attr) return -1;
   if (PyType_Ready(&Node_Type) < 0 || PyType_Ready(&Tree_Type) < 0 ||
       PyType_Ready(&Board_Type) < 0)
     return -1;

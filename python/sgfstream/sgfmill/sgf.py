@@ -238,10 +238,16 @@ class Sgf_game(_core.Tree):
         (see sgfstream.sgfmill), boards up to 52x52 and SZ[w:h] (get_size()
         then gives (w, h)).
         """
-        # In C: the first "(\s*;", its game tree, the root's SZ and CA.
-        r = cls._mill_parse(bb)
+        # In C: the first "(\s*;", its game tree, the root's SZ and CA;
+        # the usual game (no diagnostic, a plain SZ, a known CA) finished.
+        quick = (override_encoding is None and not lenient
+                 and cls._setup is _SETUP)
+        r = cls._mill_parse(bb, sgf_properties._checked_encoding
+                            if quick else None)
         if r is None:
             raise ValueError("no SGF data found")
+        if type(r) is not tuple:
+            return r
         game, diags, size_bb, ca = r
         for d in diags:
             if d.severity == "fatal" or (not lenient and d.code in _REFUSED):
@@ -396,6 +402,10 @@ class Sgf_game(_core.Tree):
         if date is None:
             date = datetime.date.today()
         self.get_root().set("DT", date.strftime("%Y-%m-%d"))
+
+
+# What Sgf_game._mill_parse does for a game it finishes: this _setup.
+_SETUP = Sgf_game._setup
 
 
 def _lenient_size(bb):
