@@ -476,6 +476,70 @@ static void test_move_positions(void **state) {
   }
 }
 
+/* sgf_node_line() against the one-node calls it stands for, in chunks of
+ * every size from 1 to past the line's end, on a parsed tree (moves
+ * inline, others not, variations off the line), with positions kept, and
+ * after a cursor's edits. */
+static void test_node_line(void **state) {
+  const char *in =
+      "(;FF[4]C[r];B[pd];W[]C[x];C[y]W[qq]B[aa];B[tt]"
+      "(;B[abcd];W[dd][ee])(;B[qq]))";
+  (void)state;
+  for (int pass = 0; pass < 3; pass++) {
+    sgf_collection *col = parse_with(in, 0, pass == 1 ? SGF_TREE_POSITIONS : 0);
+    sgf_tree *t = sgf_collection_tree(col, 0);
+    const sgf_node *root = sgf_tree_root(t), *m;
+    size_t want = 0;
+    if (pass == 2) { /* edited: a node added at the end, values changed */
+      sgf_cursor *c = sgf_cursor_create(t);
+      for (m = root; sgf_node_first_child(m); m = sgf_node_first_child(m))
+        ;
+      assert_int_equal(sgf_cursor_goto(c, m), SGF_OK);
+      assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 3, 4, 0),
+                       SGF_OK);
+      assert_int_equal(sgf_cursor_goto(c, sgf_node_first_child(root)), SGF_OK);
+      assert_int_equal(sgf_cursor_add_value(c, "TE", "1", 1), SGF_OK);
+      sgf_cursor_destroy(c);
+    }
+    for (m = root; m; m = sgf_node_first_child(m)) want++;
+    assert_int_equal(want, pass == 2 ? 8 : 7);
+    for (size_t cap = 1; cap <= want + 1; cap++) {
+      sgf_line_node buf[16];
+      const sgf_node *rest = root;
+      size_t got = 0;
+      m = root;
+      while (rest) {
+        size_t k = sgf_node_line(rest, buf, cap, &rest);
+        assert_true(k >= 1 && k <= cap);
+        for (size_t i = 0; i < k; i++, got++, m = sgf_node_first_child(m)) {
+          const char *raw;
+          size_t len;
+          sgf_color c = sgf_node_move_raw(m, &raw, &len);
+          assert_ptr_equal(buf[i].node, m);
+          assert_int_equal(buf[i].id, sgf_node_id(m));
+          assert_int_equal(buf[i].nprops, sgf_node_prop_count(m));
+          assert_int_equal(buf[i].move, c);
+          assert_ptr_equal(buf[i].raw, raw);
+          assert_int_equal(buf[i].len, len);
+        }
+        if (rest) assert_ptr_equal(rest, m);
+      }
+      assert_int_equal(got, want);
+      assert_null(m);
+    }
+    {
+      sgf_line_node one;
+      const sgf_node *rest = root;
+      assert_int_equal(sgf_node_line(NULL, &one, 1, &rest), 0);
+      assert_null(rest);
+      assert_int_equal(sgf_node_line(root, &one, 0, &rest), 0);
+      assert_ptr_equal(rest, root);
+      assert_int_equal(sgf_node_line(root, &one, 1, NULL), 1);
+    }
+    sgf_collection_free(col);
+  }
+}
+
 /* Identity numbers: dense, the root 0, below the limit; kept by every
  * edit (added nodes get new ones, deletion frees none, promotion and
  * reparenting change pre-order indexes but no id). */
@@ -2325,6 +2389,7 @@ int main(void) {
       cmocka_unit_test(test_cursor_on_parsed_tree),
       cmocka_unit_test(test_move_raw),
       cmocka_unit_test(test_node_ids),
+      cmocka_unit_test(test_node_line),
       cmocka_unit_test(test_cursor_long_game),
       cmocka_unit_test(test_corpus_edge),
   };

@@ -399,6 +399,28 @@ SGF_EXTERN sgf_prop_view sgf_node_find_prop(const sgf_node *n,
                                             const char *ident);
 
 /* ---------------------------------------------------------------------- */
+/* A line in bulk: what sgf_node_first_child(), sgf_node_id(),
+ * sgf_node_prop_count() and sgf_node_move_raw() give, for many nodes in
+ * one call (a program that reads every move of a game's main line, a
+ * binding that makes an object per node).                                */
+
+typedef struct sgf_line_node {
+  const sgf_node *node; /* the node */
+  size_t id;            /* sgf_node_id(node) */
+  size_t nprops;        /* sgf_node_prop_count(node) */
+  sgf_color move;       /* sgf_node_move_raw(node, &raw, &len) */
+  const char *raw;      /* (NULL when there is no move) */
+  size_t len;
+} sgf_line_node;
+
+/* Up to cap nodes of the line from n along first children (n first),
+ * into out. Returns the number written; *rest (may be NULL) receives the
+ * node after the last one written, NULL at the end of the line: call
+ * again from there for more. O(nodes written). */
+SGF_EXTERN size_t sgf_node_line(const sgf_node *n, sgf_line_node *out,
+                                size_t cap, const sgf_node **rest);
+
+/* ---------------------------------------------------------------------- */
 /* Iterators (no allocation, no recursion). The struct is plain data:
  * declare it anywhere; its members are private.                           */
 

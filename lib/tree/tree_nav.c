@@ -242,8 +242,7 @@ sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
 }
 
-sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw,
-                            size_t *len) {
+sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw, size_t *len) {
   uint32_t f = n->flags;
   sgf_value_view v;
   sgf_color c;
@@ -256,6 +255,30 @@ sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw,
   if (raw) *raw = v.raw;
   if (len) *len = v.len;
   return c;
+}
+
+size_t sgf_node_line(const sgf_node *n, sgf_line_node *out, size_t cap,
+                     const sgf_node **rest) {
+  size_t k = 0;
+  if (n) {
+    const sgf_tree *t = sgf__tree_any(n);
+    for (; n && k < cap; k++, n = SGF__FIRST(t, n)) {
+      sgf_line_node *e = out + k;
+      uint32_t f = n->flags;
+      e->node = n;
+      e->id = sgf__id(n);
+      e->nprops = sgf__nprops(t, n);
+      if ((f & SGF__N_MOVE) && (f & SGF__N_ONE)) { /* the move inline */
+        e->move = (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+        e->raw = n->u.inl;
+        e->len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
+      } else {
+        e->move = sgf_node_move_raw(n, &e->raw, &e->len);
+      }
+    }
+  }
+  if (rest) *rest = n;
+  return k;
 }
 
 static int64_t sat_add(int64_t a, uint64_t k) {

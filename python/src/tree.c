@@ -28,6 +28,13 @@
 
 #include <sgfstream/typed.h>
 
+/* Kept out of line: the usual path of its caller stays small. */
+#if defined(__GNUC__)
+#define SGFPY_COLD __attribute__((noinline, cold))
+#else
+#define SGFPY_COLD
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Types                                                                   */
 
@@ -41,6 +48,8 @@ typedef struct TreeObject {
   int width, height; /* the board sgfmill points are read on */
   int mill_lenient;  /* sgfmill points: letters A-Z as 26-51 too */
   int node_plain;    /* node_type's instances are plain memory (node_make) */
+  int mill;          /* sgfmill's (_set_board called): line_list reads the
+                        nodes' moves too */
 } TreeObject;
 
 typedef struct NodeObject {
@@ -48,6 +57,10 @@ typedef struct NodeObject {
   const sgf_node *n;
   size_t id;        /* sgf_node_id(n): its entry in owner->live */
   PyObject *rawmap; /* get_raw_property_map()'s dict, made on demand */
+  PyObject *move;   /* sgfmill's get_move() result, found with the node
+                       (line_list), borrowed (the shared tuples live as
+                       long as the module), or NULL; good while the tree
+                       has no cursor (no edit) */
 } NodeObject;
 
 typedef struct BoardObject {
@@ -117,6 +130,7 @@ node_make(TreeObject *t, const sgf_node *n, size_t id) {
   no->n = n;
   no->id = id;
   no->rawmap = NULL;
+  no->move = NULL;
   t->live[id] = (PyObject *)no;
   return (PyObject *)no;
 }
@@ -133,33 +147,36 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
   return node_make(t, n, id);
 }
 
+static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
+                                       const char *raw, size_t len,
+                                       size_t nprops);
+
 /* The list of the Nodes from n along first children to the end of its
- * line (n NULL: an empty list). */
+ * line (n NULL: an empty list), the line read from the library in bulk
+ * (sgf_node_line); for sgfmill's games each new node gets its get_move()
+ * result too. */
 static PyObject *line_list(TreeObject *t, const sgf_node *n) {
-  const sgf_node *buf[512], **v = buf;
-  size_t k = 0, cap = sizeof buf / sizeof buf[0];
+  sgf_line_node buf[256], *v = buf;
+  size_t k = 0, cap = sgf_tree_node_count(t->tree); /* the line's bound */
   PyObject *l = NULL;
-  for (; n; n = sgf_node_first_child(n)) {
-    if (k == cap) {
-      const sgf_node **nv = PyMem_Malloc(2 * cap * sizeof *nv);
-      if (!nv) {
-        PyErr_NoMemory();
-        goto done;
-      }
-      memcpy(nv, v, k * sizeof *nv);
-      if (v != buf) PyMem_Free(v);
-      v = nv;
-      cap *= 2;
-    }
-    v[k++] = n;
+  if (cap <= sizeof buf / sizeof buf[0]) {
+    cap = sizeof buf / sizeof buf[0];
+  } else if (!(v = PyMem_Malloc(cap * sizeof *v))) {
+    PyErr_NoMemory();
+    return NULL;
   }
+  while (n && k < cap) k += sgf_node_line(n, v + k, cap - k, &n);
   if (live_reserve(t) < 0 || !(l = PyList_New((Py_ssize_t)k))) goto done;
+  int mill = t->mill && !t->cur;
   for (size_t i = 0; i < k; i++) {
-    size_t id = sgf_node_id(v[i]);
-    PyObject *o = t->live[id];
-    if (o)
+    PyObject *o = t->live[v[i].id];
+    if (o) {
       Py_INCREF(o);
-    else if (!(o = node_make(t, v[i], id))) {
+    } else if ((o = node_make(t, v[i].node, v[i].id))) {
+      if (mill)
+        ((NodeObject *)o)->move =
+            mill_fast_move(t, v[i].move, v[i].raw, v[i].len, v[i].nprops);
+    } else {
       Py_CLEAR(l);
       break;
     }
@@ -710,13 +727,6 @@ PyDoc_STRVAR(mill_get_move_doc,
              "sgfmill's get_move: the B property if present, else W; colour "
              "'b' or 'w',\nmove (row, col) or None for a pass; (None, None) "
              "if the node has neither.");
-/* Kept out of line: the usual path of its caller stays small. */
-#if defined(__GNUC__)
-#define SGFPY_COLD __attribute__((noinline, cold))
-#else
-#define SGFPY_COLD
-#endif
-
 /* get_move for every case: a deleted node, no move, W with a B after it,
  * a pass, a value that is not a point. */
 static SGFPY_COLD PyObject *mill_get_move_all(NodeObject *self) {
@@ -741,32 +751,89 @@ static SGFPY_COLD PyObject *mill_get_move_all(NodeObject *self) {
       len = v.len;
     }
   }
-  int row, col, rc = mill_point(self->owner, raw, len, 1, &row, &col);
+  int row = 0, col = 0;
+  int rc = mill_point(self->owner, raw, len, 1, &row, &col);
   if (rc < 0) return NULL;
   return cached_move(c == SGF_COLOR_WHITE, rc ? row : -1, col);
 }
 
-static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
-  /* The usual case first, with nothing else on its way: a node of a tree
-   * never edited (none deleted), its move a point on the board, B, or W
-   * alone in its node. The rest: mill_get_move_all. */
-  TreeObject *t = self->owner;
-  const sgf_node *n = self->n;
-  const char *raw;
-  size_t len;
-  sgf_color c;
-  if (t && n && !t->cur && (c = sgf_node_move_raw(n, &raw, &len)) && len == 2 &&
-      (c == SGF_COLOR_BLACK || sgf_node_prop_count(n) == 1)) {
+/* mill_fast_move for the less usual cases (no move, a pass, W with
+ * other properties, a point not seen yet, not a point) */
+static SGFPY_COLD PyObject *mill_fast_move_rest(TreeObject *t, sgf_color c,
+                                                const char *raw, size_t len,
+                                                size_t nprops) {
+  static PyObject *none_none;
+  PyObject **slot;
+  int white = c == SGF_COLOR_WHITE;
+  if (c == SGF_COLOR_NONE) {
+    if (!none_none) none_none = PyTuple_Pack(2, Py_None, Py_None);
+    slot = &none_none;
+  } else if (white && nprops > 1) {
+    return NULL;
+  } else if (len == 2) {
     unsigned x = (unsigned char)raw[0] - 'a', y = (unsigned char)raw[1] - 'a';
+    if (x < 26 && y < 26 && x < (unsigned)t->width && y < (unsigned)t->height) {
+      int row = t->height - 1 - (int)y;
+      slot = &move_cache[white][row * SGF_BOARD_MAX + (int)x];
+      if (!*slot) Py_XDECREF(cached_move(white, row, (int)x));
+    } else if (raw[0] == 't' && raw[1] == 't' && t->width <= 19 &&
+               t->height <= 19) {
+      slot = &pass_cache[white];
+      if (!*slot) Py_XDECREF(cached_move(white, -1, 0));
+    } else {
+      return NULL;
+    }
+  } else if (len == 0) {
+    slot = &pass_cache[white];
+    if (!*slot) Py_XDECREF(cached_move(white, -1, 0));
+  } else {
+    return NULL;
+  }
+  if (!*slot) PyErr_Clear(); /* no memory: the general path says so */
+  return *slot;
+}
+
+/* sgfmill's get_move() result for a move as the library reads it (colour
+ * of the first B or W, its raw value, the node's number of properties),
+ * borrowed, when it is a usual one: no move, a point a-z on the board, a
+ * pass; B, or W alone in its node (sgfmill prefers B wherever it is).
+ * NULL for the rest (mill_get_move_all decides; no error set). */
+static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
+                                       const char *raw, size_t len,
+                                       size_t nprops) {
+  if (len == 2 && c != SGF_COLOR_NONE &&
+      (c == SGF_COLOR_BLACK || nprops == 1)) {
     /* a-z only ("tt" is a pass only on boards up to 19, where it is off
      * the board) */
+    unsigned x = (unsigned char)raw[0] - 'a', y = (unsigned char)raw[1] - 'a';
     if (x < 26 && y < 26 && x < (unsigned)t->width && y < (unsigned)t->height) {
       PyObject *r = move_cache[c == SGF_COLOR_WHITE]
                               [(t->height - 1 - (int)y) * SGF_BOARD_MAX + x];
-      if (r) {
-        Py_INCREF(r);
-        return r;
-      }
+      if (r) return r;
+    }
+  }
+  return mill_fast_move_rest(t, c, raw, len, nprops);
+}
+
+static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+  /* The usual case first, with nothing else on its way: a node of a tree
+   * never edited (none deleted), its result found with it (line_list)
+   * or its move a usual one (mill_fast_move). The rest:
+   * mill_get_move_all. */
+  TreeObject *t = self->owner;
+  const sgf_node *n = self->n;
+  if (t && n && !t->cur) {
+    PyObject *r = self->move;
+    if (!r) {
+      const char *raw;
+      size_t len;
+      sgf_color c = sgf_node_move_raw(n, &raw, &len);
+      r = mill_fast_move(t, c, raw, len,
+                         c == SGF_COLOR_WHITE ? sgf_node_prop_count(n) : 1);
+    }
+    if (r) {
+      Py_INCREF(r);
+      return r;
     }
   }
   return mill_get_move_all(self);
@@ -1517,6 +1584,7 @@ static PyObject *tree_mill_parse(PyObject *cls, PyObject *const *args,
       TreeObject *t = (TreeObject *)game;
       t->width = t->height = size;
       t->mill_lenient = 0;
+      t->mill = 1;
       r = game;
       game = NULL;
       goto done;
@@ -1602,6 +1670,10 @@ static PyObject *tree_set_board(TreeObject *self, PyObject *args) {
   self->width = w;
   self->height = h;
   self->mill_lenient = lenient;
+  self->mill = 1;
+  /* results found for another board: gone */
+  for (size_t i = 0; i < self->nlive; i++)
+    if (self->live[i]) ((NodeObject *)self->live[i])->move = NULL;
   Py_RETURN_NONE;
 }
 

@@ -76,6 +76,19 @@ class TestPaths(unittest.TestCase):
         self.assertIsInstance(sgf.Sgf_game._mill_parse(CASES[0]), tuple)
         self.assertIsNone(sgf.Sgf_game._mill_parse(CASES[-1], check))
 
+    def test_get_move_after_a_new_board(self):
+        # results found with the nodes are for the board they were read on
+        g = sgf.Sgf_game.from_bytes(b"(;C[x];B[pd];W[cc];B[tt])")
+        nodes = g.get_main_sequence()
+        self.assertEqual([n.get_move() for n in nodes[1:]],
+                         [("b", (15, 15)), ("w", (16, 2)), ("b", None)])
+        g._set_board(9, 9, False)
+        with self.assertRaises(ValueError):
+            nodes[1].get_move()
+        self.assertEqual(nodes[2].get_move(), ("w", (6, 2)))
+        g._set_board(25, 25, False)  # tt a point on 25x25
+        self.assertEqual(nodes[3].get_move(), ("b", (5, 19)))
+
     def test_get_move_after_edits(self):
         # an edited tree takes get_move's general path: the same answers
         g = sgf.Sgf_game.from_bytes(b"(;C[x];B[aa];W[bb];B[cc])")
