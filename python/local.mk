@@ -6,7 +6,8 @@
 # it the same way for the python3 on PATH. Installing: README, Python.
 TESTS += python/run-tests.sh
 EXTRA_DIST += python/run-tests.sh python/setup.py python/pyproject.toml \
-	python/README.md bench/python.sh
+	python/README.md bench/python.sh bench/python-sgfmill.py \
+	bench/python-stream.py
 # The sources, the package and the tests (python/src/*.[ch],
 # python/sgfstream/**.py, python/tests/) go by wildcard at dist time, so
 # that a file added there needs no line here.

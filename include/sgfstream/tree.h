@@ -302,6 +302,16 @@ SGF_EXTERN size_t sgf_node_child_index(const sgf_node *n);
  * by the next query. To keep hold of a node across edits keep the
  * sgf_node pointer, which stays valid as long as the tree. */
 SGF_EXTERN size_t sgf_node_index(const sgf_node *n);
+/* Identity number: the node's number in its tree, 0 for the root, below
+ * sgf_tree_id_limit(). Unlike the pre-order index it is fixed for the
+ * node's life (no edit changes it) and never given to another node of
+ * the tree; a deleted node keeps its own. O(1). For tables that go
+ * beside a tree: an array indexed by id. */
+SGF_EXTERN size_t sgf_node_id(const sgf_node *n);
+/* One more than the largest id a node of t has had: the number of nodes
+ * t was built with, raised by each node a cursor adds (deleted nodes
+ * still count). O(1). */
+SGF_EXTERN size_t sgf_tree_id_limit(const sgf_tree *t);
 /* Nodes in the subtree rooted at n, n included. */
 SGF_EXTERN size_t sgf_node_subtree_size(const sgf_node *n);
 /* Tree depth: the number of nodes on the path from the root to n, minus
@@ -348,6 +358,15 @@ SGF_EXTERN sgf_pos sgf_node_pos(const sgf_node *n);
  * move), valid as the views below are. */
 SGF_EXTERN sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value);
 
+/* The same move without a view, for readers that want only its letters:
+ * the colour of the node's first B or W (SGF_COLOR_NONE if none), and
+ * in *raw and *len (each may be NULL) the raw bytes of that property's
+ * first value, followed by NUL, valid as a view's (NULL and 0 when
+ * there is no move). O(1) for a node whose one property is its move
+ * (most move nodes), else O(number of properties). */
+SGF_EXTERN sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw,
+                                       size_t *len);
+
 /* Move number. Moves (nodes holding B or W) are numbered 1, 2, 3 ... along
  * the path from the root. A node with MN[k] that holds a move gives that
  * move the number k, and later moves count on from k (k+1, ...); MN[k] in a
@@ -378,6 +397,28 @@ SGF_EXTERN sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i);
  * of properties). */
 SGF_EXTERN sgf_prop_view sgf_node_find_prop(const sgf_node *n,
                                             const char *ident);
+
+/* ---------------------------------------------------------------------- */
+/* A line in bulk: what sgf_node_first_child(), sgf_node_id(),
+ * sgf_node_prop_count() and sgf_node_move_raw() give, for many nodes in
+ * one call (a program that reads every move of a game's main line, a
+ * binding that makes an object per node).                                */
+
+typedef struct sgf_line_node {
+  const sgf_node *node; /* the node */
+  size_t id;            /* sgf_node_id(node) */
+  size_t nprops;        /* sgf_node_prop_count(node) */
+  sgf_color move;       /* sgf_node_move_raw(node, &raw, &len) */
+  const char *raw;      /* (NULL when there is no move) */
+  size_t len;
+} sgf_line_node;
+
+/* Up to cap nodes of the line from n along first children (n first),
+ * into out. Returns the number written; *rest (may be NULL) receives the
+ * node after the last one written, NULL at the end of the line: call
+ * again from there for more. O(nodes written). */
+SGF_EXTERN size_t sgf_node_line(const sgf_node *n, sgf_line_node *out,
+                                size_t cap, const sgf_node **rest);
 
 /* ---------------------------------------------------------------------- */
 /* Iterators (no allocation, no recursion). The struct is plain data:

@@ -98,6 +98,10 @@ size_t sgf_node_index(const sgf_node *n) {
   return k;
 }
 
+size_t sgf_node_id(const sgf_node *n) { return sgf__id(n); }
+
+size_t sgf_tree_id_limit(const sgf_tree *t) { return t->nslots; }
+
 size_t sgf_node_subtree_size(const sgf_node *n) {
   const sgf__facts *f = sgf__facts_of(n);
   const sgf_node *m = n;
@@ -236,6 +240,45 @@ sgf_color sgf_node_move(const sgf_node *n, sgf_value_view *value) {
   }
   if (!(n->flags & SGF__N_MOVE)) return SGF_COLOR_NONE;
   return (n->flags & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+}
+
+sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw, size_t *len) {
+  uint32_t f = n->flags;
+  sgf_value_view v;
+  sgf_color c;
+  if ((f & SGF__N_MOVE) && (f & SGF__N_ONE)) { /* the move inline */
+    if (raw) *raw = n->u.inl;
+    if (len) *len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
+    return (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+  }
+  c = sgf_node_move(n, &v); /* the rest: through the view */
+  if (raw) *raw = v.raw;
+  if (len) *len = v.len;
+  return c;
+}
+
+size_t sgf_node_line(const sgf_node *n, sgf_line_node *out, size_t cap,
+                     const sgf_node **rest) {
+  size_t k = 0;
+  if (n) {
+    const sgf_tree *t = sgf__tree_any(n);
+    for (; n && k < cap; k++, n = SGF__FIRST(t, n)) {
+      sgf_line_node *e = out + k;
+      uint32_t f = n->flags;
+      e->node = n;
+      e->id = sgf__id(n);
+      e->nprops = sgf__nprops(t, n);
+      if ((f & SGF__N_MOVE) && (f & SGF__N_ONE)) { /* the move inline */
+        e->move = (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+        e->raw = n->u.inl;
+        e->len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
+      } else {
+        e->move = sgf_node_move_raw(n, &e->raw, &e->len);
+      }
+    }
+  }
+  if (rest) *rest = n;
+  return k;
 }
 
 static int64_t sat_add(int64_t a, uint64_t k) {

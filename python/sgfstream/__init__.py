@@ -63,7 +63,7 @@ from ._core import (  # noqa: F401
 __version__ = "1.1.0"
 
 __all__ = [
-    "games", "headers", "read_inputs",
+    "games", "headers", "read_inputs", "GameStream",
     "GameRecord", "Source", "Diagnostic", "SGFError",
     "Handler", "Parser",
     "CONTINUE", "SKIP", "PAUSE", "STOP",
@@ -248,12 +248,16 @@ def _read_path(path):
 _BROKEN = (EOFError, zipfile.BadZipFile, tarfile.TarError, lzma.LZMAError, gzip.BadGzipFile)
 
 
-def _run(source, mode, strict, charset, mainline):
+def _run(source, mode, strict, charset, mainline, outside):
     where = "<input>"
     try:
         for name, member, reader in read_inputs(source):
             where = (name or "<stream>") + (":" + member if member else "")
-            yield from _core.Stream(reader, mode, name, member, strict, charset, mainline)
+            stream = _core.Stream(reader, mode, name, member, strict, charset, mainline)
+            yield from stream
+            # what came after the input's last game (or in an input
+            # without one): no game to carry it
+            outside.extend(stream.pending)
     except _BROKEN as e:
         raise SGFError("%s: the input breaks off or is damaged (%s); the games "
                        "before the break were read" % (where, e)) from e
@@ -262,6 +266,43 @@ def _run(source, mode, strict, charset, mainline):
             raise
         raise SGFError("%s: the input is damaged (%s); the games before the "
                        "damage were read" % (where, e)) from e
+
+
+class GameStream:
+    """The iterator games() and headers() return: the games (or header
+    dicts) one at a time, and the diagnostics no game carries.
+
+    diagnostics: a list of the Diagnostic objects found outside every
+    game: after an input's last game (text or a ')' too many after it),
+    or in an input without a game (no '(;' at all), in input order, each
+    with its file. It grows as the inputs are read: complete once the
+    iteration has ended. (In strict mode such a diagnostic is an error,
+    which raises SGFError instead.) Diagnostics inside a game are in its
+    record's .diagnostics.
+
+        stream = sgfstream.games("collection.sgf")
+        for game in stream:
+            ...
+        for d in stream.diagnostics:
+            print(d)
+    """
+
+    __slots__ = ("_it", "diagnostics")
+
+    def __init__(self, source, mode, strict, charset, mainline):
+        self.diagnostics = []
+        self._it = _run(source, mode, strict, charset, mainline,
+                        self.diagnostics)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+    def close(self):
+        """Stop reading (the input being read is closed)."""
+        self._it.close()
 
 
 def games(source, *, strict=False, charset=None, mainline=False):
@@ -281,11 +322,19 @@ def games(source, *, strict=False, charset=None, mainline=False):
     member, index, offset, line, column), .diagnostics, .nodes and
     .moves() (the main line as an array.array('B'), three bytes a move:
     colour 1/2, x, y; see GameRecord.moves). A fatal diagnostic (depth
-    limit, UTF-16 input) raises SGFError in any mode; a damaged or
-    truncated compressed input raises SGFError after the games before the
-    break.
+    limit, UTF-16 that does not decode) raises SGFError in any mode; a
+    damaged or truncated compressed input raises SGFError after the games
+    before the break.
+
+    UTF-16 input (a byte-order mark, or '(' written as UTF-16) is read
+    converted to UTF-8, as the sgf tool reads it: .data holds the
+    converted bytes, offsets, lines and columns count in them, and the
+    first game carries the warning utf16-input (an error in strict mode).
+
+    Returns a GameStream: iterate it; its .diagnostics are those found
+    outside every game (after the last one, or in an input without one).
     """
-    return _run(source, _core.MODE_GAMES, strict, charset, mainline)
+    return GameStream(source, _core.MODE_GAMES, strict, charset, mainline)
 
 
 def headers(source, *, strict=False, charset=None):
@@ -300,12 +349,14 @@ def headers(source, *, strict=False, charset=None):
     64 KiB). A value that is not of its type (KM[6.5 pts]) comes as its
     text. Text is decoded as FF[4] SimpleText and converted from the
     game's CA (or charset) to str. `sgf json --headers` gives the same
-    fields. source, strict, charset: as for games().
+    fields. source, strict, charset: as for games() (UTF-16 input
+    included). Returns a GameStream, whose .diagnostics are those found
+    outside every game.
 
         import pandas
         table = pandas.DataFrame(sgfstream.headers("games.zip"))
     """
-    return _run(source, _core.MODE_HEADERS, strict, charset, False)
+    return GameStream(source, _core.MODE_HEADERS, strict, charset, False)
 
 
 from .tree import *  # Game, Node, Board: python/sgfstream/tree.py

@@ -34,6 +34,7 @@ enum { MODE_GAMES = 0, MODE_HEADERS = 1 };
 static PyTypeObject *source_type;
 static PyObject *array_type; /* array.array */
 static PyObject *str_B;      /* "B" */
+static PyObject *str_utf8;   /* "UTF-8" */
 
 static PyStructSequence_Field source_fields[] = {
     {"file", "the path read (None for bytes and unnamed file objects)"},
@@ -265,6 +266,15 @@ typedef struct {
   PyObject *pending; /* diagnostics not yet given to a game */
   PyObject *ready;   /* the item the last feed completed */
   int failed;        /* a Python error is set by a callback */
+  /* UTF-16 input (sgfstream/utf16.h), decided on the first 4 bytes: read
+   * into raw, converted to UTF-8 into the window, which the parser and
+   * the games' bytes see. */
+  int decided, utf16;
+  int u16_bad; /* 1: a lone surrogate or a cut character: no more
+                  input; 2: reported */
+  sgf_utf16_decoder u16;
+  char *raw;
+  size_t raw_cap;
 } Stream;
 
 static PyTypeObject Stream_Type;
@@ -367,7 +377,9 @@ static int game_done(Stream *s, uint64_t end) {
   r->diagnostics = take_pending(s);
   r->moves =
       PyBytes_FromStringAndSize((const char *)s->mv, (Py_ssize_t)s->mvlen);
-  r->charset = s->charset;
+  /* a UTF-16 input was converted: its CA no longer says what the bytes
+   * are (the override still does) */
+  r->charset = s->utf16 && s->charset == Py_None ? str_utf8 : s->charset;
   Py_INCREF(r->charset);
   r->game = NULL;
   r->nodes = s->nodes;
@@ -423,8 +435,11 @@ static int headers_done(Stream *s) {
   PyObject *d = PyDict_New();
   if (!d) return -1;
   sgf_charset_reset(s->cs);
-  if (s->have[NFIELDS] &&
-      grow(&s->text, &s->text_cap, s->hsize[NFIELDS] + 1) == 0) {
+  if (s->utf16) {
+    /* converted to UTF-8: CA is moot (as for the sgf tool) */
+    sgf_charset_set_ca(s->cs, "UTF-8", 5);
+  } else if (s->have[NFIELDS] &&
+             grow(&s->text, &s->text_cap, s->hsize[NFIELDS] + 1) == 0) {
     size_t n = sgf_text_decode(s->hbuf + s->hstart[NFIELDS], s->hsize[NFIELDS],
                                s->text, SGF_TEXT_SIMPLE);
     sgf_charset_set_ca(s->cs, s->text, n); /* unknown: the default applies */
@@ -699,6 +714,7 @@ static void stream_dealloc(Stream *s) {
   PyMem_Free(s->mv);
   PyMem_Free(s->hbuf);
   PyMem_Free(s->text);
+  PyMem_Free(s->raw);
   Py_XDECREF(s->reader);
   Py_XDECREF(s->readinto);
   Py_XDECREF(s->read);
@@ -801,33 +817,13 @@ fail:
   return NULL;
 }
 
-/* The window: drop the bytes no game or event still needs, then read up
- * to CHUNK more. Returns the bytes read (0 at end of input) or -1. */
-static Py_ssize_t fill(Stream *s) {
-  uint64_t keep = sgf_parser_held_offset(s->p);
-  if (s->mode == MODE_GAMES && s->in_game && s->game_start < keep)
-    keep = s->game_start;
-  if (keep > s->base + s->fed) keep = s->base + s->fed;
-  if (keep > s->base) {
-    size_t drop = (size_t)(keep - s->base);
-    memmove(s->win, s->win + drop, s->len - drop);
-    s->len -= drop;
-    s->fed -= drop;
-    s->base = keep;
-  }
-  if (grow(&s->win, &s->cap, s->len + CHUNK) < 0) return -1;
-  /* a window that grew for a big game shrinks back after it */
-  if (s->cap > 4 * (s->len + CHUNK) && s->cap > 4 * CHUNK) {
-    size_t n = s->len + CHUNK;
-    char *w = PyMem_Realloc(s->win, n);
-    if (w) {
-      s->win = w;
-      s->cap = n;
-    }
-  }
+/* Read up to CHUNK bytes from the reader into *buf + at (room for CHUNK
+ * there: the caller's; more if read() gives more: *buf grows). Returns
+ * the bytes read (0 at end of input) or -1. */
+static Py_ssize_t read_some(Stream *s, char **buf, size_t *cap, size_t at) {
   Py_ssize_t got;
   if (s->readinto) {
-    PyObject *mv = PyMemoryView_FromMemory(s->win + s->len, CHUNK, PyBUF_WRITE);
+    PyObject *mv = PyMemoryView_FromMemory(*buf + at, CHUNK, PyBUF_WRITE);
     if (!mv) return -1;
     PyObject *r = PyObject_CallOneArg(s->readinto, mv);
     PyObject *et, *ev, *etb;
@@ -866,17 +862,123 @@ static Py_ssize_t fill(Stream *s) {
     got = view.len;
     if (got > CHUNK) {
       /* more than asked: take it all */
-      if (grow(&s->win, &s->cap, s->len + (size_t)got) < 0) {
+      if (grow(buf, cap, at + (size_t)got) < 0) {
         PyBuffer_Release(&view);
         Py_DECREF(r);
         return -1;
       }
     }
-    if (got) memcpy(s->win + s->len, view.buf, (size_t)got);
+    if (got) memcpy(*buf + at, view.buf, (size_t)got);
     PyBuffer_Release(&view);
     Py_DECREF(r);
   }
-  s->len += (size_t)got;
+  return got;
+}
+
+/* Convert n bytes of UTF-16 at in (the input's next ones) into the
+ * window. 0, or -1 (no memory). A lone surrogate: u16_bad, the text
+ * before it kept. */
+static int convert(Stream *s, const char *in, size_t n) {
+  while (n > 0 && !s->u16_bad) {
+    /* a code unit gives at most 3 bytes of UTF-8 (a pair: 4 for 4) */
+    if (grow(&s->win, &s->cap, s->len + n + n / 2 + 8) < 0) return -1;
+    size_t used = 0, wrote = 0;
+    int rc = sgf_utf16_decode(&s->u16, in, n, &used, s->win + s->len,
+                              s->cap - s->len, &wrote);
+    s->len += wrote;
+    if (rc != SGF_OK) s->u16_bad = 1;
+    in += used;
+    n -= used;
+  }
+  return 0;
+}
+
+/* The end of a UTF-16 input: a character cut off is an error too. */
+static void convert_end(Stream *s) {
+  if (!s->u16_bad && sgf_utf16_decode_end(&s->u16) != SGF_OK) s->u16_bad = 1;
+}
+
+/* fill() for a UTF-16 input: read, convert; the bytes added to the
+ * window, 0 at the end of input (or after a bad character), -1. */
+static Py_ssize_t fill_utf16(Stream *s) {
+  size_t before = s->len;
+  while (s->len == before && !s->u16_bad) {
+    if (grow(&s->raw, &s->raw_cap, CHUNK) < 0) return -1;
+    Py_ssize_t got = read_some(s, &s->raw, &s->raw_cap, 0);
+    if (got < 0) return -1;
+    if (got == 0) {
+      convert_end(s);
+      break;
+    }
+    if (convert(s, s->raw, (size_t)got) < 0) return -1;
+  }
+  return (Py_ssize_t)(s->len - before);
+}
+
+/* The first fill: read until 4 bytes (or the end) decide whether the
+ * input is UTF-16 (sgf_utf16_detect, as the parser and the sgf tool
+ * decide); if so, say it (the warning utf16-input at 1:1, an error in
+ * strict mode) and convert from then on. */
+static Py_ssize_t fill_first(Stream *s) {
+  Py_ssize_t got;
+  int order;
+  size_t mark = 0;
+  do {
+    if (grow(&s->win, &s->cap, s->len + CHUNK) < 0) return -1;
+    got = read_some(s, &s->win, &s->cap, s->len);
+    if (got < 0) return -1;
+    s->len += (size_t)got;
+    order = sgf_utf16_detect(s->win, s->len, got == 0, &mark);
+  } while (order == SGF_UTF16_UNDECIDED);
+  s->decided = 1;
+  if (order == SGF_UTF16_NONE) return (Py_ssize_t)s->len;
+  s->utf16 = 1;
+  sgf_utf16_decoder_init(&s->u16, order);
+  sgf_diag d;
+  memset(&d, 0, sizeof d);
+  d.code = SGF_DIAG_UTF16_INPUT;
+  d.pos = sgf_parser_position(s->p);
+  sgf_parser_report(s->p, &d);
+  if (s->failed) return -1;
+  /* the bytes read, as UTF-16, to raw; the window gets their text */
+  size_t n = s->len - mark;
+  if (grow(&s->raw, &s->raw_cap, n > CHUNK ? n : CHUNK) < 0) return -1;
+  memcpy(s->raw, s->win + mark, n);
+  s->len = 0;
+  if (convert(s, s->raw, n) < 0) return -1;
+  if (got == 0) convert_end(s);
+  if (s->len > 0 || got == 0 || s->u16_bad) return (Py_ssize_t)s->len;
+  return fill_utf16(s);
+}
+
+/* The window: drop the bytes no game or event still needs, then read up
+ * to CHUNK more. Returns the bytes read (0 at end of input) or -1. */
+static Py_ssize_t fill(Stream *s) {
+  uint64_t keep = sgf_parser_held_offset(s->p);
+  if (s->mode == MODE_GAMES && s->in_game && s->game_start < keep)
+    keep = s->game_start;
+  if (keep > s->base + s->fed) keep = s->base + s->fed;
+  if (keep > s->base) {
+    size_t drop = (size_t)(keep - s->base);
+    memmove(s->win, s->win + drop, s->len - drop);
+    s->len -= drop;
+    s->fed -= drop;
+    s->base = keep;
+  }
+  if (grow(&s->win, &s->cap, s->len + CHUNK) < 0) return -1;
+  /* a window that grew for a big game shrinks back after it */
+  if (s->cap > 4 * (s->len + CHUNK) && s->cap > 4 * CHUNK) {
+    size_t n = s->len + CHUNK;
+    char *w = PyMem_Realloc(s->win, n);
+    if (w) {
+      s->win = w;
+      s->cap = n;
+    }
+  }
+  if (!s->decided) return fill_first(s);
+  if (s->utf16) return fill_utf16(s);
+  Py_ssize_t got = read_some(s, &s->win, &s->cap, s->len);
+  if (got > 0) s->len += (size_t)got;
   return got;
 }
 
@@ -918,6 +1020,16 @@ static PyObject *stream_next(Stream *s) {
       }
       if (got == 0) s->eof = 1;
       continue;
+    } else if (s->u16_bad == 1) {
+      /* UTF-16 that does not decode: fatal, where the character would
+       * have been in the converted text, after the text before it */
+      sgf_diag d;
+      memset(&d, 0, sizeof d);
+      d.code = SGF_DIAG_UTF16_INVALID;
+      d.pos = sgf_parser_position(s->p);
+      s->u16_bad = 2;
+      sgf_parser_report(s->p, &d);
+      rc = SGF_EPARSE;
     } else if (!s->finished) {
       rc = sgf_parser_finish(s->p);
       if (rc == SGF_OK) s->finished = 1;
@@ -992,6 +1104,8 @@ int sgfpy_init_stream(PyObject *m) {
   if (!array_type) return -1;
   str_B = PyUnicode_InternFromString("B");
   if (!str_B) return -1;
+  str_utf8 = PyUnicode_InternFromString("UTF-8");
+  if (!str_utf8) return -1;
   for (int i = 0; i < NFIELDS; i++)
     if (!(field_keys[i] = PyUnicode_InternFromString(fields[i].key))) return -1;
   if (!(key_file = PyUnicode_InternFromString("file")) ||

@@ -28,28 +28,39 @@
 
 #include <sgfstream/typed.h>
 
+/* Kept out of line: the usual path of its caller stays small. */
+#if defined(__GNUC__)
+#define SGFPY_COLD __attribute__((noinline, cold))
+#else
+#define SGFPY_COLD
+#endif
+
 /* ---------------------------------------------------------------------- */
 /* Types                                                                   */
-
-typedef struct cache_slot {
-  const sgf_node *key;
-  PyObject *val; /* borrowed: the Node removes itself when it dies */
-} cache_slot;
 
 typedef struct TreeObject {
   PyObject_HEAD sgf_tree *tree;
   sgf_cursor *cur;
   PyTypeObject *node_type; /* strong */
-  cache_slot *slots;
-  size_t cap, used;  /* cap: 0 or a power of two */
+  PyObject **live;   /* by sgf_node_id(): the node's live Node, borrowed (a
+                        Node removes itself when it dies), or NULL */
+  size_t nlive;      /* entries of live */
   int width, height; /* the board sgfmill points are read on */
   int mill_lenient;  /* sgfmill points: letters A-Z as 26-51 too */
+  int node_plain;    /* node_type's instances are plain memory (node_make) */
+  int mill;          /* sgfmill's (_set_board called): line_list reads the
+                        nodes' moves too */
 } TreeObject;
 
 typedef struct NodeObject {
   PyObject_HEAD TreeObject *owner; /* strong; NULL once cleared */
   const sgf_node *n;
+  size_t id;        /* sgf_node_id(n): its entry in owner->live */
   PyObject *rawmap; /* get_raw_property_map()'s dict, made on demand */
+  PyObject *move;   /* sgfmill's get_move() result, found with the node
+                       (line_list), borrowed (the shared tuples live as
+                       long as the module), or NULL; good while the tree
+                       has no cursor (no edit) */
 } NodeObject;
 
 typedef struct BoardObject {
@@ -68,83 +79,24 @@ static PyTypeObject Board_Type;
 static PyObject *colour_b, *colour_w; /* interned "b", "w" */
 
 /* ---------------------------------------------------------------------- */
-/* The node table: open addressing, linear probing, backward-shift delete */
+/* The node table: the live Node of each node, by the node's id            */
 
-static size_t ptr_hash(const void *p, size_t mask) {
-  uint64_t x = (uint64_t)(uintptr_t)p;
-  x ^= x >> 29;
-  x *= 0x9E3779B97F4A7C15ull;
-  x ^= x >> 32;
-  return (size_t)x & mask;
-}
-
-static PyObject *cache_get(TreeObject *t, const sgf_node *n) {
-  if (!t->cap) return NULL;
-  size_t mask = t->cap - 1, i = ptr_hash(n, mask);
-  while (t->slots[i].key) {
-    if (t->slots[i].key == n) return t->slots[i].val;
-    i = (i + 1) & mask;
+/* Room in t->live for every id the tree has handed out; 0 or -1 (no
+ * memory). Ids are dense and never reused (sgf_node_id), so the table is
+ * an array: no hashing, and a Node finds its entry again by its id. */
+static int live_reserve(TreeObject *t) {
+  size_t need = sgf_tree_id_limit(t->tree);
+  if (need <= t->nlive) return 0;
+  size_t n = t->nlive * 2 > need ? t->nlive * 2 : need; /* edits add some */
+  PyObject **l = PyMem_Realloc(t->live, n * sizeof *l);
+  if (!l) {
+    PyErr_NoMemory();
+    return -1;
   }
-  return NULL;
-}
-
-/* Room for `more` nodes beyond those in the table; 0 or -1 (no memory). */
-static int cache_reserve(TreeObject *t, size_t more) {
-  if ((t->used + more) * 2 <= t->cap) return 0;
-  size_t ncap = t->cap ? t->cap : 64;
-  while ((t->used + more) * 2 > ncap) ncap *= 2;
-  {
-    cache_slot *ns = PyMem_Calloc(ncap, sizeof *ns);
-    if (!ns) {
-      PyErr_NoMemory();
-      return -1;
-    }
-    for (size_t j = 0; j < t->cap; j++) {
-      if (!t->slots[j].key) continue;
-      size_t i = ptr_hash(t->slots[j].key, ncap - 1);
-      while (ns[i].key) i = (i + 1) & (ncap - 1);
-      ns[i] = t->slots[j];
-    }
-    PyMem_Free(t->slots);
-    t->slots = ns;
-    t->cap = ncap;
-  }
+  memset(l + t->nlive, 0, (n - t->nlive) * sizeof *l);
+  t->live = l;
+  t->nlive = n;
   return 0;
-}
-
-static int cache_put(TreeObject *t, const sgf_node *n, PyObject *o) {
-  if (cache_reserve(t, 1) < 0) return -1;
-  size_t mask = t->cap - 1, i = ptr_hash(n, mask);
-  while (t->slots[i].key) i = (i + 1) & mask;
-  t->slots[i].key = n;
-  t->slots[i].val = o;
-  t->used++;
-  return 0;
-}
-
-static void cache_del(TreeObject *t, const sgf_node *n, PyObject *o) {
-  if (!t->cap) return;
-  size_t mask = t->cap - 1, i = ptr_hash(n, mask);
-  while (t->slots[i].key) {
-    if (t->slots[i].key == n && t->slots[i].val == o) break;
-    i = (i + 1) & mask;
-  }
-  if (!t->slots[i].key) return;
-  size_t j = i;
-  for (;;) {
-    j = (j + 1) & mask;
-    if (!t->slots[j].key) break;
-    size_t k = ptr_hash(t->slots[j].key, mask);
-    /* Move j back to i unless its home k lies cyclically in (i, j]. */
-    int in_range = (i <= j) ? (i < k && k <= j) : (i < k || k <= j);
-    if (!in_range) {
-      t->slots[i] = t->slots[j];
-      i = j;
-    }
-  }
-  t->slots[i].key = NULL;
-  t->slots[i].val = NULL;
-  t->used--;
 }
 
 /* Memory of dead nodes, for the next ones (nodes come and go by the
@@ -153,19 +105,16 @@ static void cache_del(TreeObject *t, const sgf_node *n, PyObject *o) {
 static NodeObject *node_free[NODE_FREE_MAX];
 static int node_free_n;
 
-/* The Node for n (new reference), made if none is alive. */
-static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
-  if (!n) Py_RETURN_NONE;
-  PyObject *o = cache_get(t, n);
-  if (o) {
-    Py_INCREF(o);
-    return o;
-  }
-  PyTypeObject *tp = t->node_type ? t->node_type : &Node_Type;
+/* A new Node for n, whose id is id, entered in the table (room reserved:
+ * live_reserve). New reference, or NULL. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline PyObject *
+node_make(TreeObject *t, const sgf_node *n, size_t id) {
+  PyTypeObject *tp = t->node_type;
   NodeObject *no;
-  if (tp->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(tp) &&
-      tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
-      tp->tp_itemsize == 0) {
+  if (t->node_plain) {
     /* What PyType_GenericAlloc does for such a type, without the
      * generic part: one node per node reached makes it count. */
     no = node_free_n ? node_free[--node_free_n]
@@ -179,14 +128,63 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
   Py_INCREF(t);
   no->owner = t;
   no->n = n;
+  no->id = id;
   no->rawmap = NULL;
-  if (cache_put(t, n, (PyObject *)no) < 0) {
-    no->owner = NULL;
-    Py_DECREF(t);
-    Py_DECREF(no);
+  no->move = NULL;
+  t->live[id] = (PyObject *)no;
+  return (PyObject *)no;
+}
+
+/* The Node for n (new reference), made if none is alive. */
+static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
+  if (!n) Py_RETURN_NONE;
+  size_t id = sgf_node_id(n);
+  if (id < t->nlive && t->live[id]) {
+    Py_INCREF(t->live[id]);
+    return t->live[id];
+  }
+  if (live_reserve(t) < 0) return NULL;
+  return node_make(t, n, id);
+}
+
+static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
+                                       const char *raw, size_t len,
+                                       size_t nprops);
+
+/* The list of the Nodes from n along first children to the end of its
+ * line (n NULL: an empty list), the line read from the library in bulk
+ * (sgf_node_line); for sgfmill's games each new node gets its get_move()
+ * result too. */
+static PyObject *line_list(TreeObject *t, const sgf_node *n) {
+  sgf_line_node buf[256], *v = buf;
+  size_t k = 0, cap = sgf_tree_node_count(t->tree); /* the line's bound */
+  PyObject *l = NULL;
+  if (cap <= sizeof buf / sizeof buf[0]) {
+    cap = sizeof buf / sizeof buf[0];
+  } else if (!(v = PyMem_Malloc(cap * sizeof *v))) {
+    PyErr_NoMemory();
     return NULL;
   }
-  return (PyObject *)no;
+  while (n && k < cap) k += sgf_node_line(n, v + k, cap - k, &n);
+  if (live_reserve(t) < 0 || !(l = PyList_New((Py_ssize_t)k))) goto done;
+  int mill = t->mill && !t->cur;
+  for (size_t i = 0; i < k; i++) {
+    PyObject *o = t->live[v[i].id];
+    if (o) {
+      Py_INCREF(o);
+    } else if ((o = node_make(t, v[i].node, v[i].id))) {
+      if (mill)
+        ((NodeObject *)o)->move =
+            mill_fast_move(t, v[i].move, v[i].raw, v[i].len, v[i].nprops);
+    } else {
+      Py_CLEAR(l);
+      break;
+    }
+    PyList_SET_ITEM(l, (Py_ssize_t)i, o);
+  }
+done:
+  if (v != buf) PyMem_Free(v);
+  return l;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -194,7 +192,9 @@ static PyObject *node_wrap(TreeObject *t, const sgf_node *n) {
 
 /* The node, or NULL with ValueError when it was deleted from its tree. */
 static const sgf_node *node_get(NodeObject *self) {
-  if (!self->owner || !self->n || !sgf_node_tree(self->n)) {
+  /* Only the Tree's cursor deletes nodes: without one none is deleted. */
+  if (!self->owner || !self->n ||
+      (self->owner->cur && !sgf_node_tree(self->n))) {
     PyErr_SetString(PyExc_ValueError, "node deleted from its tree");
     return NULL;
   }
@@ -202,7 +202,9 @@ static const sgf_node *node_get(NodeObject *self) {
 }
 
 static int node_clear(NodeObject *self) {
-  if (self->owner) cache_del(self->owner, self->n, (PyObject *)self);
+  TreeObject *t = self->owner;
+  if (t && self->id < t->nlive && t->live[self->id] == (PyObject *)self)
+    t->live[self->id] = NULL;
   Py_CLEAR(self->owner);
   Py_CLEAR(self->rawmap);
   return 0;
@@ -286,6 +288,14 @@ static int has_prop(const sgf_node *n, const char *id, Py_ssize_t len) {
 /* The first value of the first property named id; 0 if none. */
 static int first_value(const sgf_node *n, const char *id, Py_ssize_t len,
                        sgf_value_view *out) {
+  if (strlen(id) == (size_t)len) { /* the library's search, by code */
+    sgf_prop_view pv = sgf_node_find_prop(n, id);
+    if (pv.nvalues) {
+      *out = sgf_prop_value(&pv, 0);
+      return 1;
+    }
+    if (!pv.ident) return 0; /* none (else: one without values first) */
+  }
   size_t np = sgf_node_prop_count(n);
   for (size_t i = 0; i < np; i++) {
     sgf_prop_view pv = sgf_node_prop(n, i);
@@ -605,18 +615,7 @@ PyDoc_STRVAR(main_line_doc,
 static PyObject *node_main_line(NodeObject *self, PyObject *unused) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
-  PyObject *l = PyList_New(0);
-  if (!l) return NULL;
-  for (; n; n = sgf_node_first_child(n)) {
-    PyObject *o = node_wrap(self->owner, n);
-    if (!o || PyList_Append(l, o) < 0) {
-      Py_XDECREF(o);
-      Py_DECREF(l);
-      return NULL;
-    }
-    Py_DECREF(o);
-  }
-  return l;
+  return line_list(self->owner, n);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -728,28 +727,116 @@ PyDoc_STRVAR(mill_get_move_doc,
              "sgfmill's get_move: the B property if present, else W; colour "
              "'b' or 'w',\nmove (row, col) or None for a pass; (None, None) "
              "if the node has neither.");
-static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+/* get_move for every case: a deleted node, no move, W with a B after it,
+ * a pass, a value that is not a point. */
+static SGFPY_COLD PyObject *mill_get_move_all(NodeObject *self) {
   const sgf_node *n = node_get(self);
   if (!n) return NULL;
-  sgf_value_view v;
-  int white;
-  if (sgf_node_prop_count(n) == 1) {
-    /* A move node as most are: its one property. */
-    sgf_prop_view pv = sgf_node_prop(n, 0);
-    if (pv.ident_len != 1 || (pv.ident[0] != 'B' && pv.ident[0] != 'W'))
-      return Py_BuildValue("(OO)", Py_None, Py_None);
-    white = pv.ident[0] == 'W';
-    v = sgf_prop_value(&pv, 0);
-  } else if (first_value(n, "B", 1, &v)) { /* B before W, as sgfmill */
-    white = 0;
-  } else if (first_value(n, "W", 1, &v)) {
-    white = 1;
-  } else {
-    return Py_BuildValue("(OO)", Py_None, Py_None);
+  const char *raw;
+  size_t len;
+  sgf_color c = sgf_node_move_raw(n, &raw, &len);
+  if (c == SGF_COLOR_NONE) {
+    static PyObject *none_none;
+    if (!none_none && !(none_none = PyTuple_Pack(2, Py_None, Py_None)))
+      return NULL;
+    Py_INCREF(none_none);
+    return none_none;
   }
-  int row, col, rc = mill_point(self->owner, v.raw, v.len, 1, &row, &col);
+  if (c == SGF_COLOR_WHITE && sgf_node_prop_count(n) > 1) {
+    /* sgfmill takes B when there is one, wherever it stands. */
+    sgf_value_view v;
+    if (first_value(n, "B", 1, &v)) {
+      c = SGF_COLOR_BLACK;
+      raw = v.raw;
+      len = v.len;
+    }
+  }
+  int row = 0, col = 0;
+  int rc = mill_point(self->owner, raw, len, 1, &row, &col);
   if (rc < 0) return NULL;
-  return cached_move(white, rc ? row : -1, col);
+  return cached_move(c == SGF_COLOR_WHITE, rc ? row : -1, col);
+}
+
+/* mill_fast_move for the less usual cases (no move, a pass, W with
+ * other properties, a point not seen yet, not a point) */
+static SGFPY_COLD PyObject *mill_fast_move_rest(TreeObject *t, sgf_color c,
+                                                const char *raw, size_t len,
+                                                size_t nprops) {
+  static PyObject *none_none;
+  PyObject **slot;
+  int white = c == SGF_COLOR_WHITE;
+  if (c == SGF_COLOR_NONE) {
+    if (!none_none) none_none = PyTuple_Pack(2, Py_None, Py_None);
+    slot = &none_none;
+  } else if (white && nprops > 1) {
+    return NULL;
+  } else if (len == 2) {
+    unsigned x = (unsigned char)raw[0] - 'a', y = (unsigned char)raw[1] - 'a';
+    if (x < 26 && y < 26 && x < (unsigned)t->width && y < (unsigned)t->height) {
+      int row = t->height - 1 - (int)y;
+      slot = &move_cache[white][row * SGF_BOARD_MAX + (int)x];
+      if (!*slot) Py_XDECREF(cached_move(white, row, (int)x));
+    } else if (raw[0] == 't' && raw[1] == 't' && t->width <= 19 &&
+               t->height <= 19) {
+      slot = &pass_cache[white];
+      if (!*slot) Py_XDECREF(cached_move(white, -1, 0));
+    } else {
+      return NULL;
+    }
+  } else if (len == 0) {
+    slot = &pass_cache[white];
+    if (!*slot) Py_XDECREF(cached_move(white, -1, 0));
+  } else {
+    return NULL;
+  }
+  if (!*slot) PyErr_Clear(); /* no memory: the general path says so */
+  return *slot;
+}
+
+/* sgfmill's get_move() result for a move as the library reads it (colour
+ * of the first B or W, its raw value, the node's number of properties),
+ * borrowed, when it is a usual one: no move, a point a-z on the board, a
+ * pass; B, or W alone in its node (sgfmill prefers B wherever it is).
+ * NULL for the rest (mill_get_move_all decides; no error set). */
+static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
+                                       const char *raw, size_t len,
+                                       size_t nprops) {
+  if (len == 2 && c != SGF_COLOR_NONE &&
+      (c == SGF_COLOR_BLACK || nprops == 1)) {
+    /* a-z only ("tt" is a pass only on boards up to 19, where it is off
+     * the board) */
+    unsigned x = (unsigned char)raw[0] - 'a', y = (unsigned char)raw[1] - 'a';
+    if (x < 26 && y < 26 && x < (unsigned)t->width && y < (unsigned)t->height) {
+      PyObject *r = move_cache[c == SGF_COLOR_WHITE]
+                              [(t->height - 1 - (int)y) * SGF_BOARD_MAX + x];
+      if (r) return r;
+    }
+  }
+  return mill_fast_move_rest(t, c, raw, len, nprops);
+}
+
+static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+  /* The usual case first, with nothing else on its way: a node of a tree
+   * never edited (none deleted), its result found with it (line_list)
+   * or its move a usual one (mill_fast_move). The rest:
+   * mill_get_move_all. */
+  TreeObject *t = self->owner;
+  const sgf_node *n = self->n;
+  if (t && n && !t->cur) {
+    PyObject *r = self->move;
+    if (!r) {
+      const char *raw;
+      size_t len;
+      sgf_color c = sgf_node_move_raw(n, &raw, &len);
+      r = mill_fast_move(t, c, raw, len,
+                         c == SGF_COLOR_WHITE ? sgf_node_prop_count(n) : 1);
+    }
+    if (r) {
+      Py_INCREF(r);
+      return r;
+    }
+  }
+  return mill_get_move_all(self);
 }
 
 PyDoc_STRVAR(mill_points_doc,
@@ -1170,6 +1257,10 @@ static PyObject *tree_alloc(PyTypeObject *type, sgf_tree *tree) {
     Py_DECREF(t);
     return NULL;
   }
+  PyTypeObject *nt = t->node_type;
+  t->node_plain = nt->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(nt) &&
+                  nt->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
+                  nt->tp_itemsize == 0;
   return (PyObject *)t;
 }
 
@@ -1184,7 +1275,7 @@ static void tree_dealloc(TreeObject *self) {
   if (PyType_IS_GC(tp)) PyObject_GC_UnTrack(self);
   sgf_cursor_destroy(self->cur);
   sgf_tree_free(self->tree);
-  PyMem_Free(self->slots);
+  PyMem_Free(self->live);
   Py_XDECREF(self->node_type);
   tp->tp_free((PyObject *)self);
 }
@@ -1201,8 +1292,10 @@ typedef struct parse_ctx {
   uint64_t base_off;
 } parse_ctx;
 
+/* The builders' user pointer is a parse_ctx ** (the same builder serves
+ * one call after another: see run_parse). */
 static int on_game_cb(sgf_tree_builder *b, void *user, sgf_tree *tree) {
-  parse_ctx *c = user;
+  parse_ctx *c = *(parse_ctx **)user;
   if (c->nkept == c->capkept) {
     size_t nc = c->capkept ? c->capkept * 2 : 8;
     sgf_tree **nk = PyMem_Realloc(c->kept, nc * sizeof *nk);
@@ -1219,7 +1312,7 @@ static int on_game_cb(sgf_tree_builder *b, void *user, sgf_tree *tree) {
 }
 
 static int on_diag_cb(sgf_parser *p, void *user, const sgf_diag *d) {
-  parse_ctx *c = user;
+  parse_ctx *c = *(parse_ctx **)user;
   if (c->failed || !c->diags) return SGF_CONTINUE;
   sgf_diag dd = *d;
   if (dd.pos.line == 1) dd.pos.column += c->base_col;
@@ -1249,26 +1342,64 @@ static int run_parse(parse_ctx *c, const char *data, size_t len, size_t start,
       c->base_col++;
     }
   }
-  sgf_options po;
-  sgf_options_init(&po);
-  if (mainline) po.flags |= SGF_OPT_MAINLINE;
-  sgf_tree_builder_options bo;
-  sgf_tree_builder_options_init(&bo);
-  bo.parser = &po;
-  if (positions) bo.flags |= SGF_TREE_POSITIONS;
-  sgf_tree_builder_callbacks cb;
-  sgf_tree_builder_callbacks_init(&cb);
-  cb.on_game = on_game_cb;
-  cb.on_diagnostic = on_diag_cb;
-  sgf_tree_builder *b = sgf_tree_builder_create(&cb, c, &bo);
-  if (!b) {
-    PyErr_NoMemory();
-    return -1;
+  /* A builder per option set, kept from call to call (a game per call:
+   * making one, its parser and scratch memory each time would cost as
+   * much as a small game's parse); a fresh one when the kept one is busy
+   * (a call from inside a call: a finalizer run by a collection during
+   * a callback), and none kept after a big input (its scratch memory is
+   * the size of the largest game). */
+  static sgf_tree_builder *builders[4];
+  static parse_ctx *builder_ctx[4];
+  static int builder_busy[4];
+  int k = (mainline ? 1 : 0) | (positions ? 2 : 0);
+  parse_ctx *own = c, **user = &own;
+  sgf_tree_builder *b = NULL;
+  if (!builder_busy[k] && builders[k]) {
+    b = builders[k];
+    user = &builder_ctx[k];
+  } else {
+    sgf_options po;
+    sgf_options_init(&po);
+    if (mainline) po.flags |= SGF_OPT_MAINLINE;
+    sgf_tree_builder_options bo;
+    sgf_tree_builder_options_init(&bo);
+    bo.parser = &po;
+    if (positions) bo.flags |= SGF_TREE_POSITIONS;
+    sgf_tree_builder_callbacks cb;
+    sgf_tree_builder_callbacks_init(&cb);
+    cb.on_game = on_game_cb;
+    cb.on_diagnostic = on_diag_cb;
+    int keep = !builder_busy[k] && !builders[k];
+    b = sgf_tree_builder_create(&cb, keep ? (void *)&builder_ctx[k] : user,
+                                &bo);
+    if (!b) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    if (keep) {
+      builders[k] = b;
+      user = &builder_ctx[k];
+    }
+  }
+  int mine = user == &builder_ctx[k];
+  if (mine) {
+    builder_busy[k] = 1;
+    builder_ctx[k] = c;
   }
   sgf_parser *p = sgf_tree_builder_parser(b);
   int rc = sgf_parser_feed(p, data + start, len - start, NULL);
   if (rc == SGF_OK) rc = sgf_parser_finish(p);
-  sgf_tree_builder_destroy(b);
+  if (mine) {
+    builder_busy[k] = 0;
+    builder_ctx[k] = NULL;
+    if (len - start > ((size_t)1 << 20) ||
+        sgf_tree_builder_reset(b) != SGF_OK) {
+      sgf_tree_builder_destroy(b);
+      builders[k] = NULL;
+    }
+  } else {
+    sgf_tree_builder_destroy(b);
+  }
   if (c->failed) return -1;
   (void)rc; /* fatal diagnostics are in diags */
   return 0;
@@ -1337,6 +1468,150 @@ static PyObject *tree_parse(PyObject *cls, PyObject *args, PyObject *kw) {
   return r;
 }
 
+/* CA raw value (None: no CA) -> the normalised codec name sgfmill's
+ * checked encoding gives it (see tree_mill_parse). */
+static PyObject *enc_cache;
+static PyObject *str_size, *str_encoding_attr;
+
+/* sgfmill's SZ as the quick path takes it: one or two digits, 1 to 26;
+ * else 0 (the general path decides). */
+static int mill_quick_size(const sgf_value_view *v) {
+  if (v->len < 1 || v->len > 2) return 0;
+  int n = 0;
+  for (size_t i = 0; i < v->len; i++) {
+    if (v->raw[i] < '0' || v->raw[i] > '9') return 0;
+    n = n * 10 + (v->raw[i] - '0');
+  }
+  return n >= 1 && n <= 26 ? n : 0;
+}
+
+/* The normalised encoding of a CA value (ca NULL: none) through
+ * checked(), remembered; NULL with no error set when checked() refuses
+ * it (the general path raises then). New reference. */
+static PyObject *mill_quick_encoding(PyObject *checked,
+                                     const sgf_value_view *ca) {
+  if (!enc_cache && !(enc_cache = PyDict_New())) return NULL;
+  PyObject *key = ca ? PyBytes_FromStringAndSize(ca->raw ? ca->raw : "",
+                                                 (Py_ssize_t)ca->len)
+                     : (Py_INCREF(Py_None), Py_None);
+  if (!key) return NULL;
+  PyObject *name = PyDict_GetItemWithError(enc_cache, key);
+  if (name) {
+    Py_INCREF(name);
+  } else if (!PyErr_Occurred()) {
+    PyObject *arg = ca ? PyUnicode_DecodeASCII(ca->raw ? ca->raw : "",
+                                               (Py_ssize_t)ca->len, "replace")
+                       : PyUnicode_FromString("ISO-8859-1");
+    name = arg ? PyObject_CallOneArg(checked, arg) : NULL;
+    Py_XDECREF(arg);
+    if (name && PyDict_GET_SIZE(enc_cache) < 1000 &&
+        PyDict_SetItem(enc_cache, key, name) < 0)
+      Py_CLEAR(name);
+  }
+  Py_DECREF(key);
+  if (!name) PyErr_Clear();
+  return name;
+}
+
+PyDoc_STRVAR(tree_mill_parse_doc,
+             "_mill_parse(data, checked_encoding=None) -> game, or (game or "
+             "None,\n    diagnostics, SZ, CA), or None\n\n"
+             "sgfmill's reading of data (bytes-like): its first game tree, "
+             "from the first\n'(' followed by ';' (blanks between), with "
+             "the diagnostics and the root's\nfirst raw SZ and CA values "
+             "(None when absent); None when there is no such\n'('. With "
+             "checked_encoding (sgf_properties._checked_encoding), a game "
+             "with\nno diagnostic, SZ absent or 1 to 26 in one or two "
+             "digits and a CA it accepts\ncomes finished instead, as "
+             "Sgf_game.from_bytes makes it (size, _encoding,\nthe board). "
+             "Sgf_game.from_bytes in one call.");
+static PyObject *tree_mill_parse(PyObject *cls, PyObject *const *args,
+                                 Py_ssize_t nargs) {
+  if (nargs < 1 || nargs > 2) {
+    PyErr_SetString(PyExc_TypeError, "_mill_parse(data, checked_encoding)");
+    return NULL;
+  }
+  PyObject *checked = nargs > 1 && args[1] != Py_None ? args[1] : NULL;
+  Py_buffer buf;
+  if (PyObject_GetBuffer(args[0], &buf, PyBUF_SIMPLE) < 0) return NULL;
+  const char *d = buf.buf;
+  size_t len = (size_t)buf.len, start = 0;
+  for (;; start++) { /* the first match of (\s*; as re finds it */
+    const char *q = memchr(d + start, '(', len - start);
+    if (!q) {
+      PyBuffer_Release(&buf);
+      Py_RETURN_NONE;
+    }
+    start = (size_t)(q - d);
+    size_t j = start + 1;
+    while (j < len && (d[j] == ' ' || (d[j] >= '\t' && d[j] <= '\r'))) j++;
+    if (j < len && d[j] == ';') break;
+  }
+  parse_ctx c;
+  memset(&c, 0, sizeof c);
+  c.first_only = 1;
+  if (!(c.diags = PyList_New(0))) {
+    PyBuffer_Release(&buf);
+    return NULL;
+  }
+  int rc = run_parse(&c, d, len, start, 0, 0);
+  PyBuffer_Release(&buf);
+  PyObject *game = NULL, *sz = NULL, *ca = NULL, *r = NULL;
+  size_t used = 0;
+  if (rc < 0) goto done;
+  if (c.nkept) {
+    sgf_tree *tree = c.kept[0];
+    const sgf_node *root = sgf_tree_root(tree);
+    sgf_value_view szv, cav;
+    int has_sz = first_value(root, "SZ", 2, &szv);
+    int has_ca = first_value(root, "CA", 2, &cav);
+    int size = has_sz ? mill_quick_size(&szv) : 19;
+    PyObject *name = NULL;
+    if (checked && size && PyList_GET_SIZE(c.diags) == 0)
+      name = mill_quick_encoding(checked, has_ca ? &cav : NULL);
+    used = 1;
+    if (!(game = tree_alloc((PyTypeObject *)cls, tree))) {
+      Py_XDECREF(name);
+      goto done;
+    }
+    if (name) { /* finished here: what from_bytes' _setup does */
+      PyObject *n = PyLong_FromLong(size);
+      int bad = !n || PyObject_SetAttr(game, str_size, n) < 0 ||
+                PyObject_SetAttr(game, str_encoding_attr, name) < 0;
+      Py_XDECREF(n);
+      Py_DECREF(name);
+      if (bad) goto done;
+      TreeObject *t = (TreeObject *)game;
+      t->width = t->height = size;
+      t->mill_lenient = 0;
+      t->mill = 1;
+      r = game;
+      game = NULL;
+      goto done;
+    }
+    sz = has_sz ? PyBytes_FromStringAndSize(szv.raw ? szv.raw : "", szv.len)
+                : (Py_INCREF(Py_None), Py_None);
+    ca = has_ca ? PyBytes_FromStringAndSize(cav.raw ? cav.raw : "", cav.len)
+                : (Py_INCREF(Py_None), Py_None);
+    if (!sz || !ca) goto done;
+  } else {
+    game = Py_None;
+    sz = Py_None;
+    ca = Py_None;
+    Py_INCREF(Py_None);
+    Py_INCREF(Py_None);
+    Py_INCREF(Py_None);
+  }
+  r = PyTuple_Pack(4, game, c.diags, sz, ca);
+done:
+  free_kept(&c, used);
+  Py_XDECREF(game);
+  Py_XDECREF(sz);
+  Py_XDECREF(ca);
+  Py_DECREF(c.diags);
+  return r;
+}
+
 PyDoc_STRVAR(get_root_doc, "get_root() -> node\n\nThe root node.");
 static PyObject *tree_get_root(TreeObject *self, PyObject *unused) {
   return node_wrap(self, sgf_tree_root(self->tree));
@@ -1369,21 +1644,7 @@ PyDoc_STRVAR(main_sequence_doc,
              "The leftmost variation: the root, then the first child at each "
              "step, to a leaf.");
 static PyObject *tree_main_sequence(TreeObject *self, PyObject *unused) {
-  /* Every node of a game without variations: one table size for all. */
-  if (cache_reserve(self, sgf_tree_node_count(self->tree)) < 0) return NULL;
-  PyObject *l = PyList_New(0);
-  if (!l) return NULL;
-  for (const sgf_node *n = sgf_tree_root(self->tree); n;
-       n = sgf_node_first_child(n)) {
-    PyObject *o = node_wrap(self, n);
-    if (!o || PyList_Append(l, o) < 0) {
-      Py_XDECREF(o);
-      Py_DECREF(l);
-      return NULL;
-    }
-    Py_DECREF(o);
-  }
-  return l;
+  return line_list(self, sgf_tree_root(self->tree));
 }
 
 PyDoc_STRVAR(last_node_doc,
@@ -1409,6 +1670,10 @@ static PyObject *tree_set_board(TreeObject *self, PyObject *args) {
   self->width = w;
   self->height = h;
   self->mill_lenient = lenient;
+  self->mill = 1;
+  /* results found for another board: gone */
+  for (size_t i = 0; i < self->nlive; i++)
+    if (self->live[i]) ((NodeObject *)self->live[i])->move = NULL;
   Py_RETURN_NONE;
 }
 
@@ -2187,6 +2452,8 @@ static PyTypeObject Node_Type = {
 static PyMethodDef tree_methods[] = {
     {"_parse", (PyCFunction)(void (*)(void))tree_parse,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, tree_parse_doc},
+    {"_mill_parse", (PyCFunction)(void (*)(void))tree_mill_parse,
+     METH_FASTCALL | METH_CLASS, tree_mill_parse_doc},
     {"get_root", (PyCFunction)tree_get_root, METH_NOARGS, get_root_doc},
     {"node_at", (PyCFunction)tree_node_at, METH_O, node_at_doc},
     {"get_main_sequence", (PyCFunction)tree_main_sequence, METH_NOARGS,
@@ -2241,6 +2508,18 @@ static PyObject *mod_node_class(PyObject *m, PyObject *args) {
   PyObject *tp = PyType_FromSpecWithBases(&spec, bases);
   Py_DECREF(bases);
   if (!tp) return NULL;
+  /* Node's methods again, as methods of this class: the interpreter calls
+   * a C method directly (no generic call, no subclass check) only when
+   * the object's type is exactly the method's own. */
+  for (PyMethodDef *d = node_methods; d->ml_name; d++) {
+    PyObject *m = PyDescr_NewMethod((PyTypeObject *)tp, d);
+    int rc = m ? PyObject_SetAttrString(tp, d->ml_name, m) : -1;
+    Py_XDECREF(m);
+    if (rc < 0) {
+      Py_DECREF(tp);
+      return NULL;
+    }
+  }
   PyObject *k, *v;
   Py_ssize_t pos = 0;
   while (PyDict_Next(ns, &pos, &k, &v)) {
@@ -2251,7 +2530,22 @@ static PyObject *mod_node_class(PyObject *m, PyObject *args) {
          PyUnicode_CompareWithASCIIString(k, "__module__") == 0 ||
          PyUnicode_CompareWithASCIIString(k, "__qualname__") == 0))
       continue;
-    if (PyObject_SetAttr(tp, k, v) < 0) {
+    PyObject *own = NULL;
+    if (Py_IS_TYPE(v, &PyMethodDescr_Type) &&
+        PyType_IsSubtype((PyTypeObject *)tp,
+                         PyDescr_TYPE((PyDescrObject *)v))) {
+      /* a C method of Node (get_move = Node._mill_get_move): the same,
+       * of this class (above) */
+      own = PyDescr_NewMethod((PyTypeObject *)tp,
+                              ((PyMethodDescrObject *)v)->d_method);
+      if (!own) {
+        Py_DECREF(tp);
+        return NULL;
+      }
+    }
+    int rc = PyObject_SetAttr(tp, k, own ? own : v);
+    Py_XDECREF(own);
+    if (rc < 0) {
       Py_DECREF(tp);
       return NULL;
     }
@@ -2286,7 +2580,9 @@ static PyMethodDef tree_module_methods[] = {
 int sgfpy_init_tree(PyObject *m) {
   colour_b = PyUnicode_InternFromString("b");
   colour_w = PyUnicode_InternFromString("w");
-  if (!colour_b || !colour_w) return -1;
+  str_size = PyUnicode_InternFromString("size");
+  str_encoding_attr = PyUnicode_InternFromString("_encoding");
+  if (!colour_b || !colour_w || !str_size || !str_encoding_attr) return -1;
   if (PyType_Ready(&Node_Type) < 0 || PyType_Ready(&Tree_Type) < 0 ||
       PyType_Ready(&Board_Type) < 0)
     return -1;

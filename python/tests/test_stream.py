@@ -245,6 +245,182 @@ class TestGames(unittest.TestCase):
             self.assertIsNotNone(g.root)
 
 
+# The UTF-8 text of the UTF-16 tests (as test/tool-utf16.sh): e-acute, a
+# character beyond the BMP (a surrogate pair in UTF-16), a lowercase
+# identifier after them (warning at 1:18 in UTF-8 bytes) and text after
+# the game (a warning after the last game).
+U8_TEXT = "(;GM[1]C[\u00e9 \U0001F600]b[aa];B[dd]\n;W[pp])(;W[cc])\nx\n"
+
+
+class Trickle(io.RawIOBase):
+    """A reader that gives n bytes a read: every split of the input."""
+
+    def __init__(self, data, n=1):
+        self.data = data
+        self.n = n
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        k = min(self.n, len(b), len(self.data))
+        b[:k] = self.data[:k]
+        self.data = self.data[k:]
+        return k
+
+
+def everything(stream):
+    """(records or header dicts, the diagnostics of each game, the
+    stream's own, the SGFError's or None)."""
+    items, err = [], None
+    try:
+        for item in stream:
+            items.append(item)
+    except sgfstream.SGFError as e:
+        err = e.diagnostics
+    return items, stream.diagnostics, err
+
+
+def spots(diags):
+    return [(d.name, d.line, d.column, d.offset) for d in diags or []]
+
+
+class TestUTF16(unittest.TestCase):
+    """UTF-16 input is read converted to UTF-8 (sgfstream/utf16.h), as the
+    sgf tool reads it: the games of the UTF-8 text, positions in it, the
+    warning utf16-input first; a lone surrogate or a cut character is the
+    fatal utf16-invalid where it would be in the converted text."""
+
+    def check_as_utf8(self, data, utf8):
+        want, want_out, _ = everything(sgfstream.games(utf8))
+        for reader in (data, Trickle(data, 1), Trickle(data, 3)):
+            got, got_out, err = everything(sgfstream.games(reader))
+            self.assertIsNone(err)
+            self.assertEqual([g.data for g in got], [g.data for g in want])
+            self.assertEqual([g.source for g in got], [g.source for g in want])
+            self.assertEqual([list(g.moves()) for g in got], [list(g.moves()) for g in want])
+            self.assertEqual(spots(got[0].diagnostics),
+                             [("utf16-input", 1, 1, 0)] + spots(want[0].diagnostics))
+            self.assertEqual([spots(g.diagnostics) for g in got[1:]],
+                             [spots(g.diagnostics) for g in want[1:]])
+            self.assertEqual(spots(got_out), spots(want_out))
+        self.assertEqual(list(sgfstream.headers(data)), list(sgfstream.headers(utf8)))
+
+    def test_orders_and_marks(self):
+        utf8 = U8_TEXT.encode("utf-8")
+        self.check_as_utf8(b"\xff\xfe" + U8_TEXT.encode("utf-16-le"), utf8)
+        self.check_as_utf8(b"\xfe\xff" + U8_TEXT.encode("utf-16-be"), utf8)
+        self.check_as_utf8(U8_TEXT.encode("utf-16-le"), utf8)  # no mark: "(" 00
+        self.check_as_utf8(U8_TEXT.encode("utf-16-be"), utf8)
+        g = next(sgfstream.games(b"\xff\xfe" + U8_TEXT.encode("utf-16-le")))
+        self.assertEqual(g.get_root().get("C"), "\u00e9 \U0001F600")
+        # CA names UTF-16: moot once converted (text is UTF-8 then)
+        text = "(;CA[UTF-16LE]PB[Kitani \u00e9]RU[Japanese];B[aa])"
+        data = b"\xff\xfe" + text.encode("utf-16-le")
+        h = next(sgfstream.headers(data))
+        self.assertEqual((h["black"], h["rules"]), ("Kitani \u00e9", "Japanese"))
+        g = next(sgfstream.games(data))
+        self.assertEqual(g.charset, "UTF-8")
+        self.assertEqual(g.get_root().get("PB"), "Kitani \u00e9")
+        g = next(sgfstream.games(data, charset="ISO-8859-1"))  # an override stays
+        self.assertEqual(g.charset, "ISO-8859-1")
+
+    def test_strict(self):
+        data = b"\xff\xfe" + b"(;B[aa])".decode().encode("utf-16-le")
+        items, _, err = everything(sgfstream.games(data, strict=True))
+        self.assertEqual(items, [])
+        self.assertEqual(spots(err), [("utf16-input", 1, 1, 0)])
+
+    def test_bad_utf16(self):
+        head = "(;C[a])(;C[b".encode("utf-16-le")
+        # a lone high surrogate, then more: the game before it is read,
+        # then the fatal error where the character would have been
+        for tail in (b"\x00\xd8" + "]C[x])".encode("utf-16-le"),  # lone surrogate
+                     b"\x3d\xd8",  # a pair cut off by the end
+                     b"x"):        # a code unit cut off
+            data = b"\xff\xfe" + head + tail
+            for reader in (data, Trickle(data, 1)):
+                items, out, err = everything(sgfstream.games(reader))
+                self.assertEqual([g.data for g in items], [b"(;C[a])"])
+                self.assertEqual(spots(err)[-1], ("utf16-invalid", 1, 13, 12))
+                self.assertEqual(out, [])
+        # not UTF-16: one NUL before ASCII SGF
+        self.assertEqual([g.data for g in sgfstream.games(b"\x00(;B[aa])")], [b"(;B[aa])"])
+
+    @unittest.skipUnless(have_sgf(), "no sgf tool")
+    def test_same_as_the_tool(self):
+        # every diagnostic, in order, at the place `sgf check` gives
+        u16 = "(;C[a]);(;C[b".encode("utf-16-le")
+        inputs = [b"\xff\xfe" + U8_TEXT.encode("utf-16-le"),
+                  b"\xfe\xff" + U8_TEXT.encode("utf-16-be"),
+                  b"\xff\xfe" + u16 + b"\x00\xd8" + "]C[x])".encode("utf-16-le"),
+                  b"\xff\xfe" + u16 + b"\x3d\xd8"]
+        with tempfile.TemporaryDirectory() as tmp:
+            for i, data in enumerate(inputs):
+                path = os.path.join(tmp, "%d.sgf" % i)
+                with open(path, "wb") as f:
+                    f.write(data)
+                out = subprocess.run([SGF, "check", path], capture_output=True,
+                                     text=True).stdout
+                want = []
+                for line in out.splitlines():
+                    if line.startswith(path + ":"):
+                        _, ln, col, rest = line.split(":", 3)
+                        want.append((rest.rsplit("[", 1)[1].split("/")[0], int(ln), int(col)))
+                items, outside, err = everything(sgfstream.games(path))
+                got = [d for g in items for d in g.diagnostics] + outside + (err or [])
+                self.assertEqual([(d.name, d.line, d.column) for d in got], want, path)
+                self.assertTrue(all(d.file == path for d in got))
+
+
+class TestOutsideGames(unittest.TestCase):
+    """Diagnostics after the last game, or in an input without a game,
+    are in the stream's .diagnostics (games() and headers())."""
+
+    def test_after_and_without(self):
+        cases = [
+            (b"(;B[aa]) junk", 1, [("junk-after", 1, 10, 9)]),
+            (b"(;B[aa]))", 1, [("extra-paren", 1, 9, 8)]),
+            (b"nothing here", 0, [("junk-before", 1, 1, 0), ("no-game-tree", 1, 13, 12)]),
+            (b"(;B[aa])", 1, []),
+        ]
+        for data, n, want in cases:
+            for fn in (sgfstream.games, sgfstream.headers):
+                stream = fn(data)
+                self.assertIsInstance(stream, sgfstream.GameStream)
+                self.assertIs(iter(stream), stream)
+                self.assertEqual(len(list(stream)), n)
+                self.assertEqual(spots(stream.diagnostics), want, (fn.__name__, data))
+        # within a game: on the record, not on the stream
+        stream = sgfstream.games(b"junk(;B[aa]b[bb])")
+        g = next(stream)
+        self.assertEqual([d.name for d in g.diagnostics], ["junk-before", "lowercase-ident"])
+        self.assertEqual(list(stream), [])
+        self.assertEqual(stream.diagnostics, [])
+
+    def test_each_input_of_a_directory(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, data in (("a.sgf", b"(;B[aa])x"), ("b.sgf", b"none"), ("c.sgf", b"(;W[bb])")):
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(data)
+            stream = sgfstream.games(tmp)
+            self.assertEqual(len(list(stream)), 2)
+            self.assertEqual([(os.path.basename(d.file), d.name) for d in stream.diagnostics],
+                             [("a.sgf", "junk-after"), ("b.sgf", "junk-before"),
+                              ("b.sgf", "no-game-tree")])
+
+    def test_strict_raises(self):
+        items, outside, err = everything(sgfstream.games(b"(;B[aa]) junk", strict=True))
+        self.assertEqual(spots(err), [("junk-after", 1, 10, 9)])
+        self.assertEqual(outside, [])
+
+    def test_close(self):
+        stream = sgfstream.games(b"(;B[aa])(;B[bb])")
+        next(stream)
+        stream.close()
+        self.assertEqual(list(stream), [])
+
+
 class TestHeaders(unittest.TestCase):
     def test_typed(self):
         data = ("(;GM[1]PB[Black\\] Player]PW[白]KM[6.5]HA[2]SZ[19:13]RE[W+R]"
@@ -296,8 +472,8 @@ class TestCorpus(unittest.TestCase):
                     n, k = got.get(key, (0, 0))
                     got[key] = (n + 1, k + g.nodes)
             except sgfstream.SGFError as e:
-                # UTF-16 input: the binding refuses it (a documented difference)
-                self.assertEqual(e.diagnostics[-1].name, "utf16", str(e))
+                # a fatal diagnostic (UTF-16 input is read: not one)
+                self.assertNotIn(e.diagnostics[-1].name, ("utf16", "utf16-input"), str(e))
                 want.pop(f, None)
         want = {k: v for k, v in want.items() if v[0]}
         self.assertEqual(got, want)
@@ -314,16 +490,10 @@ class TestCorpus(unittest.TestCase):
                 r["size"] = tuple(r["size"])
             want.append(((s["file"], s["member"], s["game"], s["offset"], s["line"], s["column"]), r))
         got = []
-        utf16 = set()
-        for f in files:
-            try:
-                for h in sgfstream.headers(f):
-                    src = tuple(h.pop(k) for k in ("file", "member", "game", "offset", "line", "column"))
-                    got.append((src, h))
-            except sgfstream.SGFError as e:
-                self.assertEqual(e.diagnostics[-1].name, "utf16", str(e))
-                utf16.add(f)
-        want = [w for w in want if w[0][0] not in utf16]
+        for f in files:  # UTF-16 ones too, converted as the tool reads them
+            for h in sgfstream.headers(f):
+                src = tuple(h.pop(k) for k in ("file", "member", "game", "offset", "line", "column"))
+                got.append((src, h))
         self.assertEqual(len(got), len(want))
         for g, w in zip(got, want):
             self.assertEqual(g, w)

@@ -46,6 +46,40 @@ class TestNavigation(unittest.TestCase):
         gc.collect()
         self.assertEqual(g.root[0].get_move(), ("w", (4, 4)))
 
+    def test_identity_across_edits(self):
+        # The live-node table is by the library's node ids: nodes added
+        # after it was made, a line longer than main_line's first buffer,
+        # a deleted node and a node made again after its object died.
+        g = tree.parse_game(b"(;SZ[19]" + b";B[aa];W[bb]" * 400 + b")")
+        line = g.main_line()
+        self.assertEqual(len(line), 801)
+        self.assertEqual([n.get_move() for n in line[1:3]],
+                         [("b", (0, 0)), ("w", (1, 1))])
+        self.assertTrue(all(a is b for a, b in zip(line, g.main_line())))
+        self.assertTrue(all(a is b for a, b in zip(line[5:],
+                                                   line[5].main_line())))
+        added = [line[-1]]
+        for i in range(300):
+            added.append(added[-1].add_move("b" if i % 2 else "w", (i % 19, 3)))
+        self.assertEqual(len(g.main_line()), 1101)
+        self.assertTrue(all(a is b for a, b in zip(line + added[1:],
+                                                   g.main_line())))
+        side = line[10].new_child()
+        self.assertIs(line[10][1], side)
+        side_id = id(side)
+        self.assertIs(side.parent, line[10])
+        tail = line[400]
+        line[399].delete()
+        with self.assertRaises(ValueError):
+            tail.get_move()
+        self.assertEqual(len(g.main_line()), 399)
+        del side, line, added, tail
+        gc.collect()
+        again = g.main_line()
+        self.assertEqual(again[-1].get_move(), ("w", (1, 1)))
+        self.assertEqual(g.main_line()[10][1].properties(), [])
+        self.assertIsInstance(side_id, int)
+
     def test_cql_words(self):
         g = self.g
         main = g.main_line()

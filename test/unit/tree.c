@@ -476,6 +476,182 @@ static void test_move_positions(void **state) {
   }
 }
 
+/* sgf_node_line() against the one-node calls it stands for, in chunks of
+ * every size from 1 to past the line's end, on a parsed tree (moves
+ * inline, others not, variations off the line), with positions kept, and
+ * after a cursor's edits. */
+static void test_node_line(void **state) {
+  const char *in =
+      "(;FF[4]C[r];B[pd];W[]C[x];C[y]W[qq]B[aa];B[tt]"
+      "(;B[abcd];W[dd][ee])(;B[qq]))";
+  (void)state;
+  for (int pass = 0; pass < 3; pass++) {
+    sgf_collection *col = parse_with(in, 0, pass == 1 ? SGF_TREE_POSITIONS : 0);
+    sgf_tree *t = sgf_collection_tree(col, 0);
+    const sgf_node *root = sgf_tree_root(t), *m;
+    size_t want = 0;
+    if (pass == 2) { /* edited: a node added at the end, values changed */
+      sgf_cursor *c = sgf_cursor_create(t);
+      for (m = root; sgf_node_first_child(m); m = sgf_node_first_child(m))
+        ;
+      assert_int_equal(sgf_cursor_goto(c, m), SGF_OK);
+      assert_int_equal(sgf_cursor_add_move(c, SGF_COLOR_WHITE, 3, 4, 0),
+                       SGF_OK);
+      assert_int_equal(sgf_cursor_goto(c, sgf_node_first_child(root)), SGF_OK);
+      assert_int_equal(sgf_cursor_add_value(c, "TE", "1", 1), SGF_OK);
+      sgf_cursor_destroy(c);
+    }
+    for (m = root; m; m = sgf_node_first_child(m)) want++;
+    assert_int_equal(want, pass == 2 ? 8 : 7);
+    for (size_t cap = 1; cap <= want + 1; cap++) {
+      sgf_line_node buf[16];
+      const sgf_node *rest = root;
+      size_t got = 0;
+      m = root;
+      while (rest) {
+        size_t k = sgf_node_line(rest, buf, cap, &rest);
+        assert_true(k >= 1 && k <= cap);
+        for (size_t i = 0; i < k; i++, got++, m = sgf_node_first_child(m)) {
+          const char *raw;
+          size_t len;
+          sgf_color c = sgf_node_move_raw(m, &raw, &len);
+          assert_ptr_equal(buf[i].node, m);
+          assert_int_equal(buf[i].id, sgf_node_id(m));
+          assert_int_equal(buf[i].nprops, sgf_node_prop_count(m));
+          assert_int_equal(buf[i].move, c);
+          assert_ptr_equal(buf[i].raw, raw);
+          assert_int_equal(buf[i].len, len);
+        }
+        if (rest) assert_ptr_equal(rest, m);
+      }
+      assert_int_equal(got, want);
+      assert_null(m);
+    }
+    {
+      sgf_line_node one;
+      const sgf_node *rest = root;
+      assert_int_equal(sgf_node_line(NULL, &one, 1, &rest), 0);
+      assert_null(rest);
+      assert_int_equal(sgf_node_line(root, &one, 0, &rest), 0);
+      assert_ptr_equal(rest, root);
+      assert_int_equal(sgf_node_line(root, &one, 1, NULL), 1);
+    }
+    sgf_collection_free(col);
+  }
+}
+
+/* Identity numbers: dense, the root 0, below the limit; kept by every
+ * edit (added nodes get new ones, deletion frees none, promotion and
+ * reparenting change pre-order indexes but no id). */
+static void test_node_ids(void **state) {
+  sgf_collection *col =
+      parse("(;C[r](;C[a];C[b](;C[c])(;C[d]))(;C[e];C[f]))", 0);
+  sgf_tree *t = sgf_collection_tree(col, 0);
+  const char *names = "rabcdef";
+  size_t id[7], n = strlen(names), limit = sgf_tree_id_limit(t);
+  unsigned char seen[16] = {0};
+  sgf_cursor *c = sgf_cursor_create(t);
+  (void)state;
+  assert_int_equal(limit, sgf_tree_node_count(t));
+  for (size_t i = 0; i < n; i++) {
+    char nm[2] = {names[i], 0};
+    id[i] = sgf_node_id(by_comment(t, nm));
+    assert_true(id[i] < limit);
+    assert_false(seen[id[i]]);
+    seen[id[i]] = 1;
+  }
+  assert_int_equal(id[0], 0);
+  assert_int_equal(sgf_node_id(sgf_tree_root(t)), 0);
+  /* promote e's line: pre-order indexes change, ids do not */
+  assert_int_equal(sgf_cursor_goto(c, by_comment(t, "f")), SGF_OK);
+  assert_int_equal(sgf_cursor_promote(c), SGF_OK);
+  assert_int_equal(sgf_node_index(by_comment(t, "e")), 1);
+  /* d under f; a new node after b; c deleted */
+  assert_int_equal(sgf_cursor_goto(c, by_comment(t, "d")), SGF_OK);
+  assert_int_equal(sgf_cursor_reparent(c, by_comment(t, "f"), 0), SGF_OK);
+  assert_int_equal(sgf_cursor_goto(c, by_comment(t, "b")), SGF_OK);
+  assert_int_equal(sgf_cursor_add_node(c, SGF_CURSOR_VARIATION), SGF_OK);
+  assert_int_equal(sgf_node_id(sgf_cursor_node(c)), limit);
+  assert_int_equal(sgf_tree_id_limit(t), limit + 1);
+  assert_int_equal(sgf_cursor_goto(c, by_comment(t, "c")), SGF_OK);
+  assert_int_equal(sgf_cursor_delete(c), SGF_OK);
+  assert_int_equal(sgf_tree_id_limit(t), limit + 1);
+  for (size_t i = 0; i < n; i++) {
+    char nm[2] = {names[i], 0};
+    if (names[i] != 'c')
+      assert_int_equal(sgf_node_id(by_comment(t, nm)), id[i]);
+  }
+  check_invariants(t);
+  sgf_cursor_destroy(c);
+  /* a new tree: its root is 0 */
+  {
+    sgf_tree *u = sgf_tree_create(NULL);
+    assert_non_null(u);
+    assert_int_equal(sgf_node_id(sgf_tree_root(u)), 0);
+    assert_int_equal(sgf_tree_id_limit(u), 1);
+    sgf_tree_free(u);
+  }
+  sgf_collection_free(col);
+}
+
+/* sgf_node_move_raw() against sgf_node_move()'s view and a hand-checked
+ * answer: a move inline in its node, a longer value, a pass, a move
+ * among other properties, W before B (the first counts), two values, no
+ * move; with and without positions (no inline moves then), and on a
+ * node a cursor edited. */
+static void test_move_raw(void **state) {
+  static const struct {
+    sgf_color color;
+    const char *raw;
+  } want[] = {
+      {SGF_COLOR_NONE, NULL}, /* root */
+      {SGF_COLOR_BLACK, "pd"},   {SGF_COLOR_WHITE, ""},
+      {SGF_COLOR_BLACK, "abcd"}, {SGF_COLOR_WHITE, "dd"},
+      {SGF_COLOR_WHITE, "qq"},   {SGF_COLOR_BLACK, "ee"},
+      {SGF_COLOR_NONE, NULL},    {SGF_COLOR_BLACK, "tt"},
+  };
+  const char *in =
+      "(;FF[4]SZ[19];B[pd];W[];B[abcd];W[dd]C[x];C[y]W[qq]B[aa]"
+      ";B[ee][ff];C[z]AB[cc];B[tt])";
+  (void)state;
+  for (int pass = 0; pass < 3; pass++) {
+    sgf_collection *col = parse_with(in, 0, pass == 1 ? SGF_TREE_POSITIONS : 0);
+    sgf_tree *t = sgf_collection_tree(col, 0);
+    const sgf_node *n = sgf_tree_root(t);
+    size_t i = 0;
+    if (pass == 2) { /* every node's properties edited by a cursor */
+      sgf_cursor *c = sgf_cursor_create(t);
+      for (const sgf_node *m = n; m; m = sgf_node_first_child(m)) {
+        assert_int_equal(sgf_cursor_goto(c, m), SGF_OK);
+        assert_int_equal(sgf_cursor_add_value(c, "TE", "1", 1), SGF_OK);
+      }
+      sgf_cursor_destroy(c);
+    }
+    for (; n; n = sgf_node_first_child(n), i++) {
+      const char *raw = "junk";
+      size_t len = 99;
+      sgf_value_view v;
+      sgf_color col_view = sgf_node_move(n, &v);
+      assert_true(i < sizeof want / sizeof want[0]);
+      assert_int_equal(sgf_node_move_raw(n, &raw, &len), want[i].color);
+      assert_int_equal(col_view, want[i].color);
+      assert_int_equal(sgf_node_move_raw(n, NULL, NULL), want[i].color);
+      if (!want[i].raw) {
+        assert_null(raw);
+        assert_int_equal(len, 0);
+        continue;
+      }
+      assert_int_equal(len, strlen(want[i].raw));
+      assert_memory_equal(raw, want[i].raw, len);
+      assert_int_equal(raw[len], '\0');
+      assert_ptr_equal(raw, v.raw); /* the view's own bytes */
+      assert_int_equal(len, v.len);
+    }
+    assert_int_equal(i, sizeof want / sizeof want[0]);
+    sgf_collection_free(col);
+  }
+}
+
 /* Positions are kept only when asked for: without SGF_TREE_POSITIONS
  * the same tree has zeros there and takes fewer bytes. */
 static void test_positions_opt_in(void **state) {
@@ -2211,6 +2387,9 @@ int main(void) {
       cmocka_unit_test(test_one_game_memory_bound),
       cmocka_unit_test(test_cursor_record),
       cmocka_unit_test(test_cursor_on_parsed_tree),
+      cmocka_unit_test(test_move_raw),
+      cmocka_unit_test(test_node_ids),
+      cmocka_unit_test(test_node_line),
       cmocka_unit_test(test_cursor_long_game),
       cmocka_unit_test(test_corpus_edge),
   };

@@ -238,20 +238,24 @@ class Sgf_game(_core.Tree):
         (see sgfstream.sgfmill), boards up to 52x52 and SZ[w:h] (get_size()
         then gives (w, h)).
         """
-        m = sgf_grammar._START.search(bb)
-        if m is None:
+        # In C: the first "(\s*;", its game tree, the root's SZ and CA;
+        # the usual game (no diagnostic, a plain SZ, a known CA) finished.
+        quick = (override_encoding is None and not lenient
+                 and cls._setup is _SETUP)
+        r = cls._mill_parse(bb, sgf_properties._checked_encoding
+                            if quick else None)
+        if r is None:
             raise ValueError("no SGF data found")
-        trees, diags = cls._parse(bb, m.start())
+        if type(r) is not tuple:
+            return r
+        game, diags, size_bb, ca = r
         for d in diags:
             if d.severity == "fatal" or (not lenient and d.code in _REFUSED):
                 raise ValueError("%s: line %d column %d: %s" % (
                     _REFUSED.get(d.code, "can't parse SGF data"), d.line,
                     d.column, d.message))
-        if not trees:
+        if game is None:
             raise ValueError("no SGF data found")
-        game = trees[0]
-        root = game.get_root()
-        size_bb = root._raw_or_none("SZ")
         if size_bb is None:
             size = 19
         else:
@@ -265,14 +269,13 @@ class Sgf_game(_core.Tree):
         if isinstance(size, int) and not 1 <= size <= limit:
             raise ValueError("size out of range: %s" % size)
         if override_encoding is None:
-            ca = root._raw_or_none("CA")
             encoding = ("ISO-8859-1" if ca is None
                         else ca.decode("ascii", "replace"))
         else:
             encoding = override_encoding
         game._setup(size, encoding)
         if override_encoding is not None:
-            root.set_raw("CA", game._encoding.encode())
+            game.get_root().set_raw("CA", game._encoding.encode())
         return game
 
     @classmethod
@@ -399,6 +402,10 @@ class Sgf_game(_core.Tree):
         if date is None:
             date = datetime.date.today()
         self.get_root().set("DT", date.strftime("%Y-%m-%d"))
+
+
+# What Sgf_game._mill_parse does for a game it finishes: this _setup.
+_SETUP = Sgf_game._setup
 
 
 def _lenient_size(bb):

@@ -15,7 +15,6 @@ __all__ = [
 
 _IDENT = re.compile(r"\A[A-Z]{1,64}\Z")
 _VALUE = re.compile(rb"\A(?:[^\\\]]|\\.)*\Z", re.DOTALL)
-_START = re.compile(rb"\(\s*;")
 _LINEBREAK = re.compile(rb"\r\n|\n\r|\r|\n")
 _BLANKS = bytes.maketrans(b"\t\f\v", b"   ")
 

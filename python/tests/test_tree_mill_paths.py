@@ -1,0 +1,107 @@
+"""sgfstream.sgfmill's fast paths against its general ones: the same
+games, values and errors whichever path reads them.
+
+Sgf_game.from_bytes finishes the usual game in C (no diagnostic, SZ
+absent or 1 to 26 in one or two digits, a CA the codec check accepts);
+a subclass with its own _setup always takes the general path in Python.
+Tree_node.get_move has a short path for a point in a never edited tree
+(B, or W alone in its node) beside the general one (every other case).
+"""
+
+import unittest
+
+from sgfstream.sgfmill import sgf
+
+
+class General(sgf.Sgf_game):
+    """Sgf_game read through the general path only."""
+
+    def _setup(self, size, encoding):
+        super()._setup(size, encoding)
+
+
+def caught(fn):
+    """fn()'s value, or its exception's type and message."""
+    try:
+        return fn()
+    except (ValueError, KeyError, UnicodeError) as e:
+        return type(e).__name__, str(e)
+
+
+def outcome(cls, data, **kw):
+    g = caught(lambda: cls.from_bytes(data, **kw))
+    if isinstance(g, tuple):
+        return g
+    moves = [caught(node.get_move) for node in g.get_main_sequence()]
+    return (g.get_size(), caught(g.get_charset), g._encoding,
+            caught(lambda: g.get_root().get("C")), moves,
+            caught(g.serialise))
+
+
+CASES = [
+    b"(;C[plain];B[aa];W[sa];B[as];W[])",
+    b"(;SZ[9]C[x];B[ii];W[tt];B[jj])",          # tt: a pass on 9x9; jj off
+    b"(;SZ[25]C[x];B[tt];W[yy];B[zz])",         # tt a point on 25x25
+    b"(;SZ[ 9]C[x];B[aa])",                     # not the quick SZ: same result
+    b"(;SZ[09]C[x];B[aa])",
+    b"(;SZ[27]C[x];B[aa])",                     # out of range
+    b"(;SZ[19:19]C[x];B[aa])",
+    b"(;CA[UTF-8]C[\xc3\xa9];B[aa])",
+    b"(;CA[latin1]C[\xe9];B[aa])",
+    b"(;CA[no-such-codec]C[x];B[aa])",
+    b"(;CA[]C[x];B[aa])",
+    b"(;C[x];W[aa]B[bb];C[c]W[cc]B[];W[dd]C[w])",  # B preferred, wherever
+    b"(;C[x];B[aA];W[Aa];B[a];W[abc])",         # not points
+    b"  (\n ;C[x];B[aa])",
+    b"junk (;C[x];B[aa]) (;C[y])",              # a diagnostic: general path
+    b"(;C[x];B[aa]",                            # cut off
+    b"no game",
+]
+
+
+class TestPaths(unittest.TestCase):
+    def test_quick_and_general_agree(self):
+        for data in CASES:
+            for kw in ({}, {"override_encoding": "UTF-8"}, {"lenient": True}):
+                self.assertEqual(outcome(sgf.Sgf_game, data, **kw),
+                                 outcome(General, data, **kw), (data, kw))
+
+    def test_the_quick_path_is_taken(self):
+        from sgfstream.sgfmill import sgf_properties
+        check = sgf_properties._checked_encoding
+        for data in (CASES[0], CASES[1], CASES[7]):
+            self.assertIsInstance(sgf.Sgf_game._mill_parse(data, check), sgf.Sgf_game)
+        for data in (CASES[3], CASES[9], CASES[15]):  # SZ[ 9], unknown CA, cut off
+            self.assertIsInstance(sgf.Sgf_game._mill_parse(data, check), tuple)
+        self.assertIsInstance(sgf.Sgf_game._mill_parse(CASES[0]), tuple)
+        self.assertIsNone(sgf.Sgf_game._mill_parse(CASES[-1], check))
+
+    def test_get_move_after_a_new_board(self):
+        # results found with the nodes are for the board they were read on
+        g = sgf.Sgf_game.from_bytes(b"(;C[x];B[pd];W[cc];B[tt])")
+        nodes = g.get_main_sequence()
+        self.assertEqual([n.get_move() for n in nodes[1:]],
+                         [("b", (15, 15)), ("w", (16, 2)), ("b", None)])
+        g._set_board(9, 9, False)
+        with self.assertRaises(ValueError):
+            nodes[1].get_move()
+        self.assertEqual(nodes[2].get_move(), ("w", (6, 2)))
+        g._set_board(25, 25, False)  # tt a point on 25x25
+        self.assertEqual(nodes[3].get_move(), ("b", (5, 19)))
+
+    def test_get_move_after_edits(self):
+        # an edited tree takes get_move's general path: the same answers
+        g = sgf.Sgf_game.from_bytes(b"(;C[x];B[aa];W[bb];B[cc])")
+        nodes = g.get_main_sequence()
+        before = [n.get_move() for n in nodes]
+        nodes[0].set("C", "edited")
+        self.assertEqual([n.get_move() for n in nodes], before)
+        nodes[2].set_move("b", (5, 5))
+        self.assertEqual(nodes[2].get_move(), ("b", (5, 5)))
+        nodes[3].delete()
+        with self.assertRaises(ValueError):
+            nodes[3].get_move()
+
+
+if __name__ == "__main__":
+    unittest.main()
