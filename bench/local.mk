@@ -49,6 +49,8 @@ EXTRA_DIST += bench/README.md bench/run bench/make-corpus.sh \
 EXTRA_DIST += bench/serve.sh bench/serve-post.lua bench/compare.sh
 # The JavaScript package (js/) beside @sabaki/sgf: node bench/js-bench.js.
 EXTRA_DIST += bench/js-bench.js
+# The Python binding (python/): bench/python.sh, and the rows bench/run adds.
+EXTRA_DIST += bench/python.sh bench/python-sgfmill.py bench/python-stream.py
 
 # bench/run finds the programs in the current (build) directory.
 bench: $(BENCH_EXES)
