@@ -596,6 +596,7 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 }
 
 #define TEMPLATE_BYTES 13 /* ],[["B","qd"] */
+#define TEMPLATE_SPARE 3  /* written past a template, then overwritten */
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -621,26 +622,28 @@ static const uint64_t move_word[256] = {['B'] = MW('B'), ['W'] = MW('W')};
 #define WORDS 0
 #endif
 
-/* run_loop's body for one node: 0 when the template does not take it. */
+/* run_loop's body for one node, at s (its ';'): 0 when the template
+ * does not take it. The three tests (the letter's word, the two bytes
+ * on the board) are made together, one branch. */
 static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
-                                  int main, const sgf_run_node *nd) {
-  const unsigned char c = (unsigned char)nd->letter;
-  const char *v = nd->value;
+                                  int main, const char *s) {
+  const unsigned char c = (unsigned char)s[1];
+  const char *v = s + 3;
 #if WORDS
-  /* the letter's test is its word's (with the tree's, the main line's
-   * word is made: one table less to hold) */
+  /* with the tree's word, the main line's is made: one table less to
+   * hold (a register: the loop's are few) */
   const uint64_t tw = tree ? tree_word[c] : 0;
   const uint64_t mw = tree ? MW(c) : move_word[c];
   uint16_t vv;
   if ((tree ? tw : mw) == 0 ||
       !(g->plain[0][(unsigned char)v[0]] & g->plain[1][(unsigned char)v[1]]))
     return 0;
-  memcpy(&vv, v, 2);
-  if (tree) { /* ],[["c", then "vv" then ] */
-    const uint32_t w1 = 0x22000022u | (uint32_t)vv << 8;
+  memcpy(&vv, v, 2); /* once: the stores below may alias v */
+  if (tree) {        /* ],[["c", then "??"] (3 bytes spare), then vv */
+    const uint64_t t1 = 0x5d22000022ull;
     memcpy(q, &tw, 8);
-    memcpy(q + 8, &w1, 4);
-    q[12] = ']';
+    memcpy(q + 8, &t1, 8);
+    memcpy(q + 9, &vv, 2);
   }
   if (main) { /* ,["c"," then vv"] from byte 7 */
     const uint32_t m1 = 0x5d220000u | vv;
@@ -666,32 +669,30 @@ static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
 }
 
 /* run_template's loop, for constant tree and main: up to n nodes (n >= 1,
- * as many as there is room for at *q and *m), while the template takes
- * them. Returns how many it took; *q and *m past what it wrote, *nd the
- * node after the last taken (or that node, at the run's end), *last the
- * letter of the last taken (read from what was written). */
+ * as many as there is room for at *q and *m, no more than the run has
+ * from *s on), while the template takes them. Returns how many it took;
+ * *q and *m past what it wrote, *s the node not taken, or the last node
+ * taken when all n were (the walk it then past it), *last the letter of
+ * the last taken (read from what was written). The walk counts: one
+ * test a node (sgf_run_iter_step()). */
 static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
-                                     sgf_run_node *nd, size_t n, char **q,
+                                     const char **s, size_t n, char **q,
                                      char **m, char *last, int tree, int main) {
   char *tq = *q, *tm = *m;
   sgf_run_iter w = *it; /* locals, in registers */
-  sgf_run_node cur = *nd;
+  sgf_run_node cur;
+  const char *at = *s;
   size_t left = n;
-  for (;;) {
-    if (!put_node(g, tq, tm, tree, main, &cur)) break;
+  while (put_node(g, tq, tm, tree, main, at)) {
     if (tree) tq += TEMPLATE_BYTES;
     if (main) tm += MOVE_BYTES;
-    if (!tree && !main) *last = cur.letter;
-    if (--left == 0) {
-      sgf_run_iter_next(&w, &cur); /* the node after, for the next block */
-      break;
-    }
-    if (!sgf_run_iter_next(&w, &cur)) break; /* the run's end */
+    if (!tree && !main) *last = at[1];
+    if (--left == 0) break;
+    sgf_run_iter_step(&w, &cur);
+    at = cur.at;
   }
   *it = w;
-  nd->at = cur.at;        /* the position: from it */
-  nd->value = cur.at + 3; /* (from at: nothing more live in the loop) */
-  nd->letter = cur.at[1];
+  *s = at;
   *q = tq;
   *m = tm;
   /* the last letter: from what was written */
@@ -709,11 +710,11 @@ static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
 #else
 #define NOINLINE
 #endif
-#define RUN_LOOP(name, tree, main)                                            \
-  static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,               \
-                              sgf_run_node *nd, size_t n, char **q, char **m, \
-                              char *last) {                                   \
-    return run_loop(g, it, nd, n, q, m, last, tree, main);                    \
+#define RUN_LOOP(name, tree, main)                                          \
+  static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,             \
+                              const char **s, size_t n, char **q, char **m, \
+                              char *last) {                                 \
+    return run_loop(g, it, s, n, q, m, last, tree, main);                   \
   }
 RUN_LOOP(run_tree_main, 1, 1)
 RUN_LOOP(run_tree, 1, 0)
@@ -721,10 +722,11 @@ RUN_LOOP(run_main, 0, 1)
 RUN_LOOP(run_none, 0, 0)
 #undef RUN_LOOP
 
-/* Up to n nodes from *nd on (the walk it) by the template, while it
- * takes them: a node is open, the root written. Returns how many; *nd
- * the node after them. A run's node is ';', a letter, '[', two bytes and
- * ']' (sgfstream/parser.h): one whose letter is B or W (a word of the
+/* Up to n nodes from *nd on (the walk it; n no more than the run has
+ * from *nd on) by the template, while it takes them: a node is open, the
+ * root written. Returns how many; *nd the node after them (when fewer
+ * than n). A run's node is ';', a letter, '[', two bytes and ']'
+ * (sgfstream/parser.h): one whose letter is B or W (a word of the
  * letter's table) and whose two bytes are letters on the board (g->plain,
  * one lookup a byte) needs no other test. */
 static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
@@ -732,7 +734,7 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
   jout *o = g->out;
   const int tree = tree_mode(g), main = (top(g)->flags & JL_MAIN) != 0;
   sgf_run_iter it = *itp; /* locals: the fields not read cost nothing */
-  sgf_run_node nd = *ndp;
+  const char *s = ndp->at;
   char *m = NULL, *m0 = NULL, last = 0;
   size_t k = 0;
   /* the main line's room once (out of memory: the general path says
@@ -741,23 +743,25 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
     if (bytebuf_reserve(&g->moves, n * MOVE_BYTES) != 0) return 0;
     m = m0 = g->moves.p + g->moves.len;
   }
-  while (k < n) {
+  for (;;) {
     /* the worst case of as many nodes as the buffer holds, reserved once */
-    size_t b =
-        n - k < JOUT_CAP / TEMPLATE_BYTES ? n - k : JOUT_CAP / TEMPLATE_BYTES;
+    const size_t most = (JOUT_CAP - TEMPLATE_SPARE) / TEMPLATE_BYTES;
+    size_t b = n - k < most ? n - k : most;
     size_t done;
-    char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
+    char *q = tree ? jout_room(o, TEMPLATE_BYTES * b + TEMPLATE_SPARE) : NULL;
     if (tree && main)
-      done = run_tree_main(g, &it, &nd, b, &q, &m, &last);
+      done = run_tree_main(g, &it, &s, b, &q, &m, &last);
     else if (tree)
-      done = run_tree(g, &it, &nd, b, &q, &m, &last);
+      done = run_tree(g, &it, &s, b, &q, &m, &last);
     else if (main)
-      done = run_main(g, &it, &nd, b, &q, &m, &last);
+      done = run_main(g, &it, &s, b, &q, &m, &last);
     else
-      done = run_none(g, &it, &nd, b, &q, &m, &last);
+      done = run_none(g, &it, &s, b, &q, &m, &last);
     if (tree) o->len = (size_t)(q - o->buf);
     k += done;
-    if (done < b) break;
+    if (done < b || k == n) break;
+    sgf_run_iter_step(&it, ndp); /* the next block's first node */
+    s = ndp->at;
   }
   if (main) {
     g->moves.len += (size_t)(m - m0);
@@ -769,7 +773,9 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
     g->nprops = 1;
   }
   *itp = it;
-  *ndp = nd;
+  ndp->at = s;
+  ndp->value = s + 3;
+  ndp->letter = s[1];
   return k;
 }
 
