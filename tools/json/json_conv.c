@@ -606,48 +606,45 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 
 /* A node's template at q (tree) and its main line entry at m (main), c
  * its letter and v its value. Where the byte order is known, as words of
- * constant bytes with the letter and the value put in (the letter's
- * words from a table, zero for a letter that is not B or W): no per-byte
- * work, five stores. */
+ * constant bytes with the letter and the value stored over them: no
+ * per-byte work, a few stores. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define WORDS 1
 /* ],[["c", */
 #define TW(c) (0x2c2200225b5b2c5dull | (uint64_t)(c) << 40)
 /* ,["c"," (byte 7 written by the value's word) */
 #define MW(c) (0x00222c2200225b2cull | (uint64_t)(c) << 24)
-static const uint64_t tree_word[256] = {['B'] = TW('B'), ['W'] = TW('W')};
-static const uint64_t move_word[256] = {['B'] = MW('B'), ['W'] = MW('W')};
-#undef TW
 #else
 #define WORDS 0
 #endif
 
 /* run_loop's body for one node, at s (its ';'): 0 when the template
- * does not take it. The three tests (the letter's word, the two bytes
- * on the board) are made together, one branch. */
+ * does not take it. The three tests (the letter B or W, the two bytes
+ * on the board) are lookups in g, made together: one branch, and no
+ * table's address held in a register. */
 static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
                                   int main, const char *s) {
   const unsigned char c = (unsigned char)s[1];
   const char *v = s + 3;
 #if WORDS
-  /* with the tree's word, the main line's is made: one table less to
-   * hold (a register: the loop's are few) */
-  const uint64_t tw = tree ? tree_word[c] : 0;
-  const uint64_t mw = tree ? MW(c) : move_word[c];
+  /* the letter's test and the value's, one branch; then the words of
+   * constant bytes, the letter and the value stored over them */
+  const uint64_t tk = TW(0), t1 = 0x5d22000022ull, mk = MW(0);
   uint16_t vv;
-  if ((tree ? tw : mw) == 0 ||
-      !(g->plain[0][(unsigned char)v[0]] & g->plain[1][(unsigned char)v[1]]))
+  if (!(g->move_letter[c] & g->plain[0][(unsigned char)v[0]] &
+        g->plain[1][(unsigned char)v[1]]))
     return 0;
   memcpy(&vv, v, 2); /* once: the stores below may alias v */
-  if (tree) {        /* ],[["c", then "??"] (3 bytes spare), then vv */
-    const uint64_t t1 = 0x5d22000022ull;
-    memcpy(q, &tw, 8);
+  if (tree) {        /* ],[["c", "vv"] (3 bytes spare after) */
+    memcpy(q, &tk, 8);
+    q[5] = (char)c;
     memcpy(q + 8, &t1, 8);
     memcpy(q + 9, &vv, 2);
   }
   if (main) { /* ,["c"," then vv"] from byte 7 */
     const uint32_t m1 = 0x5d220000u | vv;
-    memcpy(m, &mw, 8);
+    memcpy(m, &mk, 8);
+    m[3] = (char)c;
     memcpy(m + 7, &m1, 4);
   }
 #else
@@ -950,6 +947,7 @@ json_conv *json_conv_create(const json_options *opt, const char **error) {
   g->slow = jslow_wanted();
   jout_use_portable(g->slow);
   g->out = malloc(sizeof *g->out); /* 64 KiB: not zeroed */
+  g->move_letter['B'] = g->move_letter['W'] = 1;
   if (opt->charset) {
     copt = *opt->charset;
   } else {
