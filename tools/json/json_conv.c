@@ -36,6 +36,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 typedef struct jrun {
   jgame g;
   sgf_callbacks cb;
@@ -440,8 +446,9 @@ static void root_drop(jgame *g) {
 
 /* A piece of a value of the root node (known: its position, when the
  * event has one; else the parser's). */
-static int root_value_piece(jgame *g, sgf_parser *p, const sgf_pos *known,
-                            const char *at, size_t len, unsigned flags) {
+static NOINLINE int root_value_piece(jgame *g, sgf_parser *p,
+                                     const sgf_pos *known, const char *at,
+                                     size_t len, unsigned flags) {
   size_t n;
   if (!g->root_keep) return SGF_CONTINUE;
   if (flags & SGF_VALUE_FIRST) {
@@ -543,7 +550,12 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
 
 static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
                     unsigned flags) {
-  return value_event(u, p, NULL, at, len, flags);
+  jrun *r = u;
+  /* the root node's straight to its records: a call that saves and
+   * restores only the registers of its own */
+  if (r->g.root_phase == 1 && r->g.depth > 0)
+    return root_value_piece(&r->g, p, NULL, at, len, flags);
+  return value_event(r, p, NULL, at, len, flags);
 }
 
 static int on_property_end(sgf_parser *p, void *u) {
@@ -700,13 +712,8 @@ static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
   return n - left;
 }
 
-/* Each on its own (not inlined): a loop in a function of its own keeps
- * its pointers in registers. */
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
+/* Each on its own (not inlined, NOINLINE): a loop in a function of its
+ * own keeps its pointers in registers. */
 #define RUN_LOOP(name, tree, main)                                          \
   static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,             \
                               const char **s, size_t n, char **q, char **m, \
