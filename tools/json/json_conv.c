@@ -120,45 +120,53 @@ static void node_open(jgame *g) {
 }
 
 static void prop_begin(jgame *g, const char *ident, size_t len) {
-  g->move_color = 0;
+  const sgf_propdef *def;
+  char color = 0;
   if (len == 1 && (ident[0] == 'B' || ident[0] == 'W')) {
     if (g->def_b == NULL) { /* once: the most frequent properties */
       g->def_b = sgf_prop_lookup(NULL, "B", 1);
       g->def_w = sgf_prop_lookup(NULL, "W", 1);
     }
-    g->move_color = ident[0];
-    g->def = ident[0] == 'B' ? g->def_b : g->def_w;
+    color = ident[0];
+    def = color == 'B' ? g->def_b : g->def_w;
   } else {
     /* the same few properties again and again (BL, WL, C): a small
      * cache by the table's slot, the lookup once per game and slot */
     int slot = sgf_prop_slot(ident, len);
     jdefslot *e = &g->defs[(unsigned)slot % JDEF_CACHE];
     if (slot < 0) {
-      g->def = sgf_prop_lookup(NULL, ident, len);
+      def = sgf_prop_lookup(NULL, ident, len);
     } else {
       if (e->slot != slot + 1) {
         e->slot = slot + 1;
         e->def = sgf_prop_lookup(NULL, ident, len);
       }
-      g->def = e->def;
+      def = e->def;
     }
   }
+  g->move_color = color;
+  g->def = def;
   if (!tree_mode(g)) return;
   if (len <= SGF_PROP_IDENT_MAX) { /* ,["ID" in one piece, no memcpy call */
-    char *q = jout_room(g->out, len + 4);
-    const size_t c = g->nprops++ > 0; /* the comma after a property */
+    jout *o = g->out;
+    const size_t c = g->nprops > 0; /* the comma after a property */
+    char *q = jout_room(o, len + 4);
+    const size_t n = o->len + c + len + 3; /* (read before the stores) */
     size_t i;
+    g->nprops++;
     q[0] = ',';
     q[c] = '[';
     q[c + 1] = '"';
     if (len == 2) { /* most: two letters */
       q[c + 2] = ident[0];
       q[c + 3] = ident[1];
+    } else if (len == 1) {
+      q[c + 2] = ident[0];
     } else {
       for (i = 0; i < len; i++) q[c + 2 + i] = ident[i]; /* uppercase */
     }
     q[c + 2 + len] = '"';
-    g->out->len += c + len + 3;
+    o->len = n;
     return;
   }
   if (g->nprops++) jout_byte(g->out, ',');
