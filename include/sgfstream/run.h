@@ -11,6 +11,9 @@
  *       walk the run's nodes, each with its bytes, its letter, its value
  *       and its position. Inline: a fast path (a tree builder, a writer,
  *       a counter) pays no call a node.
+ *   sgf_run_iter_step()
+ *       the same walk for a loop that counts the run's nodes: one test
+ *       a node fewer.
  *   sgf_run_replay()
  *       from on_moves: make the events the run stands for, positioned as
  *       the parser positions them, into a set of callbacks (a handler
@@ -87,19 +90,16 @@ static inline void sgf_run_iter_init(sgf_run_iter *it, const char *at,
   it->line = first ? first->line : 1;
 }
 
-/* The next node into *n: 1, or 0 at the run's end. A node is six bytes,
- * then the next node's ';' at once, after an LF or after a CR LF (each
- * line break counted into the next node's line). Bytes that are no run
- * are not refused, only read as if they were one, never past at + len
- * (fewer than six bytes left end the walk): give what on_moves or a
- * MOVES record gave. */
-static inline int sgf_run_iter_next(sgf_run_iter *it, sgf_run_node *n) {
+/* The next node into *n, for a walk that counts its nodes: only while
+ * fewer nodes have been given (by this or sgf_run_iter_next()) than the
+ * run holds (on_moves' count, sgf_event_count()). The same node as
+ * sgf_run_iter_next() gives there, without its test of the run's end: a
+ * loop that counts pays one test a node (the ';' or the line break
+ * before it), not two. Past the run's count it reads past the run. */
+static inline void sgf_run_iter_step(sgf_run_iter *it, sgf_run_node *n) {
   const char *q = it->p;
-  if (q >= it->stop) return 0;
   if (*q != ';') { /* the line break after the node before: LF, or CR LF */
     q += (*q == '\r' && q[1] == '\n') ? 2 : 1;
-    if (q >= it->stop) return 0; /* (left unwalked: see sgf_run_iter_pos) */
-    it->p = q;
     it->line++;
     it->cbias = 1 - (uint64_t)(uintptr_t)q;
   }
@@ -110,6 +110,22 @@ static inline int sgf_run_iter_next(sgf_run_iter *it, sgf_run_node *n) {
   n->line = it->line;
   n->column = (uint64_t)(uintptr_t)q + it->cbias;
   it->p = q + 6;
+}
+
+/* The next node into *n: 1, or 0 at the run's end. A node is six bytes,
+ * then the next node's ';' at once, after an LF or after a CR LF (each
+ * line break counted into the next node's line). Bytes that are no run
+ * are not refused, only read as if they were one, never past at + len
+ * (fewer than six bytes left end the walk): give what on_moves or a
+ * MOVES record gave. */
+static inline int sgf_run_iter_next(sgf_run_iter *it, sgf_run_node *n) {
+  const char *q = it->p;
+  if (q >= it->stop) return 0;
+  /* a line break first (LF, or CR LF): the node after it whole, or the
+   * walk is over (the break left unwalked: see sgf_run_iter_pos) */
+  if (*q != ';' && q + ((*q == '\r' && q[1] == '\n') ? 2 : 1) >= it->stop)
+    return 0;
+  sgf_run_iter_step(it, n);
   return 1;
 }
 

@@ -174,15 +174,23 @@ static int f_replay(sgf_parser *p, void *u, const char *at, size_t len,
   return sgf_run_replay(p, at, len, &f->full, f);
 }
 
-/* The library's walk (sgf_run_iter_next), logged as f_moves logs. */
+static int same_pos(sgf_pos a, sgf_pos b) {
+  return a.offset == b.offset && a.line == b.line && a.column == b.column;
+}
+
+/* The library's walk (sgf_run_iter_next), logged as f_moves logs; beside
+ * it the counting walk (sgf_run_iter_step after the first node, while
+ * fewer than count are given), which must give the same nodes and
+ * positions. */
 static int f_iter(sgf_parser *p, void *u, const char *at, size_t len,
                   size_t count) {
   movelog *f = u;
   sgf_pos p0 = sgf_parser_position(p), e = p0;
-  sgf_run_iter it;
-  sgf_run_node n;
+  sgf_run_iter it, st;
+  sgf_run_node n, m;
   size_t nodes = 0;
   sgf_run_iter_init(&it, at, len, &p0);
+  sgf_run_iter_init(&st, at, len, &p0);
   if (f->open)
     event(&f->log, "node-end", p0.line, p0.column, p0.offset, NULL, 0);
   while (sgf_run_iter_next(&it, &n)) {
@@ -191,6 +199,18 @@ static int f_iter(sgf_parser *p, void *u, const char *at, size_t len,
     if (n.at != at + (n.offset - p0.offset) || n.value != n.at + 3 ||
         n.letter != n.at[1])
       breach(f, "a node's bytes are not where its offset says");
+    if (nodes <= count) {
+      if (nodes > 1)
+        sgf_run_iter_step(&st, &m);
+      else if (!sgf_run_iter_next(&st, &m))
+        m = (sgf_run_node){0};
+      if (m.at != n.at || m.value != n.value || m.letter != n.letter ||
+          m.offset != n.offset || m.line != n.line || m.column != n.column)
+        breach(f, "sgf_run_iter_step's node is not sgf_run_iter_next's");
+      if (!same_pos(sgf_run_iter_pos(&st), sgf_run_iter_pos(&it)) ||
+          !same_pos(sgf_run_iter_last(&st), sgf_run_iter_last(&it)))
+        breach(f, "sgf_run_iter_step's walk stands elsewhere");
+    }
     event(&f->log, "node", n.line, n.column, n.offset, NULL, 0);
     event(&f->log, "property", n.line, n.column + 1, n.offset + 1, &n.letter,
           1);

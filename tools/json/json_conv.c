@@ -36,6 +36,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 typedef struct jrun {
   jgame g;
   sgf_callbacks cb;
@@ -114,45 +120,53 @@ static void node_open(jgame *g) {
 }
 
 static void prop_begin(jgame *g, const char *ident, size_t len) {
-  g->move_color = 0;
+  const sgf_propdef *def;
+  char color = 0;
   if (len == 1 && (ident[0] == 'B' || ident[0] == 'W')) {
     if (g->def_b == NULL) { /* once: the most frequent properties */
       g->def_b = sgf_prop_lookup(NULL, "B", 1);
       g->def_w = sgf_prop_lookup(NULL, "W", 1);
     }
-    g->move_color = ident[0];
-    g->def = ident[0] == 'B' ? g->def_b : g->def_w;
+    color = ident[0];
+    def = color == 'B' ? g->def_b : g->def_w;
   } else {
     /* the same few properties again and again (BL, WL, C): a small
      * cache by the table's slot, the lookup once per game and slot */
     int slot = sgf_prop_slot(ident, len);
     jdefslot *e = &g->defs[(unsigned)slot % JDEF_CACHE];
     if (slot < 0) {
-      g->def = sgf_prop_lookup(NULL, ident, len);
+      def = sgf_prop_lookup(NULL, ident, len);
     } else {
       if (e->slot != slot + 1) {
         e->slot = slot + 1;
         e->def = sgf_prop_lookup(NULL, ident, len);
       }
-      g->def = e->def;
+      def = e->def;
     }
   }
+  g->move_color = color;
+  g->def = def;
   if (!tree_mode(g)) return;
   if (len <= SGF_PROP_IDENT_MAX) { /* ,["ID" in one piece, no memcpy call */
-    char *q = jout_room(g->out, len + 4);
-    const size_t c = g->nprops++ > 0; /* the comma after a property */
+    jout *o = g->out;
+    const size_t c = g->nprops > 0; /* the comma after a property */
+    char *q = jout_room(o, len + 4);
+    const size_t n = o->len + c + len + 3; /* (read before the stores) */
     size_t i;
+    g->nprops++;
     q[0] = ',';
     q[c] = '[';
     q[c + 1] = '"';
     if (len == 2) { /* most: two letters */
       q[c + 2] = ident[0];
       q[c + 3] = ident[1];
+    } else if (len == 1) {
+      q[c + 2] = ident[0];
     } else {
       for (i = 0; i < len; i++) q[c + 2 + i] = ident[i]; /* uppercase */
     }
     q[c + 2 + len] = '"';
-    g->out->len += c + len + 3;
+    o->len = n;
     return;
   }
   if (g->nprops++) jout_byte(g->out, ',');
@@ -440,8 +454,9 @@ static void root_drop(jgame *g) {
 
 /* A piece of a value of the root node (known: its position, when the
  * event has one; else the parser's). */
-static int root_value_piece(jgame *g, sgf_parser *p, const sgf_pos *known,
-                            const char *at, size_t len, unsigned flags) {
+static NOINLINE int root_value_piece(jgame *g, sgf_parser *p,
+                                     const sgf_pos *known, const char *at,
+                                     size_t len, unsigned flags) {
   size_t n;
   if (!g->root_keep) return SGF_CONTINUE;
   if (flags & SGF_VALUE_FIRST) {
@@ -543,7 +558,12 @@ static int value_event(jrun *r, sgf_parser *p, const sgf_pos *known,
 
 static int on_value(sgf_parser *p, void *u, const char *at, size_t len,
                     unsigned flags) {
-  return value_event(u, p, NULL, at, len, flags);
+  jrun *r = u;
+  /* the root node's straight to its records: a call that saves and
+   * restores only the registers of its own */
+  if (r->g.root_phase == 1 && r->g.depth > 0)
+    return root_value_piece(&r->g, p, NULL, at, len, flags);
+  return value_event(r, p, NULL, at, len, flags);
 }
 
 static int on_property_end(sgf_parser *p, void *u) {
@@ -596,6 +616,7 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 }
 
 #define TEMPLATE_BYTES 13 /* ],[["B","qd"] */
+#define TEMPLATE_SPARE 3  /* written past a template, then overwritten */
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -605,46 +626,45 @@ static int run_node(jrun *r, sgf_parser *p, const char *nd, sgf_pos pos) {
 
 /* A node's template at q (tree) and its main line entry at m (main), c
  * its letter and v its value. Where the byte order is known, as words of
- * constant bytes with the letter and the value put in (the letter's
- * words from a table, zero for a letter that is not B or W): no per-byte
- * work, five stores. */
+ * constant bytes with the letter and the value stored over them: no
+ * per-byte work, a few stores. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define WORDS 1
 /* ],[["c", */
 #define TW(c) (0x2c2200225b5b2c5dull | (uint64_t)(c) << 40)
 /* ,["c"," (byte 7 written by the value's word) */
 #define MW(c) (0x00222c2200225b2cull | (uint64_t)(c) << 24)
-static const uint64_t tree_word[256] = {['B'] = TW('B'), ['W'] = TW('W')};
-static const uint64_t move_word[256] = {['B'] = MW('B'), ['W'] = MW('W')};
-#undef TW
 #else
 #define WORDS 0
 #endif
 
-/* run_loop's body for one node: 0 when the template does not take it. */
+/* run_loop's body for one node, at s (its ';'): 0 when the template
+ * does not take it. The three tests (the letter B or W, the two bytes
+ * on the board) are lookups in g, made together: one branch, and no
+ * table's address held in a register. */
 static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
-                                  int main, const sgf_run_node *nd) {
-  const unsigned char c = (unsigned char)nd->letter;
-  const char *v = nd->value;
+                                  int main, const char *s) {
+  const unsigned char c = (unsigned char)s[1];
+  const char *v = s + 3;
 #if WORDS
-  /* the letter's test is its word's (with the tree's, the main line's
-   * word is made: one table less to hold) */
-  const uint64_t tw = tree ? tree_word[c] : 0;
-  const uint64_t mw = tree ? MW(c) : move_word[c];
+  /* the letter's test and the value's, one branch; then the words of
+   * constant bytes, the letter and the value stored over them */
+  const uint64_t tk = TW(0), t1 = 0x5d22000022ull, mk = MW(0);
   uint16_t vv;
-  if ((tree ? tw : mw) == 0 ||
-      !(g->plain[0][(unsigned char)v[0]] & g->plain[1][(unsigned char)v[1]]))
+  if (!(g->move_letter[c] & g->plain[0][(unsigned char)v[0]] &
+        g->plain[1][(unsigned char)v[1]]))
     return 0;
-  memcpy(&vv, v, 2);
-  if (tree) { /* ],[["c", then "vv" then ] */
-    const uint32_t w1 = 0x22000022u | (uint32_t)vv << 8;
-    memcpy(q, &tw, 8);
-    memcpy(q + 8, &w1, 4);
-    q[12] = ']';
+  memcpy(&vv, v, 2); /* once: the stores below may alias v */
+  if (tree) {        /* ],[["c", "vv"] (3 bytes spare after) */
+    memcpy(q, &tk, 8);
+    q[5] = (char)c;
+    memcpy(q + 8, &t1, 8);
+    memcpy(q + 9, &vv, 2);
   }
   if (main) { /* ,["c"," then vv"] from byte 7 */
     const uint32_t m1 = 0x5d220000u | vv;
-    memcpy(m, &mw, 8);
+    memcpy(m, &mk, 8);
+    m[3] = (char)c;
     memcpy(m + 7, &m1, 4);
   }
 #else
@@ -666,32 +686,30 @@ static ALWAYS_INLINE int put_node(const jgame *g, char *q, char *m, int tree,
 }
 
 /* run_template's loop, for constant tree and main: up to n nodes (n >= 1,
- * as many as there is room for at *q and *m), while the template takes
- * them. Returns how many it took; *q and *m past what it wrote, *nd the
- * node after the last taken (or that node, at the run's end), *last the
- * letter of the last taken (read from what was written). */
+ * as many as there is room for at *q and *m, no more than the run has
+ * from *s on), while the template takes them. Returns how many it took;
+ * *q and *m past what it wrote, *s the node not taken, or the last node
+ * taken when all n were (the walk it then past it), *last the letter of
+ * the last taken (read from what was written). The walk counts: one
+ * test a node (sgf_run_iter_step()). */
 static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
-                                     sgf_run_node *nd, size_t n, char **q,
+                                     const char **s, size_t n, char **q,
                                      char **m, char *last, int tree, int main) {
   char *tq = *q, *tm = *m;
   sgf_run_iter w = *it; /* locals, in registers */
-  sgf_run_node cur = *nd;
+  sgf_run_node cur;
+  const char *at = *s;
   size_t left = n;
-  for (;;) {
-    if (!put_node(g, tq, tm, tree, main, &cur)) break;
+  while (put_node(g, tq, tm, tree, main, at)) {
     if (tree) tq += TEMPLATE_BYTES;
     if (main) tm += MOVE_BYTES;
-    if (!tree && !main) *last = cur.letter;
-    if (--left == 0) {
-      sgf_run_iter_next(&w, &cur); /* the node after, for the next block */
-      break;
-    }
-    if (!sgf_run_iter_next(&w, &cur)) break; /* the run's end */
+    if (!tree && !main) *last = at[1];
+    if (--left == 0) break;
+    sgf_run_iter_step(&w, &cur);
+    at = cur.at;
   }
   *it = w;
-  nd->at = cur.at;        /* the position: from it */
-  nd->value = cur.at + 3; /* (from at: nothing more live in the loop) */
-  nd->letter = cur.at[1];
+  *s = at;
   *q = tq;
   *m = tm;
   /* the last letter: from what was written */
@@ -702,18 +720,13 @@ static ALWAYS_INLINE size_t run_loop(const jgame *g, sgf_run_iter *it,
   return n - left;
 }
 
-/* Each on its own (not inlined): a loop in a function of its own keeps
- * its pointers in registers. */
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-#define RUN_LOOP(name, tree, main)                                            \
-  static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,               \
-                              sgf_run_node *nd, size_t n, char **q, char **m, \
-                              char *last) {                                   \
-    return run_loop(g, it, nd, n, q, m, last, tree, main);                    \
+/* Each on its own (not inlined, NOINLINE): a loop in a function of its
+ * own keeps its pointers in registers. */
+#define RUN_LOOP(name, tree, main)                                          \
+  static NOINLINE size_t name(const jgame *g, sgf_run_iter *it,             \
+                              const char **s, size_t n, char **q, char **m, \
+                              char *last) {                                 \
+    return run_loop(g, it, s, n, q, m, last, tree, main);                   \
   }
 RUN_LOOP(run_tree_main, 1, 1)
 RUN_LOOP(run_tree, 1, 0)
@@ -721,10 +734,11 @@ RUN_LOOP(run_main, 0, 1)
 RUN_LOOP(run_none, 0, 0)
 #undef RUN_LOOP
 
-/* Up to n nodes from *nd on (the walk it) by the template, while it
- * takes them: a node is open, the root written. Returns how many; *nd
- * the node after them. A run's node is ';', a letter, '[', two bytes and
- * ']' (sgfstream/parser.h): one whose letter is B or W (a word of the
+/* Up to n nodes from *nd on (the walk it; n no more than the run has
+ * from *nd on) by the template, while it takes them: a node is open, the
+ * root written. Returns how many; *nd the node after them (when fewer
+ * than n). A run's node is ';', a letter, '[', two bytes and ']'
+ * (sgfstream/parser.h): one whose letter is B or W (a word of the
  * letter's table) and whose two bytes are letters on the board (g->plain,
  * one lookup a byte) needs no other test. */
 static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
@@ -732,7 +746,7 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
   jout *o = g->out;
   const int tree = tree_mode(g), main = (top(g)->flags & JL_MAIN) != 0;
   sgf_run_iter it = *itp; /* locals: the fields not read cost nothing */
-  sgf_run_node nd = *ndp;
+  const char *s = ndp->at;
   char *m = NULL, *m0 = NULL, last = 0;
   size_t k = 0;
   /* the main line's room once (out of memory: the general path says
@@ -741,23 +755,25 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
     if (bytebuf_reserve(&g->moves, n * MOVE_BYTES) != 0) return 0;
     m = m0 = g->moves.p + g->moves.len;
   }
-  while (k < n) {
+  for (;;) {
     /* the worst case of as many nodes as the buffer holds, reserved once */
-    size_t b =
-        n - k < JOUT_CAP / TEMPLATE_BYTES ? n - k : JOUT_CAP / TEMPLATE_BYTES;
+    const size_t most = (JOUT_CAP - TEMPLATE_SPARE) / TEMPLATE_BYTES;
+    size_t b = n - k < most ? n - k : most;
     size_t done;
-    char *q = tree ? jout_room(o, TEMPLATE_BYTES * b) : NULL;
+    char *q = tree ? jout_room(o, TEMPLATE_BYTES * b + TEMPLATE_SPARE) : NULL;
     if (tree && main)
-      done = run_tree_main(g, &it, &nd, b, &q, &m, &last);
+      done = run_tree_main(g, &it, &s, b, &q, &m, &last);
     else if (tree)
-      done = run_tree(g, &it, &nd, b, &q, &m, &last);
+      done = run_tree(g, &it, &s, b, &q, &m, &last);
     else if (main)
-      done = run_main(g, &it, &nd, b, &q, &m, &last);
+      done = run_main(g, &it, &s, b, &q, &m, &last);
     else
-      done = run_none(g, &it, &nd, b, &q, &m, &last);
+      done = run_none(g, &it, &s, b, &q, &m, &last);
     if (tree) o->len = (size_t)(q - o->buf);
     k += done;
-    if (done < b) break;
+    if (done < b || k == n) break;
+    sgf_run_iter_step(&it, ndp); /* the next block's first node */
+    s = ndp->at;
   }
   if (main) {
     g->moves.len += (size_t)(m - m0);
@@ -769,7 +785,9 @@ static size_t run_template(jgame *g, sgf_run_iter *itp, sgf_run_node *ndp,
     g->nprops = 1;
   }
   *itp = it;
-  *ndp = nd;
+  ndp->at = s;
+  ndp->value = s + 3;
+  ndp->letter = s[1];
   return k;
 }
 
@@ -944,6 +962,7 @@ json_conv *json_conv_create(const json_options *opt, const char **error) {
   g->slow = jslow_wanted();
   jout_use_portable(g->slow);
   g->out = malloc(sizeof *g->out); /* 64 KiB: not zeroed */
+  g->move_letter['B'] = g->move_letter['W'] = 1;
   if (opt->charset) {
     copt = *opt->charset;
   } else {

@@ -126,6 +126,9 @@ typedef struct jgame {
    * of plain_w x plain_h (jplain_set) */
   unsigned char plain[2][256];
   int plain_w, plain_h;
+  /* 1 for a move's letter, B or W: the move runs' test of a node's
+   * letter beside plain's of its value (json_conv.c) */
+  unsigned char move_letter[256];
   bytebuf text; /* FF[4]-decoded text */
   char *conv;   /* UTF-8 from sgf_charset */
   size_t conv_cap;
