@@ -711,7 +711,8 @@ void jwrite_moves(jgame *g) {
     raw += sizeof len + sizeof pos + len;
     s = z + 1;
   }
-  jout_bytes(g->out, s, (size_t)(end - s));
+  if (s != end)
+    jout_bytes(g->out, s, (size_t)(end - s)); /* s: NULL with no move */
   jout_byte(g->out, ']');
 }
 
