@@ -227,6 +227,9 @@ static const struct {
 static PyObject *field_keys[NFIELDS];
 static PyObject *key_file, *key_member, *key_game, *key_offset, *key_line,
     *key_column;
+/* headers: every key in order, each None; a game's dict is a copy of it
+ * (a copy of the key table, no hashing, no resizing) with the values set */
+static PyObject *header_template;
 
 typedef struct {
   PyObject_HEAD int mode;
@@ -261,8 +264,14 @@ typedef struct {
   size_t hstart[NFIELDS + 1], hsize[NFIELDS + 1];
   int have[NFIELDS + 1], filling, dropped;
   sgf_charset *cs;
+  /* the game's charset gives printable ASCII as itself (ascii_probe);
+   * found once for each CA in a row: probed for the CA in probe_ca */
+  int ascii_same, probed; /* probed: 1 no CA, 2 UTF-16 input, 3 CA */
+  char probe_ca[64];
+  size_t probe_ca_len;
   char *conv, *text;
   size_t conv_cap, text_cap;
+  PyObject *tmpl;    /* headers: header_template with file and member */
   PyObject *pending; /* diagnostics not yet given to a game */
   PyObject *ready;   /* the item the last feed completed */
   int failed;        /* a Python error is set by a callback */
@@ -392,6 +401,55 @@ static int game_done(Stream *s, uint64_t end) {
   return 0;
 }
 
+/* Printable ASCII but the backslash: FF[4] SimpleText decoding gives
+ * these bytes as themselves. */
+static int plain_ascii(const char *raw, size_t len) {
+  const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+  size_t i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t x, b;
+    memcpy(&x, raw + i, 8);
+    b = x ^ (ones * '\\');
+    /* a byte below 0x20, a backslash, or 0x7f and up */
+    if (((x | (x - ones * 0x20) | (b - ones) | (x + ones)) & high) != 0)
+      return 0;
+  }
+  for (; i < len; i++) {
+    unsigned char c = (unsigned char)raw[i];
+    if (c < 0x20 || c > 0x7e || c == '\\') return 0;
+  }
+  return 1;
+}
+
+/* Does the game's charset give each plain_ascii byte as itself (it does
+ * but for the odd charset: UTF-16, UTF-7, EBCDIC...)? Then such text
+ * needs no decoding nor conversion. Probed once for each CA, as the
+ * converter would take it: the same answer for every text of the game. */
+static int ascii_probe(Stream *s, int kind, const char *ca, size_t calen) {
+  if (s->probed == kind && calen == s->probe_ca_len &&
+      (calen == 0 || memcmp(ca, s->probe_ca, calen) == 0))
+    return 0;
+  char all[0x7f - 0x20];
+  size_t n = 0;
+  for (int c = 0x20; c < 0x7f; c++)
+    if (c != '\\') all[n++] = (char)c;
+  sgf_charset_info info;
+  size_t off = 0;
+  int k =
+      sgf_charset_convert(s->cs, all, n, &s->conv, &s->conv_cap, &info, &off);
+  if (k < 0 && k != SGF_ESYNTAX) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  s->ascii_same = k == (int)n && memcmp(s->conv, all, n) == 0;
+  s->probed = calen <= sizeof s->probe_ca ? kind : 0;
+  if (s->probed) {
+    s->probe_ca_len = calen;
+    if (calen) memcpy(s->probe_ca, ca, calen);
+  }
+  return 0;
+}
+
 /* headers: the value of a field as Python: typed, or as text. */
 static PyObject *header_value(Stream *s, int i) {
   const char *raw = s->hbuf + s->hstart[i];
@@ -418,6 +476,11 @@ static PyObject *header_value(Stream *s, int i) {
     default:
       break;
   }
+  if (s->ascii_same && plain_ascii(raw, len)) {
+    PyObject *u = PyUnicode_New((Py_ssize_t)len, 0x7f);
+    if (u && len) memcpy(PyUnicode_DATA(u), raw, len);
+    return u;
+  }
   /* text: FF[4] SimpleText decoded, then from the game's charset */
   if (grow(&s->text, &s->text_cap, len + 1) < 0) return NULL;
   size_t n = sgf_text_decode_dbcs(raw, len, s->text, SGF_TEXT_SIMPLE,
@@ -432,18 +495,24 @@ static PyObject *header_value(Stream *s, int i) {
 }
 
 static int headers_done(Stream *s) {
-  PyObject *d = PyDict_New();
+  PyObject *d = PyDict_Copy(s->tmpl);
   if (!d) return -1;
   sgf_charset_reset(s->cs);
+  int probe;
   if (s->utf16) {
     /* converted to UTF-8: CA is moot (as for the sgf tool) */
     sgf_charset_set_ca(s->cs, "UTF-8", 5);
+    probe = ascii_probe(s, 2, NULL, 0);
   } else if (s->have[NFIELDS] &&
              grow(&s->text, &s->text_cap, s->hsize[NFIELDS] + 1) == 0) {
     size_t n = sgf_text_decode(s->hbuf + s->hstart[NFIELDS], s->hsize[NFIELDS],
                                s->text, SGF_TEXT_SIMPLE);
     sgf_charset_set_ca(s->cs, s->text, n); /* unknown: the default applies */
+    probe = ascii_probe(s, 3, s->text, n);
+  } else {
+    probe = ascii_probe(s, 1, NULL, 0);
   }
+  if (probe < 0) goto fail_nov;
   PyObject *v;
 #define PUT(k, expr)                                    \
   do {                                                  \
@@ -451,21 +520,12 @@ static int headers_done(Stream *s) {
     if (!v || PyDict_SetItem(d, (k), v) < 0) goto fail; \
     Py_DECREF(v);                                       \
   } while (0)
-  Py_INCREF(s->file);
-  PUT(key_file, s->file);
-  Py_INCREF(s->member);
-  PUT(key_member, s->member);
   PUT(key_game, PyLong_FromSsize_t(s->index));
   PUT(key_offset, PyLong_FromUnsignedLongLong(s->game_pos.offset));
   PUT(key_line, PyLong_FromUnsignedLongLong(s->game_pos.line));
   PUT(key_column, PyLong_FromUnsignedLongLong(s->game_pos.column));
   for (int i = 0; i < NFIELDS; i++) {
-    if (!s->have[i] || s->have[i] == 2) {
-      Py_INCREF(Py_None);
-      PUT(field_keys[i], Py_None);
-    } else {
-      PUT(field_keys[i], header_value(s, i));
-    }
+    if (s->have[i] == 1) PUT(field_keys[i], header_value(s, i));
   }
 #undef PUT
   Py_CLEAR(s->pending); /* headers() gives no diagnostics but SGFError */
@@ -722,6 +782,7 @@ static void stream_dealloc(Stream *s) {
   Py_XDECREF(s->member);
   Py_XDECREF(s->charset);
   Py_XDECREF(s->pending);
+  Py_XDECREF(s->tmpl);
   Py_XDECREF(s->ready);
   Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -801,6 +862,10 @@ static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
       co.override = PyUnicode_AsUTF8(charset);
       if (!co.override) goto fail;
     }
+    s->tmpl = PyDict_Copy(header_template);
+    if (!s->tmpl || PyDict_SetItem(s->tmpl, key_file, file) < 0 ||
+        PyDict_SetItem(s->tmpl, key_member, member) < 0)
+      goto fail;
     s->cs = sgf_charset_create(&co);
     if (!s->cs) {
       PyErr_Format(PyExc_ValueError, "charset %R: not known to iconv", charset);
@@ -1115,6 +1180,12 @@ int sgfpy_init_stream(PyObject *m) {
       !(key_line = PyUnicode_InternFromString("line")) ||
       !(key_column = PyUnicode_InternFromString("column")))
     return -1;
+  PyObject *order[6 + NFIELDS] = {key_file,   key_member, key_game,
+                                  key_offset, key_line,   key_column};
+  for (int i = 0; i < NFIELDS; i++) order[6 + i] = field_keys[i];
+  if (!(header_template = PyDict_New())) return -1;
+  for (int i = 0; i < 6 + NFIELDS; i++)
+    if (PyDict_SetItem(header_template, order[i], Py_None) < 0) return -1;
   if (PyModule_AddIntConstant(m, "MOVE_PASS", 255) < 0 ||
       PyModule_AddIntConstant(m, "MOVE_INVALID", 254) < 0 ||
       PyModule_AddIntConstant(m, "MODE_GAMES", MODE_GAMES) < 0 ||

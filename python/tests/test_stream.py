@@ -451,6 +451,38 @@ class TestHeaders(unittest.TestCase):
         hs = list(sgfstream.headers(b"(;PB[x];B[aa] junk (;W[bb]))(;PB[y])"))
         self.assertEqual([h["black"] for h in hs], ["x", "y"])
 
+    KEYS = ["file", "member", "game", "offset", "line", "column", "black", "white",
+            "black_rank", "white_rank", "result", "date", "komi", "handicap", "size",
+            "rules", "event", "round", "place", "game_name"]
+
+    def test_keys_in_order(self):
+        for data in (b"(;)", b"(;GN[g]PB[b]SZ[9]KM[1])(;PW[w])"):
+            for h in sgfstream.headers(data):
+                self.assertEqual(list(h), self.KEYS)
+
+    @unittest.skipUnless(have_sgf(), "no sgf tool")
+    def test_ascii_text_as_the_tool_reads_it(self):
+        # plain ASCII text is taken as it is only where the game's charset
+        # gives it as itself: not in UTF-7 ('+' starts a shift), EBCDIC or
+        # UTF-16; the CA changing from game to game (and back)
+        data = (b"(;CA[UTF-7]PB[a+AOk-b]PW[x~y]GN[1+2=3])(;PB[a+AOk-b]PW[t\\]ab\tc])"
+                b"(;CA[IBM037]PB[Abc]PW[abcdefghijk])(;CA[UTF-16]PB[Ab])(;CA[UTF-7]PB[plain]RE[B+R])"
+                b"(;CA[SHIFT_JIS]PB[a~b]PW[p\\q])(;CA[nonsense]PB[a\x7fb]PW[ok]RO[a\\\nb])"
+                b"(;CA[UTF-16]PB[Ab])(;PB[a\tb]PW[\xc3\xa9t\xc3\xa9]EV[12345678\\9])")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "a.sgf")
+            with open(path, "wb") as f:
+                f.write(data)
+            out = subprocess.run([SGF, "json", "--headers", "--quiet", path],
+                                 capture_output=True, check=False).stdout
+            got = list(sgfstream.headers(path))
+        want = [json.loads(line) for line in out.decode("utf-8").splitlines()]
+        self.assertEqual(len(got), 9)
+        self.assertEqual(len(got), len(want))
+        for g, w in zip(got, want):
+            self.assertEqual(g["black"], w["black"])
+            self.assertEqual({k: g[k] for k in self.KEYS[6:]}, {k: w[k] for k in self.KEYS[6:]})
+
 
 @unittest.skipUnless(have_sgf() and os.path.isdir(CORPUS) and not os.environ.get("SGF_SKIP_CORPUS"),
                      "no sgf tool, no ../shared/corpus, or SGF_SKIP_CORPUS")
