@@ -94,6 +94,33 @@ test('lazy trees equal eager ones', () => {
   assert.strictEqual(lazy[2].id, 8);
 });
 
+test('lazy trees of a long string, ASCII or not (the text kept, its byte offsets mapped to indices)', () => {
+  // parse() encodes a string into the module 4096 characters at a time:
+  // a surrogate pair cut by the first such piece's end, characters of 1
+  // to 4 bytes and a lone surrogate, several games in a piece, games
+  // across pieces and across the module's 1 MiB chunks, ASCII pieces
+  // between the others
+  const game = (i, c) => `(;GM[1]PB[p${i}]C[${c}];B[aa];W[bb](;B[cc]C[${c}x])(;B[dd]C[${i}]))\n`;
+  const pad = 4095 - '(;GM[1]C['.length;
+  let text = `(;GM[1]C[${'z'.repeat(pad)}\u{1F600}];B[aa]C[\u{1F600}é](;W[bb]C[ü])(;W[cc]))\n`;
+  assert.strictEqual(text.charCodeAt(4095), 0xd83d);
+  const kinds = ['ascii', 'é', '囲碁', '\u{1F600}', 'lone \ud800 surrogate', 'x'.repeat(5000) + 'ü'];
+  for (let i = 0; text.length < 2.5e6; i++) text += game(i, kinds[i % 7 < 6 ? i % 7 : 0] + (i % 50 === 0 ? 'y'.repeat(20000) : ''));
+  text += '(;GM[1]C[\\]B[a]'; // (and a diagnostic at the end)
+  const run = (x, o) => {
+    const diagnostics = [];
+    const t = sgf.parse(x, Object.assign({diagnostics}, o));
+    return JSON.stringify(t) + JSON.stringify(diagnostics);
+  };
+  const eager = run(text, {lazy: false});
+  assert.ok(eager.includes('"\u{1F600}é"'));
+  assert.ok(eager.includes('"lone \ufffd surrogatex"'));
+  assert.strictEqual(run(text), eager);
+  assert.strictEqual(run(Buffer.from(text)), eager);
+  const ascii = text.replace(/[^\x00-\x7f]/g, 'a');
+  assert.strictEqual(run(ascii), run(ascii, {lazy: false}));
+});
+
 test('parseBuffer: Buffer, Uint8Array, ArrayBuffer', () => {
   const s = '(;PB[\u56f4\u68cb]CA[UTF-8];B[aa])';
   const want = JSON.stringify(sgf.parse(s));
