@@ -1283,64 +1283,76 @@
     }
   }
 
+  /* A lazy root: {id, data, parentId, children} whose children is an
+   * accessor, the same two functions for every root (so that the roots
+   * share V8's hidden class, and no closure is made per root), and,
+   * until it is built, its game under a symbol, not enumerable (left out
+   * of JSON, Object.keys, for...in, assert.deepStrictEqual and spreads):
+   * [opts, src, start, end], src bytes or a string (gameInput()). */
+  const GAME = Symbol('sgfstream.game');
+  const LAZY_CHILDREN = {
+    get() {
+      return buildChildren(this);
+    },
+    set(v) {
+      takeGame(this);
+      plainChildren(this, v);
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
+  /* A lazy root's game, forgotten (and null when it has none). */
+  function takeGame(root) {
+    const g = root[GAME];
+    if (g === undefined) return null;
+    delete root[GAME]; // (the last property added: V8 steps back a class)
+    return g;
+  }
+
+  function buildChildren(root) {
+    const g = takeGame(root);
+    if (g === null) {
+      plainChildren(root, []);
+      return root.children;
+    }
+    const opts = g[0];
+    const b = new Builder(opts, null);
+    b.nextId = root.id;
+    const eng = lazyEngine(opts);
+    try {
+      eng.feed(gameInput(g[1], g[2], g[3]), b);
+      eng.finish(b);
+    } catch (e) {
+      eng.free();
+      throw e;
+    }
+    const kids = b.roots.length ? b.roots[0].children : [];
+    plainChildren(root, kids);
+    return kids;
+  }
+
   /* The lazy trees of one parse (or stream): makeRoot(id) makes a root
-   * node whose children is an accessor (made in the literal: cheaper
-   * than Object.defineProperty on each root), attach(root, bytes, start,
-   * end, count) says where the game of the root made last is (or, for a
-   * game of one node, makes its children a plain []). Where it is stays
-   * in the accessor's closure, not in a map: nothing but the root holds
-   * the game's bytes. */
+   * node, attach(root, src, start, end, count) says where the game of the
+   * root made last is (src: bytes, or a string and its indices; a game of
+   * one node keeps none). Nothing but the root holds its game. */
   function lazyRoots(opts) {
     let lastRoot = null;
-    let lastCell = null;
-    function build(root, cell) {
-      const g = cell.g;
-      cell.g = null;
-      if (g === null) {
-        plainChildren(root, []);
-        return root.children;
-      }
-      const b = new Builder(opts, null);
-      b.nextId = root.id;
-      const eng = lazyEngine(opts);
-      try {
-        eng.feed(gameInput(g[0], g[1], g[2]), b);
-        eng.finish(b);
-      } catch (e) {
-        eng.free();
-        throw e;
-      }
-      const kids = b.roots.length ? b.roots[0].children : [];
-      plainChildren(root, kids);
-      return kids;
-    }
     return {
       makeRoot(id) {
-        const cell = {g: null};
-        const root = {
-          id,
-          data: {},
-          parentId: null,
-          get children() {
-            return build(this, cell);
-          },
-          set children(v) {
-            cell.g = null;
-            plainChildren(this, v);
-          },
-        };
+        const root = {id, data: {}, parentId: null};
+        Object.defineProperty(root, 'children', LAZY_CHILDREN);
         lastRoot = root;
-        lastCell = cell;
         return root;
       },
-      attach(root, bytes, start, end, count) {
+      attach(root, src, start, end, count) {
         if (root !== lastRoot) return;
-        if (count > 1) lastCell.g = [bytes, start, end];
-        else plainChildren(root, []);
-        lastRoot = lastCell = null;
+        lastRoot = null;
+        if (count > 1) Object.defineProperty(root, GAME, {value: [opts, src, start, end], writable: true, configurable: true});
       },
     };
   }
+
 
 
 

@@ -94,6 +94,25 @@ test('lazy trees equal eager ones', () => {
   assert.strictEqual(lazy[2].id, 8);
 });
 
+test("a lazy root's shape: @sabaki/sgf's keys, children settable before it is read, the game forgotten when built", () => {
+  const text = '(;GM[1];B[aa];W[bb])(;GM[1];B[cc])(;GM[1])';
+  const t = sgf.parse(text);
+  const eager = sgf.parse(text, {lazy: false});
+  for (const r of t) assert.deepStrictEqual(Object.keys(r), ['id', 'data', 'parentId', 'children']);
+  t[1].children = ['mine'];
+  assert.deepStrictEqual(t[1].children, ['mine']);
+  assert.deepStrictEqual(Object.getOwnPropertyDescriptor(t[1], 'children'), {value: ['mine'], writable: true, enumerable: true, configurable: true});
+  assert.deepStrictEqual(t[0].children, eager[0].children);
+  assert.deepStrictEqual(t[2].children, []);
+  for (const r of t) {
+    assert.deepStrictEqual(Reflect.ownKeys(r), ['id', 'data', 'parentId', 'children']);
+    assert.strictEqual(Object.getOwnPropertyDescriptor(r, 'children').get, undefined);
+  }
+  const fresh = sgf.parse(text)[0]; // (nothing enumerable but those four)
+  assert.deepStrictEqual(Object.getOwnPropertySymbols(fresh).filter((k) => Object.getOwnPropertyDescriptor(fresh, k).enumerable), []);
+  assert.deepStrictEqual({...fresh}, eager[0]);
+});
+
 test('lazy trees of a long string, ASCII or not (the text kept, its byte offsets mapped to indices)', () => {
   // parse() encodes a string into the module 4096 characters at a time:
   // a surrogate pair cut by the first such piece's end, characters of 1
