@@ -330,7 +330,17 @@
   const utf8Fatal = new TextDecoder('utf-8', {fatal: true});
   const TWO = new Array(1 << 14); // two-byte ASCII values, made once
 
+  // Node's Buffer has a method that makes a string of bytes read as
+  // ISO-8859-1, with no view to make first: twice as fast as a
+  // TextDecoder on short text (a browser has none)
+  const latin1Slice =
+    typeof Buffer === 'function' && Buffer.prototype && typeof Buffer.prototype.latin1Slice === 'function'
+      ? Buffer.prototype.latin1Slice
+      : null;
+
+  /* ASCII bytes u8[p .. p + n) as a string. */
   function ascii(u8, p, n) {
+    if (latin1Slice !== null) return latin1Slice.call(u8, p, p + n);
     if (n > 12) return utf8.decode(u8.subarray(p, p + n));
     let s = '';
     for (let i = p, e = p + n; i < e; i++) s += String.fromCharCode(u8[i]);
