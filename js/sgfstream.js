@@ -1300,6 +1300,7 @@
    * of JSON, Object.keys, for...in, assert.deepStrictEqual and spreads):
    * [opts, src, start, end], src bytes or a string (gameInput()). */
   const GAME = Symbol('sgfstream.game');
+  const GAME_DESC = {value: null, writable: true, enumerable: false, configurable: true};
   const LAZY_CHILDREN = {
     get() {
       return buildChildren(this);
@@ -1358,7 +1359,11 @@
       attach(root, src, start, end, count) {
         if (root !== lastRoot) return;
         lastRoot = null;
-        if (count > 1) Object.defineProperty(root, GAME, {value: [opts, src, start, end], writable: true, configurable: true});
+        if (count > 1) {
+          GAME_DESC.value = [opts, src, start, end];
+          Object.defineProperty(root, GAME, GAME_DESC);
+          GAME_DESC.value = null;
+        }
       },
     };
   }
