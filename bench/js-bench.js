@@ -24,10 +24,14 @@
 //   sgfstream games()          the whole FILE from a file stream, each
 //                              root's values read, then + walk
 //
+// and, for the RSS above them, node with the package loaded and the
+// input read (the prefix rows that parse the string: and decoded too).
+//
 // Prints MB/s (10^6 bytes over the best of REPS runs, default 3; 1 with
 // --smoke, which also uses MB=2; @sabaki/sgf runs once), the peak RSS of
 // a process that parses once, and for the prefix rows the
-// ratio to @sabaki/sgf (speed, and its memory over ours). @sabaki/sgf is
+// ratio to @sabaki/sgf (speed, and its memory over ours: peak RSS, and
+// peak RSS above the baseline). @sabaki/sgf is
 // taken from bench/peer/node_modules (bench/peer.sh installs it) or
 // js/node_modules (npm install in js/); without it its row is skipped.
 // The module: $SGFSTREAM_WASM, else $BUILD_DIR/js/sgfstream.wasm, else
@@ -97,9 +101,12 @@ async function child(what, file, reps) {
   let games = 0;
   let nodes = 0;
   let walk = Infinity;
-  if (what === 'baseline') {
-    // node with the package loaded and the input read, nothing parsed
+  let keep = null; // (the string, held to the end)
+  if (what.startsWith('baseline')) {
+    // node with the package loaded and the input read (baseline-string:
+    // and decoded, as the string rows hold it), nothing parsed
     require(path.join(top, 'js', 'index.js'));
+    if (what === 'baseline-string') keep = bytes.toString('utf8');
   } else if (what === 'sabaki') {
     const sabaki = loadSabaki();
     const text = bytes.toString('utf8');
@@ -224,6 +231,7 @@ async function main() {
   const wasmSize = fs.statSync(wasm).size;
   console.log(`js-bench: ${path.basename(small)} (${(fs.statSync(small).size / 1e6).toFixed(1)} MB) and ${path.basename(file)} (${(fs.statSync(file).size / 1e6).toFixed(1)} MB); sgfstream.wasm ${wasmSize} bytes; best of ${reps}`);
   const base = run('baseline', small, 1, env);
+  const baseText = run('baseline-string', small, 1, env);
   const rows = [];
   const sab = haveSabaki ? run('sabaki', small, 1, env) : null;
   rows.push(['@sabaki/sgf parse() (string)', 'prefix', sab || {error: 'skipped: @sabaki/sgf not installed (bench/peer.sh installs it)'}]);
@@ -239,7 +247,13 @@ async function main() {
   rows.push(['sgfstream games() + walk', 'whole', run('games-walk', file, Math.min(reps, 2), env)]);
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
-  console.log(`${pad('row', 36)} ${pad('input', 7)} ${lpad('MB/s', 8)} ${lpad('MB/s cpu', 9)} ${lpad('peak RSS MB', 12)} ${lpad('games', 7)} ${lpad('x speed', 8)} ${lpad('x cpu', 7)} ${lpad('1/x mem', 8)}`);
+  // a row's peak RSS above that of node with the same input held (the
+  // Buffer; and its string for the rows that parse the string)
+  const above = (name, input, r) => {
+    const b = input === 'prefix' && (name.includes('(string)') || name.includes('lazy: false')) ? baseText : input === 'prefix' ? base : null;
+    return b && !b.error ? (r.rss - b.rss) / 1e6 : null;
+  };
+  console.log(`${pad('row', 36)} ${pad('input', 7)} ${lpad('MB/s', 8)} ${lpad('MB/s cpu', 9)} ${lpad('peak RSS MB', 12)} ${lpad('above', 6)} ${lpad('games', 7)} ${lpad('x speed', 8)} ${lpad('x cpu', 7)} ${lpad('1/x mem', 8)} ${lpad('1/x above', 9)}`);
   for (const [name, input, r] of rows) {
     if (r.error) {
       console.log(`${pad(name, 36)} ${pad(input, 7)} ${r.error}`);
@@ -251,6 +265,8 @@ async function main() {
     let xs = '';
     let xc = '';
     let xm = '';
+    let xa = '';
+    const ab = above(name, input, r);
     if (input === 'prefix' && sab && !sab.error && !name.startsWith('@sabaki')) {
       // against @sabaki/sgf's parse(), or its parse() + walk for a row
       // that reads the trees (its parse() is eager: the walk reads them)
@@ -258,18 +274,17 @@ async function main() {
       xs = (mbs / (sab.bytes / 1e6 / (walked ? sab.walk : sab.seconds))).toFixed(1);
       xc = (cpus / (sab.bytes / 1e6 / (walked ? sab.cpuWalk : sab.cpu))).toFixed(1);
       xm = (sab.rss / r.rss).toFixed(1);
+      const sa = above('(string)', 'prefix', sab);
+      if (ab !== null && sa !== null) xa = (sa / ab).toFixed(1);
     }
-    console.log(`${pad(name, 36)} ${pad(input, 7)} ${lpad(mbs.toFixed(1), 8)} ${lpad(cpus.toFixed(1), 9)} ${lpad((r.rss / 1e6).toFixed(0), 12)} ${lpad(r.games, 7)} ${lpad(xs, 8)} ${lpad(xc, 7)} ${lpad(xm, 8)}`);
+    console.log(`${pad(name, 36)} ${pad(input, 7)} ${lpad(mbs.toFixed(1), 8)} ${lpad(cpus.toFixed(1), 9)} ${lpad((r.rss / 1e6).toFixed(0), 12)} ${lpad(ab === null ? '' : ab.toFixed(0), 6)} ${lpad(r.games, 7)} ${lpad(xs, 8)} ${lpad(xc, 7)} ${lpad(xm, 8)} ${lpad(xa, 9)}`);
   }
-  if (!base.error && sab && !sab.error) {
-    const above = (r) => (r.rss - base.rss) / 1e6;
-    const ours = rows.find((x) => x[0] === 'sgfstream parseBuffer()')[2];
-    if (!ours.error) {
-      console.log(`peak RSS above that of node with the input read (${(base.rss / 1e6).toFixed(0)} MB), prefix: @sabaki/sgf ${above(sab).toFixed(0)} MB, sgfstream parseBuffer() ${above(ours).toFixed(0)} MB (1/${(above(sab) / above(ours)).toFixed(1)})`);
-    }
+  if (!base.error && !baseText.error) {
+    console.log(`above: peak RSS above that of node with the input read (${(base.rss / 1e6).toFixed(0)} MB), and decoded to a string for the (string) rows (${(baseText.rss / 1e6).toFixed(0)} MB)`);
   }
   console.log('MB/s: 10^6 bytes over the best wall time; MB/s cpu: over the best CPU time of the process (all its threads),');
-  console.log('steadier on a loaded machine. x speed, x cpu: over @sabaki/sgf\'s on the same prefix; 1/x mem: its peak RSS over the row\'s.');
+  console.log('steadier on a loaded machine. x speed, x cpu: over @sabaki/sgf\'s on the same prefix; 1/x mem: its peak RSS over the row\'s,');
+  console.log('1/x above: the same of the RSS above the baselines.');
   console.log('"+ walk": parse() then every node of every game read, with every value of every property (the lazy trees built);');
   console.log('the time is both, and its ratio is to @sabaki/sgf\'s parse() + the same walk. games(): each game walked so too.');
 }

@@ -29,6 +29,7 @@
   // ------------------------------------------------------------ the module
 
   const CHUNK = 1 << 20; // bytes copied into the module per feed
+  const PIECE = 4096; // text: characters encoded at a time
   const STREAM_SLICE = 1 << 16; // games(), headers(): bytes fed at a time
   const EMPTY = new Uint8Array(0);
   const SJ_FULL = 0;
@@ -181,6 +182,7 @@
       if (!this.h) throw new Error('sgfstream: out of memory');
       if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
+      this.textMap = null;
       this.clear();
     }
 
@@ -194,9 +196,13 @@
       this.r = 0;
       this.consumed = 0;
       this.at = -1;
+      this.adv = 0; // how far the piece fed goes in the job (bytes or characters)
+      this.textBytes = 0; // the bytes of the text job encoded so far
     }
 
-    /* Feed bytes (a Uint8Array), handing the records to sink.drain().
+    /* Feed bytes (a Uint8Array) or text (a string, fed as UTF-8, its
+     * pieces that are not ASCII noted in this.textMap when there is
+     * one), handing the records to sink.drain().
      * Returns false when the sink halted (a callback paused): pump()
      * goes on from there. Bytes fed meanwhile wait their turn. */
     feed(bytes, sink) {
@@ -232,7 +238,7 @@
             continue;
           }
           if (this.cur === null) return true; // finished
-          this.pos += this.len;
+          this.pos += this.adv;
           if (this.pos >= this.cur.length) {
             this.cur = null;
             this.jobs.shift();
@@ -250,10 +256,37 @@
         if (this.cur !== job) {
           this.cur = job;
           this.pos = 0;
+          this.textBytes = 0;
         }
-        this.len = Math.min(CHUNK, job.length - this.pos);
         views();
-        U8.set(job.subarray(this.pos, this.pos + this.len), this.inPtr);
+        if (typeof job === 'string') {
+          // text: encoded straight into the module's input buffer, a
+          // piece at a time (each fits whole: at most 3 bytes a UTF-16
+          // unit), as many pieces as the buffer holds
+          const map = this.textMap;
+          let pos = this.pos;
+          let w = 0;
+          while (pos < job.length && w + 3 * PIECE <= CHUNK) {
+            let end = Math.min(job.length, pos + PIECE);
+            // (a surrogate pair is not cut: the halves would be written
+            // as two U+FFFD)
+            if (end < job.length && (job.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+            const r = utf8Encoder.encodeInto(
+              pos === 0 && end === job.length ? job : job.substring(pos, end),
+              U8.subarray(this.inPtr + w, this.inPtr + CHUNK)
+            );
+            if (r.read !== r.written && map !== null) map.note(pos, this.textBytes + w, end, this.textBytes + w + r.written);
+            pos = end;
+            w += r.written;
+          }
+          this.len = w;
+          this.adv = pos - this.pos;
+          this.textBytes += w;
+        } else {
+          this.len = Math.min(CHUNK, job.length - this.pos);
+          this.adv = this.len;
+          U8.set(job.subarray(this.pos, this.pos + this.len), this.inPtr);
+        }
         this.off = 0;
         this.call(sink, 0);
       }
@@ -297,7 +330,17 @@
   const utf8Fatal = new TextDecoder('utf-8', {fatal: true});
   const TWO = new Array(1 << 14); // two-byte ASCII values, made once
 
+  // Node's Buffer has a method that makes a string of bytes read as
+  // ISO-8859-1, with no view to make first: twice as fast as a
+  // TextDecoder on short text (a browser has none)
+  const latin1Slice =
+    typeof Buffer === 'function' && Buffer.prototype && typeof Buffer.prototype.latin1Slice === 'function'
+      ? Buffer.prototype.latin1Slice
+      : null;
+
+  /* ASCII bytes u8[p .. p + n) as a string. */
   function ascii(u8, p, n) {
+    if (latin1Slice !== null) return latin1Slice.call(u8, p, p + n);
     if (n > 12) return utf8.decode(u8.subarray(p, p + n));
     let s = '';
     for (let i = p, e = p + n; i < e; i++) s += String.fromCharCode(u8[i]);
@@ -1059,7 +1102,26 @@
     const opts = options || {};
     if (typeof contents !== 'string') return parseBuffer(contents, opts);
     const o = Object.assign({}, opts, {encoding: 'utf-8'});
-    return build(utf8Encoder.encode(contents), o, false);
+    // the text itself, encoded into the module a chunk at a time (no
+    // copy of it as a whole), unless its bytes must be changed first
+    return build(textNeedsBytes(contents) ? utf8Encoder.encode(contents) : contents, o, false);
+  }
+
+  /* Would the UTF-8 bytes of text s be changed before they are parsed
+   * (missingSemicolon), or taken for UTF-16 (looksUtf16)? */
+  function textNeedsBytes(s) {
+    const n = s.length;
+    const c0 = s.charCodeAt(0);
+    if (n >= 2 && (c0 === 0 || (c0 < 0x80 && s.charCodeAt(1) === 0))) return true;
+    let k = c0 === 0xfeff ? 1 : 0;
+    while (k < n) {
+      const c = s.charCodeAt(k);
+      if (c === 32 || (c >= 9 && c <= 13)) k++;
+      else break;
+    }
+    if (k >= n) return false;
+    const c = s.charCodeAt(k) | 0x20;
+    return c >= 0x61 && c <= 0x7a;
   }
 
   function parseBuffer(buffer, options) {
@@ -1092,8 +1154,12 @@
     );
   }
 
-  function build(bytes, opts, copy) {
-    const k = missingSemicolon(bytes);
+  /* The trees of input: bytes (copied first for lazy trees when copy),
+   * or text (a string: parse()'s, that textNeedsBytes() passed). */
+  function build(input, opts, copy) {
+    const text = typeof input === 'string';
+    let bytes = input;
+    const k = text ? -1 : missingSemicolon(bytes);
     let shift = null;
     if (k >= 0) {
       const b2 = new Uint8Array(bytes.length + 1);
@@ -1107,8 +1173,12 @@
       copy = false;
     }
     const lazy =
-      opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && !looksUtf16(bytes);
+      opts.lazy !== false && !opts.getId && !opts.dictionary && !opts.onNodeCreated && (text || !looksUtf16(bytes));
     if (lazy && copy) bytes = copyOf(bytes);
+    // where the lazy trees find their games: the bytes, or the text (the
+    // caller's string, kept as it is: no copy), the games' byte offsets
+    // turned into its indices by the map of its pieces that are not ASCII
+    const map = lazy && text ? new TextMap(input) : null;
     const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
     const lazyTrees = lazy ? lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
     let b;
@@ -1121,7 +1191,8 @@
           if (!root || root === attached) return;
           attached = root;
           b.nextId = root.id + Math.max(count, 1);
-          lazyTrees.attach(root, bytes, start - bias, end - bias, count);
+          if (map === null) lazyTrees.attach(root, bytes, start - bias, end - bias, count);
+          else lazyTrees.attach(root, input, map.index(start - bias), map.index(end - bias), count);
         },
       });
     } else {
@@ -1130,6 +1201,7 @@
     if (lazy) b.makeRoot = lazyTrees.makeRoot;
     b.shift = shift;
     const eng = new Engine(lazy ? SJ_ROOTS : SJ_FULL, opts);
+    eng.textMap = map;
     try {
       eng.feed(bytes, b);
       eng.finish(b);
@@ -1162,64 +1234,140 @@
     return lazyEng;
   }
 
+  /* What a lazy tree is built from: start to end of src (bytes, or a
+   * string and its indices). */
+  function gameInput(src, start, end) {
+    return typeof src === 'string' ? src.substring(start, end) : src.subarray(start, end);
+  }
+
+  /* The offsets of a string's UTF-8 bytes turned into its indices, where
+   * the Engine that encodes it noted the pieces that are not ASCII (a
+   * piece: characters c0 to c1, bytes b0 to b1; elsewhere a byte is a
+   * character). index(b) is asked for offsets that do not decrease, each
+   * at a character's first byte. */
+  class TextMap {
+    constructor(s) {
+      this.s = s;
+      this.p = []; // c0, b0, c1, b1 of each piece, in order
+      this.k = 0; // the first piece not wholly before the last offset asked
+      this.adj = 0; // bytes minus characters before piece k
+      this.c = -1; // in piece k: a character and its first byte, at or
+      this.b = 0; // before the last offset asked (-1: none yet)
+    }
+
+    note(c0, b0, c1, b1) {
+      this.p.push(c0, b0, c1, b1);
+    }
+
+    index(b) {
+      const p = this.p;
+      while (this.k < p.length && b >= p[this.k + 3]) {
+        this.adj = p[this.k + 3] - p[this.k + 2];
+        this.k += 4;
+        this.c = -1;
+      }
+      const k = this.k;
+      if (k >= p.length || b <= p[k + 1]) return b - this.adj;
+      // inside a piece that is not ASCII: counted from its start, or from
+      // the offset asked before in it
+      let c = p[k];
+      let bb = p[k + 1];
+      if (this.c >= 0) {
+        c = this.c;
+        bb = this.b;
+      }
+      const s = this.s;
+      while (bb < b) {
+        const u = s.charCodeAt(c);
+        if (u < 0x80) bb++;
+        else if (u < 0x800) bb += 2;
+        else if ((u & 0xfc00) === 0xd800 && (s.charCodeAt(c + 1) & 0xfc00) === 0xdc00) {
+          bb += 4;
+          c++;
+        } else bb += 3; // (a lone surrogate: U+FFFD)
+        c++;
+      }
+      this.c = c;
+      this.b = bb;
+      return c;
+    }
+  }
+
+  /* A lazy root: {id, data, parentId, children} whose children is an
+   * accessor, the same two functions for every root (so that the roots
+   * share V8's hidden class, and no closure is made per root), and,
+   * until it is built, its game under a symbol, not enumerable (left out
+   * of JSON, Object.keys, for...in, assert.deepStrictEqual and spreads):
+   * [opts, src, start, end], src bytes or a string (gameInput()). */
+  const GAME = Symbol('sgfstream.game');
+  const GAME_DESC = {value: null, writable: true, enumerable: false, configurable: true};
+  const LAZY_CHILDREN = {
+    get() {
+      return buildChildren(this);
+    },
+    set(v) {
+      takeGame(this);
+      plainChildren(this, v);
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
+  /* A lazy root's game, forgotten (and null when it has none). */
+  function takeGame(root) {
+    const g = root[GAME];
+    if (g === undefined) return null;
+    delete root[GAME]; // (the last property added: V8 steps back a class)
+    return g;
+  }
+
+  function buildChildren(root) {
+    const g = takeGame(root);
+    if (g === null) {
+      plainChildren(root, []);
+      return root.children;
+    }
+    const opts = g[0];
+    const b = new Builder(opts, null);
+    b.nextId = root.id;
+    const eng = lazyEngine(opts);
+    try {
+      eng.feed(gameInput(g[1], g[2], g[3]), b);
+      eng.finish(b);
+    } catch (e) {
+      eng.free();
+      throw e;
+    }
+    const kids = b.roots.length ? b.roots[0].children : [];
+    plainChildren(root, kids);
+    return kids;
+  }
+
   /* The lazy trees of one parse (or stream): makeRoot(id) makes a root
-   * node whose children is an accessor (made in the literal: cheaper
-   * than Object.defineProperty on each root), attach(root, bytes, start,
-   * end, count) says where the game of the root made last is (or, for a
-   * game of one node, makes its children a plain []). Where it is stays
-   * in the accessor's closure, not in a map: nothing but the root holds
-   * the game's bytes. */
+   * node, attach(root, src, start, end, count) says where the game of the
+   * root made last is (src: bytes, or a string and its indices; a game of
+   * one node keeps none). Nothing but the root holds its game. */
   function lazyRoots(opts) {
     let lastRoot = null;
-    let lastCell = null;
-    function build(root, cell) {
-      const g = cell.g;
-      cell.g = null;
-      if (g === null) {
-        plainChildren(root, []);
-        return root.children;
-      }
-      const b = new Builder(opts, null);
-      b.nextId = root.id;
-      const eng = lazyEngine(opts);
-      try {
-        eng.feed(g[0].subarray(g[1], g[2]), b);
-        eng.finish(b);
-      } catch (e) {
-        eng.free();
-        throw e;
-      }
-      const kids = b.roots.length ? b.roots[0].children : [];
-      plainChildren(root, kids);
-      return kids;
-    }
     return {
       makeRoot(id) {
-        const cell = {g: null};
-        const root = {
-          id,
-          data: {},
-          parentId: null,
-          get children() {
-            return build(this, cell);
-          },
-          set children(v) {
-            cell.g = null;
-            plainChildren(this, v);
-          },
-        };
+        const root = {id, data: {}, parentId: null};
+        Object.defineProperty(root, 'children', LAZY_CHILDREN);
         lastRoot = root;
-        lastCell = cell;
         return root;
       },
-      attach(root, bytes, start, end, count) {
+      attach(root, src, start, end, count) {
         if (root !== lastRoot) return;
-        if (count > 1) lastCell.g = [bytes, start, end];
-        else plainChildren(root, []);
-        lastRoot = lastCell = null;
+        lastRoot = null;
+        if (count > 1) {
+          GAME_DESC.value = [opts, src, start, end];
+          Object.defineProperty(root, GAME, GAME_DESC);
+          GAME_DESC.value = null;
+        }
       },
     };
   }
+
 
 
 

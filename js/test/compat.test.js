@@ -94,6 +94,52 @@ test('lazy trees equal eager ones', () => {
   assert.strictEqual(lazy[2].id, 8);
 });
 
+test("a lazy root's shape: @sabaki/sgf's keys, children settable before it is read, the game forgotten when built", () => {
+  const text = '(;GM[1];B[aa];W[bb])(;GM[1];B[cc])(;GM[1])';
+  const t = sgf.parse(text);
+  const eager = sgf.parse(text, {lazy: false});
+  for (const r of t) assert.deepStrictEqual(Object.keys(r), ['id', 'data', 'parentId', 'children']);
+  t[1].children = ['mine'];
+  assert.deepStrictEqual(t[1].children, ['mine']);
+  assert.deepStrictEqual(Object.getOwnPropertyDescriptor(t[1], 'children'), {value: ['mine'], writable: true, enumerable: true, configurable: true});
+  assert.deepStrictEqual(t[0].children, eager[0].children);
+  assert.deepStrictEqual(t[2].children, []);
+  for (const r of t) {
+    assert.deepStrictEqual(Reflect.ownKeys(r), ['id', 'data', 'parentId', 'children']);
+    assert.strictEqual(Object.getOwnPropertyDescriptor(r, 'children').get, undefined);
+  }
+  const fresh = sgf.parse(text)[0]; // (nothing enumerable but those four)
+  assert.deepStrictEqual(Object.getOwnPropertySymbols(fresh).filter((k) => Object.getOwnPropertyDescriptor(fresh, k).enumerable), []);
+  assert.deepStrictEqual({...fresh}, eager[0]);
+});
+
+test('lazy trees of a long string, ASCII or not (the text kept, its byte offsets mapped to indices)', () => {
+  // parse() encodes a string into the module 4096 characters at a time:
+  // a surrogate pair cut by the first such piece's end, characters of 1
+  // to 4 bytes and a lone surrogate, several games in a piece, games
+  // across pieces and across the module's 1 MiB chunks, ASCII pieces
+  // between the others
+  const game = (i, c) => `(;GM[1]PB[p${i}]C[${c}];B[aa];W[bb](;B[cc]C[${c}x])(;B[dd]C[${i}]))\n`;
+  const pad = 4095 - '(;GM[1]C['.length;
+  let text = `(;GM[1]C[${'z'.repeat(pad)}\u{1F600}];B[aa]C[\u{1F600}é](;W[bb]C[ü])(;W[cc]))\n`;
+  assert.strictEqual(text.charCodeAt(4095), 0xd83d);
+  const kinds = ['ascii', 'é', '囲碁', '\u{1F600}', 'lone \ud800 surrogate', 'x'.repeat(5000) + 'ü'];
+  for (let i = 0; text.length < 2.5e6; i++) text += game(i, kinds[i % 7 < 6 ? i % 7 : 0] + (i % 50 === 0 ? 'y'.repeat(20000) : ''));
+  text += '(;GM[1]C[\\]B[a]'; // (and a diagnostic at the end)
+  const run = (x, o) => {
+    const diagnostics = [];
+    const t = sgf.parse(x, Object.assign({diagnostics}, o));
+    return JSON.stringify(t) + JSON.stringify(diagnostics);
+  };
+  const eager = run(text, {lazy: false});
+  assert.ok(eager.includes('"\u{1F600}é"'));
+  assert.ok(eager.includes('"lone \ufffd surrogatex"'));
+  assert.strictEqual(run(text), eager);
+  assert.strictEqual(run(Buffer.from(text)), eager);
+  const ascii = text.replace(/[^\x00-\x7f]/g, 'a');
+  assert.strictEqual(run(ascii), run(ascii, {lazy: false}));
+});
+
 test('parseBuffer: Buffer, Uint8Array, ArrayBuffer', () => {
   const s = '(;PB[\u56f4\u68cb]CA[UTF-8];B[aa])';
   const want = JSON.stringify(sgf.parse(s));
