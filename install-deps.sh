@@ -12,7 +12,9 @@ set -e
 # python3-distributed: test/corpus/dask-shards.sh runs contrib/dask/sgf_dask.py
 # on a Dask LocalCluster (Dask and its dependencies, about 10 MB).
 # python3-dev python3-setuptools: the Python binding (python/, built and
-# tested by make check for Debian's python3 and the python3 on PATH).
+# tested by make check for Debian's python3 and the python3 on PATH);
+# python3-venv python3-pip: the README's install into a virtual
+# environment (Debian's python3 refuses pip into the system, PEP 668).
 # libhttp-parser-dev: sgf serve and sgf send (without it they are not
 # built); curl, wrk: bench/serve.sh (the HTTP path's client and load).
 # lld-14 wasi-libc libclang-rt-14-dev-wasm32: clang's wasm32-wasi target,
@@ -28,7 +30,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
       python3-distributed
       libhttp-parser-dev curl wrk
-      python3-dev python3-setuptools
+      python3-dev python3-setuptools python3-venv python3-pip
       lld-14 wasi-libc libclang-rt-14-dev-wasm32"
 command -v node >/dev/null 2>&1 || PKGS="$PKGS nodejs"
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
