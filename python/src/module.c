@@ -29,6 +29,23 @@ static PyStructSequence_Desc diagnostic_desc = {
     "str() gives 'FILE:LINE:COL: severity: message [name]'.",
     diagnostic_fields, 8};
 
+/* Sets the n items of o from v (new references, taken; a NULL one, from a
+ * failed call, becomes None); returns o, or NULL (o released) when one
+ * was NULL, with that call's exception set. */
+PyObject *sgfpy_structseq_fill(PyObject *o, PyObject **v, int n) {
+  int ok = 1;
+  for (int i = 0; i < n; i++) {
+    if (!v[i]) ok = 0;
+    PyStructSequence_SET_ITEM(o, i,
+                              v[i] ? v[i] : (Py_INCREF(Py_None), Py_None));
+  }
+  if (!ok) {
+    Py_DECREF(o);
+    return NULL;
+  }
+  return o;
+}
+
 PyObject *sgfpy_diagnostic_new(const sgf_diag *d, PyObject *file) {
   PyObject *o = PyStructSequence_New(diagnostic_type);
   if (!o) return NULL;
@@ -45,17 +62,7 @@ PyObject *sgfpy_diagnostic_new(const sgf_diag *d, PyObject *file) {
   v[5] = PyUnicode_FromString(sgf_severity_name(d->severity));
   v[6] = PyUnicode_FromString(msg ? msg : "unknown diagnostic");
   v[7] = PyLong_FromUnsignedLongLong(d->pos.offset);
-  int ok = 1;
-  for (int i = 0; i < 8; i++) {
-    if (!v[i]) ok = 0;
-    PyStructSequence_SET_ITEM(o, i,
-                              v[i] ? v[i] : (Py_INCREF(Py_None), Py_None));
-  }
-  if (!ok) {
-    Py_DECREF(o);
-    return NULL;
-  }
-  return o;
+  return sgfpy_structseq_fill(o, v, 8);
 }
 
 static PyObject *diagnostic_str(PyObject *o) {

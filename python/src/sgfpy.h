@@ -29,6 +29,8 @@ extern PyObject *sgfpy_SGFError;
  * severity, message, offset). file may be None (bytes input). Returns a
  * new reference, or NULL with an exception set. */
 PyObject *sgfpy_diagnostic_new(const sgf_diag *d, PyObject *file);
+/* Fills a struct sequence's n items from v (module.c). */
+PyObject *sgfpy_structseq_fill(PyObject *o, PyObject **v, int n);
 
 /* Raise SGFError: message "FILE:LINE:COL: severity: message (name)" of the
  * first diagnostic of diags (a list of Diagnostic, may be empty: then

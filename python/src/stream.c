@@ -349,17 +349,7 @@ static PyObject *make_source(Stream *s) {
   v[3] = PyLong_FromUnsignedLongLong(s->game_pos.offset);
   v[4] = PyLong_FromUnsignedLongLong(s->game_pos.line);
   v[5] = PyLong_FromUnsignedLongLong(s->game_pos.column);
-  int ok = 1;
-  for (int i = 0; i < 6; i++) {
-    if (!v[i]) ok = 0;
-    PyStructSequence_SET_ITEM(o, i,
-                              v[i] ? v[i] : (Py_INCREF(Py_None), Py_None));
-  }
-  if (!ok) {
-    Py_DECREF(o);
-    return NULL;
-  }
-  return o;
+  return sgfpy_structseq_fill(o, v, 6);
 }
 
 static PyObject *take_pending(Stream *s) {
