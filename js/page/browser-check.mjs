@@ -234,7 +234,7 @@ class Browser {
   }
 
   /* One command, answered within ms milliseconds. */
-  send(method, params = {}, sessionId = undefined, ms = 15000) {
+  send(method, params = {}, sessionId = undefined, ms = waitMs) {
     const id = this.nextId++;
     const msg = {id, method, params};
     if (sessionId) msg.sessionId = sessionId;
@@ -276,7 +276,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ------------------------------------------------------------ the run
 let browser = null;
 let server = null;
-const deadline = Number(process.env.CHECK_TIMEOUT || 90) * 1000;
+const deadline = Number(process.env.CHECK_TIMEOUT || 180) * 1000;
+/* Each wait's own bound: the whole run's. A wait is bounded against a
+ * hang, not timed: a loaded machine (a browser's first start with a new
+ * profile took over 20 s beside a make check) must not fail the test. */
+const waitMs = deadline;
 /* Leave nothing behind: the browser's processes and the scratch folder. */
 function abandon(why, code) {
   console.log(why);
@@ -294,7 +298,7 @@ async function main() {
   log(`serving ${path.resolve(opts.root)} at ${srv.url} (wasm: ${srv.wasm})`);
 
   browser = new Browser(opts.chromium, path.join(tmp, 'profile'));
-  const version = await browser.send('Browser.getVersion', {}, undefined, 20000);
+  const version = await browser.send('Browser.getVersion', {}, undefined, waitMs);
   log(`${version.product} started`);
   const {targetId} = await browser.send('Target.createTarget', {url: 'about:blank'});
   const {sessionId} = await browser.send('Target.attachToTarget', {targetId, flatten: true});
@@ -341,7 +345,7 @@ async function main() {
   const state = await waitFor(
     'the page ready',
     `(() => { const s = document.getElementById('status'); return s && s.dataset.state !== 'loading' && s.dataset.state; })()`,
-    15000
+    waitMs
   );
   if (!check(state === 'ready', `the page is ready after loading (state ${state}: ${await evaluate('document.getElementById("status").textContent')})`)) return;
   log(`page loaded: ${url}`);
@@ -360,7 +364,7 @@ async function main() {
         await page('Input.dispatchDragEvent', {type, x: 640, y: 140, data});
       }
     }
-    await waitFor(`batch ${b + 1} (${files.length} file(s) ${how}) read`, `document.body.dataset.runs === '${b + 1}'`, 20000);
+    await waitFor(`batch ${b + 1} (${files.length} file(s) ${how}) read`, `document.body.dataset.runs === '${b + 1}'`, waitMs);
     const t = toolSays(files);
     expected.games.push(...t.games);
     expected.diagnostics.push(...t.diagnostics);
@@ -437,7 +441,7 @@ async function main() {
   // The screenshot: the dropped file's warnings in view.
   await evaluate(`document.querySelector('#games tbody tr:last-child').scrollIntoView({block: 'end'}), true`);
   await evaluate(`(() => { const w = document.getElementById('warnings'); w.scrollTop = w.scrollHeight; return true; })()`);
-  const shot = await page('Page.captureScreenshot', {format: 'png'}, 15000);
+  const shot = await page('Page.captureScreenshot', {format: 'png'}, waitMs);
   fs.mkdirSync(opts.out, {recursive: true});
   const png = path.join(opts.out, 'page.png');
   fs.writeFileSync(png, Buffer.from(shot.data, 'base64'));
@@ -450,7 +454,7 @@ async function main() {
   const said = await waitFor(
     'the page opened from file:// reports',
     `(() => { const s = document.getElementById('status'); return s && s.dataset.state === 'error' && s.textContent; })()`,
-    15000
+    waitMs
   );
   check(/serve it over HTTP/.test(said), `opened from file://, the page says to serve it (it says: ${said})`);
   log('from file://, the page says to serve it');
