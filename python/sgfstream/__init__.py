@@ -268,7 +268,7 @@ def _run(source, mode, strict, charset, mainline, outside):
                        "damage were read" % (where, e)) from e
 
 
-class GameStream:
+class GameStream(_core.Forward):
     """The iterator games() and headers() return: the games (or header
     dicts) one at a time, and the diagnostics no game carries.
 
@@ -287,18 +287,14 @@ class GameStream:
             print(d)
     """
 
-    __slots__ = ("_it", "diagnostics")
+    # Iteration is _core.Forward's: the items of self._it, handed out
+    # from C (no Python call between games).
+    __slots__ = ("diagnostics",)
 
     def __init__(self, source, mode, strict, charset, mainline):
         self.diagnostics = []
         self._it = _run(source, mode, strict, charset, mainline,
                         self.diagnostics)
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        return next(self._it)
 
     def close(self):
         """Stop reading (the input being read is closed)."""

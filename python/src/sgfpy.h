@@ -3,6 +3,7 @@
  * Diagnostic, the action constants), then calls each part's init:
  *   sgfpy_init_stream(m)  stream.c: games(), headers(), Handler, Parser
  *   sgfpy_init_tree(m)    tree.c: Game / Node trees (the tree part)
+ *   sgfpy_init_forward(m) forward.c: Forward, GameStream's base
  * Each init adds its names to the module m and returns 0, or -1 with a
  * Python exception set.
  */
@@ -17,6 +18,8 @@
 /* The parts' module init functions. */
 int sgfpy_init_stream(PyObject *m);
 int sgfpy_init_tree(PyObject *m);
+/* forward.c: Forward, GameStream's base. */
+int sgfpy_init_forward(PyObject *m);
 /* handler.c: Handler and Parser; called by sgfpy_init_stream. */
 int sgfpy_init_handler(PyObject *m);
 
