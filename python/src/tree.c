@@ -248,6 +248,16 @@ static const char *ident_arg(PyObject *o, Py_ssize_t *len) {
   return PyUnicode_AsUTF8AndSize(o, len);
 }
 
+/* Identifier of a property looked up: as ident_arg, but an identifier
+ * that is not a str is looked up as a dict would look it up (sgfmill keeps
+ * a node's properties in one): never present, so KeyError, or the
+ * TypeError of an unhashable key. */
+static const char *lookup_arg(PyObject *o, Py_ssize_t *len) {
+  if (PyUnicode_Check(o)) return PyUnicode_AsUTF8AndSize(o, len);
+  if (PyObject_Hash(o) != -1) PyErr_SetObject(PyExc_KeyError, o);
+  return NULL;
+}
+
 static int ident_eq(const sgf_prop_view *pv, const char *id, Py_ssize_t len) {
   return pv->ident_len == (size_t)len && memcmp(pv->ident, id, len) == 0;
 }
@@ -319,7 +329,7 @@ PyDoc_STRVAR(get_raw_list_doc,
              "KeyError if absent.");
 static PyObject *node_get_raw_list(NodeObject *self, PyObject *ident) {
   Py_ssize_t len;
-  const char *id = ident_arg(ident, &len);
+  const char *id = lookup_arg(ident, &len);
   const sgf_node *n = node_get(self);
   if (!id || !n) return NULL;
   PyObject *l = raw_values(n, id, len);
@@ -336,7 +346,7 @@ PyDoc_STRVAR(get_raw_doc,
              "absent.");
 static PyObject *node_get_raw(NodeObject *self, PyObject *ident) {
   Py_ssize_t len;
-  const char *id = ident_arg(ident, &len);
+  const char *id = lookup_arg(ident, &len);
   const sgf_node *n = node_get(self);
   if (!id || !n) return NULL;
   sgf_value_view v;
@@ -349,7 +359,11 @@ PyDoc_STRVAR(raw_or_none_doc,
              "get_raw() without the KeyError.");
 static PyObject *node_raw_or_none(NodeObject *self, PyObject *ident) {
   Py_ssize_t len;
-  const char *id = ident_arg(ident, &len);
+  const char *id = lookup_arg(ident, &len);
+  if (!id && PyErr_ExceptionMatches(PyExc_KeyError)) {
+    PyErr_Clear();
+    Py_RETURN_NONE;
+  }
   const sgf_node *n = node_get(self);
   if (!id || !n) return NULL;
   sgf_value_view v;
@@ -948,7 +962,7 @@ PyDoc_STRVAR(unset_doc,
              "absent.");
 static PyObject *node_unset(NodeObject *self, PyObject *ident) {
   Py_ssize_t len;
-  const char *id = ident_arg(ident, &len);
+  const char *id = lookup_arg(ident, &len);
   const sgf_node *n = node_get(self);
   if (!id || !n) return NULL;
   if (!has_prop(n, id, len)) return key_error(ident);
@@ -1117,7 +1131,7 @@ PyDoc_STRVAR(get_typed_doc,
              "absent, ValueError if a\nvalue is not of its type.");
 static PyObject *node_get_typed(NodeObject *self, PyObject *ident) {
   Py_ssize_t len;
-  const char *id = ident_arg(ident, &len);
+  const char *id = lookup_arg(ident, &len);
   const sgf_node *n = node_get(self);
   if (!id || !n) return NULL;
   const sgf_propdef *def = sgf_prop_lookup(NULL, id, (size_t)len);

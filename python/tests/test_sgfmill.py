@@ -395,5 +395,57 @@ class TestCommon(unittest.TestCase):
             common.format_vertex((25, 0))
 
 
+class TestLookupKeys(unittest.TestCase):
+    """A node's properties are looked up as in a dict (sgfmill keeps them
+    in one): an identifier that is not a str is simply not there."""
+
+    def test_bytes_identifier_is_absent(self):
+        node = sgf.Sgf_game.from_bytes(b"(;SZ[9]PB[Shusaku];B[cc])") \
+            .get_main_sequence()[1]
+        for call in (node.get_raw, node.get_raw_list, node.get, node.unset,
+                     node.find_property):
+            with self.subTest(call=call.__name__):
+                with self.assertRaises(KeyError):
+                    call(b"B")
+        self.assertFalse(node.has_property(b"B"))
+        self.assertIsNone(node.find(b"PB"))
+        self.assertEqual(node.get_raw("B"), b"cc")  # still there
+
+    def test_unhashable_identifier(self):
+        root = sgf.Sgf_game.from_bytes(b"(;SZ[9])").get_root()
+        with self.assertRaises(TypeError):
+            root.get_raw(["SZ"])
+
+
+class TestPointLimit(unittest.TestCase):
+    """Points are written for boards up to 26, as in sgfmill, except in a
+    lenient game's own larger board."""
+
+    def test_context_over_26(self):
+        from sgfstream.sgfmill import sgf_properties as sp
+        for size in (27, 40):
+            ctx = sp._Context(size, "UTF-8")
+            with self.subTest(size=size):
+                with self.assertRaises(ValueError):
+                    sp.serialise_move((2, 2), ctx)
+                with self.assertRaises(ValueError):
+                    sp.serialise_point((2, 2), ctx)
+                with self.assertRaises(ValueError):
+                    sp.serialise_go_point(None, size)
+                with self.assertRaises(ValueError):
+                    sp.Presenter(size, "UTF-8").serialise("W", (0, 0))
+        self.assertEqual(
+            sp.serialise_point((0, 25), sp._Context(26, "UTF-8")), b"zz")
+
+    def test_lenient_large_board_still_writes(self):
+        g = sgf.Sgf_game.from_bytes(b"(;SZ[30])", lenient=True)
+        node = g.extend_main_sequence()
+        node.set_move("b", (0, 29))
+        self.assertEqual(node.get_raw("B"), b"DD")
+        self.assertEqual(node.get_move(), ("b", (0, 29)))
+        g.get_root().set("AW", {(29, 0), (3, 27)})
+        self.assertEqual(g.get_root().get("AW"), {(29, 0), (3, 27)})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -310,6 +310,8 @@ class Sgf_game(_core.Tree):
         if p is None:
             p = self._presenter = sgf_properties.Presenter(self.size,
                                                            self._encoding)
+            if max(sgf_properties._dims(self.size)) > 26:  # lenient only
+                p._limit = 52
         return p
 
     def get_property_presenter(self):

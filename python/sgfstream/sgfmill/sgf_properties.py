@@ -54,11 +54,12 @@ def interpret_go_point(bb, size):
     return h - 1 - y, x
 
 
-def serialise_go_point(move, size):
+def serialise_go_point(move, size, _limit=26):
     """(row, col) or None (a pass) to a raw value: b'tt' for a pass on
-    boards up to 19, b'' above. ValueError off the board."""
+    boards up to 19, b'' above. ValueError off the board, or for a board
+    over 26 (as sgfmill; a lenient game's larger board passes _limit=52)."""
     w, h = _dims(size)
-    if not (1 <= w <= 52 and 1 <= h <= 52):
+    if not (1 <= w <= _limit and 1 <= h <= _limit):
         raise ValueError("board size out of range")
     if move is None:
         return b"tt" if w <= 19 and h <= 19 else b""
@@ -69,6 +70,10 @@ def serialise_go_point(move, size):
 
 
 class _Context:
+    # The largest board side points are written for: sgfmill's 26, or 52
+    # in the Presenter of a lenient game with a larger board.
+    _limit = 26
+
     def __init__(self, size, encoding):
         self.size = size
         self.encoding = encoding
@@ -162,7 +167,7 @@ def interpret_point(bb, context):
 def serialise_point(point, context):
     if point is None:
         raise ValueError("a pass is not a point")
-    return serialise_go_point(point, context.size)
+    return serialise_go_point(point, context.size, context._limit)
 
 
 def interpret_move(bb, context):
@@ -170,7 +175,7 @@ def interpret_move(bb, context):
 
 
 def serialise_move(move, context):
-    return serialise_go_point(move, context.size)
+    return serialise_go_point(move, context.size, context._limit)
 
 
 def interpret_point_list(values, context):
