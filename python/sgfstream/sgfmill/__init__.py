@@ -10,8 +10,9 @@ library's compact tree, and a ``Tree_node`` object is made only for a node
 that is reached. The modules are ``sgf`` (Sgf_game, Tree_node),
 ``sgf_moves``, ``boards``, ``ascii_boards``, ``common``,
 ``sgf_board_interface``, and the undocumented helpers ``sgf_properties``
-and ``sgf_grammar``, behaving as sgfmill's documentation says, exceptions
-included.
+and ``sgf_grammar`` (with sgfmill's coarse parser, ``parse_sgf_collection``
+and the rest, which ``Sgf_game.from_coarse_game_tree`` reads), behaving
+as sgfmill's documentation says, exceptions included.
 
 Where it differs from sgfmill:
 
@@ -45,6 +46,8 @@ Where it differs from sgfmill:
   52.
 * ``Sgf_game.main_sequence_iter()`` gives the Tree_node objects
   themselves.
+* ``Sgf_game.from_coarse_game_tree()`` copies the coarse tree's raw values
+  (bytes) into the game: its nodes do not share the coarse tree's dicts.
 """
 
 __version__ = "1.0"

@@ -279,6 +279,15 @@ class Sgf_game(_core.Tree):
         return game
 
     @classmethod
+    def from_coarse_game_tree(cls, coarse_game, override_encoding=None):
+        """A game from an sgf_grammar.Coarse_game_tree (as
+        sgf_grammar.parse_sgf_collection gives), read as from_bytes reads
+        its serialisation: the nodes hold copies of its raw values."""
+        return cls.from_bytes(
+            sgf_grammar.serialise_game_tree(coarse_game, wrap=None),
+            override_encoding)
+
+    @classmethod
     def from_string(cls, s, *, lenient=False):
         """Read the first game tree of the str s; the raw property encoding
         and CA become UTF-8."""
