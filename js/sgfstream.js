@@ -1642,6 +1642,190 @@
   Parser.PAUSE = 'pause';
   Parser.STOP = 'stop';
 
+  // ---------------------------------------------------------------- tokens
+
+  /* @sabaki/sgf's tokens of SGF text: {type, value, row, col, pos,
+   * progress}, type 'parenthesis', 'semicolon', 'prop_ident' (a run of
+   * ASCII letters), 'c_value_type' (from '[' to the first ']' that no
+   * backslash escapes, brackets and escapes kept) or 'invalid' (one UTF-16
+   * unit that begins none of these, or a '[' that no ']' closes). White
+   * space (JavaScript's \s) between tokens is passed over. row, col and
+   * pos are 0-based and in UTF-16 units, rows counted by LF; progress is
+   * pos / (length - 1). Linear time: when a '[' finds no ']' to close it,
+   * no later '[' can (its scan is in step with the first one's from there
+   * on), so none is tried again. */
+  const WIDE_SPACE = /\s/;
+  function isSpace(c) {
+    return c === 32 || (c >= 9 && c <= 13) || (c >= 128 && WIDE_SPACE.test(String.fromCharCode(c)));
+  }
+  function isLetter(c) {
+    const l = c | 0x20;
+    return l >= 0x61 && l <= 0x7a;
+  }
+
+  function* tokenizeIter(contents) {
+    const s = String(contents);
+    const n = s.length;
+    const last = n - 1;
+    let row = 0;
+    let col = 0;
+    let pos = 0;
+    let closable = true; // a ']' is still to come for a '['
+    while (pos < n) {
+      const c = s.charCodeAt(pos);
+      let end = pos + 1;
+      let type = 'invalid';
+      let lines = false; // the token may hold line breaks
+      if (isSpace(c)) {
+        while (end < n && isSpace(s.charCodeAt(end))) end++;
+        type = null;
+        lines = true;
+      } else if (c === 40 || c === 41) {
+        type = 'parenthesis';
+      } else if (c === 59) {
+        type = 'semicolon';
+      } else if (isLetter(c)) {
+        while (end < n && isLetter(s.charCodeAt(end))) end++;
+        type = 'prop_ident';
+      } else if (c === 91 && closable) {
+        let i = pos + 1;
+        while (i < n) {
+          const d = s.charCodeAt(i);
+          if (d === 93) break;
+          i += d === 92 ? 2 : 1;
+        }
+        if (i < n) {
+          end = i + 1;
+          type = 'c_value_type';
+          lines = true;
+        } else {
+          closable = false;
+        }
+      }
+      const token = type === null ? null : {type, value: s.slice(pos, end), row, col, pos, progress: pos / last};
+      const nl = lines ? s.lastIndexOf('\n', end - 1) : -1;
+      if (nl >= pos) {
+        for (let i = s.indexOf('\n', pos); i >= 0 && i <= nl; i = s.indexOf('\n', i + 1)) row++;
+        col = end - nl - 1;
+      } else {
+        col += end - pos;
+      }
+      pos = end;
+      if (token !== null) yield token;
+    }
+  }
+
+  function tokenize(contents) {
+    return Array.from(tokenizeIter(contents));
+  }
+
+  /* The tokens of bytes: their text decoded as parseBuffer() decodes it
+   * (UTF-16 by its byte-order mark or zero bytes; else by the encoding
+   * option; else each game by its CA, or guessed, the bytes before a game
+   * with it), then tokenized. */
+  function* tokenizeBufferIter(buffer, options) {
+    yield* tokenizeIter(decodeBuffer(toBytes(buffer), (options || {}).encoding));
+  }
+
+  function tokenizeBuffer(buffer, options) {
+    return Array.from(tokenizeBufferIter(buffer, options));
+  }
+
+  function decodeBuffer(bytes, encoding) {
+    if (looksUtf16(bytes)) {
+      const be = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0 && bytes[1] !== 0);
+      return new TextDecoder(be ? 'utf-16be' : 'utf-16le').decode(bytes);
+    }
+    if (encoding) {
+      const d = decoderFor(encoding);
+      if (!d) throw new RangeError(`sgfstream: unknown encoding '${encoding}'`);
+      return d.decode(bytes);
+    }
+    const games = gameCharsets(bytes);
+    let s = '';
+    let from = 0;
+    for (const g of games) {
+      const end = g.end < from ? bytes.length : g.end;
+      s += g.dec.decode(bytes.subarray(from, end));
+      from = end;
+    }
+    if (from < bytes.length) {
+      const rest = bytes.subarray(from);
+      const d = games.length ? games[games.length - 1].dec : tryUtf8(rest) !== null ? utf8Decoder() : guessCharset(rest);
+      s += d.decode(rest);
+    }
+    return s;
+  }
+
+  function utf8Decoder() {
+    return decoderFor('utf-8');
+  }
+
+  /* Each game's charset, as parseBuffer() finds it, and the offset after
+   * it: [{end, dec}] in order (end -1 where the parser gave none). */
+  function gameCharsets(bytes) {
+    const games = [];
+    const b = new Builder(
+      {},
+      {
+        noCollect: true,
+        gameEnd() {
+          games.push({end: -1, dec: b.dec || b.guessed || utf8Decoder()});
+        },
+        game(start, end) {
+          const g = games[games.length - 1];
+          if (g !== undefined && g.end < 0) g.end = end;
+        },
+      }
+    );
+    const eng = new Engine(SJ_ROOTS, {});
+    try {
+      eng.feed(bytes, b);
+      eng.finish(b);
+    } finally {
+      eng.free();
+    }
+    return games;
+  }
+
+  /* @sabaki/sgf's parseTokens(): the root nodes of tokens (an array or
+   * any iterable of them, as tokenize() gives), read as parse() reads the
+   * text they spell, with the same options: their values, each at its row
+   * and column (so that diagnostics point there), or one after the other
+   * (two identifiers apart) when they have none. */
+  function parseTokens(tokens, options) {
+    const parts = [];
+    let row = 0;
+    let col = 0;
+    let ident = false;
+    for (const t of tokens) {
+      const v = String(t.value);
+      const placed = typeof t.row === 'number' && typeof t.col === 'number';
+      if (placed && t.row > row) {
+        parts.push('\n'.repeat(t.row - row));
+        row = t.row;
+        col = 0;
+      }
+      if (placed && t.row === row && t.col > col) {
+        parts.push(' '.repeat(t.col - col));
+        col = t.col;
+      } else if (ident && t.type === 'prop_ident') {
+        parts.push(' ');
+        col++;
+      }
+      parts.push(v);
+      ident = t.type === 'prop_ident';
+      const nl = v.lastIndexOf('\n');
+      if (nl < 0) {
+        col += v.length;
+      } else {
+        for (let i = v.indexOf('\n'); i >= 0; i = v.indexOf('\n', i + 1)) row++;
+        col = v.length - nl - 1;
+      }
+    }
+    return parse(parts.join(''), options);
+  }
+
   // ------------------------------------------------------------- stringify
 
   /* @sabaki/sgf's stringify(): SGF text for a node (or an array of root
@@ -1806,6 +1990,11 @@
     parse,
     parseBuffer,
     _parseOwned: parseOwned,
+    parseTokens,
+    tokenize,
+    tokenizeIter,
+    tokenizeBuffer,
+    tokenizeBufferIter,
     stringify,
     games,
     headers,
