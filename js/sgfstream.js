@@ -540,10 +540,11 @@
     let best = null;
     let fewest = Infinity;
     let share = -1;
+    const sample = bytes.length > 4096 ? bytes.subarray(0, 4096) : bytes; // (enough to tell)
     for (let k = 0; k < SINGLE.length; k++) {
       const d = decoderFor(SINGLE[k]);
       if (!d) continue;
-      const s = d.decode(bytes);
+      const s = d.decode(sample);
       const odd = oddities(s);
       if (odd > fewest || odd === Infinity) continue;
       const f = commonness(s);
