@@ -8,6 +8,21 @@ export interface NodeObject {
   children: NodeObject[];
 }
 
+/** A token as @sabaki/sgf's tokenize() gives it. */
+export interface Token {
+  type: 'parenthesis' | 'semicolon' | 'prop_ident' | 'c_value_type' | 'invalid';
+  /** the text as written (a value with its brackets and escapes) */
+  value: string;
+  /** 0-based, lines counted by LF */
+  row: number;
+  /** 0-based, in UTF-16 units */
+  col: number;
+  /** 0-based index in the text */
+  pos: number;
+  /** pos / (length of the text - 1) */
+  progress: number;
+}
+
 /** A problem found in the input, where it was found. */
 export interface Diagnostic {
   /** 1-based line */
@@ -112,6 +127,12 @@ export function parse(contents: string | Bytes, options?: ParseOptions): NodeObj
 export function parseBuffer(buffer: Bytes, options?: ParseOptions): NodeObject[];
 /** Node only. */
 export function parseFile(filename: string, options?: ParseOptions): NodeObject[];
+export function tokenizeIter(contents: string): IterableIterator<Token>;
+export function tokenize(contents: string): Token[];
+export function tokenizeBufferIter(buffer: Bytes, options?: {encoding?: string}): IterableIterator<Token>;
+export function tokenizeBuffer(buffer: Bytes, options?: {encoding?: string}): Token[];
+/** The trees of tokens, as parse() makes them of the text they spell. */
+export function parseTokens(tokens: Iterable<Token>, options?: ParseOptions): NodeObject[];
 export function stringify(nodes: NodeObject | NodeObject[], options?: StringifyOptions): string;
 export function games(source: Source, options?: ParseOptions): AsyncIterableIterator<Game>;
 export function headers(source: Source, options?: ParseOptions): AsyncIterableIterator<Game>;
@@ -132,6 +153,11 @@ declare const sgfstream: {
   parse: typeof parse;
   parseBuffer: typeof parseBuffer;
   parseFile: typeof parseFile;
+  parseTokens: typeof parseTokens;
+  tokenize: typeof tokenize;
+  tokenizeIter: typeof tokenizeIter;
+  tokenizeBuffer: typeof tokenizeBuffer;
+  tokenizeBufferIter: typeof tokenizeBufferIter;
   stringify: typeof stringify;
   games: typeof games;
   headers: typeof headers;

@@ -433,13 +433,17 @@
     return d;
   }
 
-  /* The guess for text that is not UTF-8 and has no CA: of EUC-KR,
-   * GB18030, Big5 and Shift_JIS, those that decode it cleanly, the one
-   * whose double-byte characters fall most often in its common rows
-   * (hangul; GB2312 symbols and levels 1-2; Big5 symbols and level 1;
-   * Shift_JIS symbols, kana and level 1 kanji), when all of them do;
-   * ISO-8859-1 if none (Latin-1 text with no CA reads as a double-byte
-   * charset's rare characters, if at all). */
+  /* The guess for text that is not UTF-8 and has no CA. Double-byte: of
+   * EUC-KR, GB18030, Big5 and Shift_JIS, those that decode it cleanly,
+   * the one whose double-byte characters fall most often in its common
+   * rows (hangul; GB2312 symbols and levels 1-2; Big5 symbols and level 1;
+   * Shift_JIS symbols, kana and level 1 kanji), when all of them do.
+   * Single-byte (SINGLE): the one whose reading has the fewest oddities
+   * (oddities()), the first of a tie. A double-byte guess stands unless a
+   * single-byte reading has none (Latin-1 text reads as a double-byte
+   * charset's rare characters if at all, but Cyrillic, Greek or Polish
+   * words may read as common ones, and their readings as Latin-1 are
+   * odd); with no guess, ISO-8859-1. */
   const GUESSES = ['euc-kr', 'gb18030', 'big5', 'shift_jis'];
   function commonShare(g, s) {
     let i = 0;
@@ -478,7 +482,7 @@
     }
     return all ? common / all : 0;
   }
-  function guessCharset(bytes) {
+  function guessDoubleByte(bytes) {
     let best = null;
     let bestScore = -1;
     for (let g = 0; g < GUESSES.length; g++) {
@@ -493,10 +497,192 @@
       if (score < 1) continue; // only text made of common characters
       if (score > bestScore) {
         bestScore = score;
+        best = g;
+      }
+    }
+    return best;
+  }
+
+  /* GB18030's double-byte characters all in GB2312's symbol rows and
+   * level 1 (the 3,755 common hanzi): a reading that no single-byte one
+   * overrules. (Cyrillic, Greek and Hebrew letters read as GB2312 fall in
+   * its level 2 more often than not.) */
+  function gbLevel1(s) {
+    for (let i = 0; i < s.length; ) {
+      const b = s[i];
+      if (b < 0x80) {
+        i++;
+        continue;
+      }
+      if (!(b <= 0xa3 || (b >= 0xb0 && b <= 0xd7))) return false;
+      i += 2;
+    }
+    return true;
+  }
+
+  const SINGLE = [
+    'windows-1252',
+    'iso-8859-1',
+    'windows-1250',
+    'iso-8859-2',
+    'windows-1251',
+    'koi8-r',
+    'iso-8859-5',
+    'windows-1253',
+    'iso-8859-7',
+    'windows-1255',
+    'windows-874',
+  ];
+
+  function guessCharset(bytes) {
+    const g = guessDoubleByte(bytes);
+    if (g !== null && (g !== 1 || gbLevel1(bytes))) return decoderFor(GUESSES[g]);
+    let best = null;
+    let fewest = Infinity;
+    let share = -1;
+    const sample = bytes.length > 4096 ? bytes.subarray(0, 4096) : bytes; // (enough to tell)
+    for (let k = 0; k < SINGLE.length; k++) {
+      const d = decoderFor(SINGLE[k]);
+      if (!d) continue;
+      const s = d.decode(sample);
+      const odd = oddities(s);
+      if (odd > fewest || odd === Infinity) continue;
+      const f = commonness(s);
+      if (odd < fewest || f > share) {
+        fewest = odd;
+        share = f;
         best = d;
       }
     }
+    if (g !== null && (fewest > 0 || share < 1.2)) return decoderFor(GUESSES[g]);
     return best || decoderFor('iso-8859-1');
+  }
+
+  /* How common the letters over U+007F of text are in its script's main
+   * language: the mean of the logarithms of their frequencies (per cent,
+   * roughly: Russian, Greek, Hebrew, Thai; a Latin letter 1, any other
+   * 0.5), plus half
+   * the share of its cased ones in lowercase (running text is mostly
+   * lowercase: "ход", not "УНД"). Between readings as odd as each other,
+   * the right script's reads as commoner letters. */
+  const FREQ = new Map();
+  function letters(list, percents) {
+    for (let k = 0; k < list.length; k++) FREQ.set(list[k], Math.log(percents[k]));
+  }
+  letters('\u043e\u0435\u0430\u0438\u043d\u0442\u0441\u0440\u0432\u043b\u043a\u043c\u0434\u043f\u0443\u044f\u044b\u044c\u0433\u0437\u0431\u0447\u0439\u0445\u0436\u0448\u044e\u0446\u0449\u044d\u0444\u044a\u0451',
+    [11, 8.5, 8, 7.4, 6.7, 6.3, 5.5, 4.7, 4.5, 4.4, 3.5, 3.2, 3, 2.8, 2.6, 2, 1.9, 1.7, 1.7, 1.7, 1.6, 1.4, 1.2, 1, 0.9, 0.7, 0.6, 0.5, 0.4, 0.3, 0.3, 0.04, 0.04]); // о е а и н т с р в л к м д п у я ы ь г з б ч й х ж ш ю ц щ э ф ъ ё
+  letters('\u03b1\u03bf\u03b9\u03b5\u03c4\u03bd\u03c3\u03b7\u03c1\u03c5\u03c0\u03ba\u03bc\u03bb\u03c2\u03b3\u03b4\u03c9\u03b8\u03c7\u03c6\u03b2\u03be\u03b6\u03c8\u03ac\u03af\u03ad\u03cc\u03ae\u03cd\u03ce\u03ca\u03cb\u0390\u03b0',
+    [12, 9.8, 9, 8, 7.9, 6.5, 5.5, 4.8, 4.4, 4, 4, 4, 3.4, 2.8, 2.5, 1.8, 1.7, 1.5, 1.3, 1.1, 0.8, 0.6, 0.4, 0.4, 0.1, 1.9, 1.7, 1.6, 1.6, 1.1, 0.7, 0.5, 0.05, 0.02, 0.01, 0.01]); // α ο ι ε τ ν σ η ρ υ π κ μ λ ς γ δ ω θ χ φ β ξ ζ ψ ά ί έ ό ή ύ ώ ϊ ϋ ΐ ΰ
+  letters('\u05d9\u05d5\u05d4\u05dc\u05d0\u05e8\u05ea\u05d1\u05de\u05e9\u05e2\u05e0\u05dd\u05d3\u05db\u05d7\u05e7\u05e4\u05df\u05d2\u05d8\u05e1\u05e6\u05d6\u05da\u05e3\u05e5',
+    [11, 10, 8.8, 7.3, 6.3, 5.7, 5.3, 4.9, 4.7, 4.3, 3, 3, 2.8, 2.7, 2.6, 2.2, 1.9, 1.4, 1.3, 1.3, 1.2, 1.1, 0.8, 0.7, 0.6, 0.2, 0.2]); // י ו ה ל א ר ת ב מ ש ע נ ם ד כ ח ק פ ן ג ט ס צ ז ך ף ץ
+  letters('\u0e32\u0e19\u0e48\u0e23\u0e2d\u0e01\u0e40\u0e07\u0e21\u0e22\u0e25\u0e27\u0e49\u0e31\u0e14\u0e17\u0e35\u0e34\u0e2a\u0e15\u0e30\u0e1a\u0e04\u0e2b\u0e44\u0e41\u0e1e\u0e08\u0e02\u0e38\u0e0a\u0e1b\u0e42\u0e4c\u0e43\u0e39\u0e47\u0e37\u0e36\u0e16\u0e13\u0e0b\u0e18\u0e1c\u0e28\u0e20\u0e1f\u0e0d\u0e4a\u0e4b\u0e29\u0e09\u0e10\u0e1d\u0e2e',
+    [9, 7, 6, 6, 5.5, 5, 4.5, 4, 4, 3.5, 3, 3, 3, 3, 2.8, 2.7, 2.5, 2.5, 2.5, 2.3, 2, 2, 2, 2, 1.8, 1.5, 1.5, 1.3, 1.3, 1.2, 1.2, 1.2, 1, 1, 0.9, 0.8, 0.8, 0.8, 0.6, 0.6, 0.6, 0.5, 0.5, 0.4, 0.4, 0.4, 0.3, 0.3, 0.2, 0.1, 0.2, 0.2, 0.1, 0.1, 0.1]); // Thai
+  function commonness(s) {
+    let sum = 0;
+    let all = 0;
+    let cased = 0;
+    let low = 0;
+    for (let i = 0; i < s.length; i++) {
+      if (s.charCodeAt(i) < 0x80 || !RE_LETTER.test(s[i])) continue;
+      const ch = s[i];
+      const lc = ch.toLowerCase();
+      const f = FREQ.get(lc);
+      sum += f !== undefined ? f : scriptOf(ch) === 'Latin' ? 0 : Math.log(0.5);
+      all++;
+      if (RE_LOWER.test(ch)) {
+        low++;
+        cased++;
+      } else if (RE_UPPER.test(ch)) {
+        cased++;
+      }
+    }
+    if (all === 0) return 0;
+    return sum / all + 0.5 * (cased ? low / cased : 0.75);
+  }
+
+  /* How odd text decoded by a single-byte charset looks: a character it
+   * has none for (U+FFFD) or a C1 control makes it impossible (Infinity);
+   * else one for each character over U+007F that is neither a letter nor
+   * common punctuation (a symbol, a superscript: Latin-1's reading of
+   * Polish), and each word (a run of letters) that mixes scripts (Latin
+   * and Cyrillic: a Cyrillic reading of Latin-1), that has a lowercase
+   * letter before an uppercase one, one of them over U+007F (KOI8-R read
+   * as windows-1251: "иЛЬЯ"), or that is Latin with every letter over
+   * U+007F ("Èëüÿ": Cyrillic read as Latin-1). */
+  const RE_LETTER = /[\p{L}\p{M}]/u;
+  const RE_MARK = /\p{M}/u;
+  const RE_UPPER = /\p{Lu}/u;
+  const RE_LOWER = /\p{Ll}/u;
+  const RE_COMMON = /[\p{Zs}\p{Pd}\p{Pi}\p{Pf}\p{Ps}\p{Pe}\u2026\u2022\u00b7\u00a1\u00bf\u20ac\u2116\u00b0\u00a7\u00a9\u00ae\u2122]/u;
+  const SCRIPTS = [
+    ['Latin', /\p{Script=Latin}/u],
+    ['Cyrillic', /\p{Script=Cyrillic}/u],
+    ['Greek', /\p{Script=Greek}/u],
+    ['Hebrew', /\p{Script=Hebrew}/u],
+    ['Thai', /\p{Script=Thai}/u],
+  ];
+  function scriptOf(ch) {
+    if (RE_MARK.test(ch)) return null;
+    for (let k = 0; k < SCRIPTS.length; k++) if (SCRIPTS[k][1].test(ch)) return SCRIPTS[k][0];
+    return 'other';
+  }
+  // Thai: vowels written before their consonant, and the vowels and
+  // tone marks written over or under it
+  const THAI_LEAD = /[\u0e40-\u0e44]/;
+  const THAI_MARK = /[\u0e31\u0e34-\u0e3a\u0e47-\u0e4e]/;
+  const THAI_CONSONANT = /[\u0e01-\u0e2e]/;
+  function oddities(s) {
+    let odd = 0;
+    let i = 0;
+    const n = s.length;
+    while (i < n) {
+      let c = s.charCodeAt(i);
+      if (c === 0xfffd || (c >= 0x80 && c < 0xa0)) return Infinity;
+      if (c < 0x80 ? !isLetter(c) : !RE_LETTER.test(s[i])) {
+        if (c >= 0x80 && !RE_COMMON.test(s[i])) odd++;
+        i++;
+        continue;
+      }
+      let script = null;
+      let mixed = false;
+      let upper = 0; // uppercase letters
+      let cased = false; // a cased letter breaks "lower", "Upper" or "UPPER"
+      let high = 0;
+      let count = 0;
+      let prev = '';
+      for (; i < n; i++) {
+        c = s.charCodeAt(i);
+        const ch = s[i];
+        if (c === 0xfffd || (c >= 0x80 && c < 0xa0)) return Infinity;
+        if (c < 0x80 ? !isLetter(c) : !RE_LETTER.test(ch)) break;
+        const isHigh = c >= 0x80;
+        const sc = isHigh ? scriptOf(ch) : 'Latin';
+        if (sc !== null) {
+          if (script === null) script = sc;
+          else if (sc !== script) mixed = true;
+        }
+        const up = isHigh ? RE_UPPER.test(ch) : c < 0x61;
+        const low = isHigh ? RE_LOWER.test(ch) : c >= 0x61;
+        // (a lowercase letter after two capitals, or a capital after a
+        // lowercase letter)
+        if ((up && count > upper) || (low && upper > 1 && upper === count)) {
+          if (isHigh || high > 0) cased = true;
+        }
+        if (up) upper++;
+        if (c >= 0xe00 && c < 0xe80) {
+          if (THAI_MARK.test(ch) && !(THAI_CONSONANT.test(prev) || THAI_MARK.test(prev))) odd++;
+          if (THAI_LEAD.test(prev) && !THAI_CONSONANT.test(ch)) odd++;
+        }
+        prev = ch;
+        count++;
+        if (isHigh) high++;
+      }
+      if (THAI_LEAD.test(prev)) odd++;
+      if (mixed) odd++;
+      if (cased) odd++;
+      if (script === 'Latin' && count >= 2 && high === count) odd++;
+    }
+    return odd;
   }
 
   // bytes as UTF-8, or null where they are not
@@ -1642,6 +1828,190 @@
   Parser.PAUSE = 'pause';
   Parser.STOP = 'stop';
 
+  // ---------------------------------------------------------------- tokens
+
+  /* @sabaki/sgf's tokens of SGF text: {type, value, row, col, pos,
+   * progress}, type 'parenthesis', 'semicolon', 'prop_ident' (a run of
+   * ASCII letters), 'c_value_type' (from '[' to the first ']' that no
+   * backslash escapes, brackets and escapes kept) or 'invalid' (one UTF-16
+   * unit that begins none of these, or a '[' that no ']' closes). White
+   * space (JavaScript's \s) between tokens is passed over. row, col and
+   * pos are 0-based and in UTF-16 units, rows counted by LF; progress is
+   * pos / (length - 1). Linear time: when a '[' finds no ']' to close it,
+   * no later '[' can (its scan is in step with the first one's from there
+   * on), so none is tried again. */
+  const WIDE_SPACE = /\s/;
+  function isSpace(c) {
+    return c === 32 || (c >= 9 && c <= 13) || (c >= 128 && WIDE_SPACE.test(String.fromCharCode(c)));
+  }
+  function isLetter(c) {
+    const l = c | 0x20;
+    return l >= 0x61 && l <= 0x7a;
+  }
+
+  function* tokenizeIter(contents) {
+    const s = String(contents);
+    const n = s.length;
+    const last = n - 1;
+    let row = 0;
+    let col = 0;
+    let pos = 0;
+    let closable = true; // a ']' is still to come for a '['
+    while (pos < n) {
+      const c = s.charCodeAt(pos);
+      let end = pos + 1;
+      let type = 'invalid';
+      let lines = false; // the token may hold line breaks
+      if (isSpace(c)) {
+        while (end < n && isSpace(s.charCodeAt(end))) end++;
+        type = null;
+        lines = true;
+      } else if (c === 40 || c === 41) {
+        type = 'parenthesis';
+      } else if (c === 59) {
+        type = 'semicolon';
+      } else if (isLetter(c)) {
+        while (end < n && isLetter(s.charCodeAt(end))) end++;
+        type = 'prop_ident';
+      } else if (c === 91 && closable) {
+        let i = pos + 1;
+        while (i < n) {
+          const d = s.charCodeAt(i);
+          if (d === 93) break;
+          i += d === 92 ? 2 : 1;
+        }
+        if (i < n) {
+          end = i + 1;
+          type = 'c_value_type';
+          lines = true;
+        } else {
+          closable = false;
+        }
+      }
+      const token = type === null ? null : {type, value: s.slice(pos, end), row, col, pos, progress: pos / last};
+      const nl = lines ? s.lastIndexOf('\n', end - 1) : -1;
+      if (nl >= pos) {
+        for (let i = s.indexOf('\n', pos); i >= 0 && i <= nl; i = s.indexOf('\n', i + 1)) row++;
+        col = end - nl - 1;
+      } else {
+        col += end - pos;
+      }
+      pos = end;
+      if (token !== null) yield token;
+    }
+  }
+
+  function tokenize(contents) {
+    return Array.from(tokenizeIter(contents));
+  }
+
+  /* The tokens of bytes: their text decoded as parseBuffer() decodes it
+   * (UTF-16 by its byte-order mark or zero bytes; else by the encoding
+   * option; else each game by its CA, or guessed, the bytes before a game
+   * with it), then tokenized. */
+  function* tokenizeBufferIter(buffer, options) {
+    yield* tokenizeIter(decodeBuffer(toBytes(buffer), (options || {}).encoding));
+  }
+
+  function tokenizeBuffer(buffer, options) {
+    return Array.from(tokenizeBufferIter(buffer, options));
+  }
+
+  function decodeBuffer(bytes, encoding) {
+    if (looksUtf16(bytes)) {
+      const be = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0 && bytes[1] !== 0);
+      return new TextDecoder(be ? 'utf-16be' : 'utf-16le').decode(bytes);
+    }
+    if (encoding) {
+      const d = decoderFor(encoding);
+      if (!d) throw new RangeError(`sgfstream: unknown encoding '${encoding}'`);
+      return d.decode(bytes);
+    }
+    const games = gameCharsets(bytes);
+    let s = '';
+    let from = 0;
+    for (const g of games) {
+      const end = g.end < from ? bytes.length : g.end;
+      s += g.dec.decode(bytes.subarray(from, end));
+      from = end;
+    }
+    if (from < bytes.length) {
+      const rest = bytes.subarray(from);
+      const d = games.length ? games[games.length - 1].dec : tryUtf8(rest) !== null ? utf8Decoder() : guessCharset(rest);
+      s += d.decode(rest);
+    }
+    return s;
+  }
+
+  function utf8Decoder() {
+    return decoderFor('utf-8');
+  }
+
+  /* Each game's charset, as parseBuffer() finds it, and the offset after
+   * it: [{end, dec}] in order (end -1 where the parser gave none). */
+  function gameCharsets(bytes) {
+    const games = [];
+    const b = new Builder(
+      {},
+      {
+        noCollect: true,
+        gameEnd() {
+          games.push({end: -1, dec: b.dec || b.guessed || utf8Decoder()});
+        },
+        game(start, end) {
+          const g = games[games.length - 1];
+          if (g !== undefined && g.end < 0) g.end = end;
+        },
+      }
+    );
+    const eng = new Engine(SJ_ROOTS, {});
+    try {
+      eng.feed(bytes, b);
+      eng.finish(b);
+    } finally {
+      eng.free();
+    }
+    return games;
+  }
+
+  /* @sabaki/sgf's parseTokens(): the root nodes of tokens (an array or
+   * any iterable of them, as tokenize() gives), read as parse() reads the
+   * text they spell, with the same options: their values, each at its row
+   * and column (so that diagnostics point there), or one after the other
+   * (two identifiers apart) when they have none. */
+  function parseTokens(tokens, options) {
+    const parts = [];
+    let row = 0;
+    let col = 0;
+    let ident = false;
+    for (const t of tokens) {
+      const v = String(t.value);
+      const placed = typeof t.row === 'number' && typeof t.col === 'number';
+      if (placed && t.row > row) {
+        parts.push('\n'.repeat(t.row - row));
+        row = t.row;
+        col = 0;
+      }
+      if (placed && t.row === row && t.col > col) {
+        parts.push(' '.repeat(t.col - col));
+        col = t.col;
+      } else if (ident && t.type === 'prop_ident') {
+        parts.push(' ');
+        col++;
+      }
+      parts.push(v);
+      ident = t.type === 'prop_ident';
+      const nl = v.lastIndexOf('\n');
+      if (nl < 0) {
+        col += v.length;
+      } else {
+        for (let i = v.indexOf('\n'); i >= 0; i = v.indexOf('\n', i + 1)) row++;
+        col = v.length - nl - 1;
+      }
+    }
+    return parse(parts.join(''), options);
+  }
+
   // ------------------------------------------------------------- stringify
 
   /* @sabaki/sgf's stringify(): SGF text for a node (or an array of root
@@ -1806,6 +2176,11 @@
     parse,
     parseBuffer,
     _parseOwned: parseOwned,
+    parseTokens,
+    tokenize,
+    tokenizeIter,
+    tokenizeBuffer,
+    tokenizeBufferIter,
     stringify,
     games,
     headers,
