@@ -12,6 +12,12 @@ the process, the same one the `sgf` tool uses; its soname carries the ABI):
   (python/run-tests.sh) builds this way, so that the tests exercise the
   library just built, not an installed one.
 
+libarchive (src/archive.c: zstd, lz4, 7z, rar and the other formats the
+standard library cannot read, as the sgf tool reads them) is linked when
+`pkg-config libarchive` finds it, in both cases above; without it (or
+with SGFSTREAM_NO_LIBARCHIVE=1) the extension builds all the same and
+those inputs raise SGFError saying why.
+
 CFLAGS and LDFLAGS from the environment are added by setuptools (the
 sanitizer build passes its -fsanitize flags that way).
 """
@@ -27,31 +33,20 @@ from setuptools import Extension, setup
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def library_flags():
-    """Include dirs, library dirs, rpaths, libraries and extra flags."""
-    build = os.environ.get("SGFSTREAM_BUILD_DIR")
-    if build:
-        build = os.path.abspath(build)
-        top = os.path.dirname(HERE)
-        libdir = os.path.join(build, "lib", ".libs")
-        return dict(
-            include_dirs=[os.path.join(build, "include"), os.path.join(top, "include")],
-            library_dirs=[libdir],
-            runtime_library_dirs=[libdir],
-            libraries=["sgfstream"],
-        )
+def pkg_config(name):
+    """pkg-config's --cflags and --libs for name, or None."""
     try:
-        cflags = subprocess.check_output(["pkg-config", "--cflags", "sgfstream"], text=True)
-        libs = subprocess.check_output(["pkg-config", "--libs", "sgfstream"], text=True)
+        cflags = subprocess.check_output(["pkg-config", "--cflags", name], text=True,
+                                         stderr=subprocess.DEVNULL)
+        libs = subprocess.check_output(["pkg-config", "--libs", name], text=True,
+                                       stderr=subprocess.DEVNULL)
     except (OSError, subprocess.CalledProcessError):
-        sys.exit(
-            "sgfstream: libsgfstream not found by pkg-config.\n"
-            "Install the C library first (./configure && make && sudo make install),\n"
-            "set PKG_CONFIG_PATH to its lib/pkgconfig, or build against a build tree\n"
-            "with SGFSTREAM_BUILD_DIR=/path/to/_build."
-        )
-    flags = dict(include_dirs=[], library_dirs=[], runtime_library_dirs=[],
-                 libraries=[], extra_compile_args=[])
+        return None
+    return cflags, libs
+
+
+def add_flags(flags, cflags, libs):
+    """Adds pkg-config's output to flags (a dict of lists)."""
     for f in shlex.split(cflags):
         if f.startswith("-I"):
             flags["include_dirs"].append(f[2:])
@@ -65,6 +60,50 @@ def library_flags():
             flags["runtime_library_dirs"].append(f[2:])
         elif f.startswith("-l"):
             flags["libraries"].append(f[2:])
+
+
+def libarchive_flags(flags):
+    """libarchive for src/archive.c, when pkg-config finds it."""
+    if os.environ.get("SGFSTREAM_NO_LIBARCHIVE", "") not in ("", "0"):
+        return
+    found = pkg_config("libarchive")
+    if found is None:
+        print("sgfstream: libarchive not found by pkg-config: zstd, lz4, 7z, rar... "
+              "inputs will raise SGFError (install libarchive-dev)", file=sys.stderr)
+        return
+    add_flags(flags, *found)
+    flags["define_macros"].append(("SGFPY_HAVE_LIBARCHIVE", "1"))
+
+
+def library_flags():
+    """Include dirs, library dirs, rpaths, libraries and extra flags."""
+    build = os.environ.get("SGFSTREAM_BUILD_DIR")
+    if build:
+        build = os.path.abspath(build)
+        top = os.path.dirname(HERE)
+        libdir = os.path.join(build, "lib", ".libs")
+        flags = dict(
+            include_dirs=[os.path.join(build, "include"), os.path.join(top, "include")],
+            library_dirs=[libdir],
+            runtime_library_dirs=[libdir],
+            libraries=["sgfstream"],
+            extra_compile_args=[],
+            define_macros=[],
+        )
+        libarchive_flags(flags)
+        return flags
+    found = pkg_config("sgfstream")
+    if found is None:
+        sys.exit(
+            "sgfstream: libsgfstream not found by pkg-config.\n"
+            "Install the C library first (./configure && make && sudo make install),\n"
+            "set PKG_CONFIG_PATH to its lib/pkgconfig, or build against a build tree\n"
+            "with SGFSTREAM_BUILD_DIR=/path/to/_build."
+        )
+    flags = dict(include_dirs=[], library_dirs=[], runtime_library_dirs=[],
+                 libraries=[], extra_compile_args=[], define_macros=[])
+    add_flags(flags, *found)
+    libarchive_flags(flags)
     return flags
 
 

@@ -152,7 +152,9 @@ PyMODINIT_FUNC PyInit__core(void) {
       PyModule_AddIntConstant(m, "STOP", SGF_ABORT) < 0 ||
       PyModule_AddStringConstant(m, "LIBRARY_VERSION", sgf_version()) < 0)
     goto fail;
-  if (sgfpy_init_stream(m) < 0 || sgfpy_init_tree(m) < 0) goto fail;
+  if (sgfpy_init_stream(m) < 0 || sgfpy_init_tree(m) < 0 ||
+      sgfpy_init_archive(m) < 0)
+    goto fail;
   return m;
 fail:
   Py_DECREF(m);

@@ -3,6 +3,7 @@
  * Diagnostic, the action constants), then calls each part's init:
  *   sgfpy_init_stream(m)  stream.c: games(), headers(), Handler, Parser
  *   sgfpy_init_tree(m)    tree.c: Game / Node trees (the tree part)
+ *   sgfpy_init_archive(m) archive.c: inputs read through libarchive
  * Each init adds its names to the module m and returns 0, or -1 with a
  * Python exception set.
  */
@@ -19,6 +20,13 @@ int sgfpy_init_stream(PyObject *m);
 int sgfpy_init_tree(PyObject *m);
 /* handler.c: Handler and Parser; called by sgfpy_init_stream. */
 int sgfpy_init_handler(PyObject *m);
+/* archive.c: Archive (libarchive's formats) and HAVE_LIBARCHIVE. */
+int sgfpy_init_archive(PyObject *m);
+/* archive.c: readinto(memoryview of buf[0, cap)) of a reader: the bytes
+ * read (0 at the end, or None: a non-blocking reader without data), or
+ * -1 with an exception set (also when the reader keeps a view of buf, or
+ * returns a bad count). */
+Py_ssize_t sgfpy_readinto(PyObject *readinto, char *buf, Py_ssize_t cap);
 
 /* sgfstream.SGFError (a ValueError): raised in strict mode, and wherever a
  * parse stops on a fatal diagnostic. Its .diagnostics is a list of

@@ -878,34 +878,8 @@ fail:
 static Py_ssize_t read_some(Stream *s, char **buf, size_t *cap, size_t at) {
   Py_ssize_t got;
   if (s->readinto) {
-    PyObject *mv = PyMemoryView_FromMemory(*buf + at, CHUNK, PyBUF_WRITE);
-    if (!mv) return -1;
-    PyObject *r = PyObject_CallOneArg(s->readinto, mv);
-    PyObject *et, *ev, *etb;
-    PyErr_Fetch(&et, &ev, &etb); /* release() runs with no error set */
-    PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
-    Py_DECREF(mv);
-    if (!rel) { /* the reader kept a view of our buffer: refused */
-      Py_XDECREF(et);
-      Py_XDECREF(ev);
-      Py_XDECREF(etb);
-      Py_XDECREF(r);
-      return -1;
-    }
-    Py_DECREF(rel);
-    PyErr_Restore(et, ev, etb);
-    if (!r) return -1;
-    if (r == Py_None) { /* a non-blocking reader with nothing: end */
-      Py_DECREF(r);
-      return 0;
-    }
-    got = PyLong_AsSsize_t(r);
-    Py_DECREF(r);
-    if (got < 0 && PyErr_Occurred()) return -1;
-    if (got < 0 || got > CHUNK) {
-      PyErr_SetString(PyExc_ValueError, "readinto() returned a bad count");
-      return -1;
-    }
+    got = sgfpy_readinto(s->readinto, *buf + at, CHUNK);
+    if (got < 0) return -1;
   } else {
     PyObject *r = PyObject_CallFunction(s->read, "n", (Py_ssize_t)CHUNK);
     if (!r) return -1;
