@@ -12,11 +12,13 @@ the process, the same one the `sgf` tool uses; its soname carries the ABI):
   (python/run-tests.sh) builds this way, so that the tests exercise the
   library just built, not an installed one.
 
-libarchive (src/archive.c: zstd, lz4, 7z, rar and the other formats the
-standard library cannot read, as the sgf tool reads them) is linked when
-`pkg-config libarchive` finds it, in both cases above; without it (or
-with SGFSTREAM_NO_LIBARCHIVE=1) the extension builds all the same and
-those inputs raise SGFError saying why.
+A second extension, sgfstream._archive (src/archive.c and
+src/readinto.c: zstd, lz4, 7z, rar and the other formats the standard
+library cannot read, as the sgf tool reads them, imported only when an
+input needs it), links libarchive; it is built when `pkg-config
+libarchive` finds it, in both cases above. Without it (or with
+SGFSTREAM_NO_LIBARCHIVE=1) sgfstream._core builds all the same and those
+inputs raise SGFError saying why.
 
 CFLAGS and LDFLAGS from the environment are added by setuptools (the
 sanitizer build passes its -fsanitize flags that way).
@@ -62,17 +64,19 @@ def add_flags(flags, cflags, libs):
             flags["libraries"].append(f[2:])
 
 
-def libarchive_flags(flags):
-    """libarchive for src/archive.c, when pkg-config finds it."""
+def libarchive_flags():
+    """The flags of libarchive for sgfstream._archive, or None."""
     if os.environ.get("SGFSTREAM_NO_LIBARCHIVE", "") not in ("", "0"):
-        return
+        return None
     found = pkg_config("libarchive")
     if found is None:
         print("sgfstream: libarchive not found by pkg-config: zstd, lz4, 7z, rar... "
               "inputs will raise SGFError (install libarchive-dev)", file=sys.stderr)
-        return
+        return None
+    flags = dict(include_dirs=[], library_dirs=[], runtime_library_dirs=[],
+                 libraries=[], extra_compile_args=[])
     add_flags(flags, *found)
-    flags["define_macros"].append(("SGFPY_HAVE_LIBARCHIVE", "1"))
+    return flags
 
 
 def library_flags():
@@ -87,10 +91,7 @@ def library_flags():
             library_dirs=[libdir],
             runtime_library_dirs=[libdir],
             libraries=["sgfstream"],
-            extra_compile_args=[],
-            define_macros=[],
         )
-        libarchive_flags(flags)
         return flags
     found = pkg_config("sgfstream")
     if found is None:
@@ -101,30 +102,44 @@ def library_flags():
             "with SGFSTREAM_BUILD_DIR=/path/to/_build."
         )
     flags = dict(include_dirs=[], library_dirs=[], runtime_library_dirs=[],
-                 libraries=[], extra_compile_args=[], define_macros=[])
+                 libraries=[], extra_compile_args=[])
     add_flags(flags, *found)
-    libarchive_flags(flags)
     return flags
 
 
 # Paths relative to this folder, as setuptools wants them: run setup.py
 # (or pip) from here.
 os.chdir(HERE)
-sources = sorted(glob.glob(os.path.join("src", "*.c")))
+ARCHIVE = [os.path.join("src", "archive.c"), os.path.join("src", "readinto.c")]
+sources = sorted(p for p in glob.glob(os.path.join("src", "*.c")) if p != ARCHIVE[0])
+warnings = ["-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
+            "-Wno-missing-field-initializers"]
 flags = library_flags()
 extra = flags.pop("extra_compile_args", [])
 ext = Extension(
     "sgfstream._core",
     sources=sources,
     depends=[os.path.join("src", "sgfpy.h")],
-    extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter",
-                        "-Wno-missing-field-initializers"] + extra,
+    extra_compile_args=warnings + extra,
     **flags,
 )
+exts = [ext]
+aflags = libarchive_flags()
+if aflags is not None:
+    aextra = aflags.pop("extra_compile_args")
+    # sgfpy.h includes <sgfstream.h>: the library's include dirs too
+    aflags["include_dirs"] = flags["include_dirs"] + aflags["include_dirs"]
+    exts.append(Extension(
+        "sgfstream._archive",
+        sources=ARCHIVE,
+        depends=[os.path.join("src", "sgfpy.h")],
+        extra_compile_args=warnings + extra + aextra,
+        **aflags,
+    ))
 
 # The packages: sgfstream and its subpackages (sgfstream.sgfmill).
 packages = sorted(
     os.path.dirname(p).replace(os.sep, ".")
     for p in glob.glob(os.path.join("sgfstream", "**", "__init__.py"), recursive=True)
 )
-setup(ext_modules=[ext], packages=packages)
+setup(ext_modules=exts, packages=packages)

@@ -199,27 +199,39 @@ def _open_stream(f, name):
         yield None, _Peek(head, f)
 
 
+def _archive_module():
+    """(sgfstream._archive, None), the module of src/archive.c, imported
+    on first use (it loads libarchive and its libraries into the process),
+    or (None, why) when this build has none."""
+    try:
+        from . import _archive
+    except ImportError as e:
+        return None, str(e)
+    return _archive, None
+
+
 def _libarchive(f, head, name, kind):
     """Yield (member, reader) for what libarchive reads (src/archive.c):
     each regular SGF member of an archive, or (None, reader) for one
     compressed stream. f has been read up to the end of head."""
     sure = next(s for k, m, s in _LIBARCHIVE_MAGIC if k == kind and head.startswith(m))
-    if not _core.HAVE_LIBARCHIVE:
+    archive, why = _archive_module()
+    if archive is None:
         if not sure:
             yield None, _Peek(head, f)
             return
         raise SGFError(
-            "%s: %s input is read through libarchive, which this build of the "
-            "sgfstream extension lacks (pkg-config found no libarchive when it "
-            "was built: install libarchive-dev and rebuild); gzip, bzip2, xz, "
-            "tar and zip are read without it" % (name or "<stream>", kind))
+            "%s: %s input is read through libarchive, which this sgfstream "
+            "lacks (%s; pkg-config found no libarchive when it was built? "
+            "install libarchive-dev and rebuild); gzip, bzip2, xz, tar and zip "
+            "are read without it" % (name or "<stream>", kind, why))
     start = None
     try:
         if f.seekable():
             start = f.tell() - len(head)
     except (AttributeError, OSError, ValueError):
         start = None
-    a = _core.Archive(f, head, name, start)
+    a = archive.Archive(f, head, name, start)
     try:
         if not a.open(maybe=not sure):
             # libarchive reads no archive there: plain after all
@@ -438,6 +450,16 @@ def headers(source, *, strict=False, charset=None):
     fields. source, strict, charset: as for games() (UTF-16 input
     included). Returns a GameStream, whose .diagnostics are those found
     outside every game.
+
+    Text that does not decode in its charset (bytes that are not UTF-8
+    under CA[UTF-8], a byte Shift_JIS has no character for...) is given
+    read as ISO-8859-1, and the game's dict then has one more key, last:
+    diagnostics, a list of Diagnostic, one a field, as `sgf json --headers`
+    reports them: at the byte that does not decode, severity 'error',
+    named bad-utf8 (40) under UTF-8, else bad-text (100, the bindings'
+    own code). A dict without that key had none. In strict mode it is
+    SGFError instead. (The key is there only then, so that a table of
+    clean games has the same columns as ever.)
 
         import pandas
         table = pandas.DataFrame(sgfstream.headers("games.zip"))

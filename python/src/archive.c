@@ -1,10 +1,13 @@
-/* archive.c - compressed files and archives the standard library cannot
- * read (zstd, lz4, 7z, rar, compress, lzma, lzip, lzop, cpio, ar, cab,
- * xar...), through libarchive, as the sgf tool reads them
- * (tools/io/archive.c): _core.Archive. sgfstream/__init__.py chooses it by
- * an input's first bytes; gzip, bzip2, xz, tar and zip stay with the
+/* archive.c - the module sgfstream._archive: compressed files and
+ * archives the standard library cannot read (zstd, lz4, 7z, rar, compress,
+ * lzma, lzip, lzop, cpio, ar, cab, xar...), through libarchive, as the sgf
+ * tool reads them (tools/io/archive.c). sgfstream/__init__.py chooses it
+ * by an input's first bytes, and imports it on first use only (libarchive
+ * brings libxml2, ICU... into the process: milliseconds that `import
+ * sgfstream` does not pay); gzip, bzip2, xz, tar and zip stay with the
  * standard library (which gives every game before a break in a truncated
  * gzip, xz or bzip2 stream: libarchive drops the block it was filling).
+ * setup.py builds this module only when pkg-config finds libarchive.
  *
  * Archive(src, head, name, start) reads the binary file object src
  * (readinto() or read()): when start is an int, src is seekable and the
@@ -17,53 +20,17 @@
  * Formats are named one by one as the tool names them (no mtree: its
  * bidder takes a decompressed SGF file for a listing; no uu filter).
  *
- * A damaged or truncated input raises SGFError naming the file and the
- * member, after the bytes before the break were given; an exception of
- * src itself (OSError...) is raised as it is. Built without libarchive
- * (pkg-config found none), the module's HAVE_LIBARCHIVE is 0 and there is
- * no Archive: sgfstream says so in its SGFError.
+ * A damaged or truncated input raises sgfstream.SGFError naming the file
+ * and the member, after the bytes before the break were given; an
+ * exception of src itself (OSError...) is raised as it is.
  */
-#include "sgfpy.h"
-
-Py_ssize_t sgfpy_readinto(PyObject *readinto, char *buf, Py_ssize_t cap) {
-  PyObject *mv = PyMemoryView_FromMemory(buf, cap, PyBUF_WRITE);
-  if (!mv) return -1;
-  PyObject *r = PyObject_CallOneArg(readinto, mv);
-  PyObject *et, *ev, *etb;
-  PyErr_Fetch(&et, &ev, &etb); /* release() runs with no error set */
-  PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
-  Py_DECREF(mv);
-  if (!rel) { /* the reader kept a view of our buffer: refused */
-    Py_XDECREF(et);
-    Py_XDECREF(ev);
-    Py_XDECREF(etb);
-    Py_XDECREF(r);
-    return -1;
-  }
-  Py_DECREF(rel);
-  PyErr_Restore(et, ev, etb);
-  if (!r) return -1;
-  if (r == Py_None) { /* a non-blocking reader with nothing: end */
-    Py_DECREF(r);
-    return 0;
-  }
-  Py_ssize_t got = PyLong_AsSsize_t(r);
-  Py_DECREF(r);
-  if (got < 0 && PyErr_Occurred()) return -1;
-  if (got < 0 || got > cap) {
-    PyErr_SetString(PyExc_ValueError, "readinto() returned a bad count");
-    return -1;
-  }
-  return got;
-}
-
-#ifdef SGFPY_HAVE_LIBARCHIVE
-
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "sgfpy.h"
 
 #define AR_CHUNK (64 * 1024)
 
@@ -89,6 +56,23 @@ typedef struct {
 } Archive;
 
 static PyTypeObject Archive_Type;
+static PyObject *SGFError; /* sgfstream._core.SGFError */
+
+/* Raise SGFError(msg) with .diagnostics [] (as _core's own). NULL. */
+static PyObject *raise_sgf_error(PyObject *msg) {
+  PyObject *exc = PyObject_CallOneArg(SGFError, msg);
+  if (!exc) return NULL;
+  PyObject *none = PyList_New(0);
+  if (!none || PyObject_SetAttrString(exc, "diagnostics", none) < 0) {
+    Py_XDECREF(none);
+    Py_DECREF(exc);
+    return NULL;
+  }
+  Py_DECREF(none);
+  PyErr_SetObject(SGFError, exc);
+  Py_DECREF(exc);
+  return NULL;
+}
 
 /* Keep the exception set (raised by src in a callback) for later. */
 static void keep_exception(Archive *s) {
@@ -212,8 +196,7 @@ static PyObject *ar_error(Archive *s, const char *what, const char *tail) {
                                e ? e : "archive read error", tail);
   Py_DECREF(where);
   if (!msg) return NULL;
-  const char *m = PyUnicode_AsUTF8(msg);
-  if (m) sgfpy_raise_sgf_error(NULL, m);
+  raise_sgf_error(msg);
   Py_DECREF(msg);
   return NULL;
 }
@@ -548,7 +531,7 @@ static PyGetSetDef ar_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyTypeObject Archive_Type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sgfstream._core.Archive",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sgfstream._archive.Archive",
     .tp_basicsize = sizeof(Archive),
     .tp_dealloc = (destructor)ar_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -566,18 +549,34 @@ static PyTypeObject Archive_Type = {
     .tp_new = ar_new,
 };
 
-int sgfpy_init_archive(PyObject *m) {
-  if (PyType_Ready(&Archive_Type) < 0) return -1;
+static PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "sgfstream._archive",
+    "libarchive's formats for sgfstream (internal: sgfstream.games() and\n"
+    "headers() import it when an input needs it).",
+    -1,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL};
+
+PyMODINIT_FUNC PyInit__archive(void);
+PyMODINIT_FUNC PyInit__archive(void) {
+  PyObject *core = PyImport_ImportModule("sgfstream._core");
+  if (!core) return NULL;
+  SGFError = PyObject_GetAttrString(core, "SGFError");
+  Py_DECREF(core);
+  if (!SGFError) return NULL;
+  if (PyType_Ready(&Archive_Type) < 0) return NULL;
+  PyObject *m = PyModule_Create(&module_def);
+  if (!m) return NULL;
   Py_INCREF(&Archive_Type);
-  if (PyModule_AddObject(m, "Archive", (PyObject *)&Archive_Type) < 0)
-    return -1;
-  return PyModule_AddIntConstant(m, "HAVE_LIBARCHIVE", 1);
+  if (PyModule_AddObject(m, "Archive", (PyObject *)&Archive_Type) < 0 ||
+      PyModule_AddStringConstant(m, "LIBARCHIVE_VERSION",
+                                 archive_version_details()) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
 }
-
-#else /* no libarchive: sgfstream raises SGFError for these formats */
-
-int sgfpy_init_archive(PyObject *m) {
-  return PyModule_AddIntConstant(m, "HAVE_LIBARCHIVE", 0);
-}
-
-#endif

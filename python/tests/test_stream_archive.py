@@ -14,18 +14,23 @@ import os
 import random
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 import unittest
 
 import sgfstream
-from sgfstream import _core
 
 BUILD = os.environ.get("SGF_BUILD_DIR", "")
 SGF = os.path.join(BUILD, "sgf")
-# 0: built without libarchive (pkg-config found none); then the formats
-# below raise SGFError (TestWithoutLibarchive), and their tests skip
-HAVE_LIBARCHIVE = getattr(_core, "HAVE_LIBARCHIVE", None)
+# sgfstream._archive is built when pkg-config finds libarchive; without
+# it the formats below raise SGFError (TestWithoutLibarchive), and their
+# tests skip
+try:
+    from sgfstream import _archive  # noqa: F401
+    HAVE_LIBARCHIVE = True
+except ImportError:
+    HAVE_LIBARCHIVE = False
 
 
 def have_sgf():
@@ -78,7 +83,7 @@ class NotSeekable(io.RawIOBase):
         return self._b.readinto(b)
 
 
-@unittest.skipIf(HAVE_LIBARCHIVE == 0, "the extension was built without libarchive")
+@unittest.skipUnless(HAVE_LIBARCHIVE, "sgfstream._archive not built (no libarchive)")
 class TestLibarchive(Case):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="sgfpy-archive.")
@@ -316,13 +321,22 @@ class TestWithoutLibarchive(unittest.TestCase):
             found = False
         if not found:
             self.skipTest("pkg-config finds no libarchive")
-        self.assertEqual(HAVE_LIBARCHIVE, 1)
+        self.assertTrue(HAVE_LIBARCHIVE)
+
+    def test_not_imported_until_needed(self):
+        """`import sgfstream` does not load libarchive (and its libraries):
+        _archive is imported by the first input that needs it."""
+        code = ("import sys, sgfstream; list(sgfstream.games(b'(;)'));"
+                "print('sgfstream._archive' in sys.modules)")
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        self.assertEqual(r.stdout.strip(), "False", r.stderr)
 
     def test_clear_error(self):
-        """Built without libarchive (HAVE_LIBARCHIVE 0): zstd, 7z... raise
-        SGFError saying so; plain and gzip inputs are read as before."""
-        saved = _core.HAVE_LIBARCHIVE
-        _core.HAVE_LIBARCHIVE = 0
+        """Built without libarchive (no sgfstream._archive): zstd, 7z...
+        raise SGFError saying so; plain and gzip inputs are read as
+        before."""
+        saved = sgfstream._archive_module
+        sgfstream._archive_module = lambda: (None, "No module named 'sgfstream._archive'")
         try:
             with self.assertRaisesRegex(sgfstream.SGFError, r"x\.zst: zstd input .*libarchive"):
                 with tempfile.TemporaryDirectory() as tmp:
@@ -335,7 +349,7 @@ class TestWithoutLibarchive(unittest.TestCase):
             self.assertEqual(len(list(sgfstream.games(b"LZIP(;)"))), 1)
             self.assertEqual(len(list(sgfstream.games(b"(;)(;)"))), 2)
         finally:
-            _core.HAVE_LIBARCHIVE = saved
+            sgfstream._archive_module = saved
 
 
 if __name__ == "__main__":
