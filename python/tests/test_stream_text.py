@@ -85,6 +85,31 @@ class TestHeaderText(unittest.TestCase):
         self.assertEqual(got, [w + " [%s]" % x[4] for w, x in zip(want, WANT)])
         self.assertEqual(len(want), len(WANT))
 
+    def test_root_across_reads(self):
+        """A root node read in many pieces (a reader giving a few bytes at
+        a time; a comment of 600 KB between the bad value and the node's
+        end): the same diagnostics where the whole input gives them."""
+        class Trickle(io.RawIOBase):
+            def __init__(self, data, n):
+                self.b, self.n = io.BytesIO(data), n
+
+            def readable(self):
+                return True
+
+            def readinto(self, b):
+                return self.b.readinto(memoryview(b)[:self.n])
+
+        big = b"(;CA[UTF-8]\nPB[a\xe9]C[" + b"x\n" * 300000 + b"]PW[\xff])" + DATA
+        whole = [(h["game"], list(h.get("diagnostics", []))) for h in sgfstream.headers(big)]
+        self.assertEqual([(d.line, d.column) for d in whole[0][1]], [(2, 5), (300002, 5)])
+        for n in (3, 4096):
+            got = [(h["game"], list(h.get("diagnostics", [])))
+                   for h in sgfstream.headers(Trickle(DATA, n))]
+            want = [(h["game"], list(h.get("diagnostics", []))) for h in sgfstream.headers(DATA)]
+            self.assertEqual(got, want, n)
+        got = [(h["game"], list(h.get("diagnostics", []))) for h in sgfstream.headers(Trickle(big, 65536))]
+        self.assertEqual(got, whole)
+
     def test_strict_raises_after_the_games_before(self):
         data = b"(;CA[UTF-8]PB[fine])" + DATA
         got = []
