@@ -310,6 +310,39 @@ class TestLibarchive(Case):
             list(sgfstream.games(Fails(zst[:600])))
 
 
+    def test_no_leak(self):
+        """Archives read whole, broken off, and abandoned half-read keep
+        no reference to their source (the file object, its name) once
+        the iteration is done with."""
+        import gc
+        if not shutil.which("zstd"):
+            self.skipTest("no zstd")
+        zst = subprocess.run(["zstd", "-q", "-c"], input=self.data[:200000],
+                             capture_output=True, check=True).stdout
+        whole = os.path.join(self.tmp, "w.sgf.zst")
+        cut = os.path.join(self.tmp, "c.sgf.zst")
+        with open(whole, "wb") as f:
+            f.write(zst)
+        with open(cut, "wb") as f:
+            f.write(zst[:len(zst) // 2])
+        with open(whole, "rb") as fw, open(cut, "rb") as fc:
+            before = (sys.getrefcount(fw), sys.getrefcount(fc), sys.getrefcount(fw.name))
+            for _ in range(20):
+                fw.seek(0)
+                self.assertGreater(sum(1 for _ in sgfstream.games(fw)), 1000)
+                fw.seek(0)
+                it = sgfstream.headers(fw)
+                next(it)
+                it.close()
+                del it
+                fc.seek(0)
+                with self.assertRaises(sgfstream.SGFError):
+                    list(sgfstream.games(fc))
+            gc.collect()
+            self.assertEqual((sys.getrefcount(fw), sys.getrefcount(fc), sys.getrefcount(fw.name)),
+                             before)
+
+
 class TestWithoutLibarchive(unittest.TestCase):
     def test_built_with_it_when_found(self):
         """setup.py links libarchive whenever pkg-config finds it."""
