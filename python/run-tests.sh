@@ -1,8 +1,9 @@
 #!/bin/sh
-# run-tests.sh - build the Python extension sgfstream._core against the
-# library of this build tree and run python/tests/test_*.py (unittest),
-# for each Python 3 found: the `python3` on PATH and Debian's
-# /usr/bin/python3 (the same one counted once). An interpreter without
+# run-tests.sh - build the Python extensions sgfstream._core (and
+# sgfstream._archive, with libarchive) against the library of this build
+# tree and run python/tests/test_*.py (unittest), for each Python 3
+# found: the `python3` on PATH and Debian's /usr/bin/python3 (the same
+# one counted once). An interpreter without
 # its C headers (python3-dev) or setuptools is skipped; with none left,
 # exit 77. In a sanitizer build (-fsanitize=address in SGF_TEST_CFLAGS,
 # which make check exports) the extension is built with the same flags and
@@ -52,7 +53,7 @@ sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Pyth
   mkdir -p "$out/lib" "$out/tmp" || exit 99
   # The package's Python files, then the extension beside them.
   cp -R "$src/sgfstream" "$out/lib/" && chmod -R u+w "$out/lib" || exit 99
-  echo "python: building sgfstream._core for $py"
+  echo "python: building sgfstream._core (and _archive) for $py"
   if ! (cd "$src" && SGFSTREAM_BUILD_DIR="$build" CFLAGS="$cflags" LDFLAGS="${SGF_TEST_LDFLAGS-}" \
         "$py" setup.py -q build_ext --build-lib "$out/lib" --build-temp "$out/tmp" \
         >"$out/build.log" 2>&1); then

@@ -73,8 +73,36 @@ __all__ = [
 _CHUNK = 1 << 20
 
 
+# What libarchive reads and the standard library does not, by first bytes
+# (as the sgf tool tells them, tools/io/archive.c): kind, magic, offset,
+# sure. A sure magic is binary: an SGF file never begins so. The others
+# could begin a plain file by chance: when libarchive reads no archive
+# there, the input is read as plain SGF.
+_LIBARCHIVE_MAGIC = (
+    ("zstd", b"\x28\xb5\x2f\xfd", True),
+    ("lz4", b"\x04\x22\x4d\x18", True),
+    ("lz4", b"\x02\x21\x4c\x18", True),  # lz4 legacy
+    ("7z", b"7z\xbc\xaf\x27\x1c", True),
+    ("rar", b"Rar!\x1a\x07", True),
+    ("compress", b"\x1f\x9d", True),
+    ("lzma", b"\x5d\x00\x00", True),
+    ("lzop", b"\x89LZO", True),
+    ("cpio", b"\x71\xc7", True),
+    ("cpio", b"\xc7\x71", True),
+    ("lzip", b"LZIP", False),
+    ("cab", b"MSCF", False),
+    ("xar", b"xar!", False),
+    ("ar", b"!<arch>\n", False),
+    ("cpio", b"070707", False),
+    ("cpio", b"070701", False),
+    ("cpio", b"070702", False),
+)
+
+
 def _kind(head):
-    """What the first bytes of an input say it is."""
+    """What the first bytes of an input say it is: gzip, bzip2, xz, zip,
+    tar (the standard library's), a libarchive kind (_LIBARCHIVE_MAGIC) or
+    plain."""
     if head[:2] == b"\x1f\x8b":
         return "gzip"
     if head[:3] == b"BZh":
@@ -85,21 +113,29 @@ def _kind(head):
         return "zip"
     if len(head) >= 262 and head[257:262] == b"ustar":
         return "tar"
-    if head[:4] == b"\x28\xb5\x2f\xfd":
-        return "zstd"
-    if head[:6] == b"7z\xbc\xaf\x27\x1c":
-        return "7z"
-    if head[:4] == b"Rar!":
-        return "rar"
+    for kind, magic, _ in _LIBARCHIVE_MAGIC:
+        if head.startswith(magic):
+            return kind
     return "plain"
+
+
+# The compression suffixes of an SGF file's name the sgf tool takes in a
+# directory (x.sgf.gz, x.sgf.zst...; tools/io/walk.c).
+_SGF_SUFFIXES = ("", ".gz", ".bz2", ".xz", ".zst", ".lz4", ".lzma", ".lz", ".z")
 
 
 def _is_sgf_name(name):
     n = name.lower()
-    for suffix in ("", ".gz", ".bz2", ".xz"):
+    for suffix in _SGF_SUFFIXES:
         if n.endswith(".sgf" + suffix):
             return True
     return False
+
+
+def _is_sgf_member(name):
+    """An archive member to read: an SGF name (_is_sgf_name), but not a
+    macOS AppleDouble companion ("._x.sgf"), as the sgf tool has it."""
+    return _is_sgf_name(name) and not os.path.basename(name).startswith("._")
 
 
 class _Peek(io.RawIOBase):
@@ -153,16 +189,69 @@ def _open_stream(f, name):
             data = io.BytesIO(head + f.read())
         with zipfile.ZipFile(data) as z:
             for info in sorted(z.infolist(), key=lambda i: i.filename):
-                if info.is_dir() or not _is_sgf_name(info.filename):
+                if info.is_dir() or not _is_sgf_member(info.filename):
                     continue
                 with z.open(info) as m:
                     yield from _member(info.filename, m, name)
-    elif kind in ("zstd", "7z", "rar"):
-        raise SGFError(
-            "%s: %s input is not read by the Python binding (gzip, bzip2, xz, "
-            "tar and zip are); the sgf tool reads it" % (name or "<stream>", kind))
+    elif kind != "plain":
+        yield from _libarchive(f, head, name, kind)
     else:
         yield None, _Peek(head, f)
+
+
+def _archive_module():
+    """(sgfstream._archive, None), the module of src/archive.c, imported
+    on first use (it loads libarchive and its libraries into the process),
+    or (None, why) when this build has none."""
+    try:
+        from . import _archive
+    except ImportError as e:
+        return None, str(e)
+    return _archive, None
+
+
+def _libarchive(f, head, name, kind):
+    """Yield (member, reader) for what libarchive reads (src/archive.c):
+    each regular SGF member of an archive, or (None, reader) for one
+    compressed stream. f has been read up to the end of head."""
+    sure = next(s for k, m, s in _LIBARCHIVE_MAGIC if k == kind and head.startswith(m))
+    archive, why = _archive_module()
+    if archive is None:
+        if not sure:
+            yield None, _Peek(head, f)
+            return
+        raise SGFError(
+            "%s: %s input is read through libarchive, which this sgfstream "
+            "lacks (%s; pkg-config found no libarchive when it was built? "
+            "install libarchive-dev and rebuild); gzip, bzip2, xz, tar and zip "
+            "are read without it" % (name or "<stream>", kind, why))
+    start = None
+    try:
+        if f.seekable():
+            start = f.tell() - len(head)
+    except (AttributeError, OSError, ValueError):
+        start = None
+    a = archive.Archive(f, head, name, start)
+    try:
+        if not a.open(maybe=not sure):
+            # libarchive reads no archive there: plain after all
+            if start is not None:
+                f.seek(start)
+                yield None, _Peek(b"", f)
+            elif a.pulled == 0:
+                yield None, _Peek(head, f)
+            else:
+                raise SGFError("%s: begins as a %s archive, which libarchive does "
+                               "not read, and cannot be read again as plain SGF "
+                               "(not seekable)" % (name or "<stream>", kind))
+            return
+        for member in a:
+            if member is None:
+                yield None, a
+            elif _is_sgf_member(member):
+                yield from _member(member, a, name)
+    finally:
+        a.close()
 
 
 def _member(member, f, name):
@@ -174,7 +263,7 @@ def _member(member, f, name):
 def _tar_members(f, name):
     with tarfile.open(fileobj=f, mode="r|") as t:
         for info in t:
-            if not info.isfile() or not _is_sgf_name(info.name):
+            if not info.isfile() or not _is_sgf_member(info.name):
                 continue
             m = t.extractfile(info)
             if m is not None:
@@ -206,11 +295,19 @@ def read_inputs(source):
     """Yield (file, member, reader) for each input a source holds.
 
     source: a path (str or os.PathLike: a plain SGF file, one compressed
-    with gzip, bzip2 or xz, a tar or zip archive, compressed or not, or a
-    directory, walked for *.sgf files), a binary file object (anything with
-    readinto() or read(): an open file, sys.stdin.buffer, a socket's
-    makefile('rb')), or bytes-like. reader is a binary stream of one SGF
-    input, decompressed. The streams are opened one at a time.
+    with gzip, bzip2, xz, zstd, lz4, lzma, lzip, compress..., an archive,
+    tar, zip, 7z, rar, cpio, ar..., compressed or not, or a directory,
+    walked for *.sgf files and compressed ones, x.sgf.gz, x.sgf.zst...),
+    a binary file object (anything with readinto() or read(): an open
+    file, sys.stdin.buffer, a socket's makefile('rb')), or bytes-like.
+    What an input is comes from its first bytes, as the sgf tool decides;
+    an archive's members named *.sgf (any case; x.sgf.gz and the like
+    too, decompressed) are read, but macOS's "._x.sgf" companions. gzip,
+    bzip2, xz, tar and zip are read by the standard library; the rest
+    through libarchive (src/archive.c; a 7z archive needs a
+    seekable source: a path, bytes, a seekable file). reader is a binary
+    stream of one SGF input, decompressed. The streams are opened one at
+    a time.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         for member, reader in _open_stream(io.BytesIO(source), None):
@@ -304,9 +401,10 @@ class GameStream(_core.Forward):
 def games(source, *, strict=False, charset=None, mainline=False):
     """Yield the games of source one at a time, as GameRecord objects.
 
-    source: a path (plain, compressed with gzip, bzip2 or xz, a tar or zip
-    archive, a directory), a binary file object, or bytes; see
-    read_inputs(). Memory is bounded by the largest game, not the input.
+    source: a path (plain, compressed with gzip, bzip2, xz, zstd, lz4...,
+    an archive, tar, zip, 7z, rar..., a directory), a binary file object,
+    or bytes; see read_inputs(). Memory is bounded by the largest game,
+    not the input.
 
     strict: stop at the first deviation from FF[4], raising SGFError with
     its Diagnostic. charset: read text in this charset (iconv's names)
@@ -348,6 +446,16 @@ def headers(source, *, strict=False, charset=None):
     fields. source, strict, charset: as for games() (UTF-16 input
     included). Returns a GameStream, whose .diagnostics are those found
     outside every game.
+
+    Text that does not decode in its charset (bytes that are not UTF-8
+    under CA[UTF-8], a byte Shift_JIS has no character for...) is given
+    read as ISO-8859-1, and the game's dict then has one more key, last:
+    diagnostics, a list of Diagnostic, one a field, as `sgf json --headers`
+    reports them: at the byte that does not decode, severity 'error',
+    named bad-utf8 (40) under UTF-8, else bad-text (100, the bindings'
+    own code). A dict without that key had none. In strict mode it is
+    SGFError instead. (The key is there only then, so that a table of
+    clean games has the same columns as ever.)
 
         import pandas
         table = pandas.DataFrame(sgfstream.headers("games.zip"))

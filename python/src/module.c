@@ -1,6 +1,8 @@
 /* module.c - the module sgfstream._core: what every part shares (SGFError,
  * Diagnostic, the handler actions, the library's version), then each
  * part's names (sgfpy.h). */
+#include <string.h>
+
 #include "sgfpy.h"
 
 PyObject *sgfpy_SGFError;
@@ -62,6 +64,26 @@ PyObject *sgfpy_diagnostic_new(const sgf_diag *d, PyObject *file) {
   v[5] = PyUnicode_FromString(sgf_severity_name(d->severity));
   v[6] = PyUnicode_FromString(msg ? msg : "unknown diagnostic");
   v[7] = PyLong_FromUnsignedLongLong(d->pos.offset);
+  return sgfpy_structseq_fill(o, v, 8);
+}
+
+PyObject *sgfpy_diagnostic_make(PyObject *file, sgf_pos pos, int code,
+                                const char *name, const char *severity,
+                                const char *message) {
+  PyObject *o = PyStructSequence_New(diagnostic_type);
+  if (!o) return NULL;
+  PyObject *v[8];
+  if (!file) file = Py_None;
+  Py_INCREF(file);
+  v[0] = file;
+  v[1] = PyLong_FromUnsignedLongLong(pos.line);
+  v[2] = PyLong_FromUnsignedLongLong(pos.column);
+  v[3] = PyLong_FromLong((long)code);
+  v[4] = PyUnicode_FromString(name);
+  v[5] = PyUnicode_FromString(severity);
+  v[6] = PyUnicode_DecodeUTF8(message, (Py_ssize_t)strlen(message),
+                              "backslashreplace");
+  v[7] = PyLong_FromUnsignedLongLong(pos.offset);
   return sgfpy_structseq_fill(o, v, 8);
 }
 

@@ -1,5 +1,6 @@
 /* sgfpy.h - what the C files of the Python extension sgfstream._core
- * share. module.c makes the module and what every part uses (SGFError,
+ * share (archive.c, the module sgfstream._archive, uses sgfpy_readinto
+ * only). module.c makes the module and what every part uses (SGFError,
  * Diagnostic, the action constants), then calls each part's init:
  *   sgfpy_init_stream(m)  stream.c: games(), headers(), Handler, Parser
  *   sgfpy_init_tree(m)    tree.c: Game / Node trees (the tree part)
@@ -22,6 +23,12 @@ int sgfpy_init_tree(PyObject *m);
 int sgfpy_init_forward(PyObject *m);
 /* handler.c: Handler and Parser; called by sgfpy_init_stream. */
 int sgfpy_init_handler(PyObject *m);
+/* readinto.c (compiled into _core and into _archive, archive.c):
+ * readinto(memoryview of buf[0, cap)) of a reader: the bytes
+ * read (0 at the end, or None: a non-blocking reader without data), or
+ * -1 with an exception set (also when the reader keeps a view of buf, or
+ * returns a bad count). */
+Py_ssize_t sgfpy_readinto(PyObject *readinto, char *buf, Py_ssize_t cap);
 
 /* sgfstream.SGFError (a ValueError): raised in strict mode, and wherever a
  * parse stops on a fatal diagnostic. Its .diagnostics is a list of
@@ -32,6 +39,23 @@ extern PyObject *sgfpy_SGFError;
  * severity, message, offset). file may be None (bytes input). Returns a
  * new reference, or NULL with an exception set. */
 PyObject *sgfpy_diagnostic_new(const sgf_diag *d, PyObject *file);
+/* A Diagnostic not in the library's catalogue (the binding's own): code,
+ * name, severity and message (UTF-8) as given. */
+PyObject *sgfpy_diagnostic_make(PyObject *file, sgf_pos pos, int code,
+                                const char *name, const char *severity,
+                                const char *message);
+/* stream_text.c: the diagnostic of text that does not decode in its
+ * charset (read as ISO-8859-1 instead), as `sgf json` reports it: raw,
+ * rawlen the value's bytes as in the input, whose '[' is at pos; off the
+ * offset of the byte that does not decode (bad) in the text decoded from
+ * them (FF[4] decoding with flags); charset the charset tried. */
+PyObject *sgfpy_text_diag(PyObject *file, sgf_pos pos, const char *raw,
+                          size_t rawlen, unsigned flags, size_t off,
+                          const char *charset, unsigned char bad);
+/* Its codes: bad-utf8 under UTF-8 (the catalogue's), else bad-text (the
+ * binding's, as the JavaScript package's). */
+#define SGFPY_DIAG_BAD_TEXT 100
+
 /* Fills a struct sequence's n items from v (module.c). */
 PyObject *sgfpy_structseq_fill(PyObject *o, PyObject **v, int n);
 

@@ -226,7 +226,7 @@ static const struct {
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 static PyObject *field_keys[NFIELDS];
 static PyObject *key_file, *key_member, *key_game, *key_offset, *key_line,
-    *key_column;
+    *key_column, *key_diagnostics;
 /* headers: every key in order, each None; a game's dict is a copy of it
  * (a copy of the key table, no hashing, no resizing) with the values set */
 static PyObject *header_template;
@@ -242,6 +242,7 @@ typedef struct {
   PyObject *reader, *readinto, *read;
   int eof, finished, done;
   PyObject *file, *member, *charset;
+  PyObject *dfile; /* the diagnostics' file: FILE:MEMBER in an archive */
   int mainline, strict;
   /* the game being read */
   uint64_t depth;
@@ -262,6 +263,15 @@ typedef struct {
   char *hbuf;
   size_t hlen, hcap;
   size_t hstart[NFIELDS + 1], hsize[NFIELDS + 1];
+  /* the '[' of each one's first value, asked of the parser only when
+   * text does not decode (header_pos): until then its record, hev[i] in
+   * the batch being handled (bit i of hpend), or hpos[i] once that batch
+   * is done */
+  sgf_pos hpos[NFIELDS + 1];
+  size_t hev[NFIELDS + 1];
+  unsigned hpend;
+  const sgf_batch *batch; /* the batch being handled */
+  PyObject *hdiags;       /* the game's text that did not decode */
   int have[NFIELDS + 1], filling, dropped;
   sgf_charset *cs;
   /* the game's charset gives printable ASCII as itself (ascii_probe);
@@ -305,7 +315,7 @@ static int grow(char **buf, size_t *cap, size_t need) {
 static int on_diag(sgf_parser *p, void *user, const sgf_diag *d) {
   Stream *s = user;
   if (s->failed) return SGF_ABORT;
-  PyObject *o = sgfpy_diagnostic_new(d, s->file);
+  PyObject *o = sgfpy_diagnostic_new(d, s->dfile);
   if (!o || PyList_Append(s->pending, o) < 0) {
     Py_XDECREF(o);
     s->failed = 1;
@@ -440,6 +450,39 @@ static int ascii_probe(Stream *s, int kind, const char *ca, size_t calen) {
   return 0;
 }
 
+/* headers: the position of the '[' of field i's first value. */
+static sgf_pos header_pos(Stream *s, int i) {
+  if (s->hpend & (1u << i)) {
+    s->hpos[i] = sgf_batch_position(s->p, &s->batch->ev[s->hev[i]]);
+    s->hpend &= ~(1u << i);
+  }
+  return s->hpos[i];
+}
+
+/* headers: the text of field i does not decode in its charset (and is
+ * read as ISO-8859-1): its diagnostic (stream_text.c) goes on the game's
+ * dict, or is SGFError in strict mode. 0, or -1 with an exception. */
+static int header_bad_text(Stream *s, int i, const sgf_charset_info *info,
+                           size_t off) {
+  PyObject *d = sgfpy_text_diag(
+      s->dfile, header_pos(s, i), s->hbuf + s->hstart[i], s->hsize[i],
+      SGF_TEXT_SIMPLE, off, info->charset, (unsigned char)s->text[off]);
+  if (!d) return -1;
+  if (!s->hdiags && !(s->hdiags = PyList_New(0))) {
+    Py_DECREF(d);
+    return -1;
+  }
+  int rc = PyList_Append(s->hdiags, d);
+  Py_DECREF(d);
+  if (rc < 0) return -1;
+  if (s->strict) {
+    sgfpy_raise_sgf_error(s->hdiags, NULL);
+    Py_CLEAR(s->hdiags);
+    return -1;
+  }
+  return 0;
+}
+
 /* headers: the value of a field as Python: typed, or as text. */
 static PyObject *header_value(Stream *s, int i) {
   const char *raw = s->hbuf + s->hstart[i];
@@ -479,7 +522,10 @@ static PyObject *header_value(Stream *s, int i) {
   size_t off = 0;
   int k = sgf_charset_convert(s->cs, s->text, n, &s->conv, &s->conv_cap, &info,
                               &off);
-  if (k == SGF_ESYNTAX) k = (int)info.len; /* read as ISO-8859-1 */
+  if (k == SGF_ESYNTAX) { /* read as ISO-8859-1, and said */
+    if (header_bad_text(s, i, &info, off) < 0) return NULL;
+    k = (int)info.len;
+  }
   if (k < 0) return PyErr_NoMemory();
   return PyUnicode_DecodeUTF8(s->conv, k, "surrogateescape");
 }
@@ -517,6 +563,11 @@ static int headers_done(Stream *s) {
   for (int i = 0; i < NFIELDS; i++) {
     if (s->have[i] == 1) PUT(field_keys[i], header_value(s, i));
   }
+  if (s->hdiags) { /* only then: the key says that something is wrong */
+    PyObject *l = s->hdiags;
+    s->hdiags = NULL;
+    PUT(key_diagnostics, l);
+  }
 #undef PUT
   Py_CLEAR(s->pending); /* headers() gives no diagnostics but SGFError */
   s->pending = PyList_New(0);
@@ -544,6 +595,7 @@ static void game_begin(Stream *s, sgf_parser *p, const sgf_batch *b,
   s->mvlen = 0;
   sgf_board_init(&s->board);
   s->hlen = 0;
+  s->hpend = 0;
   memset(s->have, 0, sizeof s->have);
   s->filling = -1;
 }
@@ -669,6 +721,7 @@ static int on_batch_headers(sgf_parser *p, void *user, const sgf_batch *b) {
   Stream *s = user;
   int action = SGF_CONTINUE;
   if (s->failed) return SGF_ABORT;
+  s->batch = b;
   for (size_t i = 0; i < b->n; i++) {
     const sgf_event *e = &b->ev[i];
     switch (e->kind) {
@@ -720,6 +773,10 @@ static int on_batch_headers(sgf_parser *p, void *user, const sgf_batch *b) {
         break;
       case SGF_EVENT_VALUE:
         if (s->filling < 0) break;
+        if (e->flags & SGF_VALUE_FIRST) { /* its '[': header_pos */
+          s->hev[s->filling] = i;
+          s->hpend |= 1u << s->filling;
+        }
         if (s->hsize[s->filling] + e->len > HEADER_VALUE_MAX) {
           s->have[s->filling] = 2; /* dropped: None */
         } else {
@@ -750,6 +807,11 @@ static int on_batch_headers(sgf_parser *p, void *user, const sgf_batch *b) {
         break;
     }
   }
+  /* a root node going on in the next batch: its values' positions now,
+   * while their records are there */
+  if (s->hpend && s->in_game && (s->root_open || !s->root_seen))
+    for (int k = 0; k <= NFIELDS; k++)
+      if (s->hpend & (1u << k)) header_pos(s, k);
   return action;
 }
 
@@ -769,10 +831,12 @@ static void stream_dealloc(Stream *s) {
   Py_XDECREF(s->readinto);
   Py_XDECREF(s->read);
   Py_XDECREF(s->file);
+  Py_XDECREF(s->dfile);
   Py_XDECREF(s->member);
   Py_XDECREF(s->charset);
   Py_XDECREF(s->pending);
   Py_XDECREF(s->tmpl);
+  Py_XDECREF(s->hdiags);
   Py_XDECREF(s->ready);
   Py_TYPE(s)->tp_free((PyObject *)s);
 }
@@ -801,6 +865,14 @@ static PyObject *stream_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   s->file = file;
   Py_INCREF(member);
   s->member = member;
+  /* as the sgf tool names it, and Diagnostic.file says */
+  if (file != Py_None && member != Py_None) {
+    s->dfile = PyUnicode_FromFormat("%S:%S", file, member);
+    if (!s->dfile) goto fail;
+  } else {
+    Py_INCREF(file);
+    s->dfile = file;
+  }
   Py_INCREF(charset);
   s->charset = charset;
   s->pending = PyList_New(0);
@@ -878,34 +950,8 @@ fail:
 static Py_ssize_t read_some(Stream *s, char **buf, size_t *cap, size_t at) {
   Py_ssize_t got;
   if (s->readinto) {
-    PyObject *mv = PyMemoryView_FromMemory(*buf + at, CHUNK, PyBUF_WRITE);
-    if (!mv) return -1;
-    PyObject *r = PyObject_CallOneArg(s->readinto, mv);
-    PyObject *et, *ev, *etb;
-    PyErr_Fetch(&et, &ev, &etb); /* release() runs with no error set */
-    PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
-    Py_DECREF(mv);
-    if (!rel) { /* the reader kept a view of our buffer: refused */
-      Py_XDECREF(et);
-      Py_XDECREF(ev);
-      Py_XDECREF(etb);
-      Py_XDECREF(r);
-      return -1;
-    }
-    Py_DECREF(rel);
-    PyErr_Restore(et, ev, etb);
-    if (!r) return -1;
-    if (r == Py_None) { /* a non-blocking reader with nothing: end */
-      Py_DECREF(r);
-      return 0;
-    }
-    got = PyLong_AsSsize_t(r);
-    Py_DECREF(r);
-    if (got < 0 && PyErr_Occurred()) return -1;
-    if (got < 0 || got > CHUNK) {
-      PyErr_SetString(PyExc_ValueError, "readinto() returned a bad count");
-      return -1;
-    }
+    got = sgfpy_readinto(s->readinto, *buf + at, CHUNK);
+    if (got < 0) return -1;
   } else {
     PyObject *r = PyObject_CallFunction(s->read, "n", (Py_ssize_t)CHUNK);
     if (!r) return -1;
@@ -1042,7 +1088,7 @@ static PyObject *parse_error(Stream *s, int rc) {
     const sgf_diag *d = sgf_parser_error(s->p);
     /* on_diagnostic had it already; else add it */
     if (d && PyList_GET_SIZE(s->pending) == 0) {
-      PyObject *o = sgfpy_diagnostic_new(d, s->file);
+      PyObject *o = sgfpy_diagnostic_new(d, s->dfile);
       if (!o || PyList_Append(s->pending, o) < 0) {
         Py_XDECREF(o);
         return NULL;
@@ -1168,7 +1214,8 @@ int sgfpy_init_stream(PyObject *m) {
       !(key_game = PyUnicode_InternFromString("game")) ||
       !(key_offset = PyUnicode_InternFromString("offset")) ||
       !(key_line = PyUnicode_InternFromString("line")) ||
-      !(key_column = PyUnicode_InternFromString("column")))
+      !(key_column = PyUnicode_InternFromString("column")) ||
+      !(key_diagnostics = PyUnicode_InternFromString("diagnostics")))
     return -1;
   PyObject *order[6 + NFIELDS] = {key_file,   key_member, key_game,
                                   key_offset, key_line,   key_column};

@@ -512,8 +512,12 @@ class TestCorpus(unittest.TestCase):
 
     def test_headers_against_json(self):
         files = corpus_files()
-        out = subprocess.run([SGF, "json", "--headers", "--quiet"] + files,
-                             capture_output=True, check=False).stdout
+        run = subprocess.run([SGF, "json", "--headers"] + files, capture_output=True, check=False)
+        out = run.stdout
+        # text that does not decode: the tool's error, the dict's Diagnostic
+        want_text = [line for line in run.stderr.decode("utf-8", "surrogateescape").splitlines()
+                     if ": text does not decode as " in line]
+        got_text = []
         want = []
         for line in out.decode("utf-8").splitlines():
             r = json.loads(line)
@@ -525,10 +529,12 @@ class TestCorpus(unittest.TestCase):
         for f in files:  # UTF-16 ones too, converted as the tool reads them
             for h in sgfstream.headers(f):
                 src = tuple(h.pop(k) for k in ("file", "member", "game", "offset", "line", "column"))
+                got_text += [str(d).rsplit(" [", 1)[0] for d in h.pop("diagnostics", [])]
                 got.append((src, h))
         self.assertEqual(len(got), len(want))
         for g, w in zip(got, want):
             self.assertEqual(g, w)
+        self.assertEqual(got_text, want_text)
 
 
 @unittest.skipUnless(have_sgf() and os.path.isdir(CASES), "no sgf tool or no test/cases")
