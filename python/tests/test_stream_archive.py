@@ -364,6 +364,29 @@ class TestWithoutLibarchive(unittest.TestCase):
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         self.assertEqual(r.stdout.strip(), "False", r.stderr)
 
+    def test_stdlib_decoders_not_imported_until_needed(self):
+        """`import sgfstream` and reading plain input load none of gzip,
+        bz2, lzma, tarfile, zipfile (two thirds of the import's time);
+        a gzip input loads gzip and still maps its damage to SGFError.
+        (-S: no site, whose .pth files may import zipfile themselves.)"""
+        mods = ("gzip", "bz2", "lzma", "tarfile", "zipfile")
+        code = ("import sys, sgfstream; list(sgfstream.games(b'(;B[aa])'));"
+                "list(sgfstream.headers(b'(;PB[x])'));"
+                "print(' '.join(m for m in %r if m in sys.modules))" % (mods,))
+        r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
+                           text=True, env=dict(os.environ))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "", "imported at start: " + r.stdout)
+        code = ("import gzip, sys, sgfstream\n"
+                "data = gzip.compress(b'(;B[aa])(;B[bb])' * 100)[:-30]\n"
+                "try:\n"
+                "    list(sgfstream.games(data))\n"
+                "except sgfstream.SGFError as e:\n"
+                "    print('SGFError', 'breaks off' in str(e))\n")
+        r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
+                           text=True, env=dict(os.environ))
+        self.assertEqual(r.stdout.strip(), "SGFError True", r.stderr)
+
     def test_clear_error(self):
         """Built without libarchive (no sgfstream._archive): zstd, 7z...
         raise SGFError saying so; plain and gzip inputs are read as
