@@ -462,15 +462,18 @@ def headers(source, *, strict=False, charset=None):
     included). Returns a GameStream, whose .diagnostics are those found
     outside every game.
 
-    Text that does not decode in its charset (bytes that are not UTF-8
-    under CA[UTF-8], a byte Shift_JIS has no character for...) is given
-    read as ISO-8859-1, and the game's dict then has one more key, last:
-    diagnostics, a list of Diagnostic, one a field, as `sgf json --headers`
-    reports them: at the byte that does not decode, severity 'error',
-    named bad-utf8 (40) under UTF-8, else bad-text (100, the bindings'
-    own code). A dict without that key had none. In strict mode it is
-    SGFError instead. (The key is there only then, so that a table of
-    clean games has the same columns as ever.)
+    A game with something to say has one more key, last: diagnostics, a
+    list of Diagnostic in input order: the parser's (text before the
+    game, its root node, the end of input inside it: what games() puts
+    on the game's record) and those of text that does not decode in its
+    charset (bytes that are not UTF-8 under CA[UTF-8], a byte Shift_JIS
+    has no character for...), which is given read as ISO-8859-1, one a
+    field, as `sgf json --headers` reports them: at the byte that does
+    not decode, severity 'error', named bad-utf8 (40) under UTF-8, else
+    bad-text (100, the bindings' own code). A dict without that key had
+    none. In strict mode each is SGFError instead. (The key is there only
+    then, so that a table of clean games has the same columns as ever.)
+    A dict comes once its game has ended.
 
         import pandas
         table = pandas.DataFrame(sgfstream.headers("games.zip"))

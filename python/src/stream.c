@@ -530,6 +530,28 @@ static PyObject *header_value(Stream *s, int i) {
   return PyUnicode_DecodeUTF8(s->conv, k, "surrogateescape");
 }
 
+/* The parser's diagnostics of the game so far (text before it, its root
+ * node; at its end, the part passed over), moved from s->pending into
+ * the game's dict d under "diagnostics", with the text ones, in input
+ * order; no key when there is none. 0, or -1 with an exception. */
+static int attach_pending(Stream *s, PyObject *d) {
+  Py_ssize_t n = PyList_GET_SIZE(s->pending);
+  if (n == 0) return 0;
+  PyObject *l = PyDict_GetItemWithError(d, key_diagnostics); /* borrowed */
+  if (!l) {
+    if (PyErr_Occurred() || !(l = PyList_New(0))) return -1;
+    int rc = PyDict_SetItem(d, key_diagnostics, l);
+    Py_DECREF(l);
+    if (rc < 0) return -1;
+  }
+  /* (Diagnostics are tuples: file, line, column, ...; one file a
+   * stream, so they sort by place) */
+  Py_ssize_t end = PyList_GET_SIZE(l);
+  if (PyList_SetSlice(l, end, end, s->pending) < 0 || PyList_Sort(l) < 0)
+    return -1;
+  return PyList_SetSlice(s->pending, 0, n, NULL);
+}
+
 static int headers_done(Stream *s) {
   PyObject *d = PyDict_Copy(s->tmpl);
   if (!d) return -1;
@@ -569,9 +591,7 @@ static int headers_done(Stream *s) {
     PUT(key_diagnostics, l);
   }
 #undef PUT
-  Py_CLEAR(s->pending); /* headers() gives no diagnostics but SGFError */
-  s->pending = PyList_New(0);
-  if (!s->pending) goto fail_nov;
+  if (attach_pending(s, d) < 0) goto fail_nov;
   s->ready = d;
   return 0;
 fail:
@@ -738,6 +758,9 @@ static int on_batch_headers(sgf_parser *p, void *user, const sgf_batch *b) {
               s->failed = 1;
               return SGF_ABORT;
             }
+          } else if (s->ready && attach_pending(s, s->ready) < 0) {
+            s->failed = 1; /* (what the skip found: the game's too) */
+            return SGF_ABORT;
           }
           s->index++;
           action = SGF_PAUSE;
@@ -1102,7 +1125,9 @@ static PyObject *parse_error(Stream *s, int rc) {
 
 static PyObject *stream_next(Stream *s) {
   for (;;) {
-    if (s->ready) {
+    /* a header dict once its game has ended (the part passed over may
+     * still have diagnostics for it), whatever the chunks' ends */
+    if (s->ready && !(s->mode == MODE_HEADERS && s->in_game)) {
       PyObject *r = s->ready;
       s->ready = NULL;
       return r;
