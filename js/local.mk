@@ -19,10 +19,10 @@ WASM_DEPS = $(srcdir)/lib/core/parser.h $(srcdir)/lib/core/emit.h \
 	$(srcdir)/lib/simd/moves.h $(srcdir)/lib/simd/lanes.h \
 	$(include_HEADERS) $(sgfinclude_HEADERS) \
 	include/sgfstream/version.h config.h
-# -O2: -Os saves 10 KB and costs a quarter of the speed. No SIMD build
-# for WebAssembly: the portable scanners (wasm32 is neither x86-64 nor
-# AArch64).
-WASM_FLAGS = --target=wasm32-wasi -O2 -std=c11 $(SGF_WARN_CFLAGS) \
+# -O2: -Os saves 10 KB and costs a quarter of the speed. -msimd128: the
+# scanners of lib/simd in WebAssembly SIMD (128-bit: Node 16.4, Chrome
+# 91, Firefox 89, Safari 16.4 and later), a third of headers()' time.
+WASM_FLAGS = --target=wasm32-wasi -msimd128 -O2 -std=c11 $(SGF_WARN_CFLAGS) \
 	-I$(top_builddir) -I$(top_builddir)/include -I$(top_srcdir)/include \
 	-I$(top_srcdir)/lib/common -I$(top_srcdir)/lib/simd \
 	-I$(top_srcdir)/lib/core -nostartfiles -Wl,--no-entry \
@@ -33,7 +33,7 @@ JS_FILES = js/package.json js/index.js js/index.mjs js/index.d.ts \
 JS_TESTS = js/test/compat.test.js js/test/corpus.test.js \
 	js/test/deep.test.js js/test/stream.test.js js/test/parser.test.js \
 	js/test/robust.test.js js/test/pack.test.js js/test/decode.test.js \
-	js/test/offsets.test.js
+	js/test/offsets.test.js js/test/headers.test.js js/test/corpus-files.js
 EXTRA_DIST += js/glue.c js/local.mk js/test.sh $(JS_FILES) $(JS_TESTS)
 TESTS += js/test.sh
 
