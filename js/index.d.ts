@@ -43,7 +43,7 @@ export interface ParseOptions {
   onNodeCreated?: (e: {node: NodeObject}) => void;
   /** the charset of every game's text (bytes only; default: each game's CA, else guessed) */
   encoding?: string;
-  /** stop at the first deviation from FF[4], throwing an SgfError */
+  /** stop at the first deviation from FF[4], throwing an SgfError: every warning is an error (text that does not decode too) */
   strict?: boolean;
   /** the deepest nesting of game trees allowed (default 10^9) */
   maxDepth?: number;
@@ -62,6 +62,7 @@ export interface StringifyOptions {
 export interface Game {
   index: number;
   root: NodeObject;
+  /** those found inside its game tree */
   diagnostics: Diagnostic[];
   /** the charset its text was read in */
   charset: string;
@@ -113,8 +114,13 @@ export function parseBuffer(buffer: Bytes, options?: ParseOptions): NodeObject[]
 /** Node only. */
 export function parseFile(filename: string, options?: ParseOptions): NodeObject[];
 export function stringify(nodes: NodeObject | NodeObject[], options?: StringifyOptions): string;
-export function games(source: Source, options?: ParseOptions): AsyncIterableIterator<Game>;
-export function headers(source: Source, options?: ParseOptions): AsyncIterableIterator<Game>;
+/** The iterator games() and headers() return. */
+export interface GameStream extends AsyncIterableIterator<Game> {
+  /** the diagnostics found outside every game (text or a ')' between games or after the last, no game tree at all, a game tree with no node, the input's charset), in input order; complete when the iteration ends */
+  diagnostics: Diagnostic[];
+}
+export function games(source: Source, options?: ParseOptions): GameStream;
+export function headers(source: Source, options?: ParseOptions): GameStream;
 
 export function escapeString(input: string): string;
 export function unescapeString(input: string): string;

@@ -183,6 +183,7 @@
       if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
       this.textMap = null;
+      this.error = null; // what ended the parser
       this.clear();
     }
 
@@ -217,10 +218,19 @@
     }
 
     pump(sink) {
+      if (this.h === 0) throw this.error || new Error('sgfstream: the parser is closed');
       for (;;) {
         if (this.at >= 0) {
-          // records of the last call still to hand over
-          const k = sink.drain(this, this.at);
+          // records of the last call still to hand over (an exception
+          // from them, strict mode's or a callback's, ends the parser)
+          let k;
+          try {
+            k = sink.drain(this, this.at);
+          } catch (e) {
+            this.error = e;
+            this.free();
+            throw e;
+          }
           if (k >= 0) {
             this.at = k;
             return false;
@@ -308,8 +318,8 @@
     fail(r, sink) {
       const d = sink.lastFatal;
       this.free();
-      if (d) throw new SgfError(d);
-      throw new SgfError(null, `sgfstream: ${cString(W.sj_strerror(r))}`);
+      this.error = d ? new SgfError(d) : new SgfError(null, `sgfstream: ${cString(W.sj_strerror(r))}`);
+      throw this.error;
     }
 
     free() {
@@ -1058,6 +1068,9 @@
       if (root !== null && this.hooks && this.hooks.gameEnd) {
         const charset = this.dec ? this.dec.name : this.guessed ? this.guessed.name : 'UTF-8';
         this.hooks.gameEnd(root, this.gameDiags, charset);
+      } else if (root === null && this.outside !== null) {
+        // a game tree with no node ("()"): no game carries them
+        for (const d of this.gameDiags) this.outside.push(d);
       }
       this.gameDiags = [];
     }
@@ -1067,8 +1080,14 @@
     }
 
     /* A diagnostic (code, severity 1-3, position; message: the
-     * catalogue's unless given) to the lists and hooks. */
+     * catalogue's unless given: then one found here, in the text) to the
+     * lists and hooks: to the game's when it is inside a game tree, else
+     * to this.outside (when kept). In strict mode one found here is an
+     * error, thrown as the C library's are (those come upgraded, and stop
+     * the parser: Engine.fail throws them). */
     emit(code, sev, line, column, offset, message) {
+      const ours = message !== null && this.strict;
+      if (ours && sev < 2) sev = 2;
       const sh = this.shift;
       if (sh !== null && offset > sh.offset) {
         if (line === sh.line) column--;
@@ -1086,8 +1105,12 @@
       if (code === DIAG_UTF16_INPUT && !this.forced) this.forced = decoderFor('utf-8');
       if (sev === 3 || (this.strict && sev >= 2)) this.lastFatal = d;
       this.diagnostics.push(d);
-      this.gameDiags.push(d);
+      // (the input's charset: about no game, as a byte-order mark is,
+      // and at its first '(' or before it)
+      if (this.depth > 0 && code !== DIAG_UTF16_INPUT) this.gameDiags.push(d);
+      else if (this.outside !== null) this.outside.push(d);
       if (this.hooks && this.hooks.diagnostic) this.hooks.diagnostic(d, this);
+      if (ours) throw new SgfError(d);
     }
 
     /* Pass over the rest of the innermost tree (or game). */
@@ -1440,7 +1463,16 @@
     throw new TypeError('sgfstream: the source is not bytes, a stream or an iterable');
   }
 
-  async function* gameStream(source, options, mode) {
+  /* The async iterator of games() and headers(), with its diagnostics
+   * array: those found outside every game, filled as the stream is read. */
+  function gameIterator(source, options, mode) {
+    const outside = [];
+    const it = gameStream(source, options, mode, outside);
+    it.diagnostics = outside;
+    return it;
+  }
+
+  async function* gameStream(source, options, mode, outside) {
     const opts = options || {};
     if (!W) await init();
     // games(): lazy trees, as parse() makes them (each game's bytes kept
@@ -1492,7 +1524,7 @@
     }
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
     if (lazy) b.makeRoot = trees.makeRoot;
-    if (mode === SJ_HEADERS) b.diagnostics = [];
+    b.outside = outside;
     const eng = new Engine(lazy ? SJ_ROOTS : mode, opts);
     try {
       for await (const chunk of chunks(source)) {
@@ -1538,16 +1570,21 @@
 
 
   /* The games of a stream, one at a time: {index, root, diagnostics,
-   * charset}, root an @sabaki/sgf node tree. Only the game being read
-   * and the chunk being parsed are in memory. */
+   * charset}, root an @sabaki/sgf node tree, diagnostics those found
+   * inside its game tree. Only the game being read and the chunk being
+   * parsed are in memory. The iterator's own diagnostics array holds
+   * those found outside every game (text or a ')' between two games or
+   * after the last, a stream with no game, a game tree with no node),
+   * in input order; complete when the iteration ends. In strict mode
+   * they are errors: SgfError is thrown instead. */
   function games(source, options) {
-    return gameStream(source, options, SJ_FULL);
+    return gameIterator(source, options, SJ_FULL);
   }
 
   /* As games(), but each game's root node only (root.children empty):
    * the rest of each game is passed over unparsed. */
   function headers(source, options) {
-    return gameStream(source, options, SJ_HEADERS);
+    return gameIterator(source, options, SJ_HEADERS);
   }
 
   // ----------------------------------------------------------- the Parser

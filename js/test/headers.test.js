@@ -21,11 +21,18 @@ function chunksOf(bytes, size) {
 
 async function same(bytes, label) {
   const full = [];
-  for await (const g of sgf.games(bytes, {lazy: false})) full.push(g);
+  const fit = sgf.games(bytes, {lazy: false});
+  for await (const g of fit) full.push(g);
+  const fo = fit.diagnostics.map((d) => `${d.line}:${d.column}:${d.offset} ${d.name}`);
   const hs = [];
   for (const size of [bytes.length || 1, 7, 4096]) {
     const got = [];
-    for await (const g of sgf.headers(chunksOf(bytes, size))) got.push(g);
+    const it = sgf.headers(chunksOf(bytes, size));
+    for await (const g of it) got.push(g);
+    // those outside every game: the same (the skipped trees' line
+    // breaks counted)
+    const ho = it.diagnostics.map((d) => `${d.line}:${d.column}:${d.offset} ${d.name}`);
+    assert.deepStrictEqual(ho, fo, `${label}: outside every game (pieces of ${size})`);
     assert.strictEqual(got.length, full.length, `${label}: games (pieces of ${size})`);
     for (let i = 0; i < got.length; i++) {
       assert.deepStrictEqual(got[i].root.data, full[i].root.data, `${label}: game ${i + 1} root (pieces of ${size})`);
