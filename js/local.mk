@@ -57,14 +57,17 @@ js-pack: js/sgfstream.wasm
 CLEANFILES += js/sgfstream-*.tgz
 .PHONY: js-pack
 
-# The page (js/page/index.html, js/README.md): js/page/test.sh serves it
-# (js/page/serve.mjs), loads it in headless Chromium over the DevTools
-# pipe (js/page/browser-check.mjs), gives it every test/data/sample file
-# and drops a file with deliberate problems on it, and checks its table
+# The page (js/page/index.html, js/README.md; it parses in a Web Worker,
+# js/page/worker.js): js/page/test.sh serves it (js/page/serve.mjs),
+# loads it in headless Chromium over the DevTools pipe
+# (js/page/browser-check.mjs), checks that the worker parses, gives it
+# every test/data/sample file and drops a file with deliberate problems
+# on it, and checks its table
 # and warnings against `sgf json` and `sgf stats`; it writes the
 # screenshot js/test-artifacts/page.png. Skips (77) without node,
 # Chromium or the module.
-EXTRA_DIST += js/page/index.html js/page/page.js js/page/style.css \
-	js/page/serve.mjs js/page/browser-check.mjs js/page/test.sh
+EXTRA_DIST += js/page/index.html js/page/page.js js/page/worker.js \
+	js/page/style.css js/page/serve.mjs js/page/browser-check.mjs \
+	js/page/test.sh
 TESTS += js/page/test.sh
 CLEANFILES += js/test-artifacts/page.png
