@@ -29,7 +29,7 @@
   // ------------------------------------------------------------ the module
 
   const CHUNK = 1 << 20; // bytes copied into the module per feed
-  const PIECE = 4096; // text: the fewest characters encoded at a time
+  const PIECE = 4096; // text: characters encoded at a time
   const STREAM_SLICE = 1 << 16; // games(), headers(): bytes fed at a time
   const EMPTY = new Uint8Array(0);
   const SJ_FULL = 0;
@@ -272,13 +272,12 @@
         if (typeof job === 'string') {
           // text: encoded straight into the module's input buffer, a
           // piece at a time (each fits whole: at most 3 bytes a UTF-16
-          // unit; a third of the room left, so that few calls fill it),
-          // as many pieces as the buffer holds
+          // unit), as many pieces as the buffer holds
           const map = this.textMap;
           let pos = this.pos;
           let w = 0;
           while (pos < job.length && w + 3 * PIECE <= CHUNK) {
-            let end = Math.min(job.length, pos + Math.floor((CHUNK - w) / 3));
+            let end = Math.min(job.length, pos + PIECE);
             // (a surrogate pair is not cut: the halves would be written
             // as two U+FFFD)
             if (end < job.length && (job.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
