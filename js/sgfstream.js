@@ -50,6 +50,7 @@
   const F_FIRST = 1;
   const F_LAST = 2;
   const F_ARENA = 0x20;
+  const F_PLAIN = 0x40; // a whole value of ASCII bytes, no '\\' or CR
   const F_CHECK = 0x10; // a value of a node not built: only checked
   const OPT_STRICT = 1;
   const OPT_MAINLINE = 2;
@@ -339,6 +340,12 @@
   const utf8 = new TextDecoder('utf-8');
   const utf8Fatal = new TextDecoder('utf-8', {fatal: true});
   const TWO = new Array(1 << 14); // two-byte ASCII values, made once
+  /* The two-byte ASCII value a, b (made once). */
+  function two(a, b) {
+    const key = (a << 7) | b;
+    const v = TWO[key];
+    return v !== undefined ? v : (TWO[key] = String.fromCharCode(a, b));
+  }
   const ONE = []; // one-byte ASCII values
   for (let c = 0; c < 128; c++) ONE.push(String.fromCharCode(c));
 
@@ -609,6 +616,9 @@
       this.keepTree = true;
       this.finishing = false;
       this.outside = null; // games(): the diagnostics outside every game
+      this.arr = null; // the values of the property being read
+      this.seen = []; // the open node's identifiers
+      this.nSeen = 0;
     }
 
     id() {
@@ -721,7 +731,10 @@
             }
             if (this.skipDepth !== 0) break;
             if ((fl & F_CHECK) !== 0) this.check(u8, p, len);
-            else if (this.prop !== null) this.value(u8, p, len);
+            else if (this.prop !== null) {
+              if ((fl & F_PLAIN) !== 0) this.put(len > 2 ? ascii(u8, p, len) : len === 2 ? two(u8[p], u8[p + 1]) : short8(u8, p, len));
+              else this.value(u8, p, len);
+            }
             break;
           }
           case K_TREE_BEGIN:
@@ -802,10 +815,7 @@
         const a = u8[p + 3];
         const b = u8[p + 4];
         if ((a | b) >= 128) break;
-        const key = (a << 7) | b;
-        let v = TWO[key];
-        if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-        vals[m] = v;
+        vals[m] = two(a, b);
         idents[m] = u8[p + 1];
         p += 6;
         if (u8[p] === 13) p++;
@@ -883,6 +893,7 @@
           : {id: this.id(), data: {}, parentId: null, children: []};
       if (this.dictionary !== null) this.dictionary[node.id] = node;
       this.prop = null;
+      this.nSeen = 0;
       this.fresh = false;
       if (par !== null) {
         node.parentId = par.id;
@@ -937,13 +948,27 @@
     property(id) {
       this.prop = this.open ? this.open.data : null;
       this.ident = id;
+      this.arr = null;
+      // the node's identifiers so far (a few: a loop, not a look-up in
+      // the object, whose class changes with every property): a
+      // property given twice (a warning) gets its values added
+      const seen = this.seen;
+      for (let i = 0; i < this.nSeen; i++) {
+        if (seen[i] === id) {
+          if (this.prop !== null) this.arr = this.prop[id];
+          return;
+        }
+      }
+      seen[this.nSeen++] = id;
     }
 
     put(v) {
-      const data = this.prop;
-      const arr = data[this.ident];
-      if (arr === undefined) data[this.ident] = [v];
-      else arr.push(v);
+      if (this.arr === null) {
+        this.arr = [v];
+        this.prop[this.ident] = this.arr;
+      } else {
+        this.arr.push(v);
+      }
     }
 
     /* A value's raw bytes (u8[p .. p + n)); its '[' is at this.vOffset,
@@ -958,10 +983,7 @@
         const a = u8[p];
         const b = u8[p + 1];
         if (a < 128 && b < 128 && a !== 92 && b !== 92 && a !== 13 && b !== 13) {
-          const key = (a << 7) | b;
-          let v = TWO[key];
-          if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-          this.put(v);
+          this.put(two(a, b));
           return;
         }
       }
@@ -980,7 +1002,7 @@
       const bytes = u8.slice(p, p + n);
       if (this.inRoot && this.dec === null) {
         this.put(null);
-        const arr = this.prop[this.ident];
+        const arr = this.arr;
         this.deferred.push({arr, idx: arr.length - 1, bytes, esc, offset: this.vOffset, line: this.vLine, column: this.vColumn});
         return;
       }
