@@ -7,7 +7,7 @@
 //
 // FILE defaults to bench/data/aeb.sgf (bench/make-corpus.sh). Every
 // measurement runs in a child process of its own (node --expose-gc: a
-// full collection before each run), REPS runs (default 2) each, the
+// full collection before each run), REPS runs (default 3) each, the
 // input read before the clock starts:
 //
 //   @sabaki/sgf parse()        on the first MB megabytes (default 10; cut
@@ -211,7 +211,7 @@ async function main() {
   const argv = process.argv.slice(2);
   if (argv[0] === '--child') return child(argv[1], argv[2], Number(argv[3]));
   let mb = 10;
-  let reps = 2;
+  let reps = 3;
   let rounds = 3;
   let file = null;
   for (let i = 0; i < argv.length; i++) {
