@@ -3,7 +3,7 @@
 // one run, on the same bytes:
 //
 //   node bench/js-bench.js [--mb MB] [-n REPS] [--rounds N] [--js DIR]
-//                          [--smoke] [FILE]
+//                          [--base DIR] [--smoke] [FILE]
 //
 // FILE defaults to bench/data/aeb.sgf (bench/make-corpus.sh). Every
 // measurement runs in a child process of its own (node --expose-gc: a
@@ -25,15 +25,18 @@
 //   sgfstream games()          the whole FILE from a file stream, each
 //                              root's values read, then + walk
 //
-// The prefix rows run in N rounds (default 3), @sabaki/sgf's process
-// and ours in turn, so that a change of load on the machine falls on
-// both; each row takes the best of all its runs. Printed: MB/s by wall
+// The prefix rows, headers() and games() run in N rounds (default 3),
+// @sabaki/sgf's process and ours in turn, so that a change of load on
+// the machine falls on both; each row takes the best of all its runs. Printed: MB/s by wall
 // time, by CPU time and of the first run in a process (the JIT cold);
 // memory as the peak RSS above the RSS before the parse, and as V8's
 // heap + external + ArrayBuffers held after it (the result alive); and
 // @sabaki/sgf's time and memory over each prefix row's. --smoke: MB=2,
-// one round of one run. --js DIR: the package in DIR (default js/; to
-// compare two versions, run once with each). @sabaki/sgf is taken from
+// one round of one run. --js DIR: the package in DIR (default js/).
+// --base DIR: another copy of the package (with its own sgfstream.wasm,
+// if DIR has one) measured too, its rows ("base ...") beside ours and
+// its processes in turn with ours: a change's before and after in one
+// run. @sabaki/sgf is taken from
 // bench/peer/node_modules (bench/peer.sh installs it) or js/node_modules
 // (npm install in js/); without it its row is skipped. The module:
 // $SGFSTREAM_WASM, else $BUILD_DIR/js/sgfstream.wasm, else
@@ -214,6 +217,7 @@ async function main() {
   let reps = 3;
   let rounds = 3;
   let file = null;
+  let base = null;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--mb') mb = Number(argv[++i]);
     else if (argv[i] === '--smoke') {
@@ -223,6 +227,7 @@ async function main() {
     } else if (argv[i] === '-n') reps = Number(argv[++i]);
     else if (argv[i] === '--rounds') rounds = Number(argv[++i]);
     else if (argv[i] === '--js') process.env.SGFSTREAM_JS = path.resolve(argv[++i]);
+    else if (argv[i] === '--base') base = path.resolve(argv[++i]);
     else if (argv[i] === '-h' || argv[i] === '--help') {
       console.log(fs.readFileSync(__filename, 'utf8').split("'use strict'")[0].split('\n').slice(1, -1).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       return;
@@ -242,37 +247,57 @@ async function main() {
   const small = prefix(file, mb);
   const haveSabaki = loadSabaki() !== null;
   console.log(`js-bench: ${path.basename(small)} (${(fs.statSync(small).size / 1e6).toFixed(1)} MB) and ${path.basename(file)} (${(fs.statSync(file).size / 1e6).toFixed(1)} MB); ` +
-    `${pkgDir()}, sgfstream.wasm ${fs.statSync(wasm).size} bytes; prefix rows: ${rounds} rounds, the libraries alternating, ${reps} runs a process`);
-  // the prefix: @sabaki/sgf and ours in turn, round after round
-  const kinds = ['string', 'string-walk', 'buffer', 'string-eager'];
-  const pre = {};
-  if (!haveSabaki) pre.sabaki = {error: 'skipped: @sabaki/sgf not installed (bench/peer.sh installs it)'};
+    `${pkgDir()}, sgfstream.wasm ${fs.statSync(wasm).size} bytes; ${rounds} rounds, the libraries alternating, ${reps} runs a process`);
+  // --base DIR: that copy of the package too (its own sgfstream.wasm, if
+  // it has one), its rows beside ours, alternating with them
+  const pkgs = [['sgfstream', env]];
+  if (base) {
+    const bw = path.join(base, 'sgfstream.wasm');
+    pkgs.push(['base', Object.assign({}, env, {SGFSTREAM_JS: base, SGFSTREAM_WASM: fs.existsSync(bw) ? bw : wasm})]);
+    console.log(`js-bench: base: ${base}`);
+  }
+  // [what, label, input, walked, runs a process, rounds]: the prefix rows
+  // run round after round, @sabaki/sgf's process and each package's in
+  // turn; of the whole file, headers() and games() too
+  const kinds = [
+    ['string', 'parse() (string)', 'prefix', false, reps, rounds],
+    ['string-walk', 'parse() (string) + walk', 'prefix', true, reps, rounds],
+    ['buffer', 'parseBuffer()', 'prefix', false, reps, rounds],
+    ['string-eager', 'parse(lazy: false)', 'prefix', false, reps, rounds],
+    ['buffer', 'parseBuffer()', 'whole', false, reps, 1],
+    ['buffer-walk', 'parseBuffer() + walk', 'whole', true, 1, 1],
+    ['headers', 'headers() (file stream)', 'whole', false, reps, rounds],
+    ['games', 'games() (file stream)', 'whole', false, reps, rounds],
+    ['games-walk', 'games() + walk', 'whole', true, 1, 1],
+  ];
+  const got = new Map(); // what + input + package: the best so far
+  let sab = haveSabaki ? undefined : {error: 'skipped: @sabaki/sgf not installed (bench/peer.sh installs it)'};
   for (let k = 0; k < rounds; k++) {
-    if (haveSabaki) pre.sabaki = run('sabaki', small, reps, env, pre.sabaki);
-    for (const w of kinds) pre[w] = run(w, small, reps, env, pre[w]);
+    if (haveSabaki) sab = run('sabaki', small, reps, env, sab);
+    for (const [what, , input, , n, r] of kinds) {
+      if (k >= r) continue;
+      for (const [name, e] of pkgs) {
+        const key = `${what} ${input} ${name}`;
+        got.set(key, run(what, input === 'prefix' ? small : file, n, e, got.get(key)));
+      }
+    }
   }
   const rows = [
-    ['@sabaki/sgf parse() (string)', 'prefix', pre.sabaki, false],
-    ['@sabaki/sgf parse() (string) + walk', 'prefix', pre.sabaki, true],
-    ['sgfstream parse() (string)', 'prefix', pre.string, false],
-    ['sgfstream parse() (string) + walk', 'prefix', pre['string-walk'], true],
-    ['sgfstream parseBuffer()', 'prefix', pre.buffer, false],
-    ['sgfstream parse(lazy: false)', 'prefix', pre['string-eager'], false],
-    ['sgfstream parseBuffer()', 'whole', run('buffer', file, reps, env), false],
-    ['sgfstream parseBuffer() + walk', 'whole', run('buffer-walk', file, 1, env), true],
-    ['sgfstream headers() (file stream)', 'whole', run('headers', file, Math.max(reps, 3), env), false],
-    ['sgfstream games() (file stream)', 'whole', run('games', file, reps, env), false],
-    ['sgfstream games() + walk', 'whole', run('games-walk', file, 1, env), true],
+    ['@sabaki/sgf parse() (string)', 'prefix', sab, false],
+    ['@sabaki/sgf parse() (string) + walk', 'prefix', sab, true],
   ];
-  const sab = pre.sabaki && !pre.sabaki.error ? pre.sabaki : null;
+  for (const [what, label, input, walked] of kinds) {
+    for (const [name] of pkgs) rows.push([`${name} ${label}`, input, got.get(`${what} ${input} ${name}`), walked]);
+  }
+  if (sab && sab.error) sab = null;
   const cols = [['row', -36], ['input', -6], ['MB/s', 7], ['MB/s cpu', 9], ['MB/s 1st', 9], ['peak+ MB', 9], ['held MB', 8],
     ['games', 6], ['x wall', 7], ['x cpu', 6], ['x 1st', 6], ['/ peak+', 8], ['/ held', 7]];
   const line = (v) => console.log(v.map((x, i) => (cols[i][1] < 0 ? String(x).padEnd(-cols[i][1]) : String(x).padStart(cols[i][1]))).join(' '));
   line(cols.map((c) => c[0]));
   const mbs = (r, secs) => r.bytes / 1e6 / secs;
   for (const [name, input, r, walked] of rows) {
-    if (r.error) {
-      console.log(`${name.padEnd(36)} ${input.padEnd(6)} ${r.error}`);
+    if (!r || r.error) {
+      console.log(`${name.padEnd(36)} ${input.padEnd(6)} ${r.error || 'no result'}`);
       continue;
     }
     // a walked row's times hold the walk
