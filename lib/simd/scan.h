@@ -11,8 +11,8 @@
  * The implementation is chosen once, at the first parser creation: AVX2
  * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else
  * WebAssembly SIMD128 when compiled for it (clang -msimd128: js/'s
- * module), else the portable byte-table loop. Configure --disable-simd builds only the
- * portable loop; the environment variable SGF_SIMD=none|sse2|avx2|neon
+ * module), else the portable byte-table loop. Configure --disable-simd builds
+ * only the portable loop; the environment variable SGF_SIMD=none|sse2|avx2|neon
  * forces a path (for tests and benchmarks): the one variable the library
  * reads (sgfstream.h, ENVIRONMENT; test/house/getenv.sh keeps it so).
  */
