@@ -13,7 +13,9 @@
  *       those of the last SJ_HI record (0 before the first)
  * kinds: the sgf_event_kind values (TREE_BEGIN, TREE_END, NODE, PROPERTY,
  * VALUE, MOVES; extra is the 1- or 2-letter identifier's code for
- * PROPERTY, the node count for MOVES), and
+ * PROPERTY, the node count for MOVES; flags SJ_PLAIN on a VALUE whole in
+ * one record whose bytes are ASCII with no '\\' or CR: its text as it
+ * stands), and
  *   SJ_DIAG  a diagnostic: flags its severity, extra its code; w1 its
  *            line, w2 its column, w3 its offset (low 32 bits each), then
  *            an SJ_EXT record: w1-w3 their high 32 bits.
@@ -63,6 +65,7 @@
 #define SJ_POS 20
 #define SJ_ARENA 0x20u
 #define SJ_CHECK 0x10u /* SJ_ROOTS: a VALUE of a node not written */
+#define SJ_PLAIN 0x40u /* a whole VALUE of ASCII bytes, no '\\' or CR */
 
 #define SJ_FULL 0
 #define SJ_ROOTS 1
@@ -176,6 +179,28 @@ static int has_high(const char *at, size_t len) {
   return (any & 0x8080808080808080u) != 0;
 }
 
+/* Is a value plain text as it stands: no byte over 0x7F, no backslash
+ * (an escape) and no CR (dropped)? Eight bytes at a time: a byte equal
+ * to c in w shows as the high bit of its lane in has_byte. */
+#define LANES(c) (0x0101010101010101u * (uint64_t)(c))
+static uint64_t has_byte(uint64_t w, unsigned char c) {
+  uint64_t v = w ^ LANES(c);
+  return (v - LANES(1)) & ~v & LANES(0x80);
+}
+static int is_plain(const char *at, size_t len) {
+  const unsigned char *u = (const unsigned char *)at;
+  uint64_t bad = 0;
+  size_t i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    bad |= w | has_byte(w, '\\') | has_byte(w, '\r');
+  }
+  for (; i < len; i++)
+    bad |= (uint64_t)u[i] | (u[i] == '\\' || u[i] == '\r' ? 0x80u : 0u);
+  return (bad & LANES(0x80)) == 0;
+}
+
 /* The position record before a value's first piece. */
 static void put_pos(sj *s, sgf_pos pos) {
   uint32_t *w = out_room(s, 1);
@@ -206,6 +231,11 @@ static void put(sj *s, sgf_parser *p, const sgf_batch *b, const sgf_event *ev) {
   if (ev->kind == SGF_EVENT_PROPERTY || ev->kind == SGF_EVENT_VALUE ||
       ev->kind == SGF_EVENT_MOVES)
     at = keep_bytes(s, sgf_event_bytes(b, ev), ev->len, &flags);
+  if (ev->kind == SGF_EVENT_VALUE &&
+      (ev->flags & (SGF_VALUE_FIRST | SGF_VALUE_LAST)) ==
+          (SGF_VALUE_FIRST | SGF_VALUE_LAST) &&
+      is_plain(sgf_event_bytes(b, ev), ev->len))
+    flags |= SJ_PLAIN;
   w[0] = (uint32_t)ev->kind | (flags << 8) | ((uint32_t)ev->ident << 16);
   w[1] = at;
   w[2] = ev->len;

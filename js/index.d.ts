@@ -58,7 +58,7 @@ export interface ParseOptions {
   onNodeCreated?: (e: {node: NodeObject}) => void;
   /** the charset of every game's text (bytes only; default: each game's CA, else guessed) */
   encoding?: string;
-  /** stop at the first deviation from FF[4], throwing an SgfError */
+  /** stop at the first deviation from FF[4], throwing an SgfError: every warning is an error (text that does not decode too) */
   strict?: boolean;
   /** the deepest nesting of game trees allowed (default 10^9) */
   maxDepth?: number;
@@ -77,6 +77,7 @@ export interface StringifyOptions {
 export interface Game {
   index: number;
   root: NodeObject;
+  /** those found inside its game tree */
   diagnostics: Diagnostic[];
   /** the charset its text was read in */
   charset: string;
@@ -134,8 +135,13 @@ export function tokenizeBuffer(buffer: Bytes, options?: {encoding?: string}): To
 /** The trees of tokens, as parse() makes them of the text they spell. */
 export function parseTokens(tokens: Iterable<Token>, options?: ParseOptions): NodeObject[];
 export function stringify(nodes: NodeObject | NodeObject[], options?: StringifyOptions): string;
-export function games(source: Source, options?: ParseOptions): AsyncIterableIterator<Game>;
-export function headers(source: Source, options?: ParseOptions): AsyncIterableIterator<Game>;
+/** The iterator games() and headers() return. */
+export interface GameStream extends AsyncIterableIterator<Game> {
+  /** the diagnostics found outside every game (text or a ')' between games or after the last, no game tree at all, a game tree with no node, the input's charset), in input order; complete when the iteration ends */
+  diagnostics: Diagnostic[];
+}
+export function games(source: Source, options?: ParseOptions): GameStream;
+export function headers(source: Source, options?: ParseOptions): GameStream;
 
 export function escapeString(input: string): string;
 export function unescapeString(input: string): string;

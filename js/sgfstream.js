@@ -50,6 +50,7 @@
   const F_FIRST = 1;
   const F_LAST = 2;
   const F_ARENA = 0x20;
+  const F_PLAIN = 0x40; // a whole value of ASCII bytes, no '\\' or CR
   const F_CHECK = 0x10; // a value of a node not built: only checked
   const OPT_STRICT = 1;
   const OPT_MAINLINE = 2;
@@ -183,6 +184,7 @@
       if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
       this.textMap = null;
+      this.error = null; // what ended the parser
       this.clear();
     }
 
@@ -217,10 +219,19 @@
     }
 
     pump(sink) {
+      if (this.h === 0) throw this.error || new Error('sgfstream: the parser is closed');
       for (;;) {
         if (this.at >= 0) {
-          // records of the last call still to hand over
-          const k = sink.drain(this, this.at);
+          // records of the last call still to hand over (an exception
+          // from them, strict mode's or a callback's, ends the parser)
+          let k;
+          try {
+            k = sink.drain(this, this.at);
+          } catch (e) {
+            this.error = e;
+            this.free();
+            throw e;
+          }
           if (k >= 0) {
             this.at = k;
             return false;
@@ -308,8 +319,8 @@
     fail(r, sink) {
       const d = sink.lastFatal;
       this.free();
-      if (d) throw new SgfError(d);
-      throw new SgfError(null, `sgfstream: ${cString(W.sj_strerror(r))}`);
+      this.error = d ? new SgfError(d) : new SgfError(null, `sgfstream: ${cString(W.sj_strerror(r))}`);
+      throw this.error;
     }
 
     free() {
@@ -329,6 +340,14 @@
   const utf8 = new TextDecoder('utf-8');
   const utf8Fatal = new TextDecoder('utf-8', {fatal: true});
   const TWO = new Array(1 << 14); // two-byte ASCII values, made once
+  /* The two-byte ASCII value a, b (made once). */
+  function two(a, b) {
+    const key = (a << 7) | b;
+    const v = TWO[key];
+    return v !== undefined ? v : (TWO[key] = String.fromCharCode(a, b));
+  }
+  const ONE = []; // one-byte ASCII values
+  for (let c = 0; c < 128; c++) ONE.push(String.fromCharCode(c));
 
   // Node's Buffer has a method that makes a string of bytes read as
   // ISO-8859-1, with no view to make first: twice as fast as a
@@ -338,13 +357,38 @@
       ? Buffer.prototype.latin1Slice
       : null;
 
-  /* ASCII bytes u8[p .. p + n) as a string. */
+  /* ASCII bytes u8[p .. p + n) as a string. Short ones (most header
+   * values) by String.fromCharCode with the bytes as arguments: three
+   * times as fast as latin1Slice, six times a TextDecoder's. */
   function ascii(u8, p, n) {
+    if (n <= 8) return short8(u8, p, n);
+    if (n <= 12) return short8(u8, p, 8) + short8(u8, p + 8, n - 8);
     if (latin1Slice !== null) return latin1Slice.call(u8, p, p + n);
-    if (n > 12) return utf8.decode(u8.subarray(p, p + n));
-    let s = '';
-    for (let i = p, e = p + n; i < e; i++) s += String.fromCharCode(u8[i]);
-    return s;
+    return utf8.decode(u8.subarray(p, p + n));
+  }
+
+  const fcc = String.fromCharCode;
+  function short8(u8, p, n) {
+    switch (n) {
+      case 0:
+        return '';
+      case 1:
+        return fcc(u8[p]);
+      case 2:
+        return fcc(u8[p], u8[p + 1]);
+      case 3:
+        return fcc(u8[p], u8[p + 1], u8[p + 2]);
+      case 4:
+        return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3]);
+      case 5:
+        return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4]);
+      case 6:
+        return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5]);
+      case 7:
+        return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6]);
+      default:
+        return fcc(u8[p], u8[p + 1], u8[p + 2], u8[p + 3], u8[p + 4], u8[p + 5], u8[p + 6], u8[p + 7]);
+    }
   }
 
   function latin1(u8, p, n) {
@@ -744,6 +788,23 @@
       this.gameStart = 0;
       this.games = 0;
       this.stopped = false;
+      // (every field set here, so that every Builder has one hidden
+      // class from the start: none is added later, in the hot loop)
+      this.open = null;
+      this.makeRoot = null; // a lazy parse's roots
+      this.hiBase = 0; // the high 32 bits of record offsets, times 2^32
+      this.vOffset = 0; // the value being read: its '['
+      this.vLine = 0;
+      this.vColumn = 0;
+      this.fresh = false;
+      this.shift = null;
+      this.halt = false;
+      this.keepTree = true;
+      this.finishing = false;
+      this.outside = null; // games(): the diagnostics outside every game
+      this.arr = null; // the values of the property being read
+      this.seen = []; // the open node's identifiers
+      this.nSeen = 0;
     }
 
     id() {
@@ -856,7 +917,10 @@
             }
             if (this.skipDepth !== 0) break;
             if ((fl & F_CHECK) !== 0) this.check(u8, p, len);
-            else if (this.prop !== null) this.value(u8, p, len);
+            else if (this.prop !== null) {
+              if ((fl & F_PLAIN) !== 0) this.put(len > 2 ? ascii(u8, p, len) : len === 2 ? two(u8[p], u8[p + 1]) : short8(u8, p, len));
+              else this.value(u8, p, len);
+            }
             break;
           }
           case K_TREE_BEGIN:
@@ -937,10 +1001,7 @@
         const a = u8[p + 3];
         const b = u8[p + 4];
         if ((a | b) >= 128) break;
-        const key = (a << 7) | b;
-        let v = TWO[key];
-        if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-        vals[m] = v;
+        vals[m] = two(a, b);
         idents[m] = u8[p + 1];
         p += 6;
         if (u8[p] === 13) p++;
@@ -986,7 +1047,10 @@
     identOf(code) {
       let s = IDENTS[code];
       if (s === undefined) {
-        s = IDENTS[code] = code < 256 ? String.fromCharCode(code) : String.fromCharCode(code & 255, code >>> 8);
+        s = code < 256 ? String.fromCharCode(code) : String.fromCharCode(code & 255, code >>> 8);
+        // the key as an object's own (an internalized string): a
+        // property store by it needs no look-up of the string table
+        s = IDENTS[code] = Object.keys({[s]: 0})[0];
       }
       return s;
     }
@@ -1015,6 +1079,7 @@
           : {id: this.id(), data: {}, parentId: null, children: []};
       if (this.dictionary !== null) this.dictionary[node.id] = node;
       this.prop = null;
+      this.nSeen = 0;
       this.fresh = false;
       if (par !== null) {
         node.parentId = par.id;
@@ -1069,27 +1134,42 @@
     property(id) {
       this.prop = this.open ? this.open.data : null;
       this.ident = id;
+      this.arr = null;
+      // the node's identifiers so far (a few: a loop, not a look-up in
+      // the object, whose class changes with every property): a
+      // property given twice (a warning) gets its values added
+      const seen = this.seen;
+      for (let i = 0; i < this.nSeen; i++) {
+        if (seen[i] === id) {
+          if (this.prop !== null) this.arr = this.prop[id];
+          return;
+        }
+      }
+      seen[this.nSeen++] = id;
     }
 
     put(v) {
-      const data = this.prop;
-      const arr = data[this.ident];
-      if (arr === undefined) data[this.ident] = [v];
-      else arr.push(v);
+      if (this.arr === null) {
+        this.arr = [v];
+        this.prop[this.ident] = this.arr;
+      } else {
+        this.arr.push(v);
+      }
     }
 
     /* A value's raw bytes (u8[p .. p + n)); its '[' is at this.vOffset,
      * and for text that may not decode (a byte over 0x7F) at this.vLine,
      * this.vColumn (the module's K_POS record before it). */
     value(u8, p, n) {
+      if (n === 1 && u8[p] < 128 && u8[p] !== 92 && u8[p] !== 13) {
+        this.put(ONE[u8[p]]);
+        return;
+      }
       if (n === 2) {
         const a = u8[p];
         const b = u8[p + 1];
         if (a < 128 && b < 128 && a !== 92 && b !== 92 && a !== 13 && b !== 13) {
-          const key = (a << 7) | b;
-          let v = TWO[key];
-          if (v === undefined) v = TWO[key] = String.fromCharCode(a, b);
-          this.put(v);
+          this.put(two(a, b));
           return;
         }
       }
@@ -1108,7 +1188,7 @@
       const bytes = u8.slice(p, p + n);
       if (this.inRoot && this.dec === null) {
         this.put(null);
-        const arr = this.prop[this.ident];
+        const arr = this.arr;
         this.deferred.push({arr, idx: arr.length - 1, bytes, esc, offset: this.vOffset, line: this.vLine, column: this.vColumn});
         return;
       }
@@ -1196,6 +1276,9 @@
       if (root !== null && this.hooks && this.hooks.gameEnd) {
         const charset = this.dec ? this.dec.name : this.guessed ? this.guessed.name : 'UTF-8';
         this.hooks.gameEnd(root, this.gameDiags, charset);
+      } else if (root === null && this.outside !== null) {
+        // a game tree with no node ("()"): no game carries them
+        for (const d of this.gameDiags) this.outside.push(d);
       }
       this.gameDiags = [];
     }
@@ -1205,8 +1288,14 @@
     }
 
     /* A diagnostic (code, severity 1-3, position; message: the
-     * catalogue's unless given) to the lists and hooks. */
+     * catalogue's unless given: then one found here, in the text) to the
+     * lists and hooks: to the game's when it is inside a game tree, else
+     * to this.outside (when kept). In strict mode one found here is an
+     * error, thrown as the C library's are (those come upgraded, and stop
+     * the parser: Engine.fail throws them). */
     emit(code, sev, line, column, offset, message) {
+      const ours = message !== null && this.strict;
+      if (ours && sev < 2) sev = 2;
       const sh = this.shift;
       if (sh !== null && offset > sh.offset) {
         if (line === sh.line) column--;
@@ -1224,8 +1313,12 @@
       if (code === DIAG_UTF16_INPUT && !this.forced) this.forced = decoderFor('utf-8');
       if (sev === 3 || (this.strict && sev >= 2)) this.lastFatal = d;
       this.diagnostics.push(d);
-      this.gameDiags.push(d);
+      // (the input's charset: about no game, as a byte-order mark is,
+      // and at its first '(' or before it)
+      if (this.depth > 0 && code !== DIAG_UTF16_INPUT) this.gameDiags.push(d);
+      else if (this.outside !== null) this.outside.push(d);
       if (this.hooks && this.hooks.diagnostic) this.hooks.diagnostic(d, this);
+      if (ours) throw new SgfError(d);
     }
 
     /* Pass over the rest of the innermost tree (or game). */
@@ -1234,17 +1327,6 @@
       this.endNode();
     }
   }
-  Builder.prototype.open = null;
-  Builder.prototype.makeRoot = null; // a lazy parse's roots
-  Builder.prototype.hiBase = 0; // the high 32 bits of record offsets, times 2^32
-  Builder.prototype.vOffset = 0; // the value being read: its '['
-  Builder.prototype.vLine = 0;
-  Builder.prototype.vColumn = 0;
-  Builder.prototype.fresh = false;
-  Builder.prototype.shift = null;
-  Builder.prototype.halt = false;
-  Builder.prototype.keepTree = true;
-  Builder.prototype.finishing = false;
   const IDENTS = new Array(1 << 16);
   // moveRun()'s scratch (a run has at most 65,535 nodes; no callback runs
   // while it is used)
@@ -1589,7 +1671,16 @@
     throw new TypeError('sgfstream: the source is not bytes, a stream or an iterable');
   }
 
-  async function* gameStream(source, options, mode) {
+  /* The async iterator of games() and headers(), with its diagnostics
+   * array: those found outside every game, filled as the stream is read. */
+  function gameIterator(source, options, mode) {
+    const outside = [];
+    const it = gameStream(source, options, mode, outside);
+    it.diagnostics = outside;
+    return it;
+  }
+
+  async function* gameStream(source, options, mode, outside) {
     const opts = options || {};
     if (!W) await init();
     // games(): lazy trees, as parse() makes them (each game's bytes kept
@@ -1641,7 +1732,7 @@
     }
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
     if (lazy) b.makeRoot = trees.makeRoot;
-    if (mode === SJ_HEADERS) b.diagnostics = [];
+    b.outside = outside;
     const eng = new Engine(lazy ? SJ_ROOTS : mode, opts);
     try {
       for await (const chunk of chunks(source)) {
@@ -1687,16 +1778,21 @@
 
 
   /* The games of a stream, one at a time: {index, root, diagnostics,
-   * charset}, root an @sabaki/sgf node tree. Only the game being read
-   * and the chunk being parsed are in memory. */
+   * charset}, root an @sabaki/sgf node tree, diagnostics those found
+   * inside its game tree. Only the game being read and the chunk being
+   * parsed are in memory. The iterator's own diagnostics array holds
+   * those found outside every game (text or a ')' between two games or
+   * after the last, a stream with no game, a game tree with no node),
+   * in input order; complete when the iteration ends. In strict mode
+   * they are errors: SgfError is thrown instead. */
   function games(source, options) {
-    return gameStream(source, options, SJ_FULL);
+    return gameIterator(source, options, SJ_FULL);
   }
 
   /* As games(), but each game's root node only (root.children empty):
    * the rest of each game is passed over unparsed. */
   function headers(source, options) {
-    return gameStream(source, options, SJ_HEADERS);
+    return gameIterator(source, options, SJ_HEADERS);
   }
 
   // ----------------------------------------------------------- the Parser

@@ -8,7 +8,9 @@
  *   node browser-check.mjs --sgf SGF --chromium CHROMIUM --data DIR
  *        --out DIR [--root DIR] [--wasm FILE]
  *
- * It serves the page (serve.mjs), loads it, gives the file input every
+ * It serves the page (serve.mjs), loads it, checks that the parser runs
+ * in a dedicated worker (worker.js reports its global's class, and the
+ * page has no sgfstream of its own), gives the file input every
  * .sgf file under --data plus one collection made of them (DOM.
  * setFileInputFiles), then drops a file with deliberate problems on the
  * page (Input.dispatchDragEvent, a real drop), and checks the table and
@@ -19,7 +21,7 @@
  * The page must raise no exception and log no error. The screenshot is
  * --out/page.png. Last, the page opened from file:// must say to serve
  * it. Every wait has a deadline, and the whole run one
- * (CHECK_TIMEOUT seconds, default 90): it cannot hang. Exit 0 passed,
+ * (CHECK_TIMEOUT seconds, default 180): it cannot hang. Exit 0 passed,
  * 1 failed. */
 import {spawn, spawnSync} from 'node:child_process';
 import fs from 'node:fs';
@@ -349,6 +351,11 @@ async function main() {
   );
   if (!check(state === 'ready', `the page is ready after loading (state ${state}: ${await evaluate('document.getElementById("status").textContent')})`)) return;
   log(`page loaded: ${url}`);
+  // The parsing runs in a Web Worker: the worker reported its global's
+  // class, and the page itself has no parser to call.
+  const where = await evaluate(`({parser: document.body.dataset.parser, own: typeof window.sgfstream})`);
+  check(where.parser === 'DedicatedWorkerGlobalScope', `the parser runs in a dedicated worker (the page says: ${where.parser})`);
+  check(where.own === 'undefined', `the page's own thread has no parser (window.sgfstream is ${where.own})`);
 
   const expected = {games: [], diagnostics: [], statsGames: 0};
   for (let b = 0; b < batches.length; b++) {

@@ -1,21 +1,17 @@
 /* page.js - the page that shows sgfstream in a browser (index.html):
- * SGF files dropped on it (or chosen) are read as streams, File.stream(),
- * and parsed by the WebAssembly module one chunk at a time through
- * sgfstream's push Parser; each game becomes a row of the table (players,
- * result, date, main-line moves), each diagnostic a warning with its line
- * and column. Nothing is sent anywhere. No framework: plain DOM.
- *
- * The Parser rather than games(): its onDiagnostic sees every diagnostic,
- * also those outside any game (text after the last game, a file with no
- * game tree), which belong in the list too; a game's tree is kept only
- * until its row is written (onGame), so memory stays bounded by the
- * largest game whatever the size of the collection. */
+ * SGF files dropped on it (or chosen) are parsed in a Web Worker
+ * (worker.js: sgfstream's WebAssembly module, the files read as streams,
+ * one chunk at a time), so that a large drop does not freeze the page;
+ * this side only shows what the worker posts back: each game a row of the
+ * table (players, result, date, main-line moves), each diagnostic a
+ * warning with its line and column, linked to its game when it is in
+ * one. Nothing is sent anywhere. No framework: plain DOM. The page itself
+ * never loads the parser (the page test checks that). */
 (function () {
   'use strict';
 
   const MAX_ROWS = 5000; // rows written to the table; the rest counted
   const MAX_WARNINGS = 2000; // warnings listed; the rest counted
-  const sgf = globalThis.sgfstream;
 
   const $ = (id) => document.getElementById(id);
   const status = $('status');
@@ -25,7 +21,9 @@
   const more = $('more');
 
   let queue = Promise.resolve();
-  let loaded = null; // the module's start (init())
+  let loaded = null; // the worker's start (its module loaded)
+  let worker = null;
+  let onMessage = null; // the handler of the batch being read
   let runs = 0; // batches of files done (the page test waits on it)
   let totals;
 
@@ -56,23 +54,6 @@
     );
   }
 
-  /* The first value of a root property, or null. */
-  function prop(root, id) {
-    const v = root.data[id];
-    return v && v.length ? v[0] : null;
-  }
-
-  /* Moves of the main line: B and W properties along each node's first
-   * child (as `sgf json` counts its "moves"). A loop, not recursion. */
-  function mainLineMoves(root) {
-    let n = 0;
-    for (let node = root; node; node = node.children && node.children[0]) {
-      if (node.data.B) n++;
-      if (node.data.W) n++;
-    }
-    return n;
-  }
-
   function cell(tr, cls, text) {
     const td = tr.insertCell();
     if (cls) td.className = cls;
@@ -97,24 +78,32 @@
     }
   }
 
-  function gameRow(fileName, fileNo, index, root, moves) {
+  /* A game's row from the worker's row r. */
+  function gameRow(fileName, fileNo, r) {
     const tr = document.createElement('tr');
-    tr.id = `g-${fileNo}-${index}`;
+    tr.id = `g-${fileNo}-${r.index}`;
     tr.dataset.file = fileName;
-    tr.dataset.game = String(index);
+    tr.dataset.game = String(r.index);
     cell(tr, 'file', fileName).title = fileName;
-    cell(tr, 'num game', String(index + 1));
-    player(tr, 'black', prop(root, 'PB'), prop(root, 'BR'));
-    player(tr, 'white', prop(root, 'PW'), prop(root, 'WR'));
-    cell(tr, 'result', prop(root, 'RE'));
-    cell(tr, 'date', prop(root, 'DT'));
-    cell(tr, 'num moves', String(moves));
-    cell(tr, 'num warnings', '');
+    cell(tr, 'num game', String(r.index + 1));
+    player(tr, 'black', r.black, r.blackRank);
+    player(tr, 'white', r.white, r.whiteRank);
+    cell(tr, 'result', r.result);
+    cell(tr, 'date', r.date);
+    cell(tr, 'num moves', String(r.moves));
+    const w = cell(tr, 'num warnings', '');
+    if (r.warnings) {
+      const a = document.createElement('a');
+      a.href = '#warnings';
+      a.textContent = String(r.warnings);
+      w.append(a);
+    }
     return tr;
   }
 
   /* One diagnostic in the list: FILE:LINE:COL: SEVERITY: MESSAGE [NAME]
-   * (the game it belongs to is linked once that game is complete). */
+   * (the game it is in is linked once that game is complete; one outside
+   * every game, between two or after the last, is linked to none). */
   function warningItem(fileName, d) {
     const li = document.createElement('li');
     li.className = d.severity;
@@ -142,104 +131,72 @@
     li.append(' (', a, ')');
   }
 
-  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-  /* Read one file: its games into the table, its diagnostics into the
-   * list. A diagnostic belongs to the game being read when it is found
-   * (text between two games: to the next one); those after the last
-   * game belong to none. */
-  async function readFile(file, fileNo) {
-    const t0 = performance.now();
+  /* What the worker found in a file so far (worker.js: batch). */
+  function showBatch(m, listed) {
+    totals.games += m.games;
+    totals.moves += m.moves;
+    totals.warnings += m.warnings;
+    totals.errors += m.errors;
     const rows = document.createDocumentFragment();
-    const items = document.createDocumentFragment();
-    let index = 0; // the game being read
-    let open = []; // the list items of its diagnostics
-    let count = 0; // and how many it has (listed or not)
-
-    const parser = new sgf.Parser({
-      onDiagnostic(d) {
-        if (d.severity === 'warning') totals.warnings++;
-        else totals.errors++;
-        count++;
-        if (totals.listed < MAX_WARNINGS) {
-          totals.listed++;
-          const li = warningItem(file.name, d);
-          open.push(li);
-          items.append(li);
-        }
-      },
-      onGame(root) {
-        totals.games++;
-        const moves = mainLineMoves(root);
-        totals.moves += moves;
-        if (totals.rows < MAX_ROWS) {
-          totals.rows++;
-          const tr = gameRow(file.name, fileNo, index, root, moves);
-          if (count) {
-            const a = document.createElement('a');
-            a.href = '#warnings';
-            a.textContent = String(count);
-            tr.cells[tr.cells.length - 1].append(a);
-            for (const li of open) linkGame(li, fileNo, index);
-          }
-          rows.append(tr);
-        }
-        index++;
-        open = [];
-        count = 0;
-      },
-    });
-
-    const flush = () => {
-      tbody.append(rows);
-      if (items.childNodes.length) {
-        warningsList.append(items);
-        warningsBox.hidden = false;
-      }
-      $('warning-count').textContent = `(${(totals.warnings + totals.errors).toLocaleString('en')})`;
-    };
-
-    const reader = file.stream().getReader();
-    try {
-      for (;;) {
-        const {done, value} = await reader.read();
-        if (done) break;
-        totals.bytes += value.length;
-        parser.feed(value);
-        if (rows.childNodes.length >= 64 || items.childNodes.length >= 64) {
-          flush();
-          setStatus('busy', `Reading ${file.name}… ${summary()}`);
-          await tick();
-        }
-      }
-      parser.finish();
-    } catch (e) {
-      // A fatal error ends the file (the games read before it stay): its
-      // diagnostic is listed already; anything else is listed here.
-      if (!e || !e.diagnostic) {
-        parser.cb.onDiagnostic({
-          line: 0,
-          column: 0,
-          severity: 'fatal',
-          name: 'failed',
-          message: e && e.message ? e.message : String(e),
-        });
-      }
-    } finally {
-      reader.releaseLock();
+    for (const r of m.rows) {
+      totals.rows++;
+      rows.append(gameRow(m.name, m.fileNo, r));
     }
-    totals.files++;
-    totals.ms += performance.now() - t0;
-    flush();
+    tbody.append(rows);
+    if (m.diags.length) {
+      const items = document.createDocumentFragment();
+      for (const d of m.diags) {
+        totals.listed++;
+        const li = warningItem(m.name, d);
+        listed.set(d.id, li);
+        items.append(li);
+      }
+      warningsList.append(items);
+      warningsBox.hidden = false;
+    }
+    for (const [id, game] of m.links) {
+      const li = listed.get(id);
+      if (li) linkGame(li, m.fileNo, game);
+    }
+    $('warning-count').textContent = `(${(totals.warnings + totals.errors).toLocaleString('en')})`;
   }
 
-  async function readFiles(files) {
+  /* Have the worker read the files, showing what it posts as it comes. */
+  function readFiles(files) {
     const list = Array.from(files);
-    if (!list.length) return;
-    for (let i = 0; i < list.length; i++) {
-      setStatus('busy', `Reading ${list[i].name} (${i + 1} of ${list.length})… ${summary()}`);
-      await readFile(list[i], totals.files);
-    }
+    if (!list.length) return Promise.resolve();
+    return new Promise((resolve) => {
+      let listed = new Map(); // the file's listed diagnostics by number
+      let done = 0;
+      setStatus('busy', `Reading ${list[0].name} (1 of ${list.length})… ${summary()}`);
+      onMessage = (m) => {
+        if (m.type === 'batch') {
+          showBatch(m, listed);
+          setStatus('busy', `Reading ${m.name} (${done + 1} of ${list.length}: ${plural(m.bytes || 0, 'byte')})… ${summary()}`);
+        } else if (m.type === 'file') {
+          done++;
+          totals.files++;
+          totals.bytes += m.bytes;
+          totals.ms += m.ms;
+          listed = new Map();
+        } else if (m.type === 'done') {
+          onMessage = null;
+          finished();
+          resolve();
+        }
+      };
+      worker.postMessage({
+        type: 'read',
+        files: list,
+        fileNo: totals.files,
+        rowsLeft: MAX_ROWS - totals.rows,
+        listLeft: MAX_WARNINGS - totals.listed,
+      });
+    });
+  }
+
+  /* A batch of files is done: what was not shown, the summary. */
+  function finished() {
     const hidden = totals.games - totals.rows;
     if (hidden > 0) {
       more.hidden = false;
@@ -296,27 +253,46 @@
     if (e.dataTransfer) enqueue(e.dataTransfer.files);
   });
 
-  reset();
-  if (!sgf) {
-    setStatus('error', 'sgfstream.js did not load: serve the js/ folder over HTTP (node js/page/serve.mjs).');
-    loaded = Promise.reject(new Error('sgfstream.js did not load'));
-    loaded.catch(() => {});
-    return;
+  /* Start the worker; resolves when its module is loaded. Opened from
+   * file://, a browser refuses the worker or its fetch of the module. */
+  function startWorker() {
+    const hint =
+      location.protocol === 'file:'
+        ? ' Browsers do not load workers or fetch files from file:// pages: serve it over HTTP (node js/page/serve.mjs).'
+        : '';
+    return new Promise((resolve, reject) => {
+      const fail = (what) => {
+        const msg = `Could not load the parser: ${what}.${hint}`;
+        setStatus('error', msg);
+        reject(new Error(msg));
+      };
+      try {
+        worker = new Worker('worker.js');
+      } catch (e) {
+        fail(e && e.message ? e.message : String(e));
+        return;
+      }
+      worker.onerror = (e) => {
+        e.preventDefault();
+        fail(e.message || 'the worker failed to start');
+      };
+      worker.onmessage = (e) => {
+        const m = e.data;
+        if (m.type === 'ready') {
+          document.body.dataset.parser = m.scope; // (the page test checks it)
+          setStatus('ready', 'Ready: drop SGF files (parsed in a Web Worker).');
+          document.body.dataset.runs = '0';
+          resolve();
+        } else if (m.type === 'failed') {
+          fail(`sgfstream.wasm: ${m.message}`);
+        } else if (onMessage) {
+          onMessage(m);
+        }
+      };
+    });
   }
-  loaded = sgf.init().then(
-    () => {
-      setStatus('ready', 'Ready: drop SGF files.');
-      document.body.dataset.runs = '0';
-    },
-    (e) => {
-      const hint =
-        location.protocol === 'file:'
-          ? ' Browsers do not fetch files from file:// pages: serve it over HTTP (node js/page/serve.mjs).'
-          : '';
-      const msg = `Could not load sgfstream.wasm: ${e && e.message ? e.message : e}.${hint}`;
-      setStatus('error', msg);
-      throw new Error(msg);
-    }
-  );
+
+  reset();
+  loaded = startWorker();
   loaded.catch(() => {}); // reported on the page; files given later fail with it
 })();

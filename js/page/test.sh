@@ -1,7 +1,8 @@
 #!/bin/sh
 # js/page/test.sh - the page's test (js/page/browser-check.mjs) from make
 # check: js/page/index.html served on 127.0.0.1 and loaded in headless
-# Chromium (Debian's chromium), every test/data/sample file given to its
+# Chromium (Debian's chromium), its parser found running in a Web Worker,
+# every test/data/sample file given to its
 # file input, a file with deliberate problems dropped on it, and its
 # table and warnings checked against `sgf json` and `sgf stats` on the
 # same files. The screenshot goes to js/test-artifacts/page.png in the

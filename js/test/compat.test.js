@@ -84,6 +84,14 @@ test('values are unescaped; CR dropped, soft line breaks removed', () => {
   assert.deepStrictEqual(t[0].data, {C: ['a]b\\cd\ne'], GN: ['xy']});
 });
 
+test('a property given twice in a node: its values in one array, in order', () => {
+  for (const lazy of [true, false]) {
+    const t = sgf.parse('(;PB[a]C[x]PB[b];B[aa]W[bb]B[cc]C[\u00e9]C[z])', {lazy});
+    assert.deepStrictEqual(t[0].data, {PB: ['a', 'b'], C: ['x']});
+    assert.deepStrictEqual(t[0].children[0].data, {B: ['aa', 'cc'], W: ['bb'], C: ['\u00e9', 'z']});
+  }
+});
+
 test('lazy trees equal eager ones', () => {
   const text = '(;GM[1]C[root](;B[aa];W[bb](;B[cc]C[x])(;B[dd]))(;B[ee]))\n(;GM[1];B[qd])(;C[one node])';
   const lazy = sgf.parse(text);

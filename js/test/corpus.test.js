@@ -10,7 +10,6 @@ const fs = require('fs');
 const path = require('path');
 const sgf = require('..');
 
-const corpus = process.env.SGF_CORPUS || path.join(__dirname, '..', '..', '..', 'shared', 'corpus');
 let sabaki = null;
 try {
   sabaki = require('@sabaki/sgf');
@@ -18,15 +17,8 @@ try {
   sabaki = null;
 }
 
-function files(dir, out) {
-  for (const e of fs.readdirSync(dir, {withFileTypes: true})) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) files(p, out);
-    else if (/\.sgf$/i.test(e.name)) out.push(p);
-  }
-  return out;
-}
-const list = fs.existsSync(corpus) ? files(corpus, []).sort() : [];
+const list = require('./corpus-files.js');
+const corpus = list.dir;
 
 // Where the two differ on purpose (js/README.md, "Differences"): text in
 // a charset whose tables differ (TextDecoder's MacRoman has the euro at

@@ -41,11 +41,15 @@ test('games(): the games of parse(), from bytes, a Node stream and a ReadableStr
       }),
     ];
     for (const src of sources) {
-      const games = await collect(sgf.games(src));
+      const it = sgf.games(src);
+      const games = await collect(it);
       assert.deepStrictEqual(plain(games.map((g) => g.root)), want, `chunks of ${size}`);
       assert.deepStrictEqual(games.map((g) => g.index), [0, 1, 2]);
       assert.strictEqual(games[0].charset, 'UTF-8');
-      assert.ok(games[1].diagnostics.some((d) => d.name === 'junk-before' || d.name === 'junk-after'));
+      // the byte-order mark, the text between two games: in no game's
+      // diagnostics
+      assert.deepStrictEqual(it.diagnostics.map((d) => `${d.line}:${d.column} ${d.name}`), ['1:1 byte-order-mark', '2:1 junk-after']);
+      assert.deepStrictEqual(games[1].diagnostics, []);
       assert.ok(games[2].diagnostics.some((d) => d.name === 'unclosed-tree'));
     }
   }

@@ -45,6 +45,9 @@
 #include <arm_neon.h>
 
 #include "lanes.h"
+#elif !defined(SGF_DISABLE_SIMD) && defined(__wasm_simd128__)
+#define SGF_WASM 1
+#include <wasm_simd128.h>
 #endif
 
 /* Bytes a move's value may not hold: the value scanner's stops and ';'. */
@@ -91,7 +94,7 @@ const unsigned char *sgf__moves_portable(const unsigned char *s,
   return moves_bytes(s, end, ln);
 }
 
-#if defined(SGF_X86) || defined(SGF_NEON)
+#if defined(SGF_X86) || defined(SGF_NEON) || defined(SGF_WASM)
 /* A block's masks (bit i: byte i): ';' '[' ']' uppercase, the bytes a
  * value may not hold (not_in_move), LF, CR. */
 typedef struct move_masks {
@@ -243,3 +246,33 @@ const unsigned char *sgf__moves_neon(const unsigned char *s,
   MOVES_LOOP(masks_neon);
 }
 #endif /* SGF_NEON */
+
+#ifdef SGF_WASM
+static inline void masks_wasm(const unsigned char *p, move_masks *m) {
+  memset(m, 0, sizeof *m);
+  for (unsigned i = 0; i < 4; i++) {
+    v128_t v = wasm_v128_load(p + 16 * i);
+    unsigned sh = 16 * i;
+#define E_(c) wasm_i8x16_eq(v, wasm_i8x16_splat(c))
+    v128_t bad = wasm_v128_or(wasm_v128_or(wasm_v128_or(E_(']'), E_('\\')),
+                                           wasm_v128_or(E_('\n'), E_('\r'))),
+                              wasm_v128_or(E_(0), E_(';')));
+#define M_(f, x) m->f |= (uint64_t)wasm_i8x16_bitmask(x) << sh
+    M_(semi, E_(';'));
+    M_(lb, E_('['));
+    M_(rb, E_(']'));
+    M_(up, wasm_u8x16_le(wasm_i8x16_sub(v, wasm_i8x16_splat('A')),
+                         wasm_i8x16_splat(25)));
+    M_(bad, bad);
+    M_(lf, E_('\n'));
+    M_(cr, E_('\r'));
+#undef M_
+#undef E_
+  }
+}
+
+const unsigned char *sgf__moves_wasm(const unsigned char *s,
+                                     const unsigned char *end, sgf__lines *ln) {
+  MOVES_LOOP(masks_wasm);
+}
+#endif /* SGF_WASM */

@@ -15,5 +15,7 @@ const unsigned char *sgf__moves_avx2(const unsigned char *s,
                                      const unsigned char *end, sgf__lines *ln);
 const unsigned char *sgf__moves_neon(const unsigned char *s,
                                      const unsigned char *end, sgf__lines *ln);
+const unsigned char *sgf__moves_wasm(const unsigned char *s,
+                                     const unsigned char *end, sgf__lines *ln);
 
 #endif

@@ -1,4 +1,5 @@
-/* scan.c - bulk scanners: portable, SSE2, AVX2, NEON (see scan.h). */
+/* scan.c - bulk scanners: portable, SSE2, AVX2, NEON, WebAssembly SIMD128
+ * (see scan.h). */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@
 #include <arm_neon.h>
 
 #include "lanes.h"
+#elif !defined(SGF_DISABLE_SIMD) && defined(__wasm_simd128__)
+#define SGF_WASM 1
+#include <wasm_simd128.h>
 #endif
 
 /* ------------------------------------------------------------ portable */
@@ -76,7 +80,7 @@ static const unsigned char *scan_text_portable(const unsigned char *s,
   return text_tail(s, end, cr_before, ln);
 }
 
-#if defined(SGF_X86) || defined(SGF_NEON)
+#if defined(SGF_X86) || defined(SGF_NEON) || defined(SGF_WASM)
 /* One block of up to 64 bytes at s as bit masks (bit i: byte s[i]) of its
  * stops, CRs and LFs: count the line breaks before the first stop into
  * *ln. Returns the index of the first stop, or -1; *carry says whether the
@@ -207,7 +211,7 @@ static const unsigned char *scan_tree_portable(const unsigned char *s,
   return tree_bytes(s, end, cr_before != 0, sk, ln);
 }
 
-#if defined(SGF_X86) || defined(SGF_NEON)
+#if defined(SGF_X86) || defined(SGF_NEON) || defined(SGF_WASM)
 /* Inlined into each SIMD function, so that its target's instructions
  * (popcnt) serve the bit arithmetic too. */
 #define TREE_INLINE static inline __attribute__((always_inline))
@@ -679,6 +683,99 @@ static const unsigned char *scan_tree_neon(const unsigned char *s,
 }
 #endif /* SGF_NEON */
 
+/* ------------------------------------------------------- WebAssembly */
+#ifdef SGF_WASM
+/* (clang -msimd128: the js/ module; i8x16.bitmask is SSE2's movemask) */
+#define WEQ(v, c) wasm_i8x16_eq(v, wasm_i8x16_splat(c))
+
+static const unsigned char *scan_value_wasm(const unsigned char *s,
+                                            const unsigned char *end) {
+  while (end - s >= 16) {
+    v128_t v = wasm_v128_load(s);
+    v128_t m = wasm_v128_or(
+        wasm_v128_or(WEQ(v, ']'), WEQ(v, '\\')),
+        wasm_v128_or(wasm_v128_or(WEQ(v, '\n'), WEQ(v, '\r')), WEQ(v, 0)));
+    unsigned bits = (unsigned)wasm_i8x16_bitmask(m);
+    if (bits) return s + __builtin_ctz(bits);
+    s += 16;
+  }
+  return scan_value_portable(s, end);
+}
+
+static const unsigned char *scan_text_wasm(const unsigned char *s,
+                                           const unsigned char *end,
+                                           int cr_before, sgf__lines *ln) {
+  int carry = cr_before != 0;
+  ln->n = 0;
+  ln->last = ln->last_cr = NULL;
+  while (end - s >= 16) {
+    v128_t v = wasm_v128_load(s);
+    v128_t ms =
+        wasm_v128_or(wasm_v128_or(WEQ(v, ']'), WEQ(v, '\\')), WEQ(v, 0));
+    v128_t mc = WEQ(v, '\r'), ml = WEQ(v, '\n');
+    int at;
+    if (!wasm_v128_any_true(wasm_v128_or(ms, wasm_v128_or(mc, ml)))) {
+      carry = 0;
+      s += 16;
+      continue;
+    }
+    at = text_block(s, (uint64_t)wasm_i8x16_bitmask(ms),
+                    (uint64_t)wasm_i8x16_bitmask(mc),
+                    (uint64_t)wasm_i8x16_bitmask(ml), 16, &carry, ln);
+    if (at >= 0) return s + at;
+    s += 16;
+  }
+  return text_tail(s, end, carry, ln);
+}
+
+/* The tree masks of 64 bytes, 16 at a time. quick: only lb, rb, cr and
+ * lf, and 0 returned if the bytes hold a '\\', '(' or ')' (QUICK of
+ * TREE_LOOP). */
+static inline int tree_bits_wasm(const unsigned char *p, tree_masks *m,
+                                 int quick) {
+  v128_t v[4];
+  for (int i = 0; i < 4; i++) v[i] = wasm_v128_load(p + 16 * i);
+  if (quick) {
+    v128_t rare = wasm_i8x16_splat(0);
+    for (int i = 0; i < 4; i++)
+      rare = wasm_v128_or(
+          rare, wasm_v128_or(wasm_v128_or(WEQ(v[i], '\\'), WEQ(v[i], '(')),
+                             WEQ(v[i], ')')));
+    if (wasm_v128_any_true(rare)) return 0;
+  }
+  memset(m, 0, sizeof *m);
+  for (int i = 0; i < 4; i++) {
+    unsigned sh = 16 * (unsigned)i;
+#define M_(f, c) m->f |= (uint64_t)wasm_i8x16_bitmask(WEQ(v[i], c)) << sh
+    if (!quick) {
+      M_(bs, '\\');
+      M_(lp, '(');
+      M_(rp, ')');
+    }
+    M_(lb, '[');
+    M_(rb, ']');
+    M_(cr, '\r');
+    M_(lf, '\n');
+#undef M_
+  }
+  return 1;
+}
+static inline void tree_masks_wasm(const unsigned char *p, tree_masks *m) {
+  tree_bits_wasm(p, m, 0);
+}
+static inline int tree_quick_wasm(const unsigned char *p, tree_masks *m) {
+  return tree_bits_wasm(p, m, 1);
+}
+
+static const unsigned char *scan_tree_wasm(const unsigned char *s,
+                                           const unsigned char *end,
+                                           int cr_before, sgf__skip *sk,
+                                           sgf__lines *ln) {
+  TREE_LOOP(tree_masks_wasm, tree_quick_wasm);
+}
+#undef WEQ
+#endif /* SGF_WASM */
+
 /* ----------------------------------------------------------- selection */
 
 static const sgf__scanners portable = {scan_value_portable, scan_tree_portable,
@@ -689,6 +786,10 @@ static const sgf__scanners sse2 = {scan_value_sse2, scan_tree_sse2,
                                    scan_text_sse2, sgf__moves_sse2, "sse2"};
 static const sgf__scanners avx2 = {scan_value_avx2, scan_tree_avx2,
                                    scan_text_avx2, sgf__moves_avx2, "avx2"};
+#endif
+#ifdef SGF_WASM
+static const sgf__scanners wasm = {scan_value_wasm, scan_tree_wasm,
+                                   scan_text_wasm, sgf__moves_wasm, "wasm"};
 #endif
 #ifdef SGF_NEON
 static const sgf__scanners neon = {scan_value_neon, scan_tree_neon,
@@ -722,6 +823,8 @@ static const sgf__scanners *choose(void) {
   return &sse2;
 #elif defined(SGF_NEON)
   return &neon;
+#elif defined(SGF_WASM)
+  return &wasm;
 #else
   return &portable;
 #endif

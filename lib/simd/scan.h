@@ -9,9 +9,10 @@
  * (see SKIPPING A TREE in scan.c). The move-run scanner passes over
  * plain move nodes nobody listens to, 64 bytes at a time (moves.c).
  * The implementation is chosen once, at the first parser creation: AVX2
- * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else the
- * portable byte-table loop. Configure --disable-simd builds only the
- * portable loop; the environment variable SGF_SIMD=none|sse2|avx2|neon
+ * when the CPU has it, else SSE2 on x86-64, else NEON on AArch64, else
+ * WebAssembly SIMD128 when compiled for it (clang -msimd128: js/'s
+ * module), else the portable byte-table loop. Configure --disable-simd builds
+ * only the portable loop; the environment variable SGF_SIMD=none|sse2|avx2|neon
  * forces a path (for tests and benchmarks): the one variable the library
  * reads (sgfstream.h, ENVIRONMENT; test/house/getenv.sh keeps it so).
  */
