@@ -33,9 +33,8 @@ JS_FILES = js/package.json js/index.js js/index.mjs js/index.d.ts \
 JS_TESTS = js/test/compat.test.js js/test/corpus.test.js \
 	js/test/deep.test.js js/test/stream.test.js js/test/parser.test.js \
 	js/test/robust.test.js js/test/pack.test.js js/test/decode.test.js \
-	js/test/offsets.test.js js/test/tokens.test.js js/test/guess.test.js
-	js/test/offsets.test.js js/test/headers.test.js js/test/corpus-files.js \
-	js/test/outside.test.js
+	js/test/offsets.test.js js/test/tokens.test.js js/test/guess.test.js \
+	js/test/headers.test.js js/test/corpus-files.js js/test/outside.test.js
 EXTRA_DIST += js/glue.c js/local.mk js/test.sh $(JS_FILES) $(JS_TESTS)
 TESTS += js/test.sh
 
