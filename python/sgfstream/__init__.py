@@ -192,11 +192,15 @@ def _open_stream(f, name):
             data = io.BytesIO(head + f.read())
         import zipfile
         with zipfile.ZipFile(data) as z:
+            sgf = 0
             for info in sorted(z.infolist(), key=lambda i: i.filename):
                 if info.is_dir() or not _is_sgf_member(info.filename):
                     continue
+                sgf += 1
                 with z.open(info) as m:
                     yield from _member(info.filename, m, name)
+            if sgf == 0:
+                raise _no_sgf_member(name, "zip", len(z.infolist()))
     elif kind != "plain":
         yield from _libarchive(f, head, name, kind)
     else:
@@ -249,13 +253,26 @@ def _libarchive(f, head, name, kind):
                                "not read, and cannot be read again as plain SGF "
                                "(not seekable)" % (name or "<stream>", kind))
             return
+        members = sgf = 0
         for member in a:
             if member is None:
                 yield None, a
-            elif _is_sgf_member(member):
-                yield from _member(member, a, name)
+                sgf = -1  # one compressed stream, not an archive
+            else:
+                members += 1
+                if _is_sgf_member(member):
+                    sgf += 1
+                    yield from _member(member, a, name)
+        if sgf == 0:
+            raise _no_sgf_member(name, kind, members)
     finally:
         a.close()
+
+
+def _no_sgf_member(name, kind, members):
+    """What the sgf tool says of an archive without an SGF file in it."""
+    return SGFError("%s: no .sgf file in this %s archive (%d member%s)"
+                    % (name or "<stream>", kind, members, "" if members == 1 else "s"))
 
 
 def _member(member, f, name):
@@ -266,13 +283,18 @@ def _member(member, f, name):
 
 def _tar_members(f, name):
     import tarfile
+    members = sgf = 0
     with tarfile.open(fileobj=f, mode="r|") as t:
         for info in t:
+            members += 1
             if not info.isfile() or not _is_sgf_member(info.name):
                 continue
             m = t.extractfile(info)
             if m is not None:
+                sgf += 1
                 yield from _member(info.name, m, name)
+    if sgf == 0:
+        raise _no_sgf_member(name, "tar", members)
 
 
 def _walk(path):
@@ -433,7 +455,8 @@ def games(source, *, strict=False, charset=None, mainline=False):
     colour 1/2, x, y; see GameRecord.moves). A fatal diagnostic (depth
     limit, UTF-16 that does not decode) raises SGFError in any mode; a
     damaged or truncated compressed input raises SGFError after the games
-    before the break.
+    before the break; so does an archive with no .sgf file in it (as the
+    sgf tool reports it), rather than giving no game without a word.
 
     UTF-16 input (a byte-order mark, or '(' written as UTF-16) is read
     converted to UTF-8, as the sgf tool reads it: .data holds the

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -341,6 +342,53 @@ class TestLibarchive(Case):
             gc.collect()
             self.assertEqual((sys.getrefcount(fw), sys.getrefcount(fc), sys.getrefcount(fw.name)),
                              before)
+
+
+class TestNoSgfMember(unittest.TestCase):
+    """An archive without an SGF file in it is SGFError, as the sgf tool
+    reports it ("no .sgf file in this ... archive"), not an empty
+    stream; one with an SGF file among others reads its games."""
+
+    def test_zip_tar_7z(self):
+        import zipfile
+        with tempfile.TemporaryDirectory() as tmp:
+            readme = os.path.join(tmp, "readme.txt")
+            game = os.path.join(tmp, "g.sgf")
+            with open(readme, "w") as f:
+                f.write("no games here\n")
+            with open(game, "wb") as f:
+                f.write(b"(;PB[x];B[aa])")
+            made = []
+            for kind, members in (("zip", [readme]), ("zip", [readme, game]),
+                                  ("tar", [readme]), ("tar", [readme, game])):
+                path = os.path.join(tmp, "%s%d.%s" % (kind, len(members), kind))
+                if kind == "zip":
+                    with zipfile.ZipFile(path, "w") as z:
+                        for m in members:
+                            z.write(m, os.path.basename(m))
+                else:
+                    with tarfile.open(path, "w") as t:
+                        for m in members:
+                            t.add(m, os.path.basename(m))
+                made.append((kind, path, len(members)))
+            cmd = sevenzip()
+            if HAVE_LIBARCHIVE and cmd:
+                for members in ([readme], [readme, game]):
+                    path = os.path.join(tmp, "s%d.7z" % len(members))
+                    subprocess.run(cmd + [path] + members, check=True,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    made.append(("7z", path, len(members)))
+            for kind, path, n in made:
+                if n == 1:
+                    with self.assertRaisesRegex(
+                            sgfstream.SGFError,
+                            r"%s: no \.sgf file in this %s archive \(1 member\)"
+                            % (re.escape(path), kind)):
+                        list(sgfstream.games(path))
+                    with self.assertRaises(sgfstream.SGFError):
+                        list(sgfstream.headers(path))
+                else:
+                    self.assertEqual([h["black"] for h in sgfstream.headers(path)], ["x"], path)
 
 
 class TestWithoutLibarchive(unittest.TestCase):
