@@ -271,7 +271,6 @@ typedef struct {
   size_t hev[NFIELDS + 1];
   unsigned hpend;
   const sgf_batch *batch; /* the batch being handled */
-  PyObject *hdiags;       /* the game's text that did not decode */
   int have[NFIELDS + 1], filling, dropped;
   sgf_charset *cs;
   /* the game's charset gives printable ASCII as itself (ascii_probe);
@@ -460,24 +459,21 @@ static sgf_pos header_pos(Stream *s, int i) {
 }
 
 /* headers: the text of field i does not decode in its charset (and is
- * read as ISO-8859-1): its diagnostic (stream_text.c) goes on the game's
- * dict, or is SGFError in strict mode. 0, or -1 with an exception. */
+ * read as ISO-8859-1): its diagnostic (stream_text.c) joins the game's
+ * others in s->pending (attach_pending puts them on its dict), or is
+ * SGFError in strict mode (where any other would have stopped the parse
+ * already). 0, or -1 with an exception. */
 static int header_bad_text(Stream *s, int i, const sgf_charset_info *info,
                            size_t off) {
   PyObject *d = sgfpy_text_diag(
       s->dfile, header_pos(s, i), s->hbuf + s->hstart[i], s->hsize[i],
       SGF_TEXT_SIMPLE, off, info->charset, (unsigned char)s->text[off]);
   if (!d) return -1;
-  if (!s->hdiags && !(s->hdiags = PyList_New(0))) {
-    Py_DECREF(d);
-    return -1;
-  }
-  int rc = PyList_Append(s->hdiags, d);
+  int rc = PyList_Append(s->pending, d);
   Py_DECREF(d);
   if (rc < 0) return -1;
   if (s->strict) {
-    sgfpy_raise_sgf_error(s->hdiags, NULL);
-    Py_CLEAR(s->hdiags);
+    sgfpy_raise_sgf_error(s->pending, NULL);
     return -1;
   }
   return 0;
@@ -530,10 +526,11 @@ static PyObject *header_value(Stream *s, int i) {
   return PyUnicode_DecodeUTF8(s->conv, k, "surrogateescape");
 }
 
-/* The parser's diagnostics of the game so far (text before it, its root
- * node; at its end, the part passed over), moved from s->pending into
- * the game's dict d under "diagnostics", with the text ones, in input
- * order; no key when there is none. 0, or -1 with an exception. */
+/* The diagnostics of the game so far in s->pending (the parser's: text
+ * before it, its root node; at its end, the part passed over; and
+ * header_bad_text's), moved into the game's dict d under "diagnostics",
+ * in input order; no key when there is none. 0, or -1 with an
+ * exception. */
 static int attach_pending(Stream *s, PyObject *d) {
   Py_ssize_t n = PyList_GET_SIZE(s->pending);
   if (n == 0) return 0;
@@ -584,11 +581,6 @@ static int headers_done(Stream *s) {
   PUT(key_column, PyLong_FromUnsignedLongLong(s->game_pos.column));
   for (int i = 0; i < NFIELDS; i++) {
     if (s->have[i] == 1) PUT(field_keys[i], header_value(s, i));
-  }
-  if (s->hdiags) { /* only then: the key says that something is wrong */
-    PyObject *l = s->hdiags;
-    s->hdiags = NULL;
-    PUT(key_diagnostics, l);
   }
 #undef PUT
   if (attach_pending(s, d) < 0) goto fail_nov;
@@ -859,7 +851,6 @@ static void stream_dealloc(Stream *s) {
   Py_XDECREF(s->charset);
   Py_XDECREF(s->pending);
   Py_XDECREF(s->tmpl);
-  Py_XDECREF(s->hdiags);
   Py_XDECREF(s->ready);
   Py_TYPE(s)->tp_free((PyObject *)s);
 }
