@@ -29,8 +29,6 @@ The layout of ``Game.moves()`` (the same as ``GameRecord.moves()``): an
 ``numpy.uint8`` array.
 """
 
-import array
-
 from . import _core
 
 __all__ = ["Game", "Node", "Board", "parse_game", "parse_games",
@@ -190,6 +188,7 @@ class Game(_core.Tree):
         if numpy:
             import numpy as np
             return np.frombuffer(data, np.uint8).reshape(-1, 3)
+        import array  # here, not at import: it loads collections (1 ms)
         return array.array("B", data)
 
     def board_size(self):

@@ -32,7 +32,7 @@ enum { MODE_GAMES = 0, MODE_HEADERS = 1 };
 /* Source                                                                  */
 
 static PyTypeObject *source_type;
-static PyObject *array_type; /* array.array */
+static PyObject *array_type; /* array.array, imported at first use */
 static PyObject *str_B;      /* "B" */
 static PyObject *str_utf8;   /* "UTF-8" */
 
@@ -78,6 +78,15 @@ static void record_dealloc(GameRecord *r) {
 }
 
 static PyObject *record_moves(GameRecord *r, PyObject *noargs) {
+  /* imported here, not with the module: importing array loads collections
+   * (about 6 million instructions), which headers() never needs */
+  if (!array_type) {
+    PyObject *arr = PyImport_ImportModule("array");
+    if (!arr) return NULL;
+    array_type = PyObject_GetAttrString(arr, "array");
+    Py_DECREF(arr);
+    if (!array_type) return NULL;
+  }
   return PyObject_CallFunctionObjArgs(array_type, str_B, r->moves, NULL);
 }
 
@@ -1214,11 +1223,6 @@ int sgfpy_init_stream(PyObject *m) {
     return -1;
   Py_INCREF(&Stream_Type);
   if (PyModule_AddObject(m, "Stream", (PyObject *)&Stream_Type) < 0) return -1;
-  PyObject *arr = PyImport_ImportModule("array");
-  if (!arr) return -1;
-  array_type = PyObject_GetAttrString(arr, "array");
-  Py_DECREF(arr);
-  if (!array_type) return -1;
   str_B = PyUnicode_InternFromString("B");
   if (!str_B) return -1;
   str_utf8 = PyUnicode_InternFromString("UTF-8");

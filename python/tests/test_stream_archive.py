@@ -435,6 +435,20 @@ class TestWithoutLibarchive(unittest.TestCase):
                            text=True, env=dict(os.environ))
         self.assertEqual(r.stdout.strip(), "SGFError True", r.stderr)
 
+    def test_array_not_imported_until_needed(self):
+        """headers() never loads array (it loads collections: a sixth of
+        `import sgfstream`); the first .moves() does, and gives an
+        array.array('B') from a GameRecord and from a Game."""
+        code = ("import sys, sgfstream; list(sgfstream.headers(b'(;PB[x];B[aa])'));"
+                "print('array' in sys.modules, end=' ');"
+                "g = next(sgfstream.games(b'(;B[ab];W[ba])'));"
+                "print(g.moves().tolist(), end=' ');"
+                "print(type(g.game.moves()).__module__, 'array' in sys.modules)")
+        r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
+                           text=True, env=dict(os.environ))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "False [1, 0, 1, 2, 1, 0] array True")
+
     def test_clear_error(self):
         """Built without libarchive (no sgfstream._archive): zstd, 7z...
         raise SGFError saying so; plain and gzip inputs are read as
