@@ -53,7 +53,30 @@ typedef struct {
   int only;                /* no header after the first (an empty stream) */
   long long pulled;        /* bytes read from src beyond the head */
   PyObject *et, *ev, *etb; /* an exception a callback caught */
+  int busy; /* in libarchive, without the GIL: no other call meanwhile */
 } Archive;
+
+/* libarchive decompresses with the GIL released, so that other threads
+ * run meanwhile; its callbacks (ar_read, ar_seek) take it again to call
+ * the source's methods. A second thread's call on the same reader then
+ * raises RuntimeError instead of entering libarchive twice. */
+#define AR_UNLOCKED(s, call) \
+  do {                       \
+    (s)->busy = 1;           \
+    Py_BEGIN_ALLOW_THREADS;  \
+    call;                    \
+    Py_END_ALLOW_THREADS;    \
+    (s)->busy = 0;           \
+  } while (0)
+
+/* 0, or -1 with RuntimeError when another thread is in libarchive with
+ * this reader. */
+static int ar_idle(Archive *s) {
+  if (!s->busy) return 0;
+  PyErr_SetString(PyExc_RuntimeError,
+                  "sgfstream: an archive reader used by two threads at once");
+  return -1;
+}
 
 static PyTypeObject Archive_Type;
 static PyObject *SGFError; /* sgfstream._core.SGFError */
@@ -89,8 +112,19 @@ static void keep_exception(Archive *s) {
   s->etb = etb;
 }
 
+static la_ssize_t ar_read_locked(struct archive *a, Archive *s,
+                                 const void **out);
+
+/* libarchive's read callback: called without the GIL (AR_UNLOCKED). */
 static la_ssize_t ar_read(struct archive *a, void *ud, const void **out) {
-  Archive *s = ud;
+  PyGILState_STATE g = PyGILState_Ensure();
+  la_ssize_t n = ar_read_locked(a, ud, out);
+  PyGILState_Release(g);
+  return n;
+}
+
+static la_ssize_t ar_read_locked(struct archive *a, Archive *s,
+                                 const void **out) {
   if (s->et) return ARCHIVE_FATAL;
   if (s->head) {
     /* the head, given whole once; released at the next call, when
@@ -139,10 +173,19 @@ fail:
   return ARCHIVE_FATAL;
 }
 
+static la_int64_t ar_seek_locked(Archive *s, la_int64_t off, int whence);
+
+/* libarchive's seek callback: called without the GIL (AR_UNLOCKED). */
 static la_int64_t ar_seek(struct archive *a, void *ud, la_int64_t off,
                           int whence) {
-  Archive *s = ud;
   (void)a;
+  PyGILState_STATE g = PyGILState_Ensure();
+  la_int64_t r = ar_seek_locked(ud, off, whence);
+  PyGILState_Release(g);
+  return r;
+}
+
+static la_int64_t ar_seek_locked(Archive *s, la_int64_t off, int whence) {
   if (s->et) return ARCHIVE_FATAL;
   long long to = (long long)off;
   int how = 0;
@@ -282,7 +325,8 @@ static int next_header(Archive *s) {
   struct archive_entry *e;
   int retries = 0;
   for (;;) {
-    int rc = archive_read_next_header(s->a, &e);
+    int rc;
+    AR_UNLOCKED(s, rc = archive_read_next_header(s->a, &e));
     if (rc == ARCHIVE_EOF) return 0;
     if (rc == ARCHIVE_RETRY && ++retries < 100) continue;
     if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) return -1;
@@ -317,6 +361,7 @@ static PyObject *ar_open(Archive *s, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"maybe", NULL};
   int maybe = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &maybe)) return NULL;
+  if (ar_idle(s) < 0) return NULL;
   if (s->a || s->state != AR_NONE) {
     PyErr_SetString(PyExc_ValueError, "Archive.open(): opened already");
     return NULL;
@@ -358,7 +403,8 @@ static PyObject *ar_open(Archive *s, PyObject *args, PyObject *kw) {
   archive_read_set_read_callback(a, ar_read);
   if (s->seek) archive_read_set_seek_callback(a, ar_seek);
   archive_read_set_callback_data(a, s);
-  int rc = archive_read_open1(a);
+  int rc;
+  AR_UNLOCKED(s, rc = archive_read_open1(a));
   int got = rc == ARCHIVE_OK || rc == ARCHIVE_WARN ? next_header(s) : -1;
   if (got == -2) return NULL;
   if (got < 0 && !s->et && empty_stream(a)) {
@@ -392,6 +438,7 @@ static PyObject *ar_iter(PyObject *s) {
 }
 
 static PyObject *ar_next(Archive *s) {
+  if (ar_idle(s) < 0) return NULL;
   if (s->first) {
     s->first = 0;
     Py_INCREF(s->member);
@@ -416,11 +463,13 @@ static PyObject *ar_next(Archive *s) {
 /* Up to n bytes of the entry into out: the bytes given (0 at its end),
  * or -1 with an exception set. */
 static Py_ssize_t ar_fill(Archive *s, char *out, Py_ssize_t n) {
+  if (ar_idle(s) < 0) return -1;
   while (s->state == AR_ENTRY && s->hole == 0 && s->blklen == 0) {
     const void *buf;
     size_t len;
     la_int64_t off;
-    int rc = archive_read_data_block(s->a, &buf, &len, &off);
+    int rc;
+    AR_UNLOCKED(s, rc = archive_read_data_block(s->a, &buf, &len, &off));
     if (rc == ARCHIVE_EOF) {
       s->state = AR_ENTRY_END;
       break;
@@ -484,6 +533,7 @@ static PyObject *ar_read_(Archive *s, PyObject *args) {
 }
 
 static PyObject *ar_close(Archive *s, PyObject *noargs) {
+  if (ar_idle(s) < 0) return NULL;
   archive_free_(s);
   Py_RETURN_NONE;
 }

@@ -157,6 +157,56 @@ class TestLibarchive(Case):
             with self.assertRaises(sgfstream.SGFError):
                 list(sgfstream.headers(NotSeekable(raw[:cut])))
 
+    def test_threads(self):
+        """libarchive runs without the GIL: four threads reading zstd and
+        xz files at once each get every game, as one thread does."""
+        import threading
+        paths = [self.compressed(t, s) for t, s in (("zstd", ".zst"), ("xz", ".xz"))]
+        got = {}
+
+        def read(i):
+            got[i] = [g.data for g in sgfstream.games(paths[i % 2])]
+
+        ts = [threading.Thread(target=read, args=(i,)) for i in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        for i in range(4):
+            self.same(got[i], self.want, "thread %d" % i)
+
+    def test_reentrant_call_refused(self):
+        """A call on the reader made while libarchive is inside it (here
+        by the source's own readinto, which libarchive calls) raises
+        RuntimeError in that call instead of entering libarchive twice;
+        the outer read goes on unharmed."""
+        from sgfstream import _archive
+        raw = open(self.compressed("zstd", ".zst"), "rb").read()
+        seen = []
+
+        class Source(NotSeekable):
+            def readinto(self, b):
+                if not seen:
+                    try:
+                        reader.readinto(bytearray(16))
+                        seen.append("entered")
+                    except RuntimeError as e:
+                        seen.append(str(e))
+                return super().readinto(b)
+
+        reader = _archive.Archive(Source(raw), b"", "x.zst", None)
+        self.assertTrue(reader.open())
+        self.assertEqual(next(iter(reader)), None)  # one compressed stream
+        out = bytearray()
+        buf = bytearray(1 << 16)
+        while True:
+            k = reader.readinto(buf)
+            if not k:
+                break
+            out += buf[:k]
+        self.assertEqual(seen, ["sgfstream: an archive reader used by two threads at once"])
+        self.assertEqual(bytes(out), self.data)
+
     def test_zstd(self):
         path = self.compressed("zstd", ".zst")
         raw = self.check_stream(path)
