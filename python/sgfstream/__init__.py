@@ -493,8 +493,11 @@ def headers(source, *, strict=False, charset=None):
     has no character for...), which is given read as ISO-8859-1, one a
     field, as `sgf json --headers` reports them: at the byte that does
     not decode, severity 'error', named bad-utf8 (40) under UTF-8, else
-    bad-text (100, the bindings' own code). A dict without that key had
-    none. In strict mode each is SGFError instead. (The key is there only
+    bad-text (100, the bindings' own code); and, as warnings, the tool's
+    two notes on the header itself: bad-size (101, an SZ that is not a
+    board size: its text is the size) and unknown-charset (102, a CA
+    iconv does not know: text read as UTF-8, else ISO-8859-1). A dict
+    without that key had none. In strict mode each is SGFError instead. (The key is there only
     then, so that a table of clean games has the same columns as ever.)
     A dict comes once its game has ended.
 

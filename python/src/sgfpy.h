@@ -55,6 +55,11 @@ PyObject *sgfpy_text_diag(PyObject *file, sgf_pos pos, const char *raw,
 /* Its codes: bad-utf8 under UTF-8 (the catalogue's), else bad-text (the
  * binding's, as the JavaScript package's). */
 #define SGFPY_DIAG_BAD_TEXT 100
+/* headers(): the notes `sgf json --headers` adds on the header itself, as
+ * warnings (the value is still given: the text of an SZ that is not a
+ * size; text under an unknown CA read as UTF-8, else ISO-8859-1). */
+#define SGFPY_DIAG_BAD_SIZE 101
+#define SGFPY_DIAG_UNKNOWN_CHARSET 102
 
 /* Fills a struct sequence's n items from v (module.c). */
 PyObject *sgfpy_structseq_fill(PyObject *o, PyObject **v, int n);

@@ -17,6 +17,7 @@
  * headers: the root node's header fields, typed; SGF_SKIP at the root's
  * node end passes over the rest of the game at tokenizer speed.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "sgfpy.h"
@@ -488,6 +489,20 @@ static int header_bad_text(Stream *s, int i, const sgf_charset_info *info,
   return 0;
 }
 
+/* headers: a warning of the header itself at the '[' of field i's value
+ * (or of CA, i == NFIELDS), in s->pending with the game's others, as
+ * `sgf json --headers` says it (tools/json/json_value.c). A warning
+ * stops nothing, in strict mode neither. 0, or -1 with an exception. */
+static int header_warning(Stream *s, int i, int code, const char *name,
+                          const char *msg) {
+  PyObject *d = sgfpy_diagnostic_make(s->dfile, header_pos(s, i), code, name,
+                                      "warning", msg);
+  if (!d) return -1;
+  int rc = PyList_Append(s->pending, d);
+  Py_DECREF(d);
+  return rc;
+}
+
 /* headers: the value of a field as Python: typed, or as text. */
 static PyObject *header_value(Stream *s, int i) {
   const char *raw = s->hbuf + s->hstart[i];
@@ -509,7 +524,10 @@ static PyObject *header_value(Stream *s, int i) {
       sgf_board b;
       if (sgf_board_decode(raw, len, &b, NULL) == 0)
         return Py_BuildValue("(ii)", b.width, b.height);
-      break;
+      if (header_warning(s, i, SGFPY_DIAG_BAD_SIZE, "bad-size",
+                         "SZ: not a board size; 19 x 19 assumed") < 0)
+        return NULL;
+      break; /* the text, as the tool gives it */
     }
     default:
       break;
@@ -571,7 +589,17 @@ static int headers_done(Stream *s) {
              grow(&s->text, &s->text_cap, s->hsize[NFIELDS] + 1) == 0) {
     size_t n = sgf_text_decode(s->hbuf + s->hstart[NFIELDS], s->hsize[NFIELDS],
                                s->text, SGF_TEXT_SIMPLE);
-    sgf_charset_set_ca(s->cs, s->text, n); /* unknown: the default applies */
+    if (sgf_charset_set_ca(s->cs, s->text, n) != 0) {
+      /* unknown: the default applies */
+      char msg[160];
+      snprintf(msg, sizeof msg,
+               "CA[%.*s]: a charset iconv does not know; text read as "
+               "UTF-8, else ISO-8859-1",
+               (int)(n > 40 ? 40 : n), s->text);
+      if (header_warning(s, NFIELDS, SGFPY_DIAG_UNKNOWN_CHARSET,
+                         "unknown-charset", msg) < 0)
+        goto fail_nov;
+    }
     probe = ascii_probe(s, 3, s->text, n);
   } else {
     probe = ascii_probe(s, 1, NULL, 0);

@@ -9,6 +9,7 @@ same severity and message; named bad-utf8 (40) under UTF-8, else bad-text
 
 import io
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -84,6 +85,35 @@ class TestHeaderText(unittest.TestCase):
         got = [str(d) for h in sgfstream.headers(self.path) for d in h.get("diagnostics", [])]
         self.assertEqual(got, [w + " [%s]" % x[4] for w, x in zip(want, WANT)])
         self.assertEqual(len(want), len(WANT))
+
+    def test_header_notes(self):
+        """The tool's two notes on the header itself, as warnings that stop
+        nothing (strict mode neither): an SZ that is not a size (its text
+        is given) and a CA iconv does not know (text read as UTF-8, else
+        ISO-8859-1); at the '[' of the value, in input order with the
+        game's others; the same lines `sgf json --headers` prints."""
+        data = b"(;SZ[x]\nCA[no-such-cs]PB[caf\xc3\xa9];B[aa])(;SZ[9:x];B[bb])(;SZ[13]CA[latin1])"
+        path = os.path.join(self.tmp, "notes.sgf")
+        with open(path, "wb") as f:
+            f.write(data)
+        for strict in (False, True):
+            hs = list(sgfstream.headers(path, strict=strict))
+            self.assertEqual([(h["size"], h["black"]) for h in hs],
+                             [("x", "caf\u00e9"), ("9:x", None), ((13, 13), None)])
+            got = [[(d.line, d.column, d.code, d.name, d.severity, d.message)
+                    for d in h.get("diagnostics", [])] for h in hs]
+            self.assertEqual(got, [
+                [(1, 5, 101, "bad-size", "warning", "SZ: not a board size; 19 x 19 assumed"),
+                 (2, 3, 102, "unknown-charset", "warning", "CA[no-such-cs]: a charset iconv "
+                  "does not know; text read as UTF-8, else ISO-8859-1")],
+                [(2, 35, 101, "bad-size", "warning", "SZ: not a board size; 19 x 19 assumed")],
+                []])
+        if BUILD and os.access(SGF, os.X_OK):
+            r = subprocess.run([SGF, "json", "--headers", path], capture_output=True)
+            want = [line for line in r.stderr.decode("utf-8").splitlines() if ": warning: " in line]
+            got = [re.sub(r" \[[a-z-]+\]$", "", str(d))
+                   for h in sgfstream.headers(path) for d in h.get("diagnostics", [])]
+            self.assertEqual(got, want)
 
     def test_root_across_reads(self):
         """A root node read in many pieces (a reader giving a few bytes at
