@@ -509,9 +509,11 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
   if ((r = end_node(b, p)) != 0) return r;
   if (b->fresh) {
     b->fresh = 0; /* an empty game tree: cur is where it hung */
-  } else if (b->cur) {
+  } else if (b->cur && b->depth > 0) {
     /* close the sequence: climb to its first node (HEAD); cur goes back
-     * to that node's parent, whose last child it is */
+     * to that node's parent, whose last child it is (not at the game's
+     * end: the game is finished, nothing more hangs on it; the climb
+     * would walk its whole last sequence, the main line of most games) */
     sgf__bnode *n = b->cur;
     while (!(n->flags & SGF__N_HEAD) && n->parent) n = n->parent;
     b->lastc = n;
