@@ -105,6 +105,23 @@ static int live_reserve(TreeObject *t) {
 static NodeObject *node_free[NODE_FREE_MAX];
 static int node_free_n;
 
+/* PyObject_Init(no, tp) for plain memory (node_make), heap whether tp is
+ * a heap type (referenced by its instances). Inline where the
+ * interpreter's object header is the usual one: the type and one
+ * reference. (tracemalloc, when tracing, then keeps a reused node's
+ * memory under the traceback of its first allocation.) */
+static inline void node_init(NodeObject *no, PyTypeObject *tp, int heap) {
+#if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS) || \
+    PY_VERSION_HEX >= 0x030C0000
+  (void)heap;
+  PyObject_Init((PyObject *)no, tp);
+#else
+  Py_SET_TYPE(no, tp);
+  if (heap) Py_INCREF(tp);
+  Py_SET_REFCNT(no, 1);
+#endif
+}
+
 /* A new Node for n, whose id is id, entered in the table (room reserved:
  * live_reserve). New reference, or NULL. */
 #if defined(__GNUC__)
@@ -120,7 +137,7 @@ node_make(TreeObject *t, const sgf_node *n, size_t id) {
     no = node_free_n ? node_free[--node_free_n]
                      : PyObject_Malloc(sizeof(NodeObject));
     if (!no) return PyErr_NoMemory();
-    PyObject_Init((PyObject *)no, tp);
+    node_init(no, tp, (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0);
   } else {
     no = (NodeObject *)tp->tp_alloc(tp, 0);
     if (!no) return NULL;
@@ -151,6 +168,62 @@ static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
                                        const char *raw, size_t len,
                                        size_t nprops);
 
+/* sgfmill's (colour, (row, col)) results (cached_move) */
+static PyObject *move_cache[2][SGF_BOARD_MAX * SGF_BOARD_MAX];
+static SGFPY_COLD PyObject *mill_fast_move_rest(TreeObject *t, sgf_color c,
+                                                const char *raw, size_t len,
+                                                size_t nprops);
+
+/* line_list's loop for sgfmill's games of plain nodes, never edited: the
+ * Nodes of v[0..k) into items, each new one made (node_make) with its
+ * get_move() result (mill_fast_move), in one loop with what it reads
+ * from the tree kept at hand. 0, or -1 with an error set (no memory). */
+static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
+                           PyObject **items) {
+  PyObject **const live = t->live;
+  PyTypeObject *const tp = t->node_type;
+  const int heap = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
+  /* a usual point: a-z, on the board */
+  const unsigned w = t->width < 26 ? (unsigned)t->width : 26;
+  const unsigned h = t->height < 26 ? (unsigned)t->height : 26;
+  const int top = t->height - 1;
+  for (size_t i = 0; i < k; i++) {
+    const sgf_line_node *e = &v[i];
+    PyObject *o = live[e->id];
+    if (o) {
+      Py_INCREF(o);
+      items[i] = o;
+      continue;
+    }
+    NodeObject *no = node_free_n ? node_free[--node_free_n]
+                                 : PyObject_Malloc(sizeof(NodeObject));
+    if (!no) {
+      PyErr_NoMemory();
+      return -1;
+    }
+    node_init(no, tp, heap);
+    Py_INCREF(t);
+    no->owner = t;
+    no->n = e->node;
+    no->id = e->id;
+    no->rawmap = NULL;
+    PyObject *mv = NULL;
+    if (e->len == 2 && (e->move == SGF_COLOR_BLACK ||
+                        (e->move == SGF_COLOR_WHITE && e->nprops == 1))) {
+      unsigned x = (unsigned char)e->raw[0] - 'a';
+      unsigned y = (unsigned char)e->raw[1] - 'a';
+      if (x < w && y < h)
+        mv = move_cache[e->move == SGF_COLOR_WHITE]
+                       [(top - (int)y) * SGF_BOARD_MAX + (int)x];
+    }
+    if (!mv) mv = mill_fast_move_rest(t, e->move, e->raw, e->len, e->nprops);
+    no->move = mv;
+    live[e->id] = (PyObject *)no;
+    items[i] = (PyObject *)no;
+  }
+  return 0;
+}
+
 /* The list of the Nodes from n along first children to the end of its
  * line (n NULL: an empty list), the line read from the library in bulk
  * (sgf_node_line); for sgfmill's games each new node gets its get_move()
@@ -168,6 +241,10 @@ static PyObject *line_list(TreeObject *t, const sgf_node *n) {
   while (n && k < cap) k += sgf_node_line(n, v + k, cap - k, &n);
   if (live_reserve(t) < 0 || !(l = PyList_New((Py_ssize_t)k))) goto done;
   int mill = t->mill && !t->cur;
+  if (mill && t->node_plain) {
+    if (mill_line_items(t, v, k, ((PyListObject *)l)->ob_item) < 0) Py_CLEAR(l);
+    goto done;
+  }
   for (size_t i = 0; i < k; i++) {
     PyObject *o = t->live[v[i].id];
     if (o) {
@@ -216,6 +293,25 @@ static int node_clear(NodeObject *self) {
  * attributes. That saves a third of the cost of making a node. */
 static void node_dealloc(NodeObject *self) {
   PyTypeObject *tp = Py_TYPE(self), *b = tp;
+  if (tp->tp_dealloc == (destructor)node_dealloc) {
+    /* Node, or a class of _node_class (a heap type): the usual way a node
+     * dies, one at a time as its line's list goes, in few steps */
+    TreeObject *t = self->owner;
+    if (t) {
+      if (self->id < t->nlive && t->live[self->id] == (PyObject *)self)
+        t->live[self->id] = NULL;
+      self->owner = NULL;
+      Py_DECREF(t);
+    }
+    Py_CLEAR(self->rawmap);
+    if (node_free_n < NODE_FREE_MAX && tp->tp_free == PyObject_Free &&
+        tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject))
+      node_free[node_free_n++] = self;
+    else
+      tp->tp_free((PyObject *)self);
+    if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) Py_DECREF(tp);
+    return;
+  }
   node_clear(self);
   if (tp->tp_free == PyObject_Free && node_free_n < NODE_FREE_MAX &&
       tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject))
@@ -716,7 +812,6 @@ static PyObject *mill_point_obj(TreeObject *t, const char *raw, size_t len,
  * and the pairs with each colour, by row * SGF_BOARD_MAX + col, and the
  * passes. Tuples are immutable: sharing them is invisible. */
 static PyObject *point_cache[SGF_BOARD_MAX * SGF_BOARD_MAX];
-static PyObject *move_cache[2][SGF_BOARD_MAX * SGF_BOARD_MAX];
 static PyObject *pass_cache[2];
 
 static PyObject *cached_move(int white, int row, int col) {
@@ -829,28 +924,37 @@ static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
   return mill_fast_move_rest(t, c, raw, len, nprops);
 }
 
-static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
-  /* The usual case first, with nothing else on its way: a node of a tree
-   * never edited (none deleted), its result found with it (line_list)
-   * or its move a usual one (mill_fast_move). The rest:
-   * mill_get_move_all. */
+/* node_mill_get_move past its first case: a node whose result was not
+ * found with it, or of an edited tree, or deleted. */
+static SGFPY_COLD PyObject *mill_get_move_rest(NodeObject *self) {
+  /* A node of a tree never edited (none deleted) whose move is a usual
+   * one (mill_fast_move). The rest: mill_get_move_all. */
   TreeObject *t = self->owner;
   const sgf_node *n = self->n;
   if (t && n && !t->cur) {
-    PyObject *r = self->move;
-    if (!r) {
-      const char *raw;
-      size_t len;
-      sgf_color c = sgf_node_move_raw(n, &raw, &len);
-      r = mill_fast_move(t, c, raw, len,
-                         c == SGF_COLOR_WHITE ? sgf_node_prop_count(n) : 1);
-    }
+    const char *raw;
+    size_t len;
+    sgf_color c = sgf_node_move_raw(n, &raw, &len);
+    PyObject *r = mill_fast_move(
+        t, c, raw, len, c == SGF_COLOR_WHITE ? sgf_node_prop_count(n) : 1);
     if (r) {
       Py_INCREF(r);
       return r;
     }
   }
   return mill_get_move_all(self);
+}
+
+static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+  /* The usual case, with nothing else on its way: the result found with
+   * the node (line_list: a node alive has its owner), the tree never
+   * edited since. */
+  PyObject *r = self->move;
+  if (r && !self->owner->cur) {
+    Py_INCREF(r);
+    return r;
+  }
+  return mill_get_move_rest(self);
 }
 
 PyDoc_STRVAR(mill_points_doc,
