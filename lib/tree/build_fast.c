@@ -395,22 +395,23 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
  * (dpos) are written for the run's last node only: the ';' that follows
  * a run node ends it, so they are read for no other. */
 
-/* Link n (slot id, flags f: BLACK, WHITE or 0; its value the two bytes
- * v) as the only child of parent, the node linked just before it; as
- * link_node (may_scan 0) and direct_value_done would. */
+/* Link n (slot id, flags f: BLACK, WHITE or 0; its identifier's code
+ * code; its value the two bytes v) as the only child of parent, the node
+ * linked just before it; as link_node (may_scan 0) and direct_value_done
+ * would, but for what no one reads of a node CHAIN closes: its record
+ * in the scratch keeps only its links (parent, children, next, slot,
+ * flags), not its property record, value bytes nor index slot (ix), for
+ * the tree takes a node whose one property is inline (SGF__N_ONE) from
+ * fn alone (tree_compact.c), and a closed node is never opened again. */
 HOT_INLINE void chain_link(sgf_tree_builder *b, sgf__bnode *parent,
                            sgf__bnode *n, uint32_t id, uint32_t f,
-                           const char *v) {
-  sgf__prop *const pr = DPROP(n);
+                           unsigned code, const char *v) {
   sgf_node *const nd = &b->fn[id];
   char inl[4];
-  pr->nvalues = 1;
-  pr->flags = (uint16_t)(SGF__P_INL | 2u);
-  b->ix[id] = n;
   n->parent = parent;
   n->first_child = n->next = NULL;
-  n->props = pr;
-  n->nprops = 1;
+  n->props = NULL; /* (no record: see above) */
+  n->nprops = 0;
   n->slot = id;
   n->flags = f;
   nd->parent = id - 1;
@@ -420,7 +421,7 @@ HOT_INLINE void chain_link(sgf_tree_builder *b, sgf__bnode *parent,
   inl[1] = v[1];
   inl[2] = inl[3] = 0;
   memcpy(nd->u.inl, inl, 4);
-  nd->code = pr->code;
+  nd->code = (uint16_t)code;
   nd->flags =
       (uint16_t)((f & SGF__N_MOVE) | SGF__N_ONE | (2u << SGF__N_LEN_SHIFT));
   parent->first_child = n;
@@ -497,7 +498,6 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
       for (;;) {
         c = nd.letter;
         n = next;
-        DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
         last = nd.at;
         if (--k == 0) { /* the last CHAIN takes: nd is the next node */
           lpos = sgf_run_iter_last(&it);
@@ -512,13 +512,13 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
         used += DIRECT_TAKE(2);
         next = (sgf__bnode *)((char *)bl + used);
         id++;
-        chain_link(b, b->cur, n, id, move_flags(c), last + 3);
+        /* (the letter's code: IDENTIFIER CODES) */
+        chain_link(b, b->cur, n, id, move_flags(c), (unsigned)(c - 'A'),
+                   last + 3);
         b->cur = n;
-        DBYTES(n)[0] = last[3];
-        DBYTES(n)[1] = last[4];
-        DBYTES(n)[2] = '\0';
       }
       /* n, the last node taken, stays open: DIRECT, whole */
+      DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
       bl->used = used;
       t->nnodes = t->nslots = id + 1;
       b->dn = n;

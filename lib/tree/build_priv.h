@@ -137,7 +137,9 @@ struct sgf_tree_builder {
   size_t vroom;    /* bytes the current property may still take before
                       max_value_bytes (raw values + sizeof(sgf__val)
                       each, as the reader counts) */
-  sgf__bnode **ix; /* the game's nodes in pre-order: ixcap slots */
+  sgf__bnode **ix; /* the game's nodes in pre-order: ixcap slots (not
+                      written for the nodes a move run's CHAIN closes,
+                      which tree_compact.c takes from fn alone) */
   size_t ixcap;
   sgf_node *fn; /* the same nodes as the tree will hold them (FLAT AS
                    THEY COME): fncap >= ixcap slots */
