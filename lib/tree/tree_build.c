@@ -199,7 +199,7 @@ static void drop_game(sgf_tree_builder *b) {
   b->direct = b->dstate = 0;
   b->npp = b->nvals = b->sblen = 0;
   b->in_prop = b->in_value = 0;
-  b->c_props = b->c_vbytes = b->c_pos = b->c_bytes = 0;
+  b->c_props = b->c_vbytes = b->c_pos = b->c_bytes = b->c_nodes = 0;
 }
 
 /* Report a failure (SGF__ERR_* or ERR_VALUE) at the current event and drop
