@@ -174,6 +174,13 @@ static SGFPY_COLD PyObject *mill_fast_move_rest(TreeObject *t, sgf_color c,
                                                 const char *raw, size_t len,
                                                 size_t nprops);
 
+/* The usual results of mill_fast_move on the board last asked for
+ * (board_w x board_h), by colour (SGF_COLOR_BLACK, SGF_COLOR_WHITE) and
+ * the point's raw letters (y * 26 + x): move_cache's, borrowed, or NULL
+ * while not looked up (mill_line_items). */
+static PyObject *board_moves[3][26 * 26];
+static int board_w, board_h;
+
 /* line_list's loop for sgfmill's games of plain nodes, never edited: the
  * Nodes of v[0..k) into items, each new one made (node_make) with its
  * get_move() result (mill_fast_move), in one loop with what it reads
@@ -183,10 +190,13 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
   PyObject **const live = t->live;
   PyTypeObject *const tp = t->node_type;
   const int heap = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
-  /* a usual point: a-z, on the board */
-  const unsigned w = t->width < 26 ? (unsigned)t->width : 26;
-  const unsigned h = t->height < 26 ? (unsigned)t->height : 26;
-  const int top = t->height - 1;
+  int nfree = node_free_n; /* (node_free_n again at the end) */
+  int rc = 0;
+  if (t->width != board_w || t->height != board_h) {
+    memset(board_moves, 0, sizeof board_moves);
+    board_w = t->width;
+    board_h = t->height;
+  }
   for (size_t i = 0; i < k; i++) {
     const sgf_line_node *e = &v[i];
     PyObject *o = live[e->id];
@@ -195,11 +205,12 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
       items[i] = o;
       continue;
     }
-    NodeObject *no = node_free_n ? node_free[--node_free_n]
-                                 : PyObject_Malloc(sizeof(NodeObject));
+    NodeObject *no =
+        nfree ? node_free[--nfree] : PyObject_Malloc(sizeof(NodeObject));
     if (!no) {
       PyErr_NoMemory();
-      return -1;
+      rc = -1;
+      break;
     }
     node_init(no, tp, heap);
     Py_INCREF(t);
@@ -210,18 +221,22 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     PyObject *mv = NULL;
     if (e->len == 2 && (e->move == SGF_COLOR_BLACK ||
                         (e->move == SGF_COLOR_WHITE && e->nprops == 1))) {
+      /* a point a-z (mill_fast_move) */
       unsigned x = (unsigned char)e->raw[0] - 'a';
       unsigned y = (unsigned char)e->raw[1] - 'a';
-      if (x < w && y < h)
-        mv = move_cache[e->move == SGF_COLOR_WHITE]
-                       [(top - (int)y) * SGF_BOARD_MAX + (int)x];
+      if (x < 26 && y < 26) {
+        PyObject **slot = &board_moves[e->move][y * 26 + x];
+        if (!(mv = *slot) && x < (unsigned)t->width && y < (unsigned)t->height)
+          *slot = mv = mill_fast_move(t, e->move, e->raw, 2, e->nprops);
+      }
     }
     if (!mv) mv = mill_fast_move_rest(t, e->move, e->raw, e->len, e->nprops);
     no->move = mv;
     live[e->id] = (PyObject *)no;
     items[i] = (PyObject *)no;
   }
-  return 0;
+  node_free_n = nfree;
+  return rc;
 }
 
 /* The list of the Nodes from n along first children to the end of its

@@ -89,6 +89,27 @@ class TestPaths(unittest.TestCase):
         g._set_board(25, 25, False)  # tt a point on 25x25
         self.assertEqual(nodes[3].get_move(), ("b", (5, 19)))
 
+    def test_get_move_board_after_board(self):
+        # one game after another on boards of other sizes: each game's
+        # points on its own board (row 0 at the bottom), whatever the
+        # game before was read on
+        for size in (19, 5, 19, 9, 25, 9, 7, 19):
+            g = sgf.Sgf_game.from_bytes(
+                b"(;SZ[%d];B[cc];W[ab];B[ea];W[dd]C[x])" % size)
+            self.assertEqual(
+                [n.get_move() for n in g.get_main_sequence()],
+                [(None, None), ("b", (size - 3, 2)), ("w", (size - 2, 0)),
+                 ("b", (size - 1, 4)), ("w", (size - 4, 3))], size)
+        for size, pt in ((5, b"ff"), (19, b"ff"), (5, b"ee"), (19, b"ss")):
+            g = sgf.Sgf_game.from_bytes(b"(;SZ[%d];B[%s])" % (size, pt))
+            node = g.get_main_sequence()[1]
+            if pt[0] - 97 < size:
+                self.assertEqual(node.get_move(),
+                                 ("b", (size - 1 - (pt[1] - 97), pt[0] - 97)))
+            else:
+                with self.assertRaises(ValueError):
+                    node.get_move()
+
     def test_get_move_after_edits(self):
         # an edited tree takes get_move's general path: the same answers
         g = sgf.Sgf_game.from_bytes(b"(;C[x];B[aa];W[bb];B[cc])")
