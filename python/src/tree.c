@@ -48,6 +48,8 @@ typedef struct TreeObject {
   int width, height; /* the board sgfmill points are read on */
   int mill_lenient;  /* sgfmill points: letters A-Z as 26-51 too */
   int node_plain;    /* node_type's instances are plain memory (node_make) */
+  int node_fast;     /* ... and die in node_dealloc's first case: a heap
+                        type of _node_class, freed by PyObject_Free */
   int mill;          /* sgfmill's (_set_board called): line_list reads the
                         nodes' moves too */
 } TreeObject;
@@ -308,23 +310,21 @@ static int node_clear(NodeObject *self) {
  * attributes. That saves a third of the cost of making a node. */
 static void node_dealloc(NodeObject *self) {
   PyTypeObject *tp = Py_TYPE(self), *b = tp;
-  if (tp->tp_dealloc == (destructor)node_dealloc) {
-    /* Node, or a class of _node_class (a heap type): the usual way a node
-     * dies, one at a time as its line's list goes, in few steps */
-    TreeObject *t = self->owner;
-    if (t) {
-      if (self->id < t->nlive && t->live[self->id] == (PyObject *)self)
-        t->live[self->id] = NULL;
-      self->owner = NULL;
-      Py_DECREF(t);
-    }
-    Py_CLEAR(self->rawmap);
-    if (node_free_n < NODE_FREE_MAX && tp->tp_free == PyObject_Free &&
-        tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject))
+  TreeObject *t = self->owner;
+  if (t && tp == t->node_type && t->node_fast) {
+    /* the usual way a node dies, one at a time as its line's list goes,
+     * in few steps: of its tree's node class (whose instances node_make
+     * made, its table entry reserved), a heap type, freed by
+     * PyObject_Free */
+    PyObject *rawmap = self->rawmap;
+    if (t->live[self->id] == (PyObject *)self) t->live[self->id] = NULL;
+    Py_DECREF(t);
+    Py_XDECREF(rawmap);
+    if (node_free_n < NODE_FREE_MAX)
       node_free[node_free_n++] = self;
     else
-      tp->tp_free((PyObject *)self);
-    if (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) Py_DECREF(tp);
+      PyObject_Free(self);
+    Py_DECREF(tp);
     return;
   }
   node_clear(self);
@@ -1394,6 +1394,9 @@ static PyObject *tree_alloc(PyTypeObject *type, sgf_tree *tree) {
   t->node_plain = nt->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(nt) &&
                   nt->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
                   nt->tp_itemsize == 0;
+  t->node_fast = t->node_plain && nt->tp_dealloc == (destructor)node_dealloc &&
+                 nt->tp_free == PyObject_Free &&
+                 (nt->tp_flags & Py_TPFLAGS_HEAPTYPE);
   return (PyObject *)t;
 }
 
@@ -1743,6 +1746,72 @@ done:
   Py_XDECREF(ca);
   Py_DECREF(c.diags);
   return r;
+}
+
+/* sgfstream.sgfmill's Sgf_game.from_bytes (set up by
+ * _mill_from_bytes_init): the Python functions for every case
+ * (_from_bytes), past _mill_parse (_from_parsed), Sgf_game._setup and
+ * the encoding check _mill_parse takes. */
+static PyObject *fb_general, *fb_parsed, *fb_setup, *fb_checked;
+static PyObject *str_setup;
+
+PyDoc_STRVAR(mill_from_bytes_init_doc,
+             "_mill_from_bytes_init(general, parsed, setup, checked)\n\n"
+             "Sets up _mill_from_bytes (sgfstream.sgfmill.sgf does).");
+static PyObject *mod_mill_from_bytes_init(PyObject *m, PyObject *args) {
+  PyObject *g, *p, *s, *c;
+  if (!PyArg_ParseTuple(args, "OOOO", &g, &p, &s, &c)) return NULL;
+  Py_INCREF(g);
+  Py_INCREF(p);
+  Py_INCREF(s);
+  Py_INCREF(c);
+  Py_XSETREF(fb_general, g);
+  Py_XSETREF(fb_parsed, p);
+  Py_XSETREF(fb_setup, s);
+  Py_XSETREF(fb_checked, c);
+  Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(
+    mill_from_bytes_doc,
+    "from_bytes($module, cls, /, bb, override_encoding=None, *, "
+    "lenient=False)\n--\n\n"
+    "Read the first game tree of bb (bytes-like).\n\n"
+    "The raw property encoding is the root's CA (ISO-8859-1 without\n"
+    "one), or override_encoding, which then replaces CA. The board is\n"
+    "the root's SZ (19 without one). ValueError if the data cannot be\n"
+    "parsed or SZ or CA is unacceptable, with the place in the message.\n\n"
+    "lenient=True (not in sgfmill): take what the C library repairs\n"
+    "(see sgfstream.sgfmill), boards up to 52x52 and SZ[w:h] (get_size()\n"
+    "then gives (w, h)).");
+/* The usual call, from_bytes(bb) of a class whose _setup is Sgf_game's,
+ * with no Python frame: _mill_parse with the checked encoding, its game
+ * returned when it finished one, else _from_parsed; every other call
+ * goes to _from_bytes, as it came. */
+static PyObject *mod_mill_from_bytes(PyObject *m, PyObject *const *args,
+                                     Py_ssize_t nargs, PyObject *kwnames) {
+  if (!fb_general) {
+    PyErr_SetString(PyExc_RuntimeError, "_mill_from_bytes_init not called");
+    return NULL;
+  }
+  if (nargs == 2 && !kwnames && PyType_Check(args[0]) &&
+      PyType_IsSubtype((PyTypeObject *)args[0], &Tree_Type)) {
+    PyObject *cls = args[0];
+    PyObject *setup = PyObject_GetAttr(cls, str_setup);
+    if (!setup) return NULL;
+    int quick = setup == fb_setup;
+    Py_DECREF(setup);
+    if (quick) {
+      PyObject *pa[2] = {args[1], fb_checked};
+      PyObject *r = tree_mill_parse(cls, pa, 2);
+      if (!r || (r != Py_None && !PyTuple_CheckExact(r))) return r;
+      PyObject *ra[4] = {cls, r, Py_None, Py_False};
+      PyObject *res = PyObject_Vectorcall(fb_parsed, ra, 4, NULL);
+      Py_DECREF(r);
+      return res;
+    }
+  }
+  return PyObject_Vectorcall(fb_general, args, (size_t)nargs, kwnames);
 }
 
 PyDoc_STRVAR(get_root_doc, "get_root() -> node\n\nThe root node.");
@@ -2708,6 +2777,8 @@ static PyObject *mod_propdef(PyObject *m, PyObject *ident) {
 static PyMethodDef tree_module_methods[] = {
     {"_propdef", (PyCFunction)mod_propdef, METH_O, propdef_doc},
     {"_node_class", (PyCFunction)mod_node_class, METH_VARARGS, node_class_doc},
+    {"_mill_from_bytes_init", (PyCFunction)mod_mill_from_bytes_init,
+     METH_VARARGS, mill_from_bytes_init_doc},
     {NULL}};
 
 int sgfpy_init_tree(PyObject *m) {
@@ -2715,7 +2786,9 @@ int sgfpy_init_tree(PyObject *m) {
   colour_w = PyUnicode_InternFromString("w");
   str_size = PyUnicode_InternFromString("size");
   str_encoding_attr = PyUnicode_InternFromString("_encoding");
-  if (!colour_b || !colour_w || !str_size || !str_encoding_attr) return -1;
+  str_setup = PyUnicode_InternFromString("_setup");
+  if (!colour_b || !colour_w || !str_size || !str_encoding_attr || !str_setup)
+    return -1;
   if (PyType_Ready(&Node_Type) < 0 || PyType_Ready(&Tree_Type) < 0 ||
       PyType_Ready(&Board_Type) < 0)
     return -1;
@@ -2728,5 +2801,15 @@ int sgfpy_init_tree(PyObject *m) {
       return -1;
     }
   }
-  return PyModule_AddFunctions(m, tree_module_methods);
+  if (PyModule_AddFunctions(m, tree_module_methods) < 0) return -1;
+  /* named from_bytes (as sgfstream.sgfmill.sgf sets it on Sgf_game) */
+  static PyMethodDef from_bytes_def = {
+      "from_bytes", (PyCFunction)(void (*)(void))mod_mill_from_bytes,
+      METH_FASTCALL | METH_KEYWORDS, mill_from_bytes_doc};
+  PyObject *fb = PyCFunction_NewEx(&from_bytes_def, m, NULL);
+  if (!fb || PyModule_AddObject(m, "_mill_from_bytes", fb) < 0) {
+    Py_XDECREF(fb);
+    return -1;
+  }
+  return 0;
 }

@@ -76,6 +76,42 @@ class TestPaths(unittest.TestCase):
         self.assertIsInstance(sgf.Sgf_game._mill_parse(CASES[0]), tuple)
         self.assertIsNone(sgf.Sgf_game._mill_parse(CASES[-1], check))
 
+    def test_from_bytes_calls(self):
+        # from_bytes (in C for the usual call) takes every way of calling
+        # it that the Python signature does, and a class's own _setup,
+        # even one given after its first game
+        data = CASES[1]
+        want = outcome(General, data)
+        self.assertEqual(outcome(sgf.Sgf_game, data), want)
+        for call in (lambda c: c.from_bytes(bb=data),
+                     lambda c: c.from_bytes(data, None),
+                     lambda c: c.from_bytes(data, lenient=False),
+                     lambda c: c.from_bytes(bytearray(data)),
+                     lambda c: c.from_bytes(memoryview(data))):
+            g = call(sgf.Sgf_game)
+            self.assertIs(type(g), sgf.Sgf_game)
+            self.assertEqual(
+                [caught(n.get_move) for n in g.get_main_sequence()], want[4])
+        self.assertEqual(sgf.Sgf_game.from_bytes(data, "latin-1").get_charset(),
+                         "ISO-8859-1")
+        with self.assertRaisesRegex(TypeError, "from_bytes"):
+            sgf.Sgf_game.from_bytes()
+        with self.assertRaises(TypeError):
+            sgf.Sgf_game.from_bytes(data, None, None)
+        self.assertEqual(sgf.Sgf_game.from_bytes.__name__, "from_bytes")
+
+        class Late(sgf.Sgf_game):
+            pass
+        seen = []
+        self.assertIs(type(Late.from_bytes(data)), Late)
+
+        def _setup(self, size, encoding):
+            seen.append(size)
+            sgf.Sgf_game._setup(self, size, encoding)
+        Late._setup = _setup
+        self.assertIs(type(Late.from_bytes(data)), Late)
+        self.assertEqual(seen, [9])
+
     def test_get_move_after_a_new_board(self):
         # results found with the nodes are for the board they were read on
         g = sgf.Sgf_game.from_bytes(b"(;C[x];B[pd];W[cc];B[tt])")
