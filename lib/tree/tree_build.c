@@ -126,6 +126,12 @@ static sgf_tree *game_tree(sgf_tree_builder *b) {
     t = sgf__tree_new(&b->alloc, b->max_nodes, b->max_bytes);
     if (!t) return NULL;
   }
+  /* The scratch's blocks 8 KB from the first, where the arena's policy
+   * (a quarter of the bytes its blocks hold, 2 KB at least) starts at
+   * 2 KB: a game of a few hundred moves fills two or three, not seven
+   * (a move run's CHAIN stops at each block's end). The policy counts
+   * from there: rbytes sizes blocks and nothing else. */
+  t->rbytes = 4 * 8192;
   t->reuse = b->spare;
   b->spare = NULL;
   return t;
