@@ -403,29 +403,29 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
  * flags), not its property record, value bytes nor index slot (ix), for
  * the tree takes a node whose one property is inline (SGF__N_ONE) from
  * fn alone (tree_compact.c), and a closed node is never opened again. */
-HOT_INLINE void chain_link(sgf_tree_builder *b, sgf__bnode *parent,
-                           sgf__bnode *n, uint32_t id, uint32_t f,
-                           unsigned code, const char *v) {
-  sgf_node *const nd = &b->fn[id];
-  char inl[4];
+HOT_INLINE void chain_link(sgf_node *fn, sgf__bnode *parent, sgf__bnode *n,
+                           uint32_t id, uint32_t f, unsigned code,
+                           const char *v) {
+  sgf_node nd;
+  /* (whole records, written as such: no field read back) */
   n->parent = parent;
   n->first_child = n->next = NULL;
   n->props = NULL; /* (no record: see above) */
   n->nprops = 0;
-  n->slot = id;
   n->flags = f;
-  nd->parent = id - 1;
-  nd->first_child = nd->next = SGF__NONE;
-  nd->slot = id;
-  inl[0] = v[0];
-  inl[1] = v[1];
-  inl[2] = inl[3] = 0;
-  memcpy(nd->u.inl, inl, 4);
-  nd->code = (uint16_t)code;
-  nd->flags =
+  n->slot = id;
+  nd.parent = id - 1;
+  nd.first_child = nd.next = SGF__NONE;
+  nd.slot = id;
+  nd.flags =
       (uint16_t)((f & SGF__N_MOVE) | SGF__N_ONE | (2u << SGF__N_LEN_SHIFT));
+  nd.code = (uint16_t)code;
+  nd.u.inl[0] = v[0];
+  nd.u.inl[1] = v[1];
+  nd.u.inl[2] = nd.u.inl[3] = 0;
+  fn[id] = nd;
   parent->first_child = n;
-  b->fn[id - 1].first_child = id;
+  fn[id - 1].first_child = id;
 }
 
 /* The flags of a move's letter c, as static_ident gives them. */
@@ -495,6 +495,8 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
       link_node(b, t, n, id, b->open_flags | b->prop_flags,
                 direct_value_done(n, b->dlen), 1, 0);
       DBYTES(n)[b->dlen] = '\0';
+      sgf__bnode *parent = b->cur; /* (locals: no reload after a store) */
+      sgf_node *const fn = b->fn;
       for (;;) {
         c = nd.letter;
         n = next;
@@ -513,10 +515,11 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
         next = (sgf__bnode *)((char *)bl + used);
         id++;
         /* (the letter's code: IDENTIFIER CODES) */
-        chain_link(b, b->cur, n, id, move_flags(c), (unsigned)(c - 'A'),
+        chain_link(fn, parent, n, id, move_flags(c), (unsigned)(c - 'A'),
                    last + 3);
-        b->cur = n;
+        parent = n;
       }
+      b->cur = parent;
       /* n, the last node taken, stays open: DIRECT, whole */
       DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
       bl->used = used;
