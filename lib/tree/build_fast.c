@@ -497,19 +497,32 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
       DBYTES(n)[b->dlen] = '\0';
       sgf__bnode *parent = b->cur; /* (locals: no reload after a store) */
       sgf_node *const fn = b->fn;
+      /* the walk's state in locals too: the next node found as
+       * sgf_run_iter_next finds it, written back to it after the loop */
+      const char *ip = it.p, *const stop = it.stop, *ra = nd.at;
+      uint64_t line = it.line, cbias = it.cbias;
       for (;;) {
-        c = nd.letter;
+        const char *q = ip;
+        c = ra[1];
         n = next;
-        last = nd.at;
-        if (--k == 0) { /* the last CHAIN takes: nd is the next node */
-          lpos = sgf_run_iter_last(&it);
-          more = sgf_run_iter_next(&it, &nd);
+        last = ra;
+        if (--k == 0) break; /* the last CHAIN takes: the next node below */
+        if (q >= stop) {
+          more = 0;
           break;
         }
-        if (!(more = sgf_run_iter_next(&it, &nd))) {
-          lpos = sgf_run_iter_last(&it); /* still last's */
-          break;
+        if (*q != ';') { /* the line break after last: LF, or CR LF */
+          const char *nq = q + ((*q == '\r' && q[1] == '\n') ? 2 : 1);
+          if (nq >= stop) {
+            more = 0;
+            break;
+          }
+          q = nq;
+          line++;
+          cbias = 1 - (uint64_t)(uintptr_t)q;
         }
+        ra = q;
+        ip = q + 6;
         /* n ends (its value: two bytes), the next begins behind it */
         used += DIRECT_TAKE(2);
         next = (sgf__bnode *)((char *)bl + used);
@@ -519,6 +532,11 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
                    last + 3);
         parent = n;
       }
+      it.p = ip;
+      it.line = line;
+      it.cbias = cbias;
+      lpos = sgf_run_iter_last(&it); /* last's */
+      if (k == 0) more = sgf_run_iter_next(&it, &nd);
       b->cur = parent;
       /* n, the last node taken, stays open: DIRECT, whole */
       DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
