@@ -241,11 +241,44 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
   return rc;
 }
 
+/* line_list for sgfmill's games of plain nodes, never edited: the list
+ * made as long as the tree has nodes (the line's bound: the main line of
+ * most games is the whole game) and filled a piece of the line at a time
+ * (mill_line_items) through a small buffer, whose records are still in
+ * the cache when read; then cut to the line's length (a list of much
+ * more room than that: copied). */
+static PyObject *mill_line_list(TreeObject *t, const sgf_node *n) {
+  sgf_line_node buf[64];
+  size_t k = 0, cap = n ? sgf_tree_node_count(t->tree) : 0;
+  if (cap > PY_SSIZE_T_MAX / sizeof(PyObject *)) return PyErr_NoMemory();
+  if (live_reserve(t) < 0) return NULL;
+  PyObject *l = PyList_New((Py_ssize_t)cap);
+  if (!l) return NULL;
+  PyObject **items = ((PyListObject *)l)->ob_item;
+  while (n && k < cap) {
+    size_t room = cap - k < 64 ? cap - k : 64;
+    size_t m = sgf_node_line(n, buf, room, &n);
+    if (mill_line_items(t, buf, m, items + k) < 0) {
+      Py_DECREF(l); /* (the items not set are NULL) */
+      return NULL;
+    }
+    k += m;
+  }
+  Py_SET_SIZE(l, (Py_ssize_t)k);
+  if (k < cap / 2 && cap > 64) { /* variations: keep no room for them */
+    PyObject *c = PyList_GetSlice(l, 0, (Py_ssize_t)k);
+    Py_DECREF(l);
+    return c;
+  }
+  return l;
+}
+
 /* The list of the Nodes from n along first children to the end of its
  * line (n NULL: an empty list), the line read from the library in bulk
  * (sgf_node_line); for sgfmill's games each new node gets its get_move()
  * result too. */
 static PyObject *line_list(TreeObject *t, const sgf_node *n) {
+  if (t->mill && !t->cur && t->node_plain) return mill_line_list(t, n);
   sgf_line_node buf[256], *v = buf;
   size_t k = 0, cap = sgf_tree_node_count(t->tree); /* the line's bound */
   PyObject *l = NULL;
@@ -258,10 +291,6 @@ static PyObject *line_list(TreeObject *t, const sgf_node *n) {
   while (n && k < cap) k += sgf_node_line(n, v + k, cap - k, &n);
   if (live_reserve(t) < 0 || !(l = PyList_New((Py_ssize_t)k))) goto done;
   int mill = t->mill && !t->cur;
-  if (mill && t->node_plain) {
-    if (mill_line_items(t, v, k, ((PyListObject *)l)->ob_item) < 0) Py_CLEAR(l);
-    goto done;
-  }
   for (size_t i = 0; i < k; i++) {
     PyObject *o = t->live[v[i].id];
     if (o) {

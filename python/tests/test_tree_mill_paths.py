@@ -112,6 +112,28 @@ class TestPaths(unittest.TestCase):
         self.assertIs(type(Late.from_bytes(data)), Late)
         self.assertEqual(seen, [9])
 
+    def test_main_sequence_beside_variations(self):
+        # the main line is a list of its own length however many nodes
+        # the variations hold, a list like any other
+        def moves(n, first):
+            return b"".join(b";%s[%s]" % (b"BW"[i % 2:i % 2 + 1],
+                                          bytes([97 + (first + i) % 19,
+                                                 97 + i // 19]))
+                            for i in range(n))
+        for main, var in ((10, 200), (150, 20), (70, 70), (1, 0), (300, 1)):
+            data = b"(;C[x]" + moves(main, 0) + (
+                b"(;C[v])(;C[w]" + moves(var, 3) + b")" if var else b"") + b")"
+            seq = sgf.Sgf_game.from_bytes(data).get_main_sequence()
+            self.assertIs(type(seq), list)
+            self.assertEqual(len(seq), 1 + main + (1 if var else 0))
+            self.assertEqual([n.get_move() for n in seq[1:main + 1]],
+                             [("bw"[i % 2], (18 - i // 19, i % 19))
+                              for i in range(main)])
+            seq.append(seq[0])
+            seq.extend(seq[:3])
+            self.assertEqual(len(seq), 5 + main + (1 if var else 0))
+            self.assertIs(seq[-1], seq[2])
+
     def test_get_move_after_a_new_board(self):
         # results found with the nodes are for the board they were read on
         g = sgf.Sgf_game.from_bytes(b"(;C[x];B[pd];W[cc];B[tt])")
