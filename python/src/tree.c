@@ -112,9 +112,14 @@ static int node_free_n;
  * interpreter's object header is the usual one: the type and one
  * reference. (tracemalloc, when tracing, then keeps a reused node's
  * memory under the traceback of its first allocation.) */
-static inline void node_init(NodeObject *no, PyTypeObject *tp, int heap) {
 #if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS) || \
     PY_VERSION_HEX >= 0x030C0000
+#define NODE_INIT_INLINE 0
+#else
+#define NODE_INIT_INLINE 1
+#endif
+static inline void node_init(NodeObject *no, PyTypeObject *tp, int heap) {
+#if !NODE_INIT_INLINE
   (void)heap;
   PyObject_Init((PyObject *)no, tp);
 #else
@@ -193,6 +198,7 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
   PyTypeObject *const tp = t->node_type;
   const int heap = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
   int nfree = node_free_n; /* (node_free_n again at the end) */
+  Py_ssize_t made = 0;     /* nodes made: references to t (and tp) */
   int rc = 0;
   if (t->width != board_w || t->height != board_h) {
     memset(board_moves, 0, sizeof board_moves);
@@ -207,15 +213,22 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
       items[i] = o;
       continue;
     }
-    NodeObject *no =
-        nfree ? node_free[--nfree] : PyObject_Malloc(sizeof(NodeObject));
-    if (!no) {
+    NodeObject *no;
+    if (nfree) {
+      no = node_free[--nfree];
+    } else if (!(no = PyObject_Malloc(sizeof(NodeObject)))) {
       PyErr_NoMemory();
       rc = -1;
       break;
     }
+#if NODE_INIT_INLINE
+    Py_SET_TYPE(no, tp);
+    Py_SET_REFCNT(no, 1);
+    made++;
+#else
     node_init(no, tp, heap);
     Py_INCREF(t);
+#endif
     no->owner = t;
     no->n = e->node;
     no->id = e->id;
@@ -237,6 +250,10 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     live[e->id] = (PyObject *)no;
     items[i] = (PyObject *)no;
   }
+  /* the nodes' references to their tree and (a heap type) their type, at
+   * once (NODE_INIT_INLINE) */
+  Py_SET_REFCNT(t, Py_REFCNT(t) + made);
+  if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) + made);
   node_free_n = nfree;
   return rc;
 }
