@@ -200,6 +200,12 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
   int nfree = node_free_n; /* (node_free_n again at the end) */
   Py_ssize_t made = 0;     /* nodes made: references to t (and tp) */
   int rc = 0;
+  /* the new nodes' references to their tree and (a heap type) their
+   * type, at once (NODE_INIT_INLINE): k of them first, as many as there
+   * may be (never fewer than held, whatever runs meanwhile) */
+  const Py_ssize_t kk = NODE_INIT_INLINE ? (Py_ssize_t)k : 0;
+  Py_SET_REFCNT(t, Py_REFCNT(t) + kk);
+  if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) + kk);
   if (t->width != board_w || t->height != board_h) {
     memset(board_moves, 0, sizeof board_moves);
     board_w = t->width;
@@ -250,10 +256,9 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     live[e->id] = (PyObject *)no;
     items[i] = (PyObject *)no;
   }
-  /* the nodes' references to their tree and (a heap type) their type, at
-   * once (NODE_INIT_INLINE) */
-  Py_SET_REFCNT(t, Py_REFCNT(t) + made);
-  if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) + made);
+  /* (what was taken above and not made) */
+  Py_SET_REFCNT(t, Py_REFCNT(t) - (kk - made));
+  if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) - (kk - made));
   node_free_n = nfree;
   return rc;
 }
