@@ -437,6 +437,17 @@ static inline int may_run(const unsigned char *s) {
 static sgf__mark run_saved(const unsigned char *r, const unsigned char *q,
                            const sgf__mark *m, sgf__mark saved, uint64_t bias) {
   uint64_t line = m->line, line_start = m->line_start;
+  /* most runs hold no byte of 0x80 or above: then none is such a node,
+   * and the walk below finds nothing (32 bytes a test) */
+  const unsigned char *w = r;
+  uint64_t high = 0;
+  for (; q - w >= 32 && !high; w += 32) {
+    uint64_t x[4];
+    memcpy(x, w, 32);
+    high = (x[0] | x[1] | x[2] | x[3]) & 0x8080808080808080u;
+  }
+  for (; w < q && !high; w++) high = *w & 0x80u;
+  if (!high) return saved;
   while (r < q) {
     if (r[4] >= 0x81) {
       saved.off = (uint64_t)(uintptr_t)(r + 2) + bias;

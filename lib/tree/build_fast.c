@@ -395,36 +395,37 @@ static int h_value(sgf_parser *p, void *u, const char *at, size_t n,
  * (dpos) are written for the run's last node only: the ';' that follows
  * a run node ends it, so they are read for no other. */
 
-/* Link n (slot id, flags f: BLACK, WHITE or 0; its value the two bytes
- * v) as the only child of parent, the node linked just before it; as
- * link_node (may_scan 0) and direct_value_done would. */
-HOT_INLINE void chain_link(sgf_tree_builder *b, sgf__bnode *parent,
-                           sgf__bnode *n, uint32_t id, uint32_t f,
+/* Link n (slot id, flags f: BLACK, WHITE or 0; its identifier's code
+ * code; its value the two bytes v) as the only child of parent, the node
+ * linked just before it; as link_node (may_scan 0) and direct_value_done
+ * would, but for what no one reads of a node CHAIN closes: its record
+ * in the scratch keeps only its links (parent, children, next, slot,
+ * flags), not its property record, value bytes nor index slot (ix), for
+ * the tree takes a node whose one property is inline (SGF__N_ONE) from
+ * fn alone (tree_compact.c), and a closed node is never opened again. */
+HOT_INLINE void chain_link(sgf_node *fn, sgf__bnode *parent, sgf__bnode *n,
+                           uint32_t id, uint32_t f, unsigned code,
                            const char *v) {
-  sgf__prop *const pr = DPROP(n);
-  sgf_node *const nd = &b->fn[id];
-  char inl[4];
-  pr->nvalues = 1;
-  pr->flags = (uint16_t)(SGF__P_INL | 2u);
-  b->ix[id] = n;
+  sgf_node nd;
+  /* (whole records, written as such: no field read back) */
   n->parent = parent;
   n->first_child = n->next = NULL;
-  n->props = pr;
-  n->nprops = 1;
-  n->slot = id;
+  n->props = NULL; /* (no record: see above) */
+  n->nprops = 0;
   n->flags = f;
-  nd->parent = id - 1;
-  nd->first_child = nd->next = SGF__NONE;
-  nd->slot = id;
-  inl[0] = v[0];
-  inl[1] = v[1];
-  inl[2] = inl[3] = 0;
-  memcpy(nd->u.inl, inl, 4);
-  nd->code = pr->code;
-  nd->flags =
+  n->slot = id;
+  nd.parent = id - 1;
+  nd.first_child = nd.next = SGF__NONE;
+  nd.slot = id;
+  nd.flags =
       (uint16_t)((f & SGF__N_MOVE) | SGF__N_ONE | (2u << SGF__N_LEN_SHIFT));
+  nd.code = (uint16_t)code;
+  nd.u.inl[0] = v[0];
+  nd.u.inl[1] = v[1];
+  nd.u.inl[2] = nd.u.inl[3] = 0;
+  fn[id] = nd;
   parent->first_child = n;
-  b->fn[id - 1].first_child = id;
+  fn[id - 1].first_child = id;
 }
 
 /* The flags of a move's letter c, as static_ident gives them. */
@@ -494,31 +495,51 @@ static int h_moves(sgf_parser *p, void *u, const char *at, size_t len,
       link_node(b, t, n, id, b->open_flags | b->prop_flags,
                 direct_value_done(n, b->dlen), 1, 0);
       DBYTES(n)[b->dlen] = '\0';
+      sgf__bnode *parent = b->cur; /* (locals: no reload after a store) */
+      sgf_node *const fn = b->fn;
+      /* the walk's state in locals too: the next node found as
+       * sgf_run_iter_next finds it, written back to it after the loop */
+      const char *ip = it.p, *const stop = it.stop, *ra = nd.at;
+      uint64_t line = it.line, cbias = it.cbias;
       for (;;) {
-        c = nd.letter;
+        const char *q = ip;
+        c = ra[1];
         n = next;
-        DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
-        last = nd.at;
-        if (--k == 0) { /* the last CHAIN takes: nd is the next node */
-          lpos = sgf_run_iter_last(&it);
-          more = sgf_run_iter_next(&it, &nd);
+        last = ra;
+        if (--k == 0) break; /* the last CHAIN takes: the next node below */
+        if (q >= stop) {
+          more = 0;
           break;
         }
-        if (!(more = sgf_run_iter_next(&it, &nd))) {
-          lpos = sgf_run_iter_last(&it); /* still last's */
-          break;
+        if (*q != ';') { /* the line break after last: LF, or CR LF */
+          const char *nq = q + ((*q == '\r' && q[1] == '\n') ? 2 : 1);
+          if (nq >= stop) {
+            more = 0;
+            break;
+          }
+          q = nq;
+          line++;
+          cbias = 1 - (uint64_t)(uintptr_t)q;
         }
+        ra = q;
+        ip = q + 6;
         /* n ends (its value: two bytes), the next begins behind it */
         used += DIRECT_TAKE(2);
         next = (sgf__bnode *)((char *)bl + used);
         id++;
-        chain_link(b, b->cur, n, id, move_flags(c), last + 3);
-        b->cur = n;
-        DBYTES(n)[0] = last[3];
-        DBYTES(n)[1] = last[4];
-        DBYTES(n)[2] = '\0';
+        /* (the letter's code: IDENTIFIER CODES) */
+        chain_link(fn, parent, n, id, move_flags(c), (unsigned)(c - 'A'),
+                   last + 3);
+        parent = n;
       }
+      it.p = ip;
+      it.line = line;
+      it.cbias = cbias;
+      lpos = sgf_run_iter_last(&it); /* last's */
+      if (k == 0) more = sgf_run_iter_next(&it, &nd);
+      b->cur = parent;
       /* n, the last node taken, stays open: DIRECT, whole */
+      DPROP(n)->code = (uint16_t)(c - 'A'); /* IDENTIFIER CODES */
       bl->used = used;
       t->nnodes = t->nslots = id + 1;
       b->dn = n;

@@ -137,7 +137,9 @@ struct sgf_tree_builder {
   size_t vroom;    /* bytes the current property may still take before
                       max_value_bytes (raw values + sizeof(sgf__val)
                       each, as the reader counts) */
-  sgf__bnode **ix; /* the game's nodes in pre-order: ixcap slots */
+  sgf__bnode **ix; /* the game's nodes in pre-order: ixcap slots (not
+                      written for the nodes a move run's CHAIN closes,
+                      which tree_compact.c takes from fn alone) */
   size_t ixcap;
   sgf_node *fn; /* the same nodes as the tree will hold them (FLAT AS
                    THEY COME): fncap >= ixcap slots */
@@ -145,6 +147,7 @@ struct sgf_tree_builder {
   /* what the game's nodes that do not keep their one property inline
      need in the tree (counted as they are linked: tree_compact.c) */
   size_t c_props, c_vbytes, c_pos, c_bytes;
+  size_t c_nodes; /* how many nodes they are (the rest: ONE) */
 
   const sgf_parser *es_parser; /* the parser whose event state es is */
   const sgf_event_state *es;
@@ -315,6 +318,7 @@ HOT_INLINE void flat_node(sgf_tree_builder *b, const sgf__bnode *parent,
     return;
   }
   nd->flags = (uint16_t)f; /* code and u.props: at the end */
+  b->c_nodes++;
   if (k == 1 && (pr->flags & SGF__P_INL))
     b->c_props++;
   else

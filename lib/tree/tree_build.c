@@ -126,6 +126,12 @@ static sgf_tree *game_tree(sgf_tree_builder *b) {
     t = sgf__tree_new(&b->alloc, b->max_nodes, b->max_bytes);
     if (!t) return NULL;
   }
+  /* The scratch's blocks 8 KB from the first, where the arena's policy
+   * (a quarter of the bytes its blocks hold, 2 KB at least) starts at
+   * 2 KB: a game of a few hundred moves fills two or three, not seven
+   * (a move run's CHAIN stops at each block's end). The policy counts
+   * from there: rbytes sizes blocks and nothing else. */
+  t->rbytes = 4 * 8192;
   t->reuse = b->spare;
   b->spare = NULL;
   return t;
@@ -199,7 +205,7 @@ static void drop_game(sgf_tree_builder *b) {
   b->direct = b->dstate = 0;
   b->npp = b->nvals = b->sblen = 0;
   b->in_prop = b->in_value = 0;
-  b->c_props = b->c_vbytes = b->c_pos = b->c_bytes = 0;
+  b->c_props = b->c_vbytes = b->c_pos = b->c_bytes = b->c_nodes = 0;
 }
 
 /* Report a failure (SGF__ERR_* or ERR_VALUE) at the current event and drop
@@ -509,9 +515,11 @@ static int b_tree_end(sgf_tree_builder *b, sgf_parser *p) {
   if ((r = end_node(b, p)) != 0) return r;
   if (b->fresh) {
     b->fresh = 0; /* an empty game tree: cur is where it hung */
-  } else if (b->cur) {
+  } else if (b->cur && b->depth > 0) {
     /* close the sequence: climb to its first node (HEAD); cur goes back
-     * to that node's parent, whose last child it is */
+     * to that node's parent, whose last child it is (not at the game's
+     * end: the game is finished, nothing more hangs on it; the climb
+     * would walk its whole last sequence, the main line of most games) */
     sgf__bnode *n = b->cur;
     while (!(n->flags & SGF__N_HEAD) && n->parent) n = n->parent;
     b->lastc = n;

@@ -49,7 +49,7 @@ sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err) {
   const uint32_t nn = s->nnodes;
   const int keep = b->keep_pos;
   size_t np = b->c_props, vbytes = b->c_vbytes, npos = b->c_pos;
-  size_t nbytes = b->c_bytes, sbytes = 0, rest, i, j;
+  size_t nbytes = b->c_bytes, sbytes = 0, rest, i, j, left;
   sgf_tree *t;
   char *mem, *bytes;
   sgf__tval *va;
@@ -110,9 +110,12 @@ sgf_tree *sgf__tb_compact(sgf_tree_builder *b, int *err) {
      properties of those that do not keep their one property inline */
   memcpy(sgf__root(t), b->fn, (size_t)nn * sizeof *b->fn);
   pr = t->props0;
-  for (id = 0, nd = sgf__root(t); id < nn; id++, nd++) {
+  /* (up to the last of them: most games have few, the root first) */
+  for (id = 0, nd = sgf__root(t), left = b->c_nodes; left > 0 && id < nn;
+       id++, nd++) {
     const sgf__bnode *bn;
     if (nd->flags & SGF__N_ONE) continue;
+    left--;
     bn = ix[id];
     if (bn->nprops >= SGF__NPROPS_BIG) { /* the count in a record before */
       memset(pr, 0, sizeof *pr);

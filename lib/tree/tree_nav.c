@@ -260,21 +260,31 @@ sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw, size_t *len) {
 size_t sgf_node_line(const sgf_node *n, sgf_line_node *out, size_t cap,
                      const sgf_node **rest) {
   size_t k = 0;
-  if (n) {
+  if (n && cap > 0) {
     const sgf_tree *t = sgf__tree_any(n);
-    for (; n && k < cap; k++, n = SGF__FIRST(t, n)) {
-      sgf_line_node *e = out + k;
-      uint32_t f = n->flags;
+    const sgf_node *const base = sgf__root(t);
+    const uint32_t n0 = t->n0;
+    /* a node's first child is an id: the next node's, found once */
+    uint32_t id = sgf__id(n);
+    for (;;) {
+      sgf_line_node *e = out + k++;
+      const uint32_t f = n->flags;
       e->node = n;
-      e->id = sgf__id(n);
-      e->nprops = sgf__nprops(t, n);
+      e->id = id;
       if ((f & SGF__N_MOVE) && (f & SGF__N_ONE)) { /* the move inline */
+        /* (SGF__N_BLACK, SGF__N_WHITE: the colours' values) */
+        e->nprops = 1;
         e->move = (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
         e->raw = n->u.inl;
         e->len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
       } else {
+        e->nprops = sgf__nprops(t, n);
         e->move = sgf_node_move_raw(n, &e->raw, &e->len);
       }
+      id = n->first_child;
+      /* chunk 0 (the nodes as built) first: sgf__node's usual case */
+      n = id < n0 ? base + id : sgf__node(t, id);
+      if (!n || k == cap) break;
     }
   }
   if (rest) *rest = n;

@@ -48,6 +48,8 @@ typedef struct TreeObject {
   int width, height; /* the board sgfmill points are read on */
   int mill_lenient;  /* sgfmill points: letters A-Z as 26-51 too */
   int node_plain;    /* node_type's instances are plain memory (node_make) */
+  int node_fast;     /* ... and die in node_dealloc's first case: a heap
+                        type of _node_class, freed by PyObject_Free */
   int mill;          /* sgfmill's (_set_board called): line_list reads the
                         nodes' moves too */
 } TreeObject;
@@ -105,6 +107,28 @@ static int live_reserve(TreeObject *t) {
 static NodeObject *node_free[NODE_FREE_MAX];
 static int node_free_n;
 
+/* PyObject_Init(no, tp) for plain memory (node_make), heap whether tp is
+ * a heap type (referenced by its instances). Inline where the
+ * interpreter's object header is the usual one: the type and one
+ * reference. (tracemalloc, when tracing, then keeps a reused node's
+ * memory under the traceback of its first allocation.) */
+#if defined(Py_REF_DEBUG) || defined(Py_TRACE_REFS) || \
+    PY_VERSION_HEX >= 0x030C0000
+#define NODE_INIT_INLINE 0
+#else
+#define NODE_INIT_INLINE 1
+#endif
+static inline void node_init(NodeObject *no, PyTypeObject *tp, int heap) {
+#if !NODE_INIT_INLINE
+  (void)heap;
+  PyObject_Init((PyObject *)no, tp);
+#else
+  Py_SET_TYPE(no, tp);
+  if (heap) Py_INCREF(tp);
+  Py_SET_REFCNT(no, 1);
+#endif
+}
+
 /* A new Node for n, whose id is id, entered in the table (room reserved:
  * live_reserve). New reference, or NULL. */
 #if defined(__GNUC__)
@@ -120,7 +144,7 @@ node_make(TreeObject *t, const sgf_node *n, size_t id) {
     no = node_free_n ? node_free[--node_free_n]
                      : PyObject_Malloc(sizeof(NodeObject));
     if (!no) return PyErr_NoMemory();
-    PyObject_Init((PyObject *)no, tp);
+    node_init(no, tp, (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0);
   } else {
     no = (NodeObject *)tp->tp_alloc(tp, 0);
     if (!no) return NULL;
@@ -151,11 +175,132 @@ static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
                                        const char *raw, size_t len,
                                        size_t nprops);
 
+/* sgfmill's (colour, (row, col)) results (cached_move) */
+static PyObject *move_cache[2][SGF_BOARD_MAX * SGF_BOARD_MAX];
+static SGFPY_COLD PyObject *mill_fast_move_rest(TreeObject *t, sgf_color c,
+                                                const char *raw, size_t len,
+                                                size_t nprops);
+
+/* The usual results of mill_fast_move on the board last asked for
+ * (board_w x board_h), by colour (SGF_COLOR_BLACK, SGF_COLOR_WHITE) and
+ * the point's raw letters (y * 26 + x): move_cache's, borrowed, or NULL
+ * while not looked up (mill_line_items). */
+static PyObject *board_moves[3][26 * 26];
+static int board_w, board_h;
+
+/* line_list's loop for sgfmill's games of plain nodes, never edited: the
+ * Nodes of v[0..k) into items, each new one made (node_make) with its
+ * get_move() result (mill_fast_move), in one loop with what it reads
+ * from the tree kept at hand. 0, or -1 with an error set (no memory). */
+static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
+                           PyObject **items) {
+  PyObject **const live = t->live;
+  PyTypeObject *const tp = t->node_type;
+  const int heap = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
+  int nfree = node_free_n; /* (node_free_n again at the end) */
+  Py_ssize_t made = 0;     /* nodes made: references to t (and tp) */
+  int rc = 0;
+  /* the new nodes' references to their tree and (a heap type) their
+   * type, at once (NODE_INIT_INLINE): k of them first, as many as there
+   * may be (never fewer than held, whatever runs meanwhile) */
+  const Py_ssize_t kk = NODE_INIT_INLINE ? (Py_ssize_t)k : 0;
+  Py_SET_REFCNT(t, Py_REFCNT(t) + kk);
+  if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) + kk);
+  if (t->width != board_w || t->height != board_h) {
+    memset(board_moves, 0, sizeof board_moves);
+    board_w = t->width;
+    board_h = t->height;
+  }
+  for (size_t i = 0; i < k; i++) {
+    const sgf_line_node *e = &v[i];
+    PyObject *o = live[e->id];
+    if (o) {
+      Py_INCREF(o);
+      items[i] = o;
+      continue;
+    }
+    NodeObject *no;
+    if (nfree) {
+      no = node_free[--nfree];
+    } else if (!(no = PyObject_Malloc(sizeof(NodeObject)))) {
+      PyErr_NoMemory();
+      rc = -1;
+      break;
+    }
+#if NODE_INIT_INLINE
+    Py_SET_TYPE(no, tp);
+    Py_SET_REFCNT(no, 1);
+    made++;
+#else
+    node_init(no, tp, heap);
+    Py_INCREF(t);
+#endif
+    no->owner = t;
+    no->n = e->node;
+    no->id = e->id;
+    no->rawmap = NULL;
+    PyObject *mv = NULL;
+    if (e->len == 2 && (e->move == SGF_COLOR_BLACK ||
+                        (e->move == SGF_COLOR_WHITE && e->nprops == 1))) {
+      /* a point a-z (mill_fast_move) */
+      unsigned x = (unsigned char)e->raw[0] - 'a';
+      unsigned y = (unsigned char)e->raw[1] - 'a';
+      if (x < 26 && y < 26) {
+        PyObject **slot = &board_moves[e->move][y * 26 + x];
+        if (!(mv = *slot) && x < (unsigned)t->width && y < (unsigned)t->height)
+          *slot = mv = mill_fast_move(t, e->move, e->raw, 2, e->nprops);
+      }
+    }
+    if (!mv) mv = mill_fast_move_rest(t, e->move, e->raw, e->len, e->nprops);
+    no->move = mv;
+    live[e->id] = (PyObject *)no;
+    items[i] = (PyObject *)no;
+  }
+  /* (what was taken above and not made) */
+  Py_SET_REFCNT(t, Py_REFCNT(t) - (kk - made));
+  if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) - (kk - made));
+  node_free_n = nfree;
+  return rc;
+}
+
+/* line_list for sgfmill's games of plain nodes, never edited: the list
+ * made as long as the tree has nodes (the line's bound: the main line of
+ * most games is the whole game) and filled a piece of the line at a time
+ * (mill_line_items) through a small buffer, whose records are still in
+ * the cache when read; then cut to the line's length (a list of much
+ * more room than that: copied). */
+static PyObject *mill_line_list(TreeObject *t, const sgf_node *n) {
+  sgf_line_node buf[64];
+  size_t k = 0, cap = n ? sgf_tree_node_count(t->tree) : 0;
+  if (cap > PY_SSIZE_T_MAX / sizeof(PyObject *)) return PyErr_NoMemory();
+  if (live_reserve(t) < 0) return NULL;
+  PyObject *l = PyList_New((Py_ssize_t)cap);
+  if (!l) return NULL;
+  PyObject **items = ((PyListObject *)l)->ob_item;
+  while (n && k < cap) {
+    size_t room = cap - k < 64 ? cap - k : 64;
+    size_t m = sgf_node_line(n, buf, room, &n);
+    if (mill_line_items(t, buf, m, items + k) < 0) {
+      Py_DECREF(l); /* (the items not set are NULL) */
+      return NULL;
+    }
+    k += m;
+  }
+  Py_SET_SIZE(l, (Py_ssize_t)k);
+  if (k < cap / 2 && cap > 64) { /* variations: keep no room for them */
+    PyObject *c = PyList_GetSlice(l, 0, (Py_ssize_t)k);
+    Py_DECREF(l);
+    return c;
+  }
+  return l;
+}
+
 /* The list of the Nodes from n along first children to the end of its
  * line (n NULL: an empty list), the line read from the library in bulk
  * (sgf_node_line); for sgfmill's games each new node gets its get_move()
  * result too. */
 static PyObject *line_list(TreeObject *t, const sgf_node *n) {
+  if (t->mill && !t->cur && t->node_plain) return mill_line_list(t, n);
   sgf_line_node buf[256], *v = buf;
   size_t k = 0, cap = sgf_tree_node_count(t->tree); /* the line's bound */
   PyObject *l = NULL;
@@ -216,6 +361,23 @@ static int node_clear(NodeObject *self) {
  * attributes. That saves a third of the cost of making a node. */
 static void node_dealloc(NodeObject *self) {
   PyTypeObject *tp = Py_TYPE(self), *b = tp;
+  TreeObject *t = self->owner;
+  if (t && tp == t->node_type && t->node_fast) {
+    /* the usual way a node dies, one at a time as its line's list goes,
+     * in few steps: of its tree's node class (whose instances node_make
+     * made, its table entry reserved), a heap type, freed by
+     * PyObject_Free */
+    PyObject *rawmap = self->rawmap;
+    if (t->live[self->id] == (PyObject *)self) t->live[self->id] = NULL;
+    Py_DECREF(t);
+    Py_XDECREF(rawmap);
+    if (node_free_n < NODE_FREE_MAX)
+      node_free[node_free_n++] = self;
+    else
+      PyObject_Free(self);
+    Py_DECREF(tp);
+    return;
+  }
   node_clear(self);
   if (tp->tp_free == PyObject_Free && node_free_n < NODE_FREE_MAX &&
       tp->tp_basicsize == (Py_ssize_t)sizeof(NodeObject))
@@ -716,7 +878,6 @@ static PyObject *mill_point_obj(TreeObject *t, const char *raw, size_t len,
  * and the pairs with each colour, by row * SGF_BOARD_MAX + col, and the
  * passes. Tuples are immutable: sharing them is invisible. */
 static PyObject *point_cache[SGF_BOARD_MAX * SGF_BOARD_MAX];
-static PyObject *move_cache[2][SGF_BOARD_MAX * SGF_BOARD_MAX];
 static PyObject *pass_cache[2];
 
 static PyObject *cached_move(int white, int row, int col) {
@@ -829,28 +990,37 @@ static inline PyObject *mill_fast_move(TreeObject *t, sgf_color c,
   return mill_fast_move_rest(t, c, raw, len, nprops);
 }
 
-static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
-  /* The usual case first, with nothing else on its way: a node of a tree
-   * never edited (none deleted), its result found with it (line_list)
-   * or its move a usual one (mill_fast_move). The rest:
-   * mill_get_move_all. */
+/* node_mill_get_move past its first case: a node whose result was not
+ * found with it, or of an edited tree, or deleted. */
+static SGFPY_COLD PyObject *mill_get_move_rest(NodeObject *self) {
+  /* A node of a tree never edited (none deleted) whose move is a usual
+   * one (mill_fast_move). The rest: mill_get_move_all. */
   TreeObject *t = self->owner;
   const sgf_node *n = self->n;
   if (t && n && !t->cur) {
-    PyObject *r = self->move;
-    if (!r) {
-      const char *raw;
-      size_t len;
-      sgf_color c = sgf_node_move_raw(n, &raw, &len);
-      r = mill_fast_move(t, c, raw, len,
-                         c == SGF_COLOR_WHITE ? sgf_node_prop_count(n) : 1);
-    }
+    const char *raw;
+    size_t len;
+    sgf_color c = sgf_node_move_raw(n, &raw, &len);
+    PyObject *r = mill_fast_move(
+        t, c, raw, len, c == SGF_COLOR_WHITE ? sgf_node_prop_count(n) : 1);
     if (r) {
       Py_INCREF(r);
       return r;
     }
   }
   return mill_get_move_all(self);
+}
+
+static PyObject *node_mill_get_move(NodeObject *self, PyObject *unused) {
+  /* The usual case, with nothing else on its way: the result found with
+   * the node (line_list: a node alive has its owner), the tree never
+   * edited since. */
+  PyObject *r = self->move;
+  if (r && !self->owner->cur) {
+    Py_INCREF(r);
+    return r;
+  }
+  return mill_get_move_rest(self);
 }
 
 PyDoc_STRVAR(mill_points_doc,
@@ -1275,6 +1445,9 @@ static PyObject *tree_alloc(PyTypeObject *type, sgf_tree *tree) {
   t->node_plain = nt->tp_alloc == PyType_GenericAlloc && !PyType_IS_GC(nt) &&
                   nt->tp_basicsize == (Py_ssize_t)sizeof(NodeObject) &&
                   nt->tp_itemsize == 0;
+  t->node_fast = t->node_plain && nt->tp_dealloc == (destructor)node_dealloc &&
+                 nt->tp_free == PyObject_Free &&
+                 (nt->tp_flags & Py_TPFLAGS_HEAPTYPE);
   return (PyObject *)t;
 }
 
@@ -1624,6 +1797,72 @@ done:
   Py_XDECREF(ca);
   Py_DECREF(c.diags);
   return r;
+}
+
+/* sgfstream.sgfmill's Sgf_game.from_bytes (set up by
+ * _mill_from_bytes_init): the Python functions for every case
+ * (_from_bytes), past _mill_parse (_from_parsed), Sgf_game._setup and
+ * the encoding check _mill_parse takes. */
+static PyObject *fb_general, *fb_parsed, *fb_setup, *fb_checked;
+static PyObject *str_setup;
+
+PyDoc_STRVAR(mill_from_bytes_init_doc,
+             "_mill_from_bytes_init(general, parsed, setup, checked)\n\n"
+             "Sets up _mill_from_bytes (sgfstream.sgfmill.sgf does).");
+static PyObject *mod_mill_from_bytes_init(PyObject *m, PyObject *args) {
+  PyObject *g, *p, *s, *c;
+  if (!PyArg_ParseTuple(args, "OOOO", &g, &p, &s, &c)) return NULL;
+  Py_INCREF(g);
+  Py_INCREF(p);
+  Py_INCREF(s);
+  Py_INCREF(c);
+  Py_XSETREF(fb_general, g);
+  Py_XSETREF(fb_parsed, p);
+  Py_XSETREF(fb_setup, s);
+  Py_XSETREF(fb_checked, c);
+  Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(
+    mill_from_bytes_doc,
+    "from_bytes($module, cls, /, bb, override_encoding=None, *, "
+    "lenient=False)\n--\n\n"
+    "Read the first game tree of bb (bytes-like).\n\n"
+    "The raw property encoding is the root's CA (ISO-8859-1 without\n"
+    "one), or override_encoding, which then replaces CA. The board is\n"
+    "the root's SZ (19 without one). ValueError if the data cannot be\n"
+    "parsed or SZ or CA is unacceptable, with the place in the message.\n\n"
+    "lenient=True (not in sgfmill): take what the C library repairs\n"
+    "(see sgfstream.sgfmill), boards up to 52x52 and SZ[w:h] (get_size()\n"
+    "then gives (w, h)).");
+/* The usual call, from_bytes(bb) of a class whose _setup is Sgf_game's,
+ * with no Python frame: _mill_parse with the checked encoding, its game
+ * returned when it finished one, else _from_parsed; every other call
+ * goes to _from_bytes, as it came. */
+static PyObject *mod_mill_from_bytes(PyObject *m, PyObject *const *args,
+                                     Py_ssize_t nargs, PyObject *kwnames) {
+  if (!fb_general) {
+    PyErr_SetString(PyExc_RuntimeError, "_mill_from_bytes_init not called");
+    return NULL;
+  }
+  if (nargs == 2 && !kwnames && PyType_Check(args[0]) &&
+      PyType_IsSubtype((PyTypeObject *)args[0], &Tree_Type)) {
+    PyObject *cls = args[0];
+    PyObject *setup = PyObject_GetAttr(cls, str_setup);
+    if (!setup) return NULL;
+    int quick = setup == fb_setup;
+    Py_DECREF(setup);
+    if (quick) {
+      PyObject *pa[2] = {args[1], fb_checked};
+      PyObject *r = tree_mill_parse(cls, pa, 2);
+      if (!r || (r != Py_None && !PyTuple_CheckExact(r))) return r;
+      PyObject *ra[4] = {cls, r, Py_None, Py_False};
+      PyObject *res = PyObject_Vectorcall(fb_parsed, ra, 4, NULL);
+      Py_DECREF(r);
+      return res;
+    }
+  }
+  return PyObject_Vectorcall(fb_general, args, (size_t)nargs, kwnames);
 }
 
 PyDoc_STRVAR(get_root_doc, "get_root() -> node\n\nThe root node.");
@@ -2589,6 +2828,8 @@ static PyObject *mod_propdef(PyObject *m, PyObject *ident) {
 static PyMethodDef tree_module_methods[] = {
     {"_propdef", (PyCFunction)mod_propdef, METH_O, propdef_doc},
     {"_node_class", (PyCFunction)mod_node_class, METH_VARARGS, node_class_doc},
+    {"_mill_from_bytes_init", (PyCFunction)mod_mill_from_bytes_init,
+     METH_VARARGS, mill_from_bytes_init_doc},
     {NULL}};
 
 int sgfpy_init_tree(PyObject *m) {
@@ -2596,7 +2837,9 @@ int sgfpy_init_tree(PyObject *m) {
   colour_w = PyUnicode_InternFromString("w");
   str_size = PyUnicode_InternFromString("size");
   str_encoding_attr = PyUnicode_InternFromString("_encoding");
-  if (!colour_b || !colour_w || !str_size || !str_encoding_attr) return -1;
+  str_setup = PyUnicode_InternFromString("_setup");
+  if (!colour_b || !colour_w || !str_size || !str_encoding_attr || !str_setup)
+    return -1;
   if (PyType_Ready(&Node_Type) < 0 || PyType_Ready(&Tree_Type) < 0 ||
       PyType_Ready(&Board_Type) < 0)
     return -1;
@@ -2609,5 +2852,15 @@ int sgfpy_init_tree(PyObject *m) {
       return -1;
     }
   }
-  return PyModule_AddFunctions(m, tree_module_methods);
+  if (PyModule_AddFunctions(m, tree_module_methods) < 0) return -1;
+  /* named from_bytes (as sgfstream.sgfmill.sgf sets it on Sgf_game) */
+  static PyMethodDef from_bytes_def = {
+      "from_bytes", (PyCFunction)(void (*)(void))mod_mill_from_bytes,
+      METH_FASTCALL | METH_KEYWORDS, mill_from_bytes_doc};
+  PyObject *fb = PyCFunction_NewEx(&from_bytes_def, m, NULL);
+  if (!fb || PyModule_AddObject(m, "_mill_from_bytes", fb) < 0) {
+    Py_XDECREF(fb);
+    return -1;
+  }
+  return 0;
 }

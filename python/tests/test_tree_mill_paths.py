@@ -76,6 +76,64 @@ class TestPaths(unittest.TestCase):
         self.assertIsInstance(sgf.Sgf_game._mill_parse(CASES[0]), tuple)
         self.assertIsNone(sgf.Sgf_game._mill_parse(CASES[-1], check))
 
+    def test_from_bytes_calls(self):
+        # from_bytes (in C for the usual call) takes every way of calling
+        # it that the Python signature does, and a class's own _setup,
+        # even one given after its first game
+        data = CASES[1]
+        want = outcome(General, data)
+        self.assertEqual(outcome(sgf.Sgf_game, data), want)
+        for call in (lambda c: c.from_bytes(bb=data),
+                     lambda c: c.from_bytes(data, None),
+                     lambda c: c.from_bytes(data, lenient=False),
+                     lambda c: c.from_bytes(bytearray(data)),
+                     lambda c: c.from_bytes(memoryview(data))):
+            g = call(sgf.Sgf_game)
+            self.assertIs(type(g), sgf.Sgf_game)
+            self.assertEqual(
+                [caught(n.get_move) for n in g.get_main_sequence()], want[4])
+        self.assertEqual(sgf.Sgf_game.from_bytes(data, "latin-1").get_charset(),
+                         "ISO-8859-1")
+        with self.assertRaisesRegex(TypeError, "from_bytes"):
+            sgf.Sgf_game.from_bytes()
+        with self.assertRaises(TypeError):
+            sgf.Sgf_game.from_bytes(data, None, None)
+        self.assertEqual(sgf.Sgf_game.from_bytes.__name__, "from_bytes")
+
+        class Late(sgf.Sgf_game):
+            pass
+        seen = []
+        self.assertIs(type(Late.from_bytes(data)), Late)
+
+        def _setup(self, size, encoding):
+            seen.append(size)
+            sgf.Sgf_game._setup(self, size, encoding)
+        Late._setup = _setup
+        self.assertIs(type(Late.from_bytes(data)), Late)
+        self.assertEqual(seen, [9])
+
+    def test_main_sequence_beside_variations(self):
+        # the main line is a list of its own length however many nodes
+        # the variations hold, a list like any other
+        def moves(n, first):
+            return b"".join(b";%s[%s]" % (b"BW"[i % 2:i % 2 + 1],
+                                          bytes([97 + (first + i) % 19,
+                                                 97 + i // 19]))
+                            for i in range(n))
+        for main, var in ((10, 200), (150, 20), (70, 70), (1, 0), (300, 1)):
+            data = b"(;C[x]" + moves(main, 0) + (
+                b"(;C[v])(;C[w]" + moves(var, 3) + b")" if var else b"") + b")"
+            seq = sgf.Sgf_game.from_bytes(data).get_main_sequence()
+            self.assertIs(type(seq), list)
+            self.assertEqual(len(seq), 1 + main + (1 if var else 0))
+            self.assertEqual([n.get_move() for n in seq[1:main + 1]],
+                             [("bw"[i % 2], (18 - i // 19, i % 19))
+                              for i in range(main)])
+            seq.append(seq[0])
+            seq.extend(seq[:3])
+            self.assertEqual(len(seq), 5 + main + (1 if var else 0))
+            self.assertIs(seq[-1], seq[2])
+
     def test_get_move_after_a_new_board(self):
         # results found with the nodes are for the board they were read on
         g = sgf.Sgf_game.from_bytes(b"(;C[x];B[pd];W[cc];B[tt])")
@@ -88,6 +146,27 @@ class TestPaths(unittest.TestCase):
         self.assertEqual(nodes[2].get_move(), ("w", (6, 2)))
         g._set_board(25, 25, False)  # tt a point on 25x25
         self.assertEqual(nodes[3].get_move(), ("b", (5, 19)))
+
+    def test_get_move_board_after_board(self):
+        # one game after another on boards of other sizes: each game's
+        # points on its own board (row 0 at the bottom), whatever the
+        # game before was read on
+        for size in (19, 5, 19, 9, 25, 9, 7, 19):
+            g = sgf.Sgf_game.from_bytes(
+                b"(;SZ[%d];B[cc];W[ab];B[ea];W[dd]C[x])" % size)
+            self.assertEqual(
+                [n.get_move() for n in g.get_main_sequence()],
+                [(None, None), ("b", (size - 3, 2)), ("w", (size - 2, 0)),
+                 ("b", (size - 1, 4)), ("w", (size - 4, 3))], size)
+        for size, pt in ((5, b"ff"), (19, b"ff"), (5, b"ee"), (19, b"ss")):
+            g = sgf.Sgf_game.from_bytes(b"(;SZ[%d];B[%s])" % (size, pt))
+            node = g.get_main_sequence()[1]
+            if pt[0] - 97 < size:
+                self.assertEqual(node.get_move(),
+                                 ("b", (size - 1 - (pt[1] - 97), pt[0] - 97)))
+            else:
+                with self.assertRaises(ValueError):
+                    node.get_move()
 
     def test_get_move_after_edits(self):
         # an edited tree takes get_move's general path: the same answers

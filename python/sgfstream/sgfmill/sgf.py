@@ -226,59 +226,6 @@ class Sgf_game(_core.Tree):
         self._set_board(w, h, w > 26 or h > 26)
 
     @classmethod
-    def from_bytes(cls, bb, override_encoding=None, *, lenient=False):
-        """Read the first game tree of bb (bytes-like).
-
-        The raw property encoding is the root's CA (ISO-8859-1 without
-        one), or override_encoding, which then replaces CA. The board is
-        the root's SZ (19 without one). ValueError if the data cannot be
-        parsed or SZ or CA is unacceptable, with the place in the message.
-
-        lenient=True (not in sgfmill): take what the C library repairs
-        (see sgfstream.sgfmill), boards up to 52x52 and SZ[w:h] (get_size()
-        then gives (w, h)).
-        """
-        # In C: the first "(\s*;", its game tree, the root's SZ and CA;
-        # the usual game (no diagnostic, a plain SZ, a known CA) finished.
-        quick = (override_encoding is None and not lenient
-                 and cls._setup is _SETUP)
-        r = cls._mill_parse(bb, sgf_properties._checked_encoding
-                            if quick else None)
-        if r is None:
-            raise ValueError("no SGF data found")
-        if type(r) is not tuple:
-            return r
-        game, diags, size_bb, ca = r
-        for d in diags:
-            if d.severity == "fatal" or (not lenient and d.code in _REFUSED):
-                raise ValueError("%s: line %d column %d: %s" % (
-                    _REFUSED.get(d.code, "can't parse SGF data"), d.line,
-                    d.column, d.message))
-        if game is None:
-            raise ValueError("no SGF data found")
-        if size_bb is None:
-            size = 19
-        else:
-            try:
-                size = int(size_bb)
-            except ValueError:
-                size = _lenient_size(size_bb) if lenient else None
-                if size is None:
-                    raise ValueError("bad SZ property: %s" % size_bb) from None
-        limit = 52 if lenient else 26
-        if isinstance(size, int) and not 1 <= size <= limit:
-            raise ValueError("size out of range: %s" % size)
-        if override_encoding is None:
-            encoding = ("ISO-8859-1" if ca is None
-                        else ca.decode("ascii", "replace"))
-        else:
-            encoding = override_encoding
-        game._setup(size, encoding)
-        if override_encoding is not None:
-            game.get_root().set_raw("CA", game._encoding.encode())
-        return game
-
-    @classmethod
     def from_coarse_game_tree(cls, coarse_game, override_encoding=None):
         """A game from an sgf_grammar.Coarse_game_tree (as
         sgf_grammar.parse_sgf_collection gives), read as from_bytes reads
@@ -417,6 +364,67 @@ class Sgf_game(_core.Tree):
 
 # What Sgf_game._mill_parse does for a game it finishes: this _setup.
 _SETUP = Sgf_game._setup
+
+
+def _from_bytes(cls, bb, override_encoding=None, *, lenient=False):
+    """Sgf_game.from_bytes (see its doc), every case: what the C function
+    of that name does not finish itself (another encoding, lenient, a
+    class with its own _setup)."""
+    # In C: the first "(\s*;", its game tree, the root's SZ and CA;
+    # the usual game (no diagnostic, a plain SZ, a known CA) finished.
+    quick = (override_encoding is None and not lenient
+             and cls._setup is _SETUP)
+    r = cls._mill_parse(bb, sgf_properties._checked_encoding
+                        if quick else None)
+    return _from_parsed(cls, r, override_encoding, lenient)
+
+
+def _from_parsed(cls, r, override_encoding, lenient):
+    """from_bytes past _mill_parse, whose result r is."""
+    if r is None:
+        raise ValueError("no SGF data found")
+    if type(r) is not tuple:
+        return r
+    game, diags, size_bb, ca = r
+    for d in diags:
+        if d.severity == "fatal" or (not lenient and d.code in _REFUSED):
+            raise ValueError("%s: line %d column %d: %s" % (
+                _REFUSED.get(d.code, "can't parse SGF data"), d.line,
+                d.column, d.message))
+    if game is None:
+        raise ValueError("no SGF data found")
+    if size_bb is None:
+        size = 19
+    else:
+        try:
+            size = int(size_bb)
+        except ValueError:
+            size = _lenient_size(size_bb) if lenient else None
+            if size is None:
+                raise ValueError("bad SZ property: %s" % size_bb) from None
+    limit = 52 if lenient else 26
+    if isinstance(size, int) and not 1 <= size <= limit:
+        raise ValueError("size out of range: %s" % size)
+    if override_encoding is None:
+        encoding = ("ISO-8859-1" if ca is None
+                    else ca.decode("ascii", "replace"))
+    else:
+        encoding = override_encoding
+    game._setup(size, encoding)
+    if override_encoding is not None:
+        game.get_root().set_raw("CA", game._encoding.encode())
+    return game
+
+
+# Sgf_game.from_bytes: in C, which finishes the usual call (from_bytes(bb)
+# on a class whose _setup is Sgf_game's, the game finished by _mill_parse
+# with the checked encoding) with no Python frame, and calls the two
+# functions above for the rest.
+_from_bytes.__name__ = "from_bytes"  # (its errors name it so)
+_from_bytes.__qualname__ = "Sgf_game.from_bytes"
+_core._mill_from_bytes_init(_from_bytes, _from_parsed, _SETUP,
+                            sgf_properties._checked_encoding)
+Sgf_game.from_bytes = classmethod(_core._mill_from_bytes)
 
 
 def _lenient_size(bb):
