@@ -16,6 +16,13 @@
  * PROPERTY, the node count for MOVES; flags SJ_PLAIN on a VALUE whole in
  * one record whose bytes are ASCII with no '\\' or CR: its text as it
  * stands), and
+ *   SJ_PV    a PROPERTY with a 1- or 2-letter identifier and its first
+ *            VALUE in one record, when that value is whole, plain (as
+ *            SJ_PLAIN) and under SJ_PV_MAX bytes: extra the identifier's
+ *            code, w1 the value's bytes, w2 its length (bits 0-15) and a
+ *            hash of its bytes (bits 16-31: equal bytes, equal hash), w3
+ *            the PROPERTY's offset (the value's is not needed: plain text
+ *            has no diagnostic of its own).
  *   SJ_DIAG  a diagnostic: flags its severity, extra its code; w1 its
  *            line, w2 its column, w3 its offset (low 32 bits each), then
  *            an SJ_EXT record: w1-w3 their high 32 bits.
@@ -58,6 +65,8 @@
 
 #define SJ_EXPORT(name) __attribute__((export_name(#name)))
 
+#define SJ_PV 9
+#define SJ_PV_MAX 65536
 #define SJ_DIAG 16
 #define SJ_GAME 17
 #define SJ_HI 18
@@ -201,6 +210,31 @@ static int is_plain(const char *at, size_t len) {
   return (bad & LANES(0x80)) == 0;
 }
 
+/* is_plain() and, when plain, a 16-bit hash of the bytes in *hash (the
+ * same for the same bytes), eight bytes at a time. */
+static int plain_hash(const char *at, size_t len, uint32_t *hash) {
+  const unsigned char *u = (const unsigned char *)at;
+  uint64_t bad = 0;
+  uint64_t h = 0x9e3779b97f4a7c15u ^ len;
+  size_t i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    bad |= w | has_byte(w, '\\') | has_byte(w, '\r');
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+  }
+  if (i < len) {
+    uint64_t w = 0;
+    memcpy(&w, u + i, len - i);
+    bad |= w | has_byte(w, '\\') | has_byte(w, '\r');
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+  }
+  h ^= h >> 29;
+  h *= 0xc4ceb9fe1a85ec53u;
+  *hash = (uint32_t)(h >> 48);
+  return (bad & LANES(0x80)) == 0;
+}
+
 /* The position record before a value's first piece. */
 static void put_pos(sj *s, sgf_pos pos) {
   uint32_t *w = out_room(s, 1);
@@ -240,6 +274,31 @@ static void put(sj *s, sgf_parser *p, const sgf_batch *b, const sgf_event *ev) {
   w[1] = at;
   w[2] = ev->len;
   w[3] = off;
+}
+
+/* The PROPERTY event b->ev[i]: with the VALUE after it as one SJ_PV
+ * record when it can be, else as a PROPERTY record. Returns the events
+ * written (2 or 1). */
+static size_t put_prop(sj *s, sgf_parser *p, const sgf_batch *b, size_t i) {
+  const sgf_event *ev = &b->ev[i];
+  const sgf_event *v = i + 1 < b->n ? &b->ev[i + 1] : NULL;
+  uint32_t hash;
+  if (ev->ident != 0 && v && v->kind == SGF_EVENT_VALUE &&
+      (v->flags & (SGF_VALUE_FIRST | SGF_VALUE_LAST)) ==
+          (SGF_VALUE_FIRST | SGF_VALUE_LAST) &&
+      v->len < SJ_PV_MAX && plain_hash(sgf_event_bytes(b, v), v->len, &hash)) {
+    unsigned flags = 0;
+    uint32_t off = event_offset(s, b->offset + ev->offset);
+    uint32_t *w = out_room(s, 1);
+    if (!w) return 2;
+    w[1] = keep_bytes(s, sgf_event_bytes(b, v), v->len, &flags);
+    w[0] = SJ_PV | (flags << 8) | ((uint32_t)ev->ident << 16);
+    w[2] = v->len | (hash << 16);
+    w[3] = off;
+    return 2;
+  }
+  put(s, p, b, ev);
+  return 1;
 }
 
 /* The NODE, PROPERTY and VALUE records of the nodes first to end - 1
@@ -308,6 +367,8 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
       if (ev->kind == SGF_EVENT_MOVES &&
           has_high(sgf_event_bytes(b, ev), ev->len))
         put_run_nodes(s, p, b, ev, 0, SIZE_MAX, 0);
+      else if (ev->kind == SGF_EVENT_PROPERTY)
+        i += put_prop(s, p, b, i) - 1;
       else
         put(s, p, b, ev);
     }
@@ -360,7 +421,8 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
           break;
         }
         case SGF_EVENT_PROPERTY:
-          if (s->game_nodes == 1 && s->depth == 1) put(s, p, b, ev);
+          if (s->game_nodes == 1 && s->depth == 1)
+            i += put_prop(s, p, b, i) - 1;
           break;
         case SGF_EVENT_VALUE:
           if (s->game_nodes == 1 && s->depth == 1)

@@ -41,6 +41,7 @@
   const K_PROPERTY = 4;
   const K_VALUE = 5;
   const K_MOVES = 8;
+  const K_PV = 9; // a PROPERTY and its first VALUE, whole and plain
   const K_DIAG = 16;
   const K_GAME = 17;
   const K_HI = 18; // the high 32 bits of the offsets that follow
@@ -365,6 +366,34 @@
     if (n <= 12) return short8(u8, p, 8) + short8(u8, p + 8, n - 8);
     if (latin1Slice !== null) return latin1Slice.call(u8, p, p + n);
     return utf8.decode(u8.subarray(p, p + n));
+  }
+
+  /* Plain values (ASCII, no escape) by the 16-bit hash of their bytes
+   * (the module's): a game's header values are mostly those of other
+   * games (the same event, players, ranks, komi, result), made once.
+   * Only short ones; emptied after each parse (internRelease()), so that
+   * it holds nothing between parses. */
+  const INTERN = new Array(65536).fill('');
+  const INTERN_MAX = 48;
+  const internUsed = new Uint16Array(65536);
+  let internN = 0;
+  function interned(u8, p, n, hash) {
+    if (n > INTERN_MAX) return ascii(u8, p, n);
+    const s = INTERN[hash];
+    if (s.length === n) {
+      let i = 0;
+      while (i < n && s.charCodeAt(i) === u8[p + i]) i++;
+      if (i === n) return s;
+    }
+    const t = ascii(u8, p, n);
+    if (s.length === 0 && internN < 65536) internUsed[internN++] = hash;
+    INTERN[hash] = t;
+    return t;
+  }
+  function internRelease() {
+    if (internN >= 65536) INTERN.fill('');
+    else for (let i = 0; i < internN; i++) INTERN[internUsed[i]] = '';
+    internN = 0;
   }
 
   const fcc = String.fromCharCode;
@@ -883,6 +912,16 @@
               if (u8[p] === 10) p++;
               count--;
             }
+            break;
+          }
+          case K_PV: {
+            if (this.skipDepth !== 0) break;
+            this.property(this.identOf(w0 >>> 16));
+            if (this.prop === null) break;
+            const w2 = u32[q + 2];
+            const len = w2 & 0xffff;
+            const p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
+            this.put(len > 2 ? interned(u8, p, len, w2 >>> 16) : len === 2 ? two(u8[p], u8[p + 1]) : short8(u8, p, len));
             break;
           }
           case K_NODE:
@@ -1475,6 +1514,7 @@
       eng.finish(b);
     } finally {
       eng.free();
+      internRelease();
     }
     if (opts.onProgress) opts.onProgress({progress: 1});
     return b.roots;

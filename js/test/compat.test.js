@@ -92,6 +92,30 @@ test('a property given twice in a node: its values in one array, in order', () =
   }
 });
 
+test('header values: each as written, when other games have the same or values hashed alike', () => {
+  // The module sends a root's plain values with a 16-bit hash of their
+  // bytes, and values met before are reused: 70,000 different values
+  // share hashes; lengths 1 to 60 (over the reused ones' limit), and
+  // values of 65,535 and 65,536 bytes (sent the other way)
+  const games = [];
+  const want = [];
+  for (let i = 0; i < 70000; i++) {
+    const pb = `p${i.toString(36)}`.padEnd(3 + (i % 58), String.fromCharCode(97 + (i % 26)));
+    const ev = `Event ${i % 97}`;
+    games.push(`(;EV[${ev}]PB[${pb}]KM[6.5]RE[W+${i % 3}];B[aa])`);
+    want.push({EV: [ev], PB: [pb], KM: ['6.5'], RE: [`W+${i % 3}`]});
+  }
+  for (const n of [65535, 65536]) {
+    games.push(`(;C[${'c'.repeat(n)}]GN[x\\]y])`);
+    want.push({C: ['c'.repeat(n)], GN: ['x]y']});
+  }
+  const text = games.join('\n');
+  for (const t of [sgf.parse(text), sgf.parse(text), sgf.parseBuffer(Buffer.from(text)), sgf.parse(text, {lazy: false})]) {
+    assert.strictEqual(t.length, want.length);
+    for (let i = 0; i < want.length; i++) assert.deepStrictEqual(t[i].data, want[i]);
+  }
+});
+
 test('lazy trees equal eager ones', () => {
   const text = '(;GM[1]C[root](;B[aa];W[bb](;B[cc]C[x])(;B[dd]))(;B[ee]))\n(;GM[1];B[qd])(;C[one node])';
   const lazy = sgf.parse(text);
