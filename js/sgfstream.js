@@ -48,6 +48,13 @@
   const K_EXT = 19; // the high 32 bits of the record before's numbers
   const K_POS = 20; // the line and column of the value that follows
   const TWO32 = 4294967296;
+  /* The number hi * 2^32 + lo; lo itself when hi is 0: a small integer,
+   * not a float, so that the fields and arrays that hold it do not change
+   * representation (V8 makes a new hidden class when a field's integers
+   * become floats: the code optimized for the old one is thrown away). */
+  function u64(hi, lo) {
+    return hi === 0 ? lo : hi * TWO32 + lo;
+  }
   const F_FIRST = 1;
   const F_LAST = 2;
   const F_ARENA = 0x20;
@@ -869,12 +876,12 @@
             continue;
           }
           if (kind === K_HI) {
-            this.hiBase = u32[q + 1] * TWO32;
+            this.hiBase = u64(u32[q + 1], 0);
             continue;
           }
           if (kind === K_POS) {
-            this.vLine = u32[q + 3] * TWO32 + u32[q + 1];
-            this.vColumn = (w0 >>> 16) * TWO32 + u32[q + 2];
+            this.vLine = u64(u32[q + 3], u32[q + 1]);
+            this.vColumn = u64(w0 >>> 16, u32[q + 2]);
             continue;
           }
         } else if (this.dqAt < this.dq.length) {
@@ -986,7 +993,7 @@
           case K_GAME:
             // (its K_EXT next: the offsets' high 32 bits)
             if (this.hooks && this.hooks.game) {
-              this.hooks.game(u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], u32[q + 3]);
+              this.hooks.game(u64(u32[q + 5], u32[q + 1]), u64(u32[q + 6], u32[q + 2]), u32[q + 3]);
             }
             i++;
             q += 4;
@@ -1005,6 +1012,13 @@
       return -1;
     }
 
+    /* The parse is over: drop what it made and was given (the object
+     * itself is kept: lastBuilder). */
+    release() {
+      for (let i = 0; i < PARSE_FIELDS.length; i++) this[PARSE_FIELDS[i]] = null;
+      if (this.pend.length > 256) this.pend = new Uint8Array(256);
+    }
+
     /* Deliver the waiting diagnostics placed before offset (all with -1).
      * True when a callback halted. */
     flushDiags(u32, offset) {
@@ -1014,7 +1028,7 @@
         const at = this.dqOffset(u32, q);
         if (offset >= 0 && at >= offset) break;
         this.dqAt++;
-        this.diag(u32[q], u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], at);
+        this.diag(u32[q], u64(u32[q + 5], u32[q + 1]), u64(u32[q + 6], u32[q + 2]), at);
         if (this.halt) {
           this.halt = false;
           return true;
@@ -1080,7 +1094,7 @@
 
     /* The offset of the diagnostic record at q (and its K_EXT). */
     dqOffset(u32, q) {
-      return u32[q + 7] * TWO32 + u32[q + 3];
+      return u64(u32[q + 7], u32[q + 3]);
     }
 
     identOf(code) {
@@ -1160,6 +1174,7 @@
         else this.auto = true;
       }
       const list = this.deferred;
+      if (list.length === 0) return; // (most roots: no array made)
       for (let i = 0; i < list.length; i++) {
         const x = list[i];
         const v = this.decodeText(x.bytes, x.esc, x.offset, x.line, x.column);
@@ -1315,6 +1330,8 @@
       if (root !== null && this.hooks && this.hooks.gameEnd) {
         const charset = this.dec ? this.dec.name : this.guessed ? this.guessed.name : 'UTF-8';
         this.hooks.gameEnd(root, this.gameDiags, charset);
+      } else if (this.gameDiags.length === 0) {
+        return; // (nobody has the empty list: kept for the next game)
       } else if (root === null && this.outside !== null) {
         // a game tree with no node ("()"): no game carries them
         for (const d of this.gameDiags) this.outside.push(d);
@@ -1366,6 +1383,18 @@
       this.endNode();
     }
   }
+  // The Builder of the last parse(), its parse's objects dropped
+  // (release()), kept: V8 forgets the hidden classes of objects of which
+  // none is left at a garbage collection (the Builder's, and those its
+  // fields were last seen to hold), and with them the type feedback and
+  // the optimized code of the methods that read them. With none kept, a
+  // parse after a collection deoptimizes drain(), put(), property() and
+  // endGame() on its first records, each time.
+  let lastBuilder = null;
+  // (the fields that hold what a parse made or was given)
+  const PARSE_FIELDS = ['getId', 'dictionary', 'onNodeCreated', 'hooks', 'roots', 'diagnostics', 'gameDiags', 'lastFatal',
+    'stack', 'last', 'prop', 'root', 'deferred', 'dq', 'open', 'makeRoot', 'shift', 'outside', 'arr'];
+
   const IDENTS = new Array(1 << 16);
   // moveRun()'s scratch (a run has at most 65,535 nodes; no callback runs
   // while it is used)
@@ -1516,8 +1545,11 @@
       eng.free();
       internRelease();
     }
+    const roots = b.roots;
+    b.release();
+    lastBuilder = b;
     if (opts.onProgress) opts.onProgress({progress: 1});
-    return b.roots;
+    return roots;
   }
 
   /* root.children, built on first use from the game's bytes. One
@@ -1604,33 +1636,58 @@
   /* A lazy root: {id, data, parentId, children} whose children is an
    * accessor, the same two functions for every root (so that the roots
    * share V8's hidden class, and no closure is made per root), and,
-   * until it is built, its game under a symbol, not enumerable (left out
-   * of JSON, Object.keys, for...in, assert.deepStrictEqual and spreads):
-   * [opts, src, start, end], src bytes or a string (gameInput()). */
-  const GAME = Symbol('sgfstream.game');
-  const GAME_DESC = {value: null, writable: true, enumerable: false, configurable: true};
+   * until it is built, its game in private fields (not keys, not
+   * symbols: left out of JSON, Object.keys, Reflect.ownKeys,
+   * assert.deepStrictEqual and spreads): the parse (opts, and src: bytes,
+   * or a string and its indices; gameInput()), start and end. The fields
+   * go on the plain object makeRoot() makes by a constructor whose base
+   * returns that object: a store each, where a symbol defined not
+   * enumerable (Object.defineProperty) was a call into the runtime. */
+  class Stamped {
+    constructor(o) {
+      return o;
+    }
+  }
+  class LazyGame extends Stamped {
+    #parse;
+    #start;
+    #end;
+    constructor(root) {
+      super(root);
+      this.#parse = null;
+      this.#start = 0;
+      this.#end = 0;
+    }
+
+    static set(root, parse, start, end) {
+      root.#parse = parse;
+      root.#start = start;
+      root.#end = end;
+    }
+
+    /* The root's game, forgotten: [opts, src, start, end] (null when it
+     * has none). */
+    static take(root) {
+      if (!(#parse in root) || root.#parse === null) return null;
+      const p = root.#parse;
+      root.#parse = null;
+      return [p[0], p[1], root.#start, root.#end];
+    }
+  }
   const LAZY_CHILDREN = {
     get() {
       return buildChildren(this);
     },
     set(v) {
-      takeGame(this);
+      LazyGame.take(this);
       plainChildren(this, v);
     },
     enumerable: true,
     configurable: true,
   };
 
-  /* A lazy root's game, forgotten (and null when it has none). */
-  function takeGame(root) {
-    const g = root[GAME];
-    if (g === undefined) return null;
-    delete root[GAME]; // (the last property added: V8 steps back a class)
-    return g;
-  }
-
   function buildChildren(root) {
-    const g = takeGame(root);
+    const g = LazyGame.take(root);
     if (g === null) {
       plainChildren(root, []);
       return root.children;
@@ -1657,10 +1714,12 @@
    * one node keeps none). Nothing but the root holds its game. */
   function lazyRoots(opts) {
     let lastRoot = null;
+    let parse = null; // [opts, src], the same for every game of src
     return {
       makeRoot(id) {
         const root = {id, data: {}, parentId: null};
         Object.defineProperty(root, 'children', LAZY_CHILDREN);
+        new LazyGame(root);
         lastRoot = root;
         return root;
       },
@@ -1668,13 +1727,13 @@
         if (root !== lastRoot) return;
         lastRoot = null;
         if (count > 1) {
-          GAME_DESC.value = [opts, src, start, end];
-          Object.defineProperty(root, GAME, GAME_DESC);
-          GAME_DESC.value = null;
+          if (parse === null || parse[1] !== src) parse = [opts, src];
+          LazyGame.set(root, parse, start, end);
         }
       },
     };
   }
+
 
 
 
