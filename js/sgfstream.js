@@ -76,6 +76,14 @@
   let memBuf = null;
   let U8 = null;
   let U32 = null;
+  // Node: a Buffer over the module's memory (text is written into it as
+  // UTF-16, Buffer.prototype.write's 'utf16le'); null in a browser
+  const NodeBuffer =
+    typeof process !== 'undefined' && process.versions && process.versions.node && typeof Buffer === 'function'
+      ? Buffer
+      : null;
+  let MEM = null;
+  const U16_UNITS = Math.floor(CHUNK / 3); // sj_u16()'s size
   let pending = null;
 
   // Where a browser finds the .wasm by default: beside this script.
@@ -141,6 +149,7 @@
       memBuf = b;
       U8 = new Uint8Array(b);
       U32 = new Uint32Array(b);
+      if (NodeBuffer !== null) MEM = NodeBuffer.from(b);
     }
   }
 
@@ -191,6 +200,7 @@
       if (!this.h) throw new Error('sgfstream: out of memory');
       if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
+      this.u16Ptr = 0;
       this.textMap = null;
       this.error = null; // what ended the parser
       this.clear();
@@ -278,7 +288,34 @@
           this.textBytes = 0;
         }
         views();
-        if (typeof job === 'string') {
+        if (typeof job === 'string' && MEM !== null) {
+          // text in Node: its UTF-16 units copied into the module, which
+          // writes them as UTF-8 into its input buffer (CHUNK / 3 units:
+          // at most 3 bytes each), and where a block's bytes are not one
+          // a unit, the block is noted in this.textMap
+          const ptr = this.u16Ptr !== 0 ? this.u16Ptr : this.stage();
+          let end = Math.min(job.length, this.pos + U16_UNITS);
+          // (a surrogate pair is not cut: the halves would be written
+          // as two U+FFFD)
+          if (end < job.length && (job.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+          const n = end - this.pos;
+          MEM.write(this.pos === 0 && end === job.length ? job : job.substring(this.pos, end), ptr, 2 * n, 'utf16le');
+          const w = W.sj_from_u16(this.h, n);
+          const map = this.textMap;
+          if (w !== n && map !== null) {
+            views();
+            for (let t = W.sj_blocks(this.h) >>> 2; U32[t] < n; t += 2) {
+              const c0 = U32[t];
+              const b0 = U32[t + 1];
+              const c1 = U32[t + 2];
+              const b1 = U32[t + 3];
+              if (b1 - b0 !== c1 - c0) map.note(this.pos + c0, this.textBytes + b0, this.pos + c1, this.textBytes + b1);
+            }
+          }
+          this.len = w;
+          this.adv = n;
+          this.textBytes += w;
+        } else if (typeof job === 'string') {
           // text: encoded straight into the module's input buffer, a
           // piece at a time (each fits whole: at most 3 bytes a UTF-16
           // unit), as many pieces as the buffer holds
@@ -309,6 +346,14 @@
         this.off = 0;
         this.call(sink, 0);
       }
+    }
+
+    /* The module's buffer for text as UTF-16 (made on first use). */
+    stage() {
+      this.u16Ptr = W.sj_u16(this.h);
+      if (this.u16Ptr === 0) throw new Error('sgfstream: out of memory');
+      views();
+      return this.u16Ptr;
     }
 
     /* One call into the module: feed the rest of the piece, or finish
