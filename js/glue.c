@@ -51,7 +51,9 @@
  * game's root node and the game's TREE_BEGIN, TREE_END and SJ_GAME are
  * written, and the VALUE records (with their SJ_POS) of the other nodes'
  * values that hold a byte over 0x7F or come in pieces, so that text that
- * does not decode is found by the first pass. SJ_HEADERS: as SJ_ROOTS, but the
+ * does not decode is found by the first pass; with SJ_UTF8 (the input is
+ * UTF-8 made from JavaScript text, read as UTF-8: every value decodes)
+ * not those. SJ_HEADERS: as SJ_ROOTS, but the
  * parser skips each game after its root node (SGF_SKIP): the rest is passed
  * over, with no diagnostics.
  *
@@ -82,6 +84,7 @@
 #define SJ_FULL 0
 #define SJ_ROOTS 1
 #define SJ_HEADERS 2
+#define SJ_UTF8 0x100 /* with SJ_ROOTS: no SJ_CHECK values (below) */
 
 #define SJ_BATCH 256
 #define SJ_OUT_PAUSE 32768
@@ -89,6 +92,7 @@
 typedef struct sj {
   sgf_parser *p;
   int mode;
+  int utf8; /* SJ_UTF8 given */
   sgf_event batch[SJ_BATCH];
   uint32_t *out; /* 4 words a record */
   size_t out_n, out_cap;
@@ -412,8 +416,8 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
           if (++s->game_nodes == 1 && s->depth == 1) put(s, p, b, ev);
           break;
         case SGF_EVENT_MOVES: {
-          int high =
-              s->mode == SJ_ROOTS && has_high(sgf_event_bytes(b, ev), ev->len);
+          int high = s->mode == SJ_ROOTS && !s->utf8 &&
+                     has_high(sgf_event_bytes(b, ev), ev->len);
           if (s->game_nodes == 0 && s->depth == 1) {
             /* The run begins with the root, ";B[qd]": its records. */
             put_run_nodes(s, p, b, ev, 0, 1, 0);
@@ -432,7 +436,7 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
         case SGF_EVENT_VALUE:
           if (s->game_nodes == 1 && s->depth == 1)
             put(s, p, b, ev);
-          else if (s->mode == SJ_ROOTS &&
+          else if (s->mode == SJ_ROOTS && !s->utf8 &&
                    (!(ev->flags & SGF_VALUE_FIRST) ||
                     !(ev->flags & SGF_VALUE_LAST) ||
                     has_high(sgf_event_bytes(b, ev), ev->len))) {
@@ -483,7 +487,8 @@ sj *sj_new(unsigned flags, double max_depth, int mode, size_t in_cap) {
   sgf_callbacks cb;
   sgf_batch_options bo;
   if (!s) return NULL;
-  s->mode = mode;
+  s->mode = mode & 0xff;
+  s->utf8 = (mode & SJ_UTF8) != 0;
   s->in_cap = in_cap;
   s->in = malloc(in_cap ? in_cap : 1);
   sgf_options_init(&opt);
@@ -504,7 +509,7 @@ sj *sj_new(unsigned flags, double max_depth, int mode, size_t in_cap) {
   bo.kinds = (1u << SGF_EVENT_TREE_BEGIN) | (1u << SGF_EVENT_TREE_END) |
              (1u << SGF_EVENT_NODE) | (1u << SGF_EVENT_PROPERTY) |
              (1u << SGF_EVENT_VALUE);
-  if (mode == SJ_HEADERS) {
+  if (s->mode == SJ_HEADERS) {
     bo.kinds |= 1u << SGF_EVENT_NODE_END;
     bo.stop_kinds = 1u << SGF_EVENT_NODE_END;
   } else {

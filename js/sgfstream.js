@@ -35,6 +35,7 @@
   const SJ_FULL = 0;
   const SJ_ROOTS = 1;
   const SJ_HEADERS = 2;
+  const SJ_UTF8 = 0x100; // with SJ_ROOTS: UTF-8 made from text (no value to check)
   const K_TREE_BEGIN = 1;
   const K_TREE_END = 2;
   const K_NODE = 3;
@@ -1485,7 +1486,7 @@
     const o = Object.assign({}, opts, {encoding: 'utf-8'});
     // the text itself, encoded into the module a chunk at a time (no
     // copy of it as a whole), unless its bytes must be changed first
-    return build(textNeedsBytes(contents) ? utf8Encoder.encode(contents) : contents, o, false);
+    return build(textNeedsBytes(contents) ? utf8Encoder.encode(contents) : contents, o, false, true);
   }
 
   /* Would the UTF-8 bytes of text s be changed before they are parsed
@@ -1536,8 +1537,11 @@
   }
 
   /* The trees of input: bytes (copied first for lazy trees when copy),
-   * or text (a string: parse()'s, that textNeedsBytes() passed). */
-  function build(input, opts, copy) {
+   * or text (a string: parse()'s, that textNeedsBytes() passed). fromText:
+   * input is text, or bytes made from text (UTF-8 with nothing that does
+   * not decode: the module sends no value of the nodes not built to be
+   * checked). */
+  function build(input, opts, copy, fromText) {
     const text = typeof input === 'string';
     let bytes = input;
     const k = text ? -1 : missingSemicolon(bytes);
@@ -1581,7 +1585,7 @@
     }
     if (lazy) b.makeRoot = lazyTrees.makeRoot;
     b.shift = shift;
-    const eng = new Engine(lazy ? SJ_ROOTS : SJ_FULL, opts);
+    const eng = new Engine(lazy ? SJ_ROOTS | (fromText === true ? SJ_UTF8 : 0) : SJ_FULL, opts);
     eng.textMap = map;
     try {
       eng.feed(bytes, b);
