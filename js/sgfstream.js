@@ -424,8 +424,8 @@
   /* Plain values (ASCII, no escape) by the 16-bit hash of their bytes
    * (the module's): a game's header values are mostly those of other
    * games (the same event, players, ranks, komi, result), made once.
-   * Only short ones; emptied after each parse (internRelease()), so that
-   * it holds nothing between parses. */
+   * Only short ones; used by build() only, and emptied at its end
+   * (internRelease()), so that it holds nothing between parses. */
   const INTERN = new Array(65536).fill('');
   const INTERN_MAX = 48;
   const internUsed = new Uint16Array(65536);
@@ -886,6 +886,7 @@
       this.outside = null; // games(): the diagnostics outside every game
       this.arr = null; // the values of the property being read
       this.seen = []; // the open node's identifiers
+      this.intern = false; // plain values by interned() (parse(): build())
       this.nSeen = 0;
     }
 
@@ -974,7 +975,8 @@
             const w2 = u32[q + 2];
             const len = w2 & 0xffff;
             const p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
-            this.put(len > 2 ? interned(u8, p, len, w2 >>> 16) : len === 2 ? two(u8[p], u8[p + 1]) : short8(u8, p, len));
+            if (len <= 2) this.put(len === 2 ? two(u8[p], u8[p + 1]) : short8(u8, p, len));
+            else this.put(this.intern ? interned(u8, p, len, w2 >>> 16) : ascii(u8, p, len));
             break;
           }
           case K_NODE:
@@ -1584,6 +1586,7 @@
       b = new Builder(opts, null);
     }
     if (lazy) b.makeRoot = lazyTrees.makeRoot;
+    b.intern = true;
     b.shift = shift;
     const eng = new Engine(lazy ? SJ_ROOTS | (fromText === true ? SJ_UTF8 : 0) : SJ_FULL, opts);
     eng.textMap = map;
