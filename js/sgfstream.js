@@ -873,7 +873,7 @@
       // (every field set here, so that every Builder has one hidden
       // class from the start: none is added later, in the hot loop)
       this.open = null;
-      this.makeRoot = null; // a lazy parse's roots
+      this.trees = null; // a lazy parse's roots: a LazyTrees
       this.hiBase = 0; // the high 32 bits of record offsets, times 2^32
       this.vOffset = 0; // the value being read: its '['
       this.vLine = 0;
@@ -1175,8 +1175,8 @@
       // at its TREE_BEGIN), the others from the node before them
       const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
       const node =
-        par === null && this.makeRoot !== null
-          ? this.makeRoot(this.id())
+        par === null && this.trees !== null
+          ? this.trees.makeRoot(this.id())
           : {id: this.id(), data: {}, parentId: null, children: []};
       if (this.dictionary !== null) this.dictionary[node.id] = node;
       this.prop = null;
@@ -1441,7 +1441,7 @@
   let lastBuilder = null;
   // (the fields that hold what a parse made or was given)
   const PARSE_FIELDS = ['getId', 'dictionary', 'onNodeCreated', 'hooks', 'roots', 'diagnostics', 'gameDiags', 'lastFatal',
-    'stack', 'last', 'prop', 'root', 'deferred', 'dq', 'open', 'makeRoot', 'shift', 'outside', 'arr'];
+    'stack', 'last', 'prop', 'root', 'deferred', 'dq', 'open', 'trees', 'shift', 'outside', 'arr'];
 
   const IDENTS = new Array(1 << 16);
   // moveRun()'s scratch (a run has at most 65,535 nodes; no callback runs
@@ -1567,25 +1567,16 @@
     // turned into its indices by the map of its pieces that are not ASCII
     const map = lazy && text ? new TextMap(input) : null;
     const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
-    const lazyTrees = lazy ? lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
     let b;
-    let attached = null;
     if (lazy) {
-      b = new Builder(opts, {
-        game(start, end, count) {
-          const root = b.roots[b.roots.length - 1];
-          // (a game with no node, "()", has no root of its own)
-          if (!root || root === attached) return;
-          attached = root;
-          b.nextId = root.id + Math.max(count, 1);
-          if (map === null) lazyTrees.attach(root, bytes, start - bias, end - bias, count);
-          else lazyTrees.attach(root, input, map.index(start - bias), map.index(end - bias), count);
-        },
-      });
+      const trees = new LazyTrees({maxDepth: opts.maxDepth, encoding: opts.encoding});
+      const hooks = new ParseGames(null, trees, map === null ? bytes : input, map, bias);
+      b = new Builder(opts, hooks);
+      hooks.b = b;
+      b.trees = trees;
     } else {
       b = new Builder(opts, null);
     }
-    if (lazy) b.makeRoot = lazyTrees.makeRoot;
     b.intern = true;
     b.shift = shift;
     const eng = new Engine(lazy ? SJ_ROOTS | (fromText === true ? SJ_UTF8 : 0) : SJ_FULL, opts);
@@ -1763,28 +1754,61 @@
   /* The lazy trees of one parse (or stream): makeRoot(id) makes a root
    * node, attach(root, src, start, end, count) says where the game of the
    * root made last is (src: bytes, or a string and its indices; a game of
-   * one node keeps none). Nothing but the root holds its game. */
-  function lazyRoots(opts) {
-    let lastRoot = null;
-    let parse = null; // [opts, src], the same for every game of src
-    return {
-      makeRoot(id) {
-        const root = {id, data: {}, parentId: null};
-        Object.defineProperty(root, 'children', LAZY_CHILDREN);
-        new LazyGame(root);
-        lastRoot = root;
-        return root;
-      },
-      attach(root, src, start, end, count) {
-        if (root !== lastRoot) return;
-        lastRoot = null;
-        if (count > 1) {
-          if (parse === null || parse[1] !== src) parse = [opts, src];
-          LazyGame.set(root, parse, start, end);
-        }
-      },
-    };
+   * one node keeps none). Nothing but the root holds its game. (A class:
+   * its methods, made once, keep their type feedback and optimized code
+   * from one parse to the next, where closures made per parse did not.) */
+  class LazyTrees {
+    constructor(opts) {
+      this.opts = opts;
+      this.lastRoot = null;
+      this.parse = null; // [opts, src], the same for every game of src
+    }
+
+    makeRoot(id) {
+      const root = {id, data: {}, parentId: null};
+      Object.defineProperty(root, 'children', LAZY_CHILDREN);
+      new LazyGame(root);
+      this.lastRoot = root;
+      return root;
+    }
+
+    attach(root, src, start, end, count) {
+      if (root !== this.lastRoot) return;
+      this.lastRoot = null;
+      if (count > 1) {
+        if (this.parse === null || this.parse[1] !== src) this.parse = [this.opts, src];
+        LazyGame.set(root, this.parse, start, end);
+      }
+    }
   }
+
+  /* build()'s hooks for a lazy parse: game() attaches each game to its
+   * root (the bytes, or the text: its byte offsets turned into indices by
+   * map). */
+  class ParseGames {
+    constructor(b, trees, src, map, bias) {
+      this.b = b;
+      this.trees = trees;
+      this.src = src;
+      this.map = map;
+      this.bias = bias;
+      this.attached = null;
+    }
+
+    game(start, end, count) {
+      const b = this.b;
+      const root = b.roots[b.roots.length - 1];
+      // (a game with no node, "()", has no root of its own)
+      if (!root || root === this.attached) return;
+      this.attached = root;
+      b.nextId = root.id + Math.max(count, 1);
+      const map = this.map;
+      const bias = this.bias;
+      if (map === null) this.trees.attach(root, this.src, start - bias, end - bias, count);
+      else this.trees.attach(root, this.src, map.index(start - bias), map.index(end - bias), count);
+    }
+  }
+
 
 
 
@@ -1869,7 +1893,7 @@
     };
     let trees = null;
     if (lazy) {
-      trees = lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding});
+      trees = new LazyTrees({maxDepth: opts.maxDepth, encoding: opts.encoding});
       let attached = null;
       hooks.game = (start, end, count) => {
         const last = out[out.length - 1];
@@ -1882,7 +1906,7 @@
       };
     }
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
-    if (lazy) b.makeRoot = trees.makeRoot;
+    if (lazy) b.trees = trees;
     b.outside = outside;
     const eng = new Engine(lazy ? SJ_ROOTS : mode, opts);
     try {
