@@ -16,6 +16,13 @@
  * PROPERTY, the node count for MOVES; flags SJ_PLAIN on a VALUE whole in
  * one record whose bytes are ASCII with no '\\' or CR: its text as it
  * stands), and
+ *   SJ_PV    a PROPERTY with a 1- or 2-letter identifier and its first
+ *            VALUE in one record, when that value is whole, plain (as
+ *            SJ_PLAIN) and under SJ_PV_MAX bytes: extra the identifier's
+ *            code, w1 the value's bytes, w2 its length (bits 0-15) and a
+ *            hash of its bytes (bits 16-31: equal bytes, equal hash), w3
+ *            the PROPERTY's offset (the value's is not needed: plain text
+ *            has no diagnostic of its own).
  *   SJ_DIAG  a diagnostic: flags its severity, extra its code; w1 its
  *            line, w2 its column, w3 its offset (low 32 bits each), then
  *            an SJ_EXT record: w1-w3 their high 32 bits.
@@ -44,7 +51,9 @@
  * game's root node and the game's TREE_BEGIN, TREE_END and SJ_GAME are
  * written, and the VALUE records (with their SJ_POS) of the other nodes'
  * values that hold a byte over 0x7F or come in pieces, so that text that
- * does not decode is found by the first pass. SJ_HEADERS: as SJ_ROOTS, but the
+ * does not decode is found by the first pass; with SJ_UTF8 (the input is
+ * UTF-8 made from JavaScript text, read as UTF-8: every value decodes)
+ * not those. SJ_HEADERS: as SJ_ROOTS, but the
  * parser skips each game after its root node (SGF_SKIP): the rest is passed
  * over, with no diagnostics.
  *
@@ -53,11 +62,16 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 #include "sgfstream.h"
 
 #define SJ_EXPORT(name) __attribute__((export_name(#name)))
 
+#define SJ_PV 9
+#define SJ_PV_MAX 65536
 #define SJ_DIAG 16
 #define SJ_GAME 17
 #define SJ_HI 18
@@ -70,6 +84,7 @@
 #define SJ_FULL 0
 #define SJ_ROOTS 1
 #define SJ_HEADERS 2
+#define SJ_UTF8 0x100 /* with SJ_ROOTS: no SJ_CHECK values (below) */
 
 #define SJ_BATCH 256
 #define SJ_OUT_PAUSE 32768
@@ -77,6 +92,7 @@
 typedef struct sj {
   sgf_parser *p;
   int mode;
+  int utf8; /* SJ_UTF8 given */
   sgf_event batch[SJ_BATCH];
   uint32_t *out; /* 4 words a record */
   size_t out_n, out_cap;
@@ -93,6 +109,8 @@ typedef struct sj {
   uint64_t bias;   /* added to every offset written (sj_set_bias) */
   uint32_t hi;     /* the high 32 bits of the last event offset written */
   unsigned xflags; /* added to the flags of the records put() writes */
+  uint16_t *u16;   /* sj_u16(): text to encode, in_cap / 3 units */
+  uint32_t *blk;   /* sj_from_u16()'s table of blocks */
 } sj;
 
 /* The module has no environment: the library's one getenv() (the SIMD
@@ -201,6 +219,31 @@ static int is_plain(const char *at, size_t len) {
   return (bad & LANES(0x80)) == 0;
 }
 
+/* is_plain() and, when plain, a 16-bit hash of the bytes in *hash (the
+ * same for the same bytes), eight bytes at a time. */
+static int plain_hash(const char *at, size_t len, uint32_t *hash) {
+  const unsigned char *u = (const unsigned char *)at;
+  uint64_t bad = 0;
+  uint64_t h = 0x9e3779b97f4a7c15u ^ len;
+  size_t i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t w;
+    memcpy(&w, u + i, 8);
+    bad |= w | has_byte(w, '\\') | has_byte(w, '\r');
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+  }
+  if (i < len) {
+    uint64_t w = 0;
+    memcpy(&w, u + i, len - i);
+    bad |= w | has_byte(w, '\\') | has_byte(w, '\r');
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+  }
+  h ^= h >> 29;
+  h *= 0xc4ceb9fe1a85ec53u;
+  *hash = (uint32_t)(h >> 48);
+  return (bad & LANES(0x80)) == 0;
+}
+
 /* The position record before a value's first piece. */
 static void put_pos(sj *s, sgf_pos pos) {
   uint32_t *w = out_room(s, 1);
@@ -240,6 +283,31 @@ static void put(sj *s, sgf_parser *p, const sgf_batch *b, const sgf_event *ev) {
   w[1] = at;
   w[2] = ev->len;
   w[3] = off;
+}
+
+/* The PROPERTY event b->ev[i]: with the VALUE after it as one SJ_PV
+ * record when it can be, else as a PROPERTY record. Returns the events
+ * written (2 or 1). */
+static size_t put_prop(sj *s, sgf_parser *p, const sgf_batch *b, size_t i) {
+  const sgf_event *ev = &b->ev[i];
+  const sgf_event *v = i + 1 < b->n ? &b->ev[i + 1] : NULL;
+  uint32_t hash;
+  if (ev->ident != 0 && v && v->kind == SGF_EVENT_VALUE &&
+      (v->flags & (SGF_VALUE_FIRST | SGF_VALUE_LAST)) ==
+          (SGF_VALUE_FIRST | SGF_VALUE_LAST) &&
+      v->len < SJ_PV_MAX && plain_hash(sgf_event_bytes(b, v), v->len, &hash)) {
+    unsigned flags = 0;
+    uint32_t off = event_offset(s, b->offset + ev->offset);
+    uint32_t *w = out_room(s, 1);
+    if (!w) return 2;
+    w[1] = keep_bytes(s, sgf_event_bytes(b, v), v->len, &flags);
+    w[0] = SJ_PV | (flags << 8) | ((uint32_t)ev->ident << 16);
+    w[2] = v->len | (hash << 16);
+    w[3] = off;
+    return 2;
+  }
+  put(s, p, b, ev);
+  return 1;
 }
 
 /* The NODE, PROPERTY and VALUE records of the nodes first to end - 1
@@ -308,6 +376,8 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
       if (ev->kind == SGF_EVENT_MOVES &&
           has_high(sgf_event_bytes(b, ev), ev->len))
         put_run_nodes(s, p, b, ev, 0, SIZE_MAX, 0);
+      else if (ev->kind == SGF_EVENT_PROPERTY)
+        i += put_prop(s, p, b, i) - 1;
       else
         put(s, p, b, ev);
     }
@@ -346,8 +416,8 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
           if (++s->game_nodes == 1 && s->depth == 1) put(s, p, b, ev);
           break;
         case SGF_EVENT_MOVES: {
-          int high =
-              s->mode == SJ_ROOTS && has_high(sgf_event_bytes(b, ev), ev->len);
+          int high = s->mode == SJ_ROOTS && !s->utf8 &&
+                     has_high(sgf_event_bytes(b, ev), ev->len);
           if (s->game_nodes == 0 && s->depth == 1) {
             /* The run begins with the root, ";B[qd]": its records. */
             put_run_nodes(s, p, b, ev, 0, 1, 0);
@@ -360,12 +430,13 @@ static int on_batch(sgf_parser *p, void *user, const sgf_batch *b) {
           break;
         }
         case SGF_EVENT_PROPERTY:
-          if (s->game_nodes == 1 && s->depth == 1) put(s, p, b, ev);
+          if (s->game_nodes == 1 && s->depth == 1)
+            i += put_prop(s, p, b, i) - 1;
           break;
         case SGF_EVENT_VALUE:
           if (s->game_nodes == 1 && s->depth == 1)
             put(s, p, b, ev);
-          else if (s->mode == SJ_ROOTS &&
+          else if (s->mode == SJ_ROOTS && !s->utf8 &&
                    (!(ev->flags & SGF_VALUE_FIRST) ||
                     !(ev->flags & SGF_VALUE_LAST) ||
                     has_high(sgf_event_bytes(b, ev), ev->len))) {
@@ -416,7 +487,8 @@ sj *sj_new(unsigned flags, double max_depth, int mode, size_t in_cap) {
   sgf_callbacks cb;
   sgf_batch_options bo;
   if (!s) return NULL;
-  s->mode = mode;
+  s->mode = mode & 0xff;
+  s->utf8 = (mode & SJ_UTF8) != 0;
   s->in_cap = in_cap;
   s->in = malloc(in_cap ? in_cap : 1);
   sgf_options_init(&opt);
@@ -437,7 +509,7 @@ sj *sj_new(unsigned flags, double max_depth, int mode, size_t in_cap) {
   bo.kinds = (1u << SGF_EVENT_TREE_BEGIN) | (1u << SGF_EVENT_TREE_END) |
              (1u << SGF_EVENT_NODE) | (1u << SGF_EVENT_PROPERTY) |
              (1u << SGF_EVENT_VALUE);
-  if (mode == SJ_HEADERS) {
+  if (s->mode == SJ_HEADERS) {
     bo.kinds |= 1u << SGF_EVENT_NODE_END;
     bo.stop_kinds = 1u << SGF_EVENT_NODE_END;
   } else {
@@ -459,6 +531,8 @@ void sj_free(sj *s) {
   free(s->in);
   free(s->out);
   free(s->arena);
+  free(s->u16);
+  free(s->blk);
   free(s);
 }
 
@@ -518,6 +592,101 @@ void sj_set_bias(sj *s, double bias) {
 SJ_EXPORT(sj_held) double sj_held(sj *s);
 double sj_held(sj *s) {
   return (double)(sgf_parser_held_offset(s->p) + s->bias);
+}
+
+/* TEXT. JavaScript holds a string as UTF-16 code units; Node copies them
+ * into memory at once (a Buffer's 'utf16le' write) where encoding them as
+ * UTF-8 from JavaScript (TextEncoder.encodeInto) takes five times as long.
+ * sj_u16() is where they go: in_cap / 3 units, so that their UTF-8 fits
+ * the input buffer (3 bytes a unit at most). NULL if memory runs out. */
+#define SJ_BLOCK 4096
+
+SJ_EXPORT(sj_u16) uint16_t *sj_u16(sj *s);
+uint16_t *sj_u16(sj *s) {
+  size_t n = s->in_cap / 3;
+  if (!s->u16) {
+    s->u16 = malloc(n * 2 + 2);
+    s->blk = malloc((n / SJ_BLOCK + 2) * 8);
+    if (!s->u16 || !s->blk) {
+      free(s->u16);
+      free(s->blk);
+      s->u16 = NULL;
+      s->blk = NULL;
+    }
+  }
+  return s->u16;
+}
+SJ_EXPORT(sj_blocks) uint32_t *sj_blocks(sj *s);
+uint32_t *sj_blocks(sj *s) { return s->blk; }
+
+/* One code unit (or a surrogate pair) at u[*i] as UTF-8 at o: how many
+ * bytes; *i moved past it. A lone surrogate is U+FFFD, as TextEncoder
+ * writes it. */
+static size_t utf8_of(const uint16_t *u, size_t n, size_t *i,
+                      unsigned char *o) {
+  uint32_t c = u[*i];
+  *i += 1;
+  if (c < 0x80) {
+    o[0] = (unsigned char)c;
+    return 1;
+  }
+  if (c < 0x800) {
+    o[0] = (unsigned char)(0xc0 | (c >> 6));
+    o[1] = (unsigned char)(0x80 | (c & 0x3f));
+    return 2;
+  }
+  if ((c & 0xfc00) == 0xd800 && *i < n && (u[*i] & 0xfc00) == 0xdc00) {
+    c = 0x10000 + ((c - 0xd800) << 10) + (u[*i] - 0xdc00u);
+    *i += 1;
+    o[0] = (unsigned char)(0xf0 | (c >> 18));
+    o[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
+    o[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+    o[3] = (unsigned char)(0x80 | (c & 0x3f));
+    return 4;
+  }
+  if ((c & 0xf800) == 0xd800) c = 0xfffd;
+  o[0] = (unsigned char)(0xe0 | (c >> 12));
+  o[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+  o[2] = (unsigned char)(0x80 | (c & 0x3f));
+  return 3;
+}
+
+/* The n units at sj_u16() as UTF-8 at sj_in(): how many bytes. The
+ * table at sj_blocks(), two words an entry: for the first unit of each
+ * block of SJ_BLOCK units (or the unit after, when a surrogate pair
+ * spans the block's start) its index and its byte's offset, then (n,
+ * the byte count): where the bytes are not one a unit, JavaScript notes
+ * the block (the lazy trees' map of a string's byte offsets to its
+ * indices). Eight ASCII units at a time where they come eight at once. */
+SJ_EXPORT(sj_from_u16) size_t sj_from_u16(sj *s, size_t n);
+size_t sj_from_u16(sj *s, size_t n) {
+  const uint16_t *u = s->u16;
+  unsigned char *o = s->in;
+  uint32_t *t = s->blk;
+  size_t i = 0, w = 0;
+  if (!u || n > s->in_cap / 3) return 0;
+  while (i < n) {
+    size_t end = (i / SJ_BLOCK + 1) * SJ_BLOCK;
+    if (end > n) end = n;
+    *t++ = (uint32_t)i;
+    *t++ = (uint32_t)w;
+    while (i < end) {
+#ifdef __wasm_simd128__
+      while (end - i >= 8) {
+        v128_t v = wasm_v128_load(u + i);
+        if (wasm_v128_any_true(wasm_v128_and(v, wasm_i16x8_splat(-128)))) break;
+        wasm_v128_store64_lane(o + w, wasm_u8x16_narrow_i16x8(v, v), 0);
+        i += 8;
+        w += 8;
+      }
+      if (i >= end) break;
+#endif
+      w += utf8_of(u, n, &i, o + w);
+    }
+  }
+  *t++ = (uint32_t)n;
+  *t = (uint32_t)w;
+  return w;
 }
 
 SJ_EXPORT(sj_finish) int sj_finish(sj *s);

@@ -35,18 +35,27 @@
   const SJ_FULL = 0;
   const SJ_ROOTS = 1;
   const SJ_HEADERS = 2;
+  const SJ_UTF8 = 0x100; // with SJ_ROOTS: UTF-8 made from text (no value to check)
   const K_TREE_BEGIN = 1;
   const K_TREE_END = 2;
   const K_NODE = 3;
   const K_PROPERTY = 4;
   const K_VALUE = 5;
   const K_MOVES = 8;
+  const K_PV = 9; // a PROPERTY and its first VALUE, whole and plain
   const K_DIAG = 16;
   const K_GAME = 17;
   const K_HI = 18; // the high 32 bits of the offsets that follow
   const K_EXT = 19; // the high 32 bits of the record before's numbers
   const K_POS = 20; // the line and column of the value that follows
   const TWO32 = 4294967296;
+  /* The number hi * 2^32 + lo; lo itself when hi is 0: a small integer,
+   * not a float, so that the fields and arrays that hold it do not change
+   * representation (V8 makes a new hidden class when a field's integers
+   * become floats: the code optimized for the old one is thrown away). */
+  function u64(hi, lo) {
+    return hi === 0 ? lo : hi * TWO32 + lo;
+  }
   const F_FIRST = 1;
   const F_LAST = 2;
   const F_ARENA = 0x20;
@@ -68,6 +77,14 @@
   let memBuf = null;
   let U8 = null;
   let U32 = null;
+  // Node: a Buffer over the module's memory (text is written into it as
+  // UTF-16, Buffer.prototype.write's 'utf16le'); null in a browser
+  const NodeBuffer =
+    typeof process !== 'undefined' && process.versions && process.versions.node && typeof Buffer === 'function'
+      ? Buffer
+      : null;
+  let MEM = null;
+  const U16_UNITS = Math.floor(CHUNK / 3); // sj_u16()'s size
   let pending = null;
 
   // Where a browser finds the .wasm by default: beside this script.
@@ -133,6 +150,7 @@
       memBuf = b;
       U8 = new Uint8Array(b);
       U32 = new Uint32Array(b);
+      if (NodeBuffer !== null) MEM = NodeBuffer.from(b);
     }
   }
 
@@ -183,6 +201,7 @@
       if (!this.h) throw new Error('sgfstream: out of memory');
       if (options._offsetBias) W.sj_set_bias(this.h, options._offsetBias);
       this.inPtr = W.sj_in(this.h);
+      this.u16Ptr = 0;
       this.textMap = null;
       this.error = null; // what ended the parser
       this.clear();
@@ -270,7 +289,34 @@
           this.textBytes = 0;
         }
         views();
-        if (typeof job === 'string') {
+        if (typeof job === 'string' && MEM !== null) {
+          // text in Node: its UTF-16 units copied into the module, which
+          // writes them as UTF-8 into its input buffer (CHUNK / 3 units:
+          // at most 3 bytes each), and where a block's bytes are not one
+          // a unit, the block is noted in this.textMap
+          const ptr = this.u16Ptr !== 0 ? this.u16Ptr : this.stage();
+          let end = Math.min(job.length, this.pos + U16_UNITS);
+          // (a surrogate pair is not cut: the halves would be written
+          // as two U+FFFD)
+          if (end < job.length && (job.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+          const n = end - this.pos;
+          MEM.write(this.pos === 0 && end === job.length ? job : job.substring(this.pos, end), ptr, 2 * n, 'utf16le');
+          const w = W.sj_from_u16(this.h, n);
+          const map = this.textMap;
+          if (w !== n && map !== null) {
+            views();
+            for (let t = W.sj_blocks(this.h) >>> 2; U32[t] < n; t += 2) {
+              const c0 = U32[t];
+              const b0 = U32[t + 1];
+              const c1 = U32[t + 2];
+              const b1 = U32[t + 3];
+              if (b1 - b0 !== c1 - c0) map.note(this.pos + c0, this.textBytes + b0, this.pos + c1, this.textBytes + b1);
+            }
+          }
+          this.len = w;
+          this.adv = n;
+          this.textBytes += w;
+        } else if (typeof job === 'string') {
           // text: encoded straight into the module's input buffer, a
           // piece at a time (each fits whole: at most 3 bytes a UTF-16
           // unit), as many pieces as the buffer holds
@@ -301,6 +347,14 @@
         this.off = 0;
         this.call(sink, 0);
       }
+    }
+
+    /* The module's buffer for text as UTF-16 (made on first use). */
+    stage() {
+      this.u16Ptr = W.sj_u16(this.h);
+      if (this.u16Ptr === 0) throw new Error('sgfstream: out of memory');
+      views();
+      return this.u16Ptr;
     }
 
     /* One call into the module: feed the rest of the piece, or finish
@@ -365,6 +419,34 @@
     if (n <= 12) return short8(u8, p, 8) + short8(u8, p + 8, n - 8);
     if (latin1Slice !== null) return latin1Slice.call(u8, p, p + n);
     return utf8.decode(u8.subarray(p, p + n));
+  }
+
+  /* Plain values (ASCII, no escape) by the 16-bit hash of their bytes
+   * (the module's): a game's header values are mostly those of other
+   * games (the same event, players, ranks, komi, result), made once.
+   * Only short ones; used by build() only, and emptied at its end
+   * (internRelease()), so that it holds nothing between parses. */
+  const INTERN = new Array(65536).fill('');
+  const INTERN_MAX = 48;
+  const internUsed = new Uint16Array(65536);
+  let internN = 0;
+  function interned(u8, p, n, hash) {
+    if (n > INTERN_MAX) return ascii(u8, p, n);
+    const s = INTERN[hash];
+    if (s.length === n) {
+      let i = 0;
+      while (i < n && s.charCodeAt(i) === u8[p + i]) i++;
+      if (i === n) return s;
+    }
+    const t = ascii(u8, p, n);
+    if (s.length === 0 && internN < 65536) internUsed[internN++] = hash;
+    INTERN[hash] = t;
+    return t;
+  }
+  function internRelease() {
+    if (internN >= 65536) INTERN.fill('');
+    else for (let i = 0; i < internN; i++) INTERN[internUsed[i]] = '';
+    internN = 0;
   }
 
   const fcc = String.fromCharCode;
@@ -791,7 +873,7 @@
       // (every field set here, so that every Builder has one hidden
       // class from the start: none is added later, in the hot loop)
       this.open = null;
-      this.makeRoot = null; // a lazy parse's roots
+      this.trees = null; // a lazy parse's roots: a LazyTrees
       this.hiBase = 0; // the high 32 bits of record offsets, times 2^32
       this.vOffset = 0; // the value being read: its '['
       this.vLine = 0;
@@ -804,6 +886,7 @@
       this.outside = null; // games(): the diagnostics outside every game
       this.arr = null; // the values of the property being read
       this.seen = []; // the open node's identifiers
+      this.intern = false; // plain values by interned() (parse(): build())
       this.nSeen = 0;
     }
 
@@ -840,12 +923,12 @@
             continue;
           }
           if (kind === K_HI) {
-            this.hiBase = u32[q + 1] * TWO32;
+            this.hiBase = u64(u32[q + 1], 0);
             continue;
           }
           if (kind === K_POS) {
-            this.vLine = u32[q + 3] * TWO32 + u32[q + 1];
-            this.vColumn = (w0 >>> 16) * TWO32 + u32[q + 2];
+            this.vLine = u64(u32[q + 3], u32[q + 1]);
+            this.vColumn = u64(w0 >>> 16, u32[q + 2]);
             continue;
           }
         } else if (this.dqAt < this.dq.length) {
@@ -883,6 +966,17 @@
               if (u8[p] === 10) p++;
               count--;
             }
+            break;
+          }
+          case K_PV: {
+            if (this.skipDepth !== 0) break;
+            this.property(this.identOf(w0 >>> 16));
+            if (this.prop === null) break;
+            const w2 = u32[q + 2];
+            const len = w2 & 0xffff;
+            const p = (w0 & (F_ARENA << 8)) !== 0 ? arena + u32[q + 1] : u32[q + 1];
+            if (len <= 2) this.put(len === 2 ? two(u8[p], u8[p + 1]) : short8(u8, p, len));
+            else this.put(this.intern ? interned(u8, p, len, w2 >>> 16) : ascii(u8, p, len));
             break;
           }
           case K_NODE:
@@ -947,7 +1041,7 @@
           case K_GAME:
             // (its K_EXT next: the offsets' high 32 bits)
             if (this.hooks && this.hooks.game) {
-              this.hooks.game(u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], u32[q + 3]);
+              this.hooks.game(u64(u32[q + 5], u32[q + 1]), u64(u32[q + 6], u32[q + 2]), u32[q + 3]);
             }
             i++;
             q += 4;
@@ -966,6 +1060,13 @@
       return -1;
     }
 
+    /* The parse is over: drop what it made and was given (the object
+     * itself is kept: lastBuilder). */
+    release() {
+      for (let i = 0; i < PARSE_FIELDS.length; i++) this[PARSE_FIELDS[i]] = null;
+      if (this.pend.length > 256) this.pend = new Uint8Array(256);
+    }
+
     /* Deliver the waiting diagnostics placed before offset (all with -1).
      * True when a callback halted. */
     flushDiags(u32, offset) {
@@ -975,7 +1076,7 @@
         const at = this.dqOffset(u32, q);
         if (offset >= 0 && at >= offset) break;
         this.dqAt++;
-        this.diag(u32[q], u32[q + 5] * TWO32 + u32[q + 1], u32[q + 6] * TWO32 + u32[q + 2], at);
+        this.diag(u32[q], u64(u32[q + 5], u32[q + 1]), u64(u32[q + 6], u32[q + 2]), at);
         if (this.halt) {
           this.halt = false;
           return true;
@@ -1041,7 +1142,7 @@
 
     /* The offset of the diagnostic record at q (and its K_EXT). */
     dqOffset(u32, q) {
-      return u32[q + 7] * TWO32 + u32[q + 3];
+      return u64(u32[q + 7], u32[q + 3]);
     }
 
     identOf(code) {
@@ -1074,8 +1175,8 @@
       // at its TREE_BEGIN), the others from the node before them
       const par = this.fresh ? this.stack[this.stack.length - 1] : this.last;
       const node =
-        par === null && this.makeRoot !== null
-          ? this.makeRoot(this.id())
+        par === null && this.trees !== null
+          ? this.trees.makeRoot(this.id())
           : {id: this.id(), data: {}, parentId: null, children: []};
       if (this.dictionary !== null) this.dictionary[node.id] = node;
       this.prop = null;
@@ -1121,6 +1222,7 @@
         else this.auto = true;
       }
       const list = this.deferred;
+      if (list.length === 0) return; // (most roots: no array made)
       for (let i = 0; i < list.length; i++) {
         const x = list[i];
         const v = this.decodeText(x.bytes, x.esc, x.offset, x.line, x.column);
@@ -1276,6 +1378,8 @@
       if (root !== null && this.hooks && this.hooks.gameEnd) {
         const charset = this.dec ? this.dec.name : this.guessed ? this.guessed.name : 'UTF-8';
         this.hooks.gameEnd(root, this.gameDiags, charset);
+      } else if (this.gameDiags.length === 0) {
+        return; // (nobody has the empty list: kept for the next game)
       } else if (root === null && this.outside !== null) {
         // a game tree with no node ("()"): no game carries them
         for (const d of this.gameDiags) this.outside.push(d);
@@ -1327,6 +1431,18 @@
       this.endNode();
     }
   }
+  // The Builder of the last parse(), its parse's objects dropped
+  // (release()), kept: V8 forgets the hidden classes of objects of which
+  // none is left at a garbage collection (the Builder's, and those its
+  // fields were last seen to hold), and with them the type feedback and
+  // the optimized code of the methods that read them. With none kept, a
+  // parse after a collection deoptimizes drain(), put(), property() and
+  // endGame() on its first records, each time.
+  let lastBuilder = null;
+  // (the fields that hold what a parse made or was given)
+  const PARSE_FIELDS = ['getId', 'dictionary', 'onNodeCreated', 'hooks', 'roots', 'diagnostics', 'gameDiags', 'lastFatal',
+    'stack', 'last', 'prop', 'root', 'deferred', 'dq', 'open', 'trees', 'shift', 'outside', 'arr'];
+
   const IDENTS = new Array(1 << 16);
   // moveRun()'s scratch (a run has at most 65,535 nodes; no callback runs
   // while it is used)
@@ -1372,7 +1488,7 @@
     const o = Object.assign({}, opts, {encoding: 'utf-8'});
     // the text itself, encoded into the module a chunk at a time (no
     // copy of it as a whole), unless its bytes must be changed first
-    return build(textNeedsBytes(contents) ? utf8Encoder.encode(contents) : contents, o, false);
+    return build(textNeedsBytes(contents) ? utf8Encoder.encode(contents) : contents, o, false, true);
   }
 
   /* Would the UTF-8 bytes of text s be changed before they are parsed
@@ -1423,8 +1539,11 @@
   }
 
   /* The trees of input: bytes (copied first for lazy trees when copy),
-   * or text (a string: parse()'s, that textNeedsBytes() passed). */
-  function build(input, opts, copy) {
+   * or text (a string: parse()'s, that textNeedsBytes() passed). fromText:
+   * input is text, or bytes made from text (UTF-8 with nothing that does
+   * not decode: the module sends no value of the nodes not built to be
+   * checked). */
+  function build(input, opts, copy, fromText) {
     const text = typeof input === 'string';
     let bytes = input;
     const k = text ? -1 : missingSemicolon(bytes);
@@ -1448,36 +1567,32 @@
     // turned into its indices by the map of its pieces that are not ASCII
     const map = lazy && text ? new TextMap(input) : null;
     const bias = opts._offsetBias || 0; // (the tests': offsets past 4 GiB)
-    const lazyTrees = lazy ? lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding}) : null;
     let b;
-    let attached = null;
     if (lazy) {
-      b = new Builder(opts, {
-        game(start, end, count) {
-          const root = b.roots[b.roots.length - 1];
-          // (a game with no node, "()", has no root of its own)
-          if (!root || root === attached) return;
-          attached = root;
-          b.nextId = root.id + Math.max(count, 1);
-          if (map === null) lazyTrees.attach(root, bytes, start - bias, end - bias, count);
-          else lazyTrees.attach(root, input, map.index(start - bias), map.index(end - bias), count);
-        },
-      });
+      const trees = new LazyTrees({maxDepth: opts.maxDepth, encoding: opts.encoding});
+      const hooks = new ParseGames(null, trees, map === null ? bytes : input, map, bias);
+      b = new Builder(opts, hooks);
+      hooks.b = b;
+      b.trees = trees;
     } else {
       b = new Builder(opts, null);
     }
-    if (lazy) b.makeRoot = lazyTrees.makeRoot;
+    b.intern = true;
     b.shift = shift;
-    const eng = new Engine(lazy ? SJ_ROOTS : SJ_FULL, opts);
+    const eng = new Engine(lazy ? SJ_ROOTS | (fromText === true ? SJ_UTF8 : 0) : SJ_FULL, opts);
     eng.textMap = map;
     try {
       eng.feed(bytes, b);
       eng.finish(b);
     } finally {
       eng.free();
+      internRelease();
     }
+    const roots = b.roots;
+    b.release();
+    lastBuilder = b;
     if (opts.onProgress) opts.onProgress({progress: 1});
-    return b.roots;
+    return roots;
   }
 
   /* root.children, built on first use from the game's bytes. One
@@ -1564,33 +1679,58 @@
   /* A lazy root: {id, data, parentId, children} whose children is an
    * accessor, the same two functions for every root (so that the roots
    * share V8's hidden class, and no closure is made per root), and,
-   * until it is built, its game under a symbol, not enumerable (left out
-   * of JSON, Object.keys, for...in, assert.deepStrictEqual and spreads):
-   * [opts, src, start, end], src bytes or a string (gameInput()). */
-  const GAME = Symbol('sgfstream.game');
-  const GAME_DESC = {value: null, writable: true, enumerable: false, configurable: true};
+   * until it is built, its game in private fields (not keys, not
+   * symbols: left out of JSON, Object.keys, Reflect.ownKeys,
+   * assert.deepStrictEqual and spreads): the parse (opts, and src: bytes,
+   * or a string and its indices; gameInput()), start and end. The fields
+   * go on the plain object makeRoot() makes by a constructor whose base
+   * returns that object: a store each, where a symbol defined not
+   * enumerable (Object.defineProperty) was a call into the runtime. */
+  class Stamped {
+    constructor(o) {
+      return o;
+    }
+  }
+  class LazyGame extends Stamped {
+    #parse;
+    #start;
+    #end;
+    constructor(root) {
+      super(root);
+      this.#parse = null;
+      this.#start = 0;
+      this.#end = 0;
+    }
+
+    static set(root, parse, start, end) {
+      root.#parse = parse;
+      root.#start = start;
+      root.#end = end;
+    }
+
+    /* The root's game, forgotten: [opts, src, start, end] (null when it
+     * has none). */
+    static take(root) {
+      if (!(#parse in root) || root.#parse === null) return null;
+      const p = root.#parse;
+      root.#parse = null;
+      return [p[0], p[1], root.#start, root.#end];
+    }
+  }
   const LAZY_CHILDREN = {
     get() {
       return buildChildren(this);
     },
     set(v) {
-      takeGame(this);
+      LazyGame.take(this);
       plainChildren(this, v);
     },
     enumerable: true,
     configurable: true,
   };
 
-  /* A lazy root's game, forgotten (and null when it has none). */
-  function takeGame(root) {
-    const g = root[GAME];
-    if (g === undefined) return null;
-    delete root[GAME]; // (the last property added: V8 steps back a class)
-    return g;
-  }
-
   function buildChildren(root) {
-    const g = takeGame(root);
+    const g = LazyGame.take(root);
     if (g === null) {
       plainChildren(root, []);
       return root.children;
@@ -1614,27 +1754,62 @@
   /* The lazy trees of one parse (or stream): makeRoot(id) makes a root
    * node, attach(root, src, start, end, count) says where the game of the
    * root made last is (src: bytes, or a string and its indices; a game of
-   * one node keeps none). Nothing but the root holds its game. */
-  function lazyRoots(opts) {
-    let lastRoot = null;
-    return {
-      makeRoot(id) {
-        const root = {id, data: {}, parentId: null};
-        Object.defineProperty(root, 'children', LAZY_CHILDREN);
-        lastRoot = root;
-        return root;
-      },
-      attach(root, src, start, end, count) {
-        if (root !== lastRoot) return;
-        lastRoot = null;
-        if (count > 1) {
-          GAME_DESC.value = [opts, src, start, end];
-          Object.defineProperty(root, GAME, GAME_DESC);
-          GAME_DESC.value = null;
-        }
-      },
-    };
+   * one node keeps none). Nothing but the root holds its game. (A class:
+   * its methods, made once, keep their type feedback and optimized code
+   * from one parse to the next, where closures made per parse did not.) */
+  class LazyTrees {
+    constructor(opts) {
+      this.opts = opts;
+      this.lastRoot = null;
+      this.parse = null; // [opts, src], the same for every game of src
+    }
+
+    makeRoot(id) {
+      const root = {id, data: {}, parentId: null};
+      Object.defineProperty(root, 'children', LAZY_CHILDREN);
+      new LazyGame(root);
+      this.lastRoot = root;
+      return root;
+    }
+
+    attach(root, src, start, end, count) {
+      if (root !== this.lastRoot) return;
+      this.lastRoot = null;
+      if (count > 1) {
+        if (this.parse === null || this.parse[1] !== src) this.parse = [this.opts, src];
+        LazyGame.set(root, this.parse, start, end);
+      }
+    }
   }
+
+  /* build()'s hooks for a lazy parse: game() attaches each game to its
+   * root (the bytes, or the text: its byte offsets turned into indices by
+   * map). */
+  class ParseGames {
+    constructor(b, trees, src, map, bias) {
+      this.b = b;
+      this.trees = trees;
+      this.src = src;
+      this.map = map;
+      this.bias = bias;
+      this.attached = null;
+    }
+
+    game(start, end, count) {
+      const b = this.b;
+      const root = b.roots[b.roots.length - 1];
+      // (a game with no node, "()", has no root of its own)
+      if (!root || root === this.attached) return;
+      this.attached = root;
+      b.nextId = root.id + Math.max(count, 1);
+      const map = this.map;
+      const bias = this.bias;
+      if (map === null) this.trees.attach(root, this.src, start - bias, end - bias, count);
+      else this.trees.attach(root, this.src, map.index(start - bias), map.index(end - bias), count);
+    }
+  }
+
+
 
 
 
@@ -1718,7 +1893,7 @@
     };
     let trees = null;
     if (lazy) {
-      trees = lazyRoots({maxDepth: opts.maxDepth, encoding: opts.encoding});
+      trees = new LazyTrees({maxDepth: opts.maxDepth, encoding: opts.encoding});
       let attached = null;
       hooks.game = (start, end, count) => {
         const last = out[out.length - 1];
@@ -1731,7 +1906,7 @@
       };
     }
     const b = new Builder(Object.assign({}, opts, {diagnostics: []}), hooks);
-    if (lazy) b.makeRoot = trees.makeRoot;
+    if (lazy) b.trees = trees;
     b.outside = outside;
     const eng = new Engine(lazy ? SJ_ROOTS : mode, opts);
     try {

@@ -92,6 +92,30 @@ test('a property given twice in a node: its values in one array, in order', () =
   }
 });
 
+test('header values: each as written, when other games have the same or values hashed alike', () => {
+  // The module sends a root's plain values with a 16-bit hash of their
+  // bytes, and values met before are reused: 70,000 different values
+  // share hashes; lengths 1 to 60 (over the reused ones' limit), and
+  // values of 65,535 and 65,536 bytes (sent the other way)
+  const games = [];
+  const want = [];
+  for (let i = 0; i < 70000; i++) {
+    const pb = `p${i.toString(36)}`.padEnd(3 + (i % 58), String.fromCharCode(97 + (i % 26)));
+    const ev = `Event ${i % 97}`;
+    games.push(`(;EV[${ev}]PB[${pb}]KM[6.5]RE[W+${i % 3}];B[aa])`);
+    want.push({EV: [ev], PB: [pb], KM: ['6.5'], RE: [`W+${i % 3}`]});
+  }
+  for (const n of [65535, 65536]) {
+    games.push(`(;C[${'c'.repeat(n)}]GN[x\\]y])`);
+    want.push({C: ['c'.repeat(n)], GN: ['x]y']});
+  }
+  const text = games.join('\n');
+  for (const t of [sgf.parse(text), sgf.parse(text), sgf.parseBuffer(Buffer.from(text)), sgf.parse(text, {lazy: false})]) {
+    assert.strictEqual(t.length, want.length);
+    for (let i = 0; i < want.length; i++) assert.deepStrictEqual(t[i].data, want[i]);
+  }
+});
+
 test('lazy trees equal eager ones', () => {
   const text = '(;GM[1]C[root](;B[aa];W[bb](;B[cc]C[x])(;B[dd]))(;B[ee]))\n(;GM[1];B[qd])(;C[one node])';
   const lazy = sgf.parse(text);
@@ -146,6 +170,37 @@ test('lazy trees of a long string, ASCII or not (the text kept, its byte offsets
   assert.strictEqual(run(Buffer.from(text)), eager);
   const ascii = text.replace(/[^\x00-\x7f]/g, 'a');
   assert.strictEqual(run(ascii), run(ascii, {lazy: false}));
+});
+
+test('text given to the module in pieces: surrogate pairs across their ends, lone surrogates at them', () => {
+  // Node: a string goes to the module as UTF-16, 349,525 units at a time
+  // (a third of 1 MiB), in blocks of 4,096 units (the map of byte offsets
+  // to indices); a pair is never cut, a lone surrogate is U+FFFD
+  const piece = Math.floor((1 << 20) / 3);
+  const at = (i, s) => (t) => t.slice(0, i) + s + t.slice(i + s.length);
+  const pad = (n) => `(;GM[1]C[${'z'.repeat(n - 9)}`;
+  const games = (n) => {
+    let t = '';
+    for (let i = 0; t.length < n; i++) t += `(;GM[1]PB[p${i}\u00e9]C[c${i}];B[aa]C[\u{1F600}${i}](;W[bb])(;W[cc]C[\u56f2])))\n`;
+    return t;
+  };
+  const base = pad(4000) + ']' + games(3 * piece);
+  const texts = [
+    at(piece - 1, '\u{1F600}')(base), // a pair across the first piece's end
+    at(2 * piece - 2, '\u{1F600}')(base), // one unit before
+    at(4095, '\u{1F600}')(base), // across a block's end
+    at(piece - 1, '\ud800')(base), // lone, the piece's last unit
+    at(piece, '\udc00')(base), // lone, the next piece's first unit
+    base.slice(0, -1) + '\ud83d', // lone at the end of the text
+  ];
+  for (const text of texts) {
+    const diagnostics = [];
+    const lazy = sgf.parse(text, {diagnostics});
+    const json = JSON.stringify(lazy);
+    const eager = sgf.parse(text, {lazy: false});
+    assert.strictEqual(json, JSON.stringify(eager));
+    assert.strictEqual(json, JSON.stringify(sgf.parseBuffer(Buffer.from(text))));
+  }
 });
 
 test('parseBuffer: Buffer, Uint8Array, ArrayBuffer', () => {
