@@ -31,8 +31,10 @@
 /* Kept out of line: the usual path of its caller stays small. */
 #if defined(__GNUC__)
 #define SGFPY_COLD __attribute__((noinline, cold))
+#define SGFPY_NOINLINE __attribute__((noinline))
 #else
 #define SGFPY_COLD
+#define SGFPY_NOINLINE
 #endif
 
 /* ---------------------------------------------------------------------- */
@@ -211,6 +213,9 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     board_w = t->width;
     board_h = t->height;
   }
+  /* the points of the board that board_moves holds */
+  const unsigned bw = t->width < 26 ? (unsigned)t->width : 26;
+  const unsigned bh = t->height < 26 ? (unsigned)t->height : 26;
   for (size_t i = 0; i < k; i++) {
     const sgf_line_node *e = &v[i];
     PyObject *o = live[e->id];
@@ -245,9 +250,9 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
       /* a point a-z (mill_fast_move) */
       unsigned x = (unsigned char)e->raw[0] - 'a';
       unsigned y = (unsigned char)e->raw[1] - 'a';
-      if (x < 26 && y < 26) {
+      if (x < bw && y < bh) { /* on the board (board_moves' entries are) */
         PyObject **slot = &board_moves[e->move][y * 26 + x];
-        if (!(mv = *slot) && x < (unsigned)t->width && y < (unsigned)t->height)
+        if (!(mv = *slot))
           *slot = mv = mill_fast_move(t, e->move, e->raw, 2, e->nprops);
       }
     }
@@ -359,7 +364,27 @@ static int node_clear(NodeObject *self) {
  * bytes, and the Tree to no node (its table holds no references), so no
  * cycle goes through a node unless a program stores nodes in its game's
  * attributes. That saves a third of the cost of making a node. */
+static SGFPY_NOINLINE void node_dealloc_rest(NodeObject *self);
 static void node_dealloc(NodeObject *self) {
+#if NODE_INIT_INLINE
+  /* the usual way a node dies, one at a time as its line's list goes (see
+   * below), and with no call: no object to free but the node, the
+   * references to its tree and class not the last (the refcounts
+   * lowered in place, as node_init raises them) */
+  PyTypeObject *tp = Py_TYPE(self);
+  TreeObject *t = self->owner;
+  if (t && tp == t->node_type && t->node_fast && !self->rawmap &&
+      node_free_n < NODE_FREE_MAX && Py_REFCNT(t) > 1 && Py_REFCNT(tp) > 1) {
+    if (t->live[self->id] == (PyObject *)self) t->live[self->id] = NULL;
+    Py_SET_REFCNT(t, Py_REFCNT(t) - 1);
+    Py_SET_REFCNT(tp, Py_REFCNT(tp) - 1);
+    node_free[node_free_n++] = self;
+    return;
+  }
+#endif
+  node_dealloc_rest(self);
+}
+static void node_dealloc_rest(NodeObject *self) {
   PyTypeObject *tp = Py_TYPE(self), *b = tp;
   TreeObject *t = self->owner;
   if (t && tp == t->node_type && t->node_fast) {
