@@ -364,11 +364,13 @@ sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i) {
 long sgf__node_find(const sgf_tree *t, const sgf_node *n, const char *ident) {
   uint32_t i, k = sgf__nprops(t, n);
   int code = sgf__code_static(ident, strlen(ident));
-  for (i = 0; i < k; i++) {
-    sgf__prop tmp;
-    if (sgf__prop_is(t, sgf__prop_at(t, n, i, &tmp), ident, code))
-      return (long)i;
-  }
+  const sgf__prop *pr;
+  sgf__prop tmp;
+  if (k == 0) return -1;
+  /* the records found once (ONE: its copy, of the one property) */
+  pr = (n->flags & SGF__N_ONE) ? sgf__prop_at(t, n, 0, &tmp) : sgf__props(t, n);
+  for (i = 0; i < k; i++)
+    if (sgf__prop_is(t, &pr[i], ident, code)) return (long)i;
   return -1;
 }
 
