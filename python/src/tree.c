@@ -230,6 +230,7 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     } else if (!(no = PyObject_Malloc(sizeof(NodeObject)))) {
       PyErr_NoMemory();
       rc = -1;
+      for (; i < k; i++) items[i] = NULL; /* (what the list frees) */
       break;
     }
 #if NODE_INIT_INLINE
@@ -279,14 +280,24 @@ static PyObject *mill_line_list(TreeObject *t, const sgf_node *n) {
   size_t k = 0, cap = n ? sgf_tree_node_count(t->tree) : 0;
   if (cap > PY_SSIZE_T_MAX / sizeof(PyObject *)) return PyErr_NoMemory();
   if (live_reserve(t) < 0) return NULL;
-  PyObject *l = PyList_New((Py_ssize_t)cap);
+  /* the list's items as the list would allocate them (PyMem), but not
+   * zeroed: every one up to its length is set */
+  PyObject *l = PyList_New(0);
   if (!l) return NULL;
-  PyObject **items = ((PyListObject *)l)->ob_item;
+  PyObject **items = cap ? PyMem_Malloc(cap * sizeof *items) : NULL;
+  if (cap && !items) {
+    Py_DECREF(l);
+    return PyErr_NoMemory();
+  }
+  ((PyListObject *)l)->ob_item = items;
+  ((PyListObject *)l)->allocated = (Py_ssize_t)cap;
   while (n && k < cap) {
     size_t room = cap - k < 64 ? cap - k : 64;
     size_t m = sgf_node_line(n, buf, room, &n);
     if (mill_line_items(t, buf, m, items + k) < 0) {
-      Py_DECREF(l); /* (the items not set are NULL) */
+      /* (mill_line_items set to NULL the items it did not make) */
+      Py_SET_SIZE(l, (Py_ssize_t)(k + m));
+      Py_DECREF(l);
       return NULL;
     }
     k += m;
