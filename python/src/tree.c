@@ -88,9 +88,22 @@ static PyObject *colour_b, *colour_w; /* interned "b", "w" */
 /* Room in t->live for every id the tree has handed out; 0 or -1 (no
  * memory). Ids are dense and never reused (sgf_node_id), so the table is
  * an array: no hashing, and a Node finds its entry again by its id. */
+/* A dead tree's table, every entry NULL (live_keep), for the next tree
+ * to take without zeroing one (a script walks games one after another). */
+#define LIVE_SPARE_MAX 65536 /* entries: a table kept is at most 512 KiB */
+static PyObject **live_spare;
+static size_t live_spare_n;
+
 static int live_reserve(TreeObject *t) {
   size_t need = sgf_tree_id_limit(t->tree);
   if (need <= t->nlive) return 0;
+  if (!t->live && live_spare && live_spare_n >= need) {
+    t->live = live_spare;
+    t->nlive = live_spare_n;
+    live_spare = NULL;
+    live_spare_n = 0;
+    return 0;
+  }
   size_t n = t->nlive * 2 > need ? t->nlive * 2 : need; /* edits add some */
   PyObject **l = PyMem_Realloc(t->live, n * sizeof *l);
   if (!l) {
@@ -101,6 +114,26 @@ static int live_reserve(TreeObject *t) {
   t->live = l;
   t->nlive = n;
   return 0;
+}
+
+/* The table of t, which dies, freed or kept for the next tree (the
+ * larger of it and the one kept). Every entry is NULL: a node holds a
+ * reference to its tree and clears its entry as it dies. */
+static void live_keep(TreeObject *t) {
+  PyObject **l = t->live;
+  size_t n = t->nlive;
+#ifdef Py_DEBUG
+  for (size_t i = 0; i < n; i++) assert(!l[i]);
+#endif
+  if (l && n <= LIVE_SPARE_MAX && n > live_spare_n) {
+    PyObject **old = live_spare;
+    live_spare = l;
+    live_spare_n = n;
+    l = old;
+  }
+  PyMem_Free(l);
+  t->live = NULL;
+  t->nlive = 0;
 }
 
 /* Memory of dead nodes, for the next ones (nodes come and go by the
@@ -1498,7 +1531,7 @@ static void tree_dealloc(TreeObject *self) {
   if (PyType_IS_GC(tp)) PyObject_GC_UnTrack(self);
   sgf_cursor_destroy(self->cur);
   sgf_tree_free(self->tree);
-  PyMem_Free(self->live);
+  live_keep(self);
   Py_XDECREF(self->node_type);
   tp->tp_free((PyObject *)self);
 }
@@ -1961,7 +1994,8 @@ static PyObject *tree_set_board(TreeObject *self, PyObject *args) {
   self->mill_lenient = lenient;
   self->mill = 1;
   /* results found for another board: gone */
-  for (size_t i = 0; i < self->nlive; i++)
+  size_t lim = sgf_tree_id_limit(self->tree); /* (a table kept: larger) */
+  for (size_t i = 0; i < self->nlive && i < lim; i++)
     if (self->live[i]) ((NodeObject *)self->live[i])->move = NULL;
   Py_RETURN_NONE;
 }
