@@ -52,8 +52,9 @@ typedef struct TreeObject {
   int node_plain;    /* node_type's instances are plain memory (node_make) */
   int node_fast;     /* ... and die in node_dealloc's first case: a heap
                         type of _node_class, freed by PyObject_Free */
-  int mill;          /* sgfmill's (_set_board called): line_list reads the
-                        nodes' moves too */
+  PyTypeObject *fast_type; /* node_type when node_fast, else NULL */
+  int mill;                /* sgfmill's (_set_board called): line_list reads the
+                              nodes' moves too */
 } TreeObject;
 
 typedef struct NodeObject {
@@ -417,8 +418,8 @@ static void node_dealloc(NodeObject *self) {
    * lowered in place, as node_init raises them) */
   PyTypeObject *tp = Py_TYPE(self);
   TreeObject *t = self->owner;
-  if (t && tp == t->node_type && t->node_fast && !self->rawmap &&
-      node_free_n < NODE_FREE_MAX && Py_REFCNT(t) > 1 && Py_REFCNT(tp) > 1) {
+  if (t && tp == t->fast_type && !self->rawmap && node_free_n < NODE_FREE_MAX &&
+      Py_REFCNT(t) > 1) { /* (t holds tp: not its last reference either) */
     if (t->live[self->id] == (PyObject *)self) t->live[self->id] = NULL;
     Py_SET_REFCNT(t, Py_REFCNT(t) - 1);
     Py_SET_REFCNT(tp, Py_REFCNT(tp) - 1);
@@ -1517,6 +1518,7 @@ static PyObject *tree_alloc(PyTypeObject *type, sgf_tree *tree) {
   t->node_fast = t->node_plain && nt->tp_dealloc == (destructor)node_dealloc &&
                  nt->tp_free == PyObject_Free &&
                  (nt->tp_flags & Py_TPFLAGS_HEAPTYPE);
+  t->fast_type = t->node_fast ? nt : NULL;
   return (PyObject *)t;
 }
 
