@@ -234,7 +234,7 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
   PyTypeObject *const tp = t->node_type;
   const int heap = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
   int nfree = node_free_n; /* (node_free_n again at the end) */
-  Py_ssize_t made = 0;     /* nodes made: references to t (and tp) */
+  Py_ssize_t nmalloc = 0;  /* nodes made not from node_free */
   int rc = 0;
   /* the new nodes' references to their tree and (a heap type) their
    * type, at once (NODE_INIT_INLINE): k of them first, as many as there
@@ -266,11 +266,12 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
       rc = -1;
       for (; i < k; i++) items[i] = NULL; /* (what the list frees) */
       break;
+    } else {
+      nmalloc++;
     }
 #if NODE_INIT_INLINE
     Py_SET_TYPE(no, tp);
     Py_SET_REFCNT(no, 1);
-    made++;
 #else
     node_init(no, tp, heap);
     Py_INCREF(t);
@@ -296,7 +297,10 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     live[e->id] = (PyObject *)no;
     items[i] = (PyObject *)no;
   }
-  /* (what was taken above and not made) */
+  /* (what was taken above and not made: nodes made, references to t
+   * and tp, are those from node_free and the others) */
+  const Py_ssize_t made =
+      NODE_INIT_INLINE ? (Py_ssize_t)(node_free_n - nfree) + nmalloc : 0;
   Py_SET_REFCNT(t, Py_REFCNT(t) - (kk - made));
   if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) - (kk - made));
   node_free_n = nfree;
