@@ -279,6 +279,36 @@ NOINLINE int value_general(sgf_parser *p, void *u, const char *at, size_t n,
     }
     return SGF_CONTINUE; /* lazy (DIRECT is): LAST needs nothing */
   }
+  /* BUFFERED, lazy, no pass-through, a value's first piece (a header
+   * value, most often whole): what value-begin and value-data do, at
+   * once, with room for both (else each on its own, below) */
+  if (LIKELY(!b->direct && b->lazy && (flags & SGF_VALUE_FIRST) && b->in_prop &&
+             !b->ev.on_value && !b->ev.on_value_begin && !b->ev.on_value_data &&
+             b->nvals < b->valcap && b->vroom >= sizeof(sgf__val) &&
+             n <= b->vroom - sizeof(sgf__val) &&
+             b->room >= sizeof(sgf__tval) + 1 &&
+             n <= b->room - (sizeof(sgf__tval) + 1) &&
+             b->sbcap - b->sblen >= 2 &&
+             n + (size_t)(b->in_value != 0) < b->sbcap - b->sblen)) {
+    sval *v;
+    char *d;
+    if (b->in_value) end_value(b);
+    b->vroom -= sizeof(sgf__val) + n;
+    b->room -= sizeof(sgf__tval) + 1 + n;
+    v = &b->vals[b->nvals++];
+    v->off = b->sblen;
+    v->pos = EVENT_POS(p);
+    b->in_value = 1;
+    d = b->sb + b->sblen;
+    b->sblen += n;
+    if (n == 2) {
+      d[0] = at[0];
+      d[1] = at[1];
+    } else if (n) {
+      memcpy(d, at, n);
+    }
+    return SGF_CONTINUE; /* lazy: LAST needs nothing */
+  }
   if (flags & SGF_VALUE_FIRST) r = h_value_begin(p, u);
   if (r == SGF_CONTINUE && n) r = h_value_data(p, u, at, n);
   if (r == SGF_CONTINUE && (flags & SGF_VALUE_LAST) && !b->lazy)

@@ -289,6 +289,11 @@ int sgf__code_intern(sgf_tree *t, const char *ident, size_t n, const char *raw,
   int code = sgf__code_static(ident, n);
   uint32_t i;
   sgf__ident *e;
+  /* the usual case first: a static code (n is 1 or 2) written as such,
+   * compared inline (no call to memcmp for a byte or two) */
+  if (code >= 0 && (!raw || (rn == n && raw[0] == ident[0] &&
+                             (n == 1 || raw[1] == ident[1]))))
+    return code;
   if (raw && rn == n && memcmp(raw, ident, n) == 0) raw = NULL;
   if (!raw && code >= 0) return code;
   for (i = 0; i < t->nidents; i++) { /* few per tree: a linear search */

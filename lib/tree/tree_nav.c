@@ -257,6 +257,11 @@ sgf_color sgf_node_move_raw(const sgf_node *n, const char **raw, size_t *len) {
   return c;
 }
 
+/* (sgf_node_line reads the colour from the flags' bits) */
+_Static_assert(SGF__N_BLACK == 1 && SGF__N_WHITE == 2 && SGF_COLOR_BLACK == 1 &&
+                   SGF_COLOR_WHITE == 2,
+               "move flags are the colours");
+
 size_t sgf_node_line(const sgf_node *n, sgf_line_node *out, size_t cap,
                      const sgf_node **rest) {
   size_t k = 0;
@@ -271,10 +276,11 @@ size_t sgf_node_line(const sgf_node *n, sgf_line_node *out, size_t cap,
       const uint32_t f = n->flags;
       e->node = n;
       e->id = id;
-      if ((f & SGF__N_MOVE) && (f & SGF__N_ONE)) { /* the move inline */
-        /* (SGF__N_BLACK, SGF__N_WHITE: the colours' values) */
+      /* ONE and a move bit, in one test: the move inline */
+      if ((f & (SGF__N_MOVE | SGF__N_ONE)) > SGF__N_ONE) {
+        /* (SGF__N_BLACK is 1: SGF_COLOR_WHITE less it is the colour) */
         e->nprops = 1;
-        e->move = (f & SGF__N_BLACK) ? SGF_COLOR_BLACK : SGF_COLOR_WHITE;
+        e->move = (sgf_color)(SGF_COLOR_WHITE - (f & SGF__N_BLACK));
         e->raw = n->u.inl;
         e->len = (f & SGF__N_LEN) >> SGF__N_LEN_SHIFT;
       } else {
@@ -282,9 +288,14 @@ size_t sgf_node_line(const sgf_node *n, sgf_line_node *out, size_t cap,
         e->move = sgf_node_move_raw(n, &e->raw, &e->len);
       }
       id = n->first_child;
-      /* chunk 0 (the nodes as built) first: sgf__node's usual case */
-      n = id < n0 ? base + id : sgf__node(t, id);
-      if (!n || k == cap) break;
+      /* chunk 0 (the nodes as built) first: sgf__node's usual case,
+       * never NULL */
+      if (id < n0) {
+        n = base + id;
+        if (k == cap) break;
+      } else if (!(n = sgf__node(t, id)) || k == cap) {
+        break;
+      }
     }
   }
   if (rest) *rest = n;
@@ -353,11 +364,13 @@ sgf_prop_view sgf_node_prop(const sgf_node *n, size_t i) {
 long sgf__node_find(const sgf_tree *t, const sgf_node *n, const char *ident) {
   uint32_t i, k = sgf__nprops(t, n);
   int code = sgf__code_static(ident, strlen(ident));
-  for (i = 0; i < k; i++) {
-    sgf__prop tmp;
-    if (sgf__prop_is(t, sgf__prop_at(t, n, i, &tmp), ident, code))
-      return (long)i;
-  }
+  const sgf__prop *pr;
+  sgf__prop tmp;
+  if (k == 0) return -1;
+  /* the records found once (ONE: its copy, of the one property) */
+  pr = (n->flags & SGF__N_ONE) ? sgf__prop_at(t, n, 0, &tmp) : sgf__props(t, n);
+  for (i = 0; i < k; i++)
+    if (sgf__prop_is(t, &pr[i], ident, code)) return (long)i;
   return -1;
 }
 

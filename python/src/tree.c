@@ -31,8 +31,10 @@
 /* Kept out of line: the usual path of its caller stays small. */
 #if defined(__GNUC__)
 #define SGFPY_COLD __attribute__((noinline, cold))
+#define SGFPY_NOINLINE __attribute__((noinline))
 #else
 #define SGFPY_COLD
+#define SGFPY_NOINLINE
 #endif
 
 /* ---------------------------------------------------------------------- */
@@ -50,8 +52,9 @@ typedef struct TreeObject {
   int node_plain;    /* node_type's instances are plain memory (node_make) */
   int node_fast;     /* ... and die in node_dealloc's first case: a heap
                         type of _node_class, freed by PyObject_Free */
-  int mill;          /* sgfmill's (_set_board called): line_list reads the
-                        nodes' moves too */
+  PyTypeObject *fast_type; /* node_type when node_fast, else NULL */
+  int mill;                /* sgfmill's (_set_board called): line_list reads the
+                              nodes' moves too */
 } TreeObject;
 
 typedef struct NodeObject {
@@ -86,9 +89,22 @@ static PyObject *colour_b, *colour_w; /* interned "b", "w" */
 /* Room in t->live for every id the tree has handed out; 0 or -1 (no
  * memory). Ids are dense and never reused (sgf_node_id), so the table is
  * an array: no hashing, and a Node finds its entry again by its id. */
+/* A dead tree's table, every entry NULL (live_keep), for the next tree
+ * to take without zeroing one (a script walks games one after another). */
+#define LIVE_SPARE_MAX 65536 /* entries: a table kept is at most 512 KiB */
+static PyObject **live_spare;
+static size_t live_spare_n;
+
 static int live_reserve(TreeObject *t) {
   size_t need = sgf_tree_id_limit(t->tree);
   if (need <= t->nlive) return 0;
+  if (!t->live && live_spare && live_spare_n >= need) {
+    t->live = live_spare;
+    t->nlive = live_spare_n;
+    live_spare = NULL;
+    live_spare_n = 0;
+    return 0;
+  }
   size_t n = t->nlive * 2 > need ? t->nlive * 2 : need; /* edits add some */
   PyObject **l = PyMem_Realloc(t->live, n * sizeof *l);
   if (!l) {
@@ -99,6 +115,26 @@ static int live_reserve(TreeObject *t) {
   t->live = l;
   t->nlive = n;
   return 0;
+}
+
+/* The table of t, which dies, freed or kept for the next tree (the
+ * larger of it and the one kept). Every entry is NULL: a node holds a
+ * reference to its tree and clears its entry as it dies. */
+static void live_keep(TreeObject *t) {
+  PyObject **l = t->live;
+  size_t n = t->nlive;
+#ifdef Py_DEBUG
+  for (size_t i = 0; i < n; i++) assert(!l[i]);
+#endif
+  if (l && n <= LIVE_SPARE_MAX && n > live_spare_n) {
+    PyObject **old = live_spare;
+    live_spare = l;
+    live_spare_n = n;
+    l = old;
+  }
+  PyMem_Free(l);
+  t->live = NULL;
+  t->nlive = 0;
 }
 
 /* Memory of dead nodes, for the next ones (nodes come and go by the
@@ -198,7 +234,7 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
   PyTypeObject *const tp = t->node_type;
   const int heap = (tp->tp_flags & Py_TPFLAGS_HEAPTYPE) != 0;
   int nfree = node_free_n; /* (node_free_n again at the end) */
-  Py_ssize_t made = 0;     /* nodes made: references to t (and tp) */
+  Py_ssize_t nmalloc = 0;  /* nodes made not from node_free */
   int rc = 0;
   /* the new nodes' references to their tree and (a heap type) their
    * type, at once (NODE_INIT_INLINE): k of them first, as many as there
@@ -211,6 +247,9 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     board_w = t->width;
     board_h = t->height;
   }
+  /* the points of the board that board_moves holds */
+  const unsigned bw = t->width < 26 ? (unsigned)t->width : 26;
+  const unsigned bh = t->height < 26 ? (unsigned)t->height : 26;
   for (size_t i = 0; i < k; i++) {
     const sgf_line_node *e = &v[i];
     PyObject *o = live[e->id];
@@ -225,12 +264,14 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     } else if (!(no = PyObject_Malloc(sizeof(NodeObject)))) {
       PyErr_NoMemory();
       rc = -1;
+      for (; i < k; i++) items[i] = NULL; /* (what the list frees) */
       break;
+    } else {
+      nmalloc++;
     }
 #if NODE_INIT_INLINE
     Py_SET_TYPE(no, tp);
     Py_SET_REFCNT(no, 1);
-    made++;
 #else
     node_init(no, tp, heap);
     Py_INCREF(t);
@@ -245,9 +286,9 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
       /* a point a-z (mill_fast_move) */
       unsigned x = (unsigned char)e->raw[0] - 'a';
       unsigned y = (unsigned char)e->raw[1] - 'a';
-      if (x < 26 && y < 26) {
+      if (x < bw && y < bh) { /* on the board (board_moves' entries are) */
         PyObject **slot = &board_moves[e->move][y * 26 + x];
-        if (!(mv = *slot) && x < (unsigned)t->width && y < (unsigned)t->height)
+        if (!(mv = *slot))
           *slot = mv = mill_fast_move(t, e->move, e->raw, 2, e->nprops);
       }
     }
@@ -256,7 +297,10 @@ static int mill_line_items(TreeObject *t, const sgf_line_node *v, size_t k,
     live[e->id] = (PyObject *)no;
     items[i] = (PyObject *)no;
   }
-  /* (what was taken above and not made) */
+  /* (what was taken above and not made: nodes made, references to t
+   * and tp, are those from node_free and the others) */
+  const Py_ssize_t made =
+      NODE_INIT_INLINE ? (Py_ssize_t)(node_free_n - nfree) + nmalloc : 0;
   Py_SET_REFCNT(t, Py_REFCNT(t) - (kk - made));
   if (heap) Py_SET_REFCNT(tp, Py_REFCNT(tp) - (kk - made));
   node_free_n = nfree;
@@ -274,14 +318,24 @@ static PyObject *mill_line_list(TreeObject *t, const sgf_node *n) {
   size_t k = 0, cap = n ? sgf_tree_node_count(t->tree) : 0;
   if (cap > PY_SSIZE_T_MAX / sizeof(PyObject *)) return PyErr_NoMemory();
   if (live_reserve(t) < 0) return NULL;
-  PyObject *l = PyList_New((Py_ssize_t)cap);
+  /* the list's items as the list would allocate them (PyMem), but not
+   * zeroed: every one up to its length is set */
+  PyObject *l = PyList_New(0);
   if (!l) return NULL;
-  PyObject **items = ((PyListObject *)l)->ob_item;
+  PyObject **items = cap ? PyMem_Malloc(cap * sizeof *items) : NULL;
+  if (cap && !items) {
+    Py_DECREF(l);
+    return PyErr_NoMemory();
+  }
+  ((PyListObject *)l)->ob_item = items;
+  ((PyListObject *)l)->allocated = (Py_ssize_t)cap;
   while (n && k < cap) {
     size_t room = cap - k < 64 ? cap - k : 64;
     size_t m = sgf_node_line(n, buf, room, &n);
     if (mill_line_items(t, buf, m, items + k) < 0) {
-      Py_DECREF(l); /* (the items not set are NULL) */
+      /* (mill_line_items set to NULL the items it did not make) */
+      Py_SET_SIZE(l, (Py_ssize_t)(k + m));
+      Py_DECREF(l);
       return NULL;
     }
     k += m;
@@ -359,7 +413,27 @@ static int node_clear(NodeObject *self) {
  * bytes, and the Tree to no node (its table holds no references), so no
  * cycle goes through a node unless a program stores nodes in its game's
  * attributes. That saves a third of the cost of making a node. */
+static SGFPY_NOINLINE void node_dealloc_rest(NodeObject *self);
 static void node_dealloc(NodeObject *self) {
+#if NODE_INIT_INLINE
+  /* the usual way a node dies, one at a time as its line's list goes (see
+   * below), and with no call: no object to free but the node, the
+   * references to its tree and class not the last (the refcounts
+   * lowered in place, as node_init raises them) */
+  PyTypeObject *tp = Py_TYPE(self);
+  TreeObject *t = self->owner;
+  if (t && tp == t->fast_type && !self->rawmap && node_free_n < NODE_FREE_MAX &&
+      Py_REFCNT(t) > 1) { /* (t holds tp: not its last reference either) */
+    if (t->live[self->id] == (PyObject *)self) t->live[self->id] = NULL;
+    Py_SET_REFCNT(t, Py_REFCNT(t) - 1);
+    Py_SET_REFCNT(tp, Py_REFCNT(tp) - 1);
+    node_free[node_free_n++] = self;
+    return;
+  }
+#endif
+  node_dealloc_rest(self);
+}
+static void node_dealloc_rest(NodeObject *self) {
   PyTypeObject *tp = Py_TYPE(self), *b = tp;
   TreeObject *t = self->owner;
   if (t && tp == t->node_type && t->node_fast) {
@@ -1448,6 +1522,7 @@ static PyObject *tree_alloc(PyTypeObject *type, sgf_tree *tree) {
   t->node_fast = t->node_plain && nt->tp_dealloc == (destructor)node_dealloc &&
                  nt->tp_free == PyObject_Free &&
                  (nt->tp_flags & Py_TPFLAGS_HEAPTYPE);
+  t->fast_type = t->node_fast ? nt : NULL;
   return (PyObject *)t;
 }
 
@@ -1462,7 +1537,7 @@ static void tree_dealloc(TreeObject *self) {
   if (PyType_IS_GC(tp)) PyObject_GC_UnTrack(self);
   sgf_cursor_destroy(self->cur);
   sgf_tree_free(self->tree);
-  PyMem_Free(self->live);
+  live_keep(self);
   Py_XDECREF(self->node_type);
   tp->tp_free((PyObject *)self);
 }
@@ -1925,7 +2000,8 @@ static PyObject *tree_set_board(TreeObject *self, PyObject *args) {
   self->mill_lenient = lenient;
   self->mill = 1;
   /* results found for another board: gone */
-  for (size_t i = 0; i < self->nlive; i++)
+  size_t lim = sgf_tree_id_limit(self->tree); /* (a table kept: larger) */
+  for (size_t i = 0; i < self->nlive && i < lim; i++)
     if (self->live[i]) ((NodeObject *)self->live[i])->move = NULL;
   Py_RETURN_NONE;
 }

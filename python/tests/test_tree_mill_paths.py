@@ -168,6 +168,36 @@ class TestPaths(unittest.TestCase):
                 with self.assertRaises(ValueError):
                     node.get_move()
 
+    def test_nodes_game_after_game(self):
+        # games one after another, larger and smaller, some nodes kept
+        # past their list or their game: each game's nodes are its own,
+        # the same object for the same node while one is alive
+        kept = []
+        for k, n in enumerate((40, 5, 300, 1, 120, 0, 60, 200, 3)):
+            data = b"(;C[g%d]" % k + b"".join(
+                b";%s[%s]" % (b"BW"[i % 2:i % 2 + 1],
+                              bytes([97 + i % 19, 97 + (i // 19) % 19]))
+                for i in range(n)) + b")"
+            g = sgf.Sgf_game.from_bytes(data)
+            seq = g.get_main_sequence()
+            self.assertEqual(len(seq), n + 1)
+            self.assertTrue(all(node.owner is g for node in seq))
+            self.assertEqual(seq[0].get("C"), "g%d" % k)
+            again = g.get_main_sequence()
+            self.assertTrue(all(a is b for a, b in zip(seq, again)))
+            moves = [node.get_move() for node in seq[1:]]
+            self.assertEqual(moves, [("bw"[i % 2], (18 - (i // 19) % 19,
+                                                    i % 19))
+                                     for i in range(n)])
+            if n:
+                kept.append((g, k, seq[-1], moves[-1]))
+            del seq, again, g
+        for g, k, node, move in kept:
+            self.assertIs(node.owner, g)
+            self.assertEqual(node.get_move(), move)
+            self.assertEqual(g.get_root().get("C"), "g%d" % k)
+            self.assertIs(g.get_main_sequence()[-1], node)
+
     def test_get_move_after_edits(self):
         # an edited tree takes get_move's general path: the same answers
         g = sgf.Sgf_game.from_bytes(b"(;C[x];B[aa];W[bb];B[cc])")
