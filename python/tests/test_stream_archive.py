@@ -60,6 +60,13 @@ def sevenzip():
     return None
 
 
+def run_bare(code):
+    """code run by this interpreter with -S (no site, whose .pth files may
+    import modules themselves): the CompletedProcess, text."""
+    return subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
+                          text=True, env=dict(os.environ))
+
+
 class Case(unittest.TestCase):
     def same(self, got, want, what=""):
         """got == want, told without a diff of thousands of games."""
@@ -471,8 +478,7 @@ class TestWithoutLibarchive(unittest.TestCase):
         code = ("import sys, sgfstream; list(sgfstream.games(b'(;B[aa])'));"
                 "list(sgfstream.headers(b'(;PB[x])'));"
                 "print(' '.join(m for m in %r if m in sys.modules))" % (mods,))
-        r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
-                           text=True, env=dict(os.environ))
+        r = run_bare(code)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.strip(), "", "imported at start: " + r.stdout)
         code = ("import gzip, sys, sgfstream\n"
@@ -481,8 +487,7 @@ class TestWithoutLibarchive(unittest.TestCase):
                 "    list(sgfstream.games(data))\n"
                 "except sgfstream.SGFError as e:\n"
                 "    print('SGFError', 'breaks off' in str(e))\n")
-        r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
-                           text=True, env=dict(os.environ))
+        r = run_bare(code)
         self.assertEqual(r.stdout.strip(), "SGFError True", r.stderr)
 
     def test_array_not_imported_until_needed(self):
@@ -494,8 +499,7 @@ class TestWithoutLibarchive(unittest.TestCase):
                 "g = next(sgfstream.games(b'(;B[ab];W[ba])'));"
                 "print(g.moves().tolist(), end=' ');"
                 "print(type(g.game.moves()).__module__, 'array' in sys.modules)")
-        r = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True,
-                           text=True, env=dict(os.environ))
+        r = run_bare(code)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(r.stdout.strip(), "False [1, 0, 1, 2, 1, 0] array True")
 
